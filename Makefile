@@ -1,0 +1,53 @@
+# augexplorer: `make lab` to explore, `make test` to check everything.
+# Both create .venv when it is missing and install what they need into it.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+STAMP := $(VENV)/.installed
+# The local CPU build of torch satisfies the project's `torch>=2.1`; on a machine with a GPU
+# the same command installs the CUDA build from the package index.
+TORCH ?= torch==2.13.0
+
+.PHONY: lab test unit notebooks browser lint typecheck bench install clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+
+$(STAMP): $(PY) pyproject.toml
+	$(PY) -c "import torch" 2>/dev/null || $(PIP) install -q "$(TORCH)"
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(PIP) install -q -e ".[notebook,test,bench]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+lab: install
+	$(VENV)/bin/jupyter lab notebooks/01_quickstart.ipynb
+
+# The whole suite: lint, types, unit tests, notebooks, and the browser suite.
+test: install lint typecheck unit notebooks browser
+
+unit: install
+	$(PY) -m pytest -q -m "not browser and not notebooks" tests
+
+notebooks: install
+	$(PY) -m pytest -q -m notebooks tests
+
+browser: install
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null; }
+	$(PY) -m pytest -q -m browser tests
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check augexplorer widgets tests benchmarks
+
+typecheck: install
+	$(VENV)/bin/mypy
+
+bench: install
+	$(PY) benchmarks/run_all.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-artifacts

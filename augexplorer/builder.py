@@ -1,0 +1,206 @@
+"""The one place a plan turns into DALI calls.
+
+:func:`call_step` makes the DALI call of one step; the live engine uses it inside small
+per-node pipelines, :func:`build_pipeline` uses it for the whole graph as one fused pipeline, and
+the exporter writes the same calls as source text (its tests check the outputs are identical).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from .catalog import ArgInfo
+from .data import SourceData
+from .plan import Plan, Step
+from .spec import Ref
+
+_ENUMS = {
+    "DATA_TYPE": "DALIDataType",
+    "IMAGE_TYPE": "DALIImageType",
+    "INTERP_TYPE": "DALIInterpType",
+}
+
+
+def resolve_fn(op: str) -> Callable[..., Any]:
+    """``"decoders.image"`` -> ``nvidia.dali.fn.decoders.image``."""
+    from nvidia.dali import fn
+
+    target: Any = functools.reduce(getattr, op.split("."), fn)
+    return target
+
+
+def dali_value(arg: ArgInfo | None, value: Any) -> Any:
+    """A JSON-typed constant as DALI wants it: enum names become DALI enums, vectors lists."""
+    if arg is None:
+        return value
+    if arg.kind in _ENUMS:
+        from nvidia.dali import types
+
+        enum = getattr(types, _ENUMS[arg.kind])
+        if arg.is_vector:
+            return [enum.__members__[v] for v in value]
+        return enum.__members__[value]
+    if arg.is_vector:
+        items = value if isinstance(value, (list, tuple)) else [value]
+        return [_scalar(arg, v) for v in items]
+    return _scalar(arg, value)
+
+
+def _scalar(arg: ArgInfo, value: Any) -> Any:
+    if arg.kind == "BOOL":
+        return bool(value)
+    if arg.is_integer:
+        return int(value)
+    if arg.is_numeric:
+        return float(value)
+    return value
+
+
+def step_kwargs(step: Step) -> dict[str, Any]:
+    """The constant keyword arguments of a step's DALI call (no inputs, no argument inputs)."""
+    info = step.info
+    kwargs = {
+        name: dali_value(info.arg(name) if info else None, value)
+        for name, value in step.args.items()
+    }
+    if step.seed is not None and step.role != "source":
+        kwargs["seed"] = step.seed
+    if step.device != "cpu":
+        kwargs["device"] = step.device
+    return kwargs
+
+
+def call_step(
+    step: Step, inputs: Sequence[Any], arg_inputs: Mapping[str, Any], predicate: Any = None
+) -> list[Any]:
+    """Make the DALI call of an operator step, inside a pipeline being defined.
+
+    `inputs` and `arg_inputs` are DataNodes; with a `predicate` (a per-sample boolean DataNode)
+    the call runs through DALI conditionals and samples where it is false pass through unchanged.
+    The pipeline must then be built with ``enable_conditionals=True``.
+    """
+    op = resolve_fn(step.op)
+    kwargs = {**step_kwargs(step), **arg_inputs}
+    if predicate is None:
+        return _as_list(op(*inputs, **kwargs))
+    return [_apply_if(predicate, op, list(inputs), kwargs)]
+
+
+def _apply_if(
+    predicate: Any, op: Callable[..., Any], inputs: list[Any], kwargs: dict[str, Any]
+) -> Any:
+    # DALI's autograph turns this `if` on a DataNode into a per-sample split and merge;
+    # it must stay an `if` statement (a conditional expression is not converted).
+    if predicate:  # noqa: SIM108
+        output = op(*inputs, **kwargs)
+    else:
+        output = inputs[0]
+    return output
+
+
+def _as_list(outputs: Any) -> list[Any]:
+    return list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+
+
+def reader_kwargs(
+    step: Step, data: SourceData, *, shard_id: int = 0, num_shards: int = 1
+) -> dict[str, Any]:
+    """Arguments of the `fn.readers.file` call that reads a folder or file list source."""
+    assert step.source is not None
+    kwargs: dict[str, Any] = {}
+    if data.file_root is not None:
+        kwargs["file_root"] = data.file_root
+    else:
+        kwargs["files"] = list(data.files)
+        kwargs["labels"] = list(data.labels)
+    kwargs["random_shuffle"] = step.source.shuffle
+    kwargs["seed"] = step.seed
+    if num_shards > 1:
+        kwargs.update(shard_id=shard_id, num_shards=num_shards)
+    kwargs["name"] = step.id
+    return kwargs
+
+
+def call_source(
+    step: Step, data: SourceData, *, shard_id: int = 0, num_shards: int = 1
+) -> list[Any]:
+    """The DALI calls of a data source step: [images, labels]."""
+    from nvidia.dali import fn, types
+
+    if data.kind == "arrays":
+        images = fn.external_source(
+            name=f"{step.id}_images", dtype=types.DALIDataType.UINT8, layout="HWC"
+        )
+        labels = fn.external_source(name=f"{step.id}_labels", dtype=types.DALIDataType.INT32)
+        return [images, labels]
+    images, labels = fn.readers.file(
+        **reader_kwargs(step, data, shard_id=shard_id, num_shards=num_shards)
+    )
+    return [images, labels]
+
+
+def define_graph(
+    plan: Plan,
+    data: Mapping[str, SourceData],
+    *,
+    shard_id: int = 0,
+    num_shards: int = 1,
+) -> dict[str, list[Any]]:
+    """Call every step of `plan` inside a pipeline definition; returns each step's DataNodes."""
+    nodes: dict[str, list[Any]] = {}
+
+    def get(ref: Ref) -> Any:
+        return nodes[ref.node][ref.output]
+
+    for step in plan.steps:
+        if step.role == "source":
+            nodes[step.id] = call_source(
+                step, data[step.id], shard_id=shard_id, num_shards=num_shards
+            )
+            continue
+        nodes[step.id] = call_step(
+            step,
+            [get(ref) for ref in step.inputs],
+            {name: get(ref) for name, ref in step.arg_inputs.items()},
+            get(step.apply) if step.apply is not None else None,
+        )
+    return nodes
+
+
+def build_pipeline(
+    plan: Plan,
+    data: Mapping[str, SourceData],
+    *,
+    outputs: Sequence[Ref] | None = None,
+    batch_size: int | None = None,
+    device_id: int | None = None,
+    num_threads: int = 2,
+    shard_id: int = 0,
+    num_shards: int = 1,
+    **pipeline_kwargs: Any,
+) -> Any:
+    """The whole plan as one fused DALI pipeline (not yet built).
+
+    `outputs` default to the plan's named outputs. Array sources must be fed with
+    `pipe.feed_input` before each run.
+    """
+    from nvidia.dali import pipeline_def
+
+    wanted = list(outputs) if outputs is not None else list(plan.outputs.values())
+
+    options: dict[str, Any] = {
+        "batch_size": batch_size or plan.spec.batch_size,
+        "num_threads": num_threads,
+        "device_id": device_id,
+        "enable_conditionals": plan.uses_conditionals,
+        **pipeline_kwargs,
+    }
+
+    @pipeline_def(**options)
+    def fused() -> tuple[Any, ...]:
+        nodes = define_graph(plan, data, shard_id=shard_id, num_shards=num_shards)
+        return tuple(nodes[ref.node][ref.output] for ref in wanted)
+
+    return fused()

@@ -1,0 +1,87 @@
+"""The operator catalog: every public DALI `fn` operator, generated from DALI's schemas."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Iterable, Iterator
+
+from ..devices import has_gpu
+from .hints import HINTS
+from .model import ArgInfo, Backend, Hint, InputInfo, OpInfo
+
+__all__ = ["ArgInfo", "Backend", "Catalog", "Hint", "InputInfo", "OpInfo", "load_catalog"]
+
+GPU_ONLY_REASON = "runs only on a GPU, and DALI sees no GPU on this machine"
+
+
+class Catalog:
+    """Operators by `fn` name, with UI hints applied and availability on this machine."""
+
+    def __init__(self, ops: Iterable[OpInfo], gpu: bool, deprecated_hidden: int = 0) -> None:
+        self.gpu = gpu
+        self.deprecated_hidden = deprecated_hidden
+        self._ops = {op.name: op for op in ops}
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._ops
+
+    def __iter__(self) -> Iterator[OpInfo]:
+        return iter(self._ops.values())
+
+    def __len__(self) -> int:
+        return len(self._ops)
+
+    def get(self, name: str) -> OpInfo | None:
+        return self._ops.get(name)
+
+    def __getitem__(self, name: str) -> OpInfo:
+        return self._ops[name]
+
+    def names(self) -> list[str]:
+        return list(self._ops)
+
+    def search(self, text: str = "", category: str | None = None) -> list[OpInfo]:
+        """Operators whose name (or first doc line) contains `text`, optionally in one category."""
+        needle = text.lower().strip()
+        found = [
+            op
+            for op in self._ops.values()
+            if (category is None or op.category == category)
+            and (not needle or needle in op.name.lower() or needle in op.summary().lower())
+        ]
+        # Name matches first: someone typing "rot" wants `rotate`, not every op mentioning it.
+        return sorted(found, key=lambda op: (needle not in op.name.lower(), op.name))
+
+    def categories(self) -> list[str]:
+        return sorted({op.category for op in self._ops.values()})
+
+    def similar(self, name: str, limit: int = 3) -> list[str]:
+        import difflib
+
+        return difflib.get_close_matches(name, self._ops, n=limit, cutoff=0.6)
+
+
+def _with_hints(op: OpInfo, gpu: bool) -> OpInfo:
+    hints = HINTS.get(op.name, {})
+    args = tuple(
+        dataclasses.replace(arg, hint=hints[arg.name]) if arg.name in hints else arg
+        for arg in op.args
+    )
+    reason = None
+    if not gpu and "cpu" not in op.backends:
+        reason = GPU_ONLY_REASON
+    return dataclasses.replace(op, args=args, unavailable_reason=reason, arg_index={})
+
+
+@functools.cache
+def load_catalog(gpu: bool | None = None) -> Catalog:
+    """The catalog for the installed DALI; `gpu` defaults to whether DALI sees a GPU here."""
+    from .schema import count_deprecated, read_schemas
+
+    on_gpu = has_gpu() if gpu is None else gpu
+    return Catalog(
+        (_with_hints(op, on_gpu) for op in read_schemas()),
+        gpu=on_gpu,
+        deprecated_hidden=count_deprecated(),
+    )

@@ -1,0 +1,104 @@
+"""Plain records describing DALI operators; no DALI import."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Backend = Literal["cpu", "gpu", "mixed"]
+
+# Schema argument kinds that hold a number.
+NUMERIC_KINDS = frozenset(
+    {
+        "FLOAT",
+        "FLOAT16",
+        "FLOAT64",
+        "INT8",
+        "INT16",
+        "INT32",
+        "INT64",
+        "UINT8",
+        "UINT16",
+        "UINT32",
+        "UINT64",
+    }
+)
+INTEGER_KINDS = NUMERIC_KINDS - {"FLOAT", "FLOAT16", "FLOAT64"}
+
+
+@dataclass(frozen=True)
+class Hint:
+    """How the UI should offer an argument: a slider range, a step, a label."""
+
+    low: float
+    high: float
+    step: float | None = None
+
+
+@dataclass(frozen=True)
+class ArgInfo:
+    name: str
+    kind: str  # DALI's type name without the vector marker: FLOAT, INT32, BOOL, DATA_TYPE, ...
+    is_vector: bool
+    default: Any
+    has_default: bool
+    required: bool
+    per_sample: bool  # a tensor argument: can be fed per sample at run time
+    choices: tuple[str, ...] = ()
+    doc: str = ""
+    hint: Hint | None = None
+
+    @property
+    def is_numeric(self) -> bool:
+        return self.kind in NUMERIC_KINDS
+
+    @property
+    def is_integer(self) -> bool:
+        return self.kind in INTEGER_KINDS
+
+    def describe_type(self) -> str:
+        base = self.kind.lower()
+        return f"list of {base}" if self.is_vector else base
+
+
+@dataclass(frozen=True)
+class InputInfo:
+    name: str
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class OpInfo:
+    name: str  # as in `fn`, e.g. "random.uniform"
+    schema_name: str
+    backends: tuple[Backend, ...]
+    inputs: tuple[InputInfo, ...]
+    min_inputs: int
+    max_inputs: int
+    args: tuple[ArgInfo, ...]
+    random: bool
+    outputs: int = 1
+    doc: str = ""
+    unavailable_reason: str | None = None
+    arg_index: dict[str, ArgInfo] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.arg_index.update({arg.name: arg for arg in self.args})
+
+    @property
+    def category(self) -> str:
+        return self.name.rsplit(".", 1)[0] if "." in self.name else "core"
+
+    @property
+    def available(self) -> bool:
+        return self.unavailable_reason is None
+
+    def arg(self, name: str) -> ArgInfo | None:
+        return self.arg_index.get(name)
+
+    def default_device(self) -> Backend:
+        return "cpu" if "cpu" in self.backends else self.backends[0]
+
+    def summary(self) -> str:
+        first = self.doc.strip().split("\n\n", 1)[0]
+        return " ".join(first.split())

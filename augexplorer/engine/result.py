@@ -1,0 +1,132 @@
+"""What one run of the live engine gives back: every node's outputs, time, device and draws."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..data import SourceData
+from ..plan import Plan, Step
+from ..spec import Ref
+
+
+def to_host(batch: Any) -> list[np.ndarray]:
+    """Copy a DALI TensorList (CPU or GPU) to one numpy array per sample."""
+    if hasattr(batch, "as_cpu"):
+        batch = batch.as_cpu()
+    return [np.array(batch.at(i)) for i in range(len(batch))]
+
+
+@dataclass
+class StepResult:
+    step: Step
+    outputs: list[Any]  # DALI TensorLists, on the step's device
+    time_ms: float
+    ran: bool  # False when the outputs came from the cache
+
+    @property
+    def device(self) -> str:
+        return self.step.device
+
+
+@dataclass
+class RunResult:
+    plan: Plan
+    steps: dict[str, StepResult]
+    batch_index: int
+    sources: dict[str, SourceData] = field(default_factory=dict)
+
+    # ---- outputs ----------------------------------------------------------------------------
+    def output(self, ref: Ref | str) -> Any:
+        """A step's output as a DALI TensorList (no copy)."""
+        ref = Ref.parse(ref) if isinstance(ref, str) else ref
+        return self.steps[ref.node].outputs[ref.output]
+
+    def arrays(self, ref: Ref | str) -> list[np.ndarray]:
+        """A step's output copied to host memory, one array per sample."""
+        return to_host(self.output(ref))
+
+    def layout(self, ref: Ref | str) -> str:
+        return str(self.output(ref).layout() or "")
+
+    @property
+    def final(self) -> Ref:
+        return next(iter(self.plan.outputs.values()))
+
+    # ---- timing -----------------------------------------------------------------------------
+    def time_ms(self, node_id: str) -> float:
+        """Time of a user node in its last run, its random draws and coin flip included."""
+        return sum(r.time_ms for r in self.steps.values() if r.step.origin == node_id)
+
+    def ran(self) -> list[str]:
+        """Steps that ran in this run (the rest came from the cache)."""
+        return [step_id for step_id, r in self.steps.items() if r.ran]
+
+    def node_times(self) -> dict[str, float]:
+        times: dict[str, float] = {}
+        for result in self.steps.values():
+            times[result.step.origin] = times.get(result.step.origin, 0.0) + result.time_ms
+        return times
+
+    # ---- labels and draws -------------------------------------------------------------------
+    def labels(self, source_id: str | None = None) -> list[list[int]]:
+        """The label(s) of every sample in the batch."""
+        source_id = source_id or next(s.id for s in self.plan.steps if s.role == "source")
+        data = self.sources.get(source_id)
+        raw = [int(np.asarray(a).reshape(-1)[0]) for a in self.arrays(Ref(source_id, 1))]
+        return [data.labels_of(label) if data else [label] for label in raw]
+
+    def captions(self, source_id: str | None = None) -> list[str]:
+        source_id = source_id or next(s.id for s in self.plan.steps if s.role == "source")
+        data = self.sources.get(source_id)
+        raw = [int(np.asarray(a).reshape(-1)[0]) for a in self.arrays(Ref(source_id, 1))]
+        return [data.caption(label) if data else str(label) for label in raw]
+
+    def files(self, source_id: str | None = None) -> list[str]:
+        """The file each sample was read from (empty names for in-memory arrays)."""
+        source_id = source_id or next(s.id for s in self.plan.steps if s.role == "source")
+        batch = self.output(Ref(source_id, 0))
+        return [str(batch[i].source_info()) for i in range(len(batch))]
+
+    def draws(self, node_id: str | None = None) -> dict[str, dict[str, list[Any]]]:
+        """Values drawn per sample, by node and argument (``"apply"`` for coin flips)."""
+        out: dict[str, dict[str, list[Any]]] = {}
+        for result in self.steps.values():
+            step = result.step
+            if step.role not in ("random", "apply") or (node_id and step.origin != node_id):
+                continue
+            key = step.bound_arg if step.role == "random" else "apply"
+            values = [_plain(v) for v in to_host(result.outputs[0])]
+            out.setdefault(step.origin, {})[str(key)] = values
+        return out
+
+    def draw_captions(self, node_id: str | None = None) -> list[str]:
+        """One short line per sample naming the drawn values, e.g. ``angle=12.3 apply=1``."""
+        draws = self.draws(node_id)
+        count = self.plan.spec.batch_size
+        lines = [[] for _ in range(count)]  # type: list[list[str]]
+        for node, args in draws.items():
+            for arg, values in args.items():
+                for i, value in enumerate(values[:count]):
+                    label = f"{node}.{arg}" if node_id is None and len(draws) > 1 else arg
+                    lines[i].append(f"{label}={_short(value)}")
+        return [" ".join(parts) for parts in lines]
+
+
+def _plain(value: np.ndarray) -> Any:
+    value = np.asarray(value)
+    if value.size == 1:
+        return value.reshape(()).item()
+    return value.tolist()
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    if isinstance(value, list):
+        return "[" + ",".join(_short(v) for v in value) + "]"
+    return str(value)

@@ -1,0 +1,310 @@
+"""The live engine: a session over one batch that re-runs only what an edit touches.
+
+Every step's outputs are cached under a key that covers the step itself and, recursively, every
+step it reads (a Merkle key). After an edit, a step whose key is unchanged is served from the
+cache; everything else re-runs, in dependency order. A result is therefore never stale: any change
+upstream changes the key.
+
+Random steps are rebuilt before each run, so with the same seeds they draw the same values: an
+edit shows only its own effect ("seed locked"). :meth:`Session.reroll` and
+:meth:`Session.next_batch` are the explicit ways to see new draws or new images.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import random as _random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..catalog import Catalog, load_catalog
+from ..data import SourceData, open_source
+from ..devices import default_device_id
+from ..errors import DataError, RunError
+from ..plan import Plan, Step
+from ..spec import ArgValue, GraphSpec, Node, Probability, Random, Source
+from ..validate import validate
+from .result import RunResult, StepResult
+from .runners import SourceRunner, StepRunner, clean_dali_message
+
+
+@dataclass
+class _Cached:
+    key: str
+    outputs: list[Any]
+    time_ms: float
+
+
+def _is_random(step: Step) -> bool:
+    return step.role in ("random", "apply") or bool(step.info and step.info.random)
+
+
+def default_threads() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+class Session:
+    """A graph, a data source and the cached outputs of its last run.
+
+    ``Session(spec)`` opens the graph's data and checks it; :meth:`run` runs what changed.
+    Edits (:meth:`update`, :meth:`set_arg`, ...) validate first: an invalid graph raises
+    :class:`~augexplorer.errors.GraphInvalid` and the last good result stays in :attr:`result`,
+    while :attr:`spec` keeps the user's graph so nothing typed is lost.
+    """
+
+    def __init__(
+        self,
+        spec: GraphSpec | str | None = None,
+        data: Any = None,
+        *,
+        batch_size: int | None = None,
+        device_id: int | str | None = "auto",
+        num_threads: int | None = None,
+        catalog: Catalog | None = None,
+    ) -> None:
+        from ..presets import preset
+
+        if spec is None:
+            spec = preset("basic")
+        elif isinstance(spec, str):
+            spec = preset(spec)
+        if batch_size is not None:
+            spec = dataclasses.replace(spec, batch_size=batch_size)
+        self.catalog = catalog or load_catalog()
+        self.device_id: int | None = (
+            default_device_id() if device_id == "auto" else _device_id(device_id)
+        )
+        self.num_threads = num_threads or default_threads()
+        self.arrays = data if not isinstance(data, (str, os.PathLike)) else None
+        if isinstance(data, (str, os.PathLike)):
+            spec = spec.with_source(_source_for_path(str(data)))
+        self.spec = spec
+        self.plan: Plan = validate(spec, self.catalog)
+        self.result: RunResult | None = None  # the last good result
+        self.batch_index = 0
+        self._data: dict[str, SourceData] = {}
+        self._source_runners: dict[str, SourceRunner] = {}
+        self._source_batches: dict[str, _Cached] = {}
+        self._runners: dict[tuple[str, tuple[str, ...], int], StepRunner] = {}
+        self._cache: dict[str, _Cached] = {}
+        self._rng = _random.Random(spec.seed)
+        self.listeners: list[Callable[[RunResult], None]] = []
+        self._open_sources(self.plan)
+
+    # ---- edits ------------------------------------------------------------------------------
+    def update(self, spec: GraphSpec) -> RunResult:
+        """Make `spec` the session's graph and run it."""
+        self.spec = spec  # kept even if invalid: the user's graph is never lost
+        plan = validate(spec, self.catalog)
+        if plan.spec.batch_size != self.plan.spec.batch_size:
+            self._reset_runners()
+        self._open_sources(plan)
+        self.plan = plan
+        return self.run()
+
+    def set_arg(self, node_id: str, name: str, value: ArgValue) -> RunResult:
+        return self.update(self.spec.set_arg(node_id, name, value))
+
+    def set_probability(self, node_id: str, p: float | None) -> RunResult:
+        probability = None if p is None else Probability(p, self._node_probability_seed(node_id))
+        return self.update(self.spec.set_probability(node_id, probability))
+
+    def set_batch_size(self, batch_size: int) -> RunResult:
+        return self.update(dataclasses.replace(self.spec, batch_size=batch_size))
+
+    def set_source(self, source: Source, arrays: Any = None) -> RunResult:
+        if arrays is not None:
+            self.arrays = arrays
+        self._source_runners.clear()
+        self._source_batches.clear()
+        self._data.clear()
+        return self.update(self.spec.with_source(source))
+
+    def reroll(self) -> RunResult:
+        """New random draws for every random argument, coin flip and random operator (the
+        images stay). The new seeds are written into the spec, so the view can be replayed."""
+        spec = self.plan.spec  # seeds filled in
+        nodes = []
+        for node in spec.nodes:
+            if isinstance(node, Node):
+                args = {
+                    name: dataclasses.replace(value, seed=self._new_seed())
+                    if isinstance(value, Random)
+                    else value
+                    for name, value in node.args.items()
+                }
+                probability = node.probability and dataclasses.replace(
+                    node.probability, seed=self._new_seed()
+                )
+                seed = self._new_seed() if node.seed is not None else None
+                node = dataclasses.replace(node, args=args, probability=probability, seed=seed)
+            nodes.append(node)
+        return self.update(dataclasses.replace(self.spec, nodes=tuple(nodes)))
+
+    def next_batch(self) -> RunResult:
+        """Read the next batch of images (draws stay seed-locked)."""
+        self.batch_index += 1
+        self._source_batches.clear()
+        return self.run()
+
+    # ---- running ----------------------------------------------------------------------------
+    def run(self) -> RunResult:
+        """Run the graph, re-running only steps whose key changed since the last run."""
+        plan = self.plan
+        keys: dict[str, str] = {}
+        results: dict[str, StepResult] = {}
+        for step in plan.steps:
+            key = self._key(step, keys)
+            keys[step.id] = key
+            cached = self._cache.get(step.id)
+            if cached is not None and cached.key == key:
+                results[step.id] = StepResult(step, cached.outputs, cached.time_ms, ran=False)
+                continue
+            outputs, time_ms = self._run_step(step, results)
+            self._cache[step.id] = _Cached(key, outputs, time_ms)
+            results[step.id] = StepResult(step, outputs, time_ms, ran=True)
+        for stale in set(self._cache) - set(keys):
+            del self._cache[stale]
+        result = RunResult(
+            plan=plan, steps=results, batch_index=self.batch_index, sources=dict(self._data)
+        )
+        self.result = result
+        for listener in list(self.listeners):
+            listener(result)
+        return result
+
+    def _key(self, step: Step, keys: dict[str, str]) -> str:
+        parts = [step.signature()] + [keys[ref.node] for ref in step.upstream()]
+        if step.role == "source":
+            parts.append(f"batch={self.batch_index}")
+        return hashlib.sha1("|".join(parts).encode()).hexdigest()
+
+    def _run_step(self, step: Step, results: dict[str, StepResult]) -> tuple[list[Any], float]:
+        if step.role == "source":
+            return self._run_source(step)
+        inputs = [results[ref.node].outputs[ref.output] for ref in step.inputs]
+        arg_inputs = {
+            name: results[ref.node].outputs[ref.output] for name, ref in step.arg_inputs.items()
+        }
+        predicate = results[step.apply.node].outputs[step.apply.output] if step.apply else None
+        devices = tuple(results[ref.node].step.device for ref in step.inputs)
+        runner_key = (step.signature(), devices, self.plan.spec.batch_size)
+        runner = None if _is_random(step) else self._runners.get(runner_key)
+        try:
+            if runner is None:
+                runner = StepRunner(
+                    step,
+                    batch_size=self.plan.spec.batch_size,
+                    device_id=self.device_id,
+                    num_threads=self.num_threads,
+                    input_devices=devices,
+                )
+                if not _is_random(step):
+                    self._runners[runner_key] = runner
+            return runner.run(inputs, arg_inputs, predicate)
+        except Exception as error:  # DALI raises RuntimeError, IndexError, TypeError, ...
+            self._runners.pop(
+                runner_key, None
+            )  # a failed pipeline may be invalid: rebuild next time
+            raise self._run_error(step, error, inputs) from None
+
+    def _run_source(self, step: Step) -> tuple[list[Any], float]:
+        runner = self._source_runners.get(step.id)
+        if runner is None or runner.step.signature() != step.signature():
+            runner = SourceRunner(
+                step,
+                self._data[step.id],
+                batch_size=self.plan.spec.batch_size,
+                device_id=self.device_id,
+                num_threads=self.num_threads,
+            )
+            self._source_runners[step.id] = runner
+            for _ in range(self.batch_index):  # a rebuilt reader catches up to the current batch
+                runner.run()
+        try:
+            return runner.run()
+        except Exception as error:
+            self._source_runners.pop(step.id, None)
+            raise self._run_error(step, error, []) from None
+
+    def _run_error(self, step: Step, error: Exception, inputs: list[Any]) -> RunError:
+        message = clean_dali_message(str(error))
+        files: list[str] = []
+        fix = None
+        if inputs and step.op.startswith("decoders."):
+            files = self._bad_files(step, inputs[0])
+            if files:
+                fix = "remove or replace these files (they are not images DALI can decode)"
+        if step.role in ("random", "apply"):
+            message = f"drawing {step.bound_arg or 'the coin flip'}: {message}"
+        return RunError(step.origin, message, fix=fix, files=files)
+
+    def _bad_files(self, step: Step, encoded: Any) -> list[str]:
+        """Decode each sample alone to find the ones that fail (only after a decoder error)."""
+        bad = []
+        for index in range(len(encoded)):
+            sample = encoded[index]
+            try:
+                runner = StepRunner(
+                    dataclasses.replace(step, apply=None, arg_inputs={}),
+                    batch_size=1,
+                    device_id=self.device_id,
+                    num_threads=1,
+                    input_devices=("cpu",),
+                )
+                runner.run([[np.array(sample)]], {})
+            except Exception:
+                bad.append(str(sample.source_info()) or f"sample {index}")
+        return bad
+
+    # ---- helpers ----------------------------------------------------------------------------
+    def _open_sources(self, plan: Plan) -> None:
+        for step in plan.steps:
+            if step.role != "source" or step.source is None:
+                continue
+            previous = self._source_runners.get(step.id)
+            if (
+                step.id in self._data
+                and previous is not None
+                and previous.step.signature() == step.signature()
+            ):
+                continue
+            self._data[step.id] = open_source(step.source, self.arrays)
+            self._source_runners.pop(step.id, None)
+
+    def _reset_runners(self) -> None:
+        self._runners.clear()
+        self._source_runners.clear()
+        self._cache.clear()
+
+    def _new_seed(self) -> int:
+        return self._rng.randrange(1, 2**31 - 1)
+
+    def _node_probability_seed(self, node_id: str) -> int | None:
+        node = self.plan.spec.node(node_id)
+        if isinstance(node, Node) and node.probability is not None:
+            return node.probability.seed
+        return None
+
+
+def _source_for_path(path: str) -> Source:
+    if os.path.isdir(path):
+        return Source("source", "folder", path)
+    if os.path.isfile(path):
+        return Source("source", "file_list", path)
+    raise DataError(
+        "no such folder or file list",
+        path=path,
+        fix="give a folder of class sub-folders or a file list",
+    )
+
+
+def _device_id(value: int | str | None) -> int | None:
+    if value is None or isinstance(value, int):
+        return value
+    raise ValueError(f"device_id must be 'auto', None (CPU only) or a GPU index, not {value!r}")

@@ -1,0 +1,82 @@
+"""Errors users see. Each names what is wrong (node, argument, file) and how to fix it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class AugExplorerError(Exception):
+    """Base class of every error augexplorer raises on purpose."""
+
+
+class SpecFormatError(AugExplorerError):
+    """A spec file or JSON object that is not a well-formed augexplorer graph."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a graph."""
+
+    message: str
+    node: str | None = None
+    argument: str | None = None
+    fix: str | None = None
+
+    def __str__(self) -> str:
+        where = ""
+        if self.node is not None:
+            where = f"node {self.node!r}"
+            if self.argument is not None:
+                where += f", argument {self.argument!r}"
+            where += ": "
+        text = where + self.message
+        if self.fix:
+            text += f" (fix: {self.fix})"
+        return text
+
+
+class GraphInvalid(AugExplorerError):
+    """A graph that fails validation; `problems` lists every problem found, not just the first."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = list(problems)
+        lines = "\n".join(f"  - {problem}" for problem in self.problems)
+        noun = "problem" if len(self.problems) == 1 else "problems"
+        super().__init__(f"the graph has {len(self.problems)} {noun}:\n{lines}")
+
+    def for_node(self, node_id: str) -> list[Problem]:
+        return [p for p in self.problems if p.node == node_id]
+
+
+class DataError(AugExplorerError):
+    """A data source that cannot be read: missing folder, bad file list, unreadable image."""
+
+    def __init__(self, message: str, *, path: str | None = None, fix: str | None = None) -> None:
+        self.path = path
+        self.fix = fix
+        text = f"{path}: {message}" if path else message
+        if fix:
+            text += f" (fix: {fix})"
+        super().__init__(text)
+
+
+class RunError(AugExplorerError):
+    """DALI failed while running a node; names the node and keeps DALI's own message."""
+
+    def __init__(
+        self, node: str, message: str, *, fix: str | None = None, files: list[str] | None = None
+    ) -> None:
+        self.node = node
+        self.dali_message = message
+        self.fix = fix
+        self.files = files or []
+        text = f"node {node!r} failed: {message}"
+        if self.files:
+            text += f" (files: {', '.join(self.files)})"
+        if fix:
+            text += f" (fix: {fix})"
+        super().__init__(text)
+
+
+class FileExistsRefused(AugExplorerError, FileExistsError):
+    """A write that would replace an existing file the caller did not ask to overwrite."""

@@ -1,0 +1,114 @@
+"""A validated graph, lowered to an ordered list of steps: one step per DALI call.
+
+Validation (:mod:`augexplorer.validate`) produces a :class:`Plan`. Each random argument binding
+becomes a step of its own (``<node>_<argument>``, a ``fn.random.*`` call) and each
+apply-with-probability becomes a coin-flip step (``<node>_apply``), so the live engine can cache
+and record every draw, and the exporter writes exactly the calls the engine ran.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .catalog import OpInfo
+from .spec import GraphSpec, Ref, Source
+
+StepRole = Literal["source", "node", "random", "apply"]
+
+
+@dataclass(frozen=True)
+class Step:
+    id: str  # also the variable name in exported code
+    op: str  # `fn` name, or "source.<kind>" for data sources
+    device: str  # "cpu", "gpu" or "mixed", resolved
+    role: StepRole
+    origin: str  # the user's node this step belongs to
+    inputs: tuple[Ref, ...] = ()
+    args: Mapping[str, Any] = field(default_factory=dict)  # constants, JSON-typed
+    arg_inputs: Mapping[str, Ref] = field(default_factory=dict)  # argument -> step output
+    apply: Ref | None = None  # per-sample predicate: run only where it is 1
+    seed: int | None = None
+    bound_arg: str | None = None  # for random steps: the argument of `origin` they feed
+    info: OpInfo | None = field(default=None, compare=False)
+    source: Source | None = None
+
+    @property
+    def output_count(self) -> int:
+        if self.role == "source":
+            return 2
+        return self.info.outputs if self.info is not None else 1
+
+    def signature(self) -> str:
+        """A digest of everything that determines this step's outputs, given its inputs."""
+        payload = {
+            "op": self.op,
+            "device": self.device,
+            "inputs": [str(r) for r in self.inputs],
+            "args": _canonical(self.args),
+            "arg_inputs": {k: str(v) for k, v in sorted(self.arg_inputs.items())},
+            "apply": str(self.apply) if self.apply else None,
+            "seed": self.seed,
+            "source": _canonical(self.source.__dict__) if self.source else None,
+        }
+        return hashlib.sha1(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+    def upstream(self) -> list[Ref]:
+        refs = list(self.inputs) + list(self.arg_inputs.values())
+        if self.apply is not None:
+            refs.append(self.apply)
+        return refs
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _canonical(v) for k, v in sorted(value.items())}
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    if isinstance(value, float):
+        return repr(value)
+    return value
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A graph that passed validation: steps in dependency order, seeds all explicit."""
+
+    spec: GraphSpec  # with every seed filled in
+    steps: tuple[Step, ...]
+    outputs: Mapping[str, Ref]
+
+    def step(self, step_id: str) -> Step:
+        for step in self.steps:
+            if step.id == step_id:
+                return step
+        raise KeyError(step_id)
+
+    def steps_of(self, node_id: str) -> list[Step]:
+        return [step for step in self.steps if step.origin == node_id]
+
+    def node_step(self, node_id: str) -> Step:
+        return next(s for s in self.steps if s.origin == node_id and s.role in ("node", "source"))
+
+    @property
+    def uses_conditionals(self) -> bool:
+        return any(step.apply is not None for step in self.steps)
+
+    @property
+    def devices(self) -> set[str]:
+        return {step.device for step in self.steps}
+
+    def ancestors(self, step_id: str) -> list[str]:
+        """Steps `step_id` depends on, nearest first (breadth-first over positional inputs)."""
+        seen: list[str] = []
+        frontier = [step_id]
+        while frontier:
+            current = self.step(frontier.pop(0))
+            for ref in current.inputs:
+                if ref.node not in seen:
+                    seen.append(ref.node)
+                    frontier.append(ref.node)
+        return seen

@@ -1,0 +1,167 @@
+"""Ready-made graphs: DALI's ImageNet training and validation pipelines, RandAugment, and a small
+starting graph. Each runs on the bundled samples as it is."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .spec import GraphSpec, Node, Probability, Random, Ref, Source, chain
+
+IMAGENET_MEAN = [0.485 * 255, 0.456 * 255, 0.406 * 255]
+IMAGENET_STD = [0.229 * 255, 0.224 * 255, 0.225 * 255]
+
+
+def basic() -> GraphSpec:
+    """Decode, resize, rotate by a random angle, and flip half the images: a first graph to edit."""
+    return chain(
+        Source("source"),
+        ("decode", "decoders.image", {"output_type": "RGB"}),
+        ("resize", "resize", {"resize_shorter": 256.0}),
+        ("rotate", "rotate", {"angle": Random.uniform(-20, 20), "fill_value": 0.0}),
+        ("crop", "crop", {"crop": [224.0, 224.0]}),
+        ("flip", "flip", {"horizontal": Random.coin_flip(0.5)}),
+        name="basic",
+        batch_size=8,
+    )
+
+
+def imagenet_train() -> GraphSpec:
+    """DALI's ImageNet training pipeline: random-crop decoding, resize to 224, then crop, random
+    mirror and normalize to CHW float."""
+    return chain(
+        Source("source"),
+        (
+            "decode",
+            "decoders.image_random_crop",
+            {
+                "output_type": "RGB",
+                "random_area": [0.08, 1.0],
+                "random_aspect_ratio": [0.75, 4.0 / 3.0],
+            },
+        ),
+        ("resize", "resize", {"resize_x": 224.0, "resize_y": 224.0}),
+        (
+            "normalize",
+            "crop_mirror_normalize",
+            {
+                "crop": [224.0, 224.0],
+                "mean": IMAGENET_MEAN,
+                "std": IMAGENET_STD,
+                "dtype": "FLOAT",
+                "output_layout": "CHW",
+                "mirror": Random.coin_flip(0.5),
+            },
+        ),
+        name="imagenet_train",
+        batch_size=8,
+    )
+
+
+def imagenet_val() -> GraphSpec:
+    """DALI's ImageNet validation pipeline: decode, shorter side to 256, center crop 224, normalize."""
+    return chain(
+        Source("source", shuffle=False),
+        ("decode", "decoders.image", {"output_type": "RGB"}),
+        ("resize", "resize", {"resize_shorter": 256.0}),
+        (
+            "normalize",
+            "crop_mirror_normalize",
+            {
+                "crop": [224.0, 224.0],
+                "mean": IMAGENET_MEAN,
+                "std": IMAGENET_STD,
+                "dtype": "FLOAT",
+                "output_layout": "CHW",
+            },
+        ),
+        name="imagenet_val",
+        batch_size=8,
+    )
+
+
+def randaugment(magnitude: float = 9.0, num_ops: int = 2) -> GraphSpec:
+    """RandAugment-style: six photometric and geometric operations, each applied to a sample with
+    probability num_ops/6 (so num_ops on average) at a random strength scaled by `magnitude` (0-30).
+
+    This is the independent-selection variant: DALI's own `auto_aug.rand_augment` picks exactly
+    num_ops operations per sample through nested conditionals, which a graph of nodes does not
+    express. The expected number of operations and their strengths match.
+    """
+    scale = magnitude / 30.0
+    p = Probability(round(num_ops / 6, 4))
+    spec = chain(
+        Source("source"),
+        ("decode", "decoders.image", {"output_type": "RGB"}),
+        ("resize", "resize", {"resize_x": 224.0, "resize_y": 224.0}),
+        ("rotate", "rotate", {"angle": Random.uniform(-30 * scale, 30 * scale), "keep_size": True}),
+        (
+            "brightness",
+            "brightness",
+            {"brightness": Random.uniform(1 - 0.9 * scale, 1 + 0.9 * scale)},
+        ),
+        ("contrast", "contrast", {"contrast": Random.uniform(1 - 0.9 * scale, 1 + 0.9 * scale)}),
+        (
+            "saturation",
+            "saturation",
+            {"saturation": Random.uniform(1 - 0.9 * scale, 1 + 0.9 * scale)},
+        ),
+        ("hue", "hue", {"hue": Random.uniform(-30 * scale, 30 * scale)}),
+        ("flip", "flip", {"horizontal": 1}),
+        name="randaugment",
+        batch_size=8,
+    )
+    for node in spec.operators():
+        if node.id not in ("decode", "resize"):
+            spec = spec.set_probability(node.id, p)
+    return spec
+
+
+def random_affine() -> GraphSpec:
+    """A different affine warp for every sample: a random rotation and scale about the image
+    centre, composed into one matrix (`transforms.*`) and applied by `warp_affine`."""
+    centre = [128.0, 128.0]  # images are resized to 256 x 256 first
+    nodes = (
+        Source("source"),
+        Node("decode", "decoders.image", (Ref("source"),), {"output_type": "RGB"}),
+        Node("resize", "resize", (Ref("decode"),), {"resize_x": 256.0, "resize_y": 256.0}),
+        Node(
+            "rotation",
+            "transforms.rotation",
+            (),
+            {"angle": Random.uniform(-25, 25), "center": centre},
+        ),
+        Node(
+            "scale",
+            "transforms.scale",
+            (Ref("rotation"),),
+            {"scale": Random.uniform(0.8, 1.2, shape=2), "center": centre},
+        ),
+        Node(
+            "warp",
+            "warp_affine",
+            (Ref("resize"),),
+            {"matrix": Ref("scale"), "fill_value": 0.0, "inverse_map": False},
+        ),
+    )
+    return GraphSpec(
+        nodes,
+        {"images": Ref("warp"), "labels": Ref("source", 1)},
+        batch_size=8,
+        name="random_affine",
+    )
+
+
+PRESETS: dict[str, Callable[[], GraphSpec]] = {
+    "basic": basic,
+    "imagenet_train": imagenet_train,
+    "imagenet_val": imagenet_val,
+    "randaugment": randaugment,
+    "random_affine": random_affine,
+}
+
+
+def preset(name: str) -> GraphSpec:
+    try:
+        return PRESETS[name]()
+    except KeyError:
+        raise KeyError(f"no preset {name!r}; presets: {', '.join(PRESETS)}") from None

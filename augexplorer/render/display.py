@@ -1,0 +1,96 @@
+"""Turn one sample of any node's output into an RGB uint8 picture for display.
+
+Handles HWC/CHW/HW layouts (and sequences, by their first frame), uint8/float16/float32 and
+other integer types, grayscale and alpha, and floats normalized by a known mean and std.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Normalization:
+    """How a float output was normalized: ``out = (pixel - mean) / std * scale + shift``."""
+
+    mean: tuple[float, ...] = (0.0,)
+    std: tuple[float, ...] = (1.0,)
+    scale: float = 1.0
+    shift: float = 0.0
+
+    def undo(self, values: np.ndarray) -> np.ndarray:
+        """Map normalized HWC floats back to pixel values."""
+        mean = np.asarray(self.mean, dtype=np.float32)
+        std = np.asarray(self.std, dtype=np.float32)
+        return (values.astype(np.float32) - self.shift) / self.scale * std + mean
+
+
+def is_image_like(sample: np.ndarray, layout: str = "") -> bool:
+    if layout and ("H" in layout and "W" in layout):
+        return True
+    return (sample.ndim == 2 and min(sample.shape) > 4) or (
+        sample.ndim == 3 and min(sample.shape[:2]) > 4
+    )
+
+
+def to_hwc(sample: np.ndarray, layout: str = "") -> np.ndarray:
+    """Reorder a sample to HWC (one channel for grayscale)."""
+    array = np.asarray(sample)
+    layout = layout or _guess_layout(array)
+    while len(layout) > 3 or (len(layout) == array.ndim and layout[0] in "FD" and array.ndim > 2):
+        array, layout = array[0], layout[1:]  # the first frame / slice of a sequence or volume
+    if layout == "CHW":
+        array = np.transpose(array, (1, 2, 0))
+    elif layout in ("HW", "WH"):
+        array = array[:, :, None] if layout == "HW" else array.T[:, :, None]
+    elif layout == "WHC":
+        array = np.transpose(array, (1, 0, 2))
+    if array.ndim == 2:
+        array = array[:, :, None]
+    return array
+
+
+def _guess_layout(array: np.ndarray) -> str:
+    if array.ndim == 2:
+        return "HW"
+    if array.ndim == 3:
+        if array.shape[-1] in (1, 2, 3, 4):
+            return "HWC"
+        if array.shape[0] in (1, 3, 4):
+            return "CHW"
+        return "HWC"
+    return "F" * (array.ndim - 3) + "HWC"
+
+
+def to_rgb8(
+    sample: np.ndarray, layout: str = "", normalization: Normalization | None = None
+) -> np.ndarray:
+    """A displayable RGB uint8 image of one sample."""
+    array = to_hwc(sample, layout)
+    if array.dtype == np.bool_:
+        array = array.astype(np.uint8) * 255
+    elif np.issubdtype(array.dtype, np.floating):
+        values = array.astype(np.float32)
+        if normalization is not None:
+            values = normalization.undo(values)
+        elif (
+            values.size
+            and float(np.nanmax(values)) <= 1.0 + 1e-3
+            and float(np.nanmin(values)) >= -1e-3
+        ):
+            values = values * 255.0  # floats in [0, 1]
+        array = np.clip(np.nan_to_num(values), 0, 255).astype(np.uint8)
+    elif array.dtype != np.uint8:
+        top = float(array.max()) if array.size else 1.0
+        scale = 255.0 / 65535.0 if top > 255 else 1.0
+        array = np.clip(array.astype(np.float32) * scale, 0, 255).astype(np.uint8)
+    channels = array.shape[2]
+    if channels == 1:
+        array = np.repeat(array, 3, axis=2)
+    elif channels == 2:
+        array = np.concatenate([array, array[:, :, :1]], axis=2)
+    elif channels > 3:
+        array = array[:, :, :3]
+    return np.ascontiguousarray(array)

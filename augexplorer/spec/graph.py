@@ -1,0 +1,389 @@
+"""The graph spec: a JSON-able description of an augmentation pipeline. No DALI import.
+
+A graph is a list of nodes in the order the user arranged them. A node is either a data source
+(:class:`Source`) or an operator call (:class:`Node`). Operator nodes name their positional inputs
+(:class:`Ref`), and each argument holds a constant, a :class:`Ref` to another node's output (an
+argument input), or a :class:`Random` distribution drawn per sample.
+
+Specs are immutable: every edit returns a new spec, which makes undo, A/B views and caching
+by value straightforward.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, TypeAlias
+
+Device = Literal["cpu", "gpu", "mixed"]
+SourceKind = Literal["samples", "folder", "file_list", "arrays"]
+Distribution = Literal["uniform", "normal", "coin_flip", "choice"]
+
+SOURCE_KINDS: tuple[str, ...] = ("samples", "folder", "file_list", "arrays")
+DISTRIBUTIONS: tuple[str, ...] = ("uniform", "normal", "coin_flip", "choice")
+
+
+@dataclass(frozen=True)
+class Ref:
+    """Output `output` of node `node`; written ``"node"`` or ``"node:1"`` in JSON."""
+
+    node: str
+    output: int = 0
+
+    def __str__(self) -> str:
+        return self.node if self.output == 0 else f"{self.node}:{self.output}"
+
+    @classmethod
+    def parse(cls, text: str) -> Ref:
+        name, _, index = text.partition(":")
+        return cls(name, int(index) if index.isdigit() else 0) if index else cls(name)
+
+
+@dataclass(frozen=True)
+class Random:
+    """A per-sample random draw bound to an argument instead of a constant.
+
+    - ``uniform``: `low`..`high`
+    - ``normal``: `mean`, `stddev`
+    - ``coin_flip``: 1 with `probability`, else 0
+    - ``choice``: one of `values` (weights `p`, optional)
+
+    `shape` makes the draw a vector of that length (for vector arguments). `seed` fixes the draw
+    so the explorer and an exported module produce the same values.
+    """
+
+    dist: Distribution
+    low: float = 0.0
+    high: float = 1.0
+    mean: float = 0.0
+    stddev: float = 1.0
+    probability: float = 0.5
+    values: tuple[Any, ...] = ()
+    p: tuple[float, ...] = ()
+    shape: int | None = None
+    seed: int | None = None
+
+    _FIELDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "uniform": ("low", "high"),
+        "normal": ("mean", "stddev"),
+        "coin_flip": ("probability",),
+        "choice": ("values", "p"),
+    }
+
+    @classmethod
+    def uniform(
+        cls, low: float, high: float, *, shape: int | None = None, seed: int | None = None
+    ) -> Random:
+        return cls("uniform", low=float(low), high=float(high), shape=shape, seed=seed)
+
+    @classmethod
+    def normal(
+        cls, mean: float, stddev: float, *, shape: int | None = None, seed: int | None = None
+    ) -> Random:
+        return cls("normal", mean=float(mean), stddev=float(stddev), shape=shape, seed=seed)
+
+    @classmethod
+    def coin_flip(cls, probability: float = 0.5, *, seed: int | None = None) -> Random:
+        return cls("coin_flip", probability=float(probability), seed=seed)
+
+    @classmethod
+    def choice(
+        cls, values: Iterable[Any], p: Iterable[float] = (), *, seed: int | None = None
+    ) -> Random:
+        return cls("choice", values=tuple(values), p=tuple(float(x) for x in p), seed=seed)
+
+    def params(self) -> dict[str, Any]:
+        """The distribution's own parameters (without shape and seed)."""
+        names = self._FIELDS.get(self.dist, ())
+        out = {name: getattr(self, name) for name in names}
+        if self.dist == "choice" and not self.p:
+            out.pop("p")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"random": self.dist}
+        for key, value in self.params().items():
+            out[key] = list(value) if isinstance(value, tuple) else value
+        if self.shape is not None:
+            out["shape"] = self.shape
+        if self.seed is not None:
+            out["seed"] = self.seed
+        return out
+
+    def describe(self) -> str:
+        params = ", ".join(f"{k}={v}" for k, v in self.params().items())
+        return f"{self.dist}({params})"
+
+
+@dataclass(frozen=True)
+class Probability:
+    """Apply a node to each sample with probability `p` (DALI conditionals); else pass through."""
+
+    p: float
+    seed: int | None = None
+
+
+ArgValue: TypeAlias = Any  # a constant, a Ref (argument input) or a Random
+
+
+@dataclass(frozen=True)
+class Source:
+    """A data source: the bundled samples, a folder tree, a file list, or in-memory arrays.
+
+    Outputs: 0 = images (encoded bytes, or decoded HWC arrays for ``arrays``), 1 = labels.
+    A file list has one image path per line followed by one or more integer labels.
+    """
+
+    id: str
+    kind: SourceKind = "samples"
+    path: str | None = None
+    shuffle: bool = True
+    seed: int | None = None
+
+    @property
+    def op(self) -> str:
+        return f"source.{self.kind}"
+
+    @property
+    def inputs(self) -> tuple[Ref, ...]:
+        return ()
+
+    @property
+    def args(self) -> Mapping[str, ArgValue]:
+        return {}
+
+    @property
+    def probability(self) -> Probability | None:
+        return None
+
+
+@dataclass(frozen=True)
+class Node:
+    """One DALI operator call; `op` is its `fn` name, e.g. ``"decoders.image"``."""
+
+    id: str
+    op: str
+    inputs: tuple[Ref, ...] = ()
+    args: Mapping[str, ArgValue] = field(default_factory=dict)
+    device: Device | None = None  # None: the GPU where DALI sees one and the op has a GPU backend
+    probability: Probability | None = None
+    seed: int | None = None  # the operator's own randomness, for random operators
+
+    def with_arg(self, name: str, value: ArgValue) -> Node:
+        return dataclasses.replace(self, args={**self.args, name: value})
+
+    def without_arg(self, name: str) -> Node:
+        return dataclasses.replace(self, args={k: v for k, v in self.args.items() if k != name})
+
+
+AnyNode: TypeAlias = "Source | Node"
+
+
+@dataclass(frozen=True)
+class GraphSpec:
+    """A whole augmentation graph, plus the batch it runs on."""
+
+    nodes: tuple[AnyNode, ...]
+    outputs: Mapping[str, Ref] = field(default_factory=dict)
+    batch_size: int = 8
+    seed: int = 0
+    name: str = "augmentation"
+
+    # ---- lookup -------------------------------------------------------------------------------
+    def node(self, node_id: str) -> AnyNode:
+        for node in self.nodes:
+            if node.id == node_id:
+                return node
+        raise KeyError(node_id)
+
+    def ids(self) -> list[str]:
+        return [node.id for node in self.nodes]
+
+    def __contains__(self, node_id: object) -> bool:
+        return any(node.id == node_id for node in self.nodes)
+
+    def sources(self) -> list[Source]:
+        return [node for node in self.nodes if isinstance(node, Source)]
+
+    def operators(self) -> list[Node]:
+        return [node for node in self.nodes if isinstance(node, Node)]
+
+    def consumers(self, node_id: str) -> list[str]:
+        """Nodes that read `node_id` as an input or an argument input."""
+        return [
+            node.id
+            for node in self.nodes
+            if any(ref.node == node_id for ref in node.inputs)
+            or any(isinstance(v, Ref) and v.node == node_id for v in node.args.values())
+        ]
+
+    def final_output(self) -> Ref | None:
+        """The image output: the first named output, else the last node."""
+        if self.outputs:
+            return next(iter(self.outputs.values()))
+        return Ref(self.nodes[-1].id) if self.nodes else None
+
+    # ---- edits (each returns a new spec) --------------------------------------------------------
+    def replace_node(self, node: AnyNode) -> GraphSpec:
+        return dataclasses.replace(
+            self, nodes=tuple(node if n.id == node.id else n for n in self.nodes)
+        )
+
+    def set_arg(self, node_id: str, name: str, value: ArgValue) -> GraphSpec:
+        node = self._operator(node_id)
+        return self.replace_node(node.with_arg(name, value))
+
+    def unset_arg(self, node_id: str, name: str) -> GraphSpec:
+        return self.replace_node(self._operator(node_id).without_arg(name))
+
+    def set_device(self, node_id: str, device: Device | None) -> GraphSpec:
+        return self.replace_node(dataclasses.replace(self._operator(node_id), device=device))
+
+    def set_probability(self, node_id: str, probability: Probability | None) -> GraphSpec:
+        return self.replace_node(
+            dataclasses.replace(self._operator(node_id), probability=probability)
+        )
+
+    def unique_id(self, base: str) -> str:
+        stem = base.replace(".", "_")
+        taken = set(self.ids())
+        if stem not in taken:
+            return stem
+        index = 2
+        while f"{stem}_{index}" in taken:
+            index += 1
+        return f"{stem}_{index}"
+
+    def insert_after(self, after: str | None, node: AnyNode, *, rewire: bool = True) -> GraphSpec:
+        """Insert `node` after node `after` (at the end when None).
+
+        With `rewire`, consumers of `after`'s first output now read the new node instead, and the
+        new node reads `after` when it names no inputs: the usual "insert a step in a chain".
+        """
+        if node.id in self:
+            raise ValueError(f"a node named {node.id!r} already exists; pick another name")
+        nodes = list(self.nodes)
+        index = len(nodes) if after is None else self.ids().index(after) + 1
+        if isinstance(node, Node) and not node.inputs and after is not None:
+            node = dataclasses.replace(node, inputs=(Ref(after),))
+        if rewire and after is not None:
+            old, new = Ref(after), Ref(node.id)
+            nodes = [_rename_ref(n, old, new) for n in nodes]
+        nodes.insert(index, node)
+        outputs = dict(self.outputs)
+        if rewire and after is not None:
+            outputs = {k: (Ref(node.id) if v == Ref(after) else v) for k, v in outputs.items()}
+        return dataclasses.replace(self, nodes=tuple(nodes), outputs=outputs)
+
+    def remove(self, node_id: str) -> GraphSpec:
+        """Remove a node; whatever read its first output now reads the node's first input."""
+        node = self.node(node_id)
+        replacement = node.inputs[0] if node.inputs else None
+        nodes = []
+        for n in self.nodes:
+            if n.id == node_id:
+                continue
+            if replacement is not None:
+                n = _rename_ref(n, Ref(node_id), replacement)
+            nodes.append(n)
+        outputs = {
+            k: (replacement if v.node == node_id and replacement is not None else v)
+            for k, v in self.outputs.items()
+            if v.node != node_id or replacement is not None
+        }
+        return dataclasses.replace(self, nodes=tuple(nodes), outputs=outputs)
+
+    def move(self, node_id: str, offset: int) -> GraphSpec:
+        """Swap a node with its neighbour in a chain, keeping the data flowing top to bottom.
+
+        Moving node B up in ``A -> B -> C`` gives ``B -> A -> C``: the wiring follows the order.
+        """
+        ids = self.ids()
+        index = ids.index(node_id)
+        other_index = index + offset
+        if not 0 <= other_index < len(ids) or offset not in (-1, 1):
+            return self
+        first, second = sorted((index, other_index))
+        upper, lower = self.nodes[first], self.nodes[second]
+        if not isinstance(upper, Node) or not isinstance(lower, Node):
+            return self
+        if Ref(upper.id) not in lower.inputs:
+            # Not a chain link: just reorder the list.
+            nodes = list(self.nodes)
+            nodes[first], nodes[second] = lower, upper
+            return dataclasses.replace(self, nodes=tuple(nodes))
+        # lower reads upper; afterwards upper reads what lower read (with upper swapped for
+        # upper's inputs) and lower reads upper's inputs.
+        new_lower = dataclasses.replace(
+            lower, inputs=tuple(upper.inputs[0] if r == Ref(upper.id) else r for r in lower.inputs)
+        )
+        new_upper = dataclasses.replace(upper, inputs=(Ref(lower.id), *upper.inputs[1:]))
+        nodes = []
+        for n in self.nodes:
+            if n.id == upper.id:
+                nodes.append(new_lower)
+            elif n.id == lower.id:
+                nodes.append(new_upper)
+            else:
+                nodes.append(_swap_refs(n, Ref(lower.id), Ref(upper.id)))
+        outputs = {k: Ref(upper.id) if v == Ref(lower.id) else v for k, v in self.outputs.items()}
+        return dataclasses.replace(self, nodes=tuple(nodes), outputs=outputs)
+
+    def duplicate(self, node_id: str) -> GraphSpec:
+        node = self._operator(node_id)
+        copy = dataclasses.replace(node, id=self.unique_id(node.id))
+        return self.insert_after(node_id, dataclasses.replace(copy, inputs=()), rewire=True)
+
+    def rewire(self, node_id: str, index: int, ref: Ref) -> GraphSpec:
+        node = self._operator(node_id)
+        inputs = list(node.inputs)
+        if index == len(inputs):
+            inputs.append(ref)
+        else:
+            inputs[index] = ref
+        return self.replace_node(dataclasses.replace(node, inputs=tuple(inputs)))
+
+    def with_source(self, source: Source) -> GraphSpec:
+        """Swap the (first) data source for another, keeping its id so the wiring stays."""
+        old = self.sources()[0] if self.sources() else None
+        if old is None:
+            return dataclasses.replace(self, nodes=(source, *self.nodes))
+        return self.replace_node(dataclasses.replace(source, id=old.id))
+
+    def _operator(self, node_id: str) -> Node:
+        node = self.node(node_id)
+        if not isinstance(node, Node):
+            raise ValueError(f"{node_id!r} is a data source, not an operator")
+        return node
+
+
+def _rename_ref(node: AnyNode, old: Ref, new: Ref) -> AnyNode:
+    if not isinstance(node, Node) or node.id == new.node:
+        return node
+    inputs = tuple(new if r == old else r for r in node.inputs)
+    return dataclasses.replace(node, inputs=inputs)
+
+
+def _swap_refs(node: AnyNode, a: Ref, b: Ref) -> AnyNode:
+    if not isinstance(node, Node):
+        return node
+    swap = {a: b, b: a}
+    inputs = tuple(swap.get(r, r) for r in node.inputs)
+    return dataclasses.replace(node, inputs=inputs)
+
+
+def chain(
+    source: Source, *steps: tuple[str, str, Mapping[str, ArgValue]], **spec: Any
+) -> GraphSpec:
+    """A linear graph: `source` then each ``(id, op, args)`` step reading the previous one.
+
+    The graph's outputs are ``images`` (the last step) and ``labels`` (the source's labels).
+    """
+    nodes: list[AnyNode] = [source]
+    previous = Ref(source.id)
+    for node_id, op, args in steps:
+        nodes.append(Node(node_id, op, inputs=(previous,), args=dict(args)))
+        previous = Ref(node_id)
+    outputs = {"images": previous, "labels": Ref(source.id, 1)}
+    return GraphSpec(nodes=tuple(nodes), outputs=outputs, **spec)

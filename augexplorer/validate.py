@@ -1,0 +1,639 @@
+"""Validation at the edge: a spec becomes a :class:`~augexplorer.plan.Plan`, or every problem in it
+is reported at once, each naming the node, the argument and the fix.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import keyword
+import math
+import re
+import zlib
+from typing import Any
+
+from .catalog import ArgInfo, Catalog, OpInfo, load_catalog
+from .catalog.limits import LIMITS, STRING_CHOICES
+from .errors import GraphInvalid, Problem
+from .plan import Plan, Step
+from .spec import GraphSpec, Node, Probability, Random, Ref, Source
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+# Names the exported module uses for itself; a node may not take them.
+RESERVED_IDS = frozenset(
+    {
+        "fn",
+        "types",
+        "pipeline_def",
+        "np",
+        "os",
+        "torch",
+        "pipe",
+        "pipeline",
+        "make_loader",
+        "main",
+        "GRAPH",
+        "device",
+        "batch_size",
+    }
+)
+MAX_BATCH = 4096
+
+
+def derive_seed(graph_seed: int, *parts: str) -> int:
+    """A stable seed for one random draw, from the graph's seed and what the draw is for."""
+    return zlib.crc32(":".join([str(graph_seed), *parts]).encode()) & 0x7FFFFFFF
+
+
+def validate(spec: GraphSpec, catalog: Catalog | None = None) -> Plan:
+    """Check `spec` against the catalog and lower it to a plan, or raise :class:`GraphInvalid`."""
+    return _Validator(spec, catalog or load_catalog()).run()
+
+
+class _Validator:
+    def __init__(self, spec: GraphSpec, catalog: Catalog) -> None:
+        self.spec = spec
+        self.catalog = catalog
+        self.problems: list[Problem] = []
+        self.steps: dict[str, Step] = {}
+        self.used_ids: set[str] = set(spec.ids())
+
+    def problem(
+        self,
+        message: str,
+        node: str | None = None,
+        argument: str | None = None,
+        fix: str | None = None,
+    ) -> None:
+        self.problems.append(Problem(message, node, argument, fix))
+
+    # ---- driver -----------------------------------------------------------------------------
+    def run(self) -> Plan:
+        spec = self.spec
+        if not 1 <= spec.batch_size <= MAX_BATCH:
+            self.problem(f"batch size {spec.batch_size} is out of range", fix=f"use 1..{MAX_BATCH}")
+        if not spec.nodes:
+            self.problem("the graph is empty", fix="add a data source and at least one operator")
+        self._check_ids()
+        if not spec.sources():
+            self.problem(
+                "the graph has no data source",
+                fix="add a source (the bundled samples, a folder or a file list)",
+            )
+        order = self._topological_order()
+        filled_nodes: dict[str, Any] = {}
+        for node_id in order:
+            node = spec.node(node_id)
+            if isinstance(node, Source):
+                filled_nodes[node_id] = self._source(node)
+            else:
+                filled_nodes[node_id] = self._operator(node)
+        outputs = dict(spec.outputs)
+        for name, ref in outputs.items():
+            self._check_ref(ref, f"output {name!r}", None)
+        if self.problems:
+            raise GraphInvalid(self.problems)
+        filled = dataclasses.replace(
+            spec, nodes=tuple(filled_nodes.get(n.id, n) for n in spec.nodes)
+        )
+        return Plan(
+            spec=filled,
+            steps=tuple(self.steps.values()),
+            outputs=outputs or _default_outputs(filled),
+        )
+
+    # ---- structure --------------------------------------------------------------------------
+    def _check_ids(self) -> None:
+        seen: set[str] = set()
+        for node in self.spec.nodes:
+            if node.id in seen:
+                self.problem("two nodes have this name", node.id, fix="rename one of them")
+            seen.add(node.id)
+            if not _IDENTIFIER.match(node.id) or keyword.iskeyword(node.id):
+                self.problem(
+                    "a node name must be a Python identifier (letters, digits, _; not starting with a digit)",
+                    node.id,
+                    fix=f"rename it, e.g. {_suggest_id(node.id)!r}",
+                )
+            elif node.id in RESERVED_IDS:
+                self.problem(
+                    "this name is reserved for the exported module",
+                    node.id,
+                    fix=f"rename it, e.g. '{node.id}_node'",
+                )
+
+    def _topological_order(self) -> list[str]:
+        """Node ids in dependency order; reports missing inputs and cycles."""
+        ids = set(self.spec.ids())
+        deps: dict[str, list[str]] = {}
+        for node in self.spec.nodes:
+            refs = list(node.inputs) + [v for v in node.args.values() if isinstance(v, Ref)]
+            deps[node.id] = [r.node for r in refs if r.node in ids]
+        order: list[str] = []
+        state: dict[str, int] = {}  # 1 visiting, 2 done
+
+        def visit(node_id: str, path: list[str]) -> None:
+            if state.get(node_id) == 2:
+                return
+            if state.get(node_id) == 1:
+                cycle = [*path[path.index(node_id) :], node_id]
+                self.problem(
+                    f"the graph has a cycle: {' -> '.join(cycle)}",
+                    node_id,
+                    fix="rewire one of these inputs to an earlier node",
+                )
+                return
+            state[node_id] = 1
+            for dep in deps[node_id]:
+                visit(dep, [*path, node_id])
+            state[node_id] = 2
+            order.append(node_id)
+
+        for node in self.spec.nodes:
+            visit(node.id, [])
+        return list(dict.fromkeys(order))
+
+    def _check_ref(
+        self, ref: Ref, what: str, node: str | None, argument: str | None = None
+    ) -> Step | None:
+        if ref.node not in self.spec:
+            near = _closest(ref.node, self.spec.ids())
+            self.problem(
+                f"{what} reads {str(ref)!r}, which does not exist",
+                node,
+                argument,
+                fix=f"did you mean {near!r}?" if near else "connect it to an existing node",
+            )
+            return None
+        step = self.steps.get(ref.node)
+        if step is None:
+            return None  # a problem in that node (or a cycle) is reported there
+        if ref.output >= step.output_count:
+            self.problem(
+                f"{what} reads output {ref.output} of {ref.node!r}, which has {step.output_count} output(s)",
+                node,
+                argument,
+                fix=f"use an output index below {step.output_count}",
+            )
+        return step
+
+    # ---- sources ----------------------------------------------------------------------------
+    def _source(self, source: Source) -> Source:
+        if source.kind in ("folder", "file_list") and not source.path:
+            self.problem(
+                f"a {source.kind} source needs a path",
+                source.id,
+                "path",
+                fix="set path to the folder or list file",
+            )
+        seed = source.seed if source.seed is not None else derive_seed(self.spec.seed, source.id)
+        filled = dataclasses.replace(source, seed=seed)
+        self.steps[source.id] = Step(
+            id=source.id,
+            op=source.op,
+            device="cpu",
+            role="source",
+            origin=source.id,
+            seed=seed,
+            source=filled,
+        )
+        return filled
+
+    # ---- operators --------------------------------------------------------------------------
+    def _operator(self, node: Node) -> Node:
+        info = self.catalog.get(node.op)
+        if info is None:
+            near = self.catalog.similar(node.op)
+            self.problem(
+                f"unknown operator {node.op!r}",
+                node.id,
+                fix=f"did you mean {' or '.join(map(repr, near))}?"
+                if near
+                else "pick one from `augexplorer catalog`",
+            )
+            return node
+        if not info.available:
+            self.problem(
+                f"{info.name} {info.unavailable_reason}",
+                node.id,
+                fix="remove it, or run on a machine with a GPU",
+            )
+            return node
+        input_steps = [
+            self._check_ref(ref, f"input {i}", node.id) for i, ref in enumerate(node.inputs)
+        ]
+        self._check_input_count(node, info)
+        device = self._device(node, info, input_steps)
+        seed = node.seed
+        if info.random and seed is None:
+            seed = derive_seed(self.spec.seed, node.id)
+        args: dict[str, Any] = {}
+        arg_inputs: dict[str, Ref] = {}
+        filled_args = dict(node.args)
+        for name, value in node.args.items():
+            arg = info.arg(name)
+            if arg is None:
+                near_arg = _closest(name, [a.name for a in info.args])
+                self.problem(
+                    f"{info.name} has no argument {name!r}",
+                    node.id,
+                    name,
+                    fix=f"did you mean {near_arg!r}?"
+                    if near_arg
+                    else f"see `augexplorer catalog {info.name}`",
+                )
+                continue
+            if isinstance(value, Ref):
+                step = self._check_ref(value, "argument input", node.id, name)
+                if not arg.per_sample:
+                    self.problem(
+                        "this argument cannot be fed from another node",
+                        node.id,
+                        name,
+                        fix="give it a constant",
+                    )
+                elif step is not None and step.device != "cpu":
+                    self.problem(
+                        f"argument inputs must be CPU data, but {value.node!r} runs on {step.device}",
+                        node.id,
+                        name,
+                        fix=f"set {value.node!r} to run on cpu",
+                    )
+                arg_inputs[name] = value
+            elif isinstance(value, Random):
+                bound = self._random_binding(node, arg, value)
+                if bound is not None:
+                    filled_args[name] = bound
+                    arg_inputs[name] = Ref(self._random_step(node, arg, bound))
+            else:
+                message = check_value(info, arg, value)
+                if message:
+                    self.problem(message, node.id, name, fix=_value_fix(info, arg))
+                else:
+                    args[name] = value
+        for arg in info.args:
+            if arg.required and arg.name not in node.args:
+                self.problem(
+                    "this argument is required",
+                    node.id,
+                    arg.name,
+                    fix=f"give {arg.name} a value ({arg.describe_type()})",
+                )
+        apply = None
+        probability = node.probability
+        if probability is not None:
+            probability = self._probability(node, info, probability)
+            if probability is not None:
+                apply = Ref(self._apply_step(node, probability))
+        self.steps[node.id] = Step(
+            id=node.id,
+            op=info.name,
+            device=device,
+            role="node",
+            origin=node.id,
+            inputs=tuple(node.inputs),
+            args=args,
+            arg_inputs=arg_inputs,
+            apply=apply,
+            seed=seed if info.random else None,
+            info=info,
+        )
+        return dataclasses.replace(
+            node, args=filled_args, probability=probability, seed=seed if info.random else node.seed
+        )
+
+    def _check_input_count(self, node: Node, info: OpInfo) -> None:
+        count = len(node.inputs)
+        if count < info.min_inputs:
+            names = ", ".join(i.name for i in info.inputs) or "an input"
+            self.problem(
+                f"{info.name} needs at least {info.min_inputs} input(s) ({names}), it has {count}",
+                node.id,
+                fix="connect its input to the node before it",
+            )
+        elif count > info.max_inputs:
+            self.problem(
+                f"{info.name} takes at most {info.max_inputs} input(s), it has {count}",
+                node.id,
+                fix="remove the extra inputs",
+            )
+
+    def _device(self, node: Node, info: OpInfo, inputs: list[Step | None]) -> str:
+        on_gpu = any(step is not None and step.device in ("gpu", "mixed") for step in inputs)
+        device = node.device
+        if device is None:
+            if on_gpu:
+                device = "gpu"
+            elif self.catalog.gpu and "mixed" in info.backends and inputs:
+                device = "mixed"
+            elif self.catalog.gpu and "gpu" in info.backends and inputs:
+                device = "gpu"
+            else:
+                device = info.default_device()
+        if device not in info.backends:
+            self.problem(
+                f"{info.name} has no {device} backend (it has {', '.join(info.backends)})",
+                node.id,
+                "device",
+                fix=f"set device to {' or '.join(info.backends)}",
+            )
+            return device
+        if device in ("gpu", "mixed") and not self.catalog.gpu:
+            self.problem(
+                f"device {device!r} needs a GPU, and DALI sees none on this machine",
+                node.id,
+                "device",
+                fix="set device to cpu (or leave it on auto)",
+            )
+        if device in ("cpu", "mixed") and on_gpu:
+            gpu_inputs = [s.id for s in inputs if s is not None and s.device in ("gpu", "mixed")]
+            self.problem(
+                f"a {device} operator cannot read GPU data (from {', '.join(map(repr, gpu_inputs))})",
+                node.id,
+                "device",
+                fix=f"set {node.id!r} to gpu, or move {gpu_inputs[0]!r} to cpu",
+            )
+        return device
+
+    # ---- random bindings and probabilities ------------------------------------------------------
+    def _random_binding(self, node: Node, arg: ArgInfo, value: Random) -> Random | None:
+        if not arg.per_sample:
+            self.problem(
+                "this argument takes one value per batch; it cannot be random per sample",
+                node.id,
+                arg.name,
+                fix="give it a constant",
+            )
+            return None
+        if arg.kind not in ("FLOAT", "INT32", "INT64", "BOOL", "UINT8", "UINT32"):
+            self.problem(
+                f"a {arg.kind.lower()} argument cannot be drawn at random",
+                node.id,
+                arg.name,
+                fix="give it a constant",
+            )
+            return None
+        numbers = [
+            value.low,
+            value.high,
+            value.mean,
+            value.stddev,
+            value.probability,
+            *value.values,
+        ]
+        if any(
+            not isinstance(x, (int, float)) or isinstance(x, bool) or not math.isfinite(x)
+            for x in numbers
+        ):
+            self.problem(
+                f"{value.dist} parameters must be finite numbers",
+                node.id,
+                arg.name,
+                fix="replace NaN/inf/non-numbers",
+            )
+            return None
+        if value.dist == "uniform" and value.low > value.high:
+            self.problem(
+                f"uniform range is reversed ({value.low} > {value.high})",
+                node.id,
+                arg.name,
+                fix="swap low and high",
+            )
+        if value.dist == "normal" and value.stddev < 0:
+            self.problem(
+                "normal stddev must be >= 0", node.id, arg.name, fix="use a non-negative stddev"
+            )
+        if value.dist == "coin_flip" and not 0 <= value.probability <= 1:
+            self.problem(
+                "coin flip probability must be in [0, 1]",
+                node.id,
+                arg.name,
+                fix="use a value from 0 to 1",
+            )
+        if value.dist == "choice" and not value.values:
+            self.problem(
+                "choice needs at least one value",
+                node.id,
+                arg.name,
+                fix="list the values to choose from",
+            )
+        if arg.is_vector and value.shape is None:
+            self.problem(
+                "this argument is a vector: the random draw needs a shape",
+                node.id,
+                arg.name,
+                fix="set shape to the vector's length",
+            )
+        if not arg.is_vector and value.shape not in (None, 1):
+            self.problem(
+                "this argument is a scalar: the random draw cannot have a shape",
+                node.id,
+                arg.name,
+                fix="remove shape",
+            )
+        if value.shape is not None and not 1 <= value.shape <= 64:
+            self.problem("shape must be 1..64", node.id, arg.name, fix="use the vector's length")
+        seed = (
+            value.seed if value.seed is not None else derive_seed(self.spec.seed, node.id, arg.name)
+        )
+        return dataclasses.replace(value, seed=seed)
+
+    def _fresh_id(self, base: str) -> str:
+        step_id, index = base, 2
+        while step_id in self.used_ids or step_id in self.steps:
+            step_id, index = f"{base}_{index}", index + 1
+        self.used_ids.add(step_id)
+        return step_id
+
+    def _random_step(self, node: Node, arg: ArgInfo, value: Random) -> str:
+        step_id = self._fresh_id(f"{node.id}_{arg.name}")
+        op, args = random_call(value, arg.kind)
+        self.steps[step_id] = Step(
+            id=step_id,
+            op=op,
+            device="cpu",
+            role="random",
+            origin=node.id,
+            args=args,
+            seed=value.seed,
+            bound_arg=arg.name,
+            info=self.catalog.get(op),
+        )
+        return step_id
+
+    def _probability(
+        self, node: Node, info: OpInfo, probability: Probability
+    ) -> Probability | None:
+        p = probability.p
+        if (
+            not isinstance(p, (int, float))
+            or isinstance(p, bool)
+            or not math.isfinite(p)
+            or not 0 <= p <= 1
+        ):
+            self.problem(
+                f"apply probability {p!r} is not in [0, 1]",
+                node.id,
+                "probability",
+                fix="use a value from 0 to 1",
+            )
+            return None
+        if not node.inputs:
+            self.problem(
+                "only a node with an input can be applied with a probability",
+                node.id,
+                "probability",
+                fix="remove the probability",
+            )
+            return None
+        if info.outputs != 1:
+            self.problem(
+                "only a single-output node can be applied with a probability",
+                node.id,
+                "probability",
+                fix="remove the probability",
+            )
+            return None
+        seed = (
+            probability.seed
+            if probability.seed is not None
+            else derive_seed(self.spec.seed, node.id, "apply")
+        )
+        return Probability(float(p), seed)
+
+    def _apply_step(self, node: Node, probability: Probability) -> str:
+        step_id = self._fresh_id(f"{node.id}_apply")
+        self.steps[step_id] = Step(
+            id=step_id,
+            op="random.coin_flip",
+            device="cpu",
+            role="apply",
+            origin=node.id,
+            args={"probability": probability.p, "dtype": "BOOL"},
+            seed=probability.seed,
+            info=self.catalog.get("random.coin_flip"),
+        )
+        return step_id
+
+
+def random_call(value: Random, target_kind: str) -> tuple[str, dict[str, Any]]:
+    """The `fn.random.*` call (name, constant arguments) that draws `value` for an argument of
+    DALI type `target_kind`; the draw's dtype matches the argument's, as DALI requires."""
+    dtype = {
+        "FLOAT": "FLOAT",
+        "BOOL": "BOOL",
+        "UINT8": "UINT8",
+        "UINT32": "UINT32",
+        "INT64": "INT64",
+    }.get(target_kind, "INT32")
+    args: dict[str, Any]
+    if value.dist == "uniform":
+        op, args = "random.uniform", {"range": [value.low, value.high]}
+    elif value.dist == "normal":
+        op, args = "random.normal", {"mean": value.mean, "stddev": value.stddev}
+    elif value.dist == "coin_flip":
+        op, args = "random.coin_flip", {"probability": value.probability}
+    else:
+        op, args = "random.uniform", {"values": [float(v) for v in value.values]}
+    if value.shape is not None and value.shape != 1:
+        args["shape"] = [value.shape]
+    args["dtype"] = dtype  # explicit: a draw of the wrong dtype invalidates the pipeline
+    return op, args
+
+
+# ---- constant values --------------------------------------------------------------------------
+
+_INT_RANGES = {
+    "INT8": (-(2**7), 2**7 - 1),
+    "INT16": (-(2**15), 2**15 - 1),
+    "INT32": (-(2**31), 2**31 - 1),
+    "INT64": (-(2**63), 2**63 - 1),
+    "UINT8": (0, 2**8 - 1),
+    "UINT16": (0, 2**16 - 1),
+    "UINT32": (0, 2**32 - 1),
+    "UINT64": (0, 2**64 - 1),
+}
+
+
+def check_value(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
+    """Why `value` is not a valid constant for `arg`, or None when it is."""
+    if arg.is_vector:
+        items = list(value) if isinstance(value, (list, tuple)) else [value]
+        if not items and arg.required:
+            return "needs at least one value"
+        for item in items:
+            message = _check_scalar(info, arg, item)
+            if message:
+                return f"element {item!r}: {message}"
+        return None
+    if isinstance(value, (list, tuple)):
+        return f"expected a single {arg.kind.lower()}, got a list of {len(value)}"
+    return _check_scalar(info, arg, value)
+
+
+def _check_scalar(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
+    kind = arg.kind
+    if arg.choices:
+        if value not in arg.choices:
+            return f"{value!r} is not one of {', '.join(arg.choices)}"
+        return None
+    if kind == "BOOL":
+        if not isinstance(value, bool) and value not in (0, 1):
+            return f"expected true or false, got {value!r}"
+        return None
+    if kind in ("STRING", "TENSOR_LAYOUT"):
+        if not isinstance(value, str):
+            return f"expected text, got {type(value).__name__} {value!r}"
+        choices = STRING_CHOICES.get((info.name, arg.name))
+        if choices and value not in choices:
+            return f"{value!r} is not one of {', '.join(choices)}"
+        return None
+    if arg.is_numeric:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return f"expected a number, got {type(value).__name__} {value!r}"
+        if not math.isfinite(value):
+            return f"{value} is not a finite number"
+        if arg.is_integer:
+            if isinstance(value, float) and not value.is_integer():
+                return f"expected a whole number, got {value}"
+            low, high = _INT_RANGES.get(kind, (-(2**63), 2**63 - 1))
+            if not low <= value <= high:
+                return f"{value} does not fit in {kind.lower()} ({low}..{high})"
+        limits = LIMITS.get((info.name, arg.name)) or LIMITS.get(("*", arg.name))
+        if limits is not None:
+            low_limit, high_limit = limits
+            if not low_limit <= value <= high_limit:
+                return f"{value} is out of range [{low_limit}, {high_limit}]"
+        return None
+    return None  # types the catalog cannot check (rare): DALI reports them at build time
+
+
+def _value_fix(info: OpInfo, arg: ArgInfo) -> str:
+    limits = LIMITS.get((info.name, arg.name)) or LIMITS.get(("*", arg.name))
+    if arg.choices:
+        return f"use one of {', '.join(arg.choices[:8])}{', ...' if len(arg.choices) > 8 else ''}"
+    if limits:
+        return f"use a value in [{limits[0]}, {limits[1]}]"
+    if arg.has_default:
+        return f"use a {arg.describe_type()}; the default is {arg.default!r}"
+    return f"use a {arg.describe_type()}"
+
+
+def _closest(name: str, options: list[str]) -> str | None:
+    import difflib
+
+    found = difflib.get_close_matches(name, options, n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def _suggest_id(text: str) -> str:
+    cleaned = re.sub(r"\W+", "_", text).strip("_") or "node"
+    return f"n_{cleaned}" if cleaned[0].isdigit() else cleaned
+
+
+def _default_outputs(spec: GraphSpec) -> dict[str, Ref]:
+    outputs: dict[str, Ref] = {}
+    last = spec.operators()[-1].id if spec.operators() else spec.nodes[-1].id
+    outputs["images"] = Ref(last)
+    if spec.sources():
+        outputs["labels"] = Ref(spec.sources()[0].id, 1)
+    return outputs

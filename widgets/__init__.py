@@ -1,0 +1,1 @@
+"""The augexplorer notebook panel."""
