@@ -8,6 +8,7 @@ and record every draw, and the exporter writes exactly the calls the engine ran.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Mapping
@@ -41,6 +42,11 @@ class Step:
         if self.role == "source":
             return 2
         return self.info.outputs if self.info is not None else 1
+
+    @functools.cached_property
+    def digest(self) -> str:
+        """:meth:`signature`, computed once (steps are immutable)."""
+        return self.signature()
 
     def signature(self) -> str:
         """A digest of everything that determines this step's outputs, given its inputs."""

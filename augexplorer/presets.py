@@ -25,6 +25,21 @@ def basic() -> GraphSpec:
     )
 
 
+def reference() -> GraphSpec:
+    """The benchmarks' reference graph: six operators, the last one cheap and often tuned."""
+    return chain(
+        Source("source"),
+        ("decode", "decoders.image", {"output_type": "RGB"}),
+        ("resize", "resize", {"resize_shorter": 256.0}),
+        ("rotate", "rotate", {"angle": Random.uniform(-20, 20), "fill_value": 0.0}),
+        ("crop", "crop", {"crop": [224.0, 224.0]}),
+        ("flip", "flip", {"horizontal": Random.coin_flip(0.5)}),
+        ("brightness", "brightness_contrast", {"brightness": 1.0, "contrast": 1.0}),
+        name="reference",
+        batch_size=16,
+    )
+
+
 def imagenet_train() -> GraphSpec:
     """DALI's ImageNet training pipeline: random-crop decoding, resize to 224, then crop, random
     mirror and normalize to CHW float."""
@@ -157,6 +172,7 @@ PRESETS: dict[str, Callable[[], GraphSpec]] = {
     "imagenet_val": imagenet_val,
     "randaugment": randaugment,
     "random_affine": random_affine,
+    "reference": reference,
 }
 
 

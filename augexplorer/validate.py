@@ -49,6 +49,28 @@ def validate(spec: GraphSpec, catalog: Catalog | None = None) -> Plan:
     return _Validator(spec, catalog or load_catalog()).run()
 
 
+def validate_constant_edit(plan: Plan, node_id: str, name: str, value: Any) -> Plan | None:
+    """The plan after setting one constant argument, checking only that value; None when the
+    edit needs a full validation (a new argument, a random binding or reference replaced, ...).
+
+    This keeps a slider drag from re-validating the whole graph on every step.
+    """
+    if isinstance(value, (Ref, Random)):
+        return None
+    step = next((s for s in plan.steps if s.id == node_id and s.role == "node"), None)
+    if step is None or step.info is None or name not in step.args:
+        return None
+    arg = step.info.arg(name)
+    if arg is None:
+        return None
+    message = check_value(step.info, arg, value)
+    if message:
+        raise GraphInvalid([Problem(message, node_id, name, _value_fix(step.info, arg))])
+    new_step = dataclasses.replace(step, args={**step.args, name: value})
+    steps = tuple(new_step if s is step else s for s in plan.steps)
+    return dataclasses.replace(plan, spec=plan.spec.set_arg(node_id, name, value), steps=steps)
+
+
 class _Validator:
     def __init__(self, spec: GraphSpec, catalog: Catalog) -> None:
         self.spec = spec

@@ -50,8 +50,15 @@ class Catalog:
             if (category is None or op.category == category)
             and (not needle or needle in op.name.lower() or needle in op.summary().lower())
         ]
+
         # Name matches first: someone typing "rot" wants `rotate`, not every op mentioning it.
-        return sorted(found, key=lambda op: (needle not in op.name.lower(), op.name))
+        def rank(op: OpInfo) -> tuple[int, str]:
+            short = op.name.lower().rsplit(".", 1)[-1]
+            if short.startswith(needle):
+                return 0, op.name
+            return (1 if needle in op.name.lower() else 2), op.name
+
+        return sorted(found, key=rank)
 
     def categories(self) -> list[str]:
         return sorted({op.category for op in self._ops.values()})

@@ -58,7 +58,7 @@ def describe(op: OpInfo) -> str:
     lines = [f"{op.name}  ({', '.join(op.backends)})", ""]
     if op.unavailable_reason:
         lines += [f"unavailable here: {op.unavailable_reason}", ""]
-    lines += textwrap.wrap(op.summary(), 96) + [""]
+    lines += [*textwrap.wrap(op.summary(), 96), ""]
     inputs = ", ".join(i.name for i in op.inputs) or "none"
     lines.append(f"inputs: {inputs} ({op.min_inputs}..{op.max_inputs}); outputs: {op.outputs}")
     if op.random:

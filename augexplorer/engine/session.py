@@ -13,9 +13,9 @@ edit shows only its own effect ("seed locked"). :meth:`Session.reroll` and
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
 import random as _random
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,19 +25,22 @@ import numpy as np
 from ..catalog import Catalog, load_catalog
 from ..data import SourceData, open_source
 from ..devices import default_device_id
-from ..errors import DataError, RunError
+from ..errors import DataError, GraphInvalid, RunError
 from ..plan import Plan, Step
 from ..spec import ArgValue, GraphSpec, Node, Probability, Random, Source
-from ..validate import validate
+from ..validate import validate, validate_constant_edit
 from .result import RunResult, StepResult
-from .runners import SourceRunner, StepRunner, clean_dali_message
+from .runners import SourceRunner, StepRunner, clean_dali_message, structure_key
 
 
 @dataclass
 class _Cached:
-    key: str
+    key: Any
     outputs: list[Any]
     time_ms: float
+
+
+MAX_RUNNERS = 64  # built step pipelines kept for re-use
 
 
 def _is_random(step: Step) -> bool:
@@ -85,12 +88,13 @@ class Session:
             spec = spec.with_source(_source_for_path(str(data)))
         self.spec = spec
         self.plan: Plan = validate(spec, self.catalog)
+        self._validated_spec = spec  # the user's spec that self.plan was validated from
         self.result: RunResult | None = None  # the last good result
         self.batch_index = 0
         self._data: dict[str, SourceData] = {}
         self._source_runners: dict[str, SourceRunner] = {}
         self._source_batches: dict[str, _Cached] = {}
-        self._runners: dict[tuple[str, tuple[str, ...], int], StepRunner] = {}
+        self._runners: OrderedDict[tuple[Any, ...], StepRunner] = OrderedDict()
         self._cache: dict[str, _Cached] = {}
         self._rng = _random.Random(spec.seed)
         self.listeners: list[Callable[[RunResult], None]] = []
@@ -101,6 +105,7 @@ class Session:
         """Make `spec` the session's graph and run it."""
         self.spec = spec  # kept even if invalid: the user's graph is never lost
         plan = validate(spec, self.catalog)
+        self._validated_spec = spec
         if plan.spec.batch_size != self.plan.spec.batch_size:
             self._reset_runners()
         self._open_sources(plan)
@@ -108,7 +113,17 @@ class Session:
         return self.run()
 
     def set_arg(self, node_id: str, name: str, value: ArgValue) -> RunResult:
-        return self.update(self.spec.set_arg(node_id, name, value))
+        spec = self.spec.set_arg(node_id, name, value)
+        if self.spec is self.plan.spec or self.spec == self._validated_spec:
+            try:
+                fast = validate_constant_edit(self.plan, node_id, name, value)
+            except GraphInvalid:
+                self.spec = spec  # the user's edit is kept, as with a full validation
+                raise
+            if fast is not None:
+                self.spec, self.plan, self._validated_spec = spec, fast, spec
+                return self.run()
+        return self.update(spec)
 
     def set_probability(self, node_id: str, p: float | None) -> RunResult:
         probability = None if p is None else Probability(p, self._node_probability_seed(node_id))
@@ -156,7 +171,7 @@ class Session:
     def run(self) -> RunResult:
         """Run the graph, re-running only steps whose key changed since the last run."""
         plan = self.plan
-        keys: dict[str, str] = {}
+        keys: dict[str, Any] = {}
         results: dict[str, StepResult] = {}
         for step in plan.steps:
             key = self._key(step, keys)
@@ -178,11 +193,12 @@ class Session:
             listener(result)
         return result
 
-    def _key(self, step: Step, keys: dict[str, str]) -> str:
-        parts = [step.signature()] + [keys[ref.node] for ref in step.upstream()]
-        if step.role == "source":
-            parts.append(f"batch={self.batch_index}")
-        return hashlib.sha1("|".join(parts).encode()).hexdigest()
+    def _key(self, step: Step, keys: dict[str, Any]) -> Any:
+        # A Merkle key as nested tuples: upstream keys are the very objects built for them in
+        # this run, so comparing with the cached key is cheap.
+        upstream = tuple(keys[ref.node] for ref in step.upstream())
+        batch = self.batch_index if step.role == "source" else None
+        return (step.digest, batch, upstream)
 
     def _run_step(self, step: Step, results: dict[str, StepResult]) -> tuple[list[Any], float]:
         if step.role == "source":
@@ -193,8 +209,10 @@ class Session:
         }
         predicate = results[step.apply.node].outputs[step.apply.output] if step.apply else None
         devices = tuple(results[ref.node].step.device for ref in step.inputs)
-        runner_key = (step.signature(), devices, self.plan.spec.batch_size)
+        runner_key = structure_key(step, devices, self.plan.spec.batch_size)
         runner = None if _is_random(step) else self._runners.get(runner_key)
+        if runner is not None:
+            self._runners.move_to_end(runner_key)
         try:
             if runner is None:
                 runner = StepRunner(
@@ -205,8 +223,8 @@ class Session:
                     input_devices=devices,
                 )
                 if not _is_random(step):
-                    self._runners[runner_key] = runner
-            return runner.run(inputs, arg_inputs, predicate)
+                    self._remember_runner(runner_key, runner)
+            return runner.run(step, inputs, arg_inputs, predicate)
         except Exception as error:  # DALI raises RuntimeError, IndexError, TypeError, ...
             self._runners.pop(
                 runner_key, None
@@ -215,7 +233,7 @@ class Session:
 
     def _run_source(self, step: Step) -> tuple[list[Any], float]:
         runner = self._source_runners.get(step.id)
-        if runner is None or runner.step.signature() != step.signature():
+        if runner is None or runner.step.digest != step.digest:
             runner = SourceRunner(
                 step,
                 self._data[step.id],
@@ -257,7 +275,7 @@ class Session:
                     num_threads=1,
                     input_devices=("cpu",),
                 )
-                runner.run([[np.array(sample)]], {})
+                runner.run(step, [[np.array(sample)]], {})
             except Exception:
                 bad.append(str(sample.source_info()) or f"sample {index}")
         return bad
@@ -271,11 +289,19 @@ class Session:
             if (
                 step.id in self._data
                 and previous is not None
-                and previous.step.signature() == step.signature()
+                and previous.step.digest == step.digest
             ):
                 continue
             self._data[step.id] = open_source(step.source, self.arrays)
             self._source_runners.pop(step.id, None)
+
+    def _remember_runner(self, key: tuple[Any, ...], runner: StepRunner) -> None:
+        """Keep built runners for re-use, the most recently used first; a long session that
+        tries many structures does not keep every pipeline it ever built."""
+        self._runners[key] = runner
+        self._runners.move_to_end(key)
+        while len(self._runners) > MAX_RUNNERS:
+            self._runners.popitem(last=False)
 
     def _reset_runners(self) -> None:
         self._runners.clear()

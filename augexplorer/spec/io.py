@@ -49,7 +49,7 @@ def _json_value(value: Any) -> Any:
         return {"ref": str(value)}
     if isinstance(value, Random):
         return value.to_json()
-    if isinstance(value, tuple):
+    if isinstance(value, (tuple, list)):
         return [_json_value(v) for v in value]
     if isinstance(value, float) and not math.isfinite(value):
         return {"float": str(value)}  # JSON has no NaN/inf; keep them so validation can name them
@@ -127,7 +127,7 @@ def _value_from_json(where: str, value: Any) -> Any:
             f"{where}: an argument object must be {{'ref': ...}} or {{'random': ...}}, got {value!r}"
         )
     if isinstance(value, list):
-        return tuple(_value_from_json(where, v) for v in value)
+        return [_value_from_json(where, v) for v in value]
     return value
 
 

@@ -1,0 +1,60 @@
+"""Project promises that are not about behaviour: a UI-free engine, a matching conda file, and
+bundled sample photos."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+from PIL import Image
+
+from augexplorer.data import samples_dir
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_importing_the_engine_loads_no_ui_or_plotting_package() -> None:
+    code = (
+        "import sys, augexplorer, augexplorer.render, augexplorer.cli; "
+        "print(','.join(m for m in ('ipywidgets', 'matplotlib', 'IPython', 'anywidget', 'traitlets') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[<>=!~\[ ;]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+
+def test_environment_yml_lists_the_same_dependencies_as_pyproject() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = {_name(r) for r in project["dependencies"]}
+    for extra in ("notebook", "test", "bench"):
+        wanted |= {_name(r) for r in project["optional-dependencies"][extra]}
+    listed = set()
+    for line in (ROOT / "environment.yml").read_text().splitlines():
+        item = line.strip()
+        if item.startswith("- ") and not item.endswith(":") and "-e ." not in item:
+            listed.add(_name(item[2:]))
+    listed -= {"python", "pip", "conda-forge"}
+    assert listed == wanted
+
+
+def test_bundled_samples_are_varied_and_licensed() -> None:
+    files = sorted(samples_dir().glob("*/*.jpg"))
+    classes = {f.parent.name for f in files}
+    assert len(files) >= 16 and len(classes) >= 4
+    sizes = set()
+    ratios = set()
+    for path in files:
+        with Image.open(path) as image:
+            assert image.mode == "RGB"
+            sizes.add(image.size)
+            ratios.add(round(image.size[0] / image.size[1], 1))
+    assert len(sizes) >= 10 and min(ratios) < 1 < max(ratios)
+    licenses = (samples_dir().parent / "LICENSES.md").read_text()
+    for path in files:
+        assert f"{path.parent.name}/{path.name}" in licenses
