@@ -18,15 +18,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _common import summary, write_results  # noqa: E402
+from _common import summary, write_results
 
-from augexplorer import Session, preset  # noqa: E402
-from augexplorer.builder import build_pipeline  # noqa: E402
-from augexplorer.data import open_source  # noqa: E402
-from augexplorer.engine import RunResult, StepResult  # noqa: E402
-from augexplorer.engine.runners import SYNC_PIPELINE  # noqa: E402
-from augexplorer.render import encode, render_node  # noqa: E402
-from augexplorer.validate import validate  # noqa: E402
+from augexplorer import Session, preset
+from augexplorer.builder import build_pipeline
+from augexplorer.data import open_source
+from augexplorer.engine import RunResult, StepResult
+from augexplorer.engine.runners import SYNC_PIPELINE
+from augexplorer.render import encode, render_node
+from augexplorer.validate import validate
 
 
 def values(count: int) -> list[float]:

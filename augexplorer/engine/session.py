@@ -78,10 +78,11 @@ class Session:
             spec = preset(spec)
         if batch_size is not None:
             spec = dataclasses.replace(spec, batch_size=batch_size)
-        self.catalog = catalog or load_catalog()
         self.device_id: int | None = (
             default_device_id() if device_id == "auto" else _device_id(device_id)
         )
+        # device_id=None means "CPU only", even on a machine with a GPU: place nodes accordingly.
+        self.catalog = catalog or load_catalog(gpu=self.device_id is not None)
         self.num_threads = num_threads or default_threads()
         self.arrays = data if not isinstance(data, (str, os.PathLike)) else None
         if isinstance(data, (str, os.PathLike)):

@@ -1,0 +1,54 @@
+"""`augexplorer bench SPEC`: images/s of the graph in DALI against PyTorch DataLoader versions."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import add_spec_argument, load_spec
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "bench",
+        help="throughput of the graph in DALI vs torchvision-style and albumentations loaders",
+    )
+    add_spec_argument(parser)
+    parser.add_argument("--images", type=int, default=256, help="images per loader (default 256)")
+    parser.add_argument("--rounds", type=int, default=1, help="timed runs per loader (median)")
+    parser.add_argument("--workers", type=int, help="DataLoader workers (default: cores)")
+    parser.add_argument("--threads", type=int, help="DALI threads (default: cores)")
+    parser.add_argument("--json", dest="json_path", help="write the figures as JSON here")
+    parser.add_argument("--chart", help="write a bar chart (PNG) here")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace the JSON or chart file if it exists"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..bench import run_bench
+
+    if args.images < 1 or args.rounds < 1:
+        print("augexplorer bench: --images and --rounds must be 1 or more", file=sys.stderr)
+        return 2
+    result = run_bench(
+        load_spec(args),
+        args.data,
+        images=args.images,
+        workers=args.workers,
+        threads=args.threads,
+        rounds=args.rounds,
+        progress=lambda message: print(message, file=sys.stderr, flush=True),
+    )
+    print(result.table())
+    written = result.save(
+        Path(args.json_path) if args.json_path else None,
+        Path(args.chart) if args.chart else None,
+        args.overwrite,
+    )
+    for path in written:
+        print(f"wrote {path}")
+    return 0

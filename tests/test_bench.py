@@ -1,0 +1,87 @@
+"""The throughput suite: every loader runs on a few images and reports images/s (no thresholds)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from augexplorer import Session, preset
+from augexplorer.bench import recipe_for, run_bench
+from augexplorer.cli import main
+from augexplorer.devices import has_gpu
+
+LOADERS = {
+    "DALI fused (build_pipeline)",
+    "DALI exported module",
+    "DALI hand-written",
+    "torchvision-style (Pillow) DataLoader",
+    "albumentations (OpenCV) DataLoader",
+}
+
+
+def test_recipes_are_recognised_from_the_graph_shape() -> None:
+    train = recipe_for(Session("imagenet_train").plan)
+    val = recipe_for(Session("imagenet_val").plan)
+    assert train is not None and train.kind == "train" and train.size == 224
+    assert train.flip_probability == 0.5 and train.scale == (0.08, 1.0)
+    assert val is not None and val.kind == "val" and val.resize_shorter == 256
+    assert recipe_for(Session("basic").plan) is None
+    assert recipe_for(Session("randaugment").plan) is None
+
+
+@pytest.mark.parametrize("name", ["imagenet_train", "imagenet_val"])
+def test_tiny_bench_measures_every_cpu_loader(name: str) -> None:
+    spec = preset(name)
+    result = run_bench(spec, images=12, batch_size=4, workers=1, threads=1)
+    assert {row.name for row in result.rows} == LOADERS
+    cpu_rows = [row for row in result.rows if row.device == "cpu"]
+    assert {row.name for row in cpu_rows} == LOADERS
+    for row in cpu_rows:
+        assert row.images_per_s is not None and row.images_per_s > 0, row
+        assert row.images == 8  # 3 batches of 4, the first one not timed
+    best = result.best_cpu
+    assert best is not None and result.ratio(best) == pytest.approx(1.0)
+    assert "224x224" in result.equivalence and "normalized" in result.equivalence
+    if name == "imagenet_train":
+        assert "flip with p=0.5" in result.equivalence
+    gpu_rows = [row for row in result.rows if row.device == "gpu"]
+    assert {row.name for row in gpu_rows} == {
+        "DALI fused (build_pipeline)",
+        "DALI exported module",
+        "DALI hand-written",
+    }
+    if not has_gpu():
+        assert all(row.images_per_s is None and "no GPU" in row.note for row in gpu_rows)
+    table = result.table()
+    assert "vs best CPU" in table and "equivalent augmentation" in table
+
+
+def test_graph_without_equivalent_still_times_dali_and_says_why() -> None:
+    result = run_bench(preset("basic"), images=8, batch_size=4, workers=1, threads=1)
+    rows = {(row.name, row.device): row for row in result.rows}
+    assert rows[("DALI fused (build_pipeline)", "cpu")].images_per_s
+    for name in ("torchvision-style (Pillow) DataLoader", "DALI hand-written"):
+        row = rows[(name, "cpu")]
+        assert row.images_per_s is None and "no equivalent" in row.note
+    assert result.equivalence.startswith("none")
+
+
+def test_cli_bench_writes_json_and_chart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_json, out_png = tmp_path / "b.json", tmp_path / "b.png"
+    code = main(
+        [
+            *("bench", "imagenet_val", "--images", "8", "--batch-size", "4", "--workers", "1"),
+            *("--threads", "1", "--json", str(out_json), "--chart", str(out_png)),
+        ]
+    )
+    captured = capsys.readouterr()
+    assert code == 0
+    assert "albumentations" in captured.out and "[round 1/1" in captured.err
+    data = json.loads(out_json.read_text())
+    assert {row["name"] for row in data["rows"]} == LOADERS
+    assert data["equivalence"] and data["method"]
+    assert out_png.read_bytes()[:4] == b"\x89PNG"
