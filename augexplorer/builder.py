@@ -93,10 +93,9 @@ def _apply_if(
 ) -> Any:
     # DALI's autograph turns this `if` on a DataNode into a per-sample split and merge;
     # it must stay an `if` statement (a conditional expression is not converted).
-    if predicate:  # noqa: SIM108
+    output = inputs[0]
+    if predicate:
         output = op(*inputs, **kwargs)
-    else:
-        output = inputs[0]
     return output
 
 

@@ -105,13 +105,9 @@ def hand_randaugment(s: dict[str, int]) -> tuple[Any, ...]:
         apply = fn.random.coin_flip(probability=0.3333, dtype=types.BOOL, seed=s[f"{name}_apply"])
         if apply:
             images = op(images, **kwargs)
-        else:
-            images = images
     apply = fn.random.coin_flip(probability=0.3333, dtype=types.BOOL, seed=s["flip_apply"])
     if apply:
         images = fn.flip(images, horizontal=1)
-    else:
-        images = images
     return images, labels
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
+import tomllib
 from PIL import Image
 
 from augexplorer.data import samples_dir

@@ -37,8 +37,8 @@ def run(args: argparse.Namespace) -> int:
         raise KeyError(f"no node {args.node!r}; nodes: {', '.join(result.steps)}")
     picture = render_node(result, args.node, cell=args.cell)
     path = Path(args.output)
-    fmt = "png" if path.suffix.lower() == ".png" else "jpeg"
-    atomic_write_bytes(path, encode(picture, fmt), overwrite=args.overwrite)
+    data = encode(picture, "png") if path.suffix.lower() == ".png" else encode(picture, "jpeg")
+    atomic_write_bytes(path, data, overwrite=args.overwrite)
     print(
         f"wrote {path} ({picture.width}x{picture.height}, {len(result.arrays(result.final))} images)"
     )
