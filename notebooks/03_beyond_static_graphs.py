@@ -1,0 +1,265 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Beyond static graphs
+#
+# In 2019 a practitioner who moved a fast.ai-style augmentation pipeline to DALI found it very
+# fast and rather stiff. Four gaps stood out:
+#
+# 1. no affine warp that differs per image: `warp_affine` took one fixed matrix, so the
+#    workaround was a stack of several warps with fixed matrices, each applied to a small
+#    fraction of the images;
+# 2. no reflection padding: rotated images got flat-coloured corners;
+# 3. no crop whose size follows each image's size;
+# 4. a pipeline defined once in a static graph, so every tweak meant rebuilding and re-running
+#    everything to see its effect.
+#
+# Today's DALI covers the first three with ordinary operators, and the explorer takes care of
+# the fourth: edit a node and only that node (and what reads it) runs again. This notebook does
+# each in turn on the bundled sample pictures.
+
+# %%
+import math
+
+from IPython.display import display
+
+from augexplorer import GraphSpec, Node, Random, Ref, Session, Source, chain, preset
+from augexplorer.render import render_node
+
+# %% [markdown]
+# ## 1. A random affine warp for every image
+#
+# The recipe has two halves. DALI's `transforms.*` operators build affine matrices (rotation,
+# scale, shear, translation), and each one can take the matrix of the previous one as its input,
+# so they compose. Their arguments are per-sample, which means they can be drawn at random for
+# every image. The composed matrix then goes to `warp_affine` as its `matrix` argument.
+#
+# The `random_affine` preset is that recipe with a rotation and a scale:
+
+
+# %%
+def readable(value: object) -> str:
+    """A distribution as `uniform(low=.., high=..)`, a link to another node by its name."""
+    if isinstance(value, Random):
+        return value.describe() + (f" x{value.shape}" if value.shape else "")
+    if isinstance(value, Ref):
+        return f"<output of {value}>"
+    return repr(value)
+
+
+spec = preset("random_affine")
+for node in spec.operators():
+    args = ", ".join(f"{name}={readable(value)}" for name, value in node.args.items())
+    print(f"{node.id:9} {node.op:20} {args}")
+
+# %% [markdown]
+# We add a random shear between the scale and the warp, and point the warp's `matrix` at it.
+# Every argument drawn at random shows up in the captions, one set of values per image.
+
+# %%
+centre = [128.0, 128.0]  # the preset resizes to 256 x 256 first
+spec = spec.insert_after(
+    "scale",
+    Node(
+        "shear",
+        "transforms.shear",
+        args={"angles": Random.uniform(-12, 12, shape=2), "center": centre},
+    ),
+).set_arg("warp", "matrix", Ref("shear"))
+
+session = Session(spec, batch_size=6)
+result = session.run()
+render_node(result, cell=176, columns=3)
+
+# %% [markdown]
+# The matrices themselves are node outputs like any other. Drawn as a grid they are six
+# different 2 x 3 matrices, one per image, where the 2019 workaround had a handful of fixed ones:
+
+# %%
+render_node(result, "shear", cell=176, columns=3, captions=False)
+
+# %% [markdown]
+# ## 2. The graph is not static any more
+#
+# Widening the rotation range is one edit. The engine keeps every node's output from the last run,
+# so only the rotation's random draw and the nodes downstream of it run again; the reader, the
+# decoder and the resize come from the cache.
+
+# %%
+result = session.set_arg("rotation", "angle", Random.uniform(-40, 40))
+print("ran again:", result.ran())
+render_node(result, cell=176, columns=3)
+
+# %% [markdown]
+# ## 3. Reflection padding
+#
+# Rotating or shrinking an image uncovers areas that have no source pixels. `warp_affine` fills
+# them with one colour. `experimental.warp_perspective` has a `border_mode` argument: `constant`
+# (one colour), `replicate` (repeat the edge pixels), `reflect` and `reflect_101` (mirror the
+# image at its edges) and `wrap` (tile it). It works on the CPU as well as on the GPU.
+#
+# To compare the modes we use one fixed warp: a 30 degree turn and a zoom out to 70% around the
+# centre of a 256 x 256 image, written as a 3 x 3 matrix (row by row).
+
+
+# %%
+def turn_and_zoom(degrees: float, zoom: float, size: float = 256.0) -> list[float]:
+    """A 3x3 matrix (source to destination) turning by `degrees` and scaling by `zoom` about
+    the image centre."""
+    c, s, mid = math.cos(math.radians(degrees)), math.sin(math.radians(degrees)), size / 2
+    a, b = zoom * c, zoom * s
+    return [a, -b, mid - a * mid + b * mid, b, a, mid - b * mid - a * mid, 0.0, 0.0, 1.0]
+
+
+borders = chain(
+    Source("source", seed=3),
+    ("decode", "decoders.image", {"output_type": "RGB"}),
+    ("resize", "resize", {"resize_x": 256.0, "resize_y": 256.0}),
+    (
+        "warp",
+        "experimental.warp_perspective",
+        {"matrix": turn_and_zoom(30, 0.7), "inverse_map": False, "border_mode": "constant"},
+    ),
+    batch_size=3,
+)
+border_session = Session(borders)
+for mode in ("constant", "reflect", "wrap"):
+    print(mode)
+    display(render_node(border_session.set_arg("warp", "border_mode", mode), cell=150))
+
+# %% [markdown]
+# ### Reflection padding with a random warp
+#
+# `warp_perspective` takes one matrix per image too, but it wants a 3 x 3 matrix and the
+# `transforms.*` operators make 2 x 3 ones. The classic way around that is to pad first: mirror
+# the image outwards onto a larger canvas, apply the random affine warp to the canvas, then cut
+# the centre back out. As long as the padding is wider than anything the warp can pull into
+# view, every uncovered corner is filled with reflected picture.
+#
+# The padding step is a warp with a fixed matrix that only shifts the image by 128 pixels, on a
+# 512 x 512 canvas, with `border_mode="reflect"`.
+
+# %%
+pad = 128.0
+canvas = 256.0 + 2 * pad
+middle = [canvas / 2, canvas / 2]
+reflected = GraphSpec(
+    (
+        Source("source", seed=3),
+        Node("decode", "decoders.image", (Ref("source"),), {"output_type": "RGB"}),
+        Node("resize", "resize", (Ref("decode"),), {"resize_x": 256.0, "resize_y": 256.0}),
+        Node(
+            "mirror_pad",
+            "experimental.warp_perspective",
+            (Ref("resize"),),
+            {
+                # destination to source: canvas pixel (x, y) reads image pixel (x - pad, y - pad)
+                "matrix": [1.0, 0.0, -pad, 0.0, 1.0, -pad, 0.0, 0.0, 1.0],
+                "size": [canvas, canvas],
+                "border_mode": "reflect",
+            },
+        ),
+        Node(
+            "rotation",
+            "transforms.rotation",
+            (),
+            {"angle": Random.uniform(-40, 40), "center": middle},
+        ),
+        Node(
+            "scale",
+            "transforms.scale",
+            (Ref("rotation"),),
+            {"scale": Random.uniform(0.8, 1.2, shape=2), "center": middle},
+        ),
+        Node(
+            "warp",
+            "warp_affine",
+            (Ref("mirror_pad"),),
+            {"matrix": Ref("scale"), "inverse_map": False},
+        ),
+        Node("crop", "crop", (Ref("warp"),), {"crop": [256.0, 256.0]}),
+    ),
+    {"images": Ref("crop"), "labels": Ref("source", 1)},
+    batch_size=6,
+    name="random_affine_reflect",
+)
+reflect_session = Session(reflected)
+result = reflect_session.run()
+render_node(result, "mirror_pad", cell=150, columns=3, captions=False)
+
+# %% [markdown]
+# That is the padded canvas. After the random warp and the centre crop, no corner is left empty:
+
+# %%
+render_node(result, cell=176, columns=3)
+
+# %% [markdown]
+# ## 4. A crop sized relative to each image
+#
+# `slice` takes its window either in pixels or as fractions of each image: `rel_start` is where
+# the window begins and `rel_shape` how big it is, both relative to that image's own width and
+# height (in that order). Here each image keeps 70% of its width and height, starting at a
+# random point in the first 30%. The pictures have different sizes, and so do the crops:
+
+# %%
+relative = chain(
+    Source("source", seed=5),
+    ("decode", "decoders.image", {"output_type": "RGB"}),
+    ("crop", "slice", {"rel_start": Random.uniform(0.0, 0.3, shape=2), "rel_shape": [0.7, 0.7]}),
+    batch_size=6,
+)
+result = Session(relative).run()
+for before, after in zip(result.arrays("decode"), result.arrays("crop"), strict=True):
+    print(f"{before.shape[1]:4} x {before.shape[0]:4}  ->  {after.shape[1]:4} x {after.shape[0]:4}")
+render_node(result, cell=150, columns=3)
+
+# %% [markdown]
+# For the validation-style centre crop the 2019 article wanted, fix the start instead:
+# `rel_start=[0.15, 0.15], rel_shape=[0.7, 0.7]`, followed by a `resize`.
+#
+# ## 5. Apply a node with a probability
+#
+# Often an augmentation should touch only some of the images. Any node can get a probability:
+# each image flips a coin, and the node runs only on images whose coin came up 1; the others
+# pass through unchanged. Under the hood this is DALI's conditional execution (an `if` on a
+# per-sample coin flip). The captions show each image's coin as `apply`.
+
+# %%
+result = reflect_session.set_probability("warp", 0.5)
+coins = result.draws("warp")["warp"]["apply"]
+print(f"warped {sum(coins)} of {len(coins)} images:", [int(coin) for coin in coins])
+render_node(result, cell=176, columns=3)
+
+# %% [markdown]
+# ## 6. The ImageNet training preset
+#
+# The classic ImageNet training recipe in DALI: decode a random region of each image (between 8%
+# and 100% of its area, with a random aspect ratio), resize it to 224 x 224, flip half of them,
+# and normalize to floats in `CHW` layout. The grid undoes the normalization so the pictures look
+# like pictures again.
+
+# %%
+imagenet = Session("imagenet_train", batch_size=6)
+result = imagenet.run()
+render_node(result, cell=150, columns=3)
+
+# %% [markdown]
+# Every node's output can be inspected, not only the last one; here is what the random-crop
+# decoder handed to the resize:
+
+# %%
+render_node(result, "decode", cell=150, columns=3)
+
+# %% [markdown]
+# Each of these graphs can be opened in the explorer panel for live tuning, and exported as a
+# plain Python module for training (notebook 04).

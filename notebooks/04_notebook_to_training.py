@@ -1,0 +1,328 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # From the notebook to a training job
+#
+# A common story: a multi-label image model trains slower than it should, the GPU waits on a CPU
+# loader that decodes and augments every image in Python worker processes, and moving the
+# augmentation into DALI is the fix. The hard part is getting there without rewriting the
+# pipeline by hand. This notebook goes the whole way on a toy data set:
+#
+# 1. write a file list with several labels per image;
+# 2. build and tune the augmentation graph on it;
+# 3. export the graph as a Python module with a PyTorch loader;
+# 4. train a small model for a few steps through that loader (on the CPU here);
+# 5. run the same training on several GPUs with `torchrun`.
+
+# %%
+import importlib.util
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import torch
+from IPython.display import display
+from torch import nn
+
+from augexplorer import Explorer, Random, Session, Source, chain
+from augexplorer.data import samples_dir
+from augexplorer.devices import has_gpu
+from augexplorer.export import export
+from augexplorer.render import render_node
+
+# %% [markdown]
+# ## 1. A multi-label file list
+#
+# A file list has one line per image: its path (relative to the list) and its labels, all
+# integers. Here every image gets two tags out of seven: what it shows, and whether it is a
+# close-up or a wide view. Every line must carry the same number of labels.
+#
+# We copy the bundled pictures into a temporary folder and write the list next to them.
+
+# %%
+TAGS = ["animal", "food", "people", "space", "texture", "close-up", "wide"]
+CLOSE_UPS = {
+    "cat_eye", "cat_face", "cat_whiskers", "espresso_cup", "espresso_spoon",
+    "cameraman_closeup", "deep_field_elliptical", "deep_field_spiral",
+    "brick", "grass", "gravel", "wood",
+}  # fmt: skip
+
+workdir = Path(tempfile.mkdtemp(prefix="augexplorer-tags-"))
+(workdir / "images").mkdir()
+lines = []
+for folder in sorted(path for path in samples_dir().iterdir() if path.is_dir()):
+    for image in sorted(folder.glob("*.jpg")):
+        shutil.copy(image, workdir / "images" / image.name)
+        view = "close-up" if image.stem in CLOSE_UPS else "wide"
+        lines.append(f"images/{image.name} {TAGS.index(folder.name)} {TAGS.index(view)}")
+file_list = workdir / "tags.txt"
+file_list.write_text("\n".join(lines) + "\n", encoding="utf-8")
+print(f"{file_list} ({len(lines)} images):")
+print("\n".join(lines[:5]), "\n...")
+
+# %% [markdown]
+# ## 2. Build and tune the augmentation graph
+#
+# The graph reads the list, decodes a random region of each image, resizes to 128 x 128 (small,
+# to keep this notebook quick on a CPU), rotates by a random angle, and normalizes to floats with
+# a random horizontal flip.
+
+# %%
+MEAN = [0.485 * 255, 0.456 * 255, 0.406 * 255]
+STD = [0.229 * 255, 0.224 * 255, 0.225 * 255]
+
+spec = chain(
+    Source("source", "file_list", str(file_list), seed=1),
+    ("decode", "decoders.image_random_crop", {"output_type": "RGB", "random_area": [0.3, 1.0]}),
+    ("resize", "resize", {"resize_x": 128.0, "resize_y": 128.0}),
+    ("rotate", "rotate", {"angle": Random.uniform(-15, 15), "keep_size": True}),
+    (
+        "normalize",
+        "crop_mirror_normalize",
+        {
+            "mean": MEAN,
+            "std": STD,
+            "dtype": "FLOAT",
+            "output_layout": "CHW",
+            "mirror": Random.coin_flip(0.5),
+        },
+    ),
+    name="tags",
+    batch_size=8,
+)
+session = Session(spec)
+result = session.run()
+print([[TAGS[tag] for tag in row] for row in result.labels()])
+render_node(result, cell=176, columns=4)
+
+# %% [markdown]
+# The captions show both labels of each image, then the values drawn for it. A DALI reader
+# carries one integer per file, so for a multi-label list the explorer (and the exported module)
+# hand the reader each file's row number and look the labels up afterwards.
+#
+# Tuning is a series of small edits. Rotating every image is a bit much for close-ups, so we
+# rotate only half of them, over a narrower range:
+
+# %%
+session.set_arg("rotate", "angle", Random.uniform(-10, 10))
+result = session.set_probability("rotate", 0.5)
+render_node(result, cell=176, columns=4)
+
+# %% [markdown]
+# The same edits can be made with the mouse in the explorer panel: sliders for arguments, a
+# distribution picker for random ones, per-node timings and a live grid. `panel.spec` is always
+# the graph as it stands in the panel.
+
+# %%
+panel = Explorer(session.spec, autosave=None)
+display(panel)
+
+# %% [markdown]
+# ## 3. Export the tuned graph
+#
+# `export` writes the graph as a plain Python module that needs only DALI and PyTorch: a
+# `@pipeline_def` function with exactly the calls the explorer ran (same constants, same seeds),
+# a `make_loader()` that returns a PyTorch `DALIGenericIterator`, and the graph itself, so the
+# module can be opened in the explorer again later.
+
+# %%
+module_path = export(panel.spec, workdir / "tags_pipeline.py", data_path=str(file_list))
+source = module_path.read_text(encoding="utf-8")
+start = source.index("\n@pipeline_def") + 1  # the decorator line, not the docstring
+print(source[start : source.index("\n\n\n", start)])
+
+# %% [markdown]
+# The module is ordinary Python. A training script imports it; here we load it from the
+# temporary folder.
+
+# %%
+module_spec = importlib.util.spec_from_file_location("tags_pipeline", module_path)
+tags_pipeline = importlib.util.module_from_spec(module_spec)
+module_spec.loader.exec_module(tags_pipeline)
+
+loader = tags_pipeline.make_loader(file_list, batch_size=8, device="cpu", num_threads=2)
+batch = next(loader)[0]
+for name, tensor in batch.items():
+    print(f"{name:7} {tuple(tensor.shape)} {tensor.dtype}")
+print("labels of the first images:", batch["labels"][:4].tolist())
+print("the explorer showed:       ", result.labels()[:4])
+
+# %% [markdown]
+# The loader yields one dict per batch. `images` is a float tensor in `NCHW`, ready for a model;
+# `labels` holds each image's row of tags, and the first batch holds the same images as the
+# explorer showed, because the reader shuffles with the same seed.
+#
+# ## 4. Train a small model for a few steps
+#
+# A multi-label model predicts, for every tag, whether it applies, so the targets are "multi-hot"
+# vectors and the loss is a binary cross-entropy per tag. The model is deliberately tiny: the
+# point is the data path, not the accuracy.
+
+
+# %%
+def multi_hot(rows: torch.Tensor, count: int = len(TAGS)) -> torch.Tensor:
+    """(batch, labels per image) integer tags -> (batch, count) floats, 1 where a tag applies."""
+    return torch.zeros(len(rows), count).scatter_(1, rows.long(), 1.0)
+
+
+def small_model(count: int = len(TAGS)) -> nn.Module:
+    return nn.Sequential(
+        nn.Conv2d(3, 16, 3, stride=2, padding=1),
+        nn.ReLU(),
+        nn.Conv2d(16, 32, 3, stride=2, padding=1),
+        nn.ReLU(),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Linear(32, count),
+    )
+
+
+torch.manual_seed(0)
+model = small_model()
+optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+loss_fn = nn.BCEWithLogitsLoss()
+
+for step in range(1, 13):
+    try:
+        batch = next(loader)[0]
+    except StopIteration:  # end of an epoch; the loader has already reset itself
+        batch = next(loader)[0]
+    loss = loss_fn(model(batch["images"]), multi_hot(batch["labels"]))
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    if step % 3 == 0:
+        print(f"step {step:2}: loss {loss.item():.3f} ({len(batch['images'])} images)")
+
+# %% [markdown]
+# With 19 images and a batch of 8, the last batch of each epoch holds the 3 images left over;
+# `make_loader` keeps such partial batches (its `last_batch_policy` argument changes that).
+#
+# ## 5. Several GPUs with `torchrun`
+#
+# `torchrun` starts one process per GPU and tells each its `RANK`, `WORLD_SIZE` and `LOCAL_RANK`.
+# The exported `make_loader` reads them: each process gets its own shard of the file list and
+# runs its pipeline on its own GPU. The training script only has to wrap the model in
+# `DistributedDataParallel`. Here is such a script, saved next to the exported module:
+
+# %%
+TRAIN_SCRIPT = '''"""Train a small multi-label model on the exported DALI loader.
+
+One process:    python train_tags.py --data tags.txt
+Several GPUs:   torchrun --nproc_per_node=4 train_tags.py --data tags.txt
+"""
+
+import argparse
+import os
+
+import torch
+from torch import nn
+
+import tags_pipeline  # the module exported from the explorer
+
+TAGS = 7
+
+
+def small_model():
+    return nn.Sequential(
+        nn.Conv2d(3, 16, 3, stride=2, padding=1),
+        nn.ReLU(),
+        nn.Conv2d(16, 32, 3, stride=2, padding=1),
+        nn.ReLU(),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Linear(32, TAGS),
+    )
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--data", default=tags_pipeline.DATA)
+    parser.add_argument("--steps", type=int, default=100)
+    args = parser.parse_args()
+
+    distributed = int(os.environ.get("WORLD_SIZE", "1")) > 1
+    if torch.cuda.is_available():
+        device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")))
+        torch.cuda.set_device(device)
+    else:
+        device = torch.device("cpu")
+    if distributed:
+        torch.distributed.init_process_group("nccl" if device.type == "cuda" else "gloo")
+
+    # Shard, GPU and device come from torchrun's environment (CPU when there is no GPU).
+    loader = tags_pipeline.make_loader(args.data)
+    model = small_model().to(device)
+    if distributed:
+        model = nn.parallel.DistributedDataParallel(
+            model, device_ids=[device.index] if device.type == "cuda" else None
+        )
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+    loss_fn = nn.BCEWithLogitsLoss()
+
+    for step in range(1, args.steps + 1):
+        try:
+            batch = next(loader)[0]
+        except StopIteration:  # end of an epoch: the loader has reset itself
+            batch = next(loader)[0]
+        images = batch["images"].to(device)
+        rows = batch["labels"].to(device).long()
+        targets = torch.zeros(len(rows), TAGS, device=device).scatter_(1, rows, 1.0)
+        loss = loss_fn(model(images), targets)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if step % 10 == 0 or step == args.steps:
+            print(f"[rank {os.environ.get('RANK', '0')}] step {step}: loss {loss.item():.3f}")
+
+    if distributed:
+        torch.distributed.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()
+'''
+script = workdir / "train_tags.py"
+script.write_text(TRAIN_SCRIPT, encoding="utf-8")
+print(f"cd {workdir}")
+print("torchrun --nproc_per_node=4 train_tags.py --data tags.txt --steps 100")
+
+# %% [markdown]
+# `--nproc_per_node` is the number of GPUs on the machine; on several machines, add `--nnodes`
+# and a rendezvous address as the `torchrun` documentation describes. Each process reads
+# `1 / WORLD_SIZE` of the file list per epoch.
+#
+# We do not start several GPUs here, but we can check that the script runs as a single process.
+# On this machine that means the CPU:
+
+# %%
+print("GPU visible to DALI:", has_gpu())
+run = subprocess.run(
+    [sys.executable, "train_tags.py", "--data", "tags.txt", "--steps", "4"],
+    cwd=workdir,
+    capture_output=True,
+    text=True,
+    timeout=300,
+    check=False,
+)
+print(run.stdout.strip() or run.stderr.strip()[-2000:])
+run.check_returncode()
+
+# %% [markdown]
+# The temporary folder holds everything a training job needs: the images, the file list, the
+# exported module and the script. Remove it when you are done:
+
+# %%
+shutil.rmtree(workdir)
