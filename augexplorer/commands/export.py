@@ -1,0 +1,38 @@
+"""`augexplorer export SPEC -o my_aug.py`: write a graph as a plain DALI + PyTorch module."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from . import load_spec
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "export",
+        help="write a graph as a Python training module (DALI pipeline + PyTorch loader)",
+        description="Write a graph as a Python module that needs only DALI and PyTorch: a "
+        "@pipeline_def function, make_loader() for training (sharded under torchrun) and a "
+        "throughput run. Reading the spec never runs code.",
+    )
+    parser.add_argument(
+        "spec", help="a graph spec (.json) or a preset name (see `augexplorer catalog --presets`)"
+    )
+    parser.add_argument("-o", "--output", required=True, help="the module to write (.py)")
+    parser.add_argument("--data", help="the module's default data: a folder or a file list")
+    parser.add_argument("--batch-size", type=int, help="the module's default batch size")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace the output file if it exists"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..export import export
+
+    spec = load_spec(args)
+    path = export(spec, Path(args.output), overwrite=args.overwrite, data_path=args.data)
+    print(f"wrote {path} (run it: python {path} --help; import it back: augexplorer import {path})")
+    return 0

@@ -1,0 +1,28 @@
+"""Export a graph as a plain Python training module, and import graphs back.
+
+- :func:`generate` / :func:`export`: a graph -> a module with a ``@pipeline_def`` function, a
+  PyTorch ``make_loader`` and the graph itself (``GRAPH``), needing only DALI and PyTorch.
+- :func:`import_graph`: a module or pipeline -> an editable graph. A module exported by
+  augexplorer is read without running it (its ``GRAPH`` literal). **Any other Python file is
+  executed** to build its pipeline: import only files you trust. A spec (JSON) never runs code.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..files import atomic_write_text
+from ..spec import GraphSpec
+from .codegen import ExportError, generate
+from .importer import import_graph, import_pipeline
+from .serialized import ImportRefused
+
+__all__ = ["ExportError", "ImportRefused", "export", "generate", "import_graph", "import_pipeline"]
+
+
+def export(
+    spec: GraphSpec, path: str | Path, *, overwrite: bool = False, data_path: str | None = None
+) -> Path:
+    """Write the training module of `spec` to `path` (atomically; an existing file is replaced
+    only with `overwrite`)."""
+    return atomic_write_text(Path(path), generate(spec, data_path=data_path), overwrite=overwrite)

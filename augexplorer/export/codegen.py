@@ -1,0 +1,312 @@
+"""A validated graph written out as a plain Python training module (DALI + PyTorch only).
+
+The module holds one ``@pipeline_def`` function with exactly the calls of the plan (the same
+constants, seeds, random draws and conditionals as the live engine), a ``make_loader`` that
+returns a PyTorch ``DALIGenericIterator`` sharded for ``torchrun``, a small throughput run under
+``if __name__ == "__main__":`` and the graph itself as a ``GRAPH`` literal, so it can be imported
+back. Only checked identifiers and typed literals from the spec reach the text
+(:mod:`.literals`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ..builder import dali_value
+from ..catalog import load_catalog
+from ..errors import AugExplorerError, GraphInvalid
+from ..plan import Plan, Step
+from ..spec import GraphSpec, Ref, Source
+from ..spec.io import to_json
+from ..validate import validate
+from . import template
+from .literals import ENUM_TYPES, dotted, enum_member, identifier, is_plain, literal
+
+
+class ExportError(AugExplorerError):
+    """A graph that cannot be written as a training module; says which node and why."""
+
+
+# Names the generated module defines or imports; node variables never take them.
+MODULE_NAMES = frozenset(
+    {
+        "argparse",
+        "os",
+        "time",
+        "torch",
+        "fn",
+        "types",
+        "pipeline_def",
+        "DALIGenericIterator",
+        "LastBatchPolicy",
+        "GRAPH",
+        "DATA",
+        "BATCH_SIZE",
+        "OUTPUTS",
+        "LABELS",
+        "IMAGE_SUFFIXES",
+        "read_folder",
+        "read_file_list",
+        "read_data",
+        "ArrayBatches",
+        "LabelledIterator",
+        "make_loader",
+        "main",
+        # parameters and locals of the pipeline function
+        "files",
+        "labels",
+        "arrays",
+        "device",
+        "decoder_device",
+        "shard_id",
+        "num_shards",
+    }
+)
+
+
+def generate(spec: GraphSpec, *, data_path: str | None = None) -> str:
+    """The training module for `spec`, formatted with black.
+
+    `data_path` is the default data of the module (a folder or file list); it defaults to the
+    graph's source path (the bundled samples for a ``samples`` source).
+    """
+    import black
+
+    source = _Writer(spec, data_path).module()
+    return black.format_str(source, mode=black.Mode(line_length=100))
+
+
+# ---- placement ----------------------------------------------------------------------------------
+
+
+def _gpu_plan(spec: GraphSpec) -> Plan:
+    """The plan as it runs with ``device="gpu"``: the validator's own placement rules with a GPU
+    catalog. Its steps, constants and seeds are the same as on the CPU; only devices differ."""
+    try:
+        return validate(spec, load_catalog(gpu=True))
+    except GraphInvalid as error:
+        raise ExportError(
+            f"the graph cannot be exported: {error}\n(an exported module also runs on a GPU; "
+            "set the device of the nodes named above to cpu if they must stay there)"
+        ) from None
+
+
+def _device_expression(step: Step) -> str | None:
+    """How the module writes a step's device: None (cpu), or the `device`/`decoder_device`
+    variable, so one module serves both ``device="cpu"`` and ``device="gpu"``."""
+    if step.role != "node" or step.device == "cpu":
+        return None
+    runs_on_cpu = step.info is not None and "cpu" in step.info.backends
+    if not runs_on_cpu:
+        return literal(step.device)  # a GPU-only operator stays on the GPU
+    return "decoder_device" if step.device == "mixed" else "device"
+
+
+# ---- writer -----------------------------------------------------------------------------------
+
+
+class _Writer:
+    def __init__(self, spec: GraphSpec, data_path: str | None) -> None:
+        sources = spec.sources()
+        if len(sources) != 1:
+            raise ExportError(
+                f"an exported module reads exactly one data source; this graph has {len(sources)}"
+                + (f" ({', '.join(s.id for s in sources)})" if sources else "")
+                + " (fix: keep one source and wire every node to it)"
+            )
+        self.spec = spec
+        self.plan = _gpu_plan(spec)
+        self.source: Source = next(
+            s.source for s in self.plan.steps if s.role == "source" and s.source is not None
+        )
+        self.data_path = data_path
+        self.function = self._function_name()
+        self.names = self._variable_names()
+
+    # ---- names --------------------------------------------------------------------------------
+    def _function_name(self) -> str:
+        stem = re.sub(r"[^0-9A-Za-z_]+", "_", self.spec.name).strip("_").lower()[:40] or "graph"
+        if stem[0].isdigit():
+            stem = f"graph_{stem}"
+        return identifier(f"{stem}_pipeline")
+
+    def _variable_names(self) -> dict[tuple[str, int], str]:
+        taken = set(MODULE_NAMES) | {self.function}
+        taken |= {step.id for step in self.plan.steps}
+        names: dict[tuple[str, int], str] = {}
+
+        def claim(base: str, own: bool) -> str:
+            if own and is_plain(base) and base not in MODULE_NAMES and base != self.function:
+                return base
+            index = 1
+            candidate = f"{base}_node" if own else base
+            while candidate in taken or not is_plain(candidate):
+                index += 1
+                candidate = f"{base}_{index}"
+            taken.add(candidate)
+            return identifier(candidate)
+
+        for step in self.plan.steps:
+            names[(step.id, 0)] = claim(step.id, own=True)
+            for output in range(1, step.output_count):
+                suffix = "labels" if step.role == "source" else str(output)
+                names[(step.id, output)] = claim(f"{step.id}_{suffix}", own=False)
+        return names
+
+    def var(self, ref: Ref) -> str:
+        return self.names[(ref.node, ref.output)]
+
+    # ---- pieces -------------------------------------------------------------------------------
+    @property
+    def arrays(self) -> bool:
+        return self.source.kind == "arrays"
+
+    @property
+    def labels_output(self) -> str | None:
+        """The output name that carries the source's labels (looked up for multi-label lists)."""
+        for name, ref in self.plan.outputs.items():
+            if ref == Ref(self.source.id, 1):
+                return name
+        return None
+
+    def module(self) -> str:
+        from .. import __version__
+
+        uses_mixed = any(_device_expression(s) == "decoder_device" for s in self.plan.steps)
+        uses_device = any(_device_expression(s) == "device" for s in self.plan.steps)
+        fields = {
+            "version": __version__,
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "function": self.function,
+            "graph": literal(to_json(self.spec)),
+            "data": literal(self._default_data()),
+            "batch_size": literal(self.spec.batch_size),
+            "outputs": literal(list(self.plan.outputs)),
+            "labels_name": literal(self.labels_output),
+            "reader": literal(self.source.id),
+            "decorator": (
+                "@pipeline_def(enable_conditionals=True)"
+                if self.plan.uses_conditionals
+                else "@pipeline_def"
+            ),
+            "data_params": "arrays" if self.arrays else "files, labels",
+            "decoder_device": (
+                '    decoder_device = "mixed" if device == "gpu" else "cpu"\n' if uses_mixed else ""
+            ),
+            "device_doc": _device_doc(uses_device, uses_mixed),
+            "body": self._body(),
+            "returns": ", ".join(self.var(ref) for ref in self.plan.outputs.values()),
+        }
+        parts = [template.HEADER, template.IMPORTS]
+        parts.append(template.CONSTANTS)
+        if self.labels_output is not None and not self.arrays:
+            parts.append(template.LABELS_CONSTANT)
+        parts.append(template.ARRAY_SOURCE if self.arrays else template.FILE_SOURCES)
+        parts.append(template.PIPELINE)
+        if self.labels_output is not None and not self.arrays:
+            parts.append(template.LABELLED_ITERATOR)
+        parts.append(self._loader_template())
+        parts.append(template.MAIN_ARRAYS if self.arrays else template.MAIN_FILES)
+        return "".join(_fill(part, fields) for part in parts)
+
+    def _loader_template(self) -> str:
+        if self.arrays:
+            return template.LOADER_ARRAYS
+        if self.labels_output is not None:
+            return template.LOADER_LABELLED
+        return template.LOADER_FILES
+
+    def _default_data(self) -> str | None:
+        if self.arrays:
+            return None
+        if self.data_path is not None:
+            return str(self.data_path)
+        if self.source.kind == "samples":
+            from ..data import samples_dir
+
+            return str(samples_dir())
+        return self.source.path
+
+    # ---- the pipeline body --------------------------------------------------------------------
+    def _body(self) -> str:
+        lines: list[str] = []
+        for step in self.plan.steps:
+            lines.extend(self._step_lines(step))
+        return "\n".join(f"    {line}" if line else "" for line in lines) + "\n"
+
+    def _step_lines(self, step: Step) -> list[str]:
+        if step.role == "source":
+            return [self._source_line(step)]
+        targets = ", ".join(self.names[(step.id, i)] for i in range(step.output_count))
+        call = self._call(step)
+        if step.apply is None:
+            return [f"{targets} = {call}"]
+        # DALI's autograph turns this `if` on a DataNode into a per-sample split and merge:
+        # where the coin flip is 0 the sample passes through unchanged.
+        return [
+            f"{targets} = {self.var(step.inputs[0])}",
+            f"if {self.var(step.apply)}:",
+            f"    {targets} = {call}",
+        ]
+
+    def _source_line(self, step: Step) -> str:
+        images, labels = self.names[(step.id, 0)], self.names[(step.id, 1)]
+        if self.arrays:
+            return (
+                f"{images}, {labels} = fn.external_source(source=arrays, num_outputs=2, "
+                "dtype=[types.DALIDataType.UINT8, types.DALIDataType.INT32], "
+                "layout=['HWC', ''])"
+            )
+        assert step.source is not None
+        return (
+            f"{images}, {labels} = fn.readers.file(files=files, labels=labels, "
+            f"random_shuffle={literal(step.source.shuffle)}, seed={literal(step.seed)}, "
+            f"shard_id=shard_id, num_shards=num_shards, name={literal(step.id)})"
+        )
+
+    def _call(self, step: Step) -> str:
+        arguments = [self.var(ref) for ref in step.inputs]
+        device = _device_expression(step)
+        if device is not None:
+            arguments.append(f"device={device}")
+        arguments.extend(f"{identifier(name)}={text}" for name, text in self._constants(step))
+        arguments.extend(
+            f"{identifier(name)}={self.var(ref)}" for name, ref in step.arg_inputs.items()
+        )
+        if step.seed is not None:
+            arguments.append(f"seed={literal(int(step.seed))}")
+        return f"fn.{dotted(step.op)}({', '.join(arguments)})"
+
+    def _constants(self, step: Step) -> Iterable[tuple[str, str]]:
+        """Each constant argument as source text, typed as :func:`builder.dali_value` types it."""
+        info = step.info
+        for name, value in step.args.items():
+            arg = info.arg(name) if info is not None else None
+            if arg is None:
+                raise ExportError(f"node {step.origin!r}: unknown argument {name!r}")
+            if arg.kind in ENUM_TYPES:
+                if arg.is_vector:
+                    yield name, "[" + ", ".join(enum_member(arg.kind, v) for v in value) + "]"
+                else:
+                    yield name, enum_member(arg.kind, value)
+                continue
+            yield name, literal(dali_value(arg, value))
+
+
+def _device_doc(uses_device: bool, uses_mixed: bool) -> str:
+    if uses_mixed:
+        return 'With device="gpu", decoding is "mixed" and the operators after it run on the GPU.'
+    if uses_device:
+        return 'With device="gpu", the operators run on the GPU.'
+    return "Every operator of this graph runs on the CPU."
+
+
+def _fill(text: str, fields: dict[str, Any]) -> str:
+    # Plain replacement of @@name@@ markers: the templates hold braces of their own.
+    def replace(match: re.Match[str]) -> str:
+        return str(fields[match.group(1)])
+
+    return re.sub(r"@@(\w+)@@", replace, text)

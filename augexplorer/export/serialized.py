@@ -1,0 +1,285 @@
+"""A serialized DALI pipeline (``Pipeline.serialize()``) turned into an editable graph.
+
+Operators become nodes (named after the operator, ``resize``, ``resize_2``, ...), constant
+arguments are typed from the operator schemas (enums restored by name), positional and argument
+inputs become references, and DALI conditionals of the form ``if coin_flip(p): x = op(y)`` become
+the node's apply probability. What a graph cannot hold is refused with an error naming it.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..catalog import ArgInfo, Catalog, load_catalog
+from ..errors import AugExplorerError
+from ..spec import GraphSpec, Node, Probability, Ref, Source
+from ..validate import RESERVED_IDS
+from .literals import ENUM_TYPES
+from .protobuf import Argument, OpRecord, read_pipeline
+
+
+class ImportRefused(AugExplorerError):
+    """A pipeline (or a part of one) that an augexplorer graph cannot represent."""
+
+
+# Arguments every operator carries that are execution details, not graph content.
+_PLUMBING = {"device", "preserve", "preserve_name", "bytes_per_sample_hint", "name", "seed"}
+_CONDITIONAL_MODULE = "nvidia.dali.fn._conditional"
+_UNSUPPORTED = {
+    "ExternalSource": "external_source (data fed from Python) cannot be imported",
+    "_ExternalSource": "external_source (data fed from Python) cannot be imported",
+    "PythonFunction": "python_function (arbitrary Python code) cannot be imported",
+    "DLTensorPythonFunction": "python_function (arbitrary Python code) cannot be imported",
+}
+
+
+@dataclass
+class _Split:
+    source: Ref  # what the split data node stands for
+    predicate: str  # output name of the predicate
+
+
+def graph_from_serialized(data: bytes, name: str = "imported") -> GraphSpec:
+    """An editable graph from the bytes of ``Pipeline.serialize()``."""
+    return _Converter(load_catalog(), name).convert(data)
+
+
+def _fn_name(op: OpRecord) -> str:
+    module = str(op.args["_module"].value()) if "_module" in op.args else "nvidia.dali.fn"
+    display = str(op.args["_display_name"].value()) if "_display_name" in op.args else ""
+    prefix = module.removeprefix("nvidia.dali.fn").lstrip(".")
+    if not display:
+        from ..catalog.schema import fn_name
+
+        return fn_name(op.schema)
+    return f"{prefix}.{display}" if prefix else display
+
+
+def _shortest_float(value: float) -> float:
+    # floats travel as float32: keep the shortest decimal that gives the same float32 back
+    import numpy as np
+
+    return float(repr(np.float32(value)).removeprefix("np.float32(").removesuffix(")"))
+
+
+class _Converter:
+    def __init__(self, catalog: Catalog, name: str) -> None:
+        self.catalog = catalog
+        self.name = name
+        self.refs: dict[str, Ref] = {}  # DALI output name -> graph reference
+        self.splits: dict[str, _Split] = {}
+        self.nodes: list[Any] = []
+        self.ids: set[str] = set()
+        self.predicates: dict[str, OpRecord] = {}  # output name -> coin flip op
+        self.coin_flips: dict[str, tuple[OpRecord, str]] = {}
+
+    def convert(self, data: bytes) -> GraphSpec:
+        record = read_pipeline(data)
+        consumers = self._plain_consumers(record.ops)
+        for op in record.ops:
+            self._op(op, consumers)
+        used = {ref.node for node in self.nodes if isinstance(node, Node) for ref in node.inputs}
+        used |= {
+            v.node
+            for node in self.nodes
+            if isinstance(node, Node)
+            for v in node.args.values()
+            if isinstance(v, Ref)
+        }
+        outputs: dict[str, Ref] = {}
+        for index, port in enumerate(record.outputs):
+            ref = self._ref(port.name, "pipeline output")
+            is_labels = isinstance(self._node(ref.node), Source) and ref.output == 1
+            key = "labels" if is_labels else ("images" if index == 0 else f"output_{index}")
+            outputs[key] = ref
+            used.add(ref.node)
+        # coin flips that only served as `if` predicates became node probabilities
+        self.nodes = [
+            n for n in self.nodes if n.id in used or n.id not in self._predicate_node_ids()
+        ]
+        return GraphSpec(nodes=tuple(self.nodes), outputs=outputs, name=self.name)
+
+    # ---- helpers ------------------------------------------------------------------------------
+    def _node(self, node_id: str) -> Any:
+        return next(node for node in self.nodes if node.id == node_id)
+
+    def _predicate_node_ids(self) -> set[str]:
+        return {self.refs[name].node for name in self.predicates if name in self.refs}
+
+    def _plain_consumers(self, ops: list[OpRecord]) -> dict[str, int]:
+        """How many non-conditional operators read each output."""
+        counts: dict[str, int] = {}
+        for op in ops:
+            if _fn_name(op).startswith("_conditional."):
+                continue
+            for port in op.inputs:
+                counts[port.name] = counts.get(port.name, 0) + 1
+        return counts
+
+    def _fresh_id(self, base: str) -> str:
+        stem = re.sub(r"\W+", "_", base).strip("_").lower() or "node"
+        if stem[0].isdigit() or keyword.iskeyword(stem) or stem in RESERVED_IDS:
+            stem = f"{stem}_node"
+        candidate, index = stem, 2
+        while candidate in self.ids:
+            candidate, index = f"{stem}_{index}", index + 1
+        self.ids.add(candidate)
+        return candidate
+
+    def _ref(self, output_name: str, what: str) -> Ref:
+        if output_name in self.splits:
+            return self.splits[output_name].source
+        if output_name not in self.refs:
+            raise ImportRefused(f"{what} reads {output_name!r}, which the pipeline never made")
+        return self.refs[output_name]
+
+    # ---- operators ----------------------------------------------------------------------------
+    def _op(self, op: OpRecord, consumers: dict[str, int]) -> None:
+        name = _fn_name(op)
+        label = f"{name} ({op.instance})" if op.instance else name
+        if op.schema in _UNSUPPORTED:
+            raise ImportRefused(f"{label}: {_UNSUPPORTED[op.schema]}")
+        if name == "_conditional.split":
+            self._split(op)
+            return
+        if name == "_conditional.merge":
+            self._merge(op, label)
+            return
+        if name == "readers.file":
+            self._reader(op, label)
+            return
+        if name.startswith("_conditional."):
+            raise ImportRefused(f"{label}: this kind of conditional cannot be imported")
+        info = self.catalog.get(name)
+        if info is None:
+            raise ImportRefused(f"{label}: no operator {name!r} in the catalog of this DALI")
+        node_id = self._fresh_id(name.rsplit(".", 1)[-1])
+        inputs: list[Ref] = []
+        args: dict[str, Any] = {}
+        for port in op.inputs:
+            ref = self._ref(port.name, f"{label} input")
+            if port.is_argument:
+                args[port.argument] = ref
+            else:
+                inputs.append(ref)
+        for arg_name, arg in op.args.items():
+            if arg_name.startswith("_") or arg_name in _PLUMBING:
+                continue
+            arg_info = info.arg(arg_name)
+            if arg_info is None:
+                raise ImportRefused(f"{label}: argument {arg_name!r} is not in {name}'s schema")
+            args[arg_name] = _constant(arg_info, arg)
+        seed = int(op.args["seed"].value()) if info.random and "seed" in op.args else None
+        device = op.args["device"].value() if "device" in op.args else None
+        node = Node(
+            id=node_id,
+            op=name,
+            inputs=tuple(inputs),
+            args=args,
+            device=device if device in ("gpu", "mixed") else None,
+            seed=seed,
+        )
+        self.nodes.append(node)
+        for index, port in enumerate(op.outputs):
+            self.refs[port.name] = Ref(node_id, index)
+        if name == "random.coin_flip" and op.outputs:
+            self.coin_flips[op.outputs[0].name] = (op, node_id)
+
+    def _reader(self, op: OpRecord, label: str) -> None:
+        args = {k: a.value() for k, a in op.args.items()}
+        if args.get("file_root") and not args.get("file_list") and not args.get("files"):
+            kind, path = "folder", str(args["file_root"])
+        elif args.get("file_list"):
+            kind, path = "file_list", str(args["file_list"])
+        else:
+            raise ImportRefused(
+                f"{label}: a reader given `files=` in code cannot be imported "
+                "(fix: read a folder with file_root=, or a list with file_list=)"
+            )
+        node_id = self._fresh_id(op.instance if _plain_name(op.instance) else "source")
+        self.nodes.append(
+            Source(
+                id=node_id,
+                kind=kind,  # type: ignore[arg-type]
+                path=path,
+                shuffle=bool(args.get("random_shuffle", False)),
+                seed=int(args["seed"]) if "seed" in args else None,
+            )
+        )
+        for index, port in enumerate(op.outputs):
+            self.refs[port.name] = Ref(node_id, index)
+
+    # ---- conditionals -------------------------------------------------------------------------
+    def _split(self, op: OpRecord) -> None:
+        data = [p for p in op.inputs if not p.is_argument]
+        predicate = next((p.name for p in op.inputs if p.is_argument), "")
+        source = self._ref(data[0].name, "a conditional")
+        for port in op.outputs:
+            self.splits[port.name] = _Split(source, predicate)
+
+    def _merge(self, op: OpRecord, label: str) -> None:
+        data = [p for p in op.inputs if not p.is_argument]
+        predicate = next((p.name for p in op.inputs if p.is_argument), "")
+        if len(data) != 2:
+            raise ImportRefused(f"{label}: a conditional merge needs two branches")
+        true_ref = self._ref(data[0].name, label)
+        false_ref = self._ref(data[1].name, label)
+        node = self._node(true_ref.node)
+        passes_through = isinstance(node, Node) and node.inputs and node.inputs[0] == false_ref
+        if not passes_through or data[1].name not in self.splits:
+            raise ImportRefused(
+                f"{label}: only `if <coin flip>: x = op(y)` with y passed through otherwise can "
+                "be imported (one operator applied with a probability)"
+            )
+        flip = self.coin_flips.get(predicate)
+        if flip is None:
+            raise ImportRefused(
+                f"{label}: the `if` condition must be a fn.random.coin_flip to import it "
+                "as an apply probability"
+            )
+        flip_op, _ = flip
+        args = {k: a.value() for k, a in flip_op.args.items() if not k.startswith("_")}
+        p = float(args.get("probability", 0.5))
+        seed = int(args["seed"]) if "seed" in args else None
+        self.predicates[predicate] = flip_op
+        index = self.nodes.index(node)
+        self.nodes[index] = Node(
+            id=node.id,
+            op=node.op,
+            inputs=node.inputs,
+            args=node.args,
+            device=node.device,
+            probability=Probability(_shortest_float(p), seed),
+            seed=node.seed,
+        )
+        for port in op.outputs:
+            self.refs[port.name] = true_ref
+
+
+def _plain_name(name: str) -> bool:
+    return bool(name) and not name.startswith("_") and name.isidentifier()
+
+
+def _constant(info: ArgInfo, arg: Argument) -> Any:
+    value = arg.value()
+    if info.kind in ENUM_TYPES:
+        from nvidia.dali import types
+
+        enum = getattr(types, ENUM_TYPES[info.kind])
+        if isinstance(value, list):
+            return [enum(int(v)).name for v in value]
+        return enum(int(value)).name
+    if isinstance(value, list):
+        return [_scalar(info, v) for v in value]
+    return _scalar(info, value)
+
+
+def _scalar(info: ArgInfo, value: Any) -> Any:
+    if info.kind == "BOOL":
+        return bool(value)
+    if isinstance(value, float):
+        return _shortest_float(value)
+    return value

@@ -1,0 +1,312 @@
+"""The fixed text of an exported module; ``@@name@@`` marks where codegen puts checked names and
+literals. Kept apart from the code generator so the module reads as one piece."""
+
+from __future__ import annotations
+
+HEADER = '''"""@@function@@: a DALI augmentation pipeline and its PyTorch loader.
+
+Exported by augexplorer @@version@@ on @@date@@.
+It needs only DALI and PyTorch. The graph it was made from is GRAPH below:
+`augexplorer import THIS_FILE.py -o graph.json` restores it as an editable graph (reading GRAPH,
+without running this file).
+
+- `@@function@@(...)`: the pipeline (`@pipeline_def`); every random operator has its seed.
+- `make_loader(data)`: a PyTorch DALIGenericIterator over a folder or a file list. Under
+  `torchrun` each process reads its own shard (RANK, WORLD_SIZE) on its own GPU (LOCAL_RANK).
+- `python THIS_FILE.py --help`: a short throughput run.
+"""
+
+'''
+
+IMPORTS = """from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import torch
+from nvidia.dali import fn, pipeline_def, types
+from nvidia.dali.plugin.pytorch import DALIGenericIterator, LastBatchPolicy
+
+"""
+
+CONSTANTS = """# The graph this module was made from (augexplorer.graph format).
+GRAPH = @@graph@@
+
+# The data the graph was explored on; pass your own to make_loader().
+DATA = @@data@@
+BATCH_SIZE = @@batch_size@@
+OUTPUTS = @@outputs@@
+"""
+
+LABELS_CONSTANT = """LABELS = @@labels_name@@  # the output that carries each image's label(s)
+"""
+
+FILE_SOURCES = '''IMAGE_SUFFIXES = (
+    ".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".jp2", ".pnm", ".ppm", ".pgm"
+)
+
+
+def read_folder(root):
+    """Files and labels of a folder with one sub-folder of images per class (sorted names)."""
+    classes = sorted(
+        name
+        for name in os.listdir(root)
+        if os.path.isdir(os.path.join(root, name)) and not name.startswith(".")
+    )
+    files, labels = [], []
+    for label, name in enumerate(classes or [""]):
+        folder = os.path.join(root, name)
+        for entry in sorted(os.listdir(folder)):
+            path = os.path.join(folder, entry)
+            if os.path.isfile(path) and os.path.splitext(entry)[1].lower() in IMAGE_SUFFIXES:
+                files.append(path)
+                labels.append(label)
+    if not files:
+        raise ValueError(f"{root}: no images found")
+    return files, labels
+
+
+def read_file_list(path):
+    """Files and label rows of a list with one `image label [label ...]` per line.
+
+    Blank lines and lines starting with # are skipped; image paths are relative to the list.
+    """
+    files, rows = [], []
+    with open(path, encoding="utf-8") as stream:
+        for number, raw in enumerate(stream, start=1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            image, *label_text = line.split()
+            if not label_text:
+                raise ValueError(f"{path}, line {number}: expected an image and its label(s)")
+            try:
+                row = [int(text) for text in label_text]
+            except ValueError:
+                raise ValueError(f"{path}, line {number}: labels must be integers") from None
+            if min(row) < 0:
+                raise ValueError(f"{path}, line {number}: labels must be >= 0")
+            if rows and len(row) != len(rows[0]):
+                raise ValueError(f"{path}, line {number}: every line needs the same label count")
+            image = os.path.join(os.path.dirname(os.path.abspath(path)), image)
+            if not os.path.isfile(image):
+                raise ValueError(f"{path}, line {number}: image {image} not found")
+            files.append(image)
+            rows.append(row)
+    if not files:
+        raise ValueError(f"{path}: the file list names no images")
+    return files, rows
+
+
+def read_data(data):
+    """(files, labels, label_table) of a folder or a file list.
+
+    A DALI reader carries one integer label per file, so for a list with several labels per
+    image the reader's label is the file's index and label_table holds the label rows.
+    """
+    if os.path.isdir(data):
+        files, labels = read_folder(data)
+        return files, labels, None
+    files, rows = read_file_list(data)
+    if len(rows[0]) == 1:
+        return files, [row[0] for row in rows], None
+    return files, list(range(len(files))), torch.tensor(rows, dtype=torch.int64)
+
+'''
+
+ARRAY_SOURCE = '''class ArrayBatches:
+    """Batches of in-memory HWC uint8 images and their labels, for `fn.external_source`.
+
+    Each shard takes its contiguous part of the arrays and cycles through it.
+    """
+
+    def __init__(self, images, labels, batch_size, shard_id=0, num_shards=1):
+        start = len(images) * shard_id // num_shards
+        stop = len(images) * (shard_id + 1) // num_shards
+        self.images = [image if image.ndim == 3 else image[:, :, None] for image in images]
+        self.images = self.images[start:stop]
+        labels = labels if labels is not None else [0] * len(images)
+        self.labels = [torch.tensor([int(label)], dtype=torch.int32).numpy() for label in labels]
+        self.labels = self.labels[start:stop]
+        self.batch_size = batch_size
+        self.position = 0
+
+    def __len__(self):
+        return len(self.images)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        count = len(self.images)
+        indices = [(self.position + i) % count for i in range(self.batch_size)]
+        self.position = (self.position + self.batch_size) % count
+        return [self.images[i] for i in indices], [self.labels[i] for i in indices]
+
+'''
+
+PIPELINE = '''
+@@decorator@@
+def @@function@@(@@data_params@@, device="cpu", shard_id=0, num_shards=1):
+    """The augmentation graph as DALI calls.
+
+    @@device_doc@@
+    """
+@@decoder_device@@@@body@@    return @@returns@@
+
+'''
+
+LABELLED_ITERATOR = '''class LabelledIterator(DALIGenericIterator):
+    """A DALIGenericIterator that, for multi-label file lists, turns each reader label (the
+    file's index) into the file's row of labels."""
+
+    def __init__(self, pipelines, output_map, label_table, **kwargs):
+        self.label_table = label_table
+        super().__init__(pipelines, output_map, **kwargs)
+
+    def __next__(self):
+        batches = super().__next__()
+        if self.label_table is not None:
+            for batch in batches:
+                index = batch[LABELS].view(-1).long().cpu()
+                batch[LABELS] = self.label_table[index].to(batch[LABELS].device)
+        return batches
+
+'''
+
+_LOADER_START = '''
+def make_loader(
+    data=DATA,
+    batch_size=BATCH_SIZE,
+    device=None,
+    num_threads=4,
+    last_batch_policy=LastBatchPolicy.PARTIAL,
+    shard_id=None,
+    num_shards=None,
+):
+    """A PyTorch iterator of batches (dicts keyed by OUTPUTS) that resets itself every epoch.
+
+    `data` is @@data_doc@@.
+    `device` is "gpu" or "cpu" (default: "gpu" when PyTorch sees one).
+    Shard id and count default to RANK and WORLD_SIZE, the GPU to LOCAL_RANK, as torchrun
+    sets them: one pipeline per GPU.
+    """
+    if device is None:
+        device = "gpu" if torch.cuda.is_available() else "cpu"
+    if shard_id is None:
+        shard_id = int(os.environ.get("RANK", "0"))
+    if num_shards is None:
+        num_shards = int(os.environ.get("WORLD_SIZE", "1"))
+    device_id = int(os.environ.get("LOCAL_RANK", "0")) if device == "gpu" else None
+'''
+
+_PIPELINE_OPTIONS = """        device=device,
+        shard_id=shard_id,
+        num_shards=num_shards,
+        batch_size=batch_size,
+        num_threads=num_threads,
+        device_id=device_id,
+    )
+"""
+
+LOADER_FILES = (
+    _LOADER_START.replace("@@data_doc@@", "a folder of class sub-folders, or a file list")
+    + """    files, labels, _ = read_data(data)
+    pipe = @@function@@(
+        files,
+        labels,
+"""
+    + _PIPELINE_OPTIONS
+    + """    return DALIGenericIterator(
+        [pipe],
+        OUTPUTS,
+        reader_name=@@reader@@,
+        last_batch_policy=last_batch_policy,
+        auto_reset=True,
+    )
+
+"""
+)
+
+LOADER_LABELLED = (
+    _LOADER_START.replace("@@data_doc@@", "a folder of class sub-folders, or a file list")
+    + """    files, labels, label_table = read_data(data)
+    pipe = @@function@@(
+        files,
+        labels,
+"""
+    + _PIPELINE_OPTIONS
+    + """    return LabelledIterator(
+        [pipe],
+        OUTPUTS,
+        label_table,
+        reader_name=@@reader@@,
+        last_batch_policy=last_batch_policy,
+        auto_reset=True,
+    )
+
+"""
+)
+
+LOADER_ARRAYS = (
+    _LOADER_START.replace(
+        "@@data_doc@@", "(images, labels): HxWxC uint8 arrays and one integer label each"
+    )
+    + """    images, labels = data
+    arrays = ArrayBatches(images, labels, batch_size, shard_id, num_shards)
+    pipe = @@function@@(
+        arrays,
+"""
+    + _PIPELINE_OPTIONS
+    + """    return DALIGenericIterator(
+        [pipe],
+        OUTPUTS,
+        size=len(arrays),
+        last_batch_policy=last_batch_policy,
+        auto_reset=True,
+    )
+
+"""
+)
+
+_MAIN = """
+def main():
+    parser = argparse.ArgumentParser(description="Measure the throughput of @@function@@.")
+@@data_argument@@    parser.add_argument("--batch-size", type=int, default=BATCH_SIZE)
+    parser.add_argument("--batches", type=int, default=50, help="batches to time")
+    parser.add_argument("--device", choices=["gpu", "cpu"], help="default: gpu if there is one")
+    args = parser.parse_args()
+    loader = make_loader(@@data_value@@, batch_size=args.batch_size, device=args.device)
+    rank = os.environ.get("RANK", "0")
+    images = 0
+    start = time.perf_counter()
+    for index in range(1, args.batches + 1):
+        try:
+            batch = next(loader)[0]
+        except StopIteration:  # end of an epoch: the loader has reset itself
+            batch = next(loader)[0]
+        images += len(batch[OUTPUTS[0]])
+        if index % 10 == 0 or index == args.batches:
+            rate = images / (time.perf_counter() - start)
+            print(f"[rank {rank}] batch {index}/{args.batches}: {rate:.1f} images/s", flush=True)
+    elapsed = time.perf_counter() - start
+    print(f"[rank {rank}] {images} images in {elapsed:.2f} s: {images / elapsed:.1f} images/s")
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+MAIN_FILES = _MAIN.replace(
+    "@@data_argument@@",
+    '    parser.add_argument("--data", default=DATA, help="a folder or a file list")\n',
+).replace("@@data_value@@", "args.data")
+
+MAIN_ARRAYS = _MAIN.replace(
+    "@@data_argument@@",
+    '    parser.add_argument("--size", type=int, default=256, help="side of the random test images")\n',
+).replace(
+    "@@data_value@@",
+    "(torch.randint(0, 256, (64, args.size, args.size, 3), dtype=torch.uint8).numpy(), None)",
+)

@@ -1,0 +1,297 @@
+"""Export: the generated module, imported in a fresh process, gives the live engine's outputs."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import black
+import numpy as np
+import pytest
+
+from augexplorer import GraphSpec, Node, Probability, Random, Ref, Session, Source, preset
+from augexplorer.data import samples_dir
+from augexplorer.errors import FileExistsRefused
+from augexplorer.export import ExportError, export, generate
+from augexplorer.presets import PRESETS
+
+# Runs in a fresh process: imports each exported module by path (nothing from augexplorer) and
+# saves the outputs of one batch of its pipeline, plus the labels make_loader() yields.
+RUNNER = textwrap.dedent(
+    """
+    import importlib.util, json, sys
+    import numpy as np
+
+    for job in json.load(open(sys.argv[1])):
+        spec = importlib.util.spec_from_file_location("exported", job["module"])
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        assert "augexplorer" not in sys.modules, "the exported module imported augexplorer"
+        pipeline = next(v for v in vars(module).values() if getattr(v, "_is_pipeline_def", 0))
+        options = dict(batch_size=job["batch_size"], num_threads=2, device_id=None)
+        if job["arrays"]:
+            stored = np.load(job["arrays"])
+            data = ([stored[f"image_{i}"] for i in range(len(stored.files) - 1)], stored["labels"])
+            batches = module.ArrayBatches(*data, job["batch_size"])
+            pipe = pipeline(batches, device=job["device"], **options)
+        else:
+            data = job["data"] or module.DATA
+            files, labels, _ = module.read_data(data)
+            pipe = pipeline(files, labels, device=job["device"], **options)
+        pipe.build()
+        saved = {}
+        for index, batch in enumerate(pipe.run()):
+            batch = batch.as_cpu() if hasattr(batch, "as_cpu") else batch
+            for sample in range(len(batch)):
+                saved[f"{index}_{sample}"] = np.array(batch.at(sample))
+        loader = module.make_loader(data, batch_size=job["batch_size"], device=job["device"])
+        first = next(loader)[0]
+        if "labels" in first:
+            saved["loader_labels"] = first["labels"].cpu().numpy()
+        np.savez(job["out"], **saved)
+    """
+)
+
+
+def multi_input_graph() -> GraphSpec:
+    """Two branches joined by a multi-input operator, with a random binding on one branch."""
+    nodes = (
+        Source("source", shuffle=False),
+        Node("decode", "decoders.image", (Ref("source"),), {"output_type": "RGB"}),
+        Node("small", "resize", (Ref("decode"),), {"resize_x": 64.0, "resize_y": 48.0}),
+        Node(
+            "bright",
+            "brightness",
+            (Ref("small"),),
+            {"brightness": Random.uniform(0.5, 1.5)},
+            probability=Probability(0.5),
+        ),
+        Node("joined", "cat", (Ref("small"), Ref("bright")), {"axis": 1}),
+    )
+    return GraphSpec(nodes, {"images": Ref("joined"), "labels": Ref("source", 1)}, batch_size=4)
+
+
+def write_file_list(tmp_path: Path, *, labels_per_image: int) -> Path:
+    files = sorted(samples_dir().rglob("*.jpg"))
+    lines = ["# image labels"]
+    for index, path in enumerate(files):
+        labels = [(index * (k + 3)) % 11 for k in range(labels_per_image)]
+        lines.append(f"{path} {' '.join(map(str, labels))}")
+    target = tmp_path / f"list_{labels_per_image}.txt"
+    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return target
+
+
+def sample_arrays() -> tuple[list[np.ndarray], list[int]]:
+    rng = np.random.default_rng(3)
+    images = [rng.integers(0, 256, (40 + 8 * i, 56, 3), dtype=np.uint8) for i in range(6)]
+    return images, [7, 1, 2, 3, 4, 5]  # fewer than a batch: the source cycles
+
+
+@pytest.fixture(scope="module")
+def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """Every case exported, run in one fresh process, and run by the live engine here."""
+    tmp = tmp_path_factory.mktemp("export")
+    single = write_file_list(tmp, labels_per_image=1)
+    multi = write_file_list(tmp, labels_per_image=3)
+    images, labels = sample_arrays()
+    np.savez(tmp / "arrays.npz", labels=labels, **{f"image_{i}": im for i, im in enumerate(images)})
+    base = preset("basic")
+    specs: dict[str, tuple[GraphSpec, object]] = {name: (PRESETS[name](), None) for name in PRESETS}
+    specs["multi_input"] = (multi_input_graph(), None)
+    specs["folder"] = (base.with_source(Source("source", "folder", str(samples_dir()))), None)
+    specs["file_list"] = (base.with_source(Source("source", "file_list", str(single))), None)
+    specs["multi_label"] = (
+        preset("randaugment").with_source(Source("source", "file_list", str(multi))),
+        None,
+    )
+    arrays_graph = preset("random_affine").remove("decode").with_source(Source("source", "arrays"))
+    specs["arrays"] = (arrays_graph, (images, labels))
+    jobs = []
+    results: dict[str, dict] = {}
+    for name, (spec, data) in specs.items():
+        module = export(spec, tmp / f"{name}_aug.py")
+        jobs.append(
+            {
+                "module": str(module),
+                "out": str(tmp / f"{name}.npz"),
+                "batch_size": spec.batch_size,
+                "arrays": str(tmp / "arrays.npz") if data is not None else None,
+                "data": None,
+                "device": "cpu",
+            }
+        )
+        results[name] = {"spec": spec, "data": data, "module": module}
+    (tmp / "jobs.json").write_text(json.dumps(jobs))
+    (tmp / "runner.py").write_text(RUNNER)
+    subprocess.run(
+        [sys.executable, str(tmp / "runner.py"), str(tmp / "jobs.json")],
+        check=True,
+        cwd=tmp,
+        timeout=240,
+    )
+    for name, case in results.items():
+        case["exported"] = dict(np.load(tmp / f"{name}.npz"))
+    return results
+
+
+CASES = [*PRESETS, "multi_input", "folder", "file_list", "multi_label", "arrays"]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_exported_module_matches_live_engine(cases: dict[str, dict], name: str) -> None:
+    case = cases[name]
+    live = Session(case["spec"], data=case["data"]).run()
+    exported = case["exported"]
+    for index, ref in enumerate(live.plan.outputs.values()):
+        arrays = live.arrays(ref)
+        assert len(arrays) == case["spec"].batch_size
+        for sample, expected in enumerate(arrays):
+            got = exported[f"{index}_{sample}"]
+            assert got.dtype == expected.dtype and got.shape == expected.shape, (name, ref)
+            np.testing.assert_array_equal(got, expected, err_msg=f"{name}: {ref} #{sample}")
+
+
+def test_multi_label_loader_yields_label_rows(cases: dict[str, dict]) -> None:
+    case = cases["multi_label"]
+    live = Session(case["spec"]).run()
+    rows = np.asarray(live.labels())
+    assert rows.shape == (case["spec"].batch_size, 3)
+    np.testing.assert_array_equal(case["exported"]["loader_labels"], rows)
+
+
+def test_single_label_loader_yields_reader_labels(cases: dict[str, dict]) -> None:
+    case = cases["file_list"]
+    live = Session(case["spec"]).run()
+    expected = np.asarray([np.asarray(a).reshape(-1) for a in live.arrays(Ref("source", 1))])
+    np.testing.assert_array_equal(
+        case["exported"]["loader_labels"].reshape(expected.shape), expected
+    )
+
+
+def test_module_is_formatted_lint_clean_and_self_contained(cases: dict[str, dict]) -> None:
+    for name in ("randaugment", "arrays", "multi_label"):
+        source = cases[name]["module"].read_text()
+        assert black.format_str(source, mode=black.Mode(line_length=100)) == source
+        tree = ast.parse(source)
+        imported = {
+            alias.name.split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import)
+            for alias in node.names
+        } | {
+            node.module.split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module
+        }
+        assert imported <= {"__future__", "argparse", "os", "time", "torch", "nvidia"}, imported
+    paths = [str(cases[name]["module"]) for name in CASES]
+    for config in (["--isolated"], ["--config", str(Path(__file__).parents[1] / "pyproject.toml")]):
+        lint = subprocess.run(
+            [sys.executable, "-m", "ruff", "check", "--no-cache", *config, *paths],
+            capture_output=True,
+            text=True,
+        )
+        assert lint.returncode == 0, lint.stdout + lint.stderr
+
+
+def test_module_header_seeds_and_conditionals() -> None:
+    source = generate(preset("randaugment"))
+    header = ast.get_docstring(ast.parse(source)) or ""
+    assert "augexplorer" in header and "augexplorer import" in header
+    assert "@pipeline_def(enable_conditionals=True)" in source
+    plan_seeds = {step.seed for step in Session("randaugment").plan.steps if step.seed is not None}
+    for seed in plan_seeds:
+        assert f"seed={seed}" in source
+    assert "if rotate_apply:" in source
+    assert "rotate_angle = fn.random.uniform(" in source
+    assert 'decoder_device = "mixed" if device == "gpu" else "cpu"' in source
+    assert "enable_conditionals" not in generate(preset("imagenet_val"))
+
+
+def test_export_refuses_to_overwrite(tmp_path: Path) -> None:
+    target = tmp_path / "aug.py"
+    target.write_text("keep me")
+    with pytest.raises(FileExistsRefused):
+        export(preset("basic"), target)
+    assert target.read_text() == "keep me"
+    export(preset("basic"), target, overwrite=True)
+    assert "def make_loader" in target.read_text()
+
+
+def test_export_names_what_it_cannot_write() -> None:
+    two_sources = GraphSpec(
+        (
+            Source("left"),
+            Source("right"),
+            Node("decode", "decoders.image", (Ref("left"),), {}),
+        ),
+        {"images": Ref("decode")},
+    )
+    with pytest.raises(ExportError, match=r"exactly one data source.*left, right"):
+        generate(two_sources)
+
+
+def test_node_names_that_clash_with_module_names_are_renamed() -> None:
+    spec = GraphSpec(
+        (
+            Source("files"),
+            Node("labels", "decoders.image", (Ref("files"),), {}),
+            Node("print", "flip", (Ref("labels"),), {"horizontal": 1}),
+        ),
+        {"images": Ref("print"), "labels": Ref("files", 1)},
+    )
+    tree = ast.parse(generate(spec))
+    assigned = {
+        target.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        for target in ast.walk(node.targets[0])
+        if isinstance(target, ast.Name)
+    }
+    assert {"files_node", "labels_node", "print_node"} <= assigned
+    assert "print" not in assigned
+
+
+def test_cli_export(tmp_path: Path) -> None:
+    from augexplorer.cli import main
+
+    target = tmp_path / "val_aug.py"
+    assert main(["export", "imagenet_val", "-o", str(target)]) == 0
+    assert "def imagenet_val_pipeline(" in target.read_text()
+    assert main(["export", "imagenet_val", "-o", str(target)]) == 2  # exists: refused
+
+
+@pytest.mark.gpu
+def test_exported_module_on_gpu_matches_live_engine(tmp_path: Path) -> None:
+    spec = preset("basic")
+    module = export(spec, tmp_path / "gpu_aug.py")
+    source = module.read_text()
+    assert "device=decoder_device" in source
+    jobs = [
+        {
+            "module": str(module),
+            "out": str(tmp_path / "gpu.npz"),
+            "batch_size": spec.batch_size,
+            "arrays": None,
+            "data": None,
+            "device": "gpu",
+        }
+    ]
+    (tmp_path / "jobs.json").write_text(json.dumps(jobs))
+    (tmp_path / "runner.py").write_text(RUNNER)
+    subprocess.run(
+        [sys.executable, str(tmp_path / "runner.py"), str(tmp_path / "jobs.json")],
+        check=True,
+        timeout=240,
+    )
+    exported = dict(np.load(tmp_path / "gpu.npz"))
+    live = Session(spec, device_id=0).run()
+    assert live.plan.step("decode").device == "mixed"
+    for index, ref in enumerate(live.plan.outputs.values()):
+        for sample, expected in enumerate(live.arrays(ref)):
+            np.testing.assert_array_equal(exported[f"{index}_{sample}"], expected)
