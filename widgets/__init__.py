@@ -1,1 +1,5 @@
-"""The augexplorer notebook panel."""
+"""The augexplorer notebook panel: ``Explorer()`` edits a DALI augmentation graph live."""
+
+from .explorer import Explorer
+
+__all__ = ["Explorer"]

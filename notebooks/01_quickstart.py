@@ -1,0 +1,44 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # augexplorer quickstart
+#
+# The panel below runs a DALI augmentation graph on a batch of the bundled sample photos and
+# shows the result. Everything you change runs at once:
+#
+# - **Graph** (left): click a node to edit it and see its output; add operators from the catalog.
+# - **Selected node** (middle): arguments with sliders, a 🎲 toggle to draw an argument per sample,
+#   the device, and "apply with probability".
+# - **Output** (right): the batch, one image under many random draws (*Variety*), or the previous
+#   parameters next to the current ones (*A/B*).
+# - **Timing** and **Export** (bottom): what each operator costs, and the graph as a Python module
+#   with a PyTorch loader.
+#
+# Undo and redo every edit; the graph is autosaved to `.augexplorer/autosave.json`.
+
+# %%
+from IPython.display import display
+
+from augexplorer import Explorer
+
+explorer = Explorer("basic", batch_size=8)
+display(explorer)
+
+# %% [markdown]
+# The panel is also a Python object: `explorer.spec` is the graph you built (save it, or pass it to
+# `augexplorer.Session` in a script), and `explorer.result` holds every node's output and time.
+
+# %%
+print(explorer.spec.ids())
+print({node: round(ms, 1) for node, ms in explorer.result.node_times().items()})

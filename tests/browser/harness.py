@@ -1,0 +1,208 @@
+"""Start JupyterLab or Voila isolated (temporary config/data/runtime/settings dirs, a token, no
+news pop-up, no autosave) and drive a notebook in headless Chromium. Shared by the browser tests
+and the browser benchmark."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = os.environ.get("AUGEXPLORER_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+TOKEN = "augexplorer-browser-tests"
+
+
+@dataclass
+class Server:
+    url: str
+    root: Path
+    process: subprocess.Popen[bytes]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _isolated_env(base: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("MPLBACKEND", None)  # kernels would inherit it and inline figures turn into text
+    for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR", "JUPYTER_DATA_DIR", "IPYTHONDIR"):
+        path = base / name.lower()
+        path.mkdir(parents=True, exist_ok=True)
+        env[name] = str(path)
+    settings = base / "lab-settings"
+    for plugin, values in {
+        "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+            "fetchNews": "false",
+            "checkForUpdates": False,
+        },
+        "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
+    }.items():
+        target = settings / plugin
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(values))
+    env["JUPYTERLAB_SETTINGS_DIR"] = str(settings)
+    env["JUPYTER_PLATFORM_DIRS"] = "1"
+    # The venv's own share/jupyter (lab extensions, widget manager) stays on the data path.
+    env["JUPYTER_PATH"] = str(Path(sys.prefix) / "share" / "jupyter")
+    return env
+
+
+def _wait_http(url: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except Exception:
+            time.sleep(0.25)
+    raise RuntimeError(f"{url} did not answer within {timeout} s")
+
+
+def _wait_port(port: int, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.25)
+    raise RuntimeError(f"port {port} did not open within {timeout} s")
+
+
+def _start(
+    command: list[str], base: Path, root: Path, url: str | None, log: str, port: int = 0
+) -> subprocess.Popen[bytes]:
+    handle = (base / log).open("wb")
+    process = subprocess.Popen(
+        command, cwd=root, env=_isolated_env(base), stdout=handle, stderr=subprocess.STDOUT
+    )
+    try:
+        if url is not None:
+            _wait_http(url, process)
+        else:
+            _wait_port(port, process)
+    except Exception:
+        process.terminate()
+        raise RuntimeError(
+            f"{command[1]} failed to start; log:\n{(base / log).read_text()[-3000:]}"
+        ) from None
+    return process
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def start_lab(base: Path, root: Path) -> Server:
+    port = _free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        f"--port={port}",
+        "--ip=127.0.0.1",
+        f"--ServerApp.root_dir={root}",
+        f"--IdentityProvider.token={TOKEN}",
+        f"--LabApp.workspaces_dir={base / 'workspaces'}",
+        "--LabApp.expose_app_in_browser=True",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly",
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")
+    url = f"http://127.0.0.1:{port}"
+    return Server(
+        url, root, _start(command, base, root, f"{url}/api/status?token={TOKEN}", "lab.log")
+    )
+
+
+def start_voila(base: Path, root: Path, notebook: str) -> Server:
+    port = _free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "voila",
+        notebook,
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+    ]
+    url = f"http://127.0.0.1:{port}"
+    return Server(url, root, _start(command, base, root, None, "voila.log", port=port))
+
+
+def copy_notebooks(root: Path, names: tuple[str, ...] = ("01_quickstart.ipynb",)) -> None:
+    for name in names:
+        shutil.copy(ROOT / "notebooks" / name, root / name)
+
+
+def open_notebook(page: Page, lab: Server, name: str) -> None:
+    """Open a notebook in lab and wait until the app started and its kernel is idle."""
+    page.goto(f"{lab.url}/lab/tree/{name}?token={TOKEN}")
+    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
+    page.evaluate("async () => { await window.jupyterapp.started; }")
+    page.locator("#jp-main-statusbar >> text=Idle").first.wait_for(timeout=60_000)
+
+
+def run_all(page: Page) -> None:
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+
+
+KERNEL_EVAL = """
+async (code) => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const kernel = panel.sessionContext.session.kernel;
+  const future = kernel.requestExecute({ code, silent: false, store_history: false });
+  let out = "";
+  future.onIOPub = (msg) => {
+    if (msg.header.msg_type === "stream") out += msg.content.text;
+    if (msg.header.msg_type === "error") out += "ERROR " + msg.content.evalue;
+  };
+  await future.done;
+  return out;
+}
+"""
+
+
+def kernel_eval(page: Page, code: str) -> str:
+    """Run `code` in the open notebook's kernel and return what it printed."""
+    return str(page.evaluate(KERNEL_EVAL, code))
+
+
+def grid_src(page: Page) -> str:
+    return str(page.locator(".ax-explorer img.ax-grid").first.get_attribute("src") or "")

@@ -1,0 +1,239 @@
+"""The panel's UI-free parts: history, controller, autosave, coalescing, argument controls."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from augexplorer_widgets.arg_controls import (
+    constant_from,
+    constant_widget,
+    make_random,
+    parse_vector,
+    read_constant,
+)
+from augexplorer_widgets.autosave import Autosave
+from augexplorer_widgets.coalesce import Coalescer
+from augexplorer_widgets.history import History
+from augexplorer_widgets.state import Controller
+
+from augexplorer import Session
+from augexplorer.catalog import ArgInfo, Hint
+from augexplorer.presets import preset
+from augexplorer.spec import Random
+
+
+@pytest.fixture
+def controller(catalog) -> Controller:  # type: ignore[no-untyped-def]
+    return Controller(Session("basic", batch_size=4, catalog=catalog), rng_seed=1)
+
+
+# ---- history ------------------------------------------------------------------------------------
+def test_history_undo_redo_and_merge() -> None:
+    a = preset("basic")
+    b, c, d = (a.set_arg("rotate", "fill_value", v) for v in (1.0, 2.0, 3.0))
+    history = History(a)
+    history.push(b, merge_key="rotate.fill_value")
+    history.push(c, merge_key="rotate.fill_value")  # same drag: replaces b
+    assert len(history) == 2 and history.current == c
+    history.push(d)
+    assert history.undo() == c and history.undo() == a and not history.can_undo
+    assert history.redo() == c
+    history.push(b)  # a new edit drops what was undone
+    assert not history.can_redo and history.current == b
+
+
+def test_history_limit_keeps_the_newest() -> None:
+    spec = preset("basic")
+    history = History(spec, limit=3)
+    for value in range(5):
+        history.push(spec.set_arg("rotate", "fill_value", float(value)))
+    assert len(history) == 3
+    assert history.current.node("rotate").args["fill_value"] == 4.0
+
+
+# ---- controller ---------------------------------------------------------------------------------
+def test_edit_runs_only_what_changed_and_keeps_before(controller: Controller) -> None:
+    first = controller.refresh()
+    assert first.ok and first.result is not None
+    state = controller.set_arg("rotate", "fill_value", 128.0)
+    assert state.ok
+    assert set(state.result.ran()) == {"rotate", "crop", "flip"}  # type: ignore[union-attr]
+    assert state.before is not None and len(state.before.arrays) == 4
+
+
+def test_invalid_edit_keeps_spec_and_last_good_result(controller: Controller) -> None:
+    good = controller.refresh().result
+    state = controller.set_arg("resize", "resize_shorter", -3.0)
+    assert state.failure is not None and state.failure.kind == "invalid"
+    assert state.result is good
+    assert state.spec.node("resize").args["resize_shorter"] == -3.0
+    assert "resize_shorter" in state.failure.argument_messages("resize")
+    assert "resize" in state.failure.node_messages()
+    fixed = controller.undo()
+    assert fixed.ok and fixed.result is not good
+
+
+def test_run_error_names_the_node(controller: Controller) -> None:
+    controller.refresh()
+    state = controller.set_arg("crop", "crop", [4000.0, 4000.0])
+    state = controller.set_arg("crop", "out_of_bounds_policy", "error")
+    assert state.failure is not None
+    assert state.failure.kind in ("run", "invalid")
+    assert "crop" in state.failure.node_messages()
+
+
+def test_add_insert_remove_move_duplicate_rewire(controller: Controller) -> None:
+    controller.refresh()
+    state = controller.add_op("gaussian_blur", after="rotate")
+    assert state.ok and state.selected == "gaussian_blur"
+    assert state.spec.node("gaussian_blur").inputs[0].node == "rotate"
+    assert state.spec.node("crop").inputs[0].node == "gaussian_blur"
+    state = controller.duplicate("gaussian_blur")
+    assert state.ok and state.selected == "gaussian_blur_2"
+    state = controller.move("gaussian_blur_2", -1)
+    assert state.spec.ids().index("gaussian_blur_2") < state.spec.ids().index("gaussian_blur")
+    state = controller.remove("gaussian_blur_2")
+    assert "gaussian_blur_2" not in state.spec and state.ok
+    state = controller.rewire("crop", 0, "resize")
+    assert state.ok and state.spec.node("crop").inputs[0].node == "resize"
+    for _ in range(5):
+        state = controller.undo()
+    assert state.spec == controller.history.current
+    assert "gaussian_blur" not in state.spec
+
+
+def test_unavailable_op_is_refused_with_its_reason(controller: Controller) -> None:
+    unavailable = [op for op in controller.catalog if not op.available]
+    if not unavailable:
+        pytest.skip("every operator runs on this machine")
+    with pytest.raises(ValueError, match="cannot run here"):
+        controller.add_op(unavailable[0].name)
+
+
+def test_reroll_changes_draws_and_seed_lock_keeps_them(controller: Controller) -> None:
+    first = controller.refresh().result
+    assert first is not None
+    draws = first.draws("rotate")["rotate"]["angle"]
+    same = controller.set_arg("rotate", "fill_value", 10.0).result
+    assert same is not None and same.draws("rotate")["rotate"]["angle"] == draws
+    rerolled = controller.reroll().result
+    assert rerolled is not None and rerolled.draws("rotate")["rotate"]["angle"] != draws
+    controller.set_seed_locked(False)
+    unlocked = controller.set_arg("rotate", "fill_value", 20.0).result
+    assert unlocked is not None
+    assert (
+        unlocked.draws("rotate")["rotate"]["angle"] != rerolled.draws("rotate")["rotate"]["angle"]
+    )
+
+
+def test_preset_keeps_source_and_batch(controller: Controller) -> None:
+    controller.refresh()
+    state = controller.pick_preset("imagenet_val")
+    assert state.ok and state.spec.batch_size == 4 and "normalize" in state.spec
+
+
+def test_save_and_load_round_trip(controller: Controller, tmp_path: Path) -> None:
+    controller.set_arg("rotate", "fill_value", 77.0)
+    path = controller.save(tmp_path / "g.json")
+    controller.set_arg("rotate", "fill_value", 0.0)
+    state = controller.load(path)
+    assert state.spec.node("rotate").args["fill_value"] == 77.0
+    with pytest.raises(FileExistsError):
+        controller.save(path)
+
+
+# ---- autosave -----------------------------------------------------------------------------------
+def test_autosave_writes_every_edit_and_offers_restore(catalog, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / ".augexplorer" / "autosave.json"
+    controller = Controller(
+        Session("basic", batch_size=4, catalog=catalog), autosave=Autosave(path)
+    )
+    controller.set_arg("rotate", "fill_value", 42.0, run=False)
+    saved = json.loads(path.read_text())
+    assert saved["graph"]["format"] == "augexplorer.graph"
+    # After a kernel restart: a fresh panel on the preset is offered the edited graph.
+    offer = Autosave(path).offer(preset("basic"))
+    assert offer is not None and offer.spec.node("rotate").args["fill_value"] == 42.0
+    assert Autosave(path).offer(offer.spec) is None  # nothing to offer when it is the same
+
+
+def test_unreadable_autosave_is_reported_not_raised(tmp_path: Path) -> None:
+    path = tmp_path / "autosave.json"
+    path.write_text("{not json")
+    autosave = Autosave(path)
+    assert autosave.load() is None and "could not be read" in str(autosave.last_error)
+
+
+# ---- coalescing ---------------------------------------------------------------------------------
+def test_coalescer_runs_once_for_a_burst_inside_an_event_loop() -> None:
+    import asyncio
+
+    seen: list[int] = []
+    latest = {"value": 0}
+    coalescer = Coalescer(lambda: seen.append(latest["value"]), delay_s=0.001)
+
+    async def burst() -> None:
+        for value in range(1, 21):
+            latest["value"] = value
+            coalescer.request()
+        await asyncio.sleep(0.05)
+
+    asyncio.run(burst())
+    assert seen == [20] and coalescer.runs == 1
+
+
+def test_coalescer_without_a_loop_runs_at_once() -> None:
+    seen: list[int] = []
+    coalescer = Coalescer(lambda: seen.append(1))
+    coalescer.request()
+    coalescer.request()
+    assert seen == [1, 1]
+
+
+# ---- argument controls --------------------------------------------------------------------------
+def _arg(**kw) -> ArgInfo:  # type: ignore[no-untyped-def]
+    base = dict(
+        name="x",
+        kind="FLOAT",
+        is_vector=False,
+        default=0.0,
+        has_default=True,
+        required=False,
+        per_sample=True,
+    )
+    base.update(kw)
+    return ArgInfo(**base)  # type: ignore[arg-type]
+
+
+def test_controls_follow_the_schema() -> None:
+    import ipywidgets as widgets
+
+    assert isinstance(constant_widget(_arg(hint=Hint(-180, 180, 1)), 3.0), widgets.FloatSlider)
+    assert isinstance(constant_widget(_arg(), 3.0), widgets.FloatText)
+    assert isinstance(constant_widget(_arg(kind="INT32", default=0), 2), widgets.IntText)
+    assert isinstance(constant_widget(_arg(kind="BOOL", default=False), True), widgets.Checkbox)
+    enum = constant_widget(
+        _arg(kind="INTERP_TYPE", choices=("INTERP_NN", "INTERP_LINEAR")), "INTERP_NN"
+    )
+    assert isinstance(enum, widgets.Dropdown)
+    vector = constant_widget(_arg(is_vector=True), [224.0, 200.0])
+    assert isinstance(vector, widgets.Text) and vector.value == "224, 200"
+    assert read_constant(_arg(is_vector=True), vector) == [224.0, 200.0]
+
+
+def test_vector_parsing_names_the_bad_element() -> None:
+    assert parse_vector("1, 2 3", integer=True) == [1, 2, 3]
+    with pytest.raises(ValueError, match="'abc' is not a number"):
+        parse_vector("1, abc", integer=False)
+
+
+def test_random_toggle_round_trip() -> None:
+    angle = _arg(hint=Hint(-180, 180, 1))
+    random = make_random(angle, 10.0)
+    assert random.dist == "uniform" and random.low < 10.0 < random.high
+    assert constant_from(angle, random) == pytest.approx(10.0)
+    flip = _arg(kind="INT32", default=1, hint=Hint(0, 1, 1))
+    assert make_random(flip, 1).dist == "coin_flip"
+    assert constant_from(flip, Random.coin_flip(0.7)) == 1

@@ -1,0 +1,371 @@
+"""Controls for one argument, generated from the catalog's ArgInfo.
+
+Sliders where a curated hint gives a range, number boxes elsewhere, dropdowns for enums, check
+boxes for booleans, text for vectors; DALI's own argument doc is the tooltip. Per-sample arguments
+get a "random" toggle that swaps the value for a distribution and its parameters.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from augexplorer.catalog import ArgInfo
+from augexplorer.spec import DISTRIBUTIONS, ArgValue, Random, Ref
+
+OnChange = Callable[[str, ArgValue], None]
+LABEL_WIDTH = "118px"
+VALUE_WIDTH = "250px"
+
+
+def value_kind(value: ArgValue) -> str:
+    """What shape of control a value needs: a constant, a distribution, or an argument input."""
+    if isinstance(value, Random):
+        return f"random.{value.dist}"
+    if isinstance(value, Ref):
+        return "ref"
+    return "const"
+
+
+def parse_vector(text: str, integer: bool) -> list[float] | list[int]:
+    """``"224, 224"`` -> ``[224.0, 224.0]``; raises ValueError naming the bad element."""
+    items = [t for t in text.replace(";", ",").replace(" ", ",").split(",") if t]
+    try:
+        return [int(t) for t in items] if integer else [float(t) for t in items]
+    except ValueError:
+        bad = next(t for t in items if not _is_number(t, integer))
+        kind = "whole numbers" if integer else "numbers"
+        raise ValueError(f"{bad!r} is not a number; write {kind} separated by commas") from None
+
+
+def _is_number(text: str, integer: bool) -> bool:
+    try:
+        int(text) if integer else float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def format_vector(value: Any) -> str:
+    values = value if isinstance(value, (list, tuple)) else [value]
+    return ", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in values)
+
+
+def constant_widget(arg: ArgInfo | None, value: ArgValue) -> widgets.ValueWidget:
+    """The input for a constant value of `arg` (a JSON text box when the arg is unknown)."""
+    if arg is None:
+        return widgets.Text(value=repr(value), continuous_update=False)
+    if arg.choices:
+        options = list(arg.choices)
+        if value not in options:
+            options.append(value)
+        return widgets.Dropdown(options=options, value=value)
+    if arg.kind == "BOOL" and not arg.is_vector:
+        return widgets.Checkbox(value=bool(value), indent=False)
+    if arg.is_numeric and not arg.is_vector:
+        number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+        if arg.hint is not None:
+            low, high = arg.hint.low, arg.hint.high
+            low, high = min(low, number), max(high, number)
+            if arg.is_integer:
+                return widgets.IntSlider(
+                    value=int(number), min=int(low), max=int(high), step=int(arg.hint.step or 1)
+                )
+            return widgets.FloatSlider(
+                value=float(number), min=low, max=high, step=arg.hint.step or (high - low) / 100
+            )
+        if arg.is_integer:
+            return widgets.IntText(value=int(number))
+        return widgets.FloatText(value=float(number))
+    if arg.is_numeric and arg.is_vector:
+        return widgets.Text(value=format_vector(value), continuous_update=False)
+    return widgets.Text(value=str(value), continuous_update=False)
+
+
+def read_constant(arg: ArgInfo | None, widget: widgets.ValueWidget) -> ArgValue:
+    value = widget.value
+    if arg is None:
+        import ast
+
+        return ast.literal_eval(value)
+    if arg.is_numeric and arg.is_vector:
+        return parse_vector(value, arg.is_integer)
+    if arg.kind == "BOOL" and not arg.is_vector:
+        return bool(value)
+    if arg.is_numeric and not arg.is_integer and isinstance(value, int):
+        return float(value)
+    return value
+
+
+def make_random(arg: ArgInfo | None, value: ArgValue) -> Random:
+    """A distribution that starts near the current constant (so turning random on is gentle)."""
+    if arg is not None and (
+        arg.kind == "BOOL"
+        or (arg.hint and (arg.hint.low, arg.hint.high) == (0, 1) and arg.is_integer)
+    ):
+        return Random.coin_flip(0.5)
+    values = value if isinstance(value, (list, tuple)) else [value]
+    centre = float(values[0]) if values and isinstance(values[0], (int, float)) else 0.0
+    if arg is not None and arg.hint is not None:
+        spread = (arg.hint.high - arg.hint.low) * 0.1
+        low = max(arg.hint.low, centre - spread)
+        high = min(arg.hint.high, centre + spread)
+    else:
+        spread = abs(centre) * 0.2 or 1.0
+        low, high = centre - spread, centre + spread
+    shape = len(values) if isinstance(value, (list, tuple)) and len(values) > 1 else None
+    return Random.uniform(round(low, 4), round(high, 4), shape=shape)
+
+
+def constant_from(arg: ArgInfo | None, random: Random) -> ArgValue:
+    """The constant a distribution collapses to when "random" is switched off."""
+    if random.dist == "coin_flip":
+        one = random.probability >= 0.5
+        return one if arg is not None and arg.kind == "BOOL" else int(one)
+    if random.dist == "choice":
+        return random.values[0] if random.values else 0
+    centre = (random.low + random.high) / 2 if random.dist == "uniform" else random.mean
+    if arg is not None and arg.is_integer:
+        centre = round(centre)
+    if random.shape:
+        return [centre] * random.shape
+    return centre
+
+
+class RandomEditor(widgets.HBox):
+    """Distribution and parameters of a random argument."""
+
+    def __init__(self, arg: ArgInfo | None, random: Random, on_change: Callable[[Random], None]):
+        self.arg = arg
+        self._on_change = on_change
+        self._quiet = False
+        self.dist = widgets.Dropdown(
+            options=list(DISTRIBUTIONS), value=random.dist, layout={"width": "92px"}
+        )
+        self.dist.add_class("ax-random-dist")
+        self.params = self._param_widgets(random)
+        self.random = random
+        self.dist.observe(self._dist_changed, "value")
+        super().__init__([self.dist, *self.params.values()])
+        self.add_class("ax-random")
+
+    def _param_widgets(self, random: Random) -> dict[str, widgets.ValueWidget]:
+        hint = self.arg.hint if self.arg is not None else None
+        out: dict[str, widgets.ValueWidget]
+        if random.dist == "uniform":
+            if hint is not None:
+                low, high = min(hint.low, random.low), max(hint.high, random.high)
+                out = {
+                    "range": widgets.FloatRangeSlider(
+                        value=(random.low, random.high),
+                        min=low,
+                        max=high,
+                        step=hint.step or (high - low) / 100,
+                        layout={"width": "210px"},
+                        readout_format=".3g",
+                    )
+                }
+            else:
+                out = {
+                    "low": widgets.FloatText(random.low, layout={"width": "72px"}),
+                    "high": widgets.FloatText(random.high, layout={"width": "72px"}),
+                }
+        elif random.dist == "normal":
+            out = {
+                "mean": widgets.FloatText(random.mean, layout={"width": "72px"}),
+                "stddev": widgets.FloatText(random.stddev, layout={"width": "72px"}),
+            }
+        elif random.dist == "coin_flip":
+            out = {
+                "probability": widgets.FloatSlider(
+                    random.probability, min=0, max=1, step=0.01, layout={"width": "200px"}
+                )
+            }
+        else:
+            out = {
+                "values": widgets.Text(
+                    format_vector(list(random.values)),
+                    placeholder="values, comma separated",
+                    continuous_update=False,
+                    layout={"width": "160px"},
+                )
+            }
+        for name, widget in out.items():
+            widget.tooltip = name
+            widget.add_class(f"ax-random-{name}")
+            widget.observe(self._param_changed, "value")
+        return out
+
+    def current(self) -> Random:
+        r = self.random
+        p = {name: w.value for name, w in self.params.items()}
+        if r.dist == "uniform":
+            low, high = p["range"] if "range" in p else (p["low"], p["high"])
+            return Random.uniform(low, high, shape=r.shape, seed=r.seed)
+        if r.dist == "normal":
+            return Random.normal(p["mean"], p["stddev"], shape=r.shape, seed=r.seed)
+        if r.dist == "coin_flip":
+            return Random.coin_flip(p["probability"], seed=r.seed)
+        integer = self.arg is not None and self.arg.is_integer
+        return Random.choice(parse_vector(p["values"], integer), seed=r.seed)
+
+    def show(self, random: Random) -> None:
+        """Show new values (after undo) without sending an edit back."""
+        self.random = random
+        self._quiet = True
+        try:
+            for name, widget in self.params.items():
+                if name == "range":
+                    widget.value = (random.low, random.high)
+                elif name == "values":
+                    widget.value = format_vector(list(random.values))
+                else:
+                    widget.value = getattr(random, name)
+        finally:
+            self._quiet = False
+
+    def _param_changed(self, _: Any) -> None:
+        if self._quiet:
+            return
+        try:
+            self.random = self.current()
+        except ValueError:
+            return  # an unfinished list; the text box keeps what was typed
+        self._on_change(self.random)
+
+    def _dist_changed(self, change: dict[str, Any]) -> None:
+        if self._quiet:
+            return
+        r = self.random
+        centre = constant_from(self.arg, r)
+        base = centre[0] if isinstance(centre, list) else centre
+        base = float(base) if isinstance(base, (int, float)) else 0.0
+        if change["new"] == "uniform":
+            new = make_random(self.arg, base)
+            new = Random.uniform(new.low, new.high, shape=r.shape, seed=r.seed)
+        elif change["new"] == "normal":
+            new = Random.normal(base, 1.0, shape=r.shape, seed=r.seed)
+        elif change["new"] == "coin_flip":
+            new = Random.coin_flip(0.5, seed=r.seed)
+        else:
+            new = Random.choice([base], seed=r.seed)
+        self._on_change(new)  # the inspector rebuilds this row for the new distribution
+
+
+class ArgControl(widgets.VBox):
+    """One argument's row: name (DALI's doc as tooltip), value, random toggle, reset."""
+
+    def __init__(
+        self,
+        name: str,
+        arg: ArgInfo | None,
+        value: ArgValue,
+        *,
+        on_change: OnChange,
+        on_reset: Callable[[str], None],
+    ) -> None:
+        self.name = name
+        self.arg = arg
+        self.kind = value_kind(value)
+        self._on_change = on_change
+        self._quiet = False
+        label = widgets.Label(name, layout={"width": LABEL_WIDTH})
+        label.tooltip = _tooltip(arg)
+        label.add_class("ax-arg-label")
+        self.random_toggle = widgets.ToggleButton(
+            value=isinstance(value, Random),
+            icon="random",
+            tooltip="draw this argument per sample from a distribution",
+            disabled=arg is None or not arg.per_sample,
+            layout={"width": "34px"},
+        )
+        self.random_toggle.add_class("ax-random-toggle")
+        self.random_toggle.observe(self._toggle_random, "value")
+        reset = widgets.Button(
+            icon="times", tooltip="back to DALI's default", layout={"width": "30px"}
+        )
+        reset.add_class("ax-arg-reset")
+        reset.on_click(lambda _: on_reset(name))
+        self.editor: widgets.Widget
+        if isinstance(value, Random):
+            self.editor = RandomEditor(arg, value, lambda r: on_change(name, r))
+        elif isinstance(value, Ref):
+            self.editor = widgets.Label(f"← {value}", layout={"width": VALUE_WIDTH})
+        else:
+            self.editor = constant_widget(arg, value)
+            self.editor.layout.width = VALUE_WIDTH
+            self.editor.observe(self._constant_changed, "value")
+        self.message = widgets.HTML("")
+        self.message.add_class("ax-arg-message")
+        row = widgets.HBox([label, self.editor, self.random_toggle, reset])
+        row.add_class("ax-arg-row")
+        super().__init__([row, self.message])
+        self.add_class(f"ax-arg-{name}")
+        self.add_class("ax-arg")
+
+    def show(self, value: ArgValue, error: str | None) -> None:
+        self._quiet = True
+        try:
+            if isinstance(self.editor, RandomEditor) and isinstance(value, Random):
+                self.editor.show(value)
+            elif not isinstance(value, (Random, Ref)) and hasattr(self.editor, "value"):
+                shown = (
+                    format_vector(value)
+                    if isinstance(self.editor, widgets.Text) and isinstance(value, (list, tuple))
+                    else value
+                )
+                if isinstance(self.editor, (widgets.FloatSlider, widgets.IntSlider)) and isinstance(
+                    shown, (int, float)
+                ):
+                    # Show an out-of-range value as it is (and its error), never clamped.
+                    self.editor.min = min(self.editor.min, shown)
+                    self.editor.max = max(self.editor.max, shown)
+                if self.editor.value != shown:
+                    # A value the control cannot hold is left to the error message below.
+                    with contextlib.suppress(Exception):
+                        self.editor.value = shown
+        finally:
+            self._quiet = False
+        self.message.value = f"⚠ {_escape(error)}" if error else ""
+        if error:
+            self.add_class("ax-arg-error")
+        else:
+            self.remove_class("ax-arg-error")
+
+    def _constant_changed(self, _: Any) -> None:
+        if self._quiet:
+            return
+        try:
+            value = read_constant(self.arg, self.editor)
+        except (ValueError, SyntaxError) as error:
+            self.message.value = f"⚠ {_escape(str(error))}"
+            return
+        self._on_change(self.name, value)
+
+    def _toggle_random(self, change: dict[str, Any]) -> None:
+        if self._quiet:
+            return
+        if change["new"]:
+            current = read_constant(self.arg, self.editor) if hasattr(self.editor, "value") else 0
+            self._on_change(self.name, make_random(self.arg, current))
+        elif isinstance(self.editor, RandomEditor):
+            self._on_change(self.name, constant_from(self.arg, self.editor.random))
+
+
+def _tooltip(arg: ArgInfo | None) -> str:
+    if arg is None:
+        return "not an argument of this operator"
+    text = " ".join(arg.doc.split())
+    head = f"{arg.describe_type()}" + (", per sample" if arg.per_sample else "")
+    if arg.has_default:
+        head += f", default {arg.default!r}"
+    return f"{head}. {text}"[:900]
+
+
+def _escape(text: str) -> str:
+    import html
+
+    return html.escape(text)

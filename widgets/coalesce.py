@@ -1,0 +1,52 @@
+"""Run only the latest request: rapid slider moves must never queue a backlog of runs.
+
+The kernel handles widget messages one at a time. A change does not run the graph on the spot: it
+marks the panel dirty and schedules one flush on the kernel's event loop a moment later. Updates
+already waiting in the kernel are applied first (each just marks dirty again), so the flush runs
+only the newest state. Where no event loop runs (plain Python, unit tests), requests run at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+
+class Coalescer:
+    def __init__(self, work: Callable[[], None], delay_s: float = 0.004) -> None:
+        self._work = work
+        self._delay_s = delay_s
+        self._scheduled: asyncio.TimerHandle | None = None
+        self.pending = False
+        self.runs = 0  # how many times the work ran (for tests and the benchmark)
+
+    def request(self) -> None:
+        self.pending = True
+        loop = _running_loop()
+        if loop is None:
+            self.flush()
+            return
+        if self._scheduled is None:
+            self._scheduled = loop.call_later(self._delay_s, self._fire)
+
+    def _fire(self) -> None:
+        self._scheduled = None
+        self.flush()
+
+    def flush(self) -> None:
+        """Do the pending work now (once), if there is any."""
+        if self._scheduled is not None:
+            self._scheduled.cancel()
+            self._scheduled = None
+        if not self.pending:
+            return
+        self.pending = False
+        self.runs += 1
+        self._work()
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None

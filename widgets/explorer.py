@@ -1,0 +1,300 @@
+"""The notebook panel: composition of the views around one :class:`Controller`.
+
+Every edit updates the graph at once and runs it (coalesced, so a dragged slider runs only its
+latest value); errors show on the node and argument they concern while the last good grid stays.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as widgets
+
+from augexplorer.catalog import Catalog
+from augexplorer.engine import RunResult, Session
+from augexplorer.errors import AugExplorerError
+from augexplorer.spec import ArgValue, GraphSpec
+
+from .autosave import DEFAULT_PATH, Autosave, Saved
+from .coalesce import Coalescer
+from .errors_view import ErrorsView
+from .export_view import ExportView
+from .graph_view import GraphView
+from .grid_view import GridView
+from .node_panel import NodeActions, NodePanel
+from .op_picker import OpPicker
+from .state import Controller, PanelState
+from .timing_view import TimingView, summary
+from .toolbar import Toolbar
+from .variety import Variety
+
+
+def _section(title: str, *children: widgets.Widget) -> widgets.VBox:
+    box = widgets.VBox([widgets.HTML(f"<div class='ax-section-title'>{title}</div>"), *children])
+    box.add_class("ax-column")
+    return box
+
+
+class Explorer(widgets.VBox):
+    """Edit a DALI augmentation graph live: ``Explorer()`` (bundled samples, the basic preset) or
+    ``Explorer("randaugment", data="path/to/folder")``."""
+
+    def __init__(
+        self,
+        spec: GraphSpec | str | None = None,
+        data: Any = None,
+        *,
+        batch_size: int | None = None,
+        autosave: str | Path | None = DEFAULT_PATH,
+        catalog: Catalog | None = None,
+    ) -> None:
+        session = Session(spec, data, batch_size=batch_size, catalog=catalog)
+        self.controller = Controller(session, autosave=Autosave(autosave))
+        self._offer: Saved | None = self.controller.autosave.offer(session.spec)
+        self.controller.autosave.save(session.spec) if self._offer is None else None
+        self.toolbar = Toolbar()
+        self.graph = GraphView()
+        self.picker = OpPicker(session.catalog, self._add_op)
+        self.node_panel = NodePanel(session.catalog, self._node_actions())
+        self.errors = ErrorsView()
+        self.variety = Variety(session.catalog)
+        self.grid = GridView(self.variety)
+        self.timing = TimingView()
+        self.export_view = ExportView(lambda: self.controller.state.spec)
+        self.banner = self._restore_banner()
+        self._coalescer = Coalescer(self._flush)
+        self._side_views = Coalescer(self._draw_side_views, delay_s=0.08)
+        self._syncing = False
+        self._wire()
+        tabs = widgets.Tab([self.timing, self.export_view])
+        tabs.set_title(0, "Timing")
+        tabs.set_title(1, "Export")
+        tabs.add_class("ax-tabs")
+        left = _section(
+            "Graph",
+            self.graph,
+            widgets.HTML("<div class='ax-section-title'>Add operator</div>"),
+            self.picker,
+        )
+        left.layout = widgets.Layout(width="290px", flex="0 0 auto")
+        middle = _section("Selected node", self.node_panel)
+        middle.layout = widgets.Layout(width="480px", flex="0 0 auto")
+        right = _section("Output", self.errors, self.grid)
+        right.layout = widgets.Layout(flex="1 1 360px", min_width="360px")
+        body = widgets.HBox([left, middle, right], layout={"align_items": "flex-start"})
+        body.add_class("ax-body")
+        super().__init__([self.toolbar, self.banner, body, tabs])
+        self.add_class("ax-explorer")
+        self._render(self.controller.refresh())
+
+    # ---- public API (runs at once; the UI coalesces) ------------------------------------------
+    @property
+    def spec(self) -> GraphSpec:
+        return self.controller.state.spec
+
+    @property
+    def result(self) -> RunResult | None:
+        return self.controller.state.result
+
+    @property
+    def state(self) -> PanelState:
+        return self.controller.state
+
+    def set_arg(self, node: str, arg: str, value: ArgValue) -> PanelState:
+        return self._render(self.controller.set_arg(node, arg, value))
+
+    def select(self, node: str | None) -> PanelState:
+        return self._render(self.controller.select(node))
+
+    def add(self, op: str, after: str | None = None) -> PanelState:
+        return self._render(self.controller.add_op(op, after))
+
+    def undo(self) -> PanelState:
+        return self._render(self.controller.undo())
+
+    def redo(self) -> PanelState:
+        return self._render(self.controller.redo())
+
+    def flush(self) -> PanelState:
+        """Run whatever edits are waiting (they normally run a moment after the last one)."""
+        self._coalescer.flush()
+        self._side_views.flush()
+        return self.controller.state
+
+    # ---- wiring -----------------------------------------------------------------------------
+    def _node_actions(self) -> NodeActions:
+        c = self.controller
+        return NodeActions(
+            set_arg=lambda n, a, v: self._later(lambda: c.set_arg(n, a, v, run=False)),
+            unset_arg=lambda n, a: self._later(lambda: c.unset_arg(n, a) and None),
+            set_device=lambda n, d: self._now(lambda: c.set_device(n, d)),  # type: ignore[arg-type]
+            set_probability=lambda n, p: self._later(lambda: c.set_probability(n, p, run=False)),
+            rewire=lambda n, i, r: self._now(lambda: c.rewire(n, i, r)),
+            move=lambda n, o: self._now(lambda: c.move(n, o)),
+            duplicate=lambda n: self._now(lambda: c.duplicate(n)),
+            remove=lambda n: self._now(lambda: c.remove(n)),
+        )
+
+    def _wire(self) -> None:
+        t, c = self.toolbar, self.controller
+        t.run.on_click(lambda _: self._now(c.run))
+        t.reroll.on_click(lambda _: self._now(c.reroll))
+        t.next_batch.on_click(lambda _: self._now(c.next_batch))
+        t.undo.on_click(lambda _: self._now(c.undo))
+        t.redo.on_click(lambda _: self._now(c.redo))
+        t.save.on_click(lambda _: self._save())
+        t.load.on_click(lambda _: self._load())
+        t.seed_lock.observe(lambda ch: c.set_seed_locked(ch["new"]), "value")
+        t.preset.observe(self._preset_picked, "value")
+        t.source.observe(self._source_picked, "value")
+        t.path.observe(lambda ch: self._source_picked(), "value")
+        t.batch.observe(self._batch_changed, "value")
+        self.graph.observe(self._node_clicked, "selected")
+        self.grid.mode.observe(lambda _: self._redraw_grid(), "value")
+
+    def _later(self, stage: Any) -> None:
+        """Record an edit now; run it (with any that follow at once) a moment later."""
+        if self._syncing:
+            return
+        try:
+            stage()
+        except (AugExplorerError, ValueError, KeyError) as error:
+            self._say(str(error))
+            return
+        self._coalescer.request()
+
+    def _now(self, action: Any) -> None:
+        if self._syncing:
+            return
+        try:
+            state = action()
+        except (AugExplorerError, ValueError, KeyError) as error:
+            self._say(str(error))
+            return
+        self._render(state if isinstance(state, PanelState) else self.controller.state)
+
+    def _flush(self) -> None:
+        self._render(self.controller.refresh())
+
+    def _add_op(self, op: str) -> None:
+        self._now(lambda: self.controller.add_op(op))
+
+    def _node_clicked(self, change: dict[str, Any]) -> None:
+        if not self._syncing:
+            self._render(self.controller.select(change["new"] or None))
+
+    def _preset_picked(self, change: dict[str, Any]) -> None:
+        if change["new"] and not self._syncing:
+            self._now(lambda: self.controller.pick_preset(change["new"]))
+
+    def _source_picked(self, _: Any = None) -> None:
+        t = self.toolbar
+        t.path.layout.display = "none" if t.source.value == "samples" else ""
+        if self._syncing or (t.source.value != "samples" and not t.path.value.strip()):
+            return
+        self._now(lambda: self.controller.set_source(t.source.value, t.path.value.strip() or None))
+
+    def _batch_changed(self, change: dict[str, Any]) -> None:
+        self._later(lambda: self.controller.set_batch_size(change["new"], run=False))
+
+    def _save(self) -> None:
+        t = self.toolbar
+        try:
+            path = self.controller.save(t.spec_path.value, overwrite=t.overwrite.value)
+            t.file_message.value = f"<span class='ax-muted'>saved {html.escape(str(path))}</span>"
+        except (AugExplorerError, OSError) as error:
+            t.file_message.value = f"<span class='ax-errors'>{html.escape(str(error))}</span>"
+
+    def _load(self) -> None:
+        t = self.toolbar
+        try:
+            self._render(self.controller.load(t.spec_path.value))
+            t.file_message.value = (
+                f"<span class='ax-muted'>loaded {html.escape(t.spec_path.value)}</span>"
+            )
+        except (AugExplorerError, OSError) as error:
+            t.file_message.value = f"<span class='ax-errors'>{html.escape(str(error))}</span>"
+
+    def _say(self, text: str) -> None:
+        self.toolbar.status.value = f"<span class='ax-errors'>{html.escape(text)}</span>"
+
+    # ---- autosave offer ---------------------------------------------------------------------
+    def _restore_banner(self) -> widgets.HBox:
+        offer = self._offer
+        text = widgets.HTML(
+            ""
+            if offer is None
+            else f"An autosaved graph <b>{html.escape(offer.spec.name)}</b> from {html.escape(offer.saved_at)} is available."
+        )
+        restore = widgets.Button(
+            description="Restore it", button_style="warning", layout={"width": "auto"}
+        )
+        restore.add_class("ax-restore")
+        discard = widgets.Button(description="Keep this one", layout={"width": "auto"})
+        discard.add_class("ax-discard")
+        banner = widgets.HBox([text, restore, discard], layout={"display": "" if offer else "none"})
+        banner.add_class("ax-banner")
+
+        def close() -> None:
+            banner.layout.display = "none"
+            self._offer = None
+
+        def do_restore(_: Any) -> None:
+            if self._offer is not None:
+                spec = self._offer.spec
+                close()
+                self._now(lambda: self.controller.restore(spec))
+
+        def do_discard(_: Any) -> None:
+            close()
+            self.controller.autosave.save(self.controller.state.spec)
+
+        restore.on_click(do_restore)
+        discard.on_click(do_discard)
+        return banner
+
+    # ---- drawing ----------------------------------------------------------------------------
+    def _render(self, state: PanelState) -> PanelState:
+        self._syncing = True
+        try:
+            self.graph.show(state.spec, state.result, state.failure)
+            self.graph.selected = state.selected or ""
+            self.node_panel.show(state.spec, state.selected, state.failure)
+            self.errors.show(state.failure)
+            self.toolbar.undo.disabled = not state.can_undo
+            self.toolbar.redo.disabled = not state.can_redo
+            if self.toolbar.batch.value != state.spec.batch_size:
+                self.toolbar.batch.value = state.spec.batch_size
+        finally:
+            self._syncing = False
+        self._redraw_grid(state)
+        self._status(state)
+        self._side_views.request()
+        return state
+
+    def _redraw_grid(self, state: PanelState | None = None) -> None:
+        state = state or self.controller.state
+        try:
+            self.grid.show(state.result, state.selected, state.before)
+        except Exception as error:  # a picture that cannot be drawn must not break editing
+            self.grid.note.value = f"<span class='ax-errors'>{html.escape(str(error))}</span>"
+
+    def _draw_side_views(self) -> None:
+        self.timing.show(self.controller.state.result)
+
+    def _status(self, state: PanelState) -> None:
+        result = state.result
+        if result is None:
+            self.toolbar.status.value = ""
+            return
+        total, rate = summary(result)
+        ran = len(result.ran())
+        note = " · <span class='ax-errors'>graph has problems</span>" if state.failure else ""
+        autosave = self.controller.autosave.last_error
+        if autosave:
+            note += f" · <span class='ax-errors'>{html.escape(autosave)}</span>"
+        self.toolbar.status.value = (
+            f"ran {ran}/{len(result.steps)} steps · {total:.0f} ms/batch · {rate:.0f} img/s{note}"
+        )

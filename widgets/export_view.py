@@ -1,0 +1,89 @@
+"""Export the graph as a Python module (``augexplorer.export``) and show its code to copy."""
+
+from __future__ import annotations
+
+import html
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as widgets
+
+from augexplorer.errors import AugExplorerError
+from augexplorer.spec import GraphSpec
+
+from .copy_button import CopyButton
+
+UNAVAILABLE = (
+    "Exporting needs augexplorer.export, which this installation lacks; "
+    "update augexplorer, or save the graph as JSON (Save) in the meantime."
+)
+
+
+def find_exporter() -> Callable[..., Any] | None:
+    """`augexplorer.export.export`, or None where that module is missing."""
+    try:
+        module = importlib.import_module("augexplorer.export")
+    except ImportError:
+        return None
+    return getattr(module, "export", None)
+
+
+class ExportView(widgets.VBox):
+    def __init__(self, get_spec: Callable[[], GraphSpec]) -> None:
+        self._get_spec = get_spec
+        self.path = widgets.Text(
+            placeholder="my_pipeline.py", description="module", layout={"width": "340px"}
+        )
+        self.path.add_class("ax-export-path")
+        self.button = widgets.Button(
+            description="Export", icon="download", layout={"width": "auto"}
+        )
+        self.button.add_class("ax-export-button")
+        self.overwrite = widgets.Checkbox(
+            value=False, description="replace an existing file", indent=False
+        )
+        self.message = widgets.HTML("")
+        self.message.add_class("ax-export-message")
+        self.code = widgets.HTML("")
+        self.code.add_class("ax-export-code")
+        self.copy = CopyButton()
+        self.button.on_click(lambda _: self.export())
+        super().__init__(
+            [
+                widgets.HBox([self.path, self.button, self.overwrite, self.copy]),
+                self.message,
+                self.code,
+            ]
+        )
+        self.add_class("ax-export")
+        if find_exporter() is None:
+            self.button.disabled = True
+            self.message.value = f"<span class='ax-errors'>{html.escape(UNAVAILABLE)}</span>"
+
+    def default_path(self) -> str:
+        return f"{self._get_spec().name or 'augmentation'}_pipeline.py"
+
+    def export(self) -> Path | None:
+        """Write the module; returns its path, or None with the reason shown."""
+        exporter = find_exporter()
+        if exporter is None:
+            self.message.value = f"<span class='ax-errors'>{html.escape(UNAVAILABLE)}</span>"
+            return None
+        path = Path(self.path.value.strip() or self.default_path())
+        try:
+            exporter(self._get_spec(), path, overwrite=self.overwrite.value)
+            source = path.read_text(encoding="utf-8")
+        except (AugExplorerError, OSError, ValueError) as error:
+            self.message.value = (
+                f"<span class='ax-errors'>Export failed: {html.escape(str(error))}</span>"
+            )
+            return None
+        self.message.value = (
+            f"Wrote <code>{html.escape(str(path))}</code>: import it, or run "
+            f"<code>python {html.escape(str(path))}</code>."
+        )
+        self.code.value = f"<pre class='ax-code'>{html.escape(source)}</pre>"
+        self.copy.text = source
+        return path

@@ -1,0 +1,56 @@
+"""What went wrong with the last edit, sorted by the node and argument it concerns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from augexplorer.errors import DataError, GraphInvalid, Problem, RunError
+
+
+@dataclass(frozen=True)
+class Failure:
+    """The problems of the user's current graph; the last good result stays on screen."""
+
+    kind: str  # "invalid", "run", "data" or "internal"
+    problems: tuple[Problem, ...]
+
+    @classmethod
+    def from_exception(cls, error: Exception, source_id: str | None = None) -> Failure:
+        if isinstance(error, GraphInvalid):
+            return cls("invalid", tuple(error.problems))
+        if isinstance(error, RunError):
+            message = error.dali_message
+            if error.files:
+                message += f" (files: {', '.join(error.files)})"
+            return cls("run", (Problem(message, error.node, None, error.fix),))
+        if isinstance(error, DataError):
+            return cls("data", (Problem(str(error), source_id, "path", error.fix),))
+        return cls("internal", (Problem(f"{type(error).__name__}: {error}"),))
+
+    def node_messages(self) -> dict[str, str]:
+        """One line per node that has problems (for the graph view)."""
+        out: dict[str, list[str]] = {}
+        for problem in self.problems:
+            if problem.node is not None:
+                out.setdefault(problem.node, []).append(_line(problem))
+        return {node: "; ".join(lines) for node, lines in out.items()}
+
+    def argument_messages(self, node_id: str) -> dict[str, str]:
+        """Problems of one node, by argument (`""` for the node as a whole)."""
+        out: dict[str, list[str]] = {}
+        for problem in self.problems:
+            if problem.node == node_id:
+                out.setdefault(problem.argument or "", []).append(_line(problem))
+        return {arg: "; ".join(lines) for arg, lines in out.items()}
+
+    def lines(self) -> list[str]:
+        return [str(problem) for problem in self.problems]
+
+
+def _line(problem: Problem) -> str:
+    text = problem.message
+    if problem.argument:
+        text = f"{problem.argument}: {text}"
+    if problem.fix:
+        text += f" (fix: {problem.fix})"
+    return text

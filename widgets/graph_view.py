@@ -1,0 +1,71 @@
+"""The graph drawn in the browser (anywidget, a local ES module: no CDN, no build step)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from augexplorer.engine import RunResult
+from augexplorer.spec import GraphSpec, Node, Random, Ref
+
+from .failure import Failure
+
+STATIC = Path(__file__).parent / "static"
+
+
+class GraphView(anywidget.AnyWidget):
+    _esm = STATIC / "graph_view.js"
+    _css = STATIC / "graph_view.css"
+    nodes = traitlets.List(traitlets.Dict()).tag(sync=True)
+    selected = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.add_class("ax-graph")
+
+    def show(self, spec: GraphSpec, result: RunResult | None, failure: Failure | None) -> None:
+        self.nodes = describe_nodes(spec, result, failure)
+
+
+def describe_nodes(
+    spec: GraphSpec, result: RunResult | None, failure: Failure | None
+) -> list[dict[str, Any]]:
+    """What the browser draws for each node: name, op, device, last time, draws, errors."""
+    errors = failure.node_messages() if failure is not None else {}
+    final = spec.final_output()
+    times = result.node_times() if result is not None else {}
+    ran = set(result.ran()) if result is not None else set()
+    devices: dict[str, str] = {}
+    if result is not None:
+        devices = {s.origin: s.device for s in result.plan.steps if s.role in ("node", "source")}
+    out = []
+    for node in spec.nodes:
+        is_op = isinstance(node, Node)
+        randoms = []
+        arg_refs = []
+        if isinstance(node, Node):
+            for name, value in node.args.items():
+                if isinstance(value, Random):
+                    randoms.append(f"{name} ~ {value.describe()}")
+                elif isinstance(value, Ref):
+                    arg_refs.append([name, str(value)])
+        out.append(
+            {
+                "id": node.id,
+                "op": node.op,
+                "kind": "op" if is_op else "source",
+                "device": getattr(node, "device", None) or devices.get(node.id, ""),
+                "time_ms": times.get(node.id),
+                "ran": node.id in ran,
+                "inputs": [str(r) for r in node.inputs],
+                "arg_refs": arg_refs,
+                "randoms": randoms,
+                "probability": node.probability.p if node.probability is not None else None,
+                "error": errors.get(node.id),
+                "output": final is not None and final.node == node.id,
+            }
+        )
+    return out

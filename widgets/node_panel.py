@@ -1,0 +1,288 @@
+"""The selected node's controls: its arguments, device, apply-with-probability, inputs, and the
+move / duplicate / remove tools. Rebuilt only when the node's shape changes, so a slider being
+dragged is never replaced under the pointer."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import ipywidgets as widgets
+
+from augexplorer.catalog import Catalog, OpInfo
+from augexplorer.spec import ArgValue, GraphSpec, Node
+
+from .arg_controls import ArgControl, value_kind
+from .failure import Failure
+
+AUTO = "auto"
+
+
+@dataclass
+class NodeActions:
+    """What the panel asks of the explorer; each call is one user edit."""
+
+    set_arg: Callable[[str, str, ArgValue], None]
+    unset_arg: Callable[[str, str], None]
+    set_device: Callable[[str, str | None], None]
+    set_probability: Callable[[str, float | None], None]
+    rewire: Callable[[str, int, str], None]
+    move: Callable[[str, int], None]
+    duplicate: Callable[[str], None]
+    remove: Callable[[str], None]
+
+
+class NodePanel(widgets.VBox):
+    def __init__(self, catalog: Catalog, actions: NodeActions) -> None:
+        super().__init__([])
+        self.catalog = catalog
+        self.actions = actions
+        self.controls: dict[str, ArgControl] = {}
+        self._shape: tuple[Any, ...] | None = None
+        self._quiet = False
+        self._node_id: str | None = None
+        self.title = widgets.HTML()
+        self.node_error = widgets.HTML()
+        self.node_error.add_class("ax-arg-message")
+        self.add_class("ax-node-panel")
+        self._empty()
+
+    def _empty(self) -> None:
+        self._shape = None
+        self._node_id = None
+        self.controls = {}
+        hint = widgets.HTML(
+            "<span class='ax-muted'>Click a node in the graph to edit it and see its output.</span>"
+        )
+        self.children = [hint]
+
+    # ---- drawing ----------------------------------------------------------------------------
+    def show(self, spec: GraphSpec, node_id: str | None, failure: Failure | None) -> None:
+        if node_id is None or node_id not in spec:
+            if self._shape is not None:
+                self._empty()
+            return
+        node = spec.node(node_id)
+        errors = failure.argument_messages(node_id) if failure is not None else {}
+        if not isinstance(node, Node):
+            self._shape = ("source", node_id)
+            self._node_id = node_id
+            self.title.value = (
+                f"<div class='ax-node-title'>{html.escape(node_id)}</div>"
+                f"<div class='ax-muted'>data source: {html.escape(node.kind)}"
+                f"{' ' + html.escape(node.path) if node.path else ''} (change it in the toolbar)</div>"
+            )
+            self.node_error.value = _errors_html(errors)
+            self.children = [self.title, self.node_error]
+            return
+        info = self.catalog.get(node.op)
+        shown = self._shown_args(node, info)
+        shape = (
+            node_id,
+            node.op,
+            tuple((name, value_kind(node.args.get(name))) for name in shown),
+            node.inputs,
+            node.probability is not None,
+            node.device,
+            tuple(spec.ids()),
+        )
+        if shape != self._shape:
+            self._build(spec, node, info, shown)
+            self._shape = shape
+        self._quiet = True
+        try:
+            for name, control in self.controls.items():
+                value = node.args.get(name, _default(info, name))
+                control.show(value, errors.get(name))
+            if node.probability is not None:
+                self.probability.value = node.probability.p
+        finally:
+            self._quiet = False
+        self.node_error.value = _errors_html({"": errors[""]} if "" in errors else {})
+
+    def _shown_args(self, node: Node, info: OpInfo | None) -> list[str]:
+        names = list(node.args)
+        if info is not None:
+            names += [a.name for a in info.args if a.required and a.name not in node.args]
+        return names
+
+    def _build(self, spec: GraphSpec, node: Node, info: OpInfo | None, shown: list[str]) -> None:
+        self._node_id = node.id
+        summary = info.summary() if info is not None else "not in the catalog"
+        self.title.value = (
+            f"<div class='ax-node-title'>{html.escape(node.id)} "
+            f"<span class='ax-muted'>· {html.escape(node.op)}</span></div>"
+            f"<div class='ax-muted'>{html.escape(summary[:220])}</div>"
+        )
+        tools = self._tools(node)
+        self.controls = {}
+        for name in shown:
+            arg = info.arg(name) if info is not None else None
+            value = node.args.get(name, _default(info, name))
+            self.controls[name] = ArgControl(
+                name,
+                arg,
+                value,
+                on_change=lambda n, v: self._emit(self.actions.set_arg, node.id, n, v),
+                on_reset=lambda n: self._emit(self.actions.unset_arg, node.id, n),
+            )
+        adder = self._arg_adder(node, info, shown)
+        settings = self._settings(spec, node, info)
+        args_title = widgets.HTML("<div class='ax-section-title'>Arguments</div>")
+        self.children = [
+            self.title,
+            tools,
+            self.node_error,
+            args_title,
+            *self.controls.values(),
+            adder,
+            widgets.HTML("<div class='ax-section-title'>Node</div>"),
+            *settings,
+        ]
+
+    def _tools(self, node: Node) -> widgets.HBox:
+        def button(
+            text: str, icon: str, tip: str, css: str, action: Callable[[], None]
+        ) -> widgets.Button:
+            b = widgets.Button(description=text, icon=icon, tooltip=tip, layout={"width": "auto"})
+            b.add_class(css)
+            b.on_click(lambda _: action())
+            return b
+
+        return widgets.HBox(
+            [
+                button(
+                    "", "arrow-up", "move up", "ax-move-up", lambda: self.actions.move(node.id, -1)
+                ),
+                button(
+                    "",
+                    "arrow-down",
+                    "move down",
+                    "ax-move-down",
+                    lambda: self.actions.move(node.id, 1),
+                ),
+                button(
+                    "Duplicate",
+                    "clone",
+                    "duplicate this node",
+                    "ax-duplicate",
+                    lambda: self.actions.duplicate(node.id),
+                ),
+                button(
+                    "Remove",
+                    "trash",
+                    "remove this node",
+                    "ax-remove",
+                    lambda: self.actions.remove(node.id),
+                ),
+            ]
+        )
+
+    def _arg_adder(self, node: Node, info: OpInfo | None, shown: list[str]) -> widgets.Widget:
+        if info is None:
+            return widgets.HTML("")
+        rest = [a.name for a in info.args if a.name not in shown]
+        adder = widgets.Dropdown(
+            options=[("+ set another argument…", "")] + [(n, n) for n in rest],
+            value="",
+            layout={"width": "260px"},
+        )
+        adder.add_class("ax-arg-adder")
+
+        def add(change: dict[str, Any]) -> None:
+            name = change["new"]
+            if name:
+                self._emit(self.actions.set_arg, node.id, name, _starting_value(info, name))
+
+        adder.observe(add, "value")
+        return adder
+
+    def _settings(self, spec: GraphSpec, node: Node, info: OpInfo | None) -> list[widgets.Widget]:
+        backends = [b for b in (info.backends if info else ()) if b == "cpu" or self.catalog.gpu]
+        device = widgets.Dropdown(
+            options=[AUTO, *backends],
+            value=node.device if node.device in backends else AUTO,
+            description="device",
+            layout={"width": "220px"},
+        )
+        device.add_class("ax-device")
+        device.observe(
+            lambda c: self._emit(
+                self.actions.set_device, node.id, None if c["new"] == AUTO else c["new"]
+            ),
+            "value",
+        )
+        apply = widgets.Checkbox(
+            value=node.probability is not None,
+            description="apply with probability",
+            indent=False,
+            layout={"width": "170px"},
+        )
+        apply.add_class("ax-apply")
+        self.apply = apply
+        self.device = device
+        self.probability = widgets.FloatSlider(
+            value=node.probability.p if node.probability else 0.5,
+            min=0.0,
+            max=1.0,
+            step=0.01,
+            disabled=node.probability is None,
+            layout={"width": "200px"},
+        )
+        self.probability.add_class("ax-probability")
+        apply.observe(
+            lambda c: self._emit(
+                self.actions.set_probability, node.id, self.probability.value if c["new"] else None
+            ),
+            "value",
+        )
+        self.probability.observe(
+            lambda c: self._emit(self.actions.set_probability, node.id, c["new"]), "value"
+        )
+        others = [i for i in spec.ids() if i != node.id]
+        inputs = []
+        for index, ref in enumerate(node.inputs):
+            options = list(dict.fromkeys([*others, str(ref)]))
+            pick = widgets.Dropdown(
+                options=options,
+                value=str(ref),
+                description=f"input {index}",
+                layout={"width": "220px"},
+            )
+            pick.add_class(f"ax-input-{index}")
+            pick.observe(
+                lambda c, i=index: self._emit(self.actions.rewire, node.id, i, c["new"]), "value"
+            )
+            inputs.append(pick)
+        self.inputs = inputs
+        return [device, widgets.HBox([apply, self.probability]), *inputs]
+
+    def _emit(self, action: Callable[..., None], *args: Any) -> None:
+        if not self._quiet:
+            action(*args)
+
+
+def _default(info: OpInfo | None, name: str) -> ArgValue:
+    arg = info.arg(name) if info is not None else None
+    if arg is None or arg.default is None:
+        return 0.0 if arg is not None and arg.is_numeric and not arg.is_vector else ""
+    return arg.default
+
+
+def _starting_value(info: OpInfo, name: str) -> ArgValue:
+    arg = info.arg(name)
+    if arg is not None and arg.default is None and arg.hint is not None:
+        low = min(max(0.0, arg.hint.low), arg.hint.high)
+        return int(low) if arg.is_integer else float(low)
+    if arg is not None and arg.default is None and arg.choices:
+        return arg.choices[0]
+    value = _default(info, name)
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _errors_html(errors: dict[str, str]) -> str:
+    if not errors:
+        return ""
+    return "".join(f"<div>⚠ {html.escape(msg)}</div>" for msg in errors.values())

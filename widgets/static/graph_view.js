@@ -1,0 +1,117 @@
+// The graph as SVG: one box per node, top to bottom in the user's order, with edges for
+// inputs (solid) and argument inputs (dashed). Clicking a node sets the `selected` trait.
+const SVG = "http://www.w3.org/2000/svg";
+const BOX_W = 232;
+const LINE_H = 14;
+const GAP = 18;
+const LEFT = 34;
+
+function svg(tag, attrs, parent) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, String(v));
+  if (parent) parent.appendChild(el);
+  return el;
+}
+
+function text(parent, x, y, content, cls) {
+  const t = svg("text", { x, y, class: cls }, parent);
+  t.textContent = content;
+  return t;
+}
+
+function nodeLines(node) {
+  const lines = [];
+  for (const r of node.randoms || []) lines.push({ text: r, cls: "ax-g-random" });
+  for (const [arg, ref] of node.arg_refs || []) lines.push({ text: `${arg} ← ${ref}`, cls: "ax-g-argref" });
+  if (node.probability !== null && node.probability !== undefined)
+    lines.push({ text: `applied with p = ${node.probability}`, cls: "ax-g-random" });
+  if (node.error) lines.push({ text: node.error, cls: "ax-g-error-text" });
+  return lines;
+}
+
+function clip(s, n) {
+  return s.length > n ? s.slice(0, n - 1) + "…" : s;
+}
+
+function draw(model, el) {
+  const nodes = model.get("nodes") || [];
+  const selected = model.get("selected");
+  el.replaceChildren();
+  const heights = nodes.map((n) => 38 + LINE_H * nodeLines(n).length);
+  const tops = [];
+  let y = 6;
+  for (const h of heights) {
+    tops.push(y);
+    y += h + GAP;
+  }
+  const width = LEFT + BOX_W + 40;
+  const root = svg("svg", { width, height: Math.max(y, 40), class: "ax-graph-svg" }, el);
+  const defs = svg("defs", {}, root);
+  const marker = svg("marker", { id: "ax-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5,
+    markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" }, defs);
+  svg("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "ax-g-arrowhead" }, marker);
+  const index = new Map(nodes.map((n, i) => [n.id, i]));
+  const edges = svg("g", {}, root);
+  nodes.forEach((node, b) => {
+    const targetTop = tops[b];
+    const refs = (node.inputs || []).map((r) => [r, false]).concat(
+      (node.arg_refs || []).map(([, r]) => [r, true]));
+    refs.forEach(([ref, isArg], k) => {
+      const a = index.get(ref.split(":")[0]);
+      if (a === undefined) return;
+      const y1 = tops[a] + heights[a];
+      const y2 = targetTop;
+      const span = Math.abs(b - a);
+      let d;
+      if (b === a + 1 && !isArg) {
+        const x = LEFT + BOX_W / 2;
+        d = `M ${x} ${y1} L ${x} ${y2}`;
+      } else {
+        // Skips and argument inputs bend out to the side so they never cross a box.
+        const right = !isArg;
+        const xs = right ? LEFT + BOX_W : LEFT;
+        const bend = (right ? 1 : -1) * (14 + 6 * Math.min(span, 4) + 3 * k);
+        const ya = tops[a] + heights[a] / 2;
+        const yb = targetTop + heights[b] / 2;
+        d = `M ${xs} ${ya} C ${xs + bend} ${ya}, ${xs + bend} ${yb}, ${xs} ${yb}`;
+      }
+      svg("path", { d, class: isArg ? "ax-g-edge ax-g-edge-arg" : "ax-g-edge",
+        "marker-end": "url(#ax-arrow)" }, edges);
+    });
+  });
+  nodes.forEach((node, i) => {
+    const classes = ["ax-g-node", `ax-g-${node.kind}`];
+    if (node.id === selected) classes.push("ax-g-selected");
+    if (node.error) classes.push("ax-g-error");
+    if (node.output) classes.push("ax-g-output");
+    const g = svg("g", { class: classes.join(" "), "data-node": node.id,
+      transform: `translate(${LEFT}, ${tops[i]})` }, root);
+    const title = svg("title", {}, g);
+    title.textContent = node.error ? `${node.id}: ${node.error}` : `${node.id} (${node.op})`;
+    svg("rect", { width: BOX_W, height: heights[i], rx: 7, ry: 7, class: "ax-g-box" }, g);
+    text(g, 10, 17, clip(node.id, 20), "ax-g-id");
+    text(g, BOX_W - 8, 17, node.time_ms === null ? "" : `${node.time_ms.toFixed(1)} ms`,
+      node.ran ? "ax-g-time ax-g-ran" : "ax-g-time");
+    text(g, 10, 32, clip(node.op, 26), "ax-g-op");
+    text(g, BOX_W - 8, 32, node.device || "", "ax-g-device");
+    nodeLines(node).forEach((line, k) => text(g, 10, 47 + k * LINE_H, clip(line.text, 34), line.cls));
+    g.addEventListener("click", () => {
+      model.set("selected", node.id === model.get("selected") ? "" : node.id);
+      model.save_changes();
+    });
+  });
+}
+
+export default {
+  render({ model, el }) {
+    el.classList.add("ax-graph-root");
+    const redraw = () => draw(model, el);
+    model.on("change:nodes", redraw);
+    model.on("change:selected", redraw);
+    redraw();
+    return () => {
+      model.off("change:nodes", redraw);
+      model.off("change:selected", redraw);
+    };
+  },
+};

@@ -1,0 +1,65 @@
+"""One image, many draws: the same graph run on N copies of one sample.
+
+Each copy gets its own per-sample random draws, exactly as in training, in a single batch. The
+copies come from a file list that names the same file N times, read in order; the graph itself is
+unchanged, decoder included.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+from pathlib import Path
+
+from augexplorer.catalog import Catalog
+from augexplorer.engine import RunResult, Session
+from augexplorer.spec import GraphSpec, Source
+
+
+class VarietyError(Exception):
+    pass
+
+
+class Variety:
+    def __init__(self, catalog: Catalog, copies: int = 8) -> None:
+        self.catalog = catalog
+        self.copies = copies
+        self._session: Session | None = None
+        self._file: str | None = None
+        self._dir = tempfile.TemporaryDirectory(prefix="augexplorer-variety-")
+
+    def image_of(self, result: RunResult, sample: int = 0) -> str:
+        """The file sample `sample` of the batch was read from."""
+        source = next(s for s in result.plan.steps if s.role == "source")
+        data = result.sources.get(source.id)
+        if data is None or data.kind == "arrays":
+            raise VarietyError("the variety view needs images read from files")
+        name = result.files(source.id)[sample]
+        path = Path(data.file_root or "") / name if data.file_root else Path(name)
+        if any(ch.isspace() for ch in str(path)):
+            raise VarietyError(f"{path}: file names with spaces cannot go in a DALI file list")
+        return str(path)
+
+    def run(self, spec: GraphSpec, result: RunResult, sample: int = 0) -> RunResult:
+        """Run `spec` on `copies` copies of one sample of `result`'s batch."""
+        image = self.image_of(result, sample)
+        source_id = spec.sources()[0].id
+        listing = Path(self._dir.name) / "variety.txt"
+        if image != self._file:
+            listing.write_text(f"{image} 0\n" * self.copies, encoding="utf-8")
+            self._file = image
+            self._session = None
+        varied = dataclasses.replace(
+            spec.with_source(Source(source_id, "file_list", str(listing), shuffle=False)),
+            batch_size=self.copies,
+        )
+        if self._session is None:
+            self._session = Session(varied, catalog=self.catalog)
+            return self._session.run()
+        return self._session.update(varied)
+
+    def close(self) -> None:
+        self._session = None
+        if os.path.isdir(self._dir.name):
+            self._dir.cleanup()
