@@ -1,7 +1,8 @@
 """Browser round trip: a slider moved in the page -> the new grid in the DOM.
 
-JupyterLab runs a notebook with ``Explorer("basic", batch_size=16)`` in headless Chromium; the
-benchmark selects the ``rotate`` node and presses the right arrow on its ``fill_value`` slider,
+JupyterLab runs a notebook with ``Explorer("reference", batch_size=16)`` (the six-operator graph of
+the engine's edit-to-pixels benchmark) in headless Chromium; the benchmark selects the last node,
+``brightness``, and presses the right arrow on its ``brightness`` slider,
 timing in the page from the key press (capture-phase listener) to the grid image's new ``src``
 (MutationObserver). Reports p50 and p95; writes benchmarks/results/browser_round_trip.json.
 
@@ -55,7 +56,7 @@ def write_notebook(root: Path, batch: int) -> str:
     notebook.cells = [
         nbformat.v4.new_code_cell(
             "from augexplorer import Explorer\n"
-            f"explorer = Explorer('basic', batch_size={batch}, autosave=None)\nexplorer"
+            f"explorer = Explorer('reference', batch_size={batch}, autosave=None)\nexplorer"
         )
     ]
     nbformat.write(notebook, root / "bench.ipynb")
@@ -83,11 +84,11 @@ def main() -> int:
                 open_notebook(page, lab, name)
                 run_all(page)
                 page.locator(".ax-explorer img.ax-grid[src]").first.wait_for(timeout=120_000)
-                page.locator(".ax-graph [data-node='rotate']").click()
-                page.locator(".ax-arg-fill_value .noUi-handle").wait_for()
+                page.locator(".ax-graph [data-node='brightness']").click()
+                page.locator(".ax-arg-brightness .noUi-handle").wait_for()
                 time.sleep(1.0)
                 page.evaluate(WATCH)
-                handle = page.locator(".ax-arg-fill_value .noUi-handle").first
+                handle = page.locator(".ax-arg-brightness .noUi-handle").first
                 times: list[float] = []
                 for move in range(args.warmup + args.moves):
                     handle.focus()
@@ -107,7 +108,7 @@ def main() -> int:
     stats = summary(times)
     data = {
         "what": "slider moved in the page -> new grid in the DOM (JupyterLab, headless Chromium)",
-        "graph": "basic",
+        "graph": "reference (6 operators), last node's argument",
         "batch_size": args.batch,
         "round_trip_ms": stats,
         "last_engine_run_ms": float(engine.strip() or 0.0),

@@ -1,27 +1,62 @@
-"""Per-operator profiles: honest sums, report contents, CLI, chart, and the errors of a run."""
+"""Per-operator profiles: honest sums, node pipelines that match the engine, report contents, CLI,
+chart, and the errors of a run."""
 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 from augexplorer import GraphInvalid, Session, preset
 from augexplorer.cli import main
+from augexplorer.data import open_source
+from augexplorer.engine.runners import StepRunner
 from augexplorer.errors import DataError
-from augexplorer.profiling import OVERLAP_NOTE, profile
+from augexplorer.profiling import OVERLAP_NOTE, Profile, profile
+from augexplorer.profiling.contention import CoreWaits
+from augexplorer.profiling.report import SHARED_CORES
+from augexplorer.profiling.staged import StagedGraph, node_groups
+from augexplorer.spec import Ref
 
 PRESETS = ["basic", "imagenet_train", "imagenet_val", "randaugment", "random_affine"]
 
 
+@pytest.fixture(scope="module", params=PRESETS)
+def preset_profile(request: pytest.FixtureRequest) -> Profile:
+    # same threads, batch and synchronous execution on both sides, on the same batches,
+    # interleaved; each batch run 3 times per side (lockstep copies) keeping the fastest whole
+    # run; the figure checked is the median over batches of (nodes summed / fused)
+    return profile(request.param, repeats=7, warmup=2, device="cpu", attempts=3)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", PRESETS)
-def test_operator_times_sum_to_the_fused_pipeline_within_15_percent(name: str) -> None:
-    # same threads, batch and synchronous execution on both sides, on the same batches;
-    # the median over repeats of (operators summed / fused) for the same batch
-    result = profile(name, repeats=9, warmup=2, device="cpu")
-    assert 0.85 <= result.sum_to_fused <= 1.15, result.table()
+def test_operator_cpu_times_sum_to_the_fused_pipeline_within_15_percent(
+    preset_profile: Profile,
+) -> None:
+    # CPU time counts the work done, whatever else runs on the machine: the nodes timed one by
+    # one must account for the fused pipeline's work, nothing missed and nothing counted twice
+    assert 0.85 <= preset_profile.cpu_sum_to_fused <= 1.15, preset_profile.table()
+
+
+@pytest.mark.slow
+def test_operator_times_sum_to_the_fused_pipeline_within_15_percent(
+    preset_profile: Profile,
+) -> None:
+    waited = preset_profile.waited_for_cpu
+    if waited is None or waited >= SHARED_CORES:
+        # Wall time then measures the other programs more than the operators (on a 2-core
+        # machine at load 8, single batches took 0.2x to 7x their usual time); the CPU-time
+        # test above still ran on this very profile.
+        known = "not known" if waited is None else f"{100 * waited:.0f}% of the time"
+        pytest.skip(
+            f"cores shared (threads waited for a core: {known}); wall-clock sum/fused "
+            f"{preset_profile.sum_to_fused:.2f}, cpu {preset_profile.cpu_sum_to_fused:.2f}"
+        )
+    assert 0.85 <= preset_profile.sum_to_fused <= 1.15, preset_profile.table()
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +75,11 @@ def test_rows_cover_every_node_with_all_samples(val_profile) -> None:  # type: i
         assert row.device == "cpu"
         assert len(row.samples_ms) == 3
         assert len(row.harness_ms) == 3
+        assert len(row.cpu_samples_ms) == 3
     assert val_profile.row("resize").median_ms > 0
+    assert val_profile.row("resize").cpu_median_ms > 0
+    assert len(val_profile.fused_cpu_samples_ms) == 3
+    assert val_profile.waited_for_cpu is None or 0.0 <= val_profile.waited_for_cpu <= 1.0
     assert sum(val_profile.share(row) for row in val_profile.rows) == pytest.approx(1.0)
     assert len(val_profile.fused_samples_ms) == 3
     assert val_profile.images_per_s == pytest.approx(4000.0 / val_profile.fused_ms)
@@ -56,6 +95,10 @@ def test_json_holds_rows_fused_time_and_note(val_profile) -> None:  # type: igno
     assert decode["median_ms"] == pytest.approx(val_profile.row("decode").median_ms)
     assert data["fused"]["median_ms"] == pytest.approx(val_profile.fused_ms)
     assert data["fused"]["images_per_s"] > 0
+    assert data["fused"]["cpu_median_ms"] == pytest.approx(val_profile.fused_cpu_ms)
+    assert data["cpu_sum_to_fused"] == pytest.approx(val_profile.cpu_sum_to_fused)
+    assert len(data["nodes"][2]["cpu_samples_ms"]) == 3
+    assert data["machine"]["cpu_count"] >= 1
     assert data["note"] == OVERLAP_NOTE
 
 
@@ -64,7 +107,7 @@ def test_table_names_operators_devices_and_the_upper_bound(val_profile) -> None:
     for row in val_profile.rows:
         assert row.node in table and row.op in table
     assert "ms/batch" in table and "share" in table
-    assert "fused pipeline" in table and "upper bound" in table
+    assert "fused pipeline" in table and "upper bound" in table and "cpu ms" in table
     assert f"{val_profile.row('resize').median_ms:.2f}" in table
 
 
@@ -72,6 +115,62 @@ def test_random_draws_count_towards_their_node() -> None:
     result = profile("basic", repeats=2, warmup=1, batch_size=4)
     assert result.row("rotate").steps == ("rotate_angle", "rotate")
     assert result.row("flip").steps == ("flip_horizontal", "flip")
+    assert result.nodes == ["source", "decode", "resize", "rotate", "crop", "flip"]
+
+
+@pytest.mark.parametrize("name", ["randaugment", "random_affine"])
+def test_node_pipelines_reproduce_the_engine_outputs(name: str) -> None:
+    # one pipeline per node, draws and coin flip inside, constants baked in: the same images
+    # and draws as the engine's step-by-step run of the same batch
+    session = Session(name, batch_size=4, device_id=None)
+    expected = session.run()
+    plan = session.plan
+    data = {s.id: open_source(s.source, None) for s in plan.steps if s.source is not None}
+    staged = StagedGraph(plan, data, device_id=None, num_threads=2)
+    assert all(not fed for runner in staged.nodes.values() for fed in runner.fed)
+    outputs: dict[str, list[Any]] = {}
+    for origin, steps in node_groups(plan).items():
+        if origin in staged.sources:
+            outputs[origin] = staged.sources[origin].run()[0]
+            continue
+        runner = staged.nodes[origin]
+        feeds = {ref: outputs[ref.node][ref.output] for ref, _device in runner.external}
+        made, _ms = runner.run(feeds)
+        assert set(made) == {step.id for step in steps}
+        outputs.update(made)
+    for step in plan.steps:
+        for index in range(step.output_count):
+            got = [np.array(sample) for sample in outputs[step.id][index]]
+            want = expected.arrays(Ref(step.id, index))
+            assert all(np.array_equal(a, b) for a, b in zip(got, want, strict=True)), step.id
+
+
+def test_the_step_runner_bakes_constants_when_asked() -> None:
+    plan = Session("imagenet_val", batch_size=4, device_id=None).plan
+    step = plan.step("resize")
+    options: dict[str, Any] = {"batch_size": 4, "device_id": None, "num_threads": 1}
+    fed = StepRunner(step, input_devices=["cpu"], **options)
+    baked = StepRunner(step, input_devices=["cpu"], feed_scalars=False, **options)
+    assert fed.group.fed == [("resize_shorter",)] and baked.group.fed == [()]
+    encoded = Session("imagenet_val", batch_size=4, device_id=None).run().steps["decode"].outputs
+    from_fed = [np.array(sample) for sample in fed.run(step, encoded, {})[0][0]]
+    from_baked = [np.array(sample) for sample in baked.run(step, encoded, {})[0][0]]
+    assert len(from_fed) == 4
+    assert all(np.array_equal(a, b) for a, b in zip(from_fed, from_baked, strict=True))
+
+
+def test_core_waits_measure_a_share_of_runnable_time() -> None:
+    waits = CoreWaits()
+    waits.start()
+    deadline = time.perf_counter() + 0.05
+    while time.perf_counter() < deadline:  # a thread that is always ready to run
+        pass
+    share = waits.stop()
+    if not Path("/proc/self/task").is_dir():
+        assert share is None
+    else:
+        assert share is not None and 0.0 <= share < 1.0
+        assert waits.share == share
 
 
 def test_profile_of_a_session_uses_its_graph() -> None:

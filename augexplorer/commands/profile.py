@@ -24,6 +24,12 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--repeats", type=int, default=5, help="timed runs (default 5)")
     parser.add_argument("--warmup", type=int, default=2, help="untimed runs first (default 2)")
+    parser.add_argument(
+        "--attempts",
+        type=int,
+        default=1,
+        help="runs of each batch per side, keeping the fastest (default 1; 3 on a busy machine)",
+    )
     parser.add_argument("--threads", type=int, help="DALI threads (default: cores, at most 8)")
     parser.add_argument("--json", dest="json_path", help="also write the figures as JSON here")
     parser.add_argument("--chart", help="also write a bar chart (PNG) here")
@@ -37,9 +43,10 @@ def run(args: argparse.Namespace) -> int:
     from ..files import atomic_write_text
     from ..profiling import profile
 
-    if args.repeats < 1 or args.warmup < 0:
+    if args.repeats < 1 or args.warmup < 0 or args.attempts < 1:
         print(
-            "augexplorer profile: --repeats must be 1 or more, --warmup 0 or more", file=sys.stderr
+            "augexplorer profile: --repeats and --attempts must be 1 or more, --warmup 0 or more",
+            file=sys.stderr,
         )
         return 2
     spec = load_spec(args)
@@ -55,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
         warmup=args.warmup,
         device=args.device,
         num_threads=args.threads,
+        attempts=args.attempts,
         progress=progress,
     )
     print(result.table())

@@ -15,6 +15,7 @@ from typing import Any
 from ..builder import call_source, call_step
 from ..data import SourceData
 from ..plan import Step
+from ..spec import Ref
 
 # Synchronous, no prefetching: one run() is one batch through one step, which makes its time
 # honest. exec_dynamic must be explicit: without it these settings select DALI's older executor,
@@ -92,8 +93,156 @@ def structure_key(step: Step, input_devices: Sequence[str], batch_size: int) -> 
     return (*known, tuple(input_devices), batch_size)
 
 
+class StepGroupRunner:
+    """Runs a few steps of a plan (in plan order) in one synchronous pipeline.
+
+    What the steps read from outside the group comes in through `external_source` nodes, fed
+    each run with cached upstream outputs; what they read from each other stays inside the
+    pipeline, as in the fused one. A user node with its random draws and coin flip is such a
+    group; so is one step alone (:class:`StepRunner`).
+
+    ``feed_scalars=True`` feeds per-sample scalar constants at run time (:func:`fed_args`), so an
+    edited value re-uses the built pipeline; ``False`` bakes every constant into the DALI call
+    exactly as the fused pipeline does, which is what a timing of the fused graph's operators
+    needs. ``empty=True`` builds the group's harness instead: the same external sources, fed the
+    same way, returned untouched; its time is what feeding and starting the pipeline costs.
+    """
+
+    def __init__(
+        self,
+        steps: Sequence[Step],
+        *,
+        batch_size: int,
+        device_id: int | None,
+        num_threads: int,
+        input_devices: Mapping[str, str],
+        feed_scalars: bool = True,
+        empty: bool = False,
+    ) -> None:
+        from nvidia.dali import fn, pipeline_def
+
+        self.batch_size = batch_size
+        self.steps = tuple(steps)
+        inside = {step.id for step in self.steps}
+        # One external source per (outside output, device): positional inputs arrive on their
+        # producer's device, argument inputs and predicates on the CPU (DALI requires it).
+        self.external: dict[tuple[Ref, str], str] = {}
+        for step in self.steps:
+            for ref, device in _reads(step, input_devices):
+                if ref.node not in inside and (ref, device) not in self.external:
+                    self.external[(ref, device)] = f"fed_{len(self.external)}"
+        self.fed = [fed_args(step) if feed_scalars and not empty else () for step in self.steps]
+        structural = [
+            dataclasses.replace(step, args={k: v for k, v in step.args.items() if k not in fed})
+            for step, fed in zip(self.steps, self.fed, strict=True)
+        ]
+        if empty and not self.external:
+            raise ValueError("an empty group needs at least one input to feed")
+        external = list(self.external.items())
+        self.empty = empty
+        self.output_counts: list[int] = []  # per step, filled when the pipeline is defined
+
+        options: dict[str, Any] = {
+            "batch_size": batch_size,
+            "num_threads": num_threads,
+            "device_id": device_id,
+            "enable_conditionals": not empty and any(s.apply is not None for s in self.steps),
+            **SYNC_PIPELINE,
+        }
+
+        @pipeline_def(**options)
+        def group() -> Any:
+            nodes = {key: fn.external_source(name=name, device=key[1]) for key, name in external}
+            if empty:
+                return tuple(nodes.values())
+            made = _call_group(structural, self.fed, nodes, input_devices)
+            self.output_counts.extend(len(outputs) for outputs in made)
+            return tuple(output for outputs in made for output in outputs)
+
+        self.pipeline = group()
+        self.pipeline.build()
+
+    def run(
+        self, feeds: Mapping[Ref, Any], steps: Sequence[Step] | None = None
+    ) -> tuple[dict[str, list[Any]], float]:
+        """Feed the outside outputs the group reads (`feeds`, by reference) and, when scalars are
+        fed, the argument values of `steps` (the group's steps as now edited; by default the
+        ones it was built from); run. Returns each step's outputs (the fed inputs, by name, for
+        an empty group) and the milliseconds of feeding and running."""
+        current = self.steps if steps is None else tuple(steps)
+        start = time.perf_counter()
+        for (ref, _device), name in self.external.items():
+            self.pipeline.feed_input(name, feeds[ref])
+        for index, step in enumerate(current):
+            for name, values in fed_values(step, self.fed[index], self.batch_size).items():
+                self.pipeline.feed_input(f"value_{index}_{name}", values)
+        outputs = list(self.pipeline.run())
+        elapsed = (time.perf_counter() - start) * 1000.0
+        if self.empty:  # what was fed, by external source name
+            return dict(zip(self.external.values(), ([o] for o in outputs), strict=True)), elapsed
+        by_step: dict[str, list[Any]] = {}
+        position = 0
+        for step, count in zip(current, self.output_counts, strict=True):
+            by_step[step.id] = outputs[position : position + count]
+            position += count
+        return by_step, elapsed
+
+
+def _call_group(
+    steps: Sequence[Step],
+    fed: Sequence[tuple[str, ...]],
+    external: Mapping[tuple[Ref, str], Any],
+    input_devices: Mapping[str, str],
+) -> list[list[Any]]:
+    """Make the DALI calls of `steps` inside a pipeline being defined; each step's outputs.
+
+    Outside outputs come from `external` (DataNodes by reference and device), scalar constants
+    named in `fed` from their own `external_source`.
+    """
+    from nvidia.dali import fn
+
+    made: dict[str, list[Any]] = {}
+    for index in range(len(steps)):  # indexing: autograph's zip has no `strict`
+        step = steps[index]
+        reads = dict(_reads(step, input_devices))
+        inputs = [_node(made, external, reads, ref) for ref in step.inputs]
+        arg_inputs = {
+            name: _node(made, external, reads, ref) for name, ref in step.arg_inputs.items()
+        }
+        for name in fed[index]:
+            arg_inputs[name] = fn.external_source(name=f"value_{index}_{name}")
+        predicate = None
+        if step.apply is not None:
+            predicate = _node(made, external, reads, step.apply)
+        made[step.id] = call_step(step, inputs, arg_inputs, predicate)
+    return [made[step.id] for step in steps]
+
+
+def _node(
+    made: Mapping[str, list[Any]],
+    external: Mapping[tuple[Ref, str], Any],
+    reads: Mapping[Ref, str],
+    ref: Ref,
+) -> Any:
+    if ref.node in made:
+        return made[ref.node][ref.output]
+    return external[(ref, reads[ref])]
+
+
+def _reads(step: Step, input_devices: Mapping[str, str]) -> list[tuple[Ref, str]]:
+    """Each output `step` reads, with the device it arrives on."""
+    reads = [(ref, _external_device(input_devices.get(ref.node, "cpu"))) for ref in step.inputs]
+    reads += [(ref, "cpu") for ref in step.arg_inputs.values()]
+    if step.apply is not None:
+        reads.append((step.apply, "cpu"))
+    return reads
+
+
 class StepRunner:
-    """Runs one operator step; built once, re-used while its structure and input devices stay."""
+    """Runs one operator step; built once, re-used while its structure and input devices stay.
+
+    A one-step :class:`StepGroupRunner`; `input_devices` are the devices of `step.inputs`.
+    """
 
     def __init__(
         self,
@@ -103,41 +252,20 @@ class StepRunner:
         device_id: int | None,
         num_threads: int,
         input_devices: Sequence[str],
+        feed_scalars: bool = True,
     ) -> None:
-        from nvidia.dali import fn, pipeline_def
-
-        self.batch_size = batch_size
-        self.input_names = [f"input_{i}" for i in range(len(step.inputs))]
-        self.arg_names = sorted(step.arg_inputs)
-        self.fed = fed_args(step)
-        structural = dataclasses.replace(
-            step, args={k: v for k, v in step.args.items() if k not in self.fed}
+        self.step = step
+        self.group = StepGroupRunner(
+            [step],
+            batch_size=batch_size,
+            device_id=device_id,
+            num_threads=num_threads,
+            input_devices={
+                ref.node: device for ref, device in zip(step.inputs, input_devices, strict=True)
+            },
+            feed_scalars=feed_scalars,
         )
-
-        options: dict[str, Any] = {
-            "batch_size": batch_size,
-            "num_threads": num_threads,
-            "device_id": device_id,
-            "enable_conditionals": step.apply is not None,
-            **SYNC_PIPELINE,
-        }
-
-        @pipeline_def(**options)
-        def one_step() -> Any:
-            # (indexing, not zip: DALI's autograph converts this function and its zip has no
-            # `strict` argument)
-            inputs = [
-                fn.external_source(name=name, device=_external_device(input_devices[index]))
-                for index, name in enumerate(self.input_names)
-            ]
-            arg_inputs = {name: fn.external_source(name=f"arg_{name}") for name in self.arg_names}
-            for name in self.fed:
-                arg_inputs[name] = fn.external_source(name=f"value_{name}")
-            predicate = fn.external_source(name="predicate") if step.apply is not None else None
-            return tuple(call_step(structural, inputs, arg_inputs, predicate))
-
-        self.pipeline = one_step()
-        self.pipeline.build()
+        self.pipeline = self.group.pipeline
 
     def run(
         self,
@@ -147,17 +275,13 @@ class StepRunner:
         predicate: Any = None,
     ) -> tuple[list[Any], float]:
         """Feed cached TensorLists and `step`'s argument values, run; (outputs, milliseconds)."""
-        start = time.perf_counter()
-        for name, data in zip(self.input_names, inputs, strict=True):
-            self.pipeline.feed_input(name, data)
-        for name in self.arg_names:
-            self.pipeline.feed_input(f"arg_{name}", arg_inputs[name])
-        for name, values in fed_values(step, self.fed, self.batch_size).items():
-            self.pipeline.feed_input(f"value_{name}", values)
-        if predicate is not None:
-            self.pipeline.feed_input("predicate", predicate)
-        outputs = list(self.pipeline.run())
-        return outputs, (time.perf_counter() - start) * 1000.0
+        built = self.step  # `step` has this structure; its argument values may differ
+        feeds: dict[Ref, Any] = dict(zip(built.inputs, inputs, strict=True))
+        feeds.update({ref: arg_inputs[name] for name, ref in built.arg_inputs.items()})
+        if built.apply is not None and predicate is not None:
+            feeds[built.apply] = predicate
+        outputs, elapsed = self.group.run(feeds, [step])
+        return outputs[step.id], elapsed
 
 
 class SourceRunner:

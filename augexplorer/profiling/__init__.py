@@ -1,7 +1,7 @@
 """Per-operator timings of a graph, beside the graph's time as one fused DALI pipeline.
 
-DALI has no per-operator timing of its own; :func:`profile` runs each step in its own
-synchronous pipeline, repeated after a warm-up, and reports medians.
+DALI has no per-operator timing of its own; :func:`profile` runs each user node (with its random
+draws) in its own synchronous pipeline, repeated after a warm-up, and reports medians.
 """
 
 from __future__ import annotations

@@ -13,15 +13,20 @@ OVERLAP_NOTE = (
     "upper bound of the fused pipeline's time; the gap is what fusing saves."
 )
 
+# From this share of time spent waiting for a core, a profile's wall-clock times say more about
+# the other programs on the machine than about the operators.
+SHARED_CORES = 0.1
+
 
 @dataclass(frozen=True)
 class NodeTiming:
     """One user node: its operator, device and the time it took per batch in every repeat.
 
-    A node's samples include its random draws and coin flip (the steps it owns), since they are
-    part of what the node costs. Each sample is the step pipelines' time less their harness (the
-    same inputs fed to an empty pipeline in the same repeat): the fused pipeline does not feed
-    its operators, so that cost is measured and taken out, never estimated.
+    A node's samples include its random draws and coin flip (the steps it owns, run in the same
+    pipeline as the node), since they are part of what the node costs. Each sample is the node
+    pipeline's time less its harness (the same inputs fed to an empty pipeline in the same
+    repeat): the fused pipeline does not feed its operators, so that cost is measured and taken
+    out, never estimated.
     """
 
     node: str
@@ -30,10 +35,15 @@ class NodeTiming:
     samples_ms: tuple[float, ...]  # the operator alone: raw time less the harness, per repeat
     steps: tuple[str, ...] = ()
     harness_ms: tuple[float, ...] = ()  # feeding inputs and starting a pipeline, per repeat
+    cpu_samples_ms: tuple[float, ...] = ()  # the process's CPU time, less the harness's
 
     @property
     def median_ms(self) -> float:
         return statistics.median(self.samples_ms)
+
+    @property
+    def cpu_median_ms(self) -> float:
+        return statistics.median(self.cpu_samples_ms) if self.cpu_samples_ms else 0.0
 
     @property
     def harness_median_ms(self) -> float:
@@ -45,7 +55,10 @@ class Profile:
     """Per-operator times of one graph, and the whole graph's time as one fused pipeline.
 
     Every time is for one batch of `batch_size` images, measured after `warmup` unmeasured runs
-    and summarised by the median of `repeats` runs.
+    and summarised by the median of `repeats` runs. Wall-clock times are the headline; CPU times
+    (the process's, all threads) sit beside them: on a machine whose cores other programs share,
+    wall time includes waiting for a core and CPU time does not. CPU time leaves out work done
+    on a GPU.
     """
 
     name: str
@@ -57,6 +70,10 @@ class Profile:
     rows: tuple[NodeTiming, ...]
     fused_samples_ms: tuple[float, ...]
     extra: dict[str, Any] = field(default_factory=dict)
+    fused_cpu_samples_ms: tuple[float, ...] = ()
+    attempts: int = 1  # runs of each batch per side; each sample is the fastest of them
+    # share of the timed runs' runnable thread time spent waiting for a core (None: not known)
+    waited_for_cpu: float | None = None
 
     # ---- figures ----------------------------------------------------------------------------
     @property
@@ -90,6 +107,25 @@ class Profile:
         pairs = zip(self.operator_sums_ms, self.fused_samples_ms, strict=True)
         return statistics.median(total / fused for total, fused in pairs)
 
+    @property
+    def operator_cpu_sum_ms(self) -> float:
+        return sum(row.cpu_median_ms for row in self.rows)
+
+    @property
+    def fused_cpu_ms(self) -> float:
+        return statistics.median(self.fused_cpu_samples_ms) if self.fused_cpu_samples_ms else 0.0
+
+    @property
+    def cpu_sum_to_fused(self) -> float:
+        """:attr:`sum_to_fused` on the CPU-time clock: how far the nodes' work, measured one by
+        one, is from the fused pipeline's work on the same batch, whatever else the machine
+        runs (NaN when no CPU times were taken)."""
+        if not self.fused_cpu_samples_ms:
+            return float("nan")
+        sums = [sum(row.cpu_samples_ms[i] for row in self.rows) for i in range(self.repeats)]
+        pairs = zip(sums, self.fused_cpu_samples_ms, strict=True)
+        return statistics.median(total / fused for total, fused in pairs if fused > 0)
+
     def share(self, row: NodeTiming) -> float:
         """A node's part of the per-operator total (0-1)."""
         total = self.operator_sum_ms
@@ -117,6 +153,7 @@ class Profile:
             "num_threads": self.num_threads,
             "repeats": self.repeats,
             "warmup": self.warmup,
+            "attempts": self.attempts,
             "nodes": [
                 {
                     "node": row.node,
@@ -127,6 +164,8 @@ class Profile:
                     "share": self.share(row),
                     "samples_ms": list(row.samples_ms),
                     "harness_ms": list(row.harness_ms),
+                    "cpu_median_ms": row.cpu_median_ms,
+                    "cpu_samples_ms": list(row.cpu_samples_ms),
                 }
                 for row in self.rows
             ],
@@ -135,11 +174,16 @@ class Profile:
                 "median_ms": self.fused_ms,
                 "samples_ms": list(self.fused_samples_ms),
                 "images_per_s": self.images_per_s,
+                "cpu_median_ms": self.fused_cpu_ms,
+                "cpu_samples_ms": list(self.fused_cpu_samples_ms),
                 "mode": "one pipeline from build_pipeline, synchronous (no prefetch)",
             },
             "operator_sums_ms": self.operator_sums_ms,
             "harness_ms": self.harness_ms,
             "sum_to_fused": self.sum_to_fused,
+            "operator_cpu_sum_ms": self.operator_cpu_sum_ms,
+            "cpu_sum_to_fused": self.cpu_sum_to_fused,
+            "waited_for_cpu": self.waited_for_cpu,
             "note": OVERLAP_NOTE,
             **self.extra,
         }
@@ -149,7 +193,7 @@ class Profile:
 
     def table(self) -> str:
         """A plain-text table: operator, device, ms per batch, share of total."""
-        header = ("node", "operator", "device", "ms/batch", "share")
+        header = ("node", "operator", "device", "ms/batch", "share", "cpu ms")
         body = [
             (
                 row.node,
@@ -157,22 +201,39 @@ class Profile:
                 row.device,
                 f"{row.median_ms:.2f}",
                 f"{100 * self.share(row):.1f}%",
+                f"{row.cpu_median_ms:.2f}",
             )
             for row in self.rows
         ]
         footer = [
-            ("sum of operators", "", "", f"{self.operator_sum_ms:.2f}", "100.0%"),
+            (
+                "sum of operators",
+                "",
+                "",
+                f"{self.operator_sum_ms:.2f}",
+                "100.0%",
+                f"{self.operator_cpu_sum_ms:.2f}",
+            ),
             (
                 "fused pipeline",
                 "build_pipeline",
                 self.device,
                 f"{self.fused_ms:.2f}",
-                f"sum/fused {self.sum_to_fused:.2f}",
+                "",
+                f"{self.fused_cpu_ms:.2f}",
+            ),
+            (
+                "sum / fused",
+                "(median of per-batch ratios)",
+                "",
+                f"{self.sum_to_fused:.2f}",
+                "",
+                f"{self.cpu_sum_to_fused:.2f}",
             ),
         ]
         rows = [header, *body, *footer]
         widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-        right = {3, 4}
+        right = {3, 4, 5}
 
         def line(cells: tuple[str, ...]) -> str:
             return "  ".join(
@@ -184,14 +245,25 @@ class Profile:
         title = (
             f"{self.name}: batch of {self.batch_size}, {self.num_threads} threads, "
             f"median of {self.repeats} runs after {self.warmup} warm-up"
+            + (f", each the fastest of {self.attempts}" if self.attempts > 1 else "")
         )
         lines = [title, line(header), rule, *map(line, body), rule, *map(line, footer)]
         lines.append(f"fused pipeline: {self.images_per_s:.1f} images/s (synchronous, no prefetch)")
         lines.append(
-            f"each step ran in its own pipeline; feeding it and starting the pipeline "
-            f"({self.harness_ms:.2f} ms per batch in all, measured with empty pipelines on the "
-            f"same inputs) is subtracted."
+            f"each node ran in its own pipeline, with its random draws; feeding it and starting "
+            f"the pipeline ({self.harness_ms:.2f} ms per batch in all, measured with empty "
+            f"pipelines on the same inputs) is subtracted."
         )
+        lines.append(
+            "cpu ms: the process's CPU time (all threads), steadier than wall time when other "
+            "programs share the cores; it leaves out work done on a GPU."
+        )
+        if self.waited_for_cpu is not None and self.waited_for_cpu >= SHARED_CORES:
+            lines.append(
+                f"other programs shared the cores: the threads waited for a core "
+                f"{100 * self.waited_for_cpu:.0f}% of the time they were ready to run, so wall "
+                f"times are inflated; compare cpu ms."
+            )
         lines.append(OVERLAP_NOTE)
         return "\n".join(lines)
 

@@ -1,5 +1,5 @@
-"""The two ways a profile runs a graph: step by step (one synchronous DALI pipeline per step, each
-timed alone) and fused (the whole graph as one DALI pipeline, as an exported module runs it).
+"""The two ways a profile runs a graph: node by node (one synchronous DALI pipeline per user node,
+each timed alone) and fused (the whole graph as one DALI pipeline, as an exported module runs it).
 
 Both read the same batches in the same order: the staged graph's source runners and the fused
 pipeline's readers are built from the same plan and seeds, and array sources are fed from the
@@ -9,24 +9,47 @@ same position, so the two timings cover the same images.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
 from ..builder import build_pipeline
 from ..data import SourceData
-from ..engine.runners import SYNC_PIPELINE, SourceRunner
-from ..plan import Plan
-from .runner import ProfileRunner
+from ..engine.runners import SYNC_PIPELINE, SourceRunner, StepGroupRunner
+from ..plan import Plan, Step
+
+Result = TypeVar("Result")
+
+
+class Clocks(NamedTuple):
+    """One timed run: wall-clock milliseconds, and the process's CPU milliseconds (all its
+    threads; DALI's CPU operators run on the pipeline's worker threads). On a machine whose
+    cores other programs share, the wall time includes waiting for a core; the CPU time does
+    not, so it is the steadier measure of a CPU operator's work."""
+
+    wall_ms: float
+    cpu_ms: float
+
+
+def clocked(run: Callable[[], tuple[Result, float]]) -> tuple[Result, Clocks]:
+    """Call `run` (which returns its result and its own wall milliseconds) and add the CPU time
+    the process spent meanwhile."""
+    start = time.process_time()
+    result, wall_ms = run()
+    return result, Clocks(wall_ms, (time.process_time() - start) * 1000.0)
 
 
 class StagedGraph:
-    """Every step of a plan as its own synchronous pipeline, built once and re-run.
+    """Every user node of a plan as its own synchronous pipeline, built once and re-run.
 
-    Random steps are built once too: the engine rebuilds them to replay the same draws, but a
-    profile only needs their cost, which does not depend on the values drawn. Each step that
-    reads inputs has a harness twin (see :mod:`.runner`) that measures what feeding costs.
+    A node's pipeline holds the node's own steps, its random draws and coin flip with it (they
+    are part of what the node costs, and a pipeline per tiny draw would add a pipeline's fixed
+    cost per draw), with every constant baked in as in the fused pipeline. What the node reads
+    from other nodes is fed from the outputs they produced in the same run. Each node that reads
+    inputs has a harness twin (an empty pipeline fed the same inputs) that measures what feeding
+    and starting the pipeline costs, which the fused pipeline does not pay per node.
     """
 
     def __init__(
@@ -39,14 +62,15 @@ class StagedGraph:
     ) -> None:
         self.plan = plan
         batch_size = plan.spec.batch_size
+        devices = {step.id: step.device for step in plan.steps}
         self.sources: dict[str, SourceRunner] = {}
-        self.runners: dict[str, ProfileRunner] = {}
-        self.harnesses: dict[str, ProfileRunner] = {}
-        for step in plan.steps:
-            if step.role == "source":
-                self.sources[step.id] = SourceRunner(
-                    step,
-                    data[step.id],
+        self.nodes: dict[str, StepGroupRunner] = {}
+        self.harnesses: dict[str, StepGroupRunner] = {}
+        for origin, steps in node_groups(plan).items():
+            if steps[0].role == "source":
+                self.sources[origin] = SourceRunner(
+                    steps[0],
+                    data[steps[0].id],
                     batch_size=batch_size,
                     device_id=device_id,
                     num_threads=num_threads,
@@ -56,37 +80,48 @@ class StagedGraph:
                 "batch_size": batch_size,
                 "device_id": device_id,
                 "num_threads": num_threads,
-                "input_devices": tuple(plan.step(ref.node).device for ref in step.inputs),
+                "input_devices": devices,
             }
-            self.runners[step.id] = ProfileRunner(step, **options)
-            if step.upstream():  # a step that reads nothing has nothing fed to measure
-                self.harnesses[step.id] = ProfileRunner(step, harness=True, **options)
+            node = StepGroupRunner(steps, feed_scalars=False, **options)
+            self.nodes[origin] = node
+            if node.external:  # a node that reads nothing has nothing fed to measure
+                self.harnesses[origin] = StepGroupRunner(steps, empty=True, **options)
 
-    def run(self) -> tuple[dict[str, float], dict[str, float]]:
-        """Run the next batch through every step; returns each step's milliseconds, and the
-        milliseconds of its harness (the same inputs fed to an empty pipeline, run right after).
+    def run(self) -> tuple[dict[str, Clocks], dict[str, Clocks]]:
+        """Run the next batch through every node; returns each node's times, and the times of
+        its harness (the same inputs fed to an empty pipeline, run right after).
 
-        `Pipeline.run()` without a CUDA stream returns host-synchronous outputs, so a GPU step's
-        time includes the completion of its work.
+        `Pipeline.run()` without a CUDA stream returns host-synchronous outputs, so a GPU node's
+        wall time includes the completion of its work.
         """
         outputs: dict[str, list[Any]] = {}
-        times: dict[str, float] = {}
-        harness: dict[str, float] = {}
-        for step in self.plan.steps:
-            if step.role == "source":
-                outputs[step.id], times[step.id] = self.sources[step.id].run()
+        times: dict[str, Clocks] = {}
+        harness: dict[str, Clocks] = {}
+        for origin in node_groups(self.plan):
+            if origin in self.sources:
+                outputs[origin], times[origin] = clocked(self.sources[origin].run)
+                harness[origin] = Clocks(0.0, 0.0)
                 continue
-            inputs = [outputs[ref.node][ref.output] for ref in step.inputs]
-            arg_inputs = {
-                name: outputs[ref.node][ref.output] for name, ref in step.arg_inputs.items()
-            }
-            predicate = outputs[step.apply.node][step.apply.output] if step.apply else None
-            outputs[step.id], times[step.id] = self.runners[step.id].run(
-                inputs, arg_inputs, predicate
+            node = self.nodes[origin]
+            feeds = {ref: outputs[ref.node][ref.output] for ref, _device in node.external}
+            made, times[origin] = clocked(partial(node.run, feeds))
+            outputs.update(made)
+            empty = self.harnesses.get(origin)
+            harness[origin] = (
+                clocked(partial(empty.run, feeds))[1] if empty is not None else Clocks(0.0, 0.0)
             )
-            empty = self.harnesses.get(step.id)
-            harness[step.id] = empty.run(inputs, arg_inputs, predicate)[1] if empty else 0.0
         return times, harness
+
+
+def node_groups(plan: Plan) -> dict[str, list[Step]]:
+    """The plan's steps by user node (their `origin`), in the order the nodes can run: a node
+    comes after every node it reads from (its last step, the node's own call, is placed after
+    all of them in the plan)."""
+    groups: dict[str, list[Step]] = {}
+    for step in plan.steps:
+        groups.setdefault(step.origin, []).append(step)
+    last = {origin: plan.steps.index(steps[-1]) for origin, steps in groups.items()}
+    return {origin: groups[origin] for origin in sorted(groups, key=last.__getitem__)}
 
 
 class FusedGraph:
@@ -115,14 +150,17 @@ class FusedGraph:
         self.pipeline.build()
         self._positions = {step.id: 0 for step in plan.steps if step.role == "source"}
 
-    def run(self) -> float:
-        """Run one batch; returns milliseconds (array feeding included, as in the staged run)."""
+    def run(self) -> Clocks:
+        """Run one batch; returns its times (array feeding included, as in the staged run)."""
+        return clocked(self._run)[1]
+
+    def _run(self) -> tuple[None, float]:
         start = time.perf_counter()
         for step in self.plan.steps:
             if step.role == "source" and self.data[step.id].kind == "arrays":
                 self._feed(step.id)
         self.pipeline.run()
-        return (time.perf_counter() - start) * 1000.0
+        return None, (time.perf_counter() - start) * 1000.0
 
     def _feed(self, step_id: str) -> None:
         # the same batches, in the same order, as SourceRunner feeds
