@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ..export.fusion import FUSE_MODES
 from . import load_spec
 
 
@@ -24,6 +25,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--data", help="the module's default data: a folder or a file list")
     parser.add_argument("--batch-size", type=int, help="the module's default batch size")
     parser.add_argument(
+        "--fuse-decoders",
+        choices=FUSE_MODES,
+        default="exact",
+        help="fuse the image decoder with the crop after it: 'exact' (default) only where the "
+        "outputs stay identical to the explorer's, 'all' also where they differ (the module's "
+        "header says how), 'none' never",
+    )
+    parser.add_argument(
         "--overwrite", action="store_true", help="replace the output file if it exists"
     )
     parser.set_defaults(run=run)
@@ -33,6 +42,12 @@ def run(args: argparse.Namespace) -> int:
     from ..export import export
 
     spec = load_spec(args)
-    path = export(spec, Path(args.output), overwrite=args.overwrite, data_path=args.data)
+    path = export(
+        spec,
+        Path(args.output),
+        overwrite=args.overwrite,
+        data_path=args.data,
+        fuse_decoders=args.fuse_decoders,
+    )
     print(f"wrote {path} (run it: python {path} --help; import it back: augexplorer import {path})")
     return 0

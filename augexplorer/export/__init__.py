@@ -5,6 +5,9 @@
 - :func:`import_graph`: a module or pipeline -> an editable graph. A module exported by
   augexplorer is read without running it (its ``GRAPH`` literal). **Any other Python file is
   executed** to build its pipeline: import only files you trust. A spec (JSON) never runs code.
+
+Decoders are fused with the crop after them where that keeps the outputs identical
+(``fuse_decoders="exact"``, the default; see :mod:`.fusion`).
 """
 
 from __future__ import annotations
@@ -14,15 +17,31 @@ from pathlib import Path
 from ..files import atomic_write_text
 from ..spec import GraphSpec
 from .codegen import ExportError, generate
+from .fusion import FUSE_MODES, FuseMode
 from .importer import import_graph, import_pipeline
 from .serialized import ImportRefused
 
-__all__ = ["ExportError", "ImportRefused", "export", "generate", "import_graph", "import_pipeline"]
+__all__ = [
+    "FUSE_MODES",
+    "ExportError",
+    "FuseMode",
+    "ImportRefused",
+    "export",
+    "generate",
+    "import_graph",
+    "import_pipeline",
+]
 
 
 def export(
-    spec: GraphSpec, path: str | Path, *, overwrite: bool = False, data_path: str | None = None
+    spec: GraphSpec,
+    path: str | Path,
+    *,
+    overwrite: bool = False,
+    data_path: str | None = None,
+    fuse_decoders: FuseMode = "exact",
 ) -> Path:
     """Write the training module of `spec` to `path` (atomically; an existing file is replaced
-    only with `overwrite`)."""
-    return atomic_write_text(Path(path), generate(spec, data_path=data_path), overwrite=overwrite)
+    only with `overwrite`). `fuse_decoders` as in :func:`generate`."""
+    source = generate(spec, data_path=data_path, fuse_decoders=fuse_decoders)
+    return atomic_write_text(Path(path), source, overwrite=overwrite)

@@ -5,13 +5,15 @@ constants, seeds, random draws and conditionals as the live engine), a ``make_lo
 returns a PyTorch ``DALIGenericIterator`` sharded for ``torchrun``, a small throughput run under
 ``if __name__ == "__main__":`` and the graph itself as a ``GRAPH`` literal, so it can be imported
 back. Only checked identifiers and typed literals from the spec reach the text
-(:mod:`.literals`).
+(:mod:`.literals`). Where the graph allows, decoding is fused with the crop after it
+(:mod:`.fusion`); ``GRAPH`` is always the graph as it was drawn.
 """
 
 from __future__ import annotations
 
 import datetime
 import re
+import textwrap
 from collections.abc import Iterable
 from typing import Any
 
@@ -23,6 +25,7 @@ from ..spec import GraphSpec, Ref, Source
 from ..spec.io import to_json
 from ..validate import validate
 from . import template
+from .fusion import FUSE_MODES, FuseMode, fuse_decoders
 from .literals import ENUM_TYPES, dotted, enum_member, identifier, is_plain, literal
 
 
@@ -67,15 +70,24 @@ MODULE_NAMES = frozenset(
 )
 
 
-def generate(spec: GraphSpec, *, data_path: str | None = None) -> str:
+def generate(
+    spec: GraphSpec, *, data_path: str | None = None, fuse_decoders: FuseMode = "exact"
+) -> str:
     """The training module for `spec`, formatted with black.
 
     `data_path` is the default data of the module (a folder or file list); it defaults to the
     graph's source path (the bundled samples for a ``samples`` source).
+    `fuse_decoders`: ``"exact"`` fuses a decoder with the crop after it where the outputs stay
+    identical to the explorer's; ``"all"`` also where they do not (the module's header says
+    which and how); ``"none"`` writes every node as its own call.
     """
     import black
 
-    source = _Writer(spec, data_path).module()
+    if fuse_decoders not in FUSE_MODES:
+        raise ExportError(
+            f"fuse_decoders must be one of {', '.join(FUSE_MODES)}; got {fuse_decoders!r}"
+        )
+    source = _Writer(spec, data_path, fuse_decoders).module()
     return black.format_str(source, mode=black.Mode(line_length=100))
 
 
@@ -109,7 +121,7 @@ def _device_expression(step: Step) -> str | None:
 
 
 class _Writer:
-    def __init__(self, spec: GraphSpec, data_path: str | None) -> None:
+    def __init__(self, spec: GraphSpec, data_path: str | None, fuse: FuseMode) -> None:
         sources = spec.sources()
         if len(sources) != 1:
             raise ExportError(
@@ -123,6 +135,9 @@ class _Writer:
             s.source for s in self.plan.steps if s.role == "source" and s.source is not None
         )
         self.data_path = data_path
+        # What the module writes: the plan's steps, with decoders fused where allowed.
+        self.steps, self.fusions = fuse_decoders(self.plan, fuse)
+        self.fused_at = {fusion.steps[0].id: fusion for fusion in self.fusions}
         self.function = self._function_name()
         self.names = self._variable_names()
 
@@ -175,8 +190,8 @@ class _Writer:
     def module(self) -> str:
         from .. import __version__
 
-        uses_mixed = any(_device_expression(s) == "decoder_device" for s in self.plan.steps)
-        uses_device = any(_device_expression(s) == "device" for s in self.plan.steps)
+        uses_mixed = any(_device_expression(s) == "decoder_device" for s in self.steps)
+        uses_device = any(_device_expression(s) == "device" for s in self.steps)
         fields = {
             "version": __version__,
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -198,6 +213,7 @@ class _Writer:
             ),
             "device_doc": _device_doc(uses_device, uses_mixed),
             "body": self._body(),
+            "fusion_note": self._fusion_note(),
             "returns": ", ".join(self.var(ref) for ref in self.plan.outputs.values()),
         }
         parts = [template.HEADER, template.IMPORTS]
@@ -230,10 +246,46 @@ class _Writer:
             return str(samples_dir())
         return self.source.path
 
+    def _fusion_note(self) -> str:
+        """A header paragraph naming each fused decoder and, for inexact ones, how the
+        outputs differ from the explorer's."""
+        if not self.fusions:
+            return ""
+        exact = all(fusion.exact for fusion in self.fusions)
+        intro = (
+            "Decoding is fused with the operator after it, so DALI decodes only the part of each "
+            "image that is kept. "
+            + (
+                "The outputs are the same as in augexplorer."
+                if exact
+                else "NOT every fusion keeps augexplorer's outputs: this module was exported with "
+                'fuse_decoders="all" (fuse_decoders="exact" keeps them).'
+            )
+        )
+        lines = textwrap.wrap(intro, 96)
+        for fusion in self.fusions:
+            pair = f"{self.var(Ref(fusion.decoder.id))} + {self.var(Ref(fusion.consumer.id))}"
+            ops = f"{dotted(fusion.decoder.op)} + {dotted(fusion.consumer.op)}"
+            item = f"- {pair} ({ops}) -> {fusion.calls}: "
+            item += (
+                "identical outputs."
+                if fusion.exact
+                else f"outputs DIFFER from augexplorer's: {fusion.difference}."
+            )
+            lines.extend(textwrap.wrap(item, 96, subsequent_indent="  ", break_long_words=False))
+        return "\n" + "\n".join(lines) + "\n"
+
     # ---- the pipeline body --------------------------------------------------------------------
     def _body(self) -> str:
         lines: list[str] = []
-        for step in self.plan.steps:
+        for step in self.steps:
+            fusion = self.fused_at.get(step.id)
+            if fusion is not None:
+                pair = f"{self.var(Ref(fusion.decoder.id))} + {self.var(Ref(fusion.consumer.id))}"
+                lines.append(
+                    f"# fused: {pair} -> {fusion.calls}"
+                    + ("" if fusion.exact else " (not exact: see the header)")
+                )
             lines.extend(self._step_lines(step))
         return "\n".join(f"    {line}" if line else "" for line in lines) + "\n"
 

@@ -14,7 +14,7 @@ without running this file).
 - `make_loader(data)`: a PyTorch DALIGenericIterator over a folder or a file list. Under
   `torchrun` each process reads its own shard (RANK, WORLD_SIZE) on its own GPU (LOCAL_RANK).
 - `python THIS_FILE.py --help`: a short throughput run.
-"""
+@@fusion_note@@"""
 
 '''
 
