@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from augexplorer import PRESETS, GraphSpec, Node, Random, Ref, SpecFormatError, preset
+from augexplorer import PRESETS, GraphSpec, Node, Probability, Random, Ref, SpecFormatError, preset
 from augexplorer.spec import dumps, load, loads, save, to_json
 
 
@@ -120,3 +120,14 @@ def test_edits_never_mutate_the_original() -> None:
     before = json.dumps(to_json(spec))
     spec.set_arg("rotate", "angle", Random.normal(0, 5)).remove("crop").move("flip", -1)
     assert json.dumps(to_json(spec)) == before
+
+
+def test_reseeded_gives_new_seeds_to_draws_and_random_operators_only() -> None:
+    counter = iter(range(100, 200))
+    spec = preset("imagenet_train").set_probability("resize", Probability(0.5, seed=1))
+    reseeded = spec.reseeded(lambda: next(counter), random_ops={"decoders.image_random_crop"})
+    assert reseeded.node("normalize").args["mirror"].seed is not None
+    assert reseeded.node("resize").probability.seed not in (None, 1)
+    assert reseeded.node("decode").seed is not None  # a random operator
+    assert reseeded.node("resize").seed is None  # not a random operator
+    assert reseeded.node("source") == spec.node("source")  # same images

@@ -27,7 +27,7 @@ from ..data import SourceData, open_source
 from ..devices import default_device_id
 from ..errors import DataError, GraphInvalid, RunError
 from ..plan import Plan, Step
-from ..spec import ArgValue, GraphSpec, Node, Probability, Random, Source
+from ..spec import ArgValue, GraphSpec, Node, Probability, Source
 from ..validate import validate, validate_constant_edit
 from .result import RunResult, StepResult
 from .runners import SourceRunner, StepRunner, clean_dali_message, structure_key
@@ -144,23 +144,8 @@ class Session:
     def reroll(self) -> RunResult:
         """New random draws for every random argument, coin flip and random operator (the
         images stay). The new seeds are written into the spec, so the view can be replayed."""
-        spec = self.plan.spec  # seeds filled in
-        nodes = []
-        for node in spec.nodes:
-            if isinstance(node, Node):
-                args = {
-                    name: dataclasses.replace(value, seed=self._new_seed())
-                    if isinstance(value, Random)
-                    else value
-                    for name, value in node.args.items()
-                }
-                probability = node.probability and dataclasses.replace(
-                    node.probability, seed=self._new_seed()
-                )
-                seed = self._new_seed() if node.seed is not None else None
-                node = dataclasses.replace(node, args=args, probability=probability, seed=seed)
-            nodes.append(node)
-        return self.update(dataclasses.replace(self.spec, nodes=tuple(nodes)))
+        # The plan's spec has every seed filled in, so each random operator is one with a seed.
+        return self.update(self.plan.spec.reseeded(self._new_seed))
 
     def next_batch(self) -> RunResult:
         """Read the next batch of images (draws stay seed-locked)."""

@@ -12,7 +12,7 @@ by value straightforward.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, TypeAlias
 
@@ -350,6 +350,28 @@ class GraphSpec:
         if old is None:
             return dataclasses.replace(self, nodes=(source, *self.nodes))
         return self.replace_node(dataclasses.replace(source, id=old.id))
+
+    def reseeded(self, draw: Callable[[], int], random_ops: Container[str] = ()) -> GraphSpec:
+        """A copy with a new seed, from `draw`, for every random argument, every coin flip, and
+        every random operator (one that already has a seed, or whose op is in `random_ops`).
+        Sources keep their seeds, so the same images come back with new draws."""
+        nodes: list[AnyNode] = []
+        for node in self.nodes:
+            if isinstance(node, Node):
+                args = {
+                    name: dataclasses.replace(value, seed=draw())
+                    if isinstance(value, Random)
+                    else value
+                    for name, value in node.args.items()
+                }
+                probability = node.probability and dataclasses.replace(
+                    node.probability, seed=draw()
+                )
+                random_op = node.seed is not None or node.op in random_ops
+                seed = draw() if random_op else node.seed
+                node = dataclasses.replace(node, args=args, probability=probability, seed=seed)
+            nodes.append(node)
+        return dataclasses.replace(self, nodes=tuple(nodes))
 
     def _operator(self, node_id: str) -> Node:
         node = self.node(node_id)
