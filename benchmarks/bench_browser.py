@@ -6,12 +6,21 @@ the engine's edit-to-pixels benchmark) in headless Chromium; the benchmark selec
 timing in the page from the key press (capture-phase listener) to the grid image's new ``src``
 (MutationObserver). Reports p50 and p95; writes benchmarks/results/browser_round_trip.json.
 
+It also splits each round trip where the time goes, on one clock (the page's
+``performance.timeOrigin + now()`` and the kernel's ``time.time()`` read the same system clock):
+key press -> the kernel receives the slider's message (browser, server, ZMQ) -> the coalesced flush
+starts (debounce) -> the engine ran -> the grid is rendered and sent -> the page swaps the image
+``src`` (transfer back) -> the image is decoded (``load``). The load average is recorded too:
+other work on the machine shows up in every figure.
+
     python benchmarks/bench_browser.py [--moves 30] [--batch 16]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 import tempfile
 import time
@@ -38,12 +47,45 @@ from tests.browser.harness import (  # noqa: E402
 WATCH = """
 () => {
   const img = document.querySelector('.ax-explorer img.ax-grid');
-  window.__axT0 = 0; window.__axT1 = 0;
-  document.addEventListener('keydown', () => { window.__axT0 = performance.now(); }, true);
-  new MutationObserver(() => { window.__axT1 = performance.now(); })
+  const now = () => performance.timeOrigin + performance.now();
+  window.__axT0 = 0; window.__axT1 = 0; window.__axLoad = 0;
+  document.addEventListener('keydown', () => { window.__axT0 = now(); }, true);
+  new MutationObserver(() => { window.__axT1 = now(); })
     .observe(img, { attributes: true, attributeFilter: ['src'] });
+  img.addEventListener('load', () => { window.__axLoad = now(); });
 }
 """
+
+# Kernel-side timestamps (ms, system clock) of the last round trip, hooked onto the panel.
+HOOKS = """
+import time as _time
+_ax = {}
+def _ax_stamp(name):
+    _ax[name] = _time.time() * 1000.0
+_ax_slider = explorer.node_panel.controls['brightness'].editor.slider
+def _ax_received(msg, _handle=_ax_slider._handle_msg):
+    _ax.clear(); _ax_stamp('received'); _handle(msg)
+_ax_slider.comm.on_msg(_ax_received)
+_ax_work = explorer._coalescer._work
+def _ax_flush():
+    _ax_stamp('flush'); _ax_work()
+explorer._coalescer._work = _ax_flush
+_ax_refresh = explorer.controller.refresh
+def _ax_refreshed():
+    state = _ax_refresh(); _ax_stamp('engine'); return state
+explorer.controller.refresh = _ax_refreshed
+explorer.grid.image.observe(lambda change: _ax_stamp('sent'), 'value')
+print('hooked')
+"""
+
+STAGES = (
+    ("key_to_kernel", "t0", "received"),
+    ("debounce", "received", "flush"),
+    ("engine", "flush", "engine"),
+    ("render_and_send", "engine", "sent"),
+    ("transfer_to_page", "sent", "t1"),
+    ("decode_in_page", "t1", "load"),
+)
 
 
 def write_notebook(root: Path, batch: int) -> str:
@@ -71,6 +113,8 @@ def main() -> int:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
+    load_before = os.getloadavg()
+
     with tempfile.TemporaryDirectory() as tmp:
         base, root = Path(tmp) / "lab", Path(tmp) / "root"
         base.mkdir()
@@ -87,31 +131,50 @@ def main() -> int:
                 page.locator(".ax-graph [data-node='brightness']").click()
                 page.locator(".ax-arg-brightness .noUi-handle").wait_for()
                 time.sleep(1.0)
+                assert "hooked" in kernel_eval(page, HOOKS)
                 page.evaluate(WATCH)
                 handle = page.locator(".ax-arg-brightness .noUi-handle").first
                 times: list[float] = []
+                stages: dict[str, list[float]] = {name: [] for name, _, _ in STAGES}
                 for move in range(args.warmup + args.moves):
                     handle.focus()
                     handle.press("ArrowRight")
-                    page.wait_for_function("() => window.__axT1 > window.__axT0", timeout=30_000)
-                    elapsed = float(page.evaluate("() => window.__axT1 - window.__axT0"))
+                    page.wait_for_function(
+                        "() => window.__axT1 > window.__axT0 && window.__axLoad >= window.__axT1",
+                        timeout=30_000,
+                    )
+                    marks = page.evaluate(
+                        "() => ({t0: window.__axT0, t1: window.__axT1, load: window.__axLoad})"
+                    )
+                    time.sleep(0.3)  # the side views (timing chart) follow the grid
+                    marks.update(
+                        json.loads(kernel_eval(page, "import json; print(json.dumps(_ax))"))
+                    )
                     if move >= args.warmup:
-                        times.append(elapsed)
-                    time.sleep(0.35)  # let the timing chart (drawn after the grid) finish
+                        times.append(marks["t1"] - marks["t0"])
+                        for name, start, end in STAGES:
+                            if start in marks and end in marks:
+                                stages[name].append(marks[end] - marks[start])
                 engine = kernel_eval(
                     page,
                     "r = explorer.result; print(sum(r.steps[s].time_ms for s in r.ran()))",
                 )
+                grid_bytes = kernel_eval(page, "print(len(explorer.grid.image.value))")
                 browser.close()
         finally:
             stop(lab.process)
     stats = summary(times)
+    breakdown = {name: summary(values)["p50"] for name, values in stages.items() if values}
     data = {
         "what": "slider moved in the page -> new grid in the DOM (JupyterLab, headless Chromium)",
         "graph": "reference (6 operators), last node's argument",
         "batch_size": args.batch,
         "round_trip_ms": stats,
         "last_engine_run_ms": float(engine.strip() or 0.0),
+        "stages_p50_ms": breakdown,
+        "grid_jpeg_bytes": int(grid_bytes.strip() or 0),
+        "load_average_before": load_before,
+        "load_average_after": os.getloadavg(),
         "target_p50_ms": 150.0,
         "samples_ms": times,
         "machine": machine(),
@@ -119,8 +182,11 @@ def main() -> int:
     path = write_results("browser_round_trip", data)
     print(
         f"round trip at batch {args.batch}: p50 {stats['p50']:.0f} ms, p95 {stats['p95']:.0f} ms "
-        f"(engine part of the last run {data['last_engine_run_ms']:.0f} ms); wrote {path}"
+        f"(engine part of the last run {data['last_engine_run_ms']:.0f} ms); "
+        f"load {load_before[0]:.2f} -> {data['load_average_after'][0]:.2f}; wrote {path}"
     )
+    for name, ms in breakdown.items():
+        print(f"  {name:18s} p50 {ms:7.1f} ms")
     return 0
 
 

@@ -18,14 +18,17 @@
 # shows the result. Everything you change runs at once:
 #
 # - **Graph** (left): click a node to edit it and see its output; add operators from the catalog.
-# - **Selected node** (middle): arguments with sliders, a 🎲 toggle to draw an argument per sample,
-#   the device, and "apply with probability".
+# - **Selected node** (middle): each argument has a slider for exploring and a number box that
+#   takes any value (an invalid one stays typed, with its error, until you fix it); **random**
+#   draws an argument per sample from a distribution. Rename, move, duplicate or remove the node;
+#   pick its device and "apply with probability".
 # - **Output** (right): the batch, one image under many random draws (*Variety*), or the previous
 #   parameters next to the current ones (*A/B*).
 # - **Timing** and **Export** (bottom): what each operator costs, and the graph as a Python module
 #   with a PyTorch loader.
 #
-# Undo and redo every edit; the graph is autosaved to `.augexplorer/autosave.json`.
+# Undo and redo every edit; the graph is autosaved to `.augexplorer/autosave.json`. The panel
+# works the same in JupyterLab, Notebook 7 and Voila.
 
 # %%
 from IPython.display import display

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from augexplorer_widgets.arg_controls import (
+    NumberSlider,
     constant_from,
     constant_widget,
     make_random,
@@ -16,7 +19,7 @@ from augexplorer_widgets.arg_controls import (
 from augexplorer_widgets.autosave import Autosave
 from augexplorer_widgets.coalesce import Coalescer
 from augexplorer_widgets.history import History
-from augexplorer_widgets.state import Controller
+from augexplorer_widgets.state import Controller, check_node_name
 
 from augexplorer import Session
 from augexplorer.catalog import ArgInfo, Hint
@@ -104,6 +107,33 @@ def test_add_insert_remove_move_duplicate_rewire(controller: Controller) -> None
     assert "gaussian_blur" not in state.spec
 
 
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("", "needs a name"),
+        ("my crop", "'my_crop'"),
+        ("3x", "'n_3x'"),
+        ("café", "not a valid node name"),
+        ("class", "taken by Python"),
+        ("pipeline", "exported module"),
+    ],
+)
+def test_node_names_must_be_identifiers(name: str, reason: str) -> None:
+    with pytest.raises(ValueError, match=reason):
+        check_node_name(name)
+
+
+def test_rename_keeps_references_and_selection(controller: Controller) -> None:
+    controller.refresh()
+    controller.select("crop")
+    state = controller.rename("crop", " center ")
+    assert state.ok and state.selected == "center"
+    assert state.spec.node("flip").inputs[0].node == "center"
+    with pytest.raises(ValueError, match="already exists"):
+        controller.rename("center", "flip")
+    assert controller.undo().spec.ids() == preset("basic").ids()
+
+
 def test_unavailable_op_is_refused_with_its_reason(controller: Controller) -> None:
     unavailable = [op for op in controller.catalog if not op.available]
     if not unavailable:
@@ -180,16 +210,38 @@ def test_coalescer_runs_once_for_a_burst_inside_an_event_loop() -> None:
             coalescer.request()
         await asyncio.sleep(0.05)
 
-    asyncio.run(burst())
+    in_own_thread(lambda: asyncio.run(burst()))
     assert seen == [20] and coalescer.runs == 1
 
 
 def test_coalescer_without_a_loop_runs_at_once() -> None:
     seen: list[int] = []
     coalescer = Coalescer(lambda: seen.append(1))
-    coalescer.request()
-    coalescer.request()
+
+    def twice() -> None:
+        coalescer.request()
+        coalescer.request()
+
+    in_own_thread(twice)
     assert seen == [1, 1]
+
+
+def in_own_thread(work: Callable[[], object]) -> None:
+    """Run `work` where no event loop runs, whatever else this process runs (Playwright's sync
+    API leaves one running in the main thread when the browser tests share the process)."""
+    errors: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            work()
+        except BaseException as error:  # re-raised in the test's thread
+            errors.append(error)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
 
 
 # ---- argument controls --------------------------------------------------------------------------
@@ -210,7 +262,12 @@ def _arg(**kw) -> ArgInfo:  # type: ignore[no-untyped-def]
 def test_controls_follow_the_schema() -> None:
     import ipywidgets as widgets
 
-    assert isinstance(constant_widget(_arg(hint=Hint(-180, 180, 1)), 3.0), widgets.FloatSlider)
+    number = constant_widget(_arg(hint=Hint(-180, 180, 1)), 3.0)
+    assert isinstance(number, NumberSlider) and isinstance(number.slider, widgets.FloatSlider)
+    number.box.value = 500.0  # typed beyond the slider: kept exactly, the slider rests at its end
+    assert number.value == 500.0 and number.slider.value == 180.0
+    number.slider.value = -20.0
+    assert number.value == -20.0 and number.box.value == -20.0
     assert isinstance(constant_widget(_arg(), 3.0), widgets.FloatText)
     assert isinstance(constant_widget(_arg(kind="INT32", default=0), 2), widgets.IntText)
     assert isinstance(constant_widget(_arg(kind="BOOL", default=False), True), widgets.Checkbox)

@@ -12,13 +12,16 @@ from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
+import traitlets
 
 from augexplorer.catalog import ArgInfo
 from augexplorer.spec import DISTRIBUTIONS, ArgValue, Random, Ref
 
 OnChange = Callable[[str, ArgValue], None]
-LABEL_WIDTH = "118px"
-VALUE_WIDTH = "250px"
+LABEL_WIDTH = "112px"
+VALUE_WIDTH = "236px"
+SLIDER_WIDTH = "150px"
+BOX_WIDTH = "80px"
 
 
 def value_kind(value: ArgValue) -> str:
@@ -69,13 +72,20 @@ def constant_widget(arg: ArgInfo | None, value: ArgValue) -> widgets.ValueWidget
         number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
         if arg.hint is not None:
             low, high = arg.hint.low, arg.hint.high
-            low, high = min(low, number), max(high, number)
             if arg.is_integer:
-                return widgets.IntSlider(
-                    value=int(number), min=int(low), max=int(high), step=int(arg.hint.step or 1)
+                return NumberSlider(
+                    widgets.IntSlider(
+                        min=int(low), max=int(high), step=int(arg.hint.step or 1), readout=False
+                    ),
+                    widgets.IntText(),
+                    int(number),
                 )
-            return widgets.FloatSlider(
-                value=float(number), min=low, max=high, step=arg.hint.step or (high - low) / 100
+            return NumberSlider(
+                widgets.FloatSlider(
+                    min=low, max=high, step=arg.hint.step or (high - low) / 100, readout=False
+                ),
+                widgets.FloatText(),
+                float(number),
             )
         if arg.is_integer:
             return widgets.IntText(value=int(number))
@@ -83,6 +93,50 @@ def constant_widget(arg: ArgInfo | None, value: ArgValue) -> widgets.ValueWidget
     if arg.is_numeric and arg.is_vector:
         return widgets.Text(value=format_vector(value), continuous_update=False)
     return widgets.Text(value=str(value), continuous_update=False)
+
+
+class NumberSlider(widgets.HBox):
+    """A slider over the curated range and a number box that takes any value.
+
+    The slider is for exploring; the box shows the exact value and accepts values outside the
+    slider's range (the slider then rests at its end), and an invalid one stays typed in it with
+    its error below, so the user can correct it rather than retype it.
+    """
+
+    value = traitlets.Any()
+
+    def __init__(
+        self,
+        slider: widgets.FloatSlider | widgets.IntSlider,
+        box: widgets.FloatText | widgets.IntText,
+        value: float,
+    ) -> None:
+        self.slider = slider
+        self.box = box
+        self._syncing = False
+        slider.layout.width = SLIDER_WIDTH
+        box.layout.width = BOX_WIDTH
+        slider.add_class("ax-number-slider")
+        box.add_class("ax-number-box")
+        super().__init__([slider, box])
+        self.add_class("ax-number")
+        self.observe(self._show_value, "value")
+        self.value = value
+        slider.observe(self._from_child, "value")
+        box.observe(self._from_child, "value")
+
+    def _from_child(self, change: dict[str, Any]) -> None:
+        if not self._syncing:
+            self.value = change["new"]
+
+    def _show_value(self, change: dict[str, Any]) -> None:
+        value = change["new"]
+        self._syncing = True
+        try:
+            self.box.value = value
+            self.slider.value = min(max(value, self.slider.min), self.slider.max)
+        finally:
+            self._syncing = False
 
 
 def read_constant(arg: ArgInfo | None, widget: widgets.ValueWidget) -> ArgValue:
@@ -164,7 +218,7 @@ class RandomEditor(widgets.HBox):
                         min=low,
                         max=high,
                         step=hint.step or (high - low) / 100,
-                        layout={"width": "210px"},
+                        layout={"width": "300px"},
                         readout_format=".3g",
                     )
                 }
@@ -256,7 +310,10 @@ class RandomEditor(widgets.HBox):
 
 
 class ArgControl(widgets.VBox):
-    """One argument's row: name (DALI's doc as tooltip), value, random toggle, reset."""
+    """One argument's row: name (DALI's doc as tooltip), value, random toggle, reset.
+
+    A distribution's controls take a second line, so a range slider keeps a readable width.
+    """
 
     def __init__(
         self,
@@ -272,41 +329,78 @@ class ArgControl(widgets.VBox):
         self.kind = value_kind(value)
         self._on_change = on_change
         self._quiet = False
+        # Text the user typed that does not parse: kept in the box (with its error) until they
+        # fix it or the value changes elsewhere (undo), so nothing typed is lost.
+        self._unparsed: tuple[str, str, ArgValue] | None = None
+        self._value = value
         label = widgets.Label(name, layout={"width": LABEL_WIDTH})
         label.tooltip = _tooltip(arg)
         label.add_class("ax-arg-label")
+        per_sample = arg is not None and arg.per_sample
         self.random_toggle = widgets.ToggleButton(
             value=isinstance(value, Random),
+            description="random",
             icon="random",
-            tooltip="draw this argument per sample from a distribution",
-            disabled=arg is None or not arg.per_sample,
-            layout={"width": "34px"},
+            tooltip=(
+                "draw this argument per sample from a distribution"
+                if per_sample
+                else "DALI takes one value per batch for this argument; it cannot be random"
+            ),
+            disabled=not per_sample,
+            layout={"width": "auto"},
         )
         self.random_toggle.add_class("ax-random-toggle")
         self.random_toggle.observe(self._toggle_random, "value")
         reset = widgets.Button(
-            icon="times", tooltip="back to DALI's default", layout={"width": "30px"}
+            icon="times", tooltip="back to DALI's default", layout={"width": "28px"}
         )
         reset.add_class("ax-arg-reset")
         reset.on_click(lambda _: on_reset(name))
         self.editor: widgets.Widget
+        rows: list[widgets.Widget]
         if isinstance(value, Random):
             self.editor = RandomEditor(arg, value, lambda r: on_change(name, r))
-        elif isinstance(value, Ref):
-            self.editor = widgets.Label(f"← {value}", layout={"width": VALUE_WIDTH})
+            self.editor.add_class("ax-random-row")
+            spacer = widgets.HTML("", layout={"width": "auto", "flex": "1 1 auto"})
+            rows = [widgets.HBox([label, spacer, self.random_toggle, reset]), self.editor]
         else:
-            self.editor = constant_widget(arg, value)
-            self.editor.layout.width = VALUE_WIDTH
-            self.editor.observe(self._constant_changed, "value")
+            if isinstance(value, Ref):
+                self.editor = widgets.Label(f"← {value}", layout={"width": VALUE_WIDTH})
+            else:
+                self.editor = constant_widget(arg, value)
+                if not isinstance(self.editor, NumberSlider):
+                    self.editor.layout.width = VALUE_WIDTH
+                self.editor.observe(self._constant_changed, "value")
+            rows = [widgets.HBox([label, self.editor, self.random_toggle, reset])]
+        rows[0].add_class("ax-arg-row")
         self.message = widgets.HTML("")
         self.message.add_class("ax-arg-message")
-        row = widgets.HBox([label, self.editor, self.random_toggle, reset])
-        row.add_class("ax-arg-row")
-        super().__init__([row, self.message])
+        super().__init__([*rows, self.message])
         self.add_class(f"ax-arg-{name}")
         self.add_class("ax-arg")
 
+    @property
+    def unparsed(self) -> tuple[str, str, ArgValue] | None:
+        """(typed text, its error, the value it did not replace), while there is one."""
+        return self._unparsed
+
+    def keep_unparsed(self, unparsed: tuple[str, str, ArgValue]) -> None:
+        """Carry text the user typed over to this control (the panel was rebuilt)."""
+        if isinstance(self.editor, widgets.Text) and unparsed[2] == self._value:
+            self._quiet = True
+            try:
+                self.editor.value = unparsed[0]
+            finally:
+                self._quiet = False
+            self._unparsed = unparsed
+
     def show(self, value: ArgValue, error: str | None) -> None:
+        if self._unparsed is not None and value != self._unparsed[2]:
+            self._unparsed = None  # the value changed elsewhere (undo, reset): show it
+        self._value = value
+        if self._unparsed is not None:
+            self._say(self._unparsed[1])
+            return
         self._quiet = True
         try:
             if isinstance(self.editor, RandomEditor) and isinstance(value, Random):
@@ -317,18 +411,15 @@ class ArgControl(widgets.VBox):
                     if isinstance(self.editor, widgets.Text) and isinstance(value, (list, tuple))
                     else value
                 )
-                if isinstance(self.editor, (widgets.FloatSlider, widgets.IntSlider)) and isinstance(
-                    shown, (int, float)
-                ):
-                    # Show an out-of-range value as it is (and its error), never clamped.
-                    self.editor.min = min(self.editor.min, shown)
-                    self.editor.max = max(self.editor.max, shown)
                 if self.editor.value != shown:
                     # A value the control cannot hold is left to the error message below.
                     with contextlib.suppress(Exception):
                         self.editor.value = shown
         finally:
             self._quiet = False
+        self._say(error)
+
+    def _say(self, error: str | None) -> None:
         self.message.value = f"⚠ {_escape(error)}" if error else ""
         if error:
             self.add_class("ax-arg-error")
@@ -341,15 +432,25 @@ class ArgControl(widgets.VBox):
         try:
             value = read_constant(self.arg, self.editor)
         except (ValueError, SyntaxError) as error:
-            self.message.value = f"⚠ {_escape(str(error))}"
+            typed = str(getattr(self.editor, "value", ""))
+            message = f"{typed!r} was not applied: {error}"
+            self._unparsed = (typed, message, self._value)
+            self._say(message)
             return
+        self._unparsed = None
         self._on_change(self.name, value)
 
     def _toggle_random(self, change: dict[str, Any]) -> None:
         if self._quiet:
             return
         if change["new"]:
-            current = read_constant(self.arg, self.editor) if hasattr(self.editor, "value") else 0
+            try:
+                current = (
+                    read_constant(self.arg, self.editor) if hasattr(self.editor, "value") else 0
+                )
+            except (ValueError, SyntaxError):
+                current = self._value if not isinstance(self._value, (Random, Ref)) else 0
+            self._unparsed = None
             self._on_change(self.name, make_random(self.arg, current))
         elif isinstance(self.editor, RandomEditor):
             self._on_change(self.name, constant_from(self.arg, self.editor.random))

@@ -78,11 +78,12 @@ class Explorer(widgets.VBox):
             widgets.HTML("<div class='ax-section-title'>Add operator</div>"),
             self.picker,
         )
-        left.layout = widgets.Layout(width="290px", flex="0 0 auto")
+        # Columns shrink to fit Notebook 7's narrower page, and wrap below on a small screen.
+        left.layout = widgets.Layout(width="272px", flex="0 0 auto")
         middle = _section("Selected node", self.node_panel)
-        middle.layout = widgets.Layout(width="480px", flex="0 0 auto")
+        middle.layout = widgets.Layout(flex="0 1 470px", min_width="420px")
         right = _section("Output", self.errors, self.grid)
-        right.layout = widgets.Layout(flex="1 1 360px", min_width="360px")
+        right.layout = widgets.Layout(flex="1 1 330px", min_width="330px")
         body = widgets.HBox([left, middle, right], layout={"align_items": "flex-start"})
         body.add_class("ax-body")
         super().__init__([self.toolbar, self.banner, body, tabs])
@@ -111,6 +112,9 @@ class Explorer(widgets.VBox):
     def add(self, op: str, after: str | None = None) -> PanelState:
         return self._render(self.controller.add_op(op, after))
 
+    def rename(self, node: str, new_id: str) -> PanelState:
+        return self._render(self.controller.rename(node, new_id))
+
     def undo(self) -> PanelState:
         return self._render(self.controller.undo())
 
@@ -135,7 +139,18 @@ class Explorer(widgets.VBox):
             move=lambda n, o: self._now(lambda: c.move(n, o)),
             duplicate=lambda n: self._now(lambda: c.duplicate(n)),
             remove=lambda n: self._now(lambda: c.remove(n)),
+            rename=self._rename,
         )
+
+    def _rename(self, node: str, new_id: str) -> str | None:
+        if self._syncing:
+            return None
+        try:
+            state = self.controller.rename(node, new_id)
+        except (ValueError, KeyError) as error:
+            return str(error.args[0]) if isinstance(error, KeyError) else str(error)
+        self._render(state)
+        return None
 
     def _wire(self) -> None:
         t, c = self.toolbar, self.controller
@@ -226,7 +241,8 @@ class Explorer(widgets.VBox):
         text = widgets.HTML(
             ""
             if offer is None
-            else f"An autosaved graph <b>{html.escape(offer.spec.name)}</b> from {html.escape(offer.saved_at)} is available."
+            else f"An autosaved graph <b>{html.escape(offer.spec.name)}</b> from "
+            f"{html.escape(offer.saved_at.replace('T', ' '))} is available."
         )
         restore = widgets.Button(
             description="Restore it", button_style="warning", layout={"width": "auto"}
@@ -257,6 +273,8 @@ class Explorer(widgets.VBox):
 
     # ---- drawing ----------------------------------------------------------------------------
     def _render(self, state: PanelState) -> PanelState:
+        # The grid goes out first: it is what the user waits for after moving a slider.
+        self._redraw_grid(state)
         self._syncing = True
         try:
             self.graph.show(state.spec, state.result, state.failure)
@@ -269,7 +287,6 @@ class Explorer(widgets.VBox):
                 self.toolbar.batch.value = state.spec.batch_size
         finally:
             self._syncing = False
-        self._redraw_grid(state)
         self._status(state)
         self._side_views.request()
         return state

@@ -32,6 +32,7 @@ class NodeActions:
     move: Callable[[str, int], None]
     duplicate: Callable[[str], None]
     remove: Callable[[str], None]
+    rename: Callable[[str, str], str | None]  # returns why the name was refused, if it was
 
 
 class NodePanel(widgets.VBox):
@@ -116,7 +117,14 @@ class NodePanel(widgets.VBox):
             f"<span class='ax-muted'>· {html.escape(node.op)}</span></div>"
             f"<div class='ax-muted'>{html.escape(summary[:220])}</div>"
         )
-        tools = self._tools(node)
+        tools = widgets.VBox([self._tools(node), self._renamer(node)])
+        typed = {
+            name: control.unparsed
+            for name, control in self.controls.items()
+            if control.unparsed is not None
+            and self._shape is not None
+            and self._shape[0] == node.id
+        }
         self.controls = {}
         for name in shown:
             arg = info.arg(name) if info is not None else None
@@ -128,6 +136,8 @@ class NodePanel(widgets.VBox):
                 on_change=lambda n, v: self._emit(self.actions.set_arg, node.id, n, v),
                 on_reset=lambda n: self._emit(self.actions.unset_arg, node.id, n),
             )
+            if name in typed:
+                self.controls[name].keep_unparsed(typed[name])
         adder = self._arg_adder(node, info, shown)
         settings = self._settings(spec, node, info)
         args_title = widgets.HTML("<div class='ax-section-title'>Arguments</div>")
@@ -164,6 +174,13 @@ class NodePanel(widgets.VBox):
                     lambda: self.actions.move(node.id, 1),
                 ),
                 button(
+                    "Rename",
+                    "pencil",
+                    "give this node another name",
+                    "ax-rename",
+                    self._open_renamer,
+                ),
+                button(
                     "Duplicate",
                     "clone",
                     "duplicate this node",
@@ -179,6 +196,54 @@ class NodePanel(widgets.VBox):
                 ),
             ]
         )
+
+    def _renamer(self, node: Node) -> widgets.VBox:
+        """The rename row, hidden until "Rename" is clicked; a refused name stays typed in the
+        box with the reason below it."""
+        self.rename_box = widgets.Text(
+            value=node.id,
+            placeholder="new name (letters, digits, _)",
+            continuous_update=False,
+            layout={"width": "220px"},
+        )
+        self.rename_box.add_class("ax-rename-input")
+        apply = widgets.Button(description="Apply", layout={"width": "auto"})
+        apply.add_class("ax-rename-apply")
+        cancel = widgets.Button(description="Cancel", layout={"width": "auto"})
+        cancel.add_class("ax-rename-cancel")
+        self.rename_message = widgets.HTML("")
+        self.rename_message.add_class("ax-arg-message")
+        self.rename_message.add_class("ax-rename-message")
+        self.rename_box.observe(lambda _: self._rename(), "value")
+        apply.on_click(lambda _: self._rename())
+        cancel.on_click(lambda _: self._close_renamer())
+        self.rename_row = widgets.VBox(
+            [widgets.HBox([self.rename_box, apply, cancel]), self.rename_message],
+            layout={"display": "none"},
+        )
+        self.rename_row.add_class("ax-rename-row")
+        return self.rename_row
+
+    def _open_renamer(self) -> None:
+        self.rename_row.layout.display = ""
+
+    def _close_renamer(self) -> None:
+        self.rename_row.layout.display = "none"
+        self.rename_message.value = ""
+        if self._node_id is not None:
+            self.rename_box.value = self._node_id
+
+    def _rename(self) -> None:
+        node_id = self._node_id
+        if self._quiet or node_id is None or self.rename_row.layout.display == "none":
+            return
+        new = self.rename_box.value.strip()
+        if new == node_id:
+            self.rename_message.value = ""
+            return
+        refused = self.actions.rename(node_id, new)
+        if refused:
+            self.rename_message.value = f"⚠ {html.escape(refused)}"
 
     def _arg_adder(self, node: Node, info: OpInfo | None, shown: list[str]) -> widgets.Widget:
         if info is None:

@@ -7,7 +7,9 @@ states; the browser-free unit tests drive this class directly.
 from __future__ import annotations
 
 import dataclasses
+import keyword
 import random as _random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,7 @@ from augexplorer.spec import (
     load,
     save,
 )
+from augexplorer.validate import RESERVED_IDS
 
 from .autosave import Autosave
 from .failure import Failure
@@ -202,7 +205,16 @@ class Controller:
         return self.edit(self._spec.rewire(node, index, Ref.parse(ref)))
 
     def rename(self, node: str, new_id: str) -> PanelState:
-        return self.edit(_renamed(self._spec, node, new_id))
+        """Give `node` a new name (references to it follow); raises ValueError naming the bad
+        name and how to fix it. The renamed node stays selected."""
+        new_id = new_id.strip()
+        if new_id == node:
+            return self.state
+        check_node_name(new_id)
+        spec = _renamed(self._spec, node, new_id)
+        if self._selected == node:
+            self._selected = new_id
+        return self.edit(spec)
 
     def pick_preset(self, name: str) -> PanelState:
         """Start from a preset graph, keeping the current data source and batch size."""
@@ -239,23 +251,8 @@ class Controller:
         return self.edit(self.reseeded(self._spec))
 
     def reseeded(self, spec: GraphSpec) -> GraphSpec:
-        nodes = []
-        for node in spec.nodes:
-            if isinstance(node, Node):
-                info = self.catalog.get(node.op)
-                args = {
-                    name: dataclasses.replace(v, seed=self._new_seed())
-                    if isinstance(v, Random)
-                    else v
-                    for name, v in node.args.items()
-                }
-                probability = node.probability and dataclasses.replace(
-                    node.probability, seed=self._new_seed()
-                )
-                seed = self._new_seed() if info is not None and info.random else node.seed
-                node = dataclasses.replace(node, args=args, probability=probability, seed=seed)
-            nodes.append(node)
-        return dataclasses.replace(spec, nodes=tuple(nodes))
+        random_ops = {op.name for op in self.catalog if op.random}
+        return spec.reseeded(self._new_seed, random_ops)
 
     def next_batch(self) -> PanelState:
         if self._failure is not None and self._failure.kind == "invalid":
@@ -340,6 +337,25 @@ def _image_tail(spec: GraphSpec) -> str | None:
 def _snapshot(result: RunResult) -> Snapshot:
     ref = result.final
     return Snapshot(tuple(result.arrays(ref)), result.layout(ref), result.plan.spec)
+
+
+def check_node_name(name: str) -> None:
+    """Node names become variable names in the exported module: Python identifiers that do not
+    shadow what the module itself uses. Raises ValueError naming the problem and a fix."""
+    if not name:
+        raise ValueError("a node needs a name; type one, e.g. 'blur'")
+    if not name.isidentifier() or not name.isascii() or len(name) > 64:
+        suggestion = re.sub(r"\W+", "_", name).strip("_")[:64] or "node"
+        if suggestion[0].isdigit():
+            suggestion = f"n_{suggestion}"
+        raise ValueError(
+            f"{name!r} is not a valid node name: use letters, digits and _ (not starting with a "
+            f"digit, at most 64), e.g. {suggestion!r}"
+        )
+    if keyword.iskeyword(name) or name in RESERVED_IDS:
+        raise ValueError(
+            f"{name!r} is taken by Python or the exported module; try {name + '_node'!r}"
+        )
 
 
 def _renamed(spec: GraphSpec, old: str, new: str) -> GraphSpec:

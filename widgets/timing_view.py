@@ -1,8 +1,12 @@
-"""Per-operator timing as a bar chart: matplotlib, drawn once per run to PNG bytes."""
+"""Per-operator timing as a bar chart in plain HTML.
+
+HTML bars cost well under a millisecond to build, where a matplotlib figure costs hundreds: the
+chart is redrawn after every run, and the kernel must be free for the next slider move.
+"""
 
 from __future__ import annotations
 
-import io
+import html
 
 import ipywidgets as widgets
 
@@ -10,7 +14,7 @@ from augexplorer.engine import RunResult
 
 NOTE = (
     "Each operator is timed alone on its cached inputs, so the sum is an upper bound on the "
-    "fused pipeline's time."
+    "fused pipeline's time. Dark bars ran for the last edit; light ones came from the cache."
 )
 
 
@@ -21,44 +25,39 @@ def summary(result: RunResult) -> tuple[float, float]:
     return total, (batch * 1000.0 / total if total > 0 else 0.0)
 
 
-def chart_png(result: RunResult) -> bytes:
-    from matplotlib.figure import Figure  # imported here: the engine stays plotting-free
-
+def chart_html(result: RunResult) -> str:
+    """One row per node: name, a bar scaled to the slowest node, milliseconds."""
     times = result.node_times()
     ran = {result.steps[s].step.origin for s in result.ran()}
-    names = list(times)[::-1]
-    values = [times[n] for n in names]
-    colors = ["#3b6fd8" if n in ran else "#a9bde8" for n in names]
-    figure = Figure(figsize=(5.2, 0.32 * len(names) + 0.9), dpi=96)
-    axes = figure.add_subplot()
-    bars = axes.barh(names, values, color=colors)
-    axes.bar_label(bars, labels=[f"{v:.1f}" for v in values], padding=3, fontsize=8)
+    slowest = max(times.values(), default=0.0) or 1.0
     total, rate = summary(result)
-    axes.set_title(
-        f"batch of {result.plan.spec.batch_size}: {total:.0f} ms, {rate:.0f} images/s (upper bound)",
-        fontsize=9,
+    rows = []
+    for node, ms in times.items():
+        width = max(0.5, 100.0 * ms / slowest)
+        kind = "ax-bar-ran" if node in ran else "ax-bar-cached"
+        rows.append(
+            f"<div class='ax-bar-row' data-node='{html.escape(node)}'>"
+            f"<span class='ax-bar-name'>{html.escape(node)}</span>"
+            f"<span class='ax-bar-track'><span class='ax-bar {kind}' style='width:{width:.1f}%'>"
+            f"</span></span><span class='ax-bar-ms'>{ms:.1f} ms</span></div>"
+        )
+    title = (
+        f"batch of {result.plan.spec.batch_size}: {total:.0f} ms, {rate:.0f} images/s (upper bound)"
     )
-    axes.set_xlabel("ms per batch (dark: ran this time, light: cached)", fontsize=8)
-    axes.tick_params(labelsize=8)
-    axes.spines[["top", "right"]].set_visible(False)
-    axes.set_xlim(0, max(values, default=1.0) * 1.25 + 0.1)
-    figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    return buffer.getvalue()
+    return f"<div class='ax-chart'><div class='ax-chart-title'>{title}</div>{''.join(rows)}</div>"
 
 
 class TimingView(widgets.VBox):
     def __init__(self) -> None:
-        self.image = widgets.Image(format="png", layout={"max_width": "560px"})
-        self.image.add_class("ax-timing-chart")
+        self.chart = widgets.HTML("")
+        self.chart.add_class("ax-timing-chart")
         self.note = widgets.HTML(f"<span class='ax-muted'>{NOTE}</span>")
-        super().__init__([self.image, self.note])
+        super().__init__([self.chart, self.note])
         self.add_class("ax-timing")
         self.drawn_for: RunResult | None = None
 
     def show(self, result: RunResult | None) -> None:
         if result is None or result is self.drawn_for:
             return
-        self.image.value = chart_png(result)
+        self.chart.value = chart_html(result)
         self.drawn_for = result

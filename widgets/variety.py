@@ -26,7 +26,8 @@ class Variety:
         self.catalog = catalog
         self.copies = copies
         self._session: Session | None = None
-        self._file: str | None = None
+        self._file: tuple[str, str] | None = None
+        self.caption = ""
         self._dir = tempfile.TemporaryDirectory(prefix="augexplorer-variety-")
 
     def image_of(self, result: RunResult, sample: int = 0) -> str:
@@ -42,13 +43,16 @@ class Variety:
         return str(path)
 
     def run(self, spec: GraphSpec, result: RunResult, sample: int = 0) -> RunResult:
-        """Run `spec` on `copies` copies of one sample of `result`'s batch."""
+        """Run `spec` on `copies` copies of one sample of `result`'s batch; :attr:`caption`
+        is then that sample's class name (a file list has numbers only)."""
         image = self.image_of(result, sample)
         source_id = spec.sources()[0].id
+        labels = " ".join(str(v) for v in result.labels(source_id)[sample])
+        self.caption = result.captions(source_id)[sample]
         listing = Path(self._dir.name) / "variety.txt"
-        if image != self._file:
-            listing.write_text(f"{image} 0\n" * self.copies, encoding="utf-8")
-            self._file = image
+        if (image, labels) != self._file:
+            listing.write_text(f"{image} {labels}\n" * self.copies, encoding="utf-8")
+            self._file = (image, labels)
             self._session = None
         varied = dataclasses.replace(
             spec.with_source(Source(source_id, "file_list", str(listing), shuffle=False)),

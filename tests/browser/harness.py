@@ -140,6 +140,8 @@ def start_lab(base: Path, root: Path) -> Server:
         f"--IdentityProvider.token={TOKEN}",
         f"--LabApp.workspaces_dir={base / 'workspaces'}",
         "--LabApp.expose_app_in_browser=True",
+        # The same server serves Notebook 7 (/tree, /notebooks/...) when `notebook` is installed.
+        "--JupyterNotebookApp.expose_app_in_browser=True",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
         "--LabApp.extension_manager=readonly",
     ]
@@ -177,6 +179,26 @@ def open_notebook(page: Page, lab: Server, name: str) -> None:
     page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
     page.evaluate("async () => { await window.jupyterapp.started; }")
     page.locator("#jp-main-statusbar >> text=Idle").first.wait_for(timeout=60_000)
+
+
+def open_in_notebook7(page: Page, server: Server, path: str) -> None:
+    """Open a notebook in Notebook 7's single-document page and wait for an idle kernel."""
+    page.goto(f"{server.url}/notebooks/{path}?token={TOKEN}")
+    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
+    page.evaluate("async () => { await window.jupyterapp.started; }")
+    page.wait_for_function(
+        "() => window.jupyterapp.shell.currentWidget?.sessionContext !== undefined",
+        timeout=60_000,
+    )
+    page.evaluate(
+        "async () => { const panel = window.jupyterapp.shell.currentWidget;"
+        " await panel.context.ready; await panel.sessionContext.ready; }"
+    )
+    page.wait_for_function(
+        "() => window.jupyterapp.shell.currentWidget.sessionContext.session?.kernel?.status"
+        " === 'idle'",
+        timeout=60_000,
+    )
 
 
 def run_all(page: Page) -> None:

@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from augexplorer_widgets.export_view import find_exporter
 
+from augexplorer.data import samples_dir
+
 from .harness import Server, grid_src, kernel_eval, open_notebook, run_all
 
 pytestmark = pytest.mark.browser
@@ -24,6 +26,10 @@ def page(browser: Any, lab: Server) -> Any:
     context.close()
 
 
+def sample_classes() -> set[str]:
+    return {p.name for p in samples_dir().iterdir() if p.is_dir()}
+
+
 def _wait_grid_change(page: Any, before: str) -> str:
     page.wait_for_function(
         "(before) => { const img = document.querySelector('.ax-explorer img.ax-grid');"
@@ -38,7 +44,8 @@ def test_panel_renders_graph_grid_and_timing(page: Any, artifacts: Path) -> None
     panel = page.locator(".ax-explorer").first
     for node in ("source", "decode", "resize", "rotate", "crop", "flip"):
         assert page.locator(f".ax-graph [data-node='{node}']").count() == 1
-    assert page.locator(".ax-explorer img.ax-timing-chart[src]").count() == 1
+    page.locator(".ax-timing-chart .ax-bar-row[data-node='flip']").wait_for(timeout=30_000)
+    assert page.locator(".ax-timing-chart .ax-bar-row").count() == 6
     assert "steps" in page.locator(".ax-status").first.inner_text()
     panel.screenshot(path=str(artifacts / "browser-01-panel.png"))
 
@@ -66,7 +73,8 @@ def test_slider_moves_change_the_grid_and_coalesce(page: Any, artifacts: Path) -
     _wait_grid_change(page, before)
     # The last press is what the kernel ends up running, whatever happened in between.
     page.wait_for_function(
-        "() => document.querySelector('.ax-arg-fill_value .widget-readout').textContent.trim() === '20.00'"
+        "() => Number(document.querySelector('.ax-arg-fill_value .ax-number-box input').value)"
+        " === 20"
     )
     # The front end sends the newest value once the kernel is idle again: poll until it lands.
     code = (
@@ -104,19 +112,59 @@ def test_error_shows_on_node_and_keeps_grid(page: Any, artifacts: Path) -> None:
     page.locator(".ax-graph [data-node='resize']").click()
     page.locator(".ax-arg-resize_shorter").wait_for()
     before = _wait_grid_change(page, before)
-    box = page.locator(".ax-arg-resize_shorter .widget-readout").first
-    said = kernel_eval(page, "explorer.set_arg('resize', 'resize_shorter', -4.0); print('ok')")
-    assert said.strip() == "ok", said
+    box = page.locator(".ax-arg-resize_shorter .ax-number-box input").first
+    box.fill("-4")  # typed by the user: beyond the slider's range, and invalid for DALI
+    box.press("Enter")
     page.locator(".ax-graph .ax-g-error[data-node='resize']").wait_for(timeout=30_000)
     page.wait_for_function(
         "() => document.querySelector('.ax-error-list').textContent.includes('resize_shorter')"
     )
-    assert "resize_shorter" in page.locator(".ax-arg-resize_shorter .ax-arg-message").inner_text()
+    message = page.locator(".ax-arg-resize_shorter .ax-arg-message").inner_text()
+    assert "resize_shorter" in message and "-4" in message
     assert grid_src(page) == before  # the last good grid stays
-    assert box.count() == 1
+    page.wait_for_timeout(300)  # any late update from the kernel would have landed by now
+    assert float(box.input_value()) == -4.0  # what the user typed stays, next to its error
     page.locator(".ax-explorer").first.screenshot(path=str(artifacts / "browser-05-error.png"))
-    page.locator(".ax-undo").click()
+    box.fill("300")  # fixed in place
+    box.press("Enter")
     page.locator(".ax-graph .ax-g-error").first.wait_for(state="detached", timeout=30_000)
+    _wait_grid_change(page, before)
+    assert (
+        kernel_eval(page, "print(explorer.spec.node('resize').args['resize_shorter'])").strip()
+        == "300.0"
+    )
+    page.locator(".ax-undo").click()
+    page.locator(".ax-undo").click()
+
+
+def test_rename_refuses_bad_names_then_renames(page: Any, artifacts: Path) -> None:
+    page.locator(".ax-graph [data-node='crop']").click()
+    page.locator(".ax-rename").click()
+    name = page.locator(".ax-rename-input input")
+    name.fill("2nd crop")
+    name.press("Enter")
+    page.locator(".ax-rename-message", has_text="not a valid node name").wait_for(timeout=30_000)
+    assert name.input_value() == "2nd crop"  # kept, so it can be corrected
+    page.locator(".ax-node-panel").screenshot(path=str(artifacts / "browser-07-rename-refused.png"))
+    name.fill("center_crop")
+    name.press("Enter")
+    page.locator(".ax-graph [data-node='center_crop']").wait_for(timeout=30_000)
+    assert page.locator(".ax-graph .ax-g-selected[data-node='center_crop']").count() == 1
+    assert "center_crop" in page.locator(".ax-node-title").inner_text()
+    page.locator(".ax-undo").click()
+    page.locator(".ax-graph [data-node='crop']").wait_for(timeout=30_000)
+
+
+def test_variety_captions_name_the_class(page: Any, artifacts: Path) -> None:
+    page.locator(".ax-grid-mode button", has_text="Variety").click()
+    page.locator(".ax-grid-caption", has_text="one image").wait_for(timeout=60_000)
+    classes = kernel_eval(
+        page, "print(explorer.variety.caption, explorer.result.captions()[0])"
+    ).split()
+    assert classes[0] == classes[1] and classes[0] in sample_classes()
+    page.locator(".ax-grid-view").screenshot(path=str(artifacts / "browser-08-variety.png"))
+    page.locator(".ax-grid-mode button", has_text="Batch").click()
+    page.locator(".ax-grid-caption", has_text="one image").wait_for(state="detached")
 
 
 def test_export_tab(page: Any, artifacts: Path, lab: Server) -> None:

@@ -102,9 +102,30 @@ function draw(model, el) {
   });
 }
 
+// Notebook 7 binds the arrow keys to heading navigation for anything focused in a notebook in
+// command mode, so a focused slider handle or dropdown in the panel would never see them.
+// Lumino skips its shortcuts for an element marked with this attribute.
+const KEEP_KEYS = "data-lm-suppress-shortcuts";
+
+function keepKeys(el, tries = 40) {
+  const root = el.closest(".ax-explorer");
+  if (!root) {
+    if (tries > 0) requestAnimationFrame(() => keepKeys(el, tries - 1));
+    return;
+  }
+  if (root.dataset.axKeys) return;
+  root.dataset.axKeys = "1";
+  const mark = () =>
+    root.querySelectorAll(`.noUi-handle:not([${KEEP_KEYS}]), select:not([${KEEP_KEYS}])`)
+      .forEach((n) => n.setAttribute(KEEP_KEYS, "true"));
+  mark();
+  new MutationObserver(mark).observe(root, { childList: true, subtree: true });
+}
+
 export default {
   render({ model, el }) {
     el.classList.add("ax-graph-root");
+    keepKeys(el);
     const redraw = () => draw(model, el);
     model.on("change:nodes", redraw);
     model.on("change:selected", redraw);

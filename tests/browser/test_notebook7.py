@@ -1,0 +1,73 @@
+"""The panel in Notebook 7 (the `notebook` package's single-document UI), served by the same
+Jupyter server as the JupyterLab tests: open the quickstart, run it, move a slider."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .harness import ROOT, Server, grid_src, kernel_eval, open_in_notebook7, run_all
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        importlib.util.find_spec("notebook") is None,
+        reason="Notebook 7 is not installed (pip install 'notebook>=7')",
+    ),
+]
+
+# A folder of its own: the lab tests' kernel runs the same notebook name at the root.
+FOLDER = "notebook7"
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, lab: Server) -> Iterator[Any]:
+    (lab.root / FOLDER).mkdir(exist_ok=True)
+    shutil.copy(ROOT / "notebooks" / "01_quickstart.ipynb", lab.root / FOLDER)
+    context = browser.new_context(viewport={"width": 1400, "height": 1100})
+    page = context.new_page()
+    open_in_notebook7(page, lab, f"{FOLDER}/01_quickstart.ipynb")
+    run_all(page)
+    page.locator(".ax-explorer img.ax-grid[src]").first.wait_for(timeout=90_000)
+    yield page
+    context.close()
+
+
+def test_notebook7_renders_the_panel_and_a_slider_changes_the_grid(
+    page: Any, artifacts: Path
+) -> None:
+    assert page.locator(".jp-NotebookPanel").count() == 1  # Notebook 7's page, not lab's
+    assert page.locator("#jp-main-statusbar").count() == 0
+    for node in ("source", "decode", "resize", "rotate", "crop", "flip"):
+        assert page.locator(f".ax-graph [data-node='{node}']").count() == 1
+    before = grid_src(page)
+    page.locator(".ax-graph [data-node='rotate']").click()
+    handle = page.locator(".ax-arg-fill_value .noUi-handle").first
+    handle.wait_for(timeout=30_000)
+    page.wait_for_function(
+        "(before) => document.querySelector('.ax-explorer img.ax-grid').src !== before",
+        arg=before,
+        timeout=30_000,
+    )
+    before = grid_src(page)
+    handle.focus()
+    for _ in range(5):
+        handle.press("ArrowRight")
+    page.wait_for_function(
+        "(before) => document.querySelector('.ax-explorer img.ax-grid').src !== before",
+        arg=before,
+        timeout=30_000,
+    )
+    code = "explorer.flush(); print(explorer.result.plan.spec.node('rotate').args['fill_value'])"
+    for _ in range(40):
+        ran = float(kernel_eval(page, code))
+        if ran == 5.0:
+            break
+        page.wait_for_timeout(250)
+    assert ran == 5.0  # the last key press is what ran
+    page.locator(".ax-explorer").first.screenshot(path=str(artifacts / "notebook7-panel.png"))
