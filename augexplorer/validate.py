@@ -8,6 +8,7 @@ import dataclasses
 import keyword
 import math
 import re
+import struct
 import zlib
 from typing import Any
 
@@ -420,6 +421,14 @@ class _Validator:
                 arg.name,
                 fix="swap low and high",
             )
+        elif value.dist == "uniform" and _as_float32(value.low) >= _as_float32(value.high):
+            # DALI draws in float32 from [low, high): a range empty there fails at run time.
+            self.problem(
+                f"uniform range {value.low}..{value.high} is empty",
+                node.id,
+                arg.name,
+                fix="make high greater than low, or give the argument a constant",
+            )
         if value.dist == "normal" and value.stddev < 0:
             self.problem(
                 "normal stddev must be >= 0", node.id, arg.name, fix="use a non-negative stddev"
@@ -638,6 +647,10 @@ def _value_fix(info: OpInfo, arg: ArgInfo) -> str:
     if arg.has_default:
         return f"use a {arg.describe_type()}; the default is {arg.default!r}"
     return f"use a {arg.describe_type()}"
+
+
+def _as_float32(value: float) -> float:
+    return float(struct.unpack("f", struct.pack("f", value))[0])
 
 
 def _closest(name: str, options: list[str]) -> str | None:

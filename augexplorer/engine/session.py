@@ -30,7 +30,13 @@ from ..plan import Plan, Step
 from ..spec import ArgValue, GraphSpec, Node, Probability, Source
 from ..validate import validate, validate_constant_edit
 from .result import RunResult, StepResult
-from .runners import SourceRunner, StepRunner, clean_dali_message, structure_key
+from .runners import (
+    SourceRunner,
+    StepRunner,
+    clean_dali_message,
+    structure_key,
+    suggest_fix,
+)
 
 
 @dataclass
@@ -243,7 +249,12 @@ class Session:
         if inputs and step.op.startswith("decoders."):
             files = self._bad_files(step, inputs[0])
             if files:
-                fix = "remove or replace these files (they are not images DALI can decode)"
+                fix = (
+                    "remove or replace these files (they are not images DALI can decode), "
+                    "or set skip_bad on the source to leave out files that fail a header check"
+                )
+        if fix is None:
+            fix = suggest_fix(message, batch_size=self.plan.spec.batch_size)
         if step.role in ("random", "apply"):
             message = f"drawing {step.bound_arg or 'the coin flip'}: {message}"
         return RunError(step.origin, message, fix=fix, files=files)
@@ -278,7 +289,9 @@ class Session:
                 and previous.step.digest == step.digest
             ):
                 continue
-            self._data[step.id] = open_source(step.source, self.arrays)
+            self._data[step.id] = open_source(
+                step.source, self.arrays, skip_bad=step.source.skip_bad
+            )
             self._source_runners.pop(step.id, None)
 
     def _remember_runner(self, key: tuple[Any, ...], runner: StepRunner) -> None:

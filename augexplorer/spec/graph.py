@@ -140,6 +140,8 @@ class Source:
     path: str | None = None
     shuffle: bool = True
     seed: int | None = None
+    # Leave out files that fail a header check; they are listed in SourceData.skipped.
+    skip_bad: bool = False
 
     @property
     def op(self) -> str:

@@ -29,7 +29,7 @@ VERSION = 1
 
 _GRAPH_FIELDS = {"format", "version", "name", "batch_size", "seed", "nodes", "outputs"}
 _NODE_FIELDS = {"id", "op", "inputs", "args", "device", "probability", "seed"}
-_SOURCE_FIELDS = {"id", "source", "path", "shuffle", "seed"}
+_SOURCE_FIELDS = {"id", "source", "path", "shuffle", "seed", "skip_bad"}
 _RANDOM_FIELDS = {
     "random",
     "low",
@@ -62,6 +62,8 @@ def node_to_json(node: AnyNode) -> dict[str, Any]:
         if node.path is not None:
             out["path"] = node.path
         out["shuffle"] = node.shuffle
+        if node.skip_bad:
+            out["skip_bad"] = True
         if node.seed is not None:
             out["seed"] = node.seed
         return out
@@ -169,6 +171,9 @@ def node_from_json(index: int, data: Any) -> AnyNode:
             kind=kind,
             path=data.get("path"),
             shuffle=bool(data.get("shuffle", True)),
+            skip_bad=_expect(
+                f"{where}.skip_bad", data.get("skip_bad", False), bool, "true or false"
+            ),
             seed=data.get("seed"),
         )
     _check_fields(where, data, _NODE_FIELDS)

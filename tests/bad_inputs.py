@@ -1,0 +1,565 @@
+"""A corpus of bad input, generated on the spot (nothing is downloaded).
+
+Each :class:`Case` writes what it needs under a folder and returns the edit a user would make on a
+live session (point it at a folder, set an argument, load a spec). Its :class:`Expect` says what
+the user should see: either the edit runs (some "odd" images decode fine in DALI: CMYK, 16-bit,
+alpha, grayscale, 1x1), or it fails with a given error whose message names the file, node or
+argument at fault and says what to do.
+
+The outcomes were decided from what DALI 2.4 really does on the CPU (see each case's `note`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from PIL import Image
+
+from augexplorer import Session
+from augexplorer.devices import has_gpu
+from augexplorer.engine.result import RunResult
+from augexplorer.errors import DataError, GraphInvalid, RunError, SpecFormatError
+from augexplorer.presets import preset
+from augexplorer.spec import GraphSpec, Node, Probability, Random, Ref, Source
+from augexplorer.spec import io as spec_io
+
+Edit = Callable[[Session], RunResult]
+Outcome = Literal["runs", "error"]
+
+BATCH = 4
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What the user should see after the edit."""
+
+    outcome: Outcome
+    error: type[Exception] | None = None
+    names: tuple[str, ...] = ()  # the file, node or argument the message must name
+    remedy: str = "fix:"  # text that shows the message says what to do
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    kind: Literal["image", "source", "argument", "graph", "spec"]
+    make: Callable[[Path], Edit]  # writes its files under the folder; returns the edit
+    expect: Expect
+    note: str = ""
+    slow: bool = False
+    needs_non_root: bool = False  # permission checks mean nothing to root
+
+
+def runs() -> Expect:
+    return Expect("runs")
+
+
+def fails(error: type[Exception], *names: str, remedy: str = "fix:") -> Expect:
+    return Expect("error", error, names, remedy)
+
+
+# ---- images ------------------------------------------------------------------------------------
+
+
+def _noise(height: int, width: int, channels: int = 3, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    shape = (height, width, channels) if channels > 1 else (height, width)
+    return rng.integers(0, 256, shape, dtype=np.uint8)
+
+
+def jpeg_bytes(height: int = 96, width: int = 128, mode: str = "RGB") -> bytes:
+    buffer = io.BytesIO()
+    Image.fromarray(_noise(height, width)).convert(mode).save(buffer, format="JPEG", quality=90)
+    return buffer.getvalue()
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def _bad_huffman_table() -> bytes:
+    """A JPEG with its header markers, scan and end marker in place but an impossible Huffman
+    table (more codes than fit): a header check passes it, the decoder rejects it."""
+    data = bytearray(jpeg_bytes())
+    table = data.index(b"\xff\xc4")  # DHT marker, 2 length bytes, 1 class/id byte, 16 counts
+    data[table + 5 : table + 21] = b"\xff" * 16
+    return bytes(data)
+
+
+def _png16() -> bytes:
+    values = (np.arange(96 * 128, dtype=np.uint32).reshape(96, 128) * 5).astype(np.uint16)
+    return png_bytes(Image.fromarray(values))
+
+
+def _huge_jpeg() -> bytes:
+    # One flat colour compresses to ~2 MB and encodes in about a second.
+    buffer = io.BytesIO()
+    Image.new("RGB", (12000, 12000), (90, 140, 200)).save(buffer, format="JPEG", quality=50)
+    return buffer.getvalue()
+
+
+IMAGE_MAKERS: dict[str, Callable[[], bytes]] = {
+    "truncated.jpg": lambda: jpeg_bytes()[: len(jpeg_bytes()) // 2],
+    "corrupt_tail.jpg": lambda: jpeg_bytes()[:300] + bytes(_noise(40, 50).tobytes()),
+    "bad_table.jpg": _bad_huffman_table,
+    "empty.jpg": lambda: b"",
+    "notes.jpg": lambda: b"these are my notes, not a photo\n" * 20,
+    "page.png": lambda: b"<!doctype html><html><body>404 not found</body></html>\n",
+    "noise.png": lambda: bytes(_noise(32, 32).tobytes()),
+    "header_only.png": lambda: png_bytes(Image.fromarray(_noise(64, 64)))[:60],
+    "cmyk.jpg": lambda: jpeg_bytes(mode="CMYK"),
+    "gray.jpg": lambda: jpeg_bytes(mode="L"),
+    "gray.png": lambda: png_bytes(Image.fromarray(_noise(96, 128)).convert("L")),
+    "deep16.png": _png16,
+    "alpha.png": lambda: png_bytes(Image.fromarray(_noise(96, 128)).convert("RGBA")),
+    "palette.png": lambda: png_bytes(Image.fromarray(_noise(96, 128)).convert("P")),
+    "tiny.png": lambda: png_bytes(Image.new("RGB", (1, 1), (200, 30, 30))),
+    "tiny.jpg": lambda: jpeg_bytes(1, 1),
+    "png_named.jpg": lambda: png_bytes(Image.fromarray(_noise(96, 128))),
+    "huge.jpg": _huge_jpeg,
+}
+
+
+def image_folder(root: Path, *names: str, good: int = 1) -> Path:
+    """A class folder holding `good` ordinary JPEGs and the named corpus images."""
+    folder = root / "images" / "cls"
+    folder.mkdir(parents=True, exist_ok=True)
+    for index in range(good):
+        (folder / f"good_{index}.jpg").write_bytes(jpeg_bytes())
+    for name in names:
+        (folder / name).write_bytes(IMAGE_MAKERS[name]())
+    return folder.parent
+
+
+def _point_at(path: Path, *, batch_size: int | None = None) -> Edit:
+    def edit(session: Session) -> RunResult:
+        spec = session.spec.with_source(Source("source", "folder", str(path), shuffle=False))
+        if batch_size is not None:
+            spec = dataclasses.replace(spec, batch_size=batch_size)
+        return session.update(spec)
+
+    return edit
+
+
+def _image_case(file: str, expect: Expect, note: str, *, slow: bool = False, good: int = 1) -> Case:
+    def make(root: Path) -> Edit:
+        return _point_at(image_folder(root, file, good=good), batch_size=1 if slow else None)
+
+    return Case(f"image:{file}", "image", make, expect, note, slow=slow)
+
+
+DECODE_FAILS = "DALI's decoder fails on it; the engine decodes each sample alone to name the file"
+
+IMAGE_CASES = [
+    _image_case("truncated.jpg", fails(RunError, "truncated.jpg", "decode"), DECODE_FAILS),
+    _image_case("corrupt_tail.jpg", fails(RunError, "corrupt_tail.jpg", "decode"), DECODE_FAILS),
+    _image_case("bad_table.jpg", fails(RunError, "bad_table.jpg", "decode"), DECODE_FAILS),
+    _image_case(
+        "empty.jpg",
+        fails(DataError, "empty.jpg", "skip_bad"),
+        "DALI's reader cannot map a 0-byte file; opening the source finds it first",
+    ),
+    _image_case("notes.jpg", fails(RunError, "notes.jpg", "decode"), DECODE_FAILS),
+    _image_case("page.png", fails(RunError, "page.png", "decode"), DECODE_FAILS),
+    _image_case("noise.png", fails(RunError, "noise.png", "decode"), DECODE_FAILS),
+    _image_case("header_only.png", fails(RunError, "header_only.png", "decode"), DECODE_FAILS),
+    _image_case("cmyk.jpg", runs(), "DALI converts CMYK JPEGs to RGB"),
+    _image_case("gray.jpg", runs(), "output_type=RGB expands gray to 3 channels"),
+    _image_case("gray.png", runs(), "output_type=RGB expands gray to 3 channels"),
+    _image_case("deep16.png", runs(), "16-bit PNGs decode to uint8 RGB"),
+    _image_case("alpha.png", runs(), "output_type=RGB drops the alpha channel"),
+    _image_case("palette.png", runs(), "palette PNGs decode to RGB"),
+    _image_case("tiny.png", runs(), "1x1 images decode and resize like any other"),
+    _image_case("tiny.jpg", runs(), "1x1 images decode and resize like any other"),
+    _image_case("png_named.jpg", runs(), "DALI sniffs the format from the bytes, not the name"),
+    _image_case(
+        "huge.jpg",
+        runs(),
+        "12000x12000 decodes on the CPU (about 0.4 GB per image); batch 1 keeps it small",
+        slow=True,
+        good=0,
+    ),
+]
+
+
+# ---- data sources ------------------------------------------------------------------------------
+
+
+def _source_edit(source: Source, arrays: Any = None) -> Edit:
+    return lambda session: session.set_source(source, arrays)
+
+
+def _folder_case(name: str, build: Callable[[Path], Path], expect: Expect, note: str = "") -> Case:
+    def make(root: Path) -> Edit:
+        return _source_edit(Source("source", "folder", str(build(root))))
+
+    return Case(f"source:{name}", "source", make, expect, note)
+
+
+def _list_case(name: str, lines: list[str], expect: Expect, note: str = "") -> Case:
+    def make(root: Path) -> Edit:
+        folder = image_folder(root)
+        listing = root / "list.txt"
+        listing.write_text("\n".join(lines).format(good=folder / "cls" / "good_0.jpg") + "\n")
+        return _source_edit(Source("source", "file_list", str(listing)))
+
+    return Case(f"file_list:{name}", "source", make, expect, note)
+
+
+def _empty_folder(root: Path) -> Path:
+    (root / "empty").mkdir()
+    return root / "empty"
+
+
+def _only_text(root: Path) -> Path:
+    folder = root / "docs" / "cls"
+    folder.mkdir(parents=True)
+    (folder / "readme.txt").write_text("no images here")
+    return folder.parent
+
+
+def _unreadable(root: Path) -> Path:
+    folder = image_folder(root)
+    locked = folder / "cls" / "locked.jpg"
+    locked.write_bytes(jpeg_bytes())
+    locked.chmod(0)
+    return folder
+
+
+def _binary_list(root: Path) -> Edit:
+    listing = root / "list.txt"
+    listing.write_bytes(b"\xff\xfe\x00\x81" * 50)
+    return _source_edit(Source("source", "file_list", str(listing)))
+
+
+SOURCE_CASES = [
+    _folder_case("empty_folder", _empty_folder, fails(DataError, "empty", "no images")),
+    _folder_case("missing_folder", lambda root: root / "nowhere", fails(DataError, "nowhere")),
+    _folder_case("folder_without_images", _only_text, fails(DataError, "docs", "no images")),
+    _folder_case(
+        "file_instead_of_folder",
+        lambda root: _only_text(root) / "cls" / "readme.txt",
+        fails(DataError, "readme.txt"),
+    ),
+    dataclasses.replace(
+        _folder_case("unreadable_file", _unreadable, fails(DataError, "locked.jpg", "permission")),
+        needs_non_root=True,
+    ),
+    _list_case("missing_file", ["{good} 0", "gone.jpg 1"], fails(DataError, "gone.jpg", "line 2")),
+    _list_case("non_integer_label", ["{good} cat"], fails(DataError, "line 1", "integers")),
+    _list_case("float_label", ["{good} 1.5"], fails(DataError, "line 1", "integers")),
+    _list_case("negative_label", ["{good} -3"], fails(DataError, "line 1", ">= 0")),
+    _list_case(
+        "ragged_labels", ["{good} 1 2", "{good} 3"], fails(DataError, "line 2", "same number")
+    ),
+    _list_case("no_label", ["{good}"], fails(DataError, "line 1", "label")),
+    _list_case("only_comments", ["# nothing yet", ""], fails(DataError, "list.txt", "no images")),
+    Case("file_list:binary", "source", _binary_list, fails(DataError, "list.txt", "text")),
+    Case(
+        "file_list:missing_list",
+        "source",
+        lambda root: _source_edit(Source("source", "file_list", str(root / "absent.txt"))),
+        fails(DataError, "absent.txt", "not found"),
+    ),
+    Case(
+        "arrays:float_images",
+        "source",
+        lambda root: _source_edit(Source("source", "arrays"), [np.zeros((8, 8, 3))]),
+        fails(DataError, "image 0", "uint8"),
+    ),
+    Case(
+        "arrays:empty",
+        "source",
+        lambda root: _source_edit(Source("source", "arrays"), []),
+        fails(DataError, "empty"),
+    ),
+    Case(
+        "arrays:label_count",
+        "source",
+        lambda root: _source_edit(
+            Source("source", "arrays"), ([np.zeros((8, 8, 3), np.uint8)] * 2, [1])
+        ),
+        fails(DataError, "2 images but 1 labels"),
+    ),
+]
+
+
+# ---- argument values ---------------------------------------------------------------------------
+
+
+def _arg_case(node: str, arg: str, value: Any, expect: Expect, label: str = "") -> Case:
+    def make(root: Path) -> Edit:
+        return lambda session: session.set_arg(node, arg, value)
+
+    name = f"arg:{node}.{arg}={label or value!r}"
+    return Case(name, "argument", make, expect)
+
+
+def _invalid(node: str, arg: str, *more: str) -> Expect:
+    return fails(GraphInvalid, repr(node), repr(arg), *more)
+
+
+ARGUMENT_CASES = [
+    _arg_case("rotate", "angle", float("nan"), _invalid("rotate", "angle", "finite")),
+    _arg_case("rotate", "angle", float("inf"), _invalid("rotate", "angle", "finite")),
+    _arg_case("rotate", "angle", "ten", _invalid("rotate", "angle", "number")),
+    _arg_case("rotate", "angle", None, _invalid("rotate", "angle")),
+    _arg_case("rotate", "angle", True, _invalid("rotate", "angle")),
+    _arg_case("rotate", "angle", [1.0, 2.0], _invalid("rotate", "angle", "single")),
+    _arg_case("rotate", "fill_value", [0.0, 1.0], _invalid("rotate", "fill_value")),
+    _arg_case("resize", "resize_shorter", -5.0, _invalid("resize", "resize_shorter", "range")),
+    _arg_case("resize", "resize_shorter", 1e9, _invalid("resize", "resize_shorter", "range")),
+    _arg_case("crop", "crop", [-10.0, -10.0], _invalid("crop", "crop", "range")),
+    _arg_case("crop", "crop", "big", _invalid("crop", "crop", "number")),
+    _arg_case("flip", "horizontal", "yes", _invalid("flip", "horizontal")),
+    _arg_case("rotate", "interp_type", "CUBICX", _invalid("rotate", "interp_type", "INTERP_")),
+    _arg_case("decode", "output_type", "XYZ", _invalid("decode", "output_type", "RGB")),
+    _arg_case("rotate", "nosuch", 1, _invalid("rotate", "nosuch")),
+    _arg_case("rotate", "angel", 10.0, _invalid("rotate", "angel", "'angle'")),
+    _arg_case(
+        "rotate",
+        "angle",
+        Random.uniform(10, -10),
+        _invalid("rotate", "angle", "reversed"),
+        "uniform(10,-10)",
+    ),
+    _arg_case(
+        "rotate",
+        "angle",
+        Random.uniform(float("nan"), 1),
+        _invalid("rotate", "angle", "finite"),
+        "uniform(nan,1)",
+    ),
+    _arg_case(
+        "rotate",
+        "angle",
+        Random.uniform(0, 1, shape=3),
+        _invalid("rotate", "angle", "shape"),
+        "uniform(shape=3)",
+    ),
+    _arg_case(
+        "flip",
+        "horizontal",
+        Random.coin_flip(1.5),
+        _invalid("flip", "horizontal", "[0, 1]"),
+        "coin_flip(1.5)",
+    ),
+    _arg_case("rotate", "angle", Ref("nosuch"), _invalid("rotate", "angle", "nosuch"), "ref"),
+    _arg_case(
+        "rotate",
+        "angle",
+        Ref("source", 1),
+        fails(RunError, "'rotate'", "int32"),
+        "labels (int32)",
+    ),
+    _arg_case(
+        "crop",
+        "crop",
+        [224.0],
+        fails(RunError, "'crop'", "2 or 3 elements"),
+        "one element",
+    ),
+]
+
+
+# ---- graphs ------------------------------------------------------------------------------------
+
+
+def _graph_case(
+    name: str,
+    change: Callable[[GraphSpec], GraphSpec],
+    expect: Expect,
+) -> Case:
+    def make(root: Path) -> Edit:
+        return lambda session: session.update(change(session.spec))
+
+    return Case(f"graph:{name}", "graph", make, expect)
+
+
+def _rewire(spec: GraphSpec, node_id: str, *inputs: Ref) -> GraphSpec:
+    node = spec.node(node_id)
+    assert isinstance(node, Node)
+    return spec.replace_node(dataclasses.replace(node, inputs=inputs))
+
+
+def _gpu_then_cpu(spec: GraphSpec) -> GraphSpec:
+    return spec.set_device("crop", "gpu").set_device("flip", "cpu")
+
+
+def _gpu_only_op(spec: GraphSpec) -> GraphSpec:
+    return spec.insert_after("flip", Node("jitter", "jitter", (), {}))
+
+
+GRAPH_CASES = [
+    _graph_case(
+        "cycle",
+        lambda spec: _rewire(spec, "resize", Ref("flip")),
+        fails(GraphInvalid, "cycle", "resize"),
+    ),
+    _graph_case(
+        "missing_input",
+        lambda spec: _rewire(spec, "rotate", Ref("resise")),
+        fails(GraphInvalid, "'rotate'", "resise", "'resize'"),
+    ),
+    _graph_case(
+        "no_input", lambda spec: _rewire(spec, "rotate"), fails(GraphInvalid, "'rotate'", "input")
+    ),
+    _graph_case(
+        "too_many_inputs",
+        lambda spec: _rewire(spec, "flip", Ref("crop"), Ref("crop")),
+        fails(GraphInvalid, "'flip'", "at most"),
+    ),
+    _graph_case(
+        "cpu_after_gpu", _gpu_then_cpu, fails(GraphInvalid, "'flip'", "'device'", "GPU data")
+    ),
+    _graph_case(
+        "gpu_only_operator",
+        _gpu_only_op,
+        runs() if has_gpu() else fails(GraphInvalid, "'jitter'", "GPU"),
+    ),
+    _graph_case(
+        "unknown_operator",
+        lambda spec: spec.insert_after("flip", Node("blur", "gausian_blur", (), {})),
+        fails(GraphInvalid, "'blur'", "gausian_blur", "gaussian_blur"),
+    ),
+    _graph_case(
+        "duplicate_ids",
+        lambda spec: dataclasses.replace(spec, nodes=(*spec.nodes, spec.nodes[-1])),
+        fails(GraphInvalid, "'flip'", "two nodes"),
+    ),
+    _graph_case(
+        "bad_node_name",
+        lambda spec: spec.insert_after("flip", Node("2nd flip", "flip", (), {})),
+        fails(GraphInvalid, "'2nd flip'", "identifier"),
+    ),
+    _graph_case(
+        "output_index",
+        lambda spec: dataclasses.replace(spec, outputs={"images": Ref("flip", 3)}),
+        fails(GraphInvalid, "output 3", "'flip'"),
+    ),
+    _graph_case(
+        "no_source",
+        lambda spec: dataclasses.replace(spec, nodes=spec.nodes[1:]),
+        fails(GraphInvalid, "no data source"),
+    ),
+    _graph_case(
+        "batch_size_zero",
+        lambda spec: dataclasses.replace(spec, batch_size=0),
+        fails(GraphInvalid, "batch size 0"),
+    ),
+    _graph_case(
+        "probability_out_of_range",
+        lambda spec: spec.set_probability("rotate", Probability(1.5)),
+        fails(GraphInvalid, "'rotate'", "'probability'", "1.5"),
+    ),
+    _graph_case(
+        # DALI's schema marks `matrix` optional (it can come as a second input), so validation
+        # passes and DALI says what is missing at run time.
+        "warp_without_matrix",
+        lambda spec: spec.insert_after("flip", Node("warp", "warp_affine", (), {})),
+        fails(RunError, "'warp'", "`matrix`"),
+    ),
+]
+
+
+# ---- spec files --------------------------------------------------------------------------------
+
+
+def _spec_case(name: str, text: Callable[[dict[str, Any]], str], expect: Expect) -> Case:
+    """A spec the user loads: `text` turns the basic graph's JSON into the bad file's text."""
+
+    def make(root: Path) -> Edit:
+        path = root / "graph.json"
+        path.write_text(text(spec_io.to_json(preset("basic"))))
+        return lambda session: session.update(spec_io.load(path))
+
+    return Case(f"spec:{name}", "spec", make, expect)
+
+
+def _json(change: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], str]:
+    def text(data: dict[str, Any]) -> str:
+        change(data)
+        return json.dumps(data, indent=2)
+
+    return text
+
+
+def _node(data: dict[str, Any], node_id: str) -> dict[str, Any]:
+    found: dict[str, Any] = next(n for n in data["nodes"] if n["id"] == node_id)
+    return found
+
+
+SPEC_CASES = [
+    _spec_case(
+        "truncated_json",
+        lambda data: json.dumps(data, indent=2)[:200],
+        fails(SpecFormatError, "graph.json", "line", remedy="JSON"),
+    ),
+    _spec_case(
+        "trailing_comma",
+        lambda data: json.dumps(data, indent=2).replace('"basic"', '"basic",,'),
+        fails(SpecFormatError, "graph.json", "line", remedy="JSON"),
+    ),
+    _spec_case(
+        "future_version",
+        _json(lambda data: data.update(version=99)),
+        fails(SpecFormatError, "version 99", remedy="upgrade"),
+    ),
+    _spec_case(
+        "not_a_graph",
+        lambda data: json.dumps({"layers": []}),
+        fails(SpecFormatError, "'format'", remedy="augexplorer graph"),
+    ),
+    _spec_case(
+        "list_at_top",
+        lambda data: json.dumps([data]),
+        fails(SpecFormatError, "spec", "list", remedy="JSON object"),
+    ),
+    _spec_case(
+        "unknown_node_field",
+        _json(lambda data: _node(data, "rotate").update(colour="red")),
+        fails(SpecFormatError, "'rotate'", "'colour'", remedy="allowed"),
+    ),
+    _spec_case(
+        "unknown_operator",
+        _json(lambda data: _node(data, "rotate").update(op="rotat")),
+        fails(GraphInvalid, "'rotate'", "rotat", "'rotate'"),
+    ),
+    _spec_case(
+        "unknown_argument",
+        _json(lambda data: _node(data, "rotate")["args"].update(angel=3)),
+        fails(GraphInvalid, "'rotate'", "'angel'", "'angle'"),
+    ),
+    _spec_case(
+        "unknown_distribution",
+        _json(lambda data: _node(data, "rotate")["args"].update(angle={"random": "gauss"})),
+        fails(SpecFormatError, "'rotate'", "gauss", remedy="use one of"),
+    ),
+    _spec_case(
+        "string_batch_size",
+        _json(lambda data: data.update(batch_size="16")),
+        fails(SpecFormatError, "batch_size", remedy="integer"),
+    ),
+    _spec_case(
+        "nan_argument",
+        _json(lambda data: _node(data, "rotate")["args"].update(angle={"float": "nan"})),
+        fails(GraphInvalid, "'rotate'", "'angle'", "finite"),
+    ),
+]
+
+
+CASES: list[Case] = IMAGE_CASES + SOURCE_CASES + ARGUMENT_CASES + GRAPH_CASES + SPEC_CASES
+
+
+def running_as_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
