@@ -13,7 +13,7 @@ from .engine import RunResult, Session
 from .errors import AugExplorerError, DataError, GraphInvalid, Problem, RunError, SpecFormatError
 from .plan import Plan
 from .presets import PRESETS, preset
-from .spec import GraphSpec, Node, Probability, Random, Ref, Source, chain
+from .spec import GraphSpec, Node, Probability, PythonCode, Random, Ref, Source, chain
 from .validate import validate
 
 __version__ = "0.1.0"
@@ -30,6 +30,7 @@ __all__ = [
     "Plan",
     "Probability",
     "Problem",
+    "PythonCode",
     "Random",
     "Ref",
     "RunError",

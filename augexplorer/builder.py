@@ -14,7 +14,7 @@ from typing import Any
 from .catalog import ArgInfo
 from .data import SourceData
 from .plan import Plan, Step
-from .spec import Ref
+from .spec import PythonCode, Ref
 
 _ENUMS = {
     "DATA_TYPE": "DALIDataType",
@@ -59,10 +59,18 @@ def _scalar(arg: ArgInfo, value: Any) -> Any:
 
 
 def step_kwargs(step: Step) -> dict[str, Any]:
-    """The constant keyword arguments of a step's DALI call (no inputs, no argument inputs)."""
+    """The constant keyword arguments of a step's DALI call (no inputs, no argument inputs).
+
+    Python code becomes its function here, and only if the user trusts it
+    (:func:`augexplorer.trust.to_callable` refuses it otherwise).
+    """
+    from .trust import to_callable
+
     info = step.info
     kwargs = {
-        name: dali_value(info.arg(name) if info else None, value)
+        name: to_callable(value, step.origin)
+        if isinstance(value, PythonCode)
+        else dali_value(info.arg(name) if info else None, value)
         for name, value in step.args.items()
     }
     if step.seed is not None and step.role != "source":

@@ -78,5 +78,26 @@ class RunError(AugExplorerError):
         super().__init__(text)
 
 
+class UntrustedCode(AugExplorerError):
+    """A graph whose python_function nodes hold code this process has not been told to trust.
+
+    Nothing of it ran. `nodes` are the nodes that need trust.
+    """
+
+    def __init__(self, nodes: list[str]) -> None:
+        self.nodes = list(nodes)
+        names = ", ".join(repr(node) for node in self.nodes)
+        self.fix = (
+            "read the code, then trust it: session.trust() (or session.trust(node)), "
+            'or the node\'s "Trust and run" button in the panel'
+        )
+        subject = f"node {names} runs" if len(self.nodes) == 1 else f"nodes {names} run"
+        super().__init__(
+            f"{subject} Python code from the graph that has not been trusted, so nothing ran "
+            f"(fix: {self.fix})"
+        )
+        self.message = "runs Python code from the graph that has not been trusted"
+
+
 class FileExistsRefused(AugExplorerError, FileExistsError):
     """A write that would replace an existing file the caller did not ask to overwrite."""

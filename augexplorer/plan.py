@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .catalog import OpInfo
-from .spec import GraphSpec, Ref, Source
+from .catalog import PYTHON_FUNCTION, OpInfo
+from .spec import GraphSpec, PythonCode, Ref, Source
 
 StepRole = Literal["source", "node", "random", "apply"]
 
@@ -41,6 +41,8 @@ class Step:
     def output_count(self) -> int:
         if self.role == "source":
             return 2
+        if self.op == PYTHON_FUNCTION:
+            return int(self.args.get("num_outputs", 1))
         return self.info.outputs if self.info is not None else 1
 
     @functools.cached_property
@@ -70,6 +72,8 @@ class Step:
 
 
 def _canonical(value: Any) -> Any:
+    if isinstance(value, PythonCode):
+        return {"python": value.digest}
     if isinstance(value, Mapping):
         return {str(k): _canonical(v) for k, v in sorted(value.items())}
     if isinstance(value, (list, tuple)):

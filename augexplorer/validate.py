@@ -12,11 +12,11 @@ import struct
 import zlib
 from typing import Any
 
-from .catalog import ArgInfo, Catalog, OpInfo, load_catalog
+from .catalog import PYTHON_FUNCTION, ArgInfo, Catalog, OpInfo, load_catalog
 from .catalog.limits import LIMITS, STRING_CHOICES
 from .errors import GraphInvalid, Problem
 from .plan import Plan, Step
-from .spec import GraphSpec, Node, Probability, Random, Ref, Source
+from .spec import GraphSpec, Node, Probability, PythonCode, Random, Ref, Source
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 # Names the exported module uses for itself; a node may not take them.
@@ -299,7 +299,9 @@ class _Validator:
                     "this argument is required",
                     node.id,
                     arg.name,
-                    fix=f"give {arg.name} a value ({arg.describe_type()})",
+                    fix=_value_fix(info, arg)
+                    if arg.kind == "PYTHON_OBJECT"
+                    else f"give {arg.name} a value ({arg.describe_type()})",
                 )
         apply = None
         probability = node.probability
@@ -342,13 +344,15 @@ class _Validator:
 
     def _device(self, node: Node, info: OpInfo, inputs: list[Step | None]) -> str:
         on_gpu = any(step is not None and step.device in ("gpu", "mixed") for step in inputs)
+        # Python code is written for NumPy: it moves to the GPU (and CuPy) only with its data.
+        python_code = info.name == PYTHON_FUNCTION
         device = node.device
         if device is None:
             if on_gpu:
                 device = "gpu"
             elif self.catalog.gpu and "mixed" in info.backends and inputs:
                 device = "mixed"
-            elif self.catalog.gpu and "gpu" in info.backends and inputs:
+            elif self.catalog.gpu and "gpu" in info.backends and inputs and not python_code:
                 device = "gpu"
             else:
                 device = info.default_device()
@@ -516,7 +520,8 @@ class _Validator:
                 fix="remove the probability",
             )
             return None
-        if info.outputs != 1:
+        outputs = node.args.get("num_outputs", 1) if info.name == PYTHON_FUNCTION else info.outputs
+        if outputs != 1:
             self.problem(
                 "only a single-output node can be applied with a probability",
                 node.id,
@@ -603,6 +608,10 @@ def check_value(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
 
 def _check_scalar(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
     kind = arg.kind
+    if kind == "PYTHON_OBJECT":
+        return _check_python(value)
+    if isinstance(value, PythonCode):
+        return f"only the function of a {PYTHON_FUNCTION} node is Python code"
     if arg.choices:
         if value not in arg.choices:
             return f"{value!r} is not one of {', '.join(arg.choices)}"
@@ -638,7 +647,29 @@ def _check_scalar(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
     return None  # types the catalog cannot check (rare): DALI reports them at build time
 
 
+MAX_PYTHON_SOURCE = 100_000  # characters
+
+
+def _check_python(value: Any) -> str | None:
+    """Why `value` is not usable Python code for a python_function; the source is only looked
+    at as text (it is compiled when the user trusts it and runs the graph)."""
+    if not isinstance(value, PythonCode):
+        return (
+            f"expected Python code, got {type(value).__name__} {value!r:.60}; "
+            "in JSON {'python': source, 'name': function name}"
+        )
+    if not value.name.isidentifier() or keyword.iskeyword(value.name):
+        return f"{value.name!r:.60} is not a Python function name"
+    if not value.source.strip():
+        return "the Python source is empty"
+    if len(value.source) > MAX_PYTHON_SOURCE:
+        return f"the Python source has {len(value.source)} characters (at most {MAX_PYTHON_SOURCE})"
+    return None
+
+
 def _value_fix(info: OpInfo, arg: ArgInfo) -> str:
+    if arg.kind == "PYTHON_OBJECT":
+        return "give it PythonCode(source, name) or PythonCode.from_function(my_function)"
     limits = LIMITS.get((info.name, arg.name)) or LIMITS.get(("*", arg.name))
     if arg.choices:
         return f"use one of {', '.join(arg.choices[:8])}{', ...' if len(arg.choices) > 8 else ''}"

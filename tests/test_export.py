@@ -13,7 +13,17 @@ import black
 import numpy as np
 import pytest
 
-from augexplorer import GraphSpec, Node, Probability, Random, Ref, Session, Source, preset
+from augexplorer import (
+    GraphSpec,
+    Node,
+    Probability,
+    PythonCode,
+    Random,
+    Ref,
+    Session,
+    Source,
+    preset,
+)
 from augexplorer.data import samples_dir
 from augexplorer.errors import FileExistsRefused
 from augexplorer.export import ExportError, export, generate
@@ -75,6 +85,21 @@ def multi_input_graph() -> GraphSpec:
     return GraphSpec(nodes, {"images": Ref("joined"), "labels": Ref("source", 1)}, batch_size=4)
 
 
+def darken(image):  # type: ignore[no-untyped-def]
+    return image // 2
+
+
+def python_graph() -> GraphSpec:
+    """The basic preset with a python_function node, applied with a probability."""
+    node = Node(
+        "darker",
+        "python_function",
+        args={"function": PythonCode.from_function(darken), "output_layouts": "HWC"},
+        probability=Probability(0.5),
+    )
+    return preset("basic").insert_after("flip", node)
+
+
 def write_file_list(tmp_path: Path, *, labels_per_image: int) -> Path:
     files = sorted(samples_dir().rglob("*.jpg"))
     lines = ["# image labels"]
@@ -103,6 +128,7 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     base = preset("basic")
     specs: dict[str, tuple[GraphSpec, object]] = {name: (PRESETS[name](), None) for name in PRESETS}
     specs["multi_input"] = (multi_input_graph(), None)
+    specs["python"] = (python_graph(), None)
     specs["folder"] = (base.with_source(Source("source", "folder", str(samples_dir()))), None)
     specs["file_list"] = (base.with_source(Source("source", "file_list", str(single))), None)
     specs["multi_label"] = (
@@ -139,13 +165,15 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     return results
 
 
-CASES = [*PRESETS, "multi_input", "folder", "file_list", "multi_label", "arrays"]
+CASES = [*PRESETS, "multi_input", "python", "folder", "file_list", "multi_label", "arrays"]
 
 
 @pytest.mark.parametrize("name", CASES)
 def test_exported_module_matches_live_engine(cases: dict[str, dict], name: str) -> None:
     case = cases[name]
-    live = Session(case["spec"], data=case["data"]).run()
+    session = Session(case["spec"], data=case["data"])
+    session.trust()  # the python case's code is this file's own `darken`
+    live = session.run()
     exported = case["exported"]
     for index, ref in enumerate(live.plan.outputs.values()):
         arrays = live.arrays(ref)

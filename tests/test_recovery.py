@@ -21,7 +21,13 @@ from augexplorer.engine.runners import (
     is_out_of_memory,
     suggest_fix,
 )
-from augexplorer.errors import FileExistsRefused, GraphInvalid, RunError, SpecFormatError
+from augexplorer.errors import (
+    FileExistsRefused,
+    GraphInvalid,
+    RunError,
+    SpecFormatError,
+    UntrustedCode,
+)
 from augexplorer.files import atomic_write_bytes, atomic_write_text
 from augexplorer.plan import Step
 from augexplorer.presets import preset
@@ -352,6 +358,46 @@ def test_loading_a_spec_never_runs_code(
     assert ("rotate", "angle") in problems and ("rotate", "interp_type") in problems
     assert any(node == "flip" for node, _ in problems), "an operator name is never executed"
     assert any(node == "evil" for node, _ in problems), "python_function is not offered"
+
+
+def test_python_code_in_a_spec_is_text_until_trusted(
+    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A valid python_function node: loading, validating and opening a session compile and run
+    nothing; running refuses until the code is trusted."""
+    marker = tmp_path / "ran"
+    data = spec_io.to_json(preset("basic"))
+    source = f"__import__('os').system('touch {marker}')\n\ndef f(image):\n    return image\n"
+    data["nodes"].append(
+        {
+            "id": "evil",
+            "op": "python_function",
+            "inputs": ["flip"],
+            "args": {"function": {"python": source, "name": "f"}},
+        }
+    )
+    path = tmp_path / "code.json"
+    path.write_text(json.dumps(data))
+    called: list[str] = []
+
+    def forbidden(name: str) -> Any:
+        def trap(*args: Any, **kwargs: Any) -> None:
+            called.append(name)
+            raise AssertionError(f"{name} was called before the code was trusted")
+
+        return trap
+
+    with monkeypatch.context() as patched:
+        for name in ("eval", "exec", "compile"):
+            patched.setattr(builtins, name, forbidden(name))
+        patched.setattr(os, "system", forbidden("os.system"))
+        spec = spec_io.load(path)
+        validate(spec, catalog)
+        live = Session(spec, batch_size=BATCH, device_id=None)
+        with pytest.raises(UntrustedCode, match="'evil'"):
+            live.run()
+    assert called == [] and not marker.exists() and live.result is None
+    assert live.untrusted() == ["evil"]
 
 
 def test_a_spec_with_code_in_a_session_leaves_it_running(session: Session, tmp_path: Path) -> None:

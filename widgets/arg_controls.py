@@ -15,7 +15,7 @@ import ipywidgets as widgets
 import traitlets
 
 from augexplorer.catalog import ArgInfo
-from augexplorer.spec import DISTRIBUTIONS, ArgValue, Random, Ref
+from augexplorer.spec import DISTRIBUTIONS, ArgValue, PythonCode, Random, Ref
 
 OnChange = Callable[[str, ArgValue], None]
 LABEL_WIDTH = "112px"
@@ -30,6 +30,8 @@ def value_kind(value: ArgValue) -> str:
         return f"random.{value.dist}"
     if isinstance(value, Ref):
         return "ref"
+    if isinstance(value, PythonCode):
+        return "python"
     return "const"
 
 

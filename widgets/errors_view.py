@@ -24,5 +24,7 @@ class ErrorsView(widgets.HTML):
             "invalid": "The graph has problems; showing the last good result.",
             "run": "DALI failed; showing the last good result.",
             "data": "The data source cannot be read; showing the last good result.",
+            "untrusted": "The graph holds Python code that has not been trusted, so nothing ran; "
+            "showing the last good result.",
         }.get(failure.kind, "Something went wrong; showing the last good result.")
         self.value = f"<b>{lead}</b><ul>{items}</ul>"

@@ -115,6 +115,10 @@ class Explorer(widgets.VBox):
     def rename(self, node: str, new_id: str) -> PanelState:
         return self._render(self.controller.rename(node, new_id))
 
+    def trust(self, node: str | None = None) -> PanelState:
+        """Trust the Python code of `node` (every node's when None), after reading it, and run."""
+        return self._render(self.controller.trust(node))
+
     def undo(self) -> PanelState:
         return self._render(self.controller.undo())
 
@@ -140,6 +144,7 @@ class Explorer(widgets.VBox):
             duplicate=lambda n: self._now(lambda: c.duplicate(n)),
             remove=lambda n: self._now(lambda: c.remove(n)),
             rename=self._rename,
+            trust=lambda n: self._now(lambda: c.trust(n)),
         )
 
     def _rename(self, node: str, new_id: str) -> str | None:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from augexplorer.errors import DataError, GraphInvalid, Problem, RunError
+from augexplorer.errors import DataError, GraphInvalid, Problem, RunError, UntrustedCode
 
 
 @dataclass(frozen=True)
 class Failure:
     """The problems of the user's current graph; the last good result stays on screen."""
 
-    kind: str  # "invalid", "run", "data" or "internal"
+    kind: str  # "invalid", "run", "data", "untrusted" or "internal"
     problems: tuple[Problem, ...]
 
     @classmethod
@@ -23,6 +23,11 @@ class Failure:
             if error.files:
                 message += f" (files: {', '.join(error.files)})"
             return cls("run", (Problem(message, error.node, None, error.fix),))
+        if isinstance(error, UntrustedCode):
+            return cls(
+                "untrusted",
+                tuple(Problem(error.message, node, None, error.fix) for node in error.nodes),
+            )
         if isinstance(error, DataError):
             return cls("data", (Problem(str(error), source_id, "path", error.fix),))
         return cls("internal", (Problem(f"{type(error).__name__}: {error}"),))

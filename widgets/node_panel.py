@@ -15,6 +15,7 @@ from augexplorer.catalog import Catalog, OpInfo
 from augexplorer.spec import ArgValue, GraphSpec, Node
 
 from .arg_controls import ArgControl, value_kind
+from .code_view import CodeView
 from .failure import Failure
 
 AUTO = "auto"
@@ -33,6 +34,7 @@ class NodeActions:
     duplicate: Callable[[str], None]
     remove: Callable[[str], None]
     rename: Callable[[str, str], str | None]  # returns why the name was refused, if it was
+    trust: Callable[[str], None]  # trust a python_function node's code, then run
 
 
 class NodePanel(widgets.VBox):
@@ -41,6 +43,7 @@ class NodePanel(widgets.VBox):
         self.catalog = catalog
         self.actions = actions
         self.controls: dict[str, ArgControl] = {}
+        self.code_views: dict[str, CodeView] = {}
         self._shape: tuple[Any, ...] | None = None
         self._quiet = False
         self._node_id: str | None = None
@@ -54,6 +57,7 @@ class NodePanel(widgets.VBox):
         self._shape = None
         self._node_id = None
         self.controls = {}
+        self.code_views = {}
         hint = widgets.HTML(
             "<span class='ax-muted'>Click a node in the graph to edit it and see its output.</span>"
         )
@@ -97,6 +101,8 @@ class NodePanel(widgets.VBox):
             for name, control in self.controls.items():
                 value = node.args.get(name, _default(info, name))
                 control.show(value, errors.get(name))
+            for name, view in self.code_views.items():
+                view.show(node.args.get(name), errors.get(name))
             if node.probability is not None:
                 self.probability.value = node.probability.p
         finally:
@@ -126,8 +132,12 @@ class NodePanel(widgets.VBox):
             and self._shape[0] == node.id
         }
         self.controls = {}
+        self.code_views = {}
         for name in shown:
             arg = info.arg(name) if info is not None else None
+            if arg is not None and arg.kind == "PYTHON_OBJECT":  # code: shown, never edited here
+                self.code_views[name] = CodeView(node.id, name, self.actions.trust)
+                continue
             value = node.args.get(name, _default(info, name))
             self.controls[name] = ArgControl(
                 name,
@@ -146,6 +156,7 @@ class NodePanel(widgets.VBox):
             tools,
             self.node_error,
             args_title,
+            *self.code_views.values(),
             *self.controls.values(),
             adder,
             widgets.HTML("<div class='ax-section-title'>Node</div>"),

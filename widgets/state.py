@@ -31,6 +31,7 @@ from augexplorer.spec import (
     load,
     save,
 )
+from augexplorer.trust import python_code, trust, untrusted_nodes
 from augexplorer.validate import RESERVED_IDS
 
 from .autosave import Autosave
@@ -253,6 +254,20 @@ class Controller:
     def reseeded(self, spec: GraphSpec) -> GraphSpec:
         random_ops = {op.name for op in self.catalog if op.random}
         return spec.reseeded(self._new_seed, random_ops)
+
+    def untrusted(self) -> list[str]:
+        """The python_function nodes of the graph whose code has not been trusted."""
+        return untrusted_nodes(self._spec)
+
+    def trust(self, node: str | None = None) -> PanelState:
+        """Trust the Python code of `node` (of every node when None) and run the graph: the
+        "Trust and run" button. Not an edit: the graph and its history stay as they are."""
+        found = [code for node_id, code in python_code(self._spec) if node in (None, node_id)]
+        if node is not None and not found:
+            raise ValueError(f"node {node!r} holds no Python code to trust")
+        for code in found:
+            trust(code)
+        return self.run()
 
     def next_batch(self) -> PanelState:
         if self._failure is not None and self._failure.kind == "invalid":

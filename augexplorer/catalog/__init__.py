@@ -8,9 +8,18 @@ from collections.abc import Iterable, Iterator
 
 from ..devices import has_gpu
 from .hints import HINTS
-from .model import ArgInfo, Backend, Hint, InputInfo, OpInfo
+from .model import PYTHON_FUNCTION, ArgInfo, Backend, Hint, InputInfo, OpInfo
 
-__all__ = ["ArgInfo", "Backend", "Catalog", "Hint", "InputInfo", "OpInfo", "load_catalog"]
+__all__ = [
+    "PYTHON_FUNCTION",
+    "ArgInfo",
+    "Backend",
+    "Catalog",
+    "Hint",
+    "InputInfo",
+    "OpInfo",
+    "load_catalog",
+]
 
 GPU_ONLY_REASON = "runs only on a GPU, and DALI sees no GPU on this machine"
 

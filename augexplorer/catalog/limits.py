@@ -20,6 +20,7 @@ LIMITS: dict[tuple[str, str], tuple[float, float]] = {
     ("*", "size"): (0.0, 16384.0),
     ("*", "num_attempts"): (1.0, 10000.0),
     ("*", "num_threads"): (1.0, 1024.0),
+    ("python_function", "num_outputs"): (1.0, 64.0),
     ("jpeg_compression_distortion", "quality"): (1.0, 100.0),
     ("noise.salt_and_pepper", "prob"): (0.0, 1.0),
     ("noise.salt_and_pepper", "salt_vs_pepper"): (0.0, 1.0),

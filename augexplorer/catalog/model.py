@@ -7,6 +7,9 @@ from typing import Any, Literal
 
 Backend = Literal["cpu", "gpu", "mixed"]
 
+# The operator that runs the user's Python code; its `function` argument takes PythonCode.
+PYTHON_FUNCTION = "python_function"
+
 # Schema argument kinds that hold a number.
 NUMERIC_KINDS = frozenset(
     {

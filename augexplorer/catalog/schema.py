@@ -18,6 +18,11 @@ _PLUMBING_ARGS = frozenset(
     {"bytes_per_sample_hint", "preserve", "seed", "device", "name", "_module", "_display_name"}
 )
 
+# Operators that DALI defines on its Python side (registered when `nvidia.dali.ops` loads DALI's
+# python_function plugin, as `fn` does) and that augexplorer can run: python_function, given
+# PythonCode. Its DLTensor and framework variants need other array types and stay out.
+PYTHON_SIDE_OPS = frozenset({"PythonFunction"})
+
 _ENUM_TYPES = {
     "DATA_TYPE": "DALIDataType",
     "IMAGE_TYPE": "DALIImageType",
@@ -147,12 +152,23 @@ def _doc(schema: Any) -> str:
         return ""
 
 
+def _python_side_ops() -> tuple[set[str], set[str]]:
+    """The CPU and GPU backends of :data:`PYTHON_SIDE_OPS`, from DALI's Python-side registry."""
+    importlib.import_module("nvidia.dali.ops")  # loads the python_function plugin, as `fn` does
+    registry: Any = importlib.import_module("nvidia.dali.ops._registry")
+    return (
+        set(registry.cpu_ops()) & PYTHON_SIDE_OPS,
+        set(registry.gpu_ops()) & PYTHON_SIDE_OPS,
+    )
+
+
 def read_schemas() -> list[OpInfo]:
     """Every public, non-deprecated `fn` operator registered in the installed DALI."""
     backend = _backend()
 
-    cpu = set(backend.RegisteredCPUOps())
-    gpu = set(backend.RegisteredGPUOps())
+    python_cpu, python_gpu = _python_side_ops()
+    cpu = set(backend.RegisteredCPUOps()) | python_cpu
+    gpu = set(backend.RegisteredGPUOps()) | python_gpu
     mixed = set(backend.RegisteredMixedOps())
     ops: list[OpInfo] = []
     for schema_name in sorted(cpu | gpu | mixed):
@@ -181,7 +197,8 @@ def read_schemas() -> list[OpInfo]:
                 inputs=_inputs(schema),
                 min_inputs=int(schema.MinNumInput()),
                 max_inputs=int(schema.MaxNumInput()),
-                outputs=_output_count(schema, schema_name),
+                # python_function's output count is its `num_outputs` (1 by default).
+                outputs=1 if schema_name in PYTHON_SIDE_OPS else _output_count(schema, schema_name),
                 args=args,
                 random=bool(schema.HasRandomSeedArg()),
                 doc=_doc(schema),

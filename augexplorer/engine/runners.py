@@ -352,6 +352,12 @@ _TYPE_MISMATCH = re.compile(
     r"Calling type does not match buffer data type, requested type: (\w+) current buffer type: "
     r"(\w+)\.?( To set type for the Buffer [^\n]*?first\.)?"
 )
+# An exception in the user's Python code (python_function): DALI quotes it with the stack.
+_PYTHON_FAILURE = re.compile(
+    r"(?:DLTensor)?PythonFunction error: (?P<error>.*?)\s*At:\s*"
+    r"(?:<python_function \w+>\((?P<line>\d+)\))?.*",
+    re.S,
+)
 _CODEC_FAILURE = re.compile(r"nvImageCodec failure: '#(\d+)'")
 # nvImageCodec's status codes (nvimgcodecStatus_t) that a bad file or a full device produces.
 _CODEC_STATUS = {
@@ -378,6 +384,13 @@ def clean_dali_message(text: str) -> str:
     if "encountered:" in text:
         text = text.split("encountered:", 1)[1]
     text = _NOISE.sub("", text)
+    text = _PYTHON_FAILURE.sub(
+        lambda m: (
+            f"the Python function raised {m.group('error').strip()}"
+            + (f" (line {m.group('line')} of its code)" if m.group("line") else "")
+        ),
+        text,
+    )
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     lines = [line for line in lines if not _TRACEBACK_LINE.match(line)]
     message = " ".join(lines)
@@ -414,4 +427,9 @@ def suggest_fix(text: str, *, batch_size: int) -> str | None:
         return "give the argument as many values as the error says"
     if "must be provided" in text:
         return "give the argument the error names a value"
+    if "Found distinct layouts" in text:
+        return (
+            "a node applied with a probability must keep its input's layout; for python_function "
+            "set output_layouts to it (e.g. 'HWC')"
+        )
     return None

@@ -25,9 +25,11 @@ import numpy as np
 from ..catalog import Catalog, load_catalog
 from ..data import SourceData, open_source
 from ..devices import default_device_id
-from ..errors import DataError, GraphInvalid, RunError
+from ..errors import AugExplorerError, DataError, GraphInvalid, RunError, UntrustedCode
 from ..plan import Plan, Step
 from ..spec import ArgValue, GraphSpec, Node, Probability, Source
+from ..trust import python_code, untrusted_nodes
+from ..trust import trust as _trust_code
 from ..validate import validate, validate_constant_edit
 from .result import RunResult, StepResult
 from .runners import (
@@ -159,10 +161,34 @@ class Session:
         self._source_batches.clear()
         return self.run()
 
+    # ---- trust ------------------------------------------------------------------------------
+    def untrusted(self) -> list[str]:
+        """The python_function nodes of the current graph whose code must be trusted before
+        the graph runs (read it first: ``session.spec.node(node_id).args["function"].source``)."""
+        return untrusted_nodes(self.spec)
+
+    def trust(self, node_id: str | None = None) -> list[str]:
+        """Trust the Python code of node `node_id` (of every node of the current graph when
+        None) for the rest of this process; returns the nodes trusted. A changed source is new
+        code and needs trusting again."""
+        found = [(node, code) for node, code in python_code(self.spec) if node_id in (None, node)]
+        if node_id is not None and not found:
+            raise ValueError(f"node {node_id!r} holds no Python code to trust")
+        for _node, code in found:
+            _trust_code(code)
+        return list(dict.fromkeys(node for node, _code in found))
+
     # ---- running ----------------------------------------------------------------------------
     def run(self) -> RunResult:
-        """Run the graph, re-running only steps whose key changed since the last run."""
+        """Run the graph, re-running only steps whose key changed since the last run.
+
+        A graph with Python code that has not been trusted raises
+        :class:`~augexplorer.errors.UntrustedCode` before anything runs.
+        """
         plan = self.plan
+        untrusted = untrusted_nodes(plan.spec)
+        if untrusted:
+            raise UntrustedCode(untrusted)
         keys: dict[str, Any] = {}
         results: dict[str, StepResult] = {}
         for step in plan.steps:
@@ -221,6 +247,9 @@ class Session:
             self._runners.pop(
                 runner_key, None
             )  # a failed pipeline may be invalid: rebuild next time
+            ours = _own_error(error)
+            if ours is not None:  # already names the node (Python code that does not compile)
+                raise ours from None
             raise self._run_error(step, error, inputs) from None
 
     def _run_source(self, step: Step) -> tuple[list[Any], float]:
@@ -315,6 +344,17 @@ class Session:
         if isinstance(node, Node) and node.probability is not None:
             return node.probability.seed
         return None
+
+
+def _own_error(error: BaseException | None) -> AugExplorerError | None:
+    """Our own error, raised while DALI defined a pipeline and possibly wrapped by it (DALI's
+    autograph re-raises errors of a pipeline definition as its own, with ours as the context)."""
+    seen = 0
+    while error is not None and seen < 8:
+        if isinstance(error, AugExplorerError):
+            return error
+        error, seen = error.__cause__ or error.__context__, seen + 1
+    return None
 
 
 def _source_for_path(path: str) -> Source:

@@ -5,8 +5,9 @@ constants, seeds, random draws and conditionals as the live engine), a ``make_lo
 returns a PyTorch ``DALIGenericIterator`` sharded for ``torchrun``, a small throughput run under
 ``if __name__ == "__main__":`` and the graph itself as a ``GRAPH`` literal, so it can be imported
 back. Only checked identifiers and typed literals from the spec reach the text
-(:mod:`.literals`). Where the graph allows, decoding is fused with the crop after it
-(:mod:`.fusion`); ``GRAPH`` is always the graph as it was drawn.
+(:mod:`.literals`); the code of python_function nodes too is a string literal, which the module
+compiles when imported (its header says so, naming the nodes). Where the graph allows, decoding
+is fused with the crop after it (:mod:`.fusion`); ``GRAPH`` is always the graph as it was drawn.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from ..builder import dali_value
 from ..catalog import load_catalog
 from ..errors import AugExplorerError, GraphInvalid
 from ..plan import Plan, Step
-from ..spec import GraphSpec, Ref, Source
+from ..spec import GraphSpec, PythonCode, Ref, Source
 from ..spec.io import to_json
 from ..validate import validate
 from . import template
@@ -55,6 +56,10 @@ MODULE_NAMES = frozenset(
         "read_file_list",
         "read_data",
         "ArrayBatches",
+        "np",
+        "PYTHON_SOURCES",
+        "PYTHON_FUNCTIONS",
+        "compile_python_function",
         "LabelledIterator",
         "make_loader",
         "main",
@@ -71,7 +76,11 @@ MODULE_NAMES = frozenset(
 
 
 def generate(
-    spec: GraphSpec, *, data_path: str | None = None, fuse_decoders: FuseMode = "exact"
+    spec: GraphSpec,
+    *,
+    data_path: str | None = None,
+    fuse_decoders: FuseMode = "exact",
+    formatted: bool = True,
 ) -> str:
     """The training module for `spec`, formatted with black.
 
@@ -80,6 +89,7 @@ def generate(
     `fuse_decoders`: ``"exact"`` fuses a decoder with the crop after it where the outputs stay
     identical to the explorer's; ``"all"`` also where they do not (the module's header says
     which and how); ``"none"`` writes every node as its own call.
+    `formatted=False` skips black (most of an export's time): the same code, laid out plainly.
     """
     import black
 
@@ -88,6 +98,8 @@ def generate(
             f"fuse_decoders must be one of {', '.join(FUSE_MODES)}; got {fuse_decoders!r}"
         )
     source = _Writer(spec, data_path, fuse_decoders).module()
+    if not formatted:
+        return source
     return black.format_str(source, mode=black.Mode(line_length=100))
 
 
@@ -214,12 +226,17 @@ class _Writer:
             "device_doc": _device_doc(uses_device, uses_mixed),
             "body": self._body(),
             "fusion_note": self._fusion_note(),
+            "python_note": self._python_note(),
+            "python_sources": self._python_sources(),
+            "numpy_import": "import numpy as np\n" if self.python_steps else "",
             "returns": ", ".join(self.var(ref) for ref in self.plan.outputs.values()),
         }
         parts = [template.HEADER, template.IMPORTS]
         parts.append(template.CONSTANTS)
         if self.labels_output is not None and not self.arrays:
             parts.append(template.LABELS_CONSTANT)
+        if self.python_steps:
+            parts.append(template.PYTHON_FUNCTIONS)
         parts.append(template.ARRAY_SOURCE if self.arrays else template.FILE_SOURCES)
         parts.append(template.PIPELINE)
         if self.labels_output is not None and not self.arrays:
@@ -245,6 +262,40 @@ class _Writer:
 
             return str(samples_dir())
         return self.source.path
+
+    @property
+    def python_steps(self) -> list[Step]:
+        """The steps that run Python code from the graph."""
+        return [
+            step
+            for step in self.plan.steps
+            if any(isinstance(value, PythonCode) for value in step.args.values())
+        ]
+
+    def _python_note(self) -> str:
+        """A header paragraph saying plainly that the module runs Python code from the graph."""
+        if not self.python_steps:
+            return ""
+        # Node names are validated identifiers; written as string literals, soft keywords such
+        # as `_` or `match` are fine too.
+        nodes = ", ".join(literal(step.origin) for step in self.python_steps)
+        text = (
+            "THIS MODULE RUNS PYTHON CODE THAT CAME FROM THE GRAPH: the function of the "
+            f"python_function node(s) {nodes}, kept as text in PYTHON_SOURCES and compiled when "
+            "the module is imported. Read it before you run or import this module. With "
+            'device="gpu" a function placed on the GPU receives CuPy arrays instead of NumPy ones.'
+        )
+        return "\n" + "\n".join(textwrap.wrap(text, 96)) + "\n"
+
+    def _python_sources(self) -> str:
+        """PYTHON_SOURCES as literals only: node -> (function name, source), the source written
+        as one string literal per line so that it reads as code."""
+        items = []
+        for step in self.python_steps:
+            code = next(v for v in step.args.values() if isinstance(v, PythonCode))
+            lines = "\n".join(literal(line) for line in code.source.splitlines(keepends=True))
+            items.append(f"{literal(step.origin)}: (\n{literal(code.name)},\n(\n{lines}\n),\n),")
+        return "{\n" + "\n".join(items) + "\n}"
 
     def _fusion_note(self) -> str:
         """A header paragraph naming each fused decoder and, for inexact ones, how the
@@ -339,6 +390,9 @@ class _Writer:
             arg = info.arg(name) if info is not None else None
             if arg is None:
                 raise ExportError(f"node {step.origin!r}: unknown argument {name!r}")
+            if isinstance(value, PythonCode):  # compiled from PYTHON_SOURCES at import
+                yield name, f"PYTHON_FUNCTIONS[{literal(step.origin)}]"
+                continue
             if arg.kind in ENUM_TYPES:
                 if arg.is_vector:
                     yield name, "[" + ", ".join(enum_member(arg.kind, v) for v in value) + "]"

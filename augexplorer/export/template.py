@@ -14,7 +14,7 @@ without running this file).
 - `make_loader(data)`: a PyTorch DALIGenericIterator over a folder or a file list. Under
   `torchrun` each process reads its own shard (RANK, WORLD_SIZE) on its own GPU (LOCAL_RANK).
 - `python THIS_FILE.py --help`: a short throughput run.
-@@fusion_note@@"""
+@@python_note@@@@fusion_note@@"""
 
 '''
 
@@ -24,7 +24,7 @@ import argparse
 import os
 import time
 
-import torch
+@@numpy_import@@import torch
 from nvidia.dali import fn, pipeline_def, types
 from nvidia.dali.plugin.pytorch import DALIGenericIterator, LastBatchPolicy
 
@@ -38,6 +38,24 @@ DATA = @@data@@
 BATCH_SIZE = @@batch_size@@
 OUTPUTS = @@outputs@@
 """
+
+PYTHON_FUNCTIONS = '''
+# Python code from the graph's python_function nodes, kept as text (function name, source).
+# It is compiled and run below, when this module is imported: read it first.
+PYTHON_SOURCES = @@python_sources@@
+
+
+def compile_python_function(node):
+    """The function of python_function node `node`, compiled from its source into a fresh
+    namespace that holds NumPy as np (as augexplorer runs it)."""
+    name, source = PYTHON_SOURCES[node]
+    namespace = {"np": np, "numpy": np, "__name__": "augexplorer_python_function"}
+    exec(compile(source, f"<python_function {node}>", "exec"), namespace)  # noqa: S102, RUF100
+    return namespace[name]
+
+
+PYTHON_FUNCTIONS = {node: compile_python_function(node) for node in PYTHON_SOURCES}
+'''
 
 LABELS_CONSTANT = """LABELS = @@labels_name@@  # the output that carries each image's label(s)
 """

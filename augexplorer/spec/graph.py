@@ -3,7 +3,8 @@
 A graph is a list of nodes in the order the user arranged them. A node is either a data source
 (:class:`Source`) or an operator call (:class:`Node`). Operator nodes name their positional inputs
 (:class:`Ref`), and each argument holds a constant, a :class:`Ref` to another node's output (an
-argument input), or a :class:`Random` distribution drawn per sample.
+argument input), a :class:`Random` distribution drawn per sample, or (for ``python_function``)
+:class:`PythonCode`, which is text until the user trusts it.
 
 Specs are immutable: every edit returns a new spec, which makes undo, A/B views and caching
 by value straightforward.
@@ -12,6 +13,8 @@ by value straightforward.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, TypeAlias
@@ -124,7 +127,79 @@ class Probability:
     seed: int | None = None
 
 
-ArgValue: TypeAlias = Any  # a constant, a Ref (argument input) or a Random
+@dataclass(frozen=True)
+class PythonCode:
+    """Python source for a ``python_function`` node: the function `name` defined in `source`.
+
+    It is data: loading, validating or exporting a graph never compiles or runs it. It runs only
+    after the user trusts it (:mod:`augexplorer.trust`), in a fresh namespace holding numpy as
+    ``np``; it receives NumPy arrays on the CPU and CuPy arrays on the GPU.
+    """
+
+    source: str
+    name: str
+
+    @classmethod
+    def from_function(cls, function: Callable[..., Any]) -> PythonCode:
+        """The source of a function defined with ``def`` (in a notebook cell or a file).
+
+        Raises ValueError for what cannot be captured as text that runs on its own: lambdas,
+        closures, decorated functions and functions whose source Python cannot find.
+        """
+        import ast
+        import inspect
+        import textwrap
+
+        name = getattr(function, "__name__", repr(function))
+        code = getattr(function, "__code__", None)
+        if code is None:
+            raise ValueError(f"{name!r} is not a Python function defined with def")
+        if name == "<lambda>":
+            raise ValueError(
+                "a lambda cannot be captured; define the function with def "
+                "(at the top level of a cell or a module)"
+            )
+        if code.co_freevars:
+            raise ValueError(
+                f"{name!r} uses variables of the function around it "
+                f"({', '.join(code.co_freevars)}), which its source does not carry; "
+                "define it at the top level and pass values in another way"
+            )
+        try:
+            source = textwrap.dedent(inspect.getsource(function))
+        except (OSError, TypeError) as error:
+            raise ValueError(
+                f"the source of {name!r} cannot be found ({error}); "
+                "write it as text: PythonCode(source, name)"
+            ) from None
+        tree = ast.parse(source)
+        defined = tree.body[0] if len(tree.body) == 1 else None
+        if not isinstance(defined, ast.FunctionDef) or defined.name != name:
+            raise ValueError(
+                f"the source of {name!r} is not one plain function definition; "
+                "write it as text: PythonCode(source, name)"
+            )
+        if defined.decorator_list:
+            raise ValueError(
+                f"{name!r} is decorated, and its decorators would run with it; "
+                "capture the undecorated function"
+            )
+        return cls(source, name)
+
+    @property
+    def digest(self) -> str:
+        """What trust is recorded by: any change to the source or the name changes it."""
+        payload = json.dumps([self.name, self.source]).encode()
+        return hashlib.sha256(payload).hexdigest()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"python": self.source, "name": self.name}
+
+    def describe(self) -> str:
+        return f"python {self.name}() [{self.digest[:8]}]"
+
+
+ArgValue: TypeAlias = Any  # a constant, a Ref (argument input), a Random or PythonCode
 
 
 @dataclass(frozen=True)

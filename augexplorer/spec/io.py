@@ -19,6 +19,7 @@ from .graph import (
     GraphSpec,
     Node,
     Probability,
+    PythonCode,
     Random,
     Ref,
     Source,
@@ -47,7 +48,7 @@ _RANDOM_FIELDS = {
 def _json_value(value: Any) -> Any:
     if isinstance(value, Ref):
         return {"ref": str(value)}
-    if isinstance(value, Random):
+    if isinstance(value, (Random, PythonCode)):
         return value.to_json()
     if isinstance(value, (tuple, list)):
         return [_json_value(v) for v in value]
@@ -125,8 +126,11 @@ def _value_from_json(where: str, value: Any) -> Any:
             return float(value["float"])
         if "random" in value:
             return _random_from_json(where, value)
+        if "python" in value:
+            return _python_from_json(where, value)
         raise SpecFormatError(
-            f"{where}: an argument object must be {{'ref': ...}} or {{'random': ...}}, got {value!r}"
+            f"{where}: an argument object must be {{'ref': ...}}, {{'random': ...}} or "
+            f"{{'python': ..., 'name': ...}}, got {value!r}"
         )
     if isinstance(value, list):
         return [_value_from_json(where, v) for v in value]
@@ -152,6 +156,15 @@ def _random_from_json(where: str, data: Mapping[str, Any]) -> Random:
         if key in data and data[key] is not None:
             kwargs[key] = _expect(f"{where}.{key}", data[key], int, "an integer")
     return Random(dist, **kwargs)
+
+
+def _python_from_json(where: str, data: Mapping[str, Any]) -> PythonCode:
+    # Kept as text: nothing here parses, compiles or runs it.
+    _check_fields(where, data, {"python", "name"})
+    return PythonCode(
+        source=_expect(f"{where}.python", data["python"], str, "Python source text"),
+        name=_expect(f"{where}.name", data.get("name"), str, "the name of the function to call"),
+    )
 
 
 def node_from_json(index: int, data: Any) -> AnyNode:
