@@ -4,6 +4,8 @@ chart, and the errors of a run."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -16,47 +18,68 @@ from augexplorer.cli import main
 from augexplorer.data import open_source
 from augexplorer.engine.runners import StepRunner
 from augexplorer.errors import DataError
-from augexplorer.profiling import OVERLAP_NOTE, Profile, profile
+from augexplorer.profiling import OVERLAP_NOTE, profile
 from augexplorer.profiling.contention import CoreWaits
-from augexplorer.profiling.report import SHARED_CORES
 from augexplorer.profiling.staged import StagedGraph, node_groups
 from augexplorer.spec import Ref
 
 PRESETS = ["basic", "imagenet_train", "imagenet_val", "randaugment", "random_affine"]
 
 
+# On a 2-core machine our own pipeline threads wait for a core 4-28% of the time with nothing
+# else running (wall-clock ratios then 0.93-1.07); beyond half the time, other programs
+# own the cores and wall time measures them more than the operators.
+OTHER_PROGRAMS_HOG_THE_CORES = 0.5
+
+
 @pytest.fixture(scope="module", params=PRESETS)
-def preset_profile(request: pytest.FixtureRequest) -> Profile:
-    # same threads, batch and synchronous execution on both sides, on the same batches,
-    # interleaved; each batch run 3 times per side (lockstep copies) keeping the fastest whole
-    # run; the figure checked is the median over batches of (nodes summed / fused)
-    return profile(request.param, repeats=7, warmup=2, device="cpu", attempts=3)
+def preset_profile(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Any]:
+    # Profiled the way a user does, `augexplorer profile` in a fresh process: a long test
+    # process carries other tests' pipelines, threads and heap, which skewed the wall clock.
+    # Same threads, batch and synchronous execution on both sides, on the same batches,
+    # interleaved; each batch run 3 times per side keeping the fastest whole run; the figure
+    # checked is the median over batches of (nodes summed / fused). Batch 16, the benchmarks'
+    # size: at 8 each per-node pipeline's fixed cost is a large share of a cheap node
+    # (randaugment's wall ratio wandered 1.03-1.17 at 8, 1.00-1.05 at 16).
+    out = tmp_path_factory.mktemp("profile") / f"{request.param}.json"
+    command = [sys.executable, "-m", "augexplorer", "profile", request.param, "--device", "cpu"]
+    command += ["--batch-size", "16", "--repeats", "7", "--attempts", "3", "--json", str(out)]
+    subprocess.run(command, check=True, capture_output=True, text=True)
+    report: dict[str, Any] = json.loads(out.read_text())
+    return report
+
+
+def _summary(report: dict[str, Any]) -> str:
+    rows = ", ".join(f"{row['node']} {row['median_ms']:.1f}" for row in report["nodes"])
+    return f"{report['graph']}: nodes (ms) {rows}; fused {report['fused']['median_ms']:.1f} ms"
 
 
 @pytest.mark.slow
 def test_operator_cpu_times_sum_to_the_fused_pipeline_within_15_percent(
-    preset_profile: Profile,
+    preset_profile: dict[str, Any],
 ) -> None:
     # CPU time counts the work done, whatever else runs on the machine: the nodes timed one by
     # one must account for the fused pipeline's work, nothing missed and nothing counted twice
-    assert 0.85 <= preset_profile.cpu_sum_to_fused <= 1.15, preset_profile.table()
+    assert 0.85 <= preset_profile["cpu_sum_to_fused"] <= 1.15, _summary(preset_profile)
 
 
 @pytest.mark.slow
 def test_operator_times_sum_to_the_fused_pipeline_within_15_percent(
-    preset_profile: Profile,
+    preset_profile: dict[str, Any],
 ) -> None:
-    waited = preset_profile.waited_for_cpu
-    if waited is None or waited >= SHARED_CORES:
+    waited = preset_profile["waited_for_cpu"]
+    if waited is None or waited >= OTHER_PROGRAMS_HOG_THE_CORES:
         # Wall time then measures the other programs more than the operators (on a 2-core
         # machine at load 8, single batches took 0.2x to 7x their usual time); the CPU-time
         # test above still ran on this very profile.
         known = "not known" if waited is None else f"{100 * waited:.0f}% of the time"
         pytest.skip(
             f"cores shared (threads waited for a core: {known}); wall-clock sum/fused "
-            f"{preset_profile.sum_to_fused:.2f}, cpu {preset_profile.cpu_sum_to_fused:.2f}"
+            f"{preset_profile['sum_to_fused']:.2f}, cpu {preset_profile['cpu_sum_to_fused']:.2f}"
         )
-    assert 0.85 <= preset_profile.sum_to_fused <= 1.15, preset_profile.table()
+    assert 0.85 <= preset_profile["sum_to_fused"] <= 1.15, _summary(preset_profile)
 
 
 @pytest.fixture(scope="module")

@@ -149,4 +149,9 @@ def data_loader(dataset: Any, *, batch_size: int, workers: int) -> Any:
         num_workers=workers,
         shuffle=False,
         worker_init_fn=_single_threaded_opencv if workers > 0 else None,
+        # Workers forked from a process that runs DALI's threads can crash (a forked child gets
+        # locks held by threads that do not exist in it); forkserver forks them from a clean
+        # process. Its start-up happens before the first batch, which is not timed.
+        multiprocessing_context="forkserver" if workers > 0 else None,
+        persistent_workers=False,
     )

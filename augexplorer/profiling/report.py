@@ -260,8 +260,8 @@ class Profile:
         )
         if self.waited_for_cpu is not None and self.waited_for_cpu >= SHARED_CORES:
             lines.append(
-                f"other programs shared the cores: the threads waited for a core "
-                f"{100 * self.waited_for_cpu:.0f}% of the time they were ready to run, so wall "
+                f"the threads waited for a core {100 * self.waited_for_cpu:.0f}% of the time "
+                f"they were ready to run (other programs, or more threads than cores), so wall "
                 f"times are inflated; compare cpu ms."
             )
         lines.append(OVERLAP_NOTE)
