@@ -71,6 +71,19 @@ class SourceData:
         return " ".join(map(str, values))
 
 
+def source_for_path(path: str, *, skip_bad: bool = False) -> Source:
+    """The source that reads `path`: a folder of class sub-folders, or a file list."""
+    if os.path.isdir(path):
+        return Source("source", "folder", path, skip_bad=skip_bad)
+    if os.path.isfile(path):
+        return Source("source", "file_list", path, skip_bad=skip_bad)
+    raise DataError(
+        "no such folder or file list",
+        path=path,
+        fix="give a folder of class sub-folders or a file list",
+    )
+
+
 def open_source(source: Source, arrays: Any = None, *, skip_bad: bool = False) -> SourceData:
     """Check and index a source; raises :class:`DataError` naming the path and the fix.
 

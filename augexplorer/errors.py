@@ -89,7 +89,7 @@ class UntrustedCode(AugExplorerError):
         names = ", ".join(repr(node) for node in self.nodes)
         self.fix = (
             "read the code, then trust it: session.trust() (or session.trust(node)), "
-            'or the node\'s "Trust and run" button in the panel'
+            'the node\'s "Trust and run" button in the panel, or --trust on the command line'
         )
         subject = f"node {names} runs" if len(self.nodes) == 1 else f"nodes {names} run"
         super().__init__(

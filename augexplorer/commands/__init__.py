@@ -16,15 +16,29 @@ def add_spec_argument(parser: argparse.ArgumentParser) -> None:
         "--data", help="a folder of class sub-folders, or a file list, to run on instead"
     )
     parser.add_argument("--batch-size", type=int, help="images per batch (default: the spec's)")
+    parser.add_argument(
+        "--skip-bad",
+        action="store_true",
+        help="leave out image files that fail a quick header check, and list them",
+    )
+    parser.add_argument(
+        "--trust",
+        action="store_true",
+        help="run the Python code of the graph's python_function nodes (read it first: it runs "
+        "with your permissions)",
+    )
 
 
 def load_spec(args: Any) -> GraphSpec:
-    """The spec named on the command line: a JSON file, or a preset name. Never runs code."""
+    """The spec named on the command line (a JSON file, or a preset name) with the options of
+    :func:`add_spec_argument` applied. Loading never runs code; ``--trust`` lets it run later."""
     import dataclasses
     import os
 
+    from ..data import source_for_path
     from ..presets import PRESETS, preset
     from ..spec import load
+    from ..trust import python_code, trust
 
     spec = (
         preset(args.spec)
@@ -33,10 +47,18 @@ def load_spec(args: Any) -> GraphSpec:
     )
     if getattr(args, "batch_size", None):
         spec = dataclasses.replace(spec, batch_size=args.batch_size)
+    if getattr(args, "data", None):
+        spec = spec.with_source(source_for_path(args.data))
+    if getattr(args, "skip_bad", False):
+        for source in spec.sources():
+            spec = spec.replace_node(dataclasses.replace(source, skip_bad=True))
+    if getattr(args, "trust", False):
+        for _node, code in python_code(spec):
+            trust(code)
     return spec
 
 
 def open_session(args: Any) -> Any:
     from ..engine import Session
 
-    return Session(load_spec(args), data=getattr(args, "data", None))
+    return Session(load_spec(args))

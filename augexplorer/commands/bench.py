@@ -36,7 +36,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     result = run_bench(
         load_spec(args),
-        args.data,
         images=args.images,
         workers=args.workers,
         threads=args.threads,

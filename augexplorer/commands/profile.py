@@ -57,7 +57,6 @@ def run(args: argparse.Namespace) -> int:
 
     result = profile(
         spec,
-        data=args.data,
         repeats=args.repeats,
         warmup=args.warmup,
         device=args.device,

@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 
 from ..catalog import Catalog, load_catalog
-from ..data import SourceData, open_source
+from ..data import SourceData, open_source, source_for_path
 from ..devices import default_device_id
-from ..errors import AugExplorerError, DataError, GraphInvalid, RunError, UntrustedCode
+from ..errors import AugExplorerError, GraphInvalid, RunError, UntrustedCode
 from ..plan import Plan, Step
 from ..spec import ArgValue, GraphSpec, Node, Probability, Source
 from ..trust import python_code, untrusted_nodes
@@ -94,7 +94,7 @@ class Session:
         self.num_threads = num_threads or default_threads()
         self.arrays = data if not isinstance(data, (str, os.PathLike)) else None
         if isinstance(data, (str, os.PathLike)):
-            spec = spec.with_source(_source_for_path(str(data)))
+            spec = spec.with_source(source_for_path(str(data)))
         self.spec = spec
         self.plan: Plan = validate(spec, self.catalog)
         self._validated_spec = spec  # the user's spec that self.plan was validated from
@@ -355,18 +355,6 @@ def _own_error(error: BaseException | None) -> AugExplorerError | None:
             return error
         error, seen = error.__cause__ or error.__context__, seen + 1
     return None
-
-
-def _source_for_path(path: str) -> Source:
-    if os.path.isdir(path):
-        return Source("source", "folder", path)
-    if os.path.isfile(path):
-        return Source("source", "file_list", path)
-    raise DataError(
-        "no such folder or file list",
-        path=path,
-        fix="give a folder of class sub-folders or a file list",
-    )
 
 
 def _device_id(value: int | str | None) -> int | None:

@@ -1,0 +1,51 @@
+"""Command-line options shared by the commands that run a graph: data, bad files, trust."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from augexplorer import Node, PythonCode, preset
+from augexplorer.cli import main
+from augexplorer.data import samples_dir
+from augexplorer.spec import save
+from augexplorer.trust import forget_all
+
+
+@pytest.fixture
+def folder_with_a_bad_file(tmp_path: Path) -> Path:
+    root = tmp_path / "images" / "cats"
+    root.mkdir(parents=True)
+    for index, path in enumerate(sorted(samples_dir().glob("animal/*.jpg"))[:3]):
+        Image.open(path).save(root / f"good_{index}.jpg")
+    (root / "broken.jpg").write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
+    return root.parent
+
+
+def test_data_and_skip_bad(
+    folder_with_a_bad_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "grid.png"
+    args = ["render", "imagenet_val", "--data", str(folder_with_a_bad_file), "--batch-size", "3"]
+    assert main([*args, "-o", str(out)]) == 2
+    assert "broken.jpg" in capsys.readouterr().err
+    assert main([*args, "--skip-bad", "-o", str(out)]) == 0
+    assert Image.open(out).format == "PNG"
+
+
+def test_python_code_runs_only_with_trust(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    forget_all()
+    code = PythonCode("def invert(image):\n    return 255 - image\n", "invert")
+    spec = preset("basic").insert_after(
+        "flip", Node("invert", "python_function", args={"function": code})
+    )
+    path = save(spec, tmp_path / "graph.json")
+    out = tmp_path / "grid.jpg"
+    assert main(["render", str(path), "--batch-size", "2", "-o", str(out)]) == 2
+    error = capsys.readouterr().err
+    assert "'invert'" in error and "--trust" in error and not out.exists()
+    assert main(["render", str(path), "--batch-size", "2", "--trust", "-o", str(out)]) == 0
