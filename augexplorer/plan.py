@@ -70,6 +70,11 @@ class Step:
             refs.append(self.apply)
         return refs
 
+    @functools.cached_property
+    def upstream_nodes(self) -> tuple[str, ...]:
+        """The steps this one reads, once each time it reads them (computed once)."""
+        return tuple(ref.node for ref in self.upstream())
+
 
 def _canonical(value: Any) -> Any:
     if isinstance(value, PythonCode):

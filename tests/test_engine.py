@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -192,3 +194,16 @@ def test_editing_a_scalar_value_reuses_the_built_pipeline(session: Session) -> N
     assert len(session._runners) == runners  # the same pipeline ran with the new value
     session.set_arg("rotate", "fill_value", 10.0)  # fill_value is not per-sample: a new build
     assert len(session._runners) == runners + 1
+
+
+def test_only_edits_of_fed_values_share_a_built_pipeline(session: Session) -> None:
+    from augexplorer.engine.runners import share_structure, structure_key
+
+    old = session.plan.step("resize")
+    fed_edit = dataclasses.replace(old, args={**old.args, "resize_shorter": 200.0})
+    assert share_structure(old, fed_edit)
+    assert structure_key(fed_edit, ["cpu"], 4) == structure_key(old, ["cpu"], 4)
+    rotate = session.plan.step("rotate")
+    baked_edit = dataclasses.replace(rotate, args={**rotate.args, "fill_value": 9.0})
+    assert not share_structure(rotate, baked_edit)  # fill_value is baked into the pipeline
+    assert structure_key(baked_edit, ["cpu"], 4) != structure_key(rotate, ["cpu"], 4)

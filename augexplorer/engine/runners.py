@@ -75,22 +75,58 @@ def fed_values(step: Step, names: Sequence[str], batch_size: int) -> dict[str, l
     return values
 
 
-_STRUCTURE_DIGESTS: dict[str, tuple[str, tuple[str, ...]]] = {}
+Structure = tuple[str, tuple[str, ...]]  # (signature without fed values, fed argument names)
+
+# Structures worked out so far, by step object; each entry holds its step, so the id stays its.
+_STRUCTURES: dict[int, tuple[Step, Structure]] = {}
+
+
+def _remember_structure(step: Step, structure: Structure) -> None:
+    if len(_STRUCTURES) > 4096:  # a bounded memo: drop it all rather than grow
+        _STRUCTURES.clear()
+    _STRUCTURES[id(step)] = (step, structure)
+
+
+def _structure(step: Step) -> Structure:
+    entry = _STRUCTURES.get(id(step))
+    if entry is not None and entry[0] is step:
+        return entry[1]
+    names = fed_args(step)
+    structural = dataclasses.replace(
+        step, args={k: v for k, v in step.args.items() if k not in names}
+    )
+    structure = (structural.signature(), names)
+    _remember_structure(step, structure)
+    return structure
+
+
+def share_structure(old: Step, new: Step) -> bool:
+    """Note that `new` is `old` with new values of fed arguments only, so it re-uses `old`'s
+    built pipeline without working its structure out again (the slider-drag case). Returns
+    False, noting nothing, when anything else differs."""
+    structure = _structure(old)
+    changed = {
+        name
+        for name in old.args.keys() | new.args.keys()
+        if old.args.get(name) != new.args.get(name)
+    }
+    same_call = (old.op, old.device, old.inputs, old.arg_inputs, old.apply, old.seed) == (
+        new.op,
+        new.device,
+        new.inputs,
+        new.arg_inputs,
+        new.apply,
+        new.seed,
+    )
+    if not same_call or not changed <= set(structure[1]):
+        return False
+    _remember_structure(new, structure)
+    return True
 
 
 def structure_key(step: Step, input_devices: Sequence[str], batch_size: int) -> tuple[Any, ...]:
     """What a built runner depends on: the step without the values of its fed arguments."""
-    known = _STRUCTURE_DIGESTS.get(step.digest)
-    if known is None:
-        names = fed_args(step)
-        structural = dataclasses.replace(
-            step, args={k: v for k, v in step.args.items() if k not in names}
-        )
-        known = (structural.signature(), names)
-        if len(_STRUCTURE_DIGESTS) > 4096:  # a bounded memo: drop it all rather than grow
-            _STRUCTURE_DIGESTS.clear()
-        _STRUCTURE_DIGESTS[step.digest] = known
-    return (*known, tuple(input_devices), batch_size)
+    return (*_structure(step), tuple(input_devices), batch_size)
 
 
 class StepGroupRunner:

@@ -36,6 +36,7 @@ from .runners import (
     SourceRunner,
     StepRunner,
     clean_dali_message,
+    share_structure,
     structure_key,
     suggest_fix,
 )
@@ -130,6 +131,7 @@ class Session:
                 self.spec = spec  # the user's edit is kept, as with a full validation
                 raise
             if fast is not None:
+                share_structure(self.plan.step(node_id), fast.step(node_id))
                 self.spec, self.plan, self._validated_spec = spec, fast, spec
                 return self.run()
         return self.update(spec)
@@ -212,11 +214,11 @@ class Session:
         return result
 
     def _key(self, step: Step, keys: dict[str, Any]) -> Any:
-        # A Merkle key as nested tuples: upstream keys are the very objects built for them in
-        # this run, so comparing with the cached key is cheap.
-        upstream = tuple(keys[ref.node] for ref in step.upstream())
+        # A Merkle key as nested tuples holding the step itself (compared by value): an
+        # unchanged step is the very same object as last run, so comparing costs next to nothing.
+        upstream = tuple(keys[node] for node in step.upstream_nodes)
         batch = self.batch_index if step.role == "source" else None
-        return (step.digest, batch, upstream)
+        return (step, batch, upstream)
 
     def _run_step(self, step: Step, results: dict[str, StepResult]) -> tuple[list[Any], float]:
         if step.role == "source":
