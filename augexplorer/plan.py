@@ -108,6 +108,11 @@ class Plan:
     def node_step(self, node_id: str) -> Step:
         return next(s for s in self.steps if s.origin == node_id and s.role in ("node", "source"))
 
+    @functools.cached_property
+    def runs_python(self) -> bool:
+        """Whether a step calls Python code from the graph (python_function), computed once."""
+        return any(step.op == "python_function" for step in self.steps)
+
     @property
     def uses_conditionals(self) -> bool:
         return any(step.apply is not None for step in self.steps)

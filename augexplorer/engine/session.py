@@ -188,7 +188,7 @@ class Session:
         :class:`~augexplorer.errors.UntrustedCode` before anything runs.
         """
         plan = self.plan
-        untrusted = untrusted_nodes(plan.spec)
+        untrusted = untrusted_nodes(plan.spec) if plan.runs_python else []
         if untrusted:
             raise UntrustedCode(untrusted)
         keys: dict[str, Any] = {}
