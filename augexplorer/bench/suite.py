@@ -331,30 +331,16 @@ def _contenders(
         contenders.append(
             ("DALI hand-written", device, handwritten(device), None if recipe else no_recipe)
         )
-    contenders.append(
-        (
-            "torchvision-style (Pillow) DataLoader",
-            "cpu",
-            lambda: data_loader(
-                PillowDataset(files, recipe),  # type: ignore[arg-type]
-                batch_size=batch,
-                workers=workers,
-            ),
-            None if recipe else no_recipe,
-        )
-    )
-    contenders.append(
-        (
-            "albumentations (OpenCV) DataLoader",
-            "cpu",
-            lambda: data_loader(
-                AlbumentationsDataset(files, recipe),  # type: ignore[arg-type]
-                batch_size=batch,
-                workers=workers,
-            ),
-            None if recipe else no_recipe,
-        )
-    )
+    datasets = {
+        "torchvision-style (Pillow) DataLoader": PillowDataset,
+        "albumentations (OpenCV) DataLoader": AlbumentationsDataset,
+    }
+    for name, dataset in datasets.items():
+
+        def make(dataset: Any = dataset) -> Any:
+            return data_loader(dataset(files, recipe), batch_size=batch, workers=workers)
+
+        contenders.append((name, "cpu", make, None if recipe else no_recipe))
     # CPU rows first, GPU rows last
     return sorted(contenders, key=lambda c: c[1] == "gpu")
 
