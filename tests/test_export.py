@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import ast
-import json
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import black
 import numpy as np
 import pytest
+from exported_runner import run_exported
 
 from augexplorer import (
     GraphSpec,
@@ -29,44 +28,9 @@ from augexplorer.errors import FileExistsRefused
 from augexplorer.export import ExportError, export, generate
 from augexplorer.presets import PRESETS
 
+
 # Runs in a fresh process: imports each exported module by path (nothing from augexplorer) and
 # saves the outputs of one batch of its pipeline, plus the labels make_loader() yields.
-RUNNER = textwrap.dedent(
-    """
-    import importlib.util, json, sys
-    import numpy as np
-
-    for job in json.load(open(sys.argv[1])):
-        spec = importlib.util.spec_from_file_location("exported", job["module"])
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        assert "augexplorer" not in sys.modules, "the exported module imported augexplorer"
-        pipeline = next(v for v in vars(module).values() if getattr(v, "_is_pipeline_def", 0))
-        options = dict(batch_size=job["batch_size"], num_threads=2, device_id=None)
-        if job["arrays"]:
-            stored = np.load(job["arrays"])
-            data = ([stored[f"image_{i}"] for i in range(len(stored.files) - 1)], stored["labels"])
-            batches = module.ArrayBatches(*data, job["batch_size"])
-            pipe = pipeline(batches, device=job["device"], **options)
-        else:
-            data = job["data"] or module.DATA
-            files, labels, _ = module.read_data(data)
-            pipe = pipeline(files, labels, device=job["device"], **options)
-        pipe.build()
-        saved = {}
-        for index, batch in enumerate(pipe.run()):
-            batch = batch.as_cpu() if hasattr(batch, "as_cpu") else batch
-            for sample in range(len(batch)):
-                saved[f"{index}_{sample}"] = np.array(batch.at(sample))
-        loader = module.make_loader(data, batch_size=job["batch_size"], device=job["device"])
-        first = next(loader)[0]
-        if "labels" in first:
-            saved["loader_labels"] = first["labels"].cpu().numpy()
-        np.savez(job["out"], **saved)
-    """
-)
-
-
 def multi_input_graph() -> GraphSpec:
     """Two branches joined by a multi-input operator, with a random binding on one branch."""
     nodes = (
@@ -143,25 +107,19 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
         module = export(spec, tmp / f"{name}_aug.py")
         jobs.append(
             {
+                "name": name,
                 "module": str(module),
                 "out": str(tmp / f"{name}.npz"),
                 "batch_size": spec.batch_size,
                 "arrays": str(tmp / "arrays.npz") if data is not None else None,
                 "data": None,
                 "device": "cpu",
+                "loader": True,
             }
         )
         results[name] = {"spec": spec, "data": data, "module": module}
-    (tmp / "jobs.json").write_text(json.dumps(jobs))
-    (tmp / "runner.py").write_text(RUNNER)
-    subprocess.run(
-        [sys.executable, str(tmp / "runner.py"), str(tmp / "jobs.json")],
-        check=True,
-        cwd=tmp,
-        timeout=240,
-    )
-    for name, case in results.items():
-        case["exported"] = dict(np.load(tmp / f"{name}.npz"))
+    for name, outputs in run_exported(jobs, tmp).items():
+        results[name]["exported"] = outputs
     return results
 
 
@@ -300,24 +258,14 @@ def test_exported_module_on_gpu_matches_live_engine(tmp_path: Path) -> None:
     module = export(spec, tmp_path / "gpu_aug.py")
     source = module.read_text()
     assert "device=decoder_device" in source
-    jobs = [
-        {
-            "module": str(module),
-            "out": str(tmp_path / "gpu.npz"),
-            "batch_size": spec.batch_size,
-            "arrays": None,
-            "data": None,
-            "device": "gpu",
-        }
-    ]
-    (tmp_path / "jobs.json").write_text(json.dumps(jobs))
-    (tmp_path / "runner.py").write_text(RUNNER)
-    subprocess.run(
-        [sys.executable, str(tmp_path / "runner.py"), str(tmp_path / "jobs.json")],
-        check=True,
-        timeout=240,
-    )
-    exported = dict(np.load(tmp_path / "gpu.npz"))
+    job = {
+        "name": "gpu",
+        "module": str(module),
+        "out": str(tmp_path / "gpu.npz"),
+        "batch_size": spec.batch_size,
+        "device": "gpu",
+    }
+    exported = run_exported([job], tmp_path)["gpu"]
     live = Session(spec, device_id=0).run()
     assert live.plan.step("decode").device == "mixed"
     for index, ref in enumerate(live.plan.outputs.values()):

@@ -4,15 +4,14 @@ only on request and say so, and no fusion changes the GRAPH the module carries."
 from __future__ import annotations
 
 import ast
-import json
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import black
 import numpy as np
 import pytest
+from exported_runner import run_exported
 
 from augexplorer import GraphSpec, Node, Probability, Random, Ref, Session, Source, chain, preset
 from augexplorer.export import ExportError, export, generate
@@ -21,33 +20,8 @@ from augexplorer.export.importer import import_graph
 IMAGENET_MEAN = [0.485 * 255, 0.456 * 255, 0.406 * 255]
 IMAGENET_STD = [0.229 * 255, 0.224 * 255, 0.225 * 255]
 
+
 # Runs in a fresh process: imports each exported module by path and saves one batch of outputs.
-RUNNER = textwrap.dedent(
-    """
-    import importlib.util, json, sys
-    import numpy as np
-
-    for job in json.load(open(sys.argv[1])):
-        spec = importlib.util.spec_from_file_location("exported", job["module"])
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        pipeline = next(v for v in vars(module).values() if getattr(v, "_is_pipeline_def", 0))
-        files, labels, _ = module.read_data(module.DATA)
-        pipe = pipeline(
-            files, labels, device=job["device"], batch_size=job["batch_size"], num_threads=2,
-            device_id=job["device_id"],
-        )
-        pipe.build()
-        saved = {}
-        for index, batch in enumerate(pipe.run()):
-            batch = batch.as_cpu() if hasattr(batch, "as_cpu") else batch
-            for sample in range(len(batch)):
-                saved[f"{index}_{sample}"] = np.array(batch.at(sample))
-        np.savez(job["out"], **saved)
-    """
-)
-
-
 def crop_graph() -> GraphSpec:
     """decode -> crop with a random anchor (its draw is defined between the two) -> flip."""
     return chain(
@@ -135,19 +109,6 @@ EXACT = {
 }
 
 
-def run_exported(jobs: list[dict], tmp: Path) -> dict[str, dict[str, np.ndarray]]:
-    """Runs every job's module in one fresh process; its outputs by job name."""
-    (tmp / "jobs.json").write_text(json.dumps(jobs))
-    (tmp / "runner.py").write_text(RUNNER)
-    subprocess.run(
-        [sys.executable, str(tmp / "runner.py"), str(tmp / "jobs.json")],
-        check=True,
-        cwd=tmp,
-        timeout=240,
-    )
-    return {job["name"]: dict(np.load(job["out"])) for job in jobs}
-
-
 def job(name: str, module: Path, spec: GraphSpec, tmp: Path, device: str = "cpu") -> dict:
     return {
         "name": name,
@@ -155,7 +116,6 @@ def job(name: str, module: Path, spec: GraphSpec, tmp: Path, device: str = "cpu"
         "out": str(tmp / f"{name}.npz"),
         "batch_size": spec.batch_size,
         "device": device,
-        "device_id": 0 if device == "gpu" else None,
     }
 
 

@@ -1,0 +1,68 @@
+"""Runs exported modules in one fresh process (no augexplorer imported there) and returns what
+their pipelines produced: shared by the export tests."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+RUNNER = textwrap.dedent(
+    """
+    import importlib.util, json, sys
+    import numpy as np
+
+    for job in json.load(open(sys.argv[1])):
+        spec = importlib.util.spec_from_file_location("exported", job["module"])
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        assert "augexplorer" not in sys.modules, "the exported module imported augexplorer"
+        pipeline = next(v for v in vars(module).values() if getattr(v, "_is_pipeline_def", 0))
+        device_id = 0 if job["device"] == "gpu" else None
+        options = dict(batch_size=job["batch_size"], num_threads=2, device_id=device_id)
+        if job.get("arrays"):
+            stored = np.load(job["arrays"])
+            data = ([stored[f"image_{i}"] for i in range(len(stored.files) - 1)], stored["labels"])
+            batches = module.ArrayBatches(*data, job["batch_size"])
+            pipe = pipeline(batches, device=job["device"], **options)
+        else:
+            data = job.get("data") or module.DATA
+            files, labels, _ = module.read_data(data)
+            pipe = pipeline(files, labels, device=job["device"], **options)
+        pipe.build()
+        saved = {}
+        for index, batch in enumerate(pipe.run()):
+            batch = batch.as_cpu() if hasattr(batch, "as_cpu") else batch
+            for sample in range(len(batch)):
+                saved[f"{index}_{sample}"] = np.array(batch.at(sample))
+        if job.get("loader"):
+            loader = module.make_loader(data, batch_size=job["batch_size"], device=job["device"])
+            first = next(loader)[0]
+            if "labels" in first:
+                saved["loader_labels"] = first["labels"].cpu().numpy()
+        np.savez(job["out"], **saved)
+    """
+)
+
+
+def run_exported(jobs: list[dict[str, Any]], tmp: Path) -> dict[str, dict[str, np.ndarray]]:
+    """Run every job's module in one fresh process; each job's outputs by its name.
+
+    A job: name, module (path), out (.npz path), batch_size, device ("cpu"/"gpu"), and optionally
+    arrays (.npz of an arrays source), data (a folder or list instead of the module's DATA) and
+    loader (also take the first batch of make_loader, keeping its labels as `loader_labels`).
+    """
+    (tmp / "jobs.json").write_text(json.dumps(jobs))
+    (tmp / "runner.py").write_text(RUNNER)
+    subprocess.run(
+        [sys.executable, str(tmp / "runner.py"), str(tmp / "jobs.json")],
+        check=True,
+        cwd=tmp,
+        timeout=240,
+    )
+    return {job["name"]: dict(np.load(job["out"])) for job in jobs}
