@@ -4,6 +4,7 @@ chart, and the errors of a run."""
 from __future__ import annotations
 
 import json
+import statistics
 import subprocess
 import sys
 import time
@@ -19,7 +20,7 @@ from augexplorer.data import open_source
 from augexplorer.engine.runners import StepRunner
 from augexplorer.errors import DataError
 from augexplorer.profiling import OVERLAP_NOTE, profile
-from augexplorer.profiling.contention import CoreWaits
+from augexplorer.profiling.contention import CoreWaits, HostSteal
 from augexplorer.profiling.staged import StagedGraph, node_groups
 from augexplorer.spec import Ref
 
@@ -30,56 +31,81 @@ PRESETS = ["basic", "imagenet_train", "imagenet_val", "randaugment", "random_aff
 # else running (wall-clock ratios then 0.93-1.07); beyond half the time, other programs
 # own the cores and wall time measures them more than the operators.
 OTHER_PROGRAMS_HOG_THE_CORES = 0.5
+# Time the hypervisor gives to other virtual machines looks, from inside, like slower
+# operators: a profile whose cores were a fifth stolen says more about the neighbours.
+HOST_TOOK_THE_CORES = 0.2
+# Profiles in separate processes, a few seconds apart: the checked figure is their median, so
+# one run caught in a burst of other work cannot decide the outcome.
+PROFILE_RUNS = 3
 
 
 @pytest.fixture(scope="module", params=PRESETS)
-def preset_profile(
+def preset_profiles(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> dict[str, Any]:
+) -> list[dict[str, Any]]:
     # Profiled the way a user does, `augexplorer profile` in a fresh process: a long test
     # process carries other tests' pipelines, threads and heap, which skewed the wall clock.
     # Same threads, batch and synchronous execution on both sides, on the same batches,
-    # interleaved; each batch run 3 times per side keeping the fastest whole run; the figure
-    # checked is the median over batches of (nodes summed / fused). Batch 16, the benchmarks'
+    # interleaved; each batch run 3 times per side keeping the fastest whole run; each run's
+    # figure is the median over batches of (nodes summed / fused). Batch 16, the benchmarks'
     # size: at 8 each per-node pipeline's fixed cost is a large share of a cheap node
     # (randaugment's wall ratio wandered 1.03-1.17 at 8, 1.00-1.05 at 16).
-    out = tmp_path_factory.mktemp("profile") / f"{request.param}.json"
-    command = [sys.executable, "-m", "augexplorer", "profile", request.param, "--device", "cpu"]
-    command += ["--batch-size", "16", "--repeats", "7", "--attempts", "3", "--json", str(out)]
-    subprocess.run(command, check=True, capture_output=True, text=True)
-    report: dict[str, Any] = json.loads(out.read_text())
-    return report
+    folder = tmp_path_factory.mktemp("profile")
+    reports = []
+    for run in range(PROFILE_RUNS):
+        out = folder / f"{request.param}-{run}.json"
+        command = [sys.executable, "-m", "augexplorer", "profile", request.param]
+        command += ["--device", "cpu", "--batch-size", "16", "--repeats", "7", "--attempts", "3"]
+        command += ["--json", str(out)]
+        finished = subprocess.run(command, capture_output=True, text=True)
+        assert finished.returncode == 0, finished.stderr
+        reports.append(json.loads(out.read_text()))
+    return reports
 
 
-def _summary(report: dict[str, Any]) -> str:
-    rows = ", ".join(f"{row['node']} {row['median_ms']:.1f}" for row in report["nodes"])
-    return f"{report['graph']}: nodes (ms) {rows}; fused {report['fused']['median_ms']:.1f} ms"
+def _median(reports: list[dict[str, Any]], key: str) -> float | None:
+    values = [report[key] for report in reports if report[key] is not None]
+    return statistics.median(values) if values else None
+
+
+def _summary(reports: list[dict[str, Any]], key: str) -> str:
+    def one(report: dict[str, Any]) -> str:
+        rows = ", ".join(f"{row['node']} {row['median_ms']:.1f}" for row in report["nodes"])
+        waited, stolen = report["waited_for_cpu"], report["stolen_by_host"]
+        return (
+            f"{key} {report[key]:.3f} (nodes ms: {rows}; fused {report['fused']['median_ms']:.1f};"
+            f" waited {waited if waited is None else round(waited, 2)},"
+            f" stolen {stolen if stolen is None else round(stolen, 2)})"
+        )
+
+    machine = reports[0]["machine"]
+    return f"{reports[0]['graph']} on {machine['cpu_count']} cores: " + "; ".join(map(one, reports))
 
 
 @pytest.mark.slow
 def test_operator_cpu_times_sum_to_the_fused_pipeline_within_15_percent(
-    preset_profile: dict[str, Any],
+    preset_profiles: list[dict[str, Any]],
 ) -> None:
     # CPU time counts the work done, whatever else runs on the machine: the nodes timed one by
     # one must account for the fused pipeline's work, nothing missed and nothing counted twice
-    assert 0.85 <= preset_profile["cpu_sum_to_fused"] <= 1.15, _summary(preset_profile)
+    ratio = _median(preset_profiles, "cpu_sum_to_fused")
+    summary = _summary(preset_profiles, "cpu_sum_to_fused")
+    assert ratio is not None and 0.85 <= ratio <= 1.15, summary
 
 
 @pytest.mark.slow
 def test_operator_times_sum_to_the_fused_pipeline_within_15_percent(
-    preset_profile: dict[str, Any],
+    preset_profiles: list[dict[str, Any]],
 ) -> None:
-    waited = preset_profile["waited_for_cpu"]
-    if waited is None or waited >= OTHER_PROGRAMS_HOG_THE_CORES:
+    waited = _median(preset_profiles, "waited_for_cpu")
+    stolen = _median(preset_profiles, "stolen_by_host") or 0.0
+    if waited is None or waited >= OTHER_PROGRAMS_HOG_THE_CORES or stolen >= HOST_TOOK_THE_CORES:
         # Wall time then measures the other programs more than the operators (on a 2-core
         # machine at load 8, single batches took 0.2x to 7x their usual time); the CPU-time
-        # test above still ran on this very profile.
-        known = "not known" if waited is None else f"{100 * waited:.0f}% of the time"
-        pytest.skip(
-            f"cores shared (threads waited for a core: {known}); wall-clock sum/fused "
-            f"{preset_profile['sum_to_fused']:.2f}, cpu {preset_profile['cpu_sum_to_fused']:.2f}"
-        )
-    assert 0.85 <= preset_profile["sum_to_fused"] <= 1.15, _summary(preset_profile)
+        # test above still ran on these very profiles.
+        pytest.skip(f"cores shared: {_summary(preset_profiles, 'sum_to_fused')}")
+    ratio = _median(preset_profiles, "sum_to_fused")
+    assert ratio is not None and 0.85 <= ratio <= 1.15, _summary(preset_profiles, "sum_to_fused")
 
 
 @pytest.fixture(scope="module")
@@ -120,6 +146,7 @@ def test_json_holds_rows_fused_time_and_note(val_profile) -> None:  # type: igno
     assert data["fused"]["images_per_s"] > 0
     assert data["fused"]["cpu_median_ms"] == pytest.approx(val_profile.fused_cpu_ms)
     assert data["cpu_sum_to_fused"] == pytest.approx(val_profile.cpu_sum_to_fused)
+    assert data["stolen_by_host"] == val_profile.stolen_by_host
     assert len(data["nodes"][2]["cpu_samples_ms"]) == 3
     assert data["machine"]["cpu_count"] >= 1
     assert data["note"] == OVERLAP_NOTE
@@ -194,6 +221,18 @@ def test_core_waits_measure_a_share_of_runnable_time() -> None:
     else:
         assert share is not None and 0.0 <= share < 1.0
         assert waits.share == share
+
+
+def test_host_steal_is_a_share_of_the_cores_time() -> None:
+    steal = HostSteal()
+    steal.start()
+    time.sleep(0.05)
+    share = steal.stop()
+    if not Path("/proc/stat").is_file():
+        assert share is None
+    else:
+        assert share is not None and 0.0 <= share < 1.0
+        assert steal.share == share
 
 
 def test_profile_of_a_session_uses_its_graph() -> None:

@@ -74,6 +74,8 @@ class Profile:
     attempts: int = 1  # runs of each batch per side; each sample is the fastest of them
     # share of the timed runs' runnable thread time spent waiting for a core (None: not known)
     waited_for_cpu: float | None = None
+    # share of the cores' time the hypervisor gave to other machines meanwhile (None: not known)
+    stolen_by_host: float | None = None
 
     # ---- figures ----------------------------------------------------------------------------
     @property
@@ -184,6 +186,7 @@ class Profile:
             "operator_cpu_sum_ms": self.operator_cpu_sum_ms,
             "cpu_sum_to_fused": self.cpu_sum_to_fused,
             "waited_for_cpu": self.waited_for_cpu,
+            "stolen_by_host": self.stolen_by_host,
             "note": OVERLAP_NOTE,
             **self.extra,
         }
@@ -263,6 +266,11 @@ class Profile:
                 f"the threads waited for a core {100 * self.waited_for_cpu:.0f}% of the time "
                 f"they were ready to run (other programs, or more threads than cores), so wall "
                 f"times are inflated; compare cpu ms."
+            )
+        if self.stolen_by_host is not None and self.stolen_by_host >= SHARED_CORES:
+            lines.append(
+                f"the host gave {100 * self.stolen_by_host:.0f}% of the cores' time to other "
+                f"virtual machines, so wall times are inflated; compare cpu ms."
             )
         lines.append(OVERLAP_NOTE)
         return "\n".join(lines)

@@ -24,7 +24,7 @@ from ..data import SourceData, open_source
 from ..engine import Session
 from ..plan import Plan
 from ..spec import GraphSpec
-from .contention import CoreWaits
+from .contention import CoreWaits, HostSteal
 from .placement import place_on
 from .report import NodeTiming, Profile
 from .staged import Clocks, FusedGraph, StagedGraph, node_groups
@@ -87,11 +87,12 @@ def profile(
     harness_samples: dict[str, list[Clocks]] = {origin: [] for origin in groups}
     fused_samples: list[Clocks] = []
     total = warmup + repeats
-    waits = CoreWaits()
+    waits, steal = CoreWaits(), HostSteal()
     with _collector_paused():
         for index in range(total):
             if index == warmup:
                 waits.start()
+                steal.start()
             staged_runs: list[tuple[dict[str, Clocks], dict[str, Clocks]]] = []
             fused_runs: list[Clocks] = []
             for copy in range(attempts):
@@ -114,6 +115,7 @@ def profile(
             if progress is not None:
                 progress(index + 1, total)
         waits.stop()
+        steal.stop()
 
     return Profile(
         name=plan.spec.name or "graph",
@@ -127,6 +129,7 @@ def profile(
         fused_samples_ms=tuple(times.wall_ms for times in fused_samples),
         fused_cpu_samples_ms=tuple(times.cpu_ms for times in fused_samples),
         waited_for_cpu=waits.share,
+        stolen_by_host=steal.share,
         extra=_machine(),
     )
 
