@@ -15,6 +15,7 @@ from typing import Any
 from .catalog import PYTHON_FUNCTION, ArgInfo, Catalog, OpInfo, load_catalog
 from .catalog.limits import LIMITS, STRING_CHOICES
 from .errors import GraphInvalid, Problem
+from .evolve import evolve
 from .plan import Plan, Step
 from .spec import GraphSpec, Node, Probability, PythonCode, Random, Ref, Source
 
@@ -67,9 +68,11 @@ def validate_constant_edit(plan: Plan, node_id: str, name: str, value: Any) -> P
     message = check_value(step.info, arg, value)
     if message:
         raise GraphInvalid([Problem(message, node_id, name, _value_fix(step.info, arg))])
-    new_step = dataclasses.replace(step, args={**step.args, name: value})
-    steps = tuple(new_step if s is step else s for s in plan.steps)
-    return dataclasses.replace(plan, spec=plan.spec.set_arg(node_id, name, value), steps=steps)
+    # A constant's value changes neither what a step reads nor which operators run.
+    new_step = evolve(step, keep=("upstream_nodes",), args={**step.args, name: value})
+    steps = tuple([new_step if s is step else s for s in plan.steps])
+    spec = plan.spec.set_arg(node_id, name, value)
+    return evolve(plan, keep=("runs_python",), spec=spec, steps=steps)
 
 
 class _Validator:

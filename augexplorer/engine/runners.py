@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from ..builder import call_source, call_step
@@ -61,18 +61,45 @@ def fed_args(step: Step) -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
-def fed_values(step: Step, names: Sequence[str], batch_size: int) -> dict[str, list[Any]]:
-    """One array per sample for each fed argument, in the argument's exact DALI dtype."""
-    import numpy as np
+def fed_source(index: int, name: str) -> str:
+    """The external source feeding argument `name` of the group's step number `index`."""
+    return f"value_{index}_{name}"
 
-    assert step.info is not None
-    values: dict[str, list[Any]] = {}
-    for name in names:
-        arg = step.info.arg(name)
-        assert arg is not None
-        array = np.asarray(step.args[name], dtype=_FED_DTYPES[arg.kind])
-        values[name] = [array] * batch_size
-    return values
+
+class FedValues:
+    """The arrays fed for a group's scalar arguments: each value for every sample, as one
+    array whose first dimension is the batch, in the argument's exact DALI dtype. An array is
+    made again only when its value changes (a slider drag edits one argument at a time)."""
+
+    def __init__(self, steps: Sequence[Step], fed: Sequence[tuple[str, ...]], batch_size: int):
+        import numpy as np
+
+        # (step index, argument, source name, the array fed, the value it holds)
+        self._inputs: list[tuple[int, str, str, Any]] = []
+        self._values: list[Any] = []
+        for index, (step, names) in enumerate(zip(steps, fed, strict=True)):
+            for name in names:
+                arg = step.info.arg(name) if step.info is not None else None
+                assert arg is not None, f"{step.id}: fed argument {name!r} is not in its schema"
+                array = np.empty(batch_size, dtype=_FED_DTYPES[arg.kind])
+                self._inputs.append((index, name, fed_source(index, name), array))
+                self._values.append(_UNSET)
+        self.fed = [(source, array) for _index, _name, source, array in self._inputs]
+
+    def arrays(self, steps: Sequence[Step]) -> list[tuple[str, Any]]:
+        """(source name, array) for every fed argument, filled with the values `steps` hold.
+
+        DALI copies what it is fed, so the same arrays are filled again for the next run."""
+        values = self._values
+        for position, (index, name, _source, array) in enumerate(self._inputs):
+            value = steps[index].args[name]
+            if value is not values[position]:
+                array.fill(value)
+                values[position] = value
+        return self.fed
+
+
+_UNSET = object()
 
 
 Structure = tuple[str, tuple[str, ...]]  # (signature without fed values, fed argument names)
@@ -100,25 +127,30 @@ def _structure(step: Step) -> Structure:
     return structure
 
 
-def share_structure(old: Step, new: Step) -> bool:
+def share_structure(old: Step, new: Step, changed: Collection[str] | None = None) -> bool:
     """Note that `new` is `old` with new values of fed arguments only, so it re-uses `old`'s
     built pipeline without working its structure out again (the slider-drag case). Returns
-    False, noting nothing, when anything else differs."""
+    False, noting nothing, when anything else differs. `changed`: the arguments whose values
+    differ, where the caller made `new` from `old` by setting them (saves comparing)."""
     structure = _structure(old)
-    changed = {
-        name
-        for name in old.args.keys() | new.args.keys()
-        if old.args.get(name) != new.args.get(name)
-    }
-    same_call = (old.op, old.device, old.inputs, old.arg_inputs, old.apply, old.seed) == (
-        new.op,
-        new.device,
-        new.inputs,
-        new.arg_inputs,
-        new.apply,
-        new.seed,
-    )
-    if not same_call or not changed <= set(structure[1]):
+    if changed is None:
+        changed = {
+            name
+            for name in old.args.keys() | new.args.keys()
+            if old.args.get(name) != new.args.get(name)
+        }
+        same_call = (old.op, old.device, old.inputs, old.arg_inputs, old.apply, old.seed) == (
+            new.op,
+            new.device,
+            new.inputs,
+            new.arg_inputs,
+            new.apply,
+            new.seed,
+        )
+        if not same_call:
+            return False
+    # a fed argument is a scalar (validation refuses a list for it), so new values keep it fed
+    if not all(name in structure[1] for name in changed):
         return False
     _remember_structure(new, structure)
     return True
@@ -168,6 +200,7 @@ class StepGroupRunner:
                 if ref.node not in inside and (ref, device) not in self.external:
                     self.external[(ref, device)] = f"fed_{len(self.external)}"
         self.fed = [fed_args(step) if feed_scalars and not empty else () for step in self.steps]
+        self.fed_values = FedValues(self.steps, self.fed, batch_size)
         structural = [
             dataclasses.replace(step, args={k: v for k, v in step.args.items() if k not in fed})
             for step, fed in zip(self.steps, self.fed, strict=True)
@@ -206,12 +239,13 @@ class StepGroupRunner:
         ones it was built from); run. Returns each step's outputs (the fed inputs, by name, for
         an empty group) and the milliseconds of feeding and running."""
         current = self.steps if steps is None else tuple(steps)
+        values = self.fed_values.arrays(current)
+        # timed: DALI's work alone, from taking the inputs to handing back the outputs
         start = time.perf_counter()
         for (ref, _device), name in self.external.items():
             self.pipeline.feed_input(name, feeds[ref])
-        for index, step in enumerate(current):
-            for name, values in fed_values(step, self.fed[index], self.batch_size).items():
-                self.pipeline.feed_input(f"value_{index}_{name}", values)
+        for name, samples in values:
+            self.pipeline.feed_input(name, samples)
         outputs = list(self.pipeline.run())
         elapsed = (time.perf_counter() - start) * 1000.0
         if self.empty:  # what was fed, by external source name
@@ -246,7 +280,7 @@ def _call_group(
             name: _node(made, external, reads, ref) for name, ref in step.arg_inputs.items()
         }
         for name in fed[index]:
-            arg_inputs[name] = fn.external_source(name=f"value_{index}_{name}")
+            arg_inputs[name] = fn.external_source(name=fed_source(index, name))
         predicate = None
         if step.apply is not None:
             predicate = _node(made, external, reads, step.apply)

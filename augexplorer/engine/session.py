@@ -47,6 +47,8 @@ class _Cached:
     key: Any
     outputs: list[Any]
     time_ms: float
+    # the result handed out from the cache, re-used while the plan keeps the same step object
+    hit: StepResult | None = None
 
 
 MAX_RUNNERS = 64  # built step pipelines kept for re-use
@@ -124,14 +126,18 @@ class Session:
 
     def set_arg(self, node_id: str, name: str, value: ArgValue) -> RunResult:
         spec = self.spec.set_arg(node_id, name, value)
-        if self.spec is self.plan.spec or self.spec == self._validated_spec:
+        validated = self.spec is self._validated_spec or self.spec == self._validated_spec
+        if validated:
             try:
                 fast = validate_constant_edit(self.plan, node_id, name, value)
             except GraphInvalid:
                 self.spec = spec  # the user's edit is kept, as with a full validation
                 raise
             if fast is not None:
-                share_structure(self.plan.step(node_id), fast.step(node_id))
+                for before, after in zip(self.plan.steps, fast.steps, strict=True):
+                    if before is not after:  # the one step the edit made anew
+                        share_structure(before, after, changed=(name,))
+                        break
                 self.spec, self.plan, self._validated_spec = spec, fast, spec
                 return self.run()
         return self.update(spec)
@@ -193,18 +199,28 @@ class Session:
             raise UntrustedCode(untrusted)
         keys: dict[str, Any] = {}
         results: dict[str, StepResult] = {}
+        cache, batch_index = self._cache, self.batch_index
         for step in plan.steps:
-            key = self._key(step, keys)
-            keys[step.id] = key
-            cached = self._cache.get(step.id)
+            # A Merkle key as nested tuples holding the step itself (compared by value): an
+            # unchanged step is the very same object as last run, so comparing costs next to
+            # nothing. Sources also key on the batch they read.
+            upstream = tuple([keys[node] for node in step.upstream_nodes])
+            key = (step, batch_index if step.role == "source" else None, upstream)
+            cached = cache.get(step.id)
             if cached is not None and cached.key == key:
-                results[step.id] = StepResult(step, cached.outputs, cached.time_ms, ran=False)
+                # downstream keys then hold the cached key itself, and compare by identity
+                keys[step.id] = cached.key
+                if cached.hit is None or cached.hit.step is not step:
+                    cached.hit = StepResult(step, cached.outputs, cached.time_ms, ran=False)
+                results[step.id] = cached.hit
                 continue
+            keys[step.id] = key
             outputs, time_ms = self._run_step(step, results)
-            self._cache[step.id] = _Cached(key, outputs, time_ms)
+            cache[step.id] = _Cached(key, outputs, time_ms)
             results[step.id] = StepResult(step, outputs, time_ms, ran=True)
-        for stale in set(self._cache) - set(keys):
-            del self._cache[stale]
+        if len(self._cache) > len(keys):  # every step is cached by now: the rest are stale
+            for stale in set(self._cache) - set(keys):
+                del self._cache[stale]
         result = RunResult(
             plan=plan, steps=results, batch_index=self.batch_index, sources=dict(self._data)
         )
@@ -212,13 +228,6 @@ class Session:
         for listener in list(self.listeners):
             listener(result)
         return result
-
-    def _key(self, step: Step, keys: dict[str, Any]) -> Any:
-        # A Merkle key as nested tuples holding the step itself (compared by value): an
-        # unchanged step is the very same object as last run, so comparing costs next to nothing.
-        upstream = tuple(keys[node] for node in step.upstream_nodes)
-        batch = self.batch_index if step.role == "source" else None
-        return (step, batch, upstream)
 
     def _run_step(self, step: Step, results: dict[str, StepResult]) -> tuple[list[Any], float]:
         if step.role == "source":

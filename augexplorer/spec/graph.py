@@ -19,6 +19,8 @@ from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, TypeAlias
 
+from ..evolve import evolve
+
 Device = Literal["cpu", "gpu", "mixed"]
 SourceKind = Literal["samples", "folder", "file_list", "arrays"]
 Distribution = Literal["uniform", "normal", "coin_flip", "choice"]
@@ -248,7 +250,7 @@ class Node:
     seed: int | None = None  # the operator's own randomness, for random operators
 
     def with_arg(self, name: str, value: ArgValue) -> Node:
-        return dataclasses.replace(self, args={**self.args, name: value})
+        return evolve(self, args={**self.args, name: value})
 
     def without_arg(self, name: str) -> Node:
         return dataclasses.replace(self, args={k: v for k, v in self.args.items() if k != name})
@@ -303,13 +305,18 @@ class GraphSpec:
 
     # ---- edits (each returns a new spec) --------------------------------------------------------
     def replace_node(self, node: AnyNode) -> GraphSpec:
-        return dataclasses.replace(
-            self, nodes=tuple(node if n.id == node.id else n for n in self.nodes)
-        )
+        return evolve(self, nodes=tuple([node if n.id == node.id else n for n in self.nodes]))
 
     def set_arg(self, node_id: str, name: str, value: ArgValue) -> GraphSpec:
-        node = self._operator(node_id)
-        return self.replace_node(node.with_arg(name, value))
+        # one pass, no helpers: a slider drag calls this twice per step
+        nodes = list(self.nodes)
+        for index, node in enumerate(nodes):
+            if node.id == node_id:
+                if not isinstance(node, Node):
+                    raise ValueError(f"{node_id!r} is a data source, not an operator")
+                nodes[index] = evolve(node, args={**node.args, name: value})
+                return evolve(self, nodes=tuple(nodes))
+        raise KeyError(node_id)
 
     def unset_arg(self, node_id: str, name: str) -> GraphSpec:
         return self.replace_node(self._operator(node_id).without_arg(name))
