@@ -13,7 +13,7 @@ import zlib
 from typing import Any
 
 from .catalog import PYTHON_FUNCTION, ArgInfo, Catalog, OpInfo, load_catalog
-from .catalog.limits import LIMITS, STRING_CHOICES
+from .catalog.limits import LIMITS, NEEDS_ONE_OF, STRING_CHOICES, VECTOR_LENGTHS
 from .errors import GraphInvalid, Problem
 from .evolve import evolve
 from .plan import Plan, Step
@@ -296,6 +296,7 @@ class _Validator:
                     self.problem(message, node.id, name, fix=_value_fix(info, arg))
                 else:
                     args[name] = value
+        self._check_needs_one_of(node, info)
         for arg in info.args:
             if arg.required and arg.name not in node.args:
                 self.problem(
@@ -327,6 +328,24 @@ class _Validator:
         )
         return dataclasses.replace(
             node, args=filled_args, probability=probability, seed=seed if info.random else node.seed
+        )
+
+    def _check_needs_one_of(self, node: Node, info: OpInfo) -> None:
+        needed = NEEDS_ONE_OF.get(info.name)
+        if needed is None:
+            return
+        names, inputs, what, fix = needed
+        if any(name in node.args for name in names):
+            return
+        if inputs is not None and len(node.inputs) >= inputs:
+            return
+        choices = " or ".join(names) if len(names) < 3 else f"one of {', '.join(names)}"
+        instead = " (or connect it as a second input)" if inputs is not None else ""
+        self.problem(
+            f"{info.name} needs {what}: {choices}{instead}",
+            node.id,
+            names[0] if len(names) == 1 else None,
+            fix=fix,
         )
 
     def _check_input_count(self, node: Node, info: OpInfo) -> None:
@@ -470,6 +489,14 @@ class _Validator:
             )
         if value.shape is not None and not 1 <= value.shape <= 64:
             self.problem("shape must be 1..64", node.id, arg.name, fix="use the vector's length")
+        lengths = VECTOR_LENGTHS.get((node.op, arg.name))
+        if arg.is_vector and value.shape is not None and lengths and value.shape not in lengths:
+            self.problem(
+                f"this argument takes {_lengths(lengths)} values; the draw has shape {value.shape}",
+                node.id,
+                arg.name,
+                fix=f"set shape to {_lengths(lengths)}",
+            )
         seed = (
             value.seed if value.seed is not None else derive_seed(self.spec.seed, node.id, arg.name)
         )
@@ -603,10 +630,17 @@ def check_value(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
             message = _check_scalar(info, arg, item)
             if message:
                 return f"element {item!r}: {message}"
+        lengths = VECTOR_LENGTHS.get((info.name, arg.name))
+        if lengths and len(items) not in lengths:
+            return f"takes {_lengths(lengths)} values, got {len(items)}"
         return None
     if isinstance(value, (list, tuple)):
         return f"expected a single {arg.kind.lower()}, got a list of {len(value)}"
     return _check_scalar(info, arg, value)
+
+
+def _lengths(lengths: tuple[int, ...]) -> str:
+    return " or ".join(map(str, lengths))
 
 
 def _check_scalar(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
@@ -673,6 +707,9 @@ def _check_python(value: Any) -> str | None:
 def _value_fix(info: OpInfo, arg: ArgInfo) -> str:
     if arg.kind == "PYTHON_OBJECT":
         return "give it PythonCode(source, name) or PythonCode.from_function(my_function)"
+    lengths = VECTOR_LENGTHS.get((info.name, arg.name))
+    if lengths:
+        return f"give {_lengths(lengths)} values ({arg.describe_type()})"
     limits = LIMITS.get((info.name, arg.name)) or LIMITS.get(("*", arg.name))
     if arg.choices:
         return f"use one of {', '.join(arg.choices[:8])}{', ...' if len(arg.choices) > 8 else ''}"

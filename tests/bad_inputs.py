@@ -366,7 +366,7 @@ ARGUMENT_CASES = [
         "crop",
         "crop",
         [224.0],
-        fails(RunError, "'crop'", "2 or 3 elements"),
+        _invalid("crop", "crop", "takes 2 or 3 values, got 1"),
         "one element",
     ),
 ]
@@ -463,11 +463,28 @@ GRAPH_CASES = [
         fails(GraphInvalid, "'rotate'", "'probability'", "1.5"),
     ),
     _graph_case(
-        # DALI's schema marks `matrix` optional (it can come as a second input), so validation
-        # passes and DALI says what is missing at run time.
+        # DALI's schema marks `matrix` optional (it can come as a second input) and fails at run
+        # time without it; validation knows and says so before anything runs
         "warp_without_matrix",
         lambda spec: spec.insert_after("flip", Node("warp", "warp_affine", (), {})),
-        fails(RunError, "'warp'", "`matrix`"),
+        fails(GraphInvalid, "'warp'", "'matrix'", "second input"),
+    ),
+    _graph_case(
+        "warp_matrix_of_five_values",
+        lambda spec: spec.insert_after(
+            "flip", Node("warp", "warp_affine", (), {"matrix": [1.0, 0.0, 0.0, 0.0, 1.0]})
+        ),
+        fails(GraphInvalid, "'warp'", "'matrix'", "takes 6 values, got 5"),
+    ),
+    _graph_case(
+        "resize_without_a_size",
+        lambda spec: spec.insert_after("flip", Node("again", "resize", (), {})),
+        fails(GraphInvalid, "'again'", "output size", "resize_shorter"),
+    ),
+    _graph_case(
+        "random_crop_window_of_one_value",
+        lambda spec: spec.set_arg("crop", "crop", Random.uniform(100.0, 200.0, shape=1)),
+        fails(GraphInvalid, "'crop'", "'crop'", "shape 1"),
     ),
 ]
 

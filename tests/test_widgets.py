@@ -23,6 +23,7 @@ from augexplorer_widgets.state import Controller, check_node_name
 
 from augexplorer import Session
 from augexplorer.catalog import ArgInfo, Hint
+from augexplorer.catalog.limits import NEEDS_ONE_OF
 from augexplorer.presets import preset
 from augexplorer.spec import Random
 
@@ -105,6 +106,15 @@ def test_add_insert_remove_move_duplicate_rewire(controller: Controller) -> None
         state = controller.undo()
     assert state.spec == controller.history.current
     assert "gaussian_blur" not in state.spec
+
+
+@pytest.mark.parametrize("op", sorted(NEEDS_ONE_OF))
+def test_a_new_node_starts_with_what_its_operator_needs(controller: Controller, op: str) -> None:
+    # these operators fail without one of some optional arguments: the panel gives them one
+    controller.refresh()
+    state = controller.add_op(op, after="flip")
+    assert state.ok, state.failure
+    assert state.result is not None and state.selected in state.result.steps
 
 
 @pytest.mark.parametrize(

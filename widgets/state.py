@@ -312,6 +312,11 @@ STARTERS: dict[str, dict[str, ArgValue]] = {
     "noise.salt_and_pepper": {"prob": 0.05},
     "crop": {"crop": [200.0, 200.0]},
     "resize": {"resize_shorter": 224.0},
+    "resize_crop_mirror": {"resize_shorter": 256.0, "crop": [224.0, 224.0]},
+    "warp_affine": {"matrix": [1.0, 0.2, 0.0, 0.1, 1.0, 0.0]},  # a visible shear
+    "experimental.warp_perspective": {
+        "matrix": [1.0, 0.1, 0.0, 0.05, 1.0, 0.0, 0.0004, 0.0002, 1.0]
+    },
     "random_resized_crop": {"size": [224.0, 224.0]},
     "water": {"ampl_x": 10.0, "ampl_y": 10.0},
     "brightness": {"brightness": 1.4},

@@ -45,3 +45,51 @@ STRING_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ),
     ("pad", "axis_names"): ("H", "W", "C", "HW", "WH", "HWC"),
 }
+
+# How many values a vector argument takes for images, where the schemas say only "a list"
+# (measured against DALI 2.4 on HWC images: any other length fails when the pipeline runs).
+VECTOR_LENGTHS: dict[tuple[str, str], tuple[int, ...]] = {
+    ("crop", "crop"): (2, 3),
+    ("crop_mirror_normalize", "crop"): (2, 3),
+    ("resize_crop_mirror", "crop"): (2, 3),
+    ("resize", "size"): (1, 2),
+    ("resize_crop_mirror", "size"): (1, 2),
+    ("random_resized_crop", "size"): (1, 2),
+    ("rotate", "size"): (2,),
+    ("warp_affine", "size"): (2,),
+    ("experimental.warp_perspective", "size"): (1, 2),
+    ("warp_affine", "matrix"): (6,),
+    ("experimental.warp_perspective", "matrix"): (9,),
+}
+
+_OUTPUT_SIZE = ("resize_x", "resize_y", "resize_z", "resize_shorter", "resize_longer", "size")
+
+# Operators that fail at run time unless given at least one of some optional arguments, or, for
+# the warps, their matrix as a second input: (arguments, inputs that do instead, what is
+# missing, how to give it).
+NEEDS_ONE_OF: dict[str, tuple[tuple[str, ...], int | None, str, str]] = {
+    "resize": (
+        _OUTPUT_SIZE,
+        None,
+        "an output size",
+        "set resize_shorter to keep the aspect ratio, or size for an exact [height, width]",
+    ),
+    "resize_crop_mirror": (
+        _OUTPUT_SIZE,
+        None,
+        "an output size",
+        "set resize_shorter to keep the aspect ratio, or size for an exact [height, width]",
+    ),
+    "warp_affine": (
+        ("matrix",),
+        2,
+        "a transform",
+        "set matrix to 6 values (a 2x3 matrix; [1, 0, 0, 0, 1, 0] leaves the image as it is)",
+    ),
+    "experimental.warp_perspective": (
+        ("matrix",),
+        2,
+        "a transform",
+        "set matrix to 9 values (a 3x3 matrix; the identity leaves the image as it is)",
+    ),
+}
