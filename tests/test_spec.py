@@ -25,6 +25,21 @@ def test_random_bindings_and_refs_round_trip() -> None:
     assert scale["args"]["scale"] == {"random": "uniform", "low": 0.8, "high": 1.2, "shape": 2}
 
 
+@pytest.mark.parametrize(
+    ("random", "short"),
+    [
+        (Random.uniform(-20.0, 20.0), "U(-20, 20)"),
+        (Random.normal(0.0, 2.5), "N(0, 2.5)"),
+        (Random.coin_flip(0.5), "coin(0.5)"),
+        (Random.choice([0.0, 90.0, 180.0]), "choice(0, 90, 180)"),
+        (Random.uniform(100.0, 200.0, shape=2), "U(100, 200) x2"),
+    ],
+)
+def test_random_draws_have_a_short_form_for_narrow_places(random: Random, short: str) -> None:
+    assert random.short() == short
+    assert random.describe().startswith(random.dist)  # the long form names every parameter
+
+
 def test_nan_survives_json_so_validation_can_name_it() -> None:
     spec = preset("basic").set_arg("rotate", "angle", float("nan"))
     loaded = loads(dumps(spec))

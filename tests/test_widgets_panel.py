@@ -12,6 +12,7 @@ from augexplorer_widgets import export_view as export_module
 from augexplorer_widgets.autosave import Autosave
 
 from augexplorer.data import samples_dir
+from augexplorer.spec import Random
 
 JPEG = b"\xff\xd8"
 
@@ -235,6 +236,21 @@ def test_unparsable_vector_text_is_kept_until_fixed(explorer: Explorer) -> None:
     explorer.flush()
     assert explorer.spec.node("crop").args["crop"] == [200.0, 180.0] and explorer.state.ok
     assert explorer.node_panel.controls["crop"].message.value == ""
+
+
+def test_unparsable_choice_values_say_why_and_apply_nothing(explorer: Explorer) -> None:
+    explorer.set_arg("rotate", "angle", Random.choice([0.0, 90.0], seed=3))
+    browser_update(explorer.graph, selected="rotate")
+    control = explorer.node_panel.controls["angle"]
+    browser_update(control.editor.params["values"], value="0, 9o")
+    explorer.flush()
+    assert explorer.spec.node("rotate").args["angle"] == Random.choice([0.0, 90.0], seed=3)
+    assert "9o" in control.message.value and "ax-arg-error" in control._dom_classes
+    assert control.editor.params["values"].value == "0, 9o"  # what was typed stays
+    browser_update(control.editor.params["values"], value="0, 180")
+    explorer.flush()
+    assert explorer.spec.node("rotate").args["angle"].values == (0.0, 180.0)
+    assert explorer.state.ok and control.message.value == ""
 
 
 def test_rename_button_refuses_bad_names_inline(explorer: Explorer) -> None:

@@ -194,9 +194,16 @@ def constant_from(arg: ArgInfo | None, random: Random) -> ArgValue:
 class RandomEditor(widgets.HBox):
     """Distribution and parameters of a random argument."""
 
-    def __init__(self, arg: ArgInfo | None, random: Random, on_change: Callable[[Random], None]):
+    def __init__(
+        self,
+        arg: ArgInfo | None,
+        random: Random,
+        on_change: Callable[[Random], None],
+        on_error: Callable[[str], None] | None = None,
+    ):
         self.arg = arg
         self._on_change = on_change
+        self._on_error = on_error
         self._quiet = False
         self.dist = widgets.Dropdown(
             options=list(DISTRIBUTIONS), value=random.dist, layout={"width": "92px"}
@@ -288,8 +295,12 @@ class RandomEditor(widgets.HBox):
             return
         try:
             self.random = self.current()
-        except ValueError:
-            return  # an unfinished list; the text box keeps what was typed
+        except ValueError as error:
+            # the text box keeps what was typed; the user is told why it was not applied
+            if self._on_error is not None:
+                typed = str(self.params["values"].value) if "values" in self.params else ""
+                self._on_error(f"{typed!r} was not applied: {error}")
+            return
         self._on_change(self.random)
 
     def _dist_changed(self, change: dict[str, Any]) -> None:
@@ -361,7 +372,9 @@ class ArgControl(widgets.VBox):
         self.editor: widgets.Widget
         rows: list[widgets.Widget]
         if isinstance(value, Random):
-            self.editor = RandomEditor(arg, value, lambda r: on_change(name, r))
+            self.editor = RandomEditor(
+                arg, value, lambda r: on_change(name, r), on_error=lambda text: self._say(text)
+            )
             self.editor.add_class("ax-random-row")
             spacer = widgets.HTML("", layout={"width": "auto", "flex": "1 1 auto"})
             rows = [widgets.HBox([label, spacer, self.random_toggle, reset]), self.editor]

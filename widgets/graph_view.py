@@ -49,7 +49,7 @@ def describe_nodes(
         if isinstance(node, Node):
             for name, value in node.args.items():
                 if isinstance(value, Random):
-                    randoms.append(f"{name} ~ {value.describe()}")
+                    randoms.append(f"{name} ~ {value.short()}")
                 elif isinstance(value, Ref):
                     arg_refs.append([name, str(value)])
         out.append(

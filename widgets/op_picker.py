@@ -13,10 +13,8 @@ from augexplorer.catalog import Catalog, OpInfo
 
 
 def option_label(op: OpInfo) -> str:
-    if not op.available:
-        return f"{op.name}  (unavailable)"
-    summary = op.summary()
-    return f"{op.name}  —  {summary[:60]}" if summary else op.name
+    # the name alone fits the column; the summary of the picked one is shown below the list
+    return op.name if op.available else f"{op.name}  (unavailable)"
 
 
 class OpPicker(widgets.VBox):

@@ -120,6 +120,23 @@ class Random:
         params = ", ".join(f"{k}={v}" for k, v in self.params().items())
         return f"{self.dist}({params})"
 
+    def short(self) -> str:
+        """A compact form for narrow places: ``U(-20, 20)``, ``N(0, 2)``, ``coin(0.5)``,
+        ``choice(0, 90)``; ``x3`` for a vector draw of 3 values."""
+        if self.dist == "uniform":
+            text = f"U({_num(self.low)}, {_num(self.high)})"
+        elif self.dist == "normal":
+            text = f"N({_num(self.mean)}, {_num(self.stddev)})"
+        elif self.dist == "coin_flip":
+            text = f"coin({_num(self.probability)})"
+        else:
+            text = f"choice({', '.join(_num(v) for v in self.values)})"
+        return text if self.shape is None else f"{text} x{self.shape}"
+
+
+def _num(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
 
 @dataclass(frozen=True)
 class Probability:

@@ -87,7 +87,8 @@ function draw(model, el) {
     const g = svg("g", { class: classes.join(" "), "data-node": node.id,
       transform: `translate(${LEFT}, ${tops[i]})` }, root);
     const title = svg("title", {}, g);
-    title.textContent = node.error ? `${node.id}: ${node.error}` : `${node.id} (${node.op})`;
+    // the whole text of every line, which the box may have to cut short
+    title.textContent = [`${node.id} (${node.op})`, ...nodeLines(node).map((l) => l.text)].join("\n");
     svg("rect", { width: BOX_W, height: heights[i], rx: 7, ry: 7, class: "ax-g-box" }, g);
     text(g, 10, 17, clip(node.id, 20), "ax-g-id");
     text(g, BOX_W - 8, 17, node.time_ms === null ? "" : `${node.time_ms.toFixed(1)} ms`,
