@@ -102,5 +102,9 @@ def test_cli_lists_and_describes(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["catalog", "rotate"]) == 0
     detail = capsys.readouterr().out
     assert "angle" in detail and "per-sample" in detail and "range -180..180" in detail
+    assert main(["catalog", "warp_affine"]) == 0
+    detail = capsys.readouterr().out
+    assert "needs a transform: matrix (or as input 2, mtx)" in detail
+    assert any(line.startswith("  matrix") and "6 values" in line for line in detail.splitlines())
     assert main(["catalog", "rotat"]) == 2
     assert "did you mean rotate" in capsys.readouterr().out

@@ -7,6 +7,7 @@ import textwrap
 from typing import Any
 
 from ..catalog import OpInfo, load_catalog
+from ..catalog.limits import NEEDS_ONE_OF, VECTOR_LENGTHS
 
 
 def register(subparsers: Any) -> None:
@@ -63,6 +64,12 @@ def describe(op: OpInfo) -> str:
     lines.append(f"inputs: {inputs} ({op.min_inputs}..{op.max_inputs}); outputs: {op.outputs}")
     if op.random:
         lines.append("random: yes (takes a seed)")
+    if op.name in NEEDS_ONE_OF:
+        names, position, what, _fix = NEEDS_ONE_OF[op.name]
+        instead = ""
+        if position is not None and position <= len(op.inputs):
+            instead = f" (or as input {position}, {op.inputs[position - 1].name})"
+        lines.append(f"needs {what}: {' or '.join(names)}{instead}")
     lines += ["", "arguments:"]
     for arg in op.args:
         flags = []
@@ -78,6 +85,9 @@ def describe(op: OpInfo) -> str:
             )
         if arg.hint:
             flags.append(f"range {arg.hint.low}..{arg.hint.high}")
+        lengths = VECTOR_LENGTHS.get((op.name, arg.name))
+        if lengths:
+            flags.append(f"{' or '.join(map(str, lengths))} values")
         lines.append(f"  {arg.name:24} {arg.describe_type():16} {'; '.join(flags)}")
         doc = " ".join(arg.doc.split())
         if doc:
