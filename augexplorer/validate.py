@@ -13,7 +13,7 @@ import zlib
 from typing import Any
 
 from .catalog import PYTHON_FUNCTION, ArgInfo, Catalog, OpInfo, load_catalog
-from .catalog.limits import LIMITS, NEEDS_ONE_OF, STRING_CHOICES, VECTOR_LENGTHS
+from .catalog.limits import LIMITS, NEEDS_ONE_OF, NOT_DRAWN, STRING_CHOICES, VECTOR_LENGTHS
 from .errors import GraphInvalid, Problem
 from .evolve import evolve
 from .plan import Plan, Step
@@ -405,6 +405,16 @@ class _Validator:
 
     # ---- random bindings and probabilities ------------------------------------------------------
     def _random_binding(self, node: Node, arg: ArgInfo, value: Random) -> Random | None:
+        instead = NOT_DRAWN.get((node.op, arg.name))
+        if instead is not None:
+            self.problem(
+                "a per-sample draw is a flat list of numbers; DALI reads this argument per "
+                "sample as a matrix",
+                node.id,
+                arg.name,
+                fix=instead,
+            )
+            return None
         if not arg.per_sample:
             self.problem(
                 "this argument takes one value per batch; it cannot be random per sample",

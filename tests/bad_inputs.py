@@ -477,6 +477,13 @@ GRAPH_CASES = [
         fails(GraphInvalid, "'warp'", "'matrix'", "takes 6 values, got 5"),
     ),
     _graph_case(
+        "random_warp_matrix",
+        lambda spec: spec.insert_after(
+            "flip", Node("warp", "warp_affine", (), {"matrix": Random.uniform(0.9, 1.1, shape=6)})
+        ),
+        fails(GraphInvalid, "'warp'", "'matrix'", "transforms.rotation"),
+    ),
+    _graph_case(
         "resize_without_a_size",
         lambda spec: spec.insert_after("flip", Node("again", "resize", (), {})),
         fails(GraphInvalid, "'again'", "output size", "resize_shorter"),

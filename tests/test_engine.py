@@ -142,16 +142,16 @@ def test_an_invalid_edit_keeps_the_spec_and_the_last_good_result(session: Sessio
 
 def test_a_failing_node_names_itself_and_the_session_recovers(session: Session) -> None:
     good = session.run()
-    # The catalog does not know a 2-D affine matrix has 6 elements: DALI finds out at run time.
-    bad = Node("warp", "warp_affine", args={"matrix": [1.0, 0.0]})
+    # Validation cannot know the images have 3 channels: DALI finds out at run time.
+    bad = Node("norm", "crop_mirror_normalize", args={"mean": [1.0, 2.0]})
     with pytest.raises(RunError) as error:
         session.update(session.spec.insert_after("crop", bad))
-    assert error.value.node == "warp"
-    assert "matrix" in str(error.value)
+    assert error.value.node == "norm"
+    assert "per-channel" in str(error.value)
     assert "C++ context" not in str(error.value)
     assert session.result is good
-    result = session.update(session.spec.set_arg("warp", "matrix", [1.0, 0.0, 5.0, 0.0, 1.0, 0.0]))
-    assert "warp" in result.ran()
+    result = session.update(session.spec.set_arg("norm", "mean", [1.0, 2.0, 3.0]))
+    assert "norm" in result.ran()
 
 
 def test_folder_and_file_list_and_array_sources(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -172,6 +172,30 @@ def test_folder_and_file_list_and_array_sources(tmp_path) -> None:  # type: igno
     result = session.run()
     assert result.labels() == [[7], [8], [9], [7]]
     assert result.arrays(Ref("source"))[1].shape == (41, 50, 3)
+
+
+def test_the_same_source_given_new_data_reads_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # the source's spec does not change, so only the data behind it can tell the runs apart
+    spec = Session("basic", device_id=None).spec
+    spec = spec.with_source(Source("source", "arrays")).remove("decode")
+    dark = [np.zeros((40, 50, 3), dtype=np.uint8)] * 3
+    session = Session(spec, data=(dark, [0, 1, 2]), batch_size=BATCH, device_id=None)
+    assert max(int(a.max()) for a in session.run().arrays(Ref("source"))) == 0
+    light = [np.full((40, 50, 3), 200, dtype=np.uint8)] * 3
+    result = session.set_source(Source("source", "arrays"), light)
+    assert "source" in result.ran() and "flip" in result.ran()
+    assert min(int(a.min()) for a in result.arrays(Ref("source"))) == 200
+
+    # a folder picked again after its files changed is read again
+    folder = tmp_path / "photos" / "cats"
+    folder.mkdir(parents=True)
+    first, second = sorted(samples_dir().glob("*/*.jpg"))[:2]
+    (folder / "a.jpg").write_bytes(first.read_bytes())
+    session = Session("basic", data=str(tmp_path / "photos"), batch_size=2, device_id=None)
+    before = session.run().arrays(Ref("decode"))[0].shape
+    (folder / "a.jpg").write_bytes(second.read_bytes())
+    after = session.set_source(Source("source", "folder", str(tmp_path / "photos")))
+    assert after.arrays(Ref("decode"))[0].shape != before
 
 
 def test_earlier_results_keep_their_data_after_later_runs(session: Session) -> None:

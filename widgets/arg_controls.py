@@ -298,8 +298,9 @@ class RandomEditor(widgets.HBox):
         except ValueError as error:
             # the text box keeps what was typed; the user is told why it was not applied
             if self._on_error is not None:
-                typed = str(self.params["values"].value) if "values" in self.params else ""
-                self._on_error(f"{typed!r} was not applied: {error}")
+                values = self.params.get("values")
+                what = repr(str(values.value)) if values is not None else "the change"
+                self._on_error(f"{what} was not applied: {error}")
             return
         self._on_change(self.random)
 

@@ -62,6 +62,18 @@ VECTOR_LENGTHS: dict[tuple[str, str], tuple[int, ...]] = {
     ("experimental.warp_perspective", "matrix"): (9,),
 }
 
+# Vector arguments a per-sample draw cannot stand in for: DALI reads a per-sample matrix as a
+# 2-D tensor (2x3, 3x3), and a draw is a flat vector. Value: how to get a random transform.
+NOT_DRAWN: dict[tuple[str, str], str] = {
+    ("warp_affine", "matrix"): (
+        "make the transform with transforms.rotation / transforms.shear / transforms.scale "
+        "nodes (their arguments can be random) and connect it as the warp's second input"
+    ),
+    ("experimental.warp_perspective", "matrix"): (
+        "build the 3x3 matrix in a node and connect it as the warp's second input"
+    ),
+}
+
 _OUTPUT_SIZE = ("resize_x", "resize_y", "resize_z", "resize_shorter", "resize_longer", "size")
 
 # Operators that fail at run time unless given at least one of some optional arguments, or, for

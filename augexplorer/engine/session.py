@@ -106,6 +106,9 @@ class Session:
         self._data: dict[str, SourceData] = {}
         self._source_runners: dict[str, SourceRunner] = {}
         self._source_batches: dict[str, _Cached] = {}
+        # bumped whenever the data behind a source may have changed though its spec did not
+        # (new arrays, a folder picked again): part of the sources' keys
+        self._data_generation = 0
         self._runners: OrderedDict[tuple[Any, ...], StepRunner] = OrderedDict()
         self._cache: dict[str, _Cached] = {}
         self._rng = _random.Random(spec.seed)
@@ -155,6 +158,7 @@ class Session:
         self._source_runners.clear()
         self._source_batches.clear()
         self._data.clear()
+        self._data_generation += 1
         return self.update(self.spec.with_source(source))
 
     def reroll(self) -> RunResult:
@@ -199,13 +203,13 @@ class Session:
             raise UntrustedCode(untrusted)
         keys: dict[str, Any] = {}
         results: dict[str, StepResult] = {}
-        cache, batch_index = self._cache, self.batch_index
+        cache, read = self._cache, (self.batch_index, self._data_generation)
         for step in plan.steps:
             # A Merkle key as nested tuples holding the step itself (compared by value): an
             # unchanged step is the very same object as last run, so comparing costs next to
-            # nothing. Sources also key on the batch they read.
+            # nothing. Sources also key on the batch they read and the data behind them.
             upstream = tuple([keys[node] for node in step.upstream_nodes])
-            key = (step, batch_index if step.role == "source" else None, upstream)
+            key = (step, read if step.role == "source" else None, upstream)
             cached = cache.get(step.id)
             if cached is not None and cached.key == key:
                 # downstream keys then hold the cached key itself, and compare by identity

@@ -75,7 +75,9 @@ def _cpu_ticks() -> tuple[int, int] | None:
 class HostSteal:
     """Measures, between :meth:`start` and :meth:`stop`, the share of the cores' time that the
     hypervisor gave to other virtual machines. This process never sees it as waiting: its
-    threads look as if they ran, only slower, so wall-clock times are inflated unseen."""
+    threads look as if they ran, only slower, so wall-clock times are inflated unseen. The share
+    is of all cores, idle ones included: on a mostly idle machine with many cores it understates
+    what the busy ones lost."""
 
     def __init__(self) -> None:
         self._start: tuple[int, int] | None = None
