@@ -13,7 +13,14 @@ import zlib
 from typing import Any
 
 from .catalog import PYTHON_FUNCTION, ArgInfo, Catalog, OpInfo, load_catalog
-from .catalog.limits import LIMITS, NEEDS_ONE_OF, NOT_DRAWN, STRING_CHOICES, VECTOR_LENGTHS
+from .catalog.limits import (
+    LIMITS,
+    NEEDS_ONE_OF,
+    NOT_DRAWN,
+    STRING_CHOICES,
+    VECTOR_LENGTHS,
+    value_counts,
+)
 from .errors import GraphInvalid, Problem
 from .evolve import evolve
 from .plan import Plan, Step
@@ -334,18 +341,18 @@ class _Validator:
         needed = NEEDS_ONE_OF.get(info.name)
         if needed is None:
             return
-        names, inputs, what, fix = needed
-        if any(name in node.args for name in names):
+        if any(name in node.args for name in needed.args):
             return
-        if inputs is not None and len(node.inputs) >= inputs:
+        if needed.input is not None and len(node.inputs) >= needed.input:
             return
+        names = needed.args
         choices = " or ".join(names) if len(names) < 3 else f"one of {', '.join(names)}"
-        instead = " (or connect it as a second input)" if inputs is not None else ""
+        instead = " (or connect it as a second input)" if needed.input is not None else ""
         self.problem(
-            f"{info.name} needs {what}: {choices}{instead}",
+            f"{info.name} needs {needed.what}: {choices}{instead}",
             node.id,
             names[0] if len(names) == 1 else None,
-            fix=fix,
+            fix=needed.fix,
         )
 
     def _check_input_count(self, node: Node, info: OpInfo) -> None:
@@ -502,10 +509,10 @@ class _Validator:
         lengths = VECTOR_LENGTHS.get((node.op, arg.name))
         if arg.is_vector and value.shape is not None and lengths and value.shape not in lengths:
             self.problem(
-                f"this argument takes {_lengths(lengths)} values; the draw has shape {value.shape}",
+                f"this argument takes {value_counts(lengths)} values; the draw has shape {value.shape}",
                 node.id,
                 arg.name,
-                fix=f"set shape to {_lengths(lengths)}",
+                fix=f"set shape to {value_counts(lengths)}",
             )
         seed = (
             value.seed if value.seed is not None else derive_seed(self.spec.seed, node.id, arg.name)
@@ -642,15 +649,11 @@ def check_value(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
                 return f"element {item!r}: {message}"
         lengths = VECTOR_LENGTHS.get((info.name, arg.name))
         if lengths and len(items) not in lengths:
-            return f"takes {_lengths(lengths)} values, got {len(items)}"
+            return f"takes {value_counts(lengths)} values, got {len(items)}"
         return None
     if isinstance(value, (list, tuple)):
         return f"expected a single {arg.kind.lower()}, got a list of {len(value)}"
     return _check_scalar(info, arg, value)
-
-
-def _lengths(lengths: tuple[int, ...]) -> str:
-    return " or ".join(map(str, lengths))
 
 
 def _check_scalar(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
@@ -719,7 +722,7 @@ def _value_fix(info: OpInfo, arg: ArgInfo) -> str:
         return "give it PythonCode(source, name) or PythonCode.from_function(my_function)"
     lengths = VECTOR_LENGTHS.get((info.name, arg.name))
     if lengths:
-        return f"give {_lengths(lengths)} values ({arg.describe_type()})"
+        return f"give {value_counts(lengths)} values ({arg.describe_type()})"
     limits = LIMITS.get((info.name, arg.name)) or LIMITS.get(("*", arg.name))
     if arg.choices:
         return f"use one of {', '.join(arg.choices[:8])}{', ...' if len(arg.choices) > 8 else ''}"

@@ -3,6 +3,8 @@ instead of a DALI failure at run time. Keys are (`fn` name or "*", argument name
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 LIMITS: dict[tuple[str, str], tuple[float, float]] = {
     ("*", "probability"): (0.0, 1.0),
     ("*", "crop_pos_x"): (0.0, 1.0),
@@ -76,29 +78,43 @@ NOT_DRAWN: dict[tuple[str, str], str] = {
 
 _OUTPUT_SIZE = ("resize_x", "resize_y", "resize_z", "resize_shorter", "resize_longer", "size")
 
-# Operators that fail at run time unless given at least one of some optional arguments, or, for
-# the warps, their matrix as a second input: (arguments, inputs that do instead, what is
-# missing, how to give it).
-NEEDS_ONE_OF: dict[str, tuple[tuple[str, ...], int | None, str, str]] = {
-    "resize": (
+
+def value_counts(lengths: tuple[int, ...]) -> str:
+    """``(2, 3)`` -> ``"2 or 3"``, as messages and listings say it."""
+    return " or ".join(map(str, lengths))
+
+
+class Needs(NamedTuple):
+    """Arguments of which an operator fails at run time unless given at least one."""
+
+    args: tuple[str, ...]
+    input: int | None  # the positional input (1-based) that does instead, if any
+    what: str  # what is missing, in words
+    fix: str  # how to give it
+
+
+# Operators that need one of some optional arguments (or, for the warps, their matrix as a
+# second input).
+NEEDS_ONE_OF: dict[str, Needs] = {
+    "resize": Needs(
         _OUTPUT_SIZE,
         None,
         "an output size",
         "set resize_shorter to keep the aspect ratio, or size for an exact [height, width]",
     ),
-    "resize_crop_mirror": (
+    "resize_crop_mirror": Needs(
         _OUTPUT_SIZE,
         None,
         "an output size",
         "set resize_shorter to keep the aspect ratio, or size for an exact [height, width]",
     ),
-    "warp_affine": (
+    "warp_affine": Needs(
         ("matrix",),
         2,
         "a transform",
         "set matrix to 6 values (a 2x3 matrix; [1, 0, 0, 0, 1, 0] leaves the image as it is)",
     ),
-    "experimental.warp_perspective": (
+    "experimental.warp_perspective": Needs(
         ("matrix",),
         2,
         "a transform",

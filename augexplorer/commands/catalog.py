@@ -7,7 +7,7 @@ import textwrap
 from typing import Any
 
 from ..catalog import OpInfo, load_catalog
-from ..catalog.limits import NEEDS_ONE_OF, VECTOR_LENGTHS
+from ..catalog.limits import NEEDS_ONE_OF, VECTOR_LENGTHS, value_counts
 
 
 def register(subparsers: Any) -> None:
@@ -64,12 +64,12 @@ def describe(op: OpInfo) -> str:
     lines.append(f"inputs: {inputs} ({op.min_inputs}..{op.max_inputs}); outputs: {op.outputs}")
     if op.random:
         lines.append("random: yes (takes a seed)")
-    if op.name in NEEDS_ONE_OF:
-        names, position, what, _fix = NEEDS_ONE_OF[op.name]
+    needed = NEEDS_ONE_OF.get(op.name)
+    if needed is not None:
         instead = ""
-        if position is not None and position <= len(op.inputs):
-            instead = f" (or as input {position}, {op.inputs[position - 1].name})"
-        lines.append(f"needs {what}: {' or '.join(names)}{instead}")
+        if needed.input is not None and needed.input <= len(op.inputs):
+            instead = f" (or as input {needed.input}, {op.inputs[needed.input - 1].name})"
+        lines.append(f"needs {needed.what}: {' or '.join(needed.args)}{instead}")
     lines += ["", "arguments:"]
     for arg in op.args:
         flags = []
@@ -87,7 +87,7 @@ def describe(op: OpInfo) -> str:
             flags.append(f"range {arg.hint.low}..{arg.hint.high}")
         lengths = VECTOR_LENGTHS.get((op.name, arg.name))
         if lengths:
-            flags.append(f"{' or '.join(map(str, lengths))} values")
+            flags.append(f"{value_counts(lengths)} values")
         lines.append(f"  {arg.name:24} {arg.describe_type():16} {'; '.join(flags)}")
         doc = " ".join(arg.doc.split())
         if doc:
