@@ -58,6 +58,26 @@ def _scalar(arg: ArgInfo, value: Any) -> Any:
     return value
 
 
+# A weighted choice (see ``validate.random_call``) is a `random.choice` step that carries the
+# values to draw from and their DALI type as the arguments below: random.choice takes the values
+# as its positional input and has no dtype argument (its output has the input's type).
+WEIGHTED_CHOICE = "random.choice"
+CHOICE_DATA = frozenset({"values", "dtype"})
+
+
+def choice_values(step: Step) -> tuple[list[Any], str] | None:
+    """For a weighted choice step: its values, typed as the argument they feed, and that DALI
+    type's name (``"FLOAT"``, ``"INT32"``, ...); None for any other step."""
+    if step.op != WEIGHTED_CHOICE:
+        return None
+    dtype = str(step.args.get("dtype", "FLOAT"))
+    if dtype == "BOOL":
+        return [bool(v) for v in step.args["values"]], dtype
+    if dtype in ("FLOAT", "FLOAT64", "FLOAT16"):
+        return [float(v) for v in step.args["values"]], dtype
+    return [int(v) for v in step.args["values"]], dtype
+
+
 def step_kwargs(step: Step) -> dict[str, Any]:
     """The constant keyword arguments of a step's DALI call (no inputs, no argument inputs).
 
@@ -72,6 +92,7 @@ def step_kwargs(step: Step) -> dict[str, Any]:
         if isinstance(value, PythonCode)
         else dali_value(info.arg(name) if info else None, value)
         for name, value in step.args.items()
+        if not (step.op == WEIGHTED_CHOICE and name in CHOICE_DATA)
     }
     if step.seed is not None and step.role != "source":
         kwargs["seed"] = step.seed
@@ -91,6 +112,12 @@ def call_step(
     """
     op = resolve_fn(step.op)
     kwargs = {**step_kwargs(step), **arg_inputs}
+    choice = choice_values(step)
+    if choice is not None:
+        from nvidia.dali import types
+
+        values, dtype = choice
+        inputs = [types.Constant(values, dtype=types.DALIDataType.__members__[dtype]), *inputs]
     if predicate is None:
         return _as_list(op(*inputs, **kwargs))
     return [_apply_if(predicate, op, list(inputs), kwargs)]

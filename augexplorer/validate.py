@@ -615,6 +615,8 @@ def random_call(value: Random, target_kind: str) -> tuple[str, dict[str, Any]]:
         op, args = "random.normal", {"mean": value.mean, "stddev": value.stddev}
     elif value.dist == "coin_flip":
         op, args = "random.coin_flip", {"probability": value.probability}
+    elif value.p:  # weighted: the builder makes `values` random.choice's input, typed `dtype`
+        op, args = "random.choice", {"values": list(value.values), "p": list(value.p)}
     else:
         op, args = "random.uniform", {"values": [float(v) for v in value.values]}
     if value.shape is not None and value.shape != 1:

@@ -18,7 +18,7 @@ import textwrap
 from collections.abc import Iterable
 from typing import Any
 
-from ..builder import dali_value
+from ..builder import CHOICE_DATA, WEIGHTED_CHOICE, choice_values, dali_value
 from ..catalog import load_catalog
 from ..errors import AugExplorerError, GraphInvalid
 from ..plan import Plan, Step
@@ -372,6 +372,12 @@ class _Writer:
 
     def _call(self, step: Step) -> str:
         arguments = [self.var(ref) for ref in step.inputs]
+        choice = choice_values(step)
+        if choice is not None:  # the values to draw from are random.choice's input
+            values, dtype = choice
+            arguments.insert(
+                0, f"types.Constant({literal(values)}, dtype={enum_member('DATA_TYPE', dtype)})"
+            )
         device = _device_expression(step)
         if device is not None:
             arguments.append(f"device={device}")
@@ -387,6 +393,8 @@ class _Writer:
         """Each constant argument as source text, typed as :func:`builder.dali_value` types it."""
         info = step.info
         for name, value in step.args.items():
+            if step.op == WEIGHTED_CHOICE and name in CHOICE_DATA:
+                continue  # written as the call's input
             arg = info.arg(name) if info is not None else None
             if arg is None:
                 raise ExportError(f"node {step.origin!r}: unknown argument {name!r}")
