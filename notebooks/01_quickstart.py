@@ -27,8 +27,8 @@
 # - **Timing** and **Export** (bottom): what each operator costs, and the graph as a Python module
 #   with a PyTorch loader.
 #
-# Undo and redo every edit; the graph is autosaved to `.augexplorer/autosave.json`. The panel
-# works the same in JupyterLab, Notebook 7 and Voila.
+# Undo and redo every edit; the graph is autosaved under `.augexplorer/`, one file per
+# notebook. The panel works the same in JupyterLab, Notebook 7 and Voila.
 
 # %%
 from IPython.display import display

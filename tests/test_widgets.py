@@ -274,12 +274,19 @@ def test_controls_follow_the_schema() -> None:
 
     number = constant_widget(_arg(hint=Hint(-180, 180, 1)), 3.0)
     assert isinstance(number, NumberSlider) and isinstance(number.slider, widgets.FloatSlider)
-    number.box.value = 500.0  # typed beyond the slider: kept exactly, the slider rests at its end
+    number.box.value = "500"  # typed beyond the slider: kept exactly, the slider rests at its end
     assert number.value == 500.0 and number.slider.value == 180.0
     number.slider.value = -20.0
-    assert number.value == -20.0 and number.box.value == -20.0
-    assert isinstance(constant_widget(_arg(), 3.0), widgets.FloatText)
-    assert isinstance(constant_widget(_arg(kind="INT32", default=0), 2), widgets.IntText)
+    assert number.value == -20.0 and number.box.value == "-20"
+    # Numbers without a slider are text boxes read here, so text that is no number can say why.
+    plain = constant_widget(_arg(), 3.0)
+    assert isinstance(plain, widgets.Text) and plain.value == "3"
+    assert read_constant(_arg(), plain) == 3.0 and isinstance(read_constant(_arg(), plain), float)
+    whole = constant_widget(_arg(kind="INT32", default=0), 2)
+    assert isinstance(whole, widgets.Text) and whole.value == "2"
+    whole.value = "2.5"
+    with pytest.raises(ValueError, match=r"'2\.5' is not a whole number"):
+        read_constant(_arg(kind="INT32", default=0), whole)
     assert isinstance(constant_widget(_arg(kind="BOOL", default=False), True), widgets.Checkbox)
     enum = constant_widget(
         _arg(kind="INTERP_TYPE", choices=("INTERP_NN", "INTERP_LINEAR")), "INTERP_NN"

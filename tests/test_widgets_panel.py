@@ -200,7 +200,7 @@ def test_restore_offer_after_a_restart(catalog, tmp_path: Path) -> None:  # type
 
 def test_batch_size_and_next_batch(explorer: Explorer) -> None:
     files = explorer.result.files()  # type: ignore[union-attr]
-    browser_update(explorer.toolbar.batch, value=6)
+    browser_update(explorer.toolbar.batch, value="6")
     explorer.flush()
     assert explorer.result is not None and explorer.result.plan.spec.batch_size == 6
     explorer.toolbar.next_batch.click()
@@ -210,16 +210,16 @@ def test_batch_size_and_next_batch(explorer: Explorer) -> None:
 def test_typed_invalid_number_stays_visible_with_its_error(explorer: Explorer) -> None:
     browser_update(explorer.graph, selected="resize")
     box = explorer.node_panel.controls["resize_shorter"].editor.box
-    browser_update(box, value=-4.0)  # beyond the slider's range, and invalid for DALI
+    browser_update(box, value="-4")  # beyond the slider's range, and invalid for DALI
     explorer.flush()
     control = explorer.node_panel.controls["resize_shorter"]
     assert explorer.spec.node("resize").args["resize_shorter"] == -4.0
-    assert control.editor.box.value == -4.0  # not snapped back to the last good value
+    assert control.editor.box.value == "-4"  # not snapped back to the last good value
     assert "-4.0" in control.message.value and "ax-arg-error" in control._dom_classes
-    browser_update(control.editor.box, value=2000.0)  # valid, beyond the slider's range
+    browser_update(control.editor.box, value="2000")  # valid, beyond the slider's range
     explorer.flush()
     assert explorer.state.ok and control.message.value == ""
-    assert control.editor.box.value == 2000.0 and control.editor.slider.value == 1024.0
+    assert control.editor.box.value == "2000" and control.editor.slider.value == 1024.0
 
 
 def test_unparsable_vector_text_is_kept_until_fixed(explorer: Explorer) -> None:

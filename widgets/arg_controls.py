@@ -2,7 +2,8 @@
 
 Sliders where a curated hint gives a range, number boxes elsewhere, dropdowns for enums, check
 boxes for booleans, text for vectors; DALI's own argument doc is the tooltip. Per-sample arguments
-get a "random" toggle that swaps the value for a distribution and its parameters.
+get a "random" toggle that swaps the value for a distribution and its parameters. Numbers are typed
+into text boxes read here, so a value that is not applied stays typed and says why.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import traitlets
 
 from augexplorer.catalog import ArgInfo
 from augexplorer.spec import DISTRIBUTIONS, ArgValue, PythonCode, Random, Ref
+
+from .numbers import format_number, parse_number
 
 OnChange = Callable[[str, ArgValue], None]
 LABEL_WIDTH = "112px"
@@ -62,7 +65,7 @@ def format_vector(value: Any) -> str:
 def constant_widget(arg: ArgInfo | None, value: ArgValue) -> widgets.ValueWidget:
     """The input for a constant value of `arg` (a JSON text box when the arg is unknown)."""
     if arg is None:
-        return widgets.Text(value=repr(value), continuous_update=False)
+        return widgets.Text(value=text_for(arg, value), continuous_update=False)
     if arg.choices:
         options = list(arg.choices)
         if value not in options:
@@ -79,22 +82,31 @@ def constant_widget(arg: ArgInfo | None, value: ArgValue) -> widgets.ValueWidget
                     widgets.IntSlider(
                         min=int(low), max=int(high), step=int(arg.hint.step or 1), readout=False
                     ),
-                    widgets.IntText(),
+                    number_box(),
                     int(number),
                 )
             return NumberSlider(
                 widgets.FloatSlider(
                     min=low, max=high, step=arg.hint.step or (high - low) / 100, readout=False
                 ),
-                widgets.FloatText(),
+                number_box(),
                 float(number),
             )
-        if arg.is_integer:
-            return widgets.IntText(value=int(number))
-        return widgets.FloatText(value=float(number))
+        return number_box(int(number) if arg.is_integer else float(number))
     if arg.is_numeric and arg.is_vector:
         return widgets.Text(value=format_vector(value), continuous_update=False)
     return widgets.Text(value=str(value), continuous_update=False)
+
+
+def number_box(value: float | None = None, width: str | None = None) -> widgets.Text:
+    """A text box for one number (see :mod:`.numbers` for why it is not a FloatText)."""
+    box = widgets.Text(
+        value="" if value is None else format_number(value),
+        continuous_update=False,
+        layout={"width": width} if width else {},
+    )
+    box.add_class("ax-number-text")
+    return box
 
 
 class NumberSlider(widgets.HBox):
@@ -102,7 +114,9 @@ class NumberSlider(widgets.HBox):
 
     The slider is for exploring; the box shows the exact value and accepts values outside the
     slider's range (the slider then rests at its end), and an invalid one stays typed in it with
-    its error below, so the user can correct it rather than retype it.
+    its error below, so the user can correct it rather than retype it. Text that is not a number
+    is kept in the box and handed to `on_unparsed` with the reason (an empty reason: the text
+    was the value already in force).
     """
 
     value = traitlets.Any()
@@ -110,11 +124,13 @@ class NumberSlider(widgets.HBox):
     def __init__(
         self,
         slider: widgets.FloatSlider | widgets.IntSlider,
-        box: widgets.FloatText | widgets.IntText,
+        box: widgets.Text,
         value: float,
     ) -> None:
         self.slider = slider
         self.box = box
+        self.integer = isinstance(slider, widgets.IntSlider)
+        self.on_unparsed: Callable[[str, str], None] | None = None
         self._syncing = False
         slider.layout.width = SLIDER_WIDTH
         box.layout.width = BOX_WIDTH
@@ -124,18 +140,44 @@ class NumberSlider(widgets.HBox):
         self.add_class("ax-number")
         self.observe(self._show_value, "value")
         self.value = value
-        slider.observe(self._from_child, "value")
-        box.observe(self._from_child, "value")
+        slider.observe(self._from_slider, "value")
+        box.observe(self._from_box, "value")
 
-    def _from_child(self, change: dict[str, Any]) -> None:
+    def show_text(self, text: str) -> None:
+        """Put typed text back in the box (the panel was rebuilt) without reading it."""
+        self._syncing = True
+        try:
+            self.box.value = text
+        finally:
+            self._syncing = False
+
+    def _from_slider(self, change: dict[str, Any]) -> None:
         if not self._syncing:
             self.value = change["new"]
+
+    def _from_box(self, change: dict[str, Any]) -> None:
+        if self._syncing:
+            return
+        try:
+            number = parse_number(change["new"], self.integer)
+        except ValueError as error:
+            if self.on_unparsed is not None:
+                self.on_unparsed(change["new"], str(error))
+            return
+        if number == self.value:
+            # The value in force typed again (after text that did not parse): nothing changes,
+            # but the complaint about the earlier text must go.
+            self._show_value({"new": number})
+            if self.on_unparsed is not None:
+                self.on_unparsed(change["new"], "")
+            return
+        self.value = number if self.integer else float(number)
 
     def _show_value(self, change: dict[str, Any]) -> None:
         value = change["new"]
         self._syncing = True
         try:
-            self.box.value = value
+            self.box.value = format_number(value)
             self.slider.value = min(max(value, self.slider.min), self.slider.max)
         finally:
             self._syncing = False
@@ -151,9 +193,23 @@ def read_constant(arg: ArgInfo | None, widget: widgets.ValueWidget) -> ArgValue:
         return parse_vector(value, arg.is_integer)
     if arg.kind == "BOOL" and not arg.is_vector:
         return bool(value)
+    if arg.is_numeric and isinstance(value, str):
+        number = parse_number(value, arg.is_integer)
+        return number if arg.is_integer else float(number)
     if arg.is_numeric and not arg.is_integer and isinstance(value, int):
         return float(value)
     return value
+
+
+def text_for(arg: ArgInfo | None, value: ArgValue) -> str:
+    """What a text box shows for a constant `value` of `arg`."""
+    if arg is None:
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return format_vector(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return format_number(value)
+    return str(value)
 
 
 def make_random(arg: ArgInfo | None, value: ArgValue) -> Random:
@@ -233,13 +289,13 @@ class RandomEditor(widgets.HBox):
                 }
             else:
                 out = {
-                    "low": widgets.FloatText(random.low, layout={"width": "72px"}),
-                    "high": widgets.FloatText(random.high, layout={"width": "72px"}),
+                    "low": number_box(random.low, "72px"),
+                    "high": number_box(random.high, "72px"),
                 }
         elif random.dist == "normal":
             out = {
-                "mean": widgets.FloatText(random.mean, layout={"width": "72px"}),
-                "stddev": widgets.FloatText(random.stddev, layout={"width": "72px"}),
+                "mean": number_box(random.mean, "72px"),
+                "stddev": number_box(random.stddev, "72px"),
             }
         elif random.dist == "coin_flip":
             out = {
@@ -263,8 +319,18 @@ class RandomEditor(widgets.HBox):
         return out
 
     def current(self) -> Random:
+        """The distribution the editor shows; raises ValueError naming the box that holds text
+        that is not a number, or the parameters the distribution refuses."""
         r = self.random
-        p = {name: w.value for name, w in self.params.items()}
+        p: dict[str, Any] = {}
+        for name, widget in self.params.items():
+            if isinstance(widget, widgets.Text) and name != "values":
+                try:
+                    p[name] = float(parse_number(widget.value, integer=False))
+                except ValueError as error:
+                    raise ValueError(f"{name}: {error}") from None
+            else:
+                p[name] = widget.value
         if r.dist == "uniform":
             low, high = p["range"] if "range" in p else (p["low"], p["high"])
             return Random.uniform(low, high, shape=r.shape, seed=r.seed)
@@ -285,6 +351,8 @@ class RandomEditor(widgets.HBox):
                     widget.value = (random.low, random.high)
                 elif name == "values":
                     widget.value = format_vector(list(random.values))
+                elif isinstance(widget, widgets.Text):
+                    widget.value = format_number(getattr(random, name))
                 else:
                     widget.value = getattr(random, name)
         finally:
@@ -298,9 +366,9 @@ class RandomEditor(widgets.HBox):
         except ValueError as error:
             # the text box keeps what was typed; the user is told why it was not applied
             if self._on_error is not None:
-                values = self.params.get("values")
-                what = repr(str(values.value)) if values is not None else "the change"
-                self._on_error(f"{what} was not applied: {error}")
+                self._on_error(
+                    f"not applied: {error}; the distribution stays {self.random.short()}"
+                )
             return
         self._on_change(self.random)
 
@@ -347,6 +415,7 @@ class ArgControl(widgets.VBox):
         # fix it or the value changes elsewhere (undo), so nothing typed is lost.
         self._unparsed: tuple[str, str, ArgValue] | None = None
         self._value = value
+        self._error: str | None = None  # the graph's own complaint about the value in force
         label = widgets.Label(name, layout={"width": LABEL_WIDTH})
         label.tooltip = _tooltip(arg)
         label.add_class("ax-arg-label")
@@ -373,9 +442,7 @@ class ArgControl(widgets.VBox):
         self.editor: widgets.Widget
         rows: list[widgets.Widget]
         if isinstance(value, Random):
-            self.editor = RandomEditor(
-                arg, value, lambda r: on_change(name, r), on_error=lambda text: self._say(text)
-            )
+            self.editor = RandomEditor(arg, value, lambda r: on_change(name, r), on_error=self._say)
             self.editor.add_class("ax-random-row")
             spacer = widgets.HTML("", layout={"width": "auto", "flex": "1 1 auto"})
             rows = [widgets.HBox([label, spacer, self.random_toggle, reset]), self.editor]
@@ -384,7 +451,9 @@ class ArgControl(widgets.VBox):
                 self.editor = widgets.Label(f"← {value}", layout={"width": VALUE_WIDTH})
             else:
                 self.editor = constant_widget(arg, value)
-                if not isinstance(self.editor, NumberSlider):
+                if isinstance(self.editor, NumberSlider):
+                    self.editor.on_unparsed = self._typed_number
+                else:
                     self.editor.layout.width = VALUE_WIDTH
                 self.editor.observe(self._constant_changed, "value")
             rows = [widgets.HBox([label, self.editor, self.random_toggle, reset])]
@@ -402,18 +471,26 @@ class ArgControl(widgets.VBox):
 
     def keep_unparsed(self, unparsed: tuple[str, str, ArgValue]) -> None:
         """Carry text the user typed over to this control (the panel was rebuilt)."""
-        if isinstance(self.editor, widgets.Text) and unparsed[2] == self._value:
+        if unparsed[2] != self._value:
+            return
+        if isinstance(self.editor, NumberSlider):
+            self.editor.show_text(unparsed[0])
+        elif isinstance(self.editor, widgets.Text):
             self._quiet = True
             try:
                 self.editor.value = unparsed[0]
             finally:
                 self._quiet = False
-            self._unparsed = unparsed
+        else:
+            return
+        self._unparsed = unparsed
+        self._say(unparsed[1])
 
     def show(self, value: ArgValue, error: str | None) -> None:
         if self._unparsed is not None and value != self._unparsed[2]:
             self._unparsed = None  # the value changed elsewhere (undo, reset): show it
         self._value = value
+        self._error = error
         if self._unparsed is not None:
             self._say(self._unparsed[1])
             return
@@ -423,9 +500,7 @@ class ArgControl(widgets.VBox):
                 self.editor.show(value)
             elif not isinstance(value, (Random, Ref)) and hasattr(self.editor, "value"):
                 shown = (
-                    format_vector(value)
-                    if isinstance(self.editor, widgets.Text) and isinstance(value, (list, tuple))
-                    else value
+                    text_for(self.arg, value) if isinstance(self.editor, widgets.Text) else value
                 )
                 if self.editor.value != shown:
                     # A value the control cannot hold is left to the error message below.
@@ -448,13 +523,21 @@ class ArgControl(widgets.VBox):
         try:
             value = read_constant(self.arg, self.editor)
         except (ValueError, SyntaxError) as error:
-            typed = str(getattr(self.editor, "value", ""))
-            message = f"{typed!r} was not applied: {error}"
-            self._unparsed = (typed, message, self._value)
-            self._say(message)
+            self._typed_number(str(getattr(self.editor, "value", "")), str(error))
             return
         self._unparsed = None
         self._on_change(self.name, value)
+
+    def _typed_number(self, typed: str, reason: str) -> None:
+        """Text typed into the control was not applied because of `reason` (empty: it was the
+        value in force, so there is nothing to complain about any more)."""
+        if not reason:
+            self._unparsed = None
+            self._say(self._error)
+            return
+        message = f"Not applied: {reason}. {self.name} stays {_in_force(self.arg, self._value)}."
+        self._unparsed = (typed, message, self._value)
+        self._say(message)
 
     def _toggle_random(self, change: dict[str, Any]) -> None:
         if self._quiet:
@@ -480,6 +563,14 @@ def _tooltip(arg: ArgInfo | None) -> str:
     if arg.has_default:
         head += f", default {arg.default!r}"
     return f"{head}. {text}"[:900]
+
+
+def _in_force(arg: ArgInfo | None, value: ArgValue) -> str:
+    if isinstance(value, Random):
+        return value.short()
+    if isinstance(value, Ref):
+        return f"← {value}"
+    return text_for(arg, value) if arg is not None else repr(value)
 
 
 def _escape(text: str) -> str:

@@ -1,4 +1,9 @@
-"""Autosave the graph after every edit, atomically, so a kernel restart loses nothing."""
+"""Autosave the graph after every edit, atomically, so a kernel restart loses nothing.
+
+Nothing autosaved is ever destroyed by the panel: a damaged autosave is kept aside before the
+first write (see :mod:`.autosave_recovery`), and so is a graph that was offered for restore and
+not taken.
+"""
 
 from __future__ import annotations
 
@@ -7,17 +12,25 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from augexplorer.errors import SpecFormatError
 from augexplorer.files import atomic_write_text
-from augexplorer.spec import GraphSpec, from_json, to_json
+from augexplorer.spec import GraphSpec, to_json
 
-DEFAULT_PATH = Path(".augexplorer") / "autosave.json"
+from .autosave_key import SHARED
+from .autosave_recovery import Damaged, Saved, keep_aside, read_autosave
+
+DEFAULT_PATH = SHARED
+
+__all__ = ["DEFAULT_PATH", "Autosave", "Damage", "Saved"]
 
 
 @dataclass(frozen=True)
-class Saved:
-    spec: GraphSpec
-    saved_at: str  # local time, for the restore offer
+class Damage:
+    """A damaged autosave: what was wrong, where the file is now, what could be read of it."""
+
+    reason: str
+    path: Path  # where the autosave was
+    kept_at: Path | None  # where the damaged file was moved; None when it could not be moved
+    recovered: Saved | None
 
 
 class Autosave:
@@ -26,6 +39,9 @@ class Autosave:
     def __init__(self, path: str | Path | None = DEFAULT_PATH) -> None:
         self.path = Path(path) if path is not None else None
         self.last_error: str | None = None
+        self.damage: Damage | None = None
+        self.kept_offer: Path | None = None  # where an offered graph that was not taken went
+        self._offered = False  # the file holds a graph offered for restore: keep it on save
 
     @property
     def enabled(self) -> bool:
@@ -34,6 +50,10 @@ class Autosave:
     def save(self, spec: GraphSpec) -> None:
         if self.path is None:
             return
+        if self._offered:
+            self._offered = False
+            if not self._keep("offered"):
+                return
         payload = {
             "saved_at": _dt.datetime.now().isoformat(timespec="seconds"),
             "graph": to_json(spec),
@@ -45,24 +65,59 @@ class Autosave:
             self.last_error = f"autosave to {self.path} failed: {error}"
 
     def load(self) -> Saved | None:
-        """The autosaved graph, or None when there is none (or it cannot be read)."""
-        if self.path is None or not self.path.is_file():
+        """The autosaved graph, or None when there is none. A damaged file is moved aside at
+        once (so no later save can overwrite it) and described in :attr:`damage`; what could
+        be read of it is returned, marked with a note."""
+        if self.path is None or not (self.path.exists() or self.path.is_symlink()):
             return None
         try:
-            payload = json.loads(self.path.read_text(encoding="utf-8"))
-            spec = from_json(payload["graph"])
-            return Saved(spec, str(payload.get("saved_at", "")))
-        except (OSError, ValueError, KeyError, TypeError, SpecFormatError) as error:
-            self.last_error = f"the autosave {self.path} could not be read: {error}"
-            return None
+            return read_autosave(self.path)
+        except Damaged as damaged:
+            path = self.path
+            try:
+                kept_at: Path | None = keep_aside(path, "damaged")
+                self.last_error = (
+                    f"the autosave {path} could not be read: {damaged.reason}; "
+                    f"it is kept as {kept_at}"
+                )
+            except OSError as error:
+                kept_at = None
+                self.path = None  # writing would overwrite the only copy: stop autosaving
+                self.last_error = (
+                    f"the autosave {path} could not be read: {damaged.reason}; it could not be "
+                    f"moved aside ({error}), so autosave is off: move the file, then restart"
+                )
+            self.damage = Damage(damaged.reason, path, kept_at, damaged.recovered)
+            return damaged.recovered
 
     def offer(self, start: GraphSpec) -> Saved | None:
-        """The autosave worth offering: one that differs from the graph we start with."""
+        """The autosave worth offering: one that differs from the graph we start with. Until
+        the next save, the offered file is protected: that save first keeps it aside."""
         saved = self.load()
         if saved is None or saved.spec == start:
             return None
+        self._offered = self.damage is None
         return saved
+
+    def accept(self) -> None:
+        """The offered graph is being restored: the file already holds it, nothing to keep."""
+        self._offered = False
 
     def discard(self) -> None:
         if self.path is not None:
             self.path.unlink(missing_ok=True)
+
+    def _keep(self, why: str) -> bool:
+        assert self.path is not None
+        if not self.path.exists():
+            return True
+        try:
+            self.kept_offer = keep_aside(self.path, why)
+            return True
+        except OSError as error:
+            self.last_error = (
+                f"the autosaved graph at {self.path} could not be kept aside ({error}); "
+                f"autosave is off so that it is not overwritten"
+            )
+            self.path = None
+            return False

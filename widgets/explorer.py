@@ -16,15 +16,19 @@ from augexplorer.catalog import Catalog
 from augexplorer.engine import RunResult, Session
 from augexplorer.errors import AugExplorerError
 from augexplorer.spec import ArgValue, GraphSpec
+from augexplorer.spec import load as load_spec
 
-from .autosave import DEFAULT_PATH, Autosave, Saved
+from .autosave import Autosave
+from .autosave_key import autosave_path
 from .coalesce import Coalescer
 from .errors_view import ErrorsView
 from .export_view import ExportView
 from .graph_view import GraphView
 from .grid_view import GridView
 from .node_panel import NodeActions, NodePanel
+from .notice import Notice
 from .op_picker import OpPicker
+from .restore_banner import RestoreBanner
 from .state import Controller, PanelState
 from .timing_view import TimingView, summary
 from .toolbar import Toolbar
@@ -39,7 +43,12 @@ def _section(title: str, *children: widgets.Widget) -> widgets.VBox:
 
 class Explorer(widgets.VBox):
     """Edit a DALI augmentation graph live: ``Explorer()`` (bundled samples, the basic preset) or
-    ``Explorer("randaugment", data="path/to/folder")``."""
+    ``Explorer("randaugment", data="path/to/folder")``.
+
+    `autosave`: True (the default) autosaves to a file of this notebook's own under
+    ``.augexplorer/``, so another notebook is never offered its graph; a name
+    (``autosave="my-experiment"``) or a path picks the file; None turns autosave off.
+    """
 
     def __init__(
         self,
@@ -47,13 +56,15 @@ class Explorer(widgets.VBox):
         data: Any = None,
         *,
         batch_size: int | None = None,
-        autosave: str | Path | None = DEFAULT_PATH,
+        autosave: str | Path | bool | None = True,
         catalog: Catalog | None = None,
     ) -> None:
         session = Session(spec, data, batch_size=batch_size, catalog=catalog)
-        self.controller = Controller(session, autosave=Autosave(autosave))
-        self._offer: Saved | None = self.controller.autosave.offer(session.spec)
-        self.controller.autosave.save(session.spec) if self._offer is None else None
+        self.controller = Controller(session, autosave=Autosave(autosave_path(autosave)))
+        store = self.controller.autosave
+        offer = store.offer(session.spec)
+        if offer is None:
+            store.save(session.spec)  # a damaged file was moved aside first: nothing is lost
         self.toolbar = Toolbar()
         self.graph = GraphView()
         self.picker = OpPicker(session.catalog, self._add_op)
@@ -63,7 +74,8 @@ class Explorer(widgets.VBox):
         self.grid = GridView(self.variety)
         self.timing = TimingView()
         self.export_view = ExportView(lambda: self.controller.state.spec)
-        self.banner = self._restore_banner()
+        self.banner = RestoreBanner(offer, store.damage, self._restore_autosave, self._keep_graph)
+        self.notice = Notice(self.undo)
         self._coalescer = Coalescer(self._flush)
         self._side_views = Coalescer(self._draw_side_views, delay_s=0.08)
         self._syncing = False
@@ -86,7 +98,7 @@ class Explorer(widgets.VBox):
         right.layout = widgets.Layout(flex="1 1 330px", min_width="330px")
         body = widgets.HBox([left, middle, right], layout={"align_items": "flex-start"})
         body.add_class("ax-body")
-        super().__init__([self.toolbar, self.banner, body, tabs])
+        super().__init__([self.toolbar, self.banner, self.notice, body, tabs])
         self.add_class("ax-explorer")
         self._render(self.controller.refresh())
 
@@ -206,8 +218,19 @@ class Explorer(widgets.VBox):
             self._render(self.controller.select(change["new"] or None))
 
     def _preset_picked(self, change: dict[str, Any]) -> None:
-        if change["new"] and not self._syncing:
-            self._now(lambda: self.controller.pick_preset(change["new"]))
+        name = change["new"]
+        if name and not self._syncing:
+            self._replace(lambda: self.controller.pick_preset(name), f"the preset “{name}”")
+
+    def _replace(self, action: Any, what: str) -> None:
+        """Run `action`, which swaps the whole graph; an edited graph it replaced is announced
+        with an Undo button, so no work goes without a word."""
+        old = self.controller.state.spec
+        edited = self.controller.edited
+        self._now(action)
+        new = self.controller.state.spec
+        if edited and new is not old and new != old:
+            self.notice.show(f"Replaced your edited graph “{old.name}” with {what}.", new)
 
     def _source_picked(self, _: Any = None) -> None:
         t = self.toolbar
@@ -216,8 +239,16 @@ class Explorer(widgets.VBox):
             return
         self._now(lambda: self.controller.set_source(t.source.value, t.path.value.strip() or None))
 
-    def _batch_changed(self, change: dict[str, Any]) -> None:
-        self._later(lambda: self.controller.set_batch_size(change["new"], run=False))
+    def _batch_changed(self, _: Any) -> None:
+        if self._syncing:
+            return
+        try:
+            size = self.toolbar.read_batch()
+        except ValueError as error:  # the text stays typed, with the reason beside it
+            self.toolbar.say_batch(str(error), self.controller.state.spec.batch_size)
+            return
+        self.toolbar.say_batch(None)
+        self._later(lambda: self.controller.set_batch_size(size, run=False))
 
     def _save(self) -> None:
         t = self.toolbar
@@ -229,52 +260,31 @@ class Explorer(widgets.VBox):
 
     def _load(self) -> None:
         t = self.toolbar
+        path = t.spec_path.value
         try:
-            self._render(self.controller.load(t.spec_path.value))
-            t.file_message.value = (
-                f"<span class='ax-muted'>loaded {html.escape(t.spec_path.value)}</span>"
-            )
+            spec = load_spec(path)
         except (AugExplorerError, OSError) as error:
             t.file_message.value = f"<span class='ax-errors'>{html.escape(str(error))}</span>"
+            return
+        self._replace(lambda: self.controller.replace(spec), f"the file {path}")
+        t.file_message.value = f"<span class='ax-muted'>loaded {html.escape(path)}</span>"
 
     def _say(self, text: str) -> None:
         self.toolbar.status.value = f"<span class='ax-errors'>{html.escape(text)}</span>"
 
     # ---- autosave offer ---------------------------------------------------------------------
-    def _restore_banner(self) -> widgets.HBox:
-        offer = self._offer
-        text = widgets.HTML(
-            ""
-            if offer is None
-            else f"An autosaved graph <b>{html.escape(offer.spec.name)}</b> from "
-            f"{html.escape(offer.saved_at.replace('T', ' '))} is available."
-        )
-        restore = widgets.Button(
-            description="Restore it", button_style="warning", layout={"width": "auto"}
-        )
-        restore.add_class("ax-restore")
-        discard = widgets.Button(description="Keep this one", layout={"width": "auto"})
-        discard.add_class("ax-discard")
-        banner = widgets.HBox([text, restore, discard], layout={"display": "" if offer else "none"})
-        banner.add_class("ax-banner")
+    def _restore_autosave(self, spec: GraphSpec) -> None:
+        self.controller.autosave.accept()  # the offered file holds this graph: no copy needed
+        self._now(lambda: self.controller.restore(spec))
 
-        def close() -> None:
-            banner.layout.display = "none"
-            self._offer = None
-
-        def do_restore(_: Any) -> None:
-            if self._offer is not None:
-                spec = self._offer.spec
-                close()
-                self._now(lambda: self.controller.restore(spec))
-
-        def do_discard(_: Any) -> None:
-            close()
-            self.controller.autosave.save(self.controller.state.spec)
-
-        restore.on_click(do_restore)
-        discard.on_click(do_discard)
-        return banner
+    def _keep_graph(self) -> None:
+        store = self.controller.autosave
+        store.save(self.controller.state.spec)
+        if store.kept_offer is not None:
+            self.toolbar.file_message.value = (
+                f"<span class='ax-muted'>the autosaved graph you did not restore is kept as "
+                f"{html.escape(str(store.kept_offer))}</span>"
+            )
 
     # ---- drawing ----------------------------------------------------------------------------
     def _render(self, state: PanelState) -> PanelState:
@@ -288,10 +298,11 @@ class Explorer(widgets.VBox):
             self.errors.show(state.failure)
             self.toolbar.undo.disabled = not state.can_undo
             self.toolbar.redo.disabled = not state.can_redo
-            if self.toolbar.batch.value != state.spec.batch_size:
-                self.toolbar.batch.value = state.spec.batch_size
+            self.toolbar.show(state.spec)
+            self.export_view.follow()
         finally:
             self._syncing = False
+        self.notice.follow(state.spec)
         self._status(state)
         self._side_views.request()
         return state

@@ -1,4 +1,9 @@
-"""Export the graph as a Python module (``augexplorer.export``) and show its code to copy."""
+"""Export the graph as a Python module (``augexplorer.export``) and show its code to copy.
+
+The file name box holds the name that will be written: the graph's default (``basic_pipeline.py``)
+until the user types another, and the default follows the graph (a preset picked, undo) for as
+long as the user has not.
+"""
 
 from __future__ import annotations
 
@@ -33,8 +38,12 @@ def find_exporter() -> Callable[..., Any] | None:
 class ExportView(widgets.VBox):
     def __init__(self, get_spec: Callable[[], GraphSpec]) -> None:
         self._get_spec = get_spec
+        self._default = self.default_path()
         self.path = widgets.Text(
-            placeholder="my_pipeline.py", description="module", layout={"width": "340px"}
+            value=self._default,
+            placeholder=self._default,
+            description="module",
+            layout={"width": "340px"},
         )
         self.path.add_class("ax-export-path")
         self.button = widgets.Button(
@@ -64,6 +73,16 @@ class ExportView(widgets.VBox):
 
     def default_path(self) -> str:
         return f"{self._get_spec().name or 'augmentation'}_pipeline.py"
+
+    def follow(self) -> None:
+        """The graph changed: a name the user did not type follows the graph's default."""
+        default = self.default_path()
+        if default == self._default:
+            return
+        if self.path.value.strip() in ("", self._default):
+            self.path.value = default
+        self._default = default
+        self.path.placeholder = default  # what an emptied box writes
 
     def export(self) -> Path | None:
         """Write the module; returns its path, or None with the reason shown."""

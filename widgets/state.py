@@ -31,7 +31,7 @@ from augexplorer.spec import (
     load,
     save,
 )
-from augexplorer.trust import python_code, trust, untrusted_nodes
+from augexplorer.trust import trust_graph, untrusted_nodes
 from augexplorer.validate import RESERVED_IDS
 
 from .autosave import Autosave
@@ -77,6 +77,7 @@ class Controller:
         self.autosave = autosave or Autosave(None)
         self.history = History(session.spec)
         self._spec = session.spec
+        self._base = session.spec  # the graph as started, picked or loaded, before any edit
         self._failure: Failure | None = None
         self._selected: str | None = None
         self._seed_locked = True
@@ -98,6 +99,11 @@ class Controller:
             seed_locked=self._seed_locked,
             before=self._before,
         )
+
+    @property
+    def edited(self) -> bool:
+        """Whether the graph holds edits made since it was started, picked or loaded."""
+        return self._spec != self._base
 
     @property
     def pending(self) -> bool:
@@ -224,14 +230,16 @@ class Controller:
         if sources:
             spec = spec.with_source(sources[0])
         spec = dataclasses.replace(spec, batch_size=self._spec.batch_size)
-        self._selected = None
-        return self.edit(spec)
+        return self.replace(spec)
 
     def set_source(self, kind: str, path: str | None = None) -> PanelState:
         old = self._spec.sources()
-        source_id = old[0].id if old else "source"
-        shuffle = old[0].shuffle if old else True
-        source = Source(source_id, kind, path or None, shuffle)  # type: ignore[arg-type]
+        # The other settings of the source (shuffle, seed, skipping bad files) stay as they were.
+        source = (
+            dataclasses.replace(old[0], kind=kind, path=path or None)  # type: ignore[arg-type]
+            if old
+            else Source("source", kind, path or None)  # type: ignore[arg-type]
+        )
         return self.edit(self._spec.with_source(source))
 
     def set_batch_size(self, batch_size: int, *, run: bool = True) -> PanelState:
@@ -256,17 +264,13 @@ class Controller:
         return spec.reseeded(self._new_seed, random_ops)
 
     def untrusted(self) -> list[str]:
-        """The python_function nodes of the graph whose code has not been trusted."""
+        """The nodes of the graph whose Python code or side effects have not been trusted."""
         return untrusted_nodes(self._spec)
 
     def trust(self, node: str | None = None) -> PanelState:
-        """Trust the Python code of `node` (of every node when None) and run the graph: the
-        "Trust and run" button. Not an edit: the graph and its history stay as they are."""
-        found = [code for node_id, code in python_code(self._spec) if node in (None, node_id)]
-        if node is not None and not found:
-            raise ValueError(f"node {node!r} holds no Python code to trust")
-        for code in found:
-            trust(code)
+        """Trust the code and side effects of `node` (of every node when None) and run the graph:
+        the "Trust and run" button. Not an edit: the graph and its history stay as they are."""
+        trust_graph(self._spec, node)
         return self.run()
 
     def next_batch(self) -> PanelState:
@@ -287,13 +291,18 @@ class Controller:
         return save(self._spec, path, overwrite=overwrite)
 
     def load(self, path: str | Path) -> PanelState:
-        self._selected = None
-        return self.edit(load(path))
+        return self.replace(load(path))
 
     def restore(self, spec: GraphSpec) -> PanelState:
         """Bring back an autosaved graph (undoable like any edit)."""
+        return self.replace(spec)
+
+    def replace(self, spec: GraphSpec) -> PanelState:
+        """Swap the whole graph for `spec` (undoable like any edit); edits count from here."""
         self._selected = None
-        return self.edit(spec)
+        state = self.edit(spec)
+        self._base = self._spec
+        return state
 
     # ---- helpers ----------------------------------------------------------------------------
     def op_info(self, node: str) -> OpInfo | None:

@@ -1,17 +1,31 @@
 """The panel's top bar: preset, data source, batch, run / reroll / next batch, seed lock,
-undo / redo, and saving or loading the graph as JSON."""
+undo / redo, and saving or loading the graph as JSON.
+
+The bar shows the graph it is given (:meth:`Toolbar.show`), so after undo or redo it names the
+preset, source and batch of the graph on screen. A field is refreshed only when the graph's
+value for it changed, so what the user is typing (a folder path, a batch size that was refused)
+is never wiped by an unrelated edit.
+"""
 
 from __future__ import annotations
+
+import html
 
 import ipywidgets as widgets
 
 from augexplorer.presets import PRESETS
+from augexplorer.spec import GraphSpec
+
+from .numbers import parse_bounded_int
 
 SOURCE_CHOICES = [
     ("bundled samples", "samples"),
     ("a folder", "folder"),
     ("a file list", "file_list"),
 ]
+ARRAYS_CHOICE = ("in-memory arrays", "arrays")  # only a graph given arrays in code has one
+# The panel draws every image of a batch; more than this is a wall of thumbnails.
+MAX_BATCH = 256
 
 
 def _button(text: str, icon: str, tip: str, css: str) -> widgets.Button:
@@ -39,15 +53,17 @@ class Toolbar(widgets.VBox):
             layout={"width": "230px", "display": "none"},
         )
         self.path.add_class("ax-source-path")
-        self.batch = widgets.BoundedIntText(
-            value=8,
-            min=1,
-            max=256,
+        # Text, not a bounded number box: that one turns 0 into 1 and drops "abc" without a word.
+        self.batch = widgets.Text(
+            value="8",
             description="batch",
-            layout={"width": "130px"},
+            continuous_update=False,
+            layout={"width": "110px"},
             style={"description_width": "40px"},
         )
         self.batch.add_class("ax-batch")
+        self.batch_message = widgets.HTML("", layout={"display": "none"})
+        self.batch_message.add_class("ax-batch-message")
         self.run = _button("Run", "play", "run the graph again", "ax-run")
         self.reroll = _button("Reroll", "random", "new random draws (undoable)", "ax-reroll")
         self.next_batch = _button("Next batch", "forward", "read the next images", "ax-next")
@@ -83,6 +99,7 @@ class Toolbar(widgets.VBox):
                 self.source,
                 self.path,
                 self.batch,
+                self.batch_message,
                 self.run,
                 self.reroll,
                 self.next_batch,
@@ -99,3 +116,48 @@ class Toolbar(widgets.VBox):
         files.add_class("ax-toolbar")
         files.add_class("ax-files")
         super().__init__([top, files])
+        self._shown: dict[str, object] = {}
+
+    # ---- the graph on screen ----------------------------------------------------------------
+    def show(self, spec: GraphSpec) -> None:
+        """Show `spec`'s preset, source and batch size where they differ from what was last
+        shown. The caller keeps its observers quiet while this runs."""
+        preset = spec.name if spec.name in PRESETS else ""
+        if self._changed("preset", preset):
+            self.preset.value = preset
+        sources = spec.sources()
+        if sources and self._changed("source", (sources[0].kind, sources[0].path)):
+            kind = sources[0].kind
+            if kind == ARRAYS_CHOICE[1] and ARRAYS_CHOICE not in self.source.options:
+                self.source.options = [*SOURCE_CHOICES, ARRAYS_CHOICE]
+            self.source.value = kind
+            self.path.value = sources[0].path or ""
+            self.path.layout.display = "" if kind in ("folder", "file_list") else "none"
+        if self._changed("batch", spec.batch_size):
+            self.batch.value = str(spec.batch_size)
+            self.say_batch(None)
+
+    def _changed(self, field: str, value: object) -> bool:
+        if field in self._shown and self._shown[field] == value:
+            return False
+        self._shown[field] = value
+        return True
+
+    # ---- batch size -------------------------------------------------------------------------
+    def read_batch(self) -> int:
+        """The batch size typed; raises ValueError saying why it cannot be used."""
+        return parse_bounded_int(self.batch.value, 1, MAX_BATCH, "the batch size")
+
+    def say_batch(self, reason: str | None, in_force: int | None = None) -> None:
+        """Show why the typed batch size was not applied (None: clear), next to the box."""
+        if reason is None:
+            self.batch_message.value = ""
+            self.batch_message.layout.display = "none"
+            self.batch.remove_class("ax-input-refused")
+            return
+        stays = f" The batch stays {in_force}." if in_force is not None else ""
+        self.batch_message.value = (
+            f"<span class='ax-errors'>⚠ {html.escape(reason)}.{html.escape(stays)}</span>"
+        )
+        self.batch_message.layout.display = ""
+        self.batch.add_class("ax-input-refused")

@@ -1,0 +1,229 @@
+"""The panel says what it did and why it did not: typed values that are not applied, a toolbar
+that follows undo, the export name that is written, and an undoable notice when a graph is
+replaced. Driven through the widgets' traits, as the browser would."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any
+
+import pytest
+from augexplorer_widgets import Explorer
+from augexplorer_widgets import export_view as export_module
+from test_widgets_panel import browser_update
+
+from augexplorer.data import samples_dir
+from augexplorer.presets import preset
+from augexplorer.spec import Random, save
+
+
+@pytest.fixture
+def explorer(catalog, tmp_path: Path) -> Explorer:  # type: ignore[no-untyped-def]
+    return Explorer("basic", batch_size=4, autosave=tmp_path / "autosave.json", catalog=catalog)
+
+
+def choose(dropdown: Any, value: str) -> None:
+    """Pick `value` in a dropdown as the browser does (it sends the option's index)."""
+    values = [option[1] if isinstance(option, tuple) else option for option in dropdown.options]
+    browser_update(dropdown, index=values.index(value))
+
+
+def said(widget: object) -> str:
+    return html.unescape(getattr(widget, "value", ""))
+
+
+# ---- typed values that are not applied say why --------------------------------------------------
+
+
+def test_text_in_a_number_box_stays_and_says_why(explorer: Explorer) -> None:
+    browser_update(explorer.graph, selected="rotate")
+    control = explorer.node_panel.controls["fill_value"]
+    browser_update(control.editor.box, value="abc")
+    explorer.flush()
+    assert explorer.spec.node("rotate").args["fill_value"] == 0.0, "nothing applied"
+    assert control.editor.box.value == "abc", "what was typed stays"
+    message = said(control.message)
+    assert "'abc' is not a number" in message and "fill_value stays 0" in message
+    assert "ax-arg-error" in control._dom_classes
+    # Another edit rebuilds the panel: the typed text and its reason stay.
+    explorer.set_arg("rotate", "angle", 10.0)
+    control = explorer.node_panel.controls["fill_value"]
+    assert control.editor.box.value == "abc" and "'abc' is not a number" in said(control.message)
+    # Typing the value in force again takes the complaint away; a new number applies.
+    browser_update(control.editor.box, value="0")
+    assert control.message.value == "" and "ax-arg-error" not in control._dom_classes
+    browser_update(control.editor.box, value="12.5")
+    explorer.flush()
+    assert explorer.spec.node("rotate").args["fill_value"] == 12.5 and explorer.state.ok
+
+
+def test_a_whole_number_box_refuses_fractions_with_the_reason(explorer: Explorer) -> None:
+    explorer.set_arg("resize", "minibatch_size", 32)
+    browser_update(explorer.graph, selected="resize")
+    box = explorer.node_panel.controls["minibatch_size"].editor
+    assert box.value == "32"
+    browser_update(box, value="2.5")
+    message = said(explorer.node_panel.controls["minibatch_size"].message)
+    assert "'2.5' is not a whole number" in message and "stays 32" in message
+    assert explorer.spec.node("resize").args["minibatch_size"] == 32
+    browser_update(box, value="16")
+    explorer.flush()
+    assert explorer.spec.node("resize").args["minibatch_size"] == 16 and explorer.state.ok
+
+
+def test_a_distribution_box_says_why_text_was_not_applied(explorer: Explorer) -> None:
+    explorer.set_arg("rotate", "angle", Random.normal(0.0, 5.0, seed=4))
+    browser_update(explorer.graph, selected="rotate")
+    control = explorer.node_panel.controls["angle"]
+    browser_update(control.editor.params["mean"], value="1o")
+    assert explorer.spec.node("rotate").args["angle"] == Random.normal(0.0, 5.0, seed=4)
+    message = said(control.message)
+    assert "mean" in message and "'1o' is not a number" in message and "N(0, 5)" in message
+    assert control.editor.params["mean"].value == "1o"
+    browser_update(control.editor.params["mean"], value="10")
+    explorer.flush()
+    assert explorer.spec.node("rotate").args["angle"].mean == 10.0 and explorer.state.ok
+    assert control.message.value == ""
+
+
+@pytest.mark.parametrize(
+    ("typed", "reason"),
+    [
+        ("0", "the batch size must be at least 1; 0 was not applied"),
+        ("-3", "must be at least 1"),
+        ("abc", "'abc' is not a whole number"),
+        ("2.5", "'2.5' is not a whole number"),
+        ("", "the box is empty"),
+        ("100000", "can be at most 256"),
+    ],
+)
+def test_a_batch_size_that_is_not_applied_says_why(
+    explorer: Explorer, typed: str, reason: str
+) -> None:
+    batch = explorer.toolbar.batch
+    browser_update(batch, value=typed)
+    explorer.flush()
+    assert explorer.spec.batch_size == 4, "nothing applied"
+    assert batch.value == typed, "what was typed stays"
+    message = said(explorer.toolbar.batch_message)
+    assert reason in message and "The batch stays 4" in message
+    assert explorer.toolbar.batch_message.layout.display != "none"
+    browser_update(batch, value="6")
+    explorer.flush()
+    assert explorer.spec.batch_size == 6 and explorer.toolbar.batch_message.value == ""
+    assert explorer.toolbar.batch_message.layout.display == "none"
+
+
+def test_a_refused_batch_size_stays_typed_through_other_edits(explorer: Explorer) -> None:
+    browser_update(explorer.toolbar.batch, value="0")
+    explorer.set_arg("rotate", "fill_value", 30.0)
+    assert explorer.toolbar.batch.value == "0" and "at least 1" in said(
+        explorer.toolbar.batch_message
+    )
+
+
+# ---- the toolbar follows undo and redo ----------------------------------------------------------
+
+
+def test_the_toolbar_shows_the_preset_and_folder_of_the_graph_on_screen(explorer: Explorer) -> None:
+    t = explorer.toolbar
+    assert t.preset.value == "basic" and t.source.value == "samples" and t.batch.value == "4"
+    choose(t.preset, "imagenet_train")
+    assert explorer.spec.name == "imagenet_train"
+    folder = str(samples_dir())
+    choose(t.source, "folder")
+    browser_update(t.path, value=folder)
+    assert explorer.spec.sources()[0].path == folder and explorer.state.ok
+    browser_update(t.batch, value="6")
+    explorer.flush()
+
+    t.undo.click()  # the batch size
+    assert t.batch.value == "4"
+    t.undo.click()  # the folder
+    assert t.source.value == "samples" and t.path.layout.display == "none"
+    assert t.preset.value == "imagenet_train"
+    t.undo.click()  # the preset
+    assert t.preset.value == "basic" and explorer.spec.name == "basic"
+    t.redo.click()
+    t.redo.click()
+    assert t.preset.value == "imagenet_train" and t.source.value == "folder"
+    assert t.path.value == folder and t.path.layout.display != "none"
+    t.redo.click()
+    assert t.batch.value == "6"
+
+
+def test_a_graph_that_is_no_preset_shows_none(explorer: Explorer, tmp_path: Path) -> None:
+    spec = preset("basic")
+    path = tmp_path / "mine.json"
+    save(spec.__class__(**{**spec.__dict__, "name": "my_graph"}), path)
+    browser_update(explorer.toolbar.spec_path, value=str(path))
+    explorer.toolbar.load.click()
+    assert explorer.spec.name == "my_graph" and explorer.toolbar.preset.value == ""
+    explorer.toolbar.undo.click()
+    assert explorer.toolbar.preset.value == "basic"
+
+
+# ---- export: the name shown is the file written -------------------------------------------------
+
+
+def test_the_export_box_holds_the_name_that_is_written(
+    explorer: Explorer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    view = explorer.export_view
+    assert view.path.value == "basic_pipeline.py" == view.path.placeholder
+    choose(explorer.toolbar.preset, "imagenet_train")
+    assert view.path.value == "imagenet_train_pipeline.py", "the default follows the graph"
+    explorer.toolbar.undo.click()
+    assert view.path.value == "basic_pipeline.py"
+    if export_module.find_exporter() is None:
+        pytest.skip("augexplorer.export is not installed")
+    monkeypatch.chdir(tmp_path)
+    written = view.export()
+    assert written == Path("basic_pipeline.py") and (tmp_path / "basic_pipeline.py").is_file()
+    browser_update(view.path, value="mine.py")  # a name the user typed is theirs
+    choose(explorer.toolbar.preset, "imagenet_train")
+    assert view.path.value == "mine.py"
+    browser_update(view.path, value="")
+    assert view.path.placeholder == "imagenet_train_pipeline.py"
+    assert view.export() == Path("imagenet_train_pipeline.py")
+
+
+# ---- replacing an edited graph is announced, with Undo ------------------------------------------
+
+
+def test_a_preset_over_an_edited_graph_says_so_and_undoes(explorer: Explorer) -> None:
+    explorer.set_arg("rotate", "fill_value", 99.0)
+    edited = explorer.spec
+    choose(explorer.toolbar.preset, "randaugment")
+    notice = explorer.notice
+    assert notice.shown and notice.layout.display != "none"
+    assert "Replaced your edited graph “basic” with the preset “randaugment”" in said(notice.text)
+    notice.undo.click()
+    assert explorer.spec == edited and not notice.shown
+    assert explorer.toolbar.preset.value == "basic"
+
+
+def test_a_preset_over_an_unedited_graph_needs_no_notice(explorer: Explorer) -> None:
+    choose(explorer.toolbar.preset, "randaugment")
+    assert explorer.spec.name == "randaugment" and not explorer.notice.shown
+
+
+def test_the_notice_goes_once_the_graph_moves_on(explorer: Explorer) -> None:
+    explorer.set_arg("rotate", "fill_value", 99.0)
+    choose(explorer.toolbar.preset, "imagenet_train")
+    assert explorer.notice.shown
+    explorer.set_arg("resize", "resize_x", 200.0)
+    assert not explorer.notice.shown, "its Undo would now take back another step"
+
+
+def test_loading_a_file_over_an_edited_graph_says_so(explorer: Explorer, tmp_path: Path) -> None:
+    path = tmp_path / "other.json"
+    save(preset("imagenet_train"), path)
+    explorer.set_arg("rotate", "fill_value", 99.0)
+    browser_update(explorer.toolbar.spec_path, value=str(path))
+    explorer.toolbar.load.click()
+    assert explorer.spec.name == "imagenet_train"
+    assert f"with the file {path}" in said(explorer.notice.text)
+    explorer.notice.undo.click()
+    assert explorer.spec.node("rotate").args["fill_value"] == 99.0

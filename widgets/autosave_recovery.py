@@ -1,0 +1,197 @@
+"""Reading an autosave that may be damaged: say what is wrong, keep the file, save what parses.
+
+A damaged autosave is never overwritten: it is renamed aside with a timestamp (never onto an
+existing file), and whatever can still be read (the graph less one bad node or field) is offered.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from augexplorer.spec import GraphSpec, from_json
+
+# An autosave is a few kilobytes; anything this large is not one, and reading it could stall the
+# kernel.
+MAX_BYTES = 32 * 1024 * 1024
+# The graph fields that have defaults: a bad one can be dropped and the rest still read.
+OPTIONAL_FIELDS = ("outputs", "batch_size", "seed", "name")
+# Trying each node left out costs one parse per node; past this a graph is not worth the wait.
+MAX_NODES_TO_TRY = 500
+
+
+@dataclass(frozen=True)
+class Saved:
+    spec: GraphSpec
+    saved_at: str  # local time, for the restore offer
+    note: str = ""  # what was left out when the graph was recovered from a damaged file
+
+
+class Damaged(Exception):
+    """The autosave cannot be read as it is: `reason` says why; `recovered` is what could be."""
+
+    def __init__(self, reason: str, recovered: Saved | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.recovered = recovered
+
+
+def read_autosave(path: Path) -> Saved:
+    """The autosaved graph at `path`; raises :class:`Damaged` (never anything else) when the file
+    is not a readable autosave."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise Damaged(f"it is {size / 2**20:.0f} MiB, far larger than any autosave")
+        data = path.read_bytes()
+    except OSError as error:
+        raise Damaged(f"it could not be read ({error.strerror or error})") from None
+    if not data.strip():
+        raise Damaged("it is empty")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise Damaged(f"it is not text (byte {error.start} is not UTF-8)") from None
+    try:
+        payload = json.loads(text)
+    except json.JSONDecodeError as error:
+        # Cut short (a crash or a full disk mid-write)? Close what was left open and read on.
+        completed = _completed(text)
+        if completed is None or not _is_json(completed):
+            raise Damaged(
+                f"it is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+            ) from None
+        reason = f"it ends too early (line {error.lineno}, column {error.colno})"
+        raise Damaged(reason, _read_graph(completed, "the end of the file was missing")) from None
+    except RecursionError:
+        raise Damaged("it is nested too deeply to be a graph") from None
+    graph, saved_at = _graph_of(payload)
+    if graph is None:
+        raise Damaged("it is JSON but not an autosave (no 'graph' object in it)")
+    try:
+        return Saved(from_json(graph), saved_at)
+    except Exception as error:  # the spec reader's own error, or a RecursionError on deep data
+        reason = _describe(error)
+        raise Damaged(f"its graph is damaged: {reason}", _recover(graph, saved_at)) from None
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return False
+    return True
+
+
+def _graph_of(payload: Any) -> tuple[dict[str, Any] | None, str]:
+    if not isinstance(payload, dict) or not isinstance(payload.get("graph"), dict):
+        return None, ""
+    saved_at = payload.get("saved_at")
+    return payload["graph"], saved_at if isinstance(saved_at, str) else ""
+
+
+def _read_graph(text: str | None, note: str) -> Saved | None:
+    """The graph in the repaired `text`, if it can be read (less one node, if need be)."""
+    if text is None:
+        return None
+    try:
+        graph, saved_at = _graph_of(json.loads(text))
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    if graph is None:
+        return None
+    try:
+        return Saved(from_json(graph), saved_at, note)
+    except Exception:
+        recovered = _recover(graph, saved_at)
+    if recovered is None:
+        return None
+    return Saved(recovered.spec, saved_at, f"{note}; {recovered.note}")
+
+
+def _completed(text: str) -> str | None:
+    """`text` cut short, with its open string, arrays and objects closed (None if it cannot be
+    completed that way: a cut inside a number or a name may still read, or not)."""
+    closers: list[str] = []
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            closers.append("]" if char == "[" else "}")
+        elif char in "]}":
+            if not closers:
+                return None
+            closers.pop()
+    if escaped:
+        text = text[:-1]
+    body = text + ('"' if in_string else "")
+    body = body.rstrip()
+    if body.endswith(","):
+        body = body[:-1]
+    elif body.endswith(":"):
+        body += " null"
+    return body + "".join(reversed(closers))
+
+
+def _describe(error: Exception) -> str:
+    if isinstance(error, RecursionError):
+        return "it is nested too deeply"
+    return str(error) or type(error).__name__
+
+
+def _recover(graph: dict[str, Any], saved_at: str) -> Saved | None:
+    """The graph less the one node or optional field that stops it from being read, if any."""
+    nodes = graph.get("nodes")
+    candidates: list[tuple[str, dict[str, Any]]] = []
+    if isinstance(nodes, list) and len(nodes) <= MAX_NODES_TO_TRY:
+        for index, node in enumerate(nodes):
+            name = node.get("id") if isinstance(node, dict) else None
+            label = f"node {name!r}" if isinstance(name, str) else f"node #{index}"
+            candidates.append((label, {**graph, "nodes": nodes[:index] + nodes[index + 1 :]}))
+    for field in OPTIONAL_FIELDS:
+        if field in graph:
+            rest = {key: value for key, value in graph.items() if key != field}
+            candidates.append((f"the field {field!r}", rest))
+    for label, candidate in candidates:
+        try:
+            spec = from_json(candidate)
+        except Exception:
+            continue
+        return Saved(spec, saved_at, f"{label} could not be read and was left out")
+    return None
+
+
+def keep_aside(path: Path, why: str) -> Path:
+    """Rename `path` to ``<stem>.<why>-<timestamp>.json`` beside it, never over an existing file;
+    returns the new path. Raises OSError when it cannot be moved (the caller must then stop
+    writing to `path`)."""
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    for attempt in range(1000):
+        suffix = f"-{attempt}" if attempt else ""
+        target = path.with_name(f"{path.stem}.{why}-{stamp}{suffix}{path.suffix}")
+        try:
+            # A hard link fails when the target exists, so nothing is ever replaced.
+            os.link(path, target)
+        except FileExistsError:
+            continue
+        except OSError:
+            # No hard links here (some network or FAT file systems): check, then rename.
+            if target.exists():
+                continue
+            os.rename(path, target)
+            return target
+        path.unlink()
+        return target
+    raise OSError(f"no free name beside {path} to keep it under")

@@ -1,0 +1,64 @@
+"""Numbers typed as text, read on the Python side so that a value that is not applied says why.
+
+The browser's number inputs (ipywidgets' IntText / FloatText) drop text they cannot read and
+clamp bounded values before the kernel sees them, so the user is never told. The panel's number
+boxes are text boxes instead: the text stays as typed, and the reason shows beside it.
+"""
+
+from __future__ import annotations
+
+import math
+
+# Longer than any number a control takes; int() of thousands of digits is slow, then refused.
+MAX_CHARS = 40
+
+
+def parse_number(text: str, integer: bool) -> int | float:
+    """``"2.5"`` -> 2.5; raises ValueError saying what was wrong and what to type instead."""
+    typed = text.strip().replace("_", "")
+    kind = "a whole number" if integer else "a number"
+    if not typed:
+        raise ValueError(f"the box is empty; type {kind}")
+    if len(typed) > MAX_CHARS:
+        raise ValueError(f"{_short(text)} is too long to be {kind}")
+    try:
+        return int(typed)
+    except ValueError:
+        pass
+    try:
+        value = float(typed)
+    except ValueError:
+        raise ValueError(f"{_short(text)} is not {kind}") from None
+    if integer:
+        if not math.isfinite(value) or not value.is_integer():
+            raise ValueError(f"{_short(text)} is not a whole number; type e.g. {_nearest(value)}")
+        return int(value)
+    return value
+
+
+def parse_bounded_int(text: str, low: int, high: int, what: str) -> int:
+    """A whole number in [low, high]; raises ValueError naming `what` and the allowed range."""
+    value = parse_number(text, integer=True)
+    assert isinstance(value, int)
+    if value < low:
+        raise ValueError(f"{what} must be at least {low}; {value} was not applied")
+    if value > high:
+        raise ValueError(f"{what} can be at most {high} here; {value} was not applied")
+    return value
+
+
+def format_number(value: float | int) -> str:
+    """The text a box shows for `value`: exact (no rounding), without a needless ``.0``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+def _nearest(value: float) -> str:
+    return str(round(value)) if math.isfinite(value) else "8"
+
+
+def _short(text: str) -> str:
+    return repr(text if len(text) <= MAX_CHARS else text[:MAX_CHARS] + "…")
