@@ -186,11 +186,13 @@ def run_bench(
     from ..catalog import load_catalog
     from ..data import open_source
     from ..engine.session import Session
+    from ..trust import check_trusted
 
     if batch_size:
         spec = dataclasses.replace(spec, batch_size=batch_size)
     session = Session(spec, data)  # opens and checks the graph and its data like a run
     plan = session.plan
+    check_trusted(plan.spec)  # no loader may run untrusted code or write files
     source = next(s for s in plan.steps if s.role == "source" and s.source is not None)
     opened = open_source(source.source, session.arrays)  # type: ignore[arg-type]
     if opened.kind == "arrays":

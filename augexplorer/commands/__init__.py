@@ -38,7 +38,7 @@ def load_spec(args: Any) -> GraphSpec:
     from ..data import source_for_path
     from ..presets import PRESETS, preset
     from ..spec import load
-    from ..trust import python_code, trust
+    from ..trust import trust_graph
 
     spec = (
         preset(args.spec)
@@ -53,8 +53,7 @@ def load_spec(args: Any) -> GraphSpec:
         for source in spec.sources():
             spec = spec.replace_node(dataclasses.replace(source, skip_bad=True))
     if getattr(args, "trust", False):
-        for _node, code in python_code(spec):
-            trust(code)
+        trust_graph(spec)
     return spec
 
 

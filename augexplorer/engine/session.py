@@ -25,11 +25,10 @@ import numpy as np
 from ..catalog import Catalog, load_catalog
 from ..data import SourceData, open_source, source_for_path
 from ..devices import default_device_id
-from ..errors import AugExplorerError, GraphInvalid, RunError, UntrustedCode
+from ..errors import AugExplorerError, GraphInvalid, RunError
 from ..plan import Plan, Step
 from ..spec import ArgValue, GraphSpec, Node, Probability, Source
-from ..trust import python_code, untrusted_nodes
-from ..trust import trust as _trust_code
+from ..trust import check_trusted, has_side_effects, trust_graph, untrusted_nodes
 from ..validate import validate, validate_constant_edit
 from .result import RunResult, StepResult
 from .runners import (
@@ -175,32 +174,28 @@ class Session:
 
     # ---- trust ------------------------------------------------------------------------------
     def untrusted(self) -> list[str]:
-        """The python_function nodes of the current graph whose code must be trusted before
-        the graph runs (read it first: ``session.spec.node(node_id).args["function"].source``)."""
+        """The nodes of the current graph that must be trusted before the graph runs:
+        python_function nodes (read the code first:
+        ``session.spec.node(node_id).args["function"].source``) and nodes that write files on
+        this machine, such as dump_image."""
         return untrusted_nodes(self.spec)
 
     def trust(self, node_id: str | None = None) -> list[str]:
-        """Trust the Python code of node `node_id` (of every node of the current graph when
-        None) for the rest of this process; returns the nodes trusted. A changed source is new
-        code and needs trusting again."""
-        found = [(node, code) for node, code in python_code(self.spec) if node_id in (None, node)]
-        if node_id is not None and not found:
-            raise ValueError(f"node {node_id!r} holds no Python code to trust")
-        for _node, code in found:
-            _trust_code(code)
-        return list(dict.fromkeys(node for node, _code in found))
+        """Trust the Python code and side effects of node `node_id` (of every node of the
+        current graph when None) for the rest of this process; returns the nodes trusted. A
+        changed source or argument needs trusting again."""
+        return trust_graph(self.spec, node_id)
 
     # ---- running ----------------------------------------------------------------------------
     def run(self) -> RunResult:
         """Run the graph, re-running only steps whose key changed since the last run.
 
-        A graph with Python code that has not been trusted raises
-        :class:`~augexplorer.errors.UntrustedCode` before anything runs.
+        A graph with Python code or side effects (files written) that have not been trusted
+        raises :class:`~augexplorer.errors.UntrustedCode` before anything runs.
         """
         plan = self.plan
-        untrusted = untrusted_nodes(plan.spec) if plan.runs_python else []
-        if untrusted:
-            raise UntrustedCode(untrusted)
+        if plan.runs_python or has_side_effects(plan.spec):
+            check_trusted(plan.spec)
         keys: dict[str, Any] = {}
         results: dict[str, StepResult] = {}
         cache, read = self._cache, (self.batch_index, self._data_generation)
