@@ -1,5 +1,9 @@
 """The `augexplorer` command line. Each subcommand lives in its own module under
-:mod:`augexplorer.commands` and registers itself with :func:`register`."""
+:mod:`augexplorer.commands` and registers itself with :func:`register`.
+
+Every failure a user can cause ends in one line on stderr naming the file, node or option and
+the fix, and exit status 2; Ctrl-C ends in one line and exit status 130. Never a traceback.
+"""
 
 from __future__ import annotations
 
@@ -8,32 +12,58 @@ import importlib
 import pkgutil
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from . import commands
 from .errors import AugExplorerError
 
+INTERRUPTED = 130  # what a shell reports for a program ended by Ctrl-C (128 + SIGINT)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with a usage error in one line (the option, what is wrong, the fix) rather
+    than the whole usage text first."""
+
+    def error(self, message: str) -> NoReturn:
+        fix = "" if "(fix: " in message else f" (fix: see {self.prog} --help)"
+        self.exit(2, f"{self.prog}: {message}{fix}\n")
+
 
 def parser() -> argparse.ArgumentParser:
-    root = argparse.ArgumentParser(
+    root = Parser(
         prog="augexplorer",
         description="Explore, tune, time and export NVIDIA DALI augmentation pipelines.",
     )
     subparsers = root.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module_info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        if module_info.name.startswith("_"):  # shared helpers, not commands
+            continue
         module = importlib.import_module(f"{commands.__name__}.{module_info.name}")
         module.register(subparsers)
     return root
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    command = "augexplorer"
     try:
+        args = parser().parse_args(argv)
+        command = f"augexplorer {args.command}"
         return int(args.run(args) or 0)
     except AugExplorerError as error:
-        print(f"augexplorer {args.command}: {error}", file=sys.stderr)
+        print(f"{command}: {error}", file=sys.stderr)
         return 2
     except KeyError as error:  # unknown preset, node or output
-        print(f"augexplorer {args.command}: {error.args[0]}", file=sys.stderr)
+        print(f"{command}: {error.args[0]}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{command}: interrupted (Ctrl-C); no file was left half-written", file=sys.stderr)
+        return INTERRUPTED
+    except OSError as error:  # a file we were given that cannot be read or written
+        where = f"{error.filename}: " if error.filename else ""
+        print(
+            f"{command}: {where}{error.strerror or error} (fix: check the path and its permissions)",
+            file=sys.stderr,
+        )
         return 2
 
 

@@ -230,26 +230,44 @@ def run_bench(
             unavailable = "not measured: no GPU on this machine"
         if unavailable is not None:
             skipped[index] = unavailable
-    # round-robin, so a slow spell of the machine hits every loader alike
-    for round_index in range(rounds):
-        for index, (name, device, make, _) in enumerate(contenders):
-            if index in skipped:
-                continue
-            say(
-                f"[round {round_index + 1}/{rounds}, {index + 1}/{len(contenders)}] {name} ({device})"
-            )
-            counted, seconds = time_batches(make(), batches)
-            rates[index].append((counted, seconds))
-            say(f"    {counted / seconds:.1f} images/s")
+    interrupted = False
+    try:
+        # round-robin, so a slow spell of the machine hits every loader alike
+        for round_index in range(rounds):
+            for index, (name, device, make, _) in enumerate(contenders):
+                if index in skipped:
+                    continue
+                say(
+                    f"[round {round_index + 1}/{rounds}, {index + 1}/{len(contenders)}] "
+                    f"{name} ({device})"
+                )
+                counted, seconds = time_batches(make(), batches)
+                rates[index].append((counted, seconds))
+                say(f"    {counted / seconds:.1f} images/s")
+    except KeyboardInterrupt:
+        interrupted = True  # the loaders measured so far are still worth reporting
     for index, (name, device, _, _) in enumerate(contenders):
         if index in skipped:
             result.rows.append(BenchRow(name, device, None, note=skipped[index]))
+            continue
+        if not rates[index]:
+            result.rows.append(BenchRow(name, device, None, note="not measured: interrupted"))
             continue
         counted, seconds = sorted(rates[index], key=lambda r: r[0] / r[1])[len(rates[index]) // 2]
         result.rows.append(
             BenchRow(name, device, counted / seconds, counted, seconds, _notes.get(name, ""))
         )
+    if interrupted:
+        raise BenchInterrupted(result)
     return result
+
+
+class BenchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a throughput run; `result` holds the loaders measured before it."""
+
+    def __init__(self, result: BenchResult) -> None:
+        super().__init__("interrupted")
+        self.result = result
 
 
 _notes = {

@@ -6,16 +6,21 @@ import argparse
 from typing import Any
 
 from ..spec import GraphSpec
+from ._arguments import positive, spec_reference
 
 
 def add_spec_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "spec", help="a graph spec (.json) or a preset name (see `augexplorer catalog --presets`)"
+        "spec",
+        type=spec_reference,
+        help="a graph spec (.json) or a preset name (see `augexplorer catalog --presets`)",
     )
     parser.add_argument(
         "--data", help="a folder of class sub-folders, or a file list, to run on instead"
     )
-    parser.add_argument("--batch-size", type=int, help="images per batch (default: the spec's)")
+    parser.add_argument(
+        "--batch-size", type=positive, help="images per batch (default: the spec's)"
+    )
     parser.add_argument(
         "--skip-bad",
         action="store_true",
@@ -24,9 +29,19 @@ def add_spec_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--trust",
         action="store_true",
-        help="run the Python code of the graph's python_function nodes (read it first: it runs "
-        "with your permissions)",
+        help="run the Python code of the graph's python_function nodes, and the nodes that "
+        "write files (dump_image): read the graph first, it runs with your permissions",
     )
+
+
+def check_outputs(args: Any, *names: str) -> None:
+    """Refuse unwritable output paths among the options `names` before any work starts."""
+    from ..files import check_writable
+
+    for name in names:
+        value = getattr(args, name, None)
+        if value:
+            check_writable(value, overwrite=getattr(args, "overwrite", False))
 
 
 def load_spec(args: Any) -> GraphSpec:

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import add_spec_argument, load_spec
+from . import add_spec_argument, check_outputs, load_spec
+from ._arguments import positive
 
 
 def register(subparsers: Any) -> None:
@@ -16,10 +17,12 @@ def register(subparsers: Any) -> None:
         help="throughput of the graph in DALI vs torchvision-style and albumentations loaders",
     )
     add_spec_argument(parser)
-    parser.add_argument("--images", type=int, default=256, help="images per loader (default 256)")
-    parser.add_argument("--rounds", type=int, default=1, help="timed runs per loader (median)")
-    parser.add_argument("--workers", type=int, help="DataLoader workers (default: cores)")
-    parser.add_argument("--threads", type=int, help="DALI threads (default: cores)")
+    parser.add_argument(
+        "--images", type=positive, default=256, help="images per loader (default 256)"
+    )
+    parser.add_argument("--rounds", type=positive, default=1, help="timed runs per loader (median)")
+    parser.add_argument("--workers", type=positive, help="DataLoader workers (default: cores)")
+    parser.add_argument("--threads", type=positive, help="DALI threads (default: cores)")
     parser.add_argument("--json", dest="json_path", help="write the figures as JSON here")
     parser.add_argument("--chart", help="write a bar chart (PNG) here")
     parser.add_argument(
@@ -30,18 +33,21 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..bench import run_bench
+    from ..bench.suite import BenchInterrupted
 
-    if args.images < 1 or args.rounds < 1:
-        print("augexplorer bench: --images and --rounds must be 1 or more", file=sys.stderr)
-        return 2
-    result = run_bench(
-        load_spec(args),
-        images=args.images,
-        workers=args.workers,
-        threads=args.threads,
-        rounds=args.rounds,
-        progress=lambda message: print(message, file=sys.stderr, flush=True),
-    )
+    check_outputs(args, "json_path", "chart")
+    try:
+        result = run_bench(
+            load_spec(args),
+            images=args.images,
+            workers=args.workers,
+            threads=args.threads,
+            rounds=args.rounds,
+            progress=lambda message: print(message, file=sys.stderr, flush=True),
+        )
+    except BenchInterrupted as interrupted:
+        print(interrupted.result.table())  # what was measured before Ctrl-C
+        raise
     print(result.table())
     written = result.save(
         Path(args.json_path) if args.json_path else None,

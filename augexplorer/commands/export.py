@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from ..export.fusion import FUSE_MODES
-from . import load_spec
+from . import check_outputs, load_spec
+from ._arguments import positive, spec_reference
 
 
 def register(subparsers: Any) -> None:
@@ -19,11 +20,13 @@ def register(subparsers: Any) -> None:
         "throughput run. Reading the spec never runs code.",
     )
     parser.add_argument(
-        "spec", help="a graph spec (.json) or a preset name (see `augexplorer catalog --presets`)"
+        "spec",
+        type=spec_reference,
+        help="a graph spec (.json) or a preset name (see `augexplorer catalog --presets`)",
     )
     parser.add_argument("-o", "--output", required=True, help="the module to write (.py)")
     parser.add_argument("--data", help="the module's default data: a folder or a file list")
-    parser.add_argument("--batch-size", type=int, help="the module's default batch size")
+    parser.add_argument("--batch-size", type=positive, help="the module's default batch size")
     parser.add_argument(
         "--fuse-decoders",
         choices=FUSE_MODES,
@@ -41,6 +44,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..export import export
 
+    check_outputs(args, "output")
     spec = load_spec(args)
     path = export(
         spec,

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import add_spec_argument, load_spec
+from . import add_spec_argument, check_outputs, load_spec
+from ._arguments import at_least_zero, positive
 
 
 def register(subparsers: Any) -> None:
@@ -22,15 +23,17 @@ def register(subparsers: Any) -> None:
         choices=["cpu", "gpu"],
         help="put every operator on this device (default: the graph's own placement)",
     )
-    parser.add_argument("--repeats", type=int, default=5, help="timed runs (default 5)")
-    parser.add_argument("--warmup", type=int, default=2, help="untimed runs first (default 2)")
+    parser.add_argument("--repeats", type=positive, default=5, help="timed runs (default 5)")
+    parser.add_argument(
+        "--warmup", type=at_least_zero, default=2, help="untimed runs first (default 2)"
+    )
     parser.add_argument(
         "--attempts",
-        type=int,
+        type=positive,
         default=1,
         help="runs of each batch per side, keeping the fastest (default 1; 3 on a busy machine)",
     )
-    parser.add_argument("--threads", type=int, help="DALI threads (default: cores, at most 8)")
+    parser.add_argument("--threads", type=positive, help="DALI threads (default: cores, at most 8)")
     parser.add_argument("--json", dest="json_path", help="also write the figures as JSON here")
     parser.add_argument("--chart", help="also write a bar chart (PNG) here")
     parser.add_argument(
@@ -43,27 +46,27 @@ def run(args: argparse.Namespace) -> int:
     from ..files import atomic_write_text
     from ..profiling import profile
 
-    if args.repeats < 1 or args.warmup < 0 or args.attempts < 1:
-        print(
-            "augexplorer profile: --repeats and --attempts must be 1 or more, --warmup 0 or more",
-            file=sys.stderr,
-        )
-        return 2
+    check_outputs(args, "json_path", "chart")
     spec = load_spec(args)
 
     def progress(done: int, total: int) -> None:
         if sys.stderr.isatty():
             print(f"\rrun {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
 
-    result = profile(
-        spec,
-        repeats=args.repeats,
-        warmup=args.warmup,
-        device=args.device,
-        num_threads=args.threads,
-        attempts=args.attempts,
-        progress=progress,
-    )
+    try:
+        result = profile(
+            spec,
+            repeats=args.repeats,
+            warmup=args.warmup,
+            device=args.device,
+            num_threads=args.threads,
+            attempts=args.attempts,
+            progress=progress,
+        )
+    except KeyboardInterrupt:
+        if sys.stderr.isatty():
+            print(file=sys.stderr)  # end the "run i/n" line before the message
+        raise
     print(result.table())
     if args.json_path:
         path = atomic_write_text(

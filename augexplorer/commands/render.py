@@ -6,10 +6,13 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from . import add_spec_argument, open_session
+from . import add_spec_argument, check_outputs, open_session
+from ._arguments import MAX_CELL, cell_size, image_output
 
 
 def register(subparsers: Any) -> None:
+    from ..render.formats import supported_suffixes
+
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "render", help="run a graph on one batch and write an image grid"
     )
@@ -18,9 +21,15 @@ def register(subparsers: Any) -> None:
         "--node", help="show this node's output (default: the graph's image output)"
     )
     parser.add_argument(
-        "-o", "--output", required=True, help="where to write the grid (.jpg or .png)"
+        "-o",
+        "--output",
+        required=True,
+        type=image_output,
+        help=f"where to write the grid; the suffix picks the format ({', '.join(supported_suffixes())})",
     )
-    parser.add_argument("--cell", type=int, default=192, help="tile size in pixels")
+    parser.add_argument(
+        "--cell", type=cell_size, default=192, help=f"tile size in pixels (1 to {MAX_CELL})"
+    )
     parser.add_argument(
         "--overwrite", action="store_true", help="replace the output file if it exists"
     )
@@ -29,16 +38,17 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..files import atomic_write_bytes
-    from ..render import encode, render_node
+    from ..render import render_node
+    from ..render.formats import encode_for
 
+    check_outputs(args, "output")
     session = open_session(args)
     result = session.run()
     if args.node and args.node not in result.steps:
         raise KeyError(f"no node {args.node!r}; nodes: {', '.join(result.steps)}")
     picture = render_node(result, args.node, cell=args.cell)
     path = Path(args.output)
-    data = encode(picture, "png") if path.suffix.lower() == ".png" else encode(picture, "jpeg")
-    atomic_write_bytes(path, data, overwrite=args.overwrite)
+    atomic_write_bytes(path, encode_for(picture, path), overwrite=args.overwrite)
     print(
         f"wrote {path} ({picture.width}x{picture.height}, {len(result.arrays(result.final))} images)"
     )
