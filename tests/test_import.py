@@ -14,11 +14,12 @@ import pytest
 from augexplorer import preset
 from augexplorer.cli import main
 from augexplorer.data import samples_dir
+from augexplorer.errors import SpecFormatError
 from augexplorer.export import export
-from augexplorer.export.importer import import_graph
+from augexplorer.export.importer import ImportWouldRun, import_graph
 from augexplorer.export.serialized import ImportRefused
 from augexplorer.presets import PRESETS
-from augexplorer.spec import Node, load
+from augexplorer.spec import Node, load, save
 
 HAND_WRITTEN = """
 from nvidia.dali import fn, pipeline_def, types
@@ -72,7 +73,7 @@ def test_exported_module_imports_back_exactly(tmp_path: Path, name: str) -> None
 def test_hand_written_pipeline_round_trip(tmp_path: Path) -> None:
     source = tmp_path / "hand.py"
     source.write_text(HAND_WRITTEN.format(root=str(samples_dir())))
-    graph = import_graph(source)
+    graph = import_graph(source, run_file=True)
     rotate = next(n for n in graph.operators() if n.op == "rotate")
     assert isinstance(rotate, Node) and rotate.probability is not None
     assert rotate.probability.p == pytest.approx(0.4) and rotate.probability.seed == 11
@@ -106,7 +107,7 @@ def test_python_function_is_refused_by_name(tmp_path: Path) -> None:
         )
     )
     with pytest.raises(ImportRefused, match=r"with_python.*python_function"):
-        import_graph(source)
+        import_graph(source, run_file=True)
 
 
 def test_external_source_is_refused_by_name(tmp_path: Path) -> None:
@@ -124,14 +125,14 @@ def test_external_source_is_refused_by_name(tmp_path: Path) -> None:
         )
     )
     with pytest.raises(ImportRefused, match="external_source"):
-        import_graph(source)
+        import_graph(source, run_file=True)
 
 
 def test_a_file_without_a_pipeline_says_so(tmp_path: Path) -> None:
     source = tmp_path / "empty.py"
     source.write_text("x = 1\n")
     with pytest.raises(ImportRefused, match="no @pipeline_def function"):
-        import_graph(source)
+        import_graph(source, run_file=True)
 
 
 def test_cli_import_and_its_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -142,4 +143,76 @@ def test_cli_import_and_its_warning(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["import", str(module), "-o", str(target)]) == 2  # exists: refused
     with pytest.raises(SystemExit):
         main(["import", "--help"])
-    assert "EXECUTED" in capsys.readouterr().out
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "RUNNING it" in help_text and "--run-file" in help_text
+
+
+SIDE_EFFECT = """
+from pathlib import Path
+from nvidia.dali import fn, pipeline_def
+
+Path({marker!r}).write_text("ran")
+
+
+@pipeline_def(batch_size=2)
+def tiny():
+    return fn.random.uniform(range=[0, 1], seed=1)
+"""
+
+
+def test_a_file_that_is_not_an_export_runs_only_when_allowed(tmp_path: Path) -> None:
+    marker = tmp_path / "ran.txt"
+    source = tmp_path / "tiny.py"
+    source.write_text(SIDE_EFFECT.format(marker=str(marker)))
+    with pytest.raises(ImportWouldRun) as refused:
+        import_graph(source)
+    message = str(refused.value)
+    assert not marker.exists()
+    assert str(source) in message and "nothing ran" in message
+    assert "importing pathlib, nvidia.dali" in message and "pipeline tiny" in message
+    assert "--run-file" in message and "run_file=True" in message
+    graph = import_graph(source, run_file=True)
+    assert marker.read_text() == "ran" and graph.batch_size == 2
+
+
+def test_cli_runs_a_file_only_with_run_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    marker = tmp_path / "ran.txt"
+    source = tmp_path / "tiny.py"
+    source.write_text(SIDE_EFFECT.format(marker=str(marker)))
+    target = tmp_path / "graph.json"
+    assert main(["import", str(source), "-o", str(target)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "Traceback" not in error
+    assert str(source) in error and "--run-file" in error
+    assert not marker.exists() and not target.exists()
+    assert main(["import", str(source), "-o", str(target), "--run-file"]) == 0
+    assert marker.exists() and load(target).batch_size == 2
+
+
+def test_a_json_file_is_read_as_a_spec_never_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec_file = save(preset("basic"), tmp_path / "graph.json")
+    assert import_graph(spec_file) == preset("basic")
+    # a spec under another name is still read as a spec
+    renamed = tmp_path / "graph.py"
+    renamed.write_text(spec_file.read_text())
+    assert import_graph(renamed, run_file=True) == preset("basic")
+    # Python in a .json file is refused as a spec, even when running files is allowed
+    marker = tmp_path / "ran.txt"
+    disguised = tmp_path / "disguised.json"
+    disguised.write_text(SIDE_EFFECT.format(marker=str(marker)))
+    with pytest.raises(SpecFormatError, match=r"disguised\.json: read as a spec \(JSON\)"):
+        import_graph(disguised, run_file=True)
+    assert main(["import", str(disguised), "-o", str(tmp_path / "out.json"), "--run-file"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "disguised.json" in error and "Traceback" not in error
+    assert not marker.exists()
+
+
+def test_cli_import_of_a_folder_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["import", str(tmp_path), "-o", str(tmp_path / "out.json")]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and f"{tmp_path} is a folder" in error and "fix:" in error

@@ -3,8 +3,9 @@
 - :func:`generate` / :func:`export`: a graph -> a module with a ``@pipeline_def`` function, a
   PyTorch ``make_loader`` and the graph itself (``GRAPH``), needing only DALI and PyTorch.
 - :func:`import_graph`: a module or pipeline -> an editable graph. A module exported by
-  augexplorer is read without running it (its ``GRAPH`` literal). **Any other Python file is
-  executed** to build its pipeline: import only files you trust. A spec (JSON) never runs code.
+  augexplorer is read without running it (its ``GRAPH`` literal), a spec (JSON) is read as a
+  spec. Any other Python file can only be imported by **running** it, which happens only with
+  ``run_file=True``.
 
 Decoders are fused with the crop after them where that keeps the outputs identical
 (``fuse_decoders="exact"``, the default; see :mod:`.fusion`).

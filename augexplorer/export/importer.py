@@ -1,48 +1,130 @@
 """Graphs from Python files and pipelines: the way back from code to an editable graph.
 
 A module exported by augexplorer carries its graph as a ``GRAPH = {...}`` literal, read here
-with :func:`ast.literal_eval` (no code runs). Any other file is **executed** (as a module not
-named ``__main__``) to find its ``@pipeline_def`` functions or built ``Pipeline`` objects, whose
-``serialize()`` output becomes the graph: import only files you trust.
+with :func:`ast.literal_eval` (no code runs). A spec (``.json``, or any file holding a JSON
+object) is read as a spec, never executed. Any other Python file can only be imported by
+**running** it (as a module not named ``__main__``) to find its ``@pipeline_def`` functions or
+built ``Pipeline`` objects, whose ``serialize()`` output becomes the graph; that happens only
+when the caller allows it (``run_file=True``, ``--run-file``).
 """
 
 from __future__ import annotations
 
 import ast
+import json
 import runpy
 from pathlib import Path
 from typing import Any
 
 from ..errors import SpecFormatError
 from ..spec import GraphSpec
-from ..spec.io import from_json
+from ..spec.io import from_json, loads
 from .serialized import ImportRefused, graph_from_serialized
 
 SAMPLE_BATCH = 8
 
 
-def import_graph(path: str | Path, *, pipeline: str | None = None) -> GraphSpec:
-    """The graph of a Python file: its ``GRAPH`` literal if it has one (nothing runs), else the
-    pipeline its code builds (the file **runs**). `pipeline` picks one when it defines several."""
+class ImportWouldRun(ImportRefused):
+    """A file that can be imported only by running it, which the caller did not allow."""
+
+
+def import_graph(
+    path: str | Path, *, pipeline: str | None = None, run_file: bool = False
+) -> GraphSpec:
+    """The graph of a file: an exported module's ``GRAPH`` literal or a spec (nothing runs);
+    else, only with `run_file`, the pipeline its code builds (the file **runs**, with the
+    caller's permissions). `pipeline` picks one when it defines several."""
     path = Path(path)
+    if path.is_dir():
+        raise SpecFormatError(
+            f"{path} is a folder (fix: give a module exported by augexplorer, a spec (.json), "
+            "or a Python file with a @pipeline_def)"
+        )
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SpecFormatError(f"{path}: no such file") from None
     except UnicodeDecodeError:
         raise SpecFormatError(f"{path}: not a text file") from None
+    if path.suffix.lower() == ".json" or _is_json_object(text):
+        try:
+            return loads(text)
+        except SpecFormatError as error:
+            raise SpecFormatError(f"{path}: read as a spec (JSON), {error}") from None
     graph = graph_literal(text, str(path))
     if graph is not None:
         return graph
+    if not run_file:
+        raise ImportWouldRun(
+            f"{path} is not a module exported by augexplorer (it has no GRAPH), so importing "
+            f"it means running it: {what_would_run(text)}, with your permissions, before its "
+            "pipeline is read through Pipeline.serialize(); nothing ran (fix: read the file, "
+            "and if you trust it, import it with --run-file, or import_graph(..., run_file=True))"
+        )
     return import_code(path, pipeline=pipeline)
+
+
+def _is_json_object(text: str) -> bool:
+    if not text.lstrip().startswith("{"):
+        return False
+    try:
+        return isinstance(json.loads(text), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
+def _parse(text: str, where: str) -> ast.Module:
+    try:
+        return ast.parse(text)
+    except SyntaxError as error:
+        raise SpecFormatError(f"{where}: not valid Python (line {error.lineno})") from None
+    except (ValueError, RecursionError, MemoryError) as error:  # null bytes, deep nesting
+        raise SpecFormatError(f"{where}: not valid Python ({type(error).__name__})") from None
+
+
+def what_would_run(text: str) -> str:
+    """What running a Python file would do, read from its syntax without running it: the
+    modules it imports, the pipelines it defines, how many other statements run."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return "the whole file would run as Python"
+    modules: list[str] = []
+    pipelines: list[str] = []
+    others = 0
+    for statement in tree.body:
+        if isinstance(statement, ast.Import):
+            modules += [alias.name for alias in statement.names]
+        elif isinstance(statement, ast.ImportFrom):
+            modules.append("." * statement.level + (statement.module or ""))
+        elif isinstance(statement, ast.FunctionDef) and any(
+            _names_pipeline_def(decorator) for decorator in statement.decorator_list
+        ):
+            pipelines.append(statement.name)
+        elif isinstance(statement, ast.FunctionDef) and not statement.decorator_list:
+            continue  # a plain definition runs nothing until called
+        elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+            continue  # a docstring
+        else:
+            others += 1
+    parts = [f"the whole file would run as Python ({len(text.splitlines())} lines"]
+    if modules:
+        parts.append(f"importing {', '.join(dict.fromkeys(modules))}")
+    if pipelines:
+        parts.append(f"defining the pipeline {', '.join(pipelines)}")
+    parts.append(f"{others} other top-level statement{'s' if others != 1 else ''})")
+    return "; ".join(parts)
+
+
+def _names_pipeline_def(decorator: ast.expr) -> bool:
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+    return name == "pipeline_def"
 
 
 def graph_literal(text: str, where: str = "module") -> GraphSpec | None:
     """The graph in a module-level ``GRAPH = {...}`` assignment, or None; never runs code."""
-    try:
-        tree = ast.parse(text)
-    except SyntaxError as error:
-        raise SpecFormatError(f"{where}: not valid Python (line {error.lineno})") from None
+    tree = _parse(text, where)
     for statement in tree.body:
         if (
             isinstance(statement, ast.Assign)
@@ -52,14 +134,15 @@ def graph_literal(text: str, where: str = "module") -> GraphSpec | None:
         ):
             try:
                 data = ast.literal_eval(statement.value)
-            except ValueError:
+            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
                 raise SpecFormatError(f"{where}: GRAPH is not a plain literal") from None
             return from_json(data)
     return None
 
 
 def import_code(path: str | Path, *, pipeline: str | None = None) -> GraphSpec:
-    """Run the file and turn the pipeline it defines into a graph (this executes its code)."""
+    """Run the file and turn the pipeline it defines into a graph (this executes its code:
+    :func:`import_graph` calls it only when the caller allows it)."""
     namespace = runpy.run_path(str(path), run_name="__augexplorer_import__")
     found = pipelines_in(namespace)
     if pipeline is not None:
