@@ -143,12 +143,9 @@ def reader_kwargs(
 ) -> dict[str, Any]:
     """Arguments of the `fn.readers.file` call that reads a folder or file list source."""
     assert step.source is not None
-    kwargs: dict[str, Any] = {}
-    if data.file_root is not None:
-        kwargs["file_root"] = data.file_root
-    else:
-        kwargs["files"] = list(data.files)
-        kwargs["labels"] = list(data.labels)
+    # Always the explicit list: DALI's own folder listing (file_root=) counts hidden folders as
+    # classes, and the exported module passes the same files and labels.
+    kwargs: dict[str, Any] = {"files": list(data.files), "labels": list(data.labels)}
     kwargs["random_shuffle"] = step.source.shuffle
     kwargs["seed"] = step.seed
     if num_shards > 1:

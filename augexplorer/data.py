@@ -1,31 +1,47 @@
 """Data sources: the bundled samples, a folder tree, a file list, or in-memory arrays.
 
 Everything a source needs is checked here, when it is opened, so a bad folder or file list gives
-an error naming the file and line instead of a DALI failure mid-run.
+one error naming every file at fault (and the line of a file list) instead of a DALI failure
+mid-run. Each file's header is read (never its pixels, :mod:`augexplorer.image_header`): a file
+DALI could not read is named before anything runs, and the decoded size of each image is kept so
+that a batch too big for memory is refused before it is decoded (:meth:`SourceData.check_memory`).
 
 DALI cannot skip a file it fails to read or decode (a reader has no way to hand a decoder a
-replacement sample), so skipping happens here: ``open_source(..., skip_bad=True)`` pre-scans every
-file with a cheap header check and leaves out the ones that would fail, listing them with the
-reason in :attr:`SourceData.skipped`.
+replacement sample), so skipping happens here: ``open_source(..., skip_bad=True)`` leaves out
+the files that would fail and lists them with the reason in :attr:`SourceData.skipped`.
+
+Folders follow :mod:`augexplorer.folder_listing` (hidden folders are never classes); what that
+rule leaves out is listed in :attr:`SourceData.ignored` and worded by :meth:`SourceData.notes`.
 """
 
 from __future__ import annotations
 
+import errno
 import os
-import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .batch_memory import check_batch_memory, decoded_bytes
 from .errors import DataError
+from .folder_listing import IMAGE_SUFFIXES, list_folder
+from .image_header import ImageHeader, read_header
 from .spec import Source
 
-IMAGE_SUFFIXES = frozenset(
-    {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".jp2", ".pnm", ".ppm", ".pgm"}
-)
+__all__ = [
+    "IMAGE_SUFFIXES",
+    "SourceData",
+    "check_image",
+    "inspect_image",
+    "open_source",
+    "samples_dir",
+    "source_for_path",
+]
+
+LABEL_MAX = 2**31 - 1  # DALI's readers carry labels as int32
 
 
 def samples_dir() -> Path:
@@ -39,7 +55,8 @@ class SourceData:
 
     `labels` holds one integer per file; for a multi-label file list it holds each file's index and
     `label_table` the labels of every file (row = index), since a DALI reader carries one
-    integer label per file.
+    integer label per file. Readers always get `files` and `labels` (`file_root` is never set:
+    DALI's own folder listing counts hidden folders as classes).
     """
 
     kind: str
@@ -50,6 +67,10 @@ class SourceData:
     label_table: np.ndarray | None = None
     arrays: tuple[np.ndarray, ...] = field(default=(), repr=False)
     skipped: tuple[tuple[str, str], ...] = ()  # (path, reason) of files left out by skip_bad
+    # (path, reason) of what a folder holds but the folder rule does not read
+    ignored: tuple[tuple[str, str], ...] = ()
+    # estimated bytes of each file decoded to RGB, from its header
+    decoded_sizes: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.arrays) if self.kind == "arrays" else len(self.files)
@@ -70,6 +91,33 @@ class SourceData:
             return self.classes[values[0]]
         return " ".join(map(str, values))
 
+    def notes(self) -> list[str]:
+        """One line per kind of thing left out (ignored by the folder rule, or skipped as bad),
+        naming a few paths: for the command line and the panel to show."""
+        return _grouped("not read", self.ignored) + _grouped("skipped", self.skipped)
+
+    def check_memory(self, batch_size: int, budget: int | None = None) -> None:
+        """Raise :class:`DataError` if a batch of the largest images could exceed the memory
+        budget (:mod:`augexplorer.batch_memory`); in-memory arrays are never refused."""
+        if self.decoded_sizes is None or not len(self.decoded_sizes):
+            return
+        where = self.file_root or (os.path.dirname(self.files[0]) if self.files else None)
+        check_batch_memory(
+            self.decoded_sizes, batch_size, files=self.files, where=where, budget=budget
+        )
+
+
+def _grouped(verb: str, entries: Sequence[tuple[str, str]]) -> list[str]:
+    by_reason: dict[str, list[str]] = {}
+    for path, reason in entries:
+        by_reason.setdefault(reason, []).append(path)
+    lines = []
+    for reason, paths in by_reason.items():
+        shown = ", ".join(paths[:_SHOWN])
+        more = f" and {len(paths) - _SHOWN} more" if len(paths) > _SHOWN else ""
+        lines.append(f"{verb} ({reason}): {shown}{more}")
+    return lines
+
 
 def source_for_path(path: str, *, skip_bad: bool = False) -> Source:
     """The source that reads `path`: a folder of class sub-folders, or a file list."""
@@ -84,14 +132,28 @@ def source_for_path(path: str, *, skip_bad: bool = False) -> Source:
     )
 
 
-def open_source(source: Source, arrays: Any = None, *, skip_bad: bool = False) -> SourceData:
+def open_source(
+    source: Source,
+    arrays: Any = None,
+    *,
+    skip_bad: bool = False,
+    batch_size: int | None = None,
+    memory_budget: int | None = None,
+) -> SourceData:
     """Check and index a source; raises :class:`DataError` naming the path and the fix.
 
-    Empty and unreadable files are always found (they cost one ``stat`` each, taken while
-    listing). With `skip_bad`, every file is also pre-scanned (:func:`check_image`) and the ones
-    that fail, or that a file list names but do not exist, are left out and listed in
-    :attr:`SourceData.skipped` instead of raising.
+    Every file is looked at once (its header and end, :func:`inspect_image`); every file that
+    DALI could not read is named in one error, or, with `skip_bad`, left out and listed in
+    :attr:`SourceData.skipped`. With `batch_size`, a batch that could exceed the memory budget
+    (`memory_budget` bytes, default :func:`augexplorer.batch_memory.memory_budget`) is refused.
     """
+    data = _open(source, arrays, skip_bad)
+    if batch_size is not None:
+        data.check_memory(batch_size, memory_budget)
+    return data
+
+
+def _open(source: Source, arrays: Any, skip_bad: bool) -> SourceData:
     if source.kind == "samples":
         return _folder(samples_dir(), skip_bad)
     if source.kind == "folder":
@@ -107,10 +169,8 @@ def open_source(source: Source, arrays: Any = None, *, skip_bad: bool = False) -
 
 # ---- checking files ----------------------------------------------------------------------------
 
-JPEG_SUFFIXES = frozenset({".jpg", ".jpeg"})
-_JPEG_END = b"\xff\xd9"
-_TAIL_BYTES = 4096  # where a JPEG's end marker must be (some writers pad after it)
 _SHOWN = 5  # files named in an error before "and N more"
+_BAD_FILES_FIX = "remove or replace them, or open the source with skip_bad=True to leave them out"
 
 
 def _can_read(path: str) -> bool:
@@ -126,93 +186,75 @@ def quick_problem(path: str, size: int) -> str | None:
     return None
 
 
-def check_image(path: str) -> str | None:
-    """Why DALI would fail to read or decode `path`, from a cheap look at it; None if it looks fine.
+def inspect_image(path: str) -> ImageHeader | str:
+    """The header of the image at `path`, or why DALI would fail to read or decode it.
 
-    Reads the header (Pillow's ``Image.open`` and ``verify``, which for PNG checks every chunk)
-    and, for JPEG, that the end-of-image marker is there, which a truncated file lacks. It does
-    not decode pixels, so a file whose compressed data is damaged in the middle can pass; the
-    live engine then names it when its decoder fails.
+    A ``stat``, then the header and the end of the file (:func:`~augexplorer.image_header.read_header`);
+    no pixel is decoded.
     """
-    from PIL import Image, UnidentifiedImageError
-
     try:
         size = os.stat(path).st_size
     except FileNotFoundError:
         return "file not found"
     except OSError as error:
+        if error.errno == errno.ELOOP:
+            return "symbolic link loop (the link leads back to itself)"
         return f"cannot be read ({error.strerror or error})"
-    problem = quick_problem(path, size)
-    if problem:
-        return problem
-    try:
-        with warnings.catch_warnings():
-            # Huge images are fine for DALI; Pillow's decompression-bomb guard is not ours.
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(path) as image:
-                image_format = image.format
-                image.verify()
-    except Image.DecompressionBombError:
-        return None
-    except UnidentifiedImageError:
-        return "not an image (unknown format)"
-    except PermissionError:
-        return "cannot be read (permission denied)"
-    except (OSError, SyntaxError, ValueError) as error:  # Pillow's ways of saying "corrupt"
-        return f"corrupt image ({error})"
-    if image_format == "JPEG" and not _jpeg_has_end(path, size):
-        return "truncated JPEG (no end-of-image marker)"
-    return None
+    return quick_problem(path, size) or read_header(path, size)
 
 
-def _jpeg_has_end(path: str, size: int) -> bool:
-    with open(path, "rb") as stream:
-        stream.seek(max(0, size - _TAIL_BYTES))
-        return _JPEG_END in stream.read()
+def check_image(path: str) -> str | None:
+    """Why DALI would fail to read or decode `path`, from a cheap look at it; None if it looks
+    fine (see :func:`inspect_image`)."""
+    found = inspect_image(path)
+    return found if isinstance(found, str) else None
 
 
-def _bad_files_error(bad: list[tuple[str, str]], where: str) -> DataError:
+def _bad_files_error(bad: Sequence[tuple[str, str]], where: str, fix: str) -> DataError:
     shown = "; ".join(f"{path}: {reason}" for path, reason in bad[:_SHOWN])
     more = f"; and {len(bad) - _SHOWN} more" if len(bad) > _SHOWN else ""
     noun = "file" if len(bad) == 1 else "files"
-    return DataError(
-        f"{len(bad)} {noun} cannot be read: {shown}{more}",
-        path=where,
-        fix="remove or replace them, or open the source with skip_bad=True to leave them out",
-    )
+    return DataError(f"{len(bad)} {noun} cannot be read: {shown}{more}", path=where, fix=fix)
+
+
+@dataclass
+class _Checked:
+    kept: list[tuple[str, int]]  # (path, label)
+    bad: list[tuple[str, str]]  # (path, reason)
+    sizes: list[int]  # decoded bytes of each kept file
 
 
 def _keep_good(
-    candidates: Iterable[tuple[str, int, int]], skip_bad: bool, where: str
-) -> tuple[list[tuple[str, int]], list[tuple[str, str]]]:
-    """Split (path, size, label) into kept (path, label) and skipped (path, reason).
-
-    Without `skip_bad` an empty or unreadable file raises; with it, every file is pre-scanned.
-    """
+    candidates: Iterable[tuple[str, int, str]],
+    skip_bad: bool,
+    where: str,
+    *,
+    bad: Sequence[tuple[str, str]] = (),
+    fix: str = _BAD_FILES_FIX,
+) -> _Checked:
+    """Look at each (path, label, prefix of its reason) once; split into kept files and bad
+    ones (with `bad`, found earlier). Without `skip_bad`, any bad file raises one error that
+    names them all, each once."""
     kept: list[tuple[str, int]] = []
-    bad: list[tuple[str, str]] = []
-    for path, size, label in candidates:
-        reason = check_image(path) if skip_bad else quick_problem(path, size)
-        if reason is None:
-            kept.append((path, label))
+    sizes: list[int] = []
+    problems = dict(bad)  # path -> reason: a file listed twice is named once
+    seen: dict[str, ImageHeader | str] = {}
+    for path, label, prefix in candidates:
+        found = seen.get(path)
+        if found is None:
+            found = seen[path] = inspect_image(path)
+        if isinstance(found, str):
+            problems.setdefault(path, prefix + found)
         else:
-            bad.append((path, reason))
-    if bad and not skip_bad:
-        raise _bad_files_error(bad, where)
-    return kept, bad
+            kept.append((path, label))
+            sizes.append(decoded_bytes(found.width, found.height))
+    checked = _Checked(kept, list(problems.items()), sizes)
+    if checked.bad and (not skip_bad or not checked.kept):
+        raise _bad_files_error(checked.bad, where, fix)
+    return checked
 
 
 # ---- folders -----------------------------------------------------------------------------------
-
-
-def _images_in(folder: Path) -> list[tuple[str, int]]:
-    """(path, size) of the image files directly in `folder`, sorted by name."""
-    found = []
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            if entry.is_file() and Path(entry.name).suffix.lower() in IMAGE_SUFFIXES:
-                found.append((entry.path, entry.stat().st_size))
-    return sorted(found)
 
 
 def _folder(root: Path, skip_bad: bool = False) -> SourceData:
@@ -226,33 +268,81 @@ def _folder(root: Path, skip_bad: bool = False) -> SourceData:
         )
     if not _can_read(str(root)):
         raise DataError("folder cannot be read (permission denied)", path=str(root))
-    classes = sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
-    candidates: list[tuple[str, int, int]] = []
-    if classes:
-        for label, name in enumerate(classes):
-            candidates += [(path, size, label) for path, size in _images_in(root / name)]
-    else:
-        candidates = [(path, size, 0) for path, size in _images_in(root)]
-    if not candidates:
+    try:
+        listing = list_folder(str(root))
+    except OSError as error:
+        raise DataError(
+            f"folder cannot be read ({error.strerror or error})", path=str(root)
+        ) from None
+    if not listing.images and not listing.bad:
+        ignored = _grouped("not read", listing.ignored)
         raise DataError(
             "no images found (looked for "
             + ", ".join(sorted(IMAGE_SUFFIXES))
-            + " files in class sub-folders)",
+            + " files in class sub-folders)"
+            + "".join(f"; {line}" for line in ignored),
             path=str(root),
             fix="point at a folder with one sub-folder of images per class",
         )
-    kept, skipped = _keep_good(candidates, skip_bad, str(root))
-    if not kept:
-        raise _bad_files_error(skipped, str(root))
+    checked = _keep_good(
+        ((path, label, "") for path, _size, label in listing.images),
+        skip_bad,
+        str(root),
+        bad=listing.bad,
+    )
     return SourceData(
         kind="folder",
-        files=tuple(path for path, _ in kept),
-        labels=tuple(label for _, label in kept),
-        # DALI lists a file_root itself; with files left out the reader gets the list instead.
-        file_root=None if skipped else str(root),
-        classes=tuple(classes),
-        skipped=tuple(skipped),
+        files=tuple(path for path, _ in checked.kept),
+        labels=tuple(label for _, label in checked.kept),
+        classes=tuple(listing.classes),
+        skipped=tuple(checked.bad),
+        ignored=tuple(listing.ignored),
+        decoded_sizes=np.asarray(checked.sizes, dtype=np.int64),
     )
+
+
+# ---- file lists --------------------------------------------------------------------------------
+
+_LIST_FIX = (
+    "fix their paths or drop their lines, replace the files, or open the source with "
+    "skip_bad=True to leave them out"
+)
+
+
+def _label_values(label_text: list[str], number: int, path: Path) -> list[int]:
+    try:
+        values = [int(x) for x in label_text]
+    except ValueError:
+        raise DataError(
+            f"line {number}: labels must be integers, got {' '.join(label_text)!r:.80}",
+            path=str(path),
+            fix="map class names to integer ids",
+        ) from None
+    if any(v < 0 for v in values):
+        raise DataError(
+            f"line {number}: labels must be >= 0",
+            path=str(path),
+            fix="use non-negative class ids",
+        )
+    too_big = next(
+        (text for text, v in zip(label_text, values, strict=True) if v > LABEL_MAX), None
+    )
+    if too_big is not None:
+        shown = too_big if len(too_big) <= 24 else f"{too_big[:12]}...({len(too_big)} digits)"
+        raise DataError(
+            f"line {number}: label {shown} is above {LABEL_MAX}, the largest label DALI "
+            "carries (a 32-bit integer; larger ones would wrap around)",
+            path=str(path),
+            fix="number the classes from 0 (a label is a class index, not an id or a hash)",
+        )
+    return values
+
+
+def _not_a_file(path: Path) -> str:
+    if path.is_dir():
+        return "a folder, not an image file"
+    found = inspect_image(str(path))  # says "symbolic link loop" where that is why
+    return found if isinstance(found, str) else "file not found"
 
 
 def _file_list(path: Path, skip_bad: bool = False) -> SourceData:
@@ -272,8 +362,7 @@ def _file_list(path: Path, skip_bad: bool = False) -> SourceData:
             path=str(path),
             fix="a file list has one 'image label [label ...]' per line",
         ) from None
-    files: list[str] = []
-    rows: list[list[int]] = []
+    listed: list[tuple[str, list[int], int]] = []  # (image, labels, line number)
     missing: list[tuple[str, str]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -282,81 +371,51 @@ def _file_list(path: Path, skip_bad: bool = False) -> SourceData:
         parts = line.split()
         if len(parts) < 2:
             raise DataError(
-                f"line {number}: expected an image path and at least one integer label, got {line!r}",
+                f"line {number}: expected an image path and at least one integer label, got {line!r:.80}",
                 path=str(path),
                 fix="write 'path/to/image.jpg 3' (or several labels: 'image.jpg 3 7 12')",
             )
         image, *label_text = parts
-        try:
-            label_values = [int(x) for x in label_text]
-        except ValueError:
+        label_values = _label_values(label_text, number, path)
+        if listed and len(label_values) != len(listed[0][1]):
             raise DataError(
-                f"line {number}: labels must be integers, got {' '.join(label_text)!r}",
-                path=str(path),
-                fix="map class names to integer ids",
-            ) from None
-        if any(v < 0 for v in label_values):
-            raise DataError(
-                f"line {number}: labels must be >= 0",
-                path=str(path),
-                fix="use non-negative class ids",
-            )
-        if rows and len(label_values) != len(rows[0]):
-            raise DataError(
-                f"line {number}: {len(label_values)} label(s), but line 1 has {len(rows[0])}; every line needs the same number",
+                f"line {number}: {len(label_values)} label(s), but line 1 has {len(listed[0][1])}; every line needs the same number",
                 path=str(path),
                 fix="pad lines to the same label count, or use one label per line",
             )
         image_path = (path.parent / image) if not Path(image).is_absolute() else Path(image)
         if not image_path.is_file():
-            if skip_bad:
-                missing.append((str(image_path), f"line {number}: file not found"))
-                rows.append(label_values)  # keeps the label count check honest
-                files.append("")
-                continue
-            raise DataError(
-                f"line {number}: image {image!r} not found (looked at {image_path})",
-                path=str(path),
-                fix="fix the path or drop the line (or open the source with skip_bad=True)",
-            )
-        files.append(str(image_path))
-        rows.append(label_values)
-    if not files:
+            missing.append((str(image_path), f"line {number}: {_not_a_file(image_path)}"))
+        listed.append((str(image_path), label_values, number))
+    if not listed:
         raise DataError(
             "the file list names no images", path=str(path), fix="add lines 'image.jpg label'"
         )
-    listed = [(file, row) for file, row in zip(files, rows, strict=True) if file]
-    kept, bad = _keep_good(
-        ((file, _size(file), index) for index, (file, _) in enumerate(listed)),
+    missing_paths = {file for file, _ in missing}
+    checked = _keep_good(
+        (
+            (file, index, f"line {number}: ")
+            for index, (file, _, number) in enumerate(listed)
+            if file not in missing_paths
+        ),
         skip_bad,
         str(path),
+        bad=missing,
+        fix=_LIST_FIX,
     )
-    skipped = tuple(missing + bad)
-    if not kept:
-        raise _bad_files_error(list(skipped), str(path))
-    files = [file for file, _ in kept]
-    rows = [listed[index][1] for _, index in kept]
+    files = [file for file, _ in checked.kept]
+    rows = [listed[index][1] for _, index in checked.kept]
+    common: dict[str, Any] = {
+        "kind": "file_list",
+        "files": tuple(files),
+        "skipped": tuple(checked.bad),
+        "decoded_sizes": np.asarray(checked.sizes, dtype=np.int64),
+    }
     if len(rows[0]) == 1:
-        return SourceData(
-            kind="file_list",
-            files=tuple(files),
-            labels=tuple(r[0] for r in rows),
-            skipped=skipped,
-        )
+        return SourceData(labels=tuple(r[0] for r in rows), **common)
     return SourceData(
-        kind="file_list",
-        files=tuple(files),
-        labels=tuple(range(len(files))),
-        label_table=np.asarray(rows, dtype=np.int64),
-        skipped=skipped,
+        labels=tuple(range(len(files))), label_table=np.asarray(rows, dtype=np.int64), **common
     )
-
-
-def _size(path: str) -> int:
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return -1  # vanished since listing: check_image / the reader will say so
 
 
 def _arrays(source: Source, arrays: Any) -> SourceData:

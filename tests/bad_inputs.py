@@ -159,20 +159,25 @@ def _image_case(file: str, expect: Expect, note: str, *, slow: bool = False, goo
 
 
 DECODE_FAILS = "DALI's decoder fails on it; the engine decodes each sample alone to name the file"
+HEADER_FAILS = "its header or end shows DALI cannot read it; opening the source names it first"
 
 IMAGE_CASES = [
-    _image_case("truncated.jpg", fails(RunError, "truncated.jpg", "decode"), DECODE_FAILS),
-    _image_case("corrupt_tail.jpg", fails(RunError, "corrupt_tail.jpg", "decode"), DECODE_FAILS),
+    _image_case("truncated.jpg", fails(DataError, "truncated.jpg", "truncated JPEG"), HEADER_FAILS),
+    _image_case(
+        "corrupt_tail.jpg", fails(DataError, "corrupt_tail.jpg", "corrupt JPEG"), HEADER_FAILS
+    ),
     _image_case("bad_table.jpg", fails(RunError, "bad_table.jpg", "decode"), DECODE_FAILS),
     _image_case(
         "empty.jpg",
         fails(DataError, "empty.jpg", "skip_bad"),
         "DALI's reader cannot map a 0-byte file; opening the source finds it first",
     ),
-    _image_case("notes.jpg", fails(RunError, "notes.jpg", "decode"), DECODE_FAILS),
-    _image_case("page.png", fails(RunError, "page.png", "decode"), DECODE_FAILS),
-    _image_case("noise.png", fails(RunError, "noise.png", "decode"), DECODE_FAILS),
-    _image_case("header_only.png", fails(RunError, "header_only.png", "decode"), DECODE_FAILS),
+    _image_case("notes.jpg", fails(DataError, "notes.jpg", "not an image"), HEADER_FAILS),
+    _image_case("page.png", fails(DataError, "page.png", "not an image"), HEADER_FAILS),
+    _image_case("noise.png", fails(DataError, "noise.png", "not an image"), HEADER_FAILS),
+    _image_case(
+        "header_only.png", fails(DataError, "header_only.png", "truncated PNG"), HEADER_FAILS
+    ),
     _image_case("cmyk.jpg", runs(), "DALI converts CMYK JPEGs to RGB"),
     _image_case("gray.jpg", runs(), "output_type=RGB expands gray to 3 channels"),
     _image_case("gray.png", runs(), "output_type=RGB expands gray to 3 channels"),
@@ -290,6 +295,103 @@ SOURCE_CASES = [
             Source("source", "arrays"), ([np.zeros((8, 8, 3), np.uint8)] * 2, [1])
         ),
         fails(DataError, "2 images but 1 labels"),
+    ),
+]
+
+
+# ---- folder trees, links, labels and memory: each names the path, line or budget and the fix ---
+
+
+def _several_bad(root: Path) -> Path:
+    return image_folder(root, "empty.jpg", "truncated.jpg", "notes.jpg")
+
+
+def _link_loop(root: Path) -> Path:
+    folder = image_folder(root)
+    (folder / "cls" / "loop.jpg").symlink_to("loop.jpg")  # a link to itself
+    return folder
+
+
+def _looping_folders(root: Path) -> Path:
+    folder = image_folder(root)
+    (folder / "ping").symlink_to("pong")
+    (folder / "pong").symlink_to("ping")
+    return folder
+
+
+def _only_hidden_classes(root: Path) -> Path:
+    folder = root / "notebook"
+    (folder / ".ipynb_checkpoints").mkdir(parents=True)
+    (folder / ".ipynb_checkpoints" / "cat-checkpoint.jpg").write_bytes(jpeg_bytes())
+    return folder
+
+
+def _images_beside_classes(root: Path) -> Path:
+    folder = image_folder(root)
+    (folder / "stray.jpg").write_bytes(jpeg_bytes())
+    (folder / ".ipynb_checkpoints").mkdir()
+    (folder / ".ipynb_checkpoints" / "good_0-checkpoint.jpg").write_bytes(jpeg_bytes())
+    return folder
+
+
+def _huge_batch(root: Path) -> Edit:
+    folder = root / "huge"
+    (folder / "cls").mkdir(parents=True)
+    image = _huge_jpeg()
+    for index in range(8):
+        (folder / "cls" / f"huge_{index}.jpg").write_bytes(image)
+    return _point_at(folder, batch_size=8)
+
+
+SOURCE_CASES += [
+    _folder_case(
+        "several_bad_files",
+        _several_bad,
+        fails(DataError, "3 files", "empty.jpg", "truncated.jpg", "notes.jpg"),
+        "every file DALI could not read is named at once, not one per attempt",
+    ),
+    _folder_case(
+        "symlink_loop",
+        _link_loop,
+        fails(DataError, "loop.jpg", "symbolic link loop"),
+        "a link to itself: named, not followed",
+    ),
+    _folder_case(
+        "looping_folders",
+        _looping_folders,
+        fails(DataError, "ping", "pong", "symbolic link loop"),
+        "two links to each other beside the class folders",
+    ),
+    _folder_case(
+        "only_hidden_folders",
+        _only_hidden_classes,
+        fails(DataError, "no images", ".ipynb_checkpoints", "not a class"),
+        "a hidden folder is never a class; the error says what was left out",
+    ),
+    _folder_case(
+        "images_beside_classes",
+        _images_beside_classes,
+        runs(),
+        "stray.jpg and the checkpoint folder are listed in SourceData.ignored, never read",
+    ),
+    _list_case(
+        "label_2_to_31",
+        ["{good} 2147483648"],
+        fails(DataError, "list.txt", "line 1", "2147483647"),
+        "DALI carries labels as int32: 2**31 would wrap to a negative label",
+    ),
+    _list_case(
+        "label_2_to_32",
+        ["{good} 0", "{good} 4294967296"],
+        fails(DataError, "list.txt", "line 2", "2147483647"),
+        "4294967296 wrapped to 0, silently another class",
+    ),
+    Case(
+        "image:huge.jpg:batch_8",
+        "image",
+        _huge_batch,
+        fails(DataError, "memory budget", "batch size of at most 4", "AUGEXPLORER_MEMORY_BUDGET"),
+        "eight 12000x12000 JPEGs decode to 3.2 GB; headers tell before any decoding",
     ),
 ]
 

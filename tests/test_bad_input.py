@@ -4,6 +4,10 @@ keeps its last good result. Cases that DALI handles fine run and render."""
 
 from __future__ import annotations
 
+import dataclasses
+import importlib.util
+import struct
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -12,10 +16,12 @@ from bad_inputs import BATCH, CASES, Case, image_folder, jpeg_bytes, running_as_
 
 from augexplorer import Session
 from augexplorer import data as data_module
+from augexplorer.batch_memory import DEFAULT_MEMORY_BUDGET, largest_batch
 from augexplorer.builder import build_pipeline
 from augexplorer.catalog import Catalog
 from augexplorer.data import check_image, open_source
 from augexplorer.errors import DataError, GraphInvalid, RunError
+from augexplorer.export import export
 from augexplorer.presets import preset
 from augexplorer.render import encode, render_node
 from augexplorer.spec import GraphSpec, Ref, Source
@@ -148,10 +154,12 @@ def test_skipped_files_never_reach_dali(tmp_path: Path, catalog: Catalog) -> Non
     assert names == sorted(Path(f).name for f in data.files)
 
 
-def test_without_skip_bad_clean_folders_keep_file_root(tmp_path: Path) -> None:
+def test_clean_folders_give_the_reader_their_files_too(tmp_path: Path) -> None:
+    # DALI's own folder listing (file_root=) would count hidden folders as classes.
     root = image_folder(tmp_path, *ODD_BUT_FINE)
     data = open_source(Source("source", "folder", str(root)))
-    assert data.file_root == str(root) and data.skipped == ()
+    assert data.file_root is None and data.skipped == ()
+    assert sorted(Path(f).name for f in data.files) == sorted([*ODD_BUT_FINE, "good_0.jpg"])
 
 
 def test_skip_bad_on_a_file_list_skips_missing_and_bad_files(tmp_path: Path) -> None:
@@ -235,3 +243,126 @@ def test_session_skips_bad_files_when_the_source_asks(tmp_path: Path, catalog: C
     assert sorted(Path(f).name for f in result.files()) == ["good_0.jpg", "good_1.jpg"]
     skipped = result.sources["source"].skipped
     assert sorted(Path(path).name for path, _ in skipped) == ["empty.jpg", "truncated.jpg"]
+
+
+# ---- several bad files, link loops, label range, memory budget ----------------------------------
+
+
+def test_several_bad_files_are_named_in_one_error_each_once(tmp_path: Path) -> None:
+    bad = ["empty.jpg", "truncated.jpg", "notes.jpg"]
+    root = image_folder(tmp_path, *bad)
+    with pytest.raises(DataError) as raised:
+        open_source(Source("source", "folder", str(root)))
+    message = str(raised.value)
+    assert "3 files cannot be read" in message and "\n" not in message
+    for name in bad:
+        assert message.count(name) == 1, (name, message)
+    listing = tmp_path / "list.txt"
+    listing.write_text("images/cls/good_0.jpg 0\nimages/cls/notes.jpg 1\nimages/cls/notes.jpg 2\n")
+    with pytest.raises(DataError) as raised:
+        open_source(Source("source", "file_list", str(listing)))
+    assert str(raised.value).count("notes.jpg") == 1 and "line 2" in str(raised.value)
+
+
+@pytest.mark.timeout(60)
+def test_symbolic_link_loops_are_named_and_never_followed(tmp_path: Path) -> None:
+    root = image_folder(tmp_path, good=2)
+    (root / "cls" / "up").symlink_to("..")  # a folder inside a class: listed, not searched
+    data = open_source(Source("source", "folder", str(root)))
+    assert [Path(f).name for f in data.files] == ["good_0.jpg", "good_1.jpg"]
+    assert [Path(path).name for path, _ in data.ignored] == ["up"]
+    (root / "cls" / "self.jpg").symlink_to("self.jpg")
+    with pytest.raises(DataError) as raised:
+        open_source(Source("source", "folder", str(root)))
+    message = str(raised.value)
+    assert str(root / "cls" / "self.jpg") in message and "symbolic link loop" in message
+    assert "\n" not in message and "fix:" in message
+    skipping = open_source(Source("source", "folder", str(root)), skip_bad=True)
+    assert [Path(path).name for path, _ in skipping.skipped] == ["self.jpg"]
+    listing = tmp_path / "list.txt"
+    listing.write_text(f"{root / 'cls' / 'self.jpg'} 0\n")
+    with pytest.raises(DataError, match=r"line 1: symbolic link loop"):
+        open_source(Source("source", "file_list", str(listing)))
+
+
+def test_labels_up_to_int32_reach_dali_and_larger_ones_are_refused(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    good = image_folder(tmp_path) / "cls" / "good_0.jpg"
+    listing = tmp_path / "list.txt"
+    listing.write_text(f"{good} 2147483647\n")
+    source = Source("source", "file_list", str(listing), shuffle=False)
+    result = Session(preset("basic").with_source(source), batch_size=1, catalog=catalog).run()
+    assert result.labels("source") == [[2147483647]]
+    for text, line in (("2147483648", 1), ("4294967296", 2)):
+        listing.write_text(f"{good} 0\n" * (line - 1) + f"{good} {text}\n")
+        with pytest.raises(DataError) as raised:
+            open_source(source)
+        message = str(raised.value)
+        assert str(listing) in message and f"line {line}" in message and text in message
+        assert "fix:" in message
+    exported = export(preset("basic").with_source(source), tmp_path / "aug.py")
+    loaded = importlib.util.spec_from_file_location("exported_labels", exported)
+    assert loaded is not None and loaded.loader is not None
+    module = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(module)
+    with pytest.raises(ValueError, match="line 2: labels must be from 0 to 2147483647"):
+        module.read_file_list(str(listing))
+
+
+def _png_header(width: int, height: int) -> bytes:
+    """A PNG whose header declares `width` x `height` (its pixels are never read)."""
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        crc = zlib.crc32(kind + body)
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b""))
+        + chunk(b"IEND", b"")
+    )
+
+
+def test_batches_over_the_memory_budget_are_refused_from_headers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = image_folder(tmp_path, good=3)
+    (root / "cls" / "vast.png").write_bytes(_png_header(30000, 30000))  # past Pillow's bomb limit
+    source = Source("source", "folder", str(root))
+    data = open_source(source)  # no batch size: nothing to judge
+    assert max(data.decoded_sizes) == 30000 * 30000 * 3
+    with pytest.raises(DataError) as raised:
+        data.check_memory(1)
+    message = str(raised.value)
+    assert "2.51 GB" in message and "vast.png" in message and "memory budget of 2 GB" in message
+    assert "even one is over the budget" in message and "AUGEXPLORER_MEMORY_BUDGET" in message
+    data.check_memory(4, budget=3 * 1024**3)  # a parameter raises the budget
+    monkeypatch.setenv("AUGEXPLORER_MEMORY_BUDGET", "2600M")
+    open_source(source, batch_size=4)  # so does the setting
+    with pytest.raises(DataError, match="batch size of at most 4"):
+        open_source(source, batch_size=5)  # the reader wraps around: the vast image twice
+    monkeypatch.setenv("AUGEXPLORER_MEMORY_BUDGET", "lots")
+    with pytest.raises(DataError, match="AUGEXPLORER_MEMORY_BUDGET='lots'"):
+        open_source(source, batch_size=1)
+
+
+def test_bundled_samples_are_far_under_the_memory_budget() -> None:
+    data = open_source(Source("source"), batch_size=64)
+    assert data.decoded_sizes is not None
+    assert largest_batch(data.decoded_sizes, 64) < DEFAULT_MEMORY_BUDGET / 20
+
+
+def test_a_larger_batch_is_checked_again_and_the_last_result_stays(
+    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = image_folder(tmp_path, good=4)
+    monkeypatch.setenv("AUGEXPLORER_MEMORY_BUDGET", str(3 * 96 * 128 * 3))  # three of them
+    spec = preset("basic").with_source(Source("source", "folder", str(root)))
+    session = Session(spec, batch_size=2, catalog=catalog)
+    before = session.run()
+    with pytest.raises(DataError, match="batch size of at most 3"):
+        session.update(dataclasses.replace(session.spec, batch_size=4))
+    assert session.result is before

@@ -3,6 +3,7 @@ hand-built DALI pipeline agree on random draws, class lists and labels."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +13,9 @@ from exported_runner import run_exported
 from nvidia.dali import fn, pipeline_def, types
 
 from augexplorer import GraphSpec, Node, Random, Ref, Session, Source
-from augexplorer.data import samples_dir
+from augexplorer.data import open_source, samples_dir
 from augexplorer.export import export
+from augexplorer.folder_listing import HIDDEN_NAMES
 
 BATCH = 8
 ANGLES = (0.0, 90.0, 180.0)
@@ -53,11 +55,95 @@ def hand_built_rotation(seed: int) -> tuple[list[np.ndarray], list[float]]:
     )
 
 
+# ---- folder trees ------------------------------------------------------------------------------
+
+SAMPLE_JPEGS = sorted(samples_dir().rglob("*.jpg"))
+CLASS_FILES = {"cats": ["a.jpg", "b.jpg"], "dogs": ["c.jpg", "d.jpg", "e.jpg"]}
+FOLDER_IMAGES = sum(len(names) for names in CLASS_FILES.values())
+
+
+def _copy(target: Path, index: int) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(SAMPLE_JPEGS[index % len(SAMPLE_JPEGS)], target)
+
+
+def clean_tree(root: Path) -> Path:
+    """Class folders of images and nothing else: what DALI's own folder listing reads right."""
+    index = 0
+    for name, files in CLASS_FILES.items():
+        for file in files:
+            _copy(root / name / file, index)
+            index += 1
+    return root
+
+
+def cluttered_tree(root: Path) -> Path:
+    """The clean tree plus what notebooks, git, zip tools and users leave beside it."""
+    clean_tree(root)
+    _copy(root / ".ipynb_checkpoints" / "a-checkpoint.jpg", 7)
+    (root / ".git" / "objects").mkdir(parents=True)
+    _copy(root / "__MACOSX" / "cats" / "._a.jpg", 8)
+    _copy(root / "__MACOSX" / "x.jpg", 8)
+    _copy(root / "stray.jpg", 9)  # beside the class folders
+    _copy(root / "cats" / "more" / "f.jpg", 10)  # nested: not searched
+    (root / "dogs" / "._c.jpg").write_bytes(b"\x00\x05\x16\x07 AppleDouble")
+    (root / "dogs" / "notes.txt").write_text("not an image")
+    return root
+
+
+def flat_tree(root: Path) -> Path:
+    """Images with no class folders (one class), beside a notebook's checkpoint folder."""
+    for index, name in enumerate(["p.jpg", "q.jpg", "r.jpg"]):
+        _copy(root / name, index)
+    _copy(root / ".ipynb_checkpoints" / "p-checkpoint.jpg", 5)
+    return root
+
+
+def folder_graph(root: Path, batch_size: int) -> GraphSpec:
+    nodes = (
+        Source("source", "folder", str(root), shuffle=True, seed=11),
+        Node("decode", "decoders.image", (Ref("source"),), {"output_type": "RGB"}),
+        Node("small", "resize", (Ref("decode"),), {"resize_x": 16.0, "resize_y": 12.0}),
+    )
+    outputs = {"images": Ref("small"), "labels": Ref("source", 1)}
+    return GraphSpec(nodes, outputs, batch_size=batch_size)
+
+
+def hand_built_folder(root: Path, batch_size: int) -> list[list[np.ndarray]]:
+    """DALI's own folder reader (file_root=) on a tree it reads right: images, labels."""
+
+    @pipeline_def(batch_size=batch_size, num_threads=2, device_id=None)
+    def hand() -> tuple[Any, ...]:
+        jpegs, labels = fn.readers.file(file_root=str(root), random_shuffle=True, seed=11)
+        images = fn.decoders.image(jpegs, output_type=types.RGB)
+        return fn.resize(images, resize_x=16.0, resize_y=12.0), labels
+
+    pipe = hand()
+    pipe.build()
+    return [[np.array(out.at(i)) for i in range(batch_size)] for out in pipe.run()]
+
+
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, np.ndarray]]:
+def trees(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    tmp = tmp_path_factory.mktemp("trees")
+    return {
+        "clean": clean_tree(tmp / "clean"),
+        "cluttered": cluttered_tree(tmp / "cluttered"),
+        "flat": flat_tree(tmp / "flat"),
+    }
+
+
+@pytest.fixture(scope="module")
+def exported(
+    tmp_path_factory: pytest.TempPathFactory, trees: dict[str, Path]
+) -> dict[str, dict[str, np.ndarray]]:
     """Each graph of this file exported and run (one batch) in one fresh process."""
     tmp = tmp_path_factory.mktemp("divergence")
-    graphs = {"weighted_choice": weighted_rotation_graph()}
+    graphs = {
+        "weighted_choice": (weighted_rotation_graph(), None),
+        "cluttered": (folder_graph(trees["cluttered"], FOLDER_IMAGES), trees["cluttered"]),
+        "flat": (folder_graph(trees["flat"], 3), trees["flat"]),
+    }
     jobs = [
         {
             "name": name,
@@ -65,8 +151,9 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, np
             "out": str(tmp / f"{name}.npz"),
             "batch_size": spec.batch_size,
             "device": "cpu",
+            "data": str(data) if data is not None else None,
         }
-        for name, spec in graphs.items()
+        for name, (spec, data) in graphs.items()
     ]
     return run_exported(jobs, tmp)
 
@@ -123,3 +210,71 @@ def test_unweighted_choice_still_draws_every_value_evenly() -> None:
 def test_exported_module_writes_the_weights(tmp_path: Path) -> None:
     source = export(weighted_rotation_graph(), tmp_path / "aug.py").read_text()
     assert "fn.random.choice(" in source and "p=[0.6, 0.3, 0.1]" in source
+
+
+# ---- hidden folders and what a folder holds beside its classes -----------------------------------
+
+
+def test_hidden_folders_are_never_classes_in_the_explorer_the_export_and_dali(
+    trees: dict[str, Path], exported: dict[str, Any]
+) -> None:
+    session = Session(folder_graph(trees["cluttered"], FOLDER_IMAGES), device_id=None)
+    result = session.run()
+    assert result.sources["source"].classes == ("cats", "dogs")
+    live_images = result.arrays(Ref("small"))
+    live_labels = [
+        int(np.asarray(label).reshape(-1)[0]) for label in result.arrays(Ref("source", 1))
+    ]
+    assert sorted(live_labels) == [0, 0, 1, 1, 1]
+    hand_images, hand_labels = hand_built_folder(trees["clean"], FOLDER_IMAGES)
+    module = exported["cluttered"]
+    for sample in range(FOLDER_IMAGES):
+        np.testing.assert_array_equal(live_images[sample], hand_images[sample])
+        np.testing.assert_array_equal(module[f"0_{sample}"], hand_images[sample])
+        assert int(hand_labels[sample].reshape(-1)[0]) == live_labels[sample]
+        assert int(module[f"1_{sample}"].reshape(-1)[0]) == live_labels[sample]
+
+
+def test_without_class_folders_the_images_of_the_root_are_one_class_everywhere(
+    trees: dict[str, Path], exported: dict[str, Any]
+) -> None:
+    result = Session(folder_graph(trees["flat"], 3), device_id=None).run()
+    data = result.sources["source"]
+    assert sorted(Path(f).name for f in data.files) == ["p.jpg", "q.jpg", "r.jpg"]
+    for sample, image in enumerate(result.arrays(Ref("small"))):
+        np.testing.assert_array_equal(exported["flat"][f"0_{sample}"], image)
+        assert int(exported["flat"][f"1_{sample}"].reshape(-1)[0]) == 0
+
+
+def test_dali_file_root_counts_hidden_folders_which_is_why_readers_get_lists(
+    trees: dict[str, Path],
+) -> None:
+    """The reason for explicit lists: should DALI stop counting hidden folders, this fails and
+    the lists could go."""
+
+    @pipeline_def(batch_size=1, num_threads=1, device_id=None)
+    def listing() -> Any:
+        _, labels = fn.readers.file(file_root=str(trees["cluttered"]), name="reader")
+        return labels
+
+    pipe = listing()
+    pipe.build()
+    assert pipe.epoch_size("reader") > FOLDER_IMAGES
+
+
+def test_what_a_folder_leaves_out_is_said_not_silent(trees: dict[str, Path]) -> None:
+    root = trees["cluttered"]
+    data = open_source(Source("source", "folder", str(root)))
+    ignored = {Path(path).relative_to(root).as_posix(): reason for path, reason in data.ignored}
+    assert set(ignored) == {
+        ".git",
+        ".ipynb_checkpoints",
+        "__MACOSX",
+        "stray.jpg",
+        "cats/more",
+        "dogs/._c.jpg",
+    }
+    assert "move it into" in ignored["stray.jpg"]
+    notes = "\n".join(data.notes())
+    assert "stray.jpg" in notes and ".ipynb_checkpoints" in notes and "cats/more" in notes
+    assert "__MACOSX" in HIDDEN_NAMES

@@ -327,9 +327,13 @@ class Session:
                 and previous is not None
                 and previous.step.digest == step.digest
             ):
+                self._data[step.id].check_memory(plan.spec.batch_size)  # the batch may be new
                 continue
             self._data[step.id] = open_source(
-                step.source, self.arrays, skip_bad=step.source.skip_bad
+                step.source,
+                self.arrays,
+                skip_bad=step.source.skip_bad,
+                batch_size=plan.spec.batch_size,
             )
             self._source_runners.pop(step.id, None)
 

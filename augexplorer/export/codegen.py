@@ -21,6 +21,7 @@ from typing import Any
 from ..builder import CHOICE_DATA, WEIGHTED_CHOICE, choice_values, dali_value
 from ..catalog import load_catalog
 from ..errors import AugExplorerError, GraphInvalid
+from ..folder_listing import HIDDEN_NAMES, IMAGE_SUFFIXES
 from ..plan import Plan, Step
 from ..spec import GraphSpec, PythonCode, Ref, Source
 from ..spec.io import to_json
@@ -52,6 +53,9 @@ MODULE_NAMES = frozenset(
         "OUTPUTS",
         "LABELS",
         "IMAGE_SUFFIXES",
+        "HIDDEN_NAMES",
+        "LABEL_MAX",
+        "is_hidden",
         "read_folder",
         "read_file_list",
         "read_data",
@@ -230,6 +234,9 @@ class _Writer:
             "python_sources": self._python_sources(),
             "numpy_import": "import numpy as np\n" if self.python_steps else "",
             "returns": ", ".join(self.var(ref) for ref in self.plan.outputs.values()),
+            # the folder rule of augexplorer.folder_listing, written into the module
+            "image_suffixes": literal(sorted(IMAGE_SUFFIXES)),
+            "hidden_names": literal(list(HIDDEN_NAMES)),
         }
         parts = [template.HEADER, template.IMPORTS]
         parts.append(template.CONSTANTS)

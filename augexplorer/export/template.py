@@ -60,24 +60,34 @@ PYTHON_FUNCTIONS = {node: compile_python_function(node) for node in PYTHON_SOURC
 LABELS_CONSTANT = """LABELS = @@labels_name@@  # the output that carries each image's label(s)
 """
 
-FILE_SOURCES = '''IMAGE_SUFFIXES = (
-    ".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".jp2", ".pnm", ".ppm", ".pgm"
-)
+FILE_SOURCES = '''IMAGE_SUFFIXES = @@image_suffixes@@
+# Never classes nor images, as in augexplorer: these names and every name starting with ".".
+HIDDEN_NAMES = @@hidden_names@@
+LABEL_MAX = 2**31 - 1  # DALI's readers carry labels as int32
+
+
+def is_hidden(name):
+    return name.startswith(".") or name in HIDDEN_NAMES
 
 
 def read_folder(root):
-    """Files and labels of a folder with one sub-folder of images per class (sorted names)."""
+    """Files and labels of a folder with one sub-folder of images per class (sorted names).
+
+    Hidden folders are not classes; a class holds the images directly in its folder. Without
+    class sub-folders, the images of `root` are one class.
+    """
     classes = sorted(
         name
         for name in os.listdir(root)
-        if os.path.isdir(os.path.join(root, name)) and not name.startswith(".")
+        if not is_hidden(name) and os.path.isdir(os.path.join(root, name))
     )
     files, labels = [], []
     for label, name in enumerate(classes or [""]):
         folder = os.path.join(root, name)
         for entry in sorted(os.listdir(folder)):
             path = os.path.join(folder, entry)
-            if os.path.isfile(path) and os.path.splitext(entry)[1].lower() in IMAGE_SUFFIXES:
+            suffix = os.path.splitext(entry)[1].lower()
+            if not is_hidden(entry) and suffix in IMAGE_SUFFIXES and os.path.isfile(path):
                 files.append(path)
                 labels.append(label)
     if not files:
@@ -103,8 +113,8 @@ def read_file_list(path):
                 row = [int(text) for text in label_text]
             except ValueError:
                 raise ValueError(f"{path}, line {number}: labels must be integers") from None
-            if min(row) < 0:
-                raise ValueError(f"{path}, line {number}: labels must be >= 0")
+            if min(row) < 0 or max(row) > LABEL_MAX:
+                raise ValueError(f"{path}, line {number}: labels must be from 0 to {LABEL_MAX}")
             if rows and len(row) != len(rows[0]):
                 raise ValueError(f"{path}, line {number}: every line needs the same label count")
             image = os.path.join(os.path.dirname(os.path.abspath(path)), image)
