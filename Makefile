@@ -23,8 +23,10 @@ $(STAMP): $(PY) pyproject.toml
 
 install: $(STAMP)
 
+# Adds --allow-root as root and --no-browser where there is no display (then says which URL to
+# open); LAB_ARGS go to JupyterLab, e.g. `make lab LAB_ARGS="--port=8899 --ip=0.0.0.0"`.
 lab: install
-	$(VENV)/bin/jupyter lab notebooks/01_quickstart.ipynb
+	$(PY) -m augexplorer_widgets.lab notebooks/01_quickstart.ipynb $(LAB_ARGS)
 
 # The whole suite: lint, types, unit tests, notebooks, and the browser suite.
 test: install lint typecheck unit notebooks browser

@@ -42,13 +42,13 @@ class Server:
     process: subprocess.Popen[bytes]
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
-def _isolated_env(base: Path) -> dict[str, str]:
+def isolated_env(base: Path) -> dict[str, str]:
     env = dict(os.environ)
     env.pop("MPLBACKEND", None)  # kernels would inherit it and inline figures turn into text
     for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR", "JUPYTER_DATA_DIR", "IPYTHONDIR"):
@@ -73,7 +73,7 @@ def _isolated_env(base: Path) -> dict[str, str]:
     return env
 
 
-def _wait_http(url: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
+def wait_http(url: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -104,11 +104,11 @@ def _start(
 ) -> subprocess.Popen[bytes]:
     handle = (base / log).open("wb")
     process = subprocess.Popen(
-        command, cwd=root, env=_isolated_env(base), stdout=handle, stderr=subprocess.STDOUT
+        command, cwd=root, env=isolated_env(base), stdout=handle, stderr=subprocess.STDOUT
     )
     try:
         if url is not None:
-            _wait_http(url, process)
+            wait_http(url, process)
         else:
             _wait_port(port, process)
     except Exception:
@@ -128,7 +128,7 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 
 def start_lab(base: Path, root: Path) -> Server:
-    port = _free_port()
+    port = free_port()
     command = [
         sys.executable,
         "-m",
@@ -154,7 +154,7 @@ def start_lab(base: Path, root: Path) -> Server:
 
 
 def start_voila(base: Path, root: Path, notebook: str) -> Server:
-    port = _free_port()
+    port = free_port()
     command = [
         sys.executable,
         "-m",

@@ -1,0 +1,62 @@
+"""``make lab``: JupyterLab on a notebook, wherever the user is.
+
+As root (NGC and most GPU containers) JupyterLab refuses to start without ``--allow-root``; on a
+machine with no display (a remote server, a container) it cannot open a browser, so it is told
+not to try and the URL to open is said up front. Any further arguments go to JupyterLab as they
+are: ``python -m augexplorer_widgets.lab notebooks/01_quickstart.ipynb --port 8899``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping, Sequence
+
+
+def running_as_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def has_display(env: Mapping[str, str], platform: str = sys.platform) -> bool:
+    """Whether a browser opened here would be seen by the user."""
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return True
+    if env.get("SSH_CONNECTION") or env.get("SSH_TTY"):
+        return False  # logged in from elsewhere: a browser here is on the wrong screen
+    return platform in ("darwin", "win32")
+
+
+def lab_command(
+    args: Sequence[str], *, root: bool, display: bool, python: str = sys.executable
+) -> list[str]:
+    """The JupyterLab command line for `args` on this machine."""
+    command = [python, "-m", "jupyterlab"]
+    if root and not any(a.startswith(("--allow-root", "--ServerApp.allow_root")) for a in args):
+        command.append("--allow-root")
+    if not display and not any(
+        a.startswith(("--no-browser", "--ServerApp.open_browser")) for a in args
+    ):
+        command.append("--no-browser")
+    return [*command, *args]
+
+
+HEADLESS_NOTE = (
+    "augexplorer: no display here, so JupyterLab opens no browser. Open the URL with the token "
+    "that it prints below. From another machine, forward the port first "
+    "(ssh -L 8888:localhost:8888 <this host>); in a container, publish the port and add "
+    "LAB_ARGS=--ip=0.0.0.0."
+)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = list(sys.argv[1:] if argv is None else argv)
+    env = os.environ
+    display = has_display(env)
+    command = lab_command(args, root=running_as_root(), display=display)
+    if not display:
+        print(HEADLESS_NOTE, flush=True)
+    os.execv(command[0], command)
+
+
+if __name__ == "__main__":
+    main()
