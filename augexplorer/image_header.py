@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import BinaryIO
 
 _JPEG_END = b"\xff\xd9"
 _PNG_END = b"IEND\xaeB`\x82"  # the IEND chunk's type and CRC: the last 8 bytes of every PNG
@@ -38,24 +39,26 @@ def read_header(path: str, size: int) -> ImageHeader | str:
     from PIL import Image, UnidentifiedImageError
 
     try:
-        with warnings.catch_warnings():
-            # Huge images are for the memory budget to judge; Pillow's bomb guard is not ours.
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(path) as image:
-                header = ImageHeader(str(image.format), *image.size)
-    except Image.DecompressionBombError:
-        return _bomb_header(path)
-    except UnidentifiedImageError:
-        return _unidentified(path)
+        with open(path, "rb") as stream:  # opened once: the header, then the end
+            try:
+                with warnings.catch_warnings():
+                    # Huge images are for the memory budget to judge, not Pillow's bomb guard.
+                    warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+                    with Image.open(stream) as image:
+                        header = ImageHeader(str(image.format), *image.size)
+            except Image.DecompressionBombError:
+                return _bomb_header(path)
+            except UnidentifiedImageError:
+                return _unidentified(stream)
+            if header.format == "JPEG" and _JPEG_END not in _tail(stream, size, _TAIL_BYTES):
+                return "truncated JPEG (no end-of-image marker)"
+            if header.format == "PNG" and not _tail(stream, size, len(_PNG_END)).endswith(_PNG_END):
+                return "truncated PNG (no IEND chunk at the end)"
+            return header
     except PermissionError:
         return "cannot be read (permission denied)"
     except (OSError, SyntaxError, ValueError) as error:  # Pillow's ways of saying "corrupt"
         return f"corrupt image ({error})"
-    if header.format == "JPEG" and _JPEG_END not in _tail(path, size, _TAIL_BYTES):
-        return "truncated JPEG (no end-of-image marker)"
-    if header.format == "PNG" and not _tail(path, size, len(_PNG_END)).endswith(_PNG_END):
-        return "truncated PNG (no IEND chunk at the end)"
-    return header
 
 
 def _bomb_header(path: str) -> ImageHeader | str:
@@ -77,17 +80,16 @@ def _bomb_header(path: str) -> ImageHeader | str:
 _MAGIC = {b"\xff\xd8\xff": "JPEG", b"\x89PNG\r\n\x1a\n": "PNG"}
 
 
-def _unidentified(path: str) -> str:
+def _unidentified(stream: BinaryIO) -> str:
     """Why Pillow could not tell what a file is: a damaged JPEG or PNG, or not an image."""
-    with open(path, "rb") as stream:
-        start = stream.read(8)
+    stream.seek(0)
+    start = stream.read(8)
     for magic, name in _MAGIC.items():
         if start.startswith(magic):
             return f"corrupt {name} (its header cannot be read)"
     return "not an image (unknown format)"
 
 
-def _tail(path: str, size: int, count: int) -> bytes:
-    with open(path, "rb") as stream:
-        stream.seek(max(0, size - count))
-        return stream.read()
+def _tail(stream: BinaryIO, size: int, count: int) -> bytes:
+    stream.seek(max(0, size - count))
+    return stream.read()

@@ -3,6 +3,7 @@ hand-built DALI pipeline agree on random draws, class lists and labels."""
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,30 @@ def weighted_rotation_graph() -> GraphSpec:
         Node("rotate", "rotate", (Ref("small"),), {"angle": Random.choice(ANGLES, p=WEIGHTS)}),
     )
     return GraphSpec(nodes, {"images": Ref("rotate"), "labels": Ref("source", 1)}, batch_size=BATCH)
+
+
+def weighted_crop_graph() -> GraphSpec:
+    """A crop whose (height, width) is a vector draw from a weighted choice."""
+    sizes = Random("choice", values=(8.0, 16.0), p=(0.25, 0.75), shape=2)
+    return (
+        weighted_rotation_graph()
+        .set_arg("rotate", "angle", 0.0)
+        .insert_after("rotate", Node("crop", "crop", args={"crop": sizes}))
+    )
+
+
+def hand_built_choice(values: list[Any], weights: list[float], seed: int, shape: int) -> list[Any]:
+    """Draws of `fn.random.choice` alone, one batch."""
+
+    @pipeline_def(batch_size=BATCH, num_threads=1, device_id=None)
+    def hand() -> Any:
+        pool = types.Constant(values, dtype=types.FLOAT)
+        return fn.random.choice(pool, p=weights, shape=[shape], seed=seed)
+
+    pipe = hand()
+    pipe.build()
+    (draws,) = pipe.run()
+    return [np.array(draws.at(i)).tolist() for i in range(BATCH)]
 
 
 def hand_built_rotation(seed: int) -> tuple[list[np.ndarray], list[float]]:
@@ -141,6 +166,7 @@ def exported(
     tmp = tmp_path_factory.mktemp("divergence")
     graphs = {
         "weighted_choice": (weighted_rotation_graph(), None),
+        "weighted_vector": (weighted_crop_graph(), None),
         "cluttered": (folder_graph(trees["cluttered"], FOLDER_IMAGES), trees["cluttered"]),
         "flat": (folder_graph(trees["flat"], 3), trees["flat"]),
     }
@@ -176,6 +202,19 @@ def test_weighted_choice_draws_agree_with_export_and_dali(exported: dict[str, An
         np.testing.assert_array_equal(
             exported["weighted_choice"][f"0_{sample}"], hand_images[sample]
         )
+
+
+def test_weighted_vector_choice_keeps_its_shape(exported: dict[str, Any]) -> None:
+    session = Session(weighted_crop_graph(), device_id=None)
+    result = session.run()
+    drawn = result.draws("crop")["crop"]["crop"]
+    seed = session.plan.step("crop_crop").seed
+    assert seed is not None
+    assert drawn == hand_built_choice([8.0, 16.0], [0.25, 0.75], seed, shape=2)
+    assert {len(pair) for pair in drawn} == {2}
+    for sample, image in enumerate(result.arrays(Ref("crop"))):
+        assert image.shape[:2] == tuple(int(v) for v in drawn[sample])
+        np.testing.assert_array_equal(exported["weighted_vector"][f"0_{sample}"], image)
 
 
 def test_weighted_choice_follows_its_weights() -> None:
@@ -233,6 +272,20 @@ def test_hidden_folders_are_never_classes_in_the_explorer_the_export_and_dali(
         np.testing.assert_array_equal(module[f"0_{sample}"], hand_images[sample])
         assert int(hand_labels[sample].reshape(-1)[0]) == live_labels[sample]
         assert int(module[f"1_{sample}"].reshape(-1)[0]) == live_labels[sample]
+
+
+@pytest.mark.parametrize("tree", ["clean", "cluttered", "flat"])
+def test_exported_read_folder_lists_what_the_explorer_lists(
+    trees: dict[str, Path], tmp_path: Path, tree: str
+) -> None:
+    module_path = export(folder_graph(trees[tree], 2), tmp_path / "aug.py")
+    loaded = importlib.util.spec_from_file_location(f"exported_{tree}", module_path)
+    assert loaded is not None and loaded.loader is not None
+    module = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(module)
+    data = open_source(Source("source", "folder", str(trees[tree])))
+    files, labels = module.read_folder(str(trees[tree]))
+    assert (tuple(files), tuple(labels)) == (data.files, data.labels)
 
 
 def test_without_class_folders_the_images_of_the_root_are_one_class_everywhere(
