@@ -87,6 +87,48 @@ def test_a_distribution_box_says_why_text_was_not_applied(explorer: Explorer) ->
     assert control.message.value == ""
 
 
+def test_uniform_bounds_are_typed_in_boxes_that_say_why(explorer: Explorer) -> None:
+    """The range slider's own readout would clamp or drop typed text silently: boxes instead."""
+    browser_update(explorer.graph, selected="rotate")
+    editor = explorer.node_panel.controls["angle"].editor
+    assert not editor.params["range"].readout
+    assert (editor.params["low"].value, editor.params["high"].value) == ("-20", "20")
+    browser_update(editor.params["range"], value=[-5.0, 5.0])  # the slider moves the boxes
+    assert (editor.params["low"].value, editor.params["high"].value) == ("-5", "5")
+    assert explorer.spec.node("rotate").args["angle"].high == 5.0
+    browser_update(editor.params["high"], value="400")  # beyond the slider: the scale widens
+    explorer.flush()
+    assert explorer.spec.node("rotate").args["angle"].high == 400.0
+    assert editor.params["range"].value == (-5.0, 400.0)
+    browser_update(editor.params["low"], value="x")
+    message = said(explorer.node_panel.controls["angle"].message)
+    assert "low: 'x' is not a number" in message and "angle stays U(-5, 400)" in message
+    assert explorer.spec.node("rotate").args["angle"].low == -5.0
+
+
+def test_a_probability_is_typed_and_refused_beyond_0_and_1(explorer: Explorer) -> None:
+    browser_update(explorer.graph, selected="flip")
+    browser_update(explorer.node_panel.apply, value=True)
+    box = explorer.node_panel.probability.box
+    browser_update(box, value="1.5")
+    assert explorer.spec.node("flip").probability.p == 0.5  # type: ignore[union-attr]
+    message = said(explorer.node_panel.probability_message)
+    assert "a probability must be between 0 and 1, not 1.5" in message and "stays 0.5" in message
+    assert box.value == "1.5"
+    browser_update(box, value="0.25")
+    explorer.flush()
+    assert explorer.spec.node("flip").probability.p == 0.25  # type: ignore[union-attr]
+    assert explorer.node_panel.probability_message.value == ""
+    # A coin flip's probability, in the distribution editor.
+    control = explorer.node_panel.controls["horizontal"]
+    browser_update(control.editor.params["probability"].box, value="abc")
+    assert "probability: 'abc' is not a number" in said(control.message)
+    browser_update(control.editor.params["probability"].box, value="0.8")
+    explorer.flush()
+    assert explorer.spec.node("flip").args["horizontal"].probability == 0.8
+    assert control.message.value == ""
+
+
 @pytest.mark.parametrize(
     ("typed", "reason"),
     [

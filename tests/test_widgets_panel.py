@@ -144,7 +144,7 @@ def test_node_tools_device_probability_and_rewire(explorer: Explorer) -> None:
     browser_update(explorer.graph, selected="flip")
     browser_update(explorer.node_panel.apply, value=True)
     assert explorer.spec.node("flip").probability.p == 0.5  # type: ignore[union-attr]
-    browser_update(explorer.node_panel.probability, value=0.3)
+    browser_update(explorer.node_panel.probability.slider, value=0.3)
     explorer.flush()
     assert explorer.spec.node("flip").probability.p == 0.3  # type: ignore[union-attr]
     assert explorer.state.ok and "flip_apply" in explorer.result.steps  # type: ignore[union-attr]

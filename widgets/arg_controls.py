@@ -126,10 +126,17 @@ class NumberSlider(widgets.HBox):
         slider: widgets.FloatSlider | widgets.IntSlider,
         box: widgets.Text,
         value: float,
+        *,
+        bounds: tuple[float, float] | None = None,
+        what: str = "the value",
     ) -> None:
+        """`bounds`: limits a typed value must keep (a probability's 0 and 1); without them the
+        box takes any number. `what` names the value in the reason a typed one is refused."""
         self.slider = slider
         self.box = box
         self.integer = isinstance(slider, widgets.IntSlider)
+        self.bounds = bounds
+        self.what = what
         self.on_unparsed: Callable[[str, str], None] | None = None
         self._syncing = False
         slider.layout.width = SLIDER_WIDTH
@@ -142,6 +149,10 @@ class NumberSlider(widgets.HBox):
         self.value = value
         slider.observe(self._from_slider, "value")
         box.observe(self._from_box, "value")
+
+    def set_disabled(self, disabled: bool) -> None:
+        self.slider.disabled = disabled
+        self.box.disabled = disabled
 
     def show_text(self, text: str) -> None:
         """Put typed text back in the box (the panel was rebuilt) without reading it."""
@@ -160,6 +171,9 @@ class NumberSlider(widgets.HBox):
             return
         try:
             number = parse_number(change["new"], self.integer)
+            if self.bounds is not None and not self.bounds[0] <= number <= self.bounds[1]:
+                low, high = (format_number(b) for b in self.bounds)
+                raise ValueError(f"{self.what} must be between {low} and {high}, not {number}")
         except ValueError as error:
             if self.on_unparsed is not None:
                 self.on_unparsed(change["new"], str(error))
@@ -276,6 +290,8 @@ class RandomEditor(widgets.HBox):
         out: dict[str, widgets.ValueWidget]
         if random.dist == "uniform":
             if hint is not None:
+                # The slider's own readout would drop or clamp typed text without a word: the
+                # bounds are typed in boxes read here instead.
                 low, high = min(hint.low, random.low), max(hint.high, random.high)
                 out = {
                     "range": widgets.FloatRangeSlider(
@@ -283,9 +299,11 @@ class RandomEditor(widgets.HBox):
                         min=low,
                         max=high,
                         step=hint.step or (high - low) / 100,
-                        layout={"width": "300px"},
-                        readout_format=".3g",
-                    )
+                        readout=False,
+                        layout={"width": "150px"},
+                    ),
+                    "low": number_box(random.low, "64px"),
+                    "high": number_box(random.high, "64px"),
                 }
             else:
                 out = {
@@ -298,11 +316,15 @@ class RandomEditor(widgets.HBox):
                 "stddev": number_box(random.stddev, "72px"),
             }
         elif random.dist == "coin_flip":
-            out = {
-                "probability": widgets.FloatSlider(
-                    random.probability, min=0, max=1, step=0.01, layout={"width": "200px"}
-                )
-            }
+            probability = NumberSlider(
+                widgets.FloatSlider(min=0, max=1, step=0.01, readout=False),
+                number_box(),
+                random.probability,
+                bounds=(0.0, 1.0),
+                what="a probability",
+            )
+            probability.on_unparsed = lambda _, reason: self._refused(f"probability: {reason}")
+            out = {"probability": probability}
         else:
             out = {
                 "values": widgets.Text(
@@ -332,8 +354,7 @@ class RandomEditor(widgets.HBox):
             else:
                 p[name] = widget.value
         if r.dist == "uniform":
-            low, high = p["range"] if "range" in p else (p["low"], p["high"])
-            return Random.uniform(low, high, shape=r.shape, seed=r.seed)
+            return Random.uniform(p["low"], p["high"], shape=r.shape, seed=r.seed)
         if r.dist == "normal":
             return Random.normal(p["mean"], p["stddev"], shape=r.shape, seed=r.seed)
         if r.dist == "coin_flip":
@@ -348,7 +369,7 @@ class RandomEditor(widgets.HBox):
         try:
             for name, widget in self.params.items():
                 if name == "range":
-                    widget.value = (random.low, random.high)
+                    _show_range(widget, random.low, random.high)
                 elif name == "values":
                     widget.value = format_vector(list(random.values))
                 elif isinstance(widget, widgets.Text):
@@ -358,19 +379,42 @@ class RandomEditor(widgets.HBox):
         finally:
             self._quiet = False
 
-    def _param_changed(self, _: Any) -> None:
+    def _param_changed(self, change: dict[str, Any]) -> None:
         if self._quiet:
             return
+        slider = self.params.get("range")
+        from_slider = slider is not None and change.get("owner") is slider
+        if slider is not None and from_slider:
+            low, high = slider.value
+            self._quiet = True  # the boxes follow the slider; they hold what is applied
+            try:
+                self.params["low"].value = format_number(low)
+                self.params["high"].value = format_number(high)
+            finally:
+                self._quiet = False
         try:
-            self.random = self.current()
+            new = self.current()
         except ValueError as error:
             # the text box keeps what was typed; the user is told why it was not applied
-            if self._on_error is not None:
-                self._on_error(
-                    f"not applied: {error}; the distribution stays {self.random.short()}"
-                )
+            self._refused(str(error))
             return
-        self._on_change(self.random)
+        if slider is not None and not from_slider:
+            self._quiet = True
+            try:
+                _show_range(slider, new.low, new.high)
+            finally:
+                self._quiet = False
+        self.random = new
+        self._on_change(new)
+
+    def _refused(self, reason: str) -> None:
+        if self._on_error is None:
+            return
+        if not reason.split(":", 1)[-1].strip():  # the value in force typed again
+            self._on_error("")
+            return
+        what = self.arg.name if self.arg is not None else "the argument"
+        self._on_error(f"Not applied: {reason}. {what} stays {self.random.short()}.")
 
     def _dist_changed(self, change: dict[str, Any]) -> None:
         if self._quiet:
@@ -389,6 +433,15 @@ class RandomEditor(widgets.HBox):
         else:
             new = Random.choice([base], seed=r.seed)
         self._on_change(new)  # the inspector rebuilds this row for the new distribution
+
+
+def _show_range(slider: widgets.FloatRangeSlider, low: float, high: float) -> None:
+    """Put (low, high) on the slider, widening its scale to hold a typed value beyond it."""
+    if low < slider.min:
+        slider.min = low
+    if high > slider.max:
+        slider.max = high
+    slider.value = (low, high)
 
 
 class ArgControl(widgets.VBox):

@@ -14,7 +14,7 @@ import ipywidgets as widgets
 from augexplorer.catalog import Catalog, OpInfo
 from augexplorer.spec import ArgValue, GraphSpec, Node
 
-from .arg_controls import ArgControl, value_kind
+from .arg_controls import ArgControl, NumberSlider, number_box, value_kind
 from .code_view import CodeView
 from .failure import Failure
 
@@ -103,8 +103,9 @@ class NodePanel(widgets.VBox):
                 control.show(value, errors.get(name))
             for name, view in self.code_views.items():
                 view.show(node.args.get(name), errors.get(name))
-            if node.probability is not None:
-                self.probability.value = node.probability.p
+            if node.probability is not None and node.probability.p != self.probability.value:
+                self.probability.value = node.probability.p  # undo, redo: show it, and
+                self._say_probability("")  # a refusal of earlier text no longer stands
         finally:
             self._quiet = False
         self.node_error.value = _errors_html({"": errors[""]} if "" in errors else {})
@@ -299,24 +300,33 @@ class NodePanel(widgets.VBox):
         apply.add_class("ax-apply")
         self.apply = apply
         self.device = device
-        self.probability = widgets.FloatSlider(
-            value=node.probability.p if node.probability else 0.5,
-            min=0.0,
-            max=1.0,
-            step=0.01,
-            disabled=node.probability is None,
-            layout={"width": "200px"},
+        self.probability = NumberSlider(
+            widgets.FloatSlider(min=0.0, max=1.0, step=0.01, readout=False),
+            number_box(),
+            node.probability.p if node.probability else 0.5,
+            bounds=(0.0, 1.0),
+            what="a probability",
         )
+        self.probability.slider.layout.width = "130px"
+        self.probability.box.layout.width = "64px"
+        self.probability.set_disabled(node.probability is None)
         self.probability.add_class("ax-probability")
+        self.probability.on_unparsed = lambda _, reason: self._say_probability(reason)
+        self.probability_message = widgets.HTML("")
+        self.probability_message.add_class("ax-arg-message")
+        self.probability_message.add_class("ax-probability-message")
         apply.observe(
             lambda c: self._emit(
                 self.actions.set_probability, node.id, self.probability.value if c["new"] else None
             ),
             "value",
         )
-        self.probability.observe(
-            lambda c: self._emit(self.actions.set_probability, node.id, c["new"]), "value"
-        )
+
+        def probability_changed(change: dict[str, Any]) -> None:
+            self._say_probability("")
+            self._emit(self.actions.set_probability, node.id, change["new"])
+
+        self.probability.observe(probability_changed, "value")
         others = [i for i in spec.ids() if i != node.id]
         inputs = []
         for index, ref in enumerate(node.inputs):
@@ -333,7 +343,21 @@ class NodePanel(widgets.VBox):
             )
             inputs.append(pick)
         self.inputs = inputs
-        return [device, widgets.HBox([apply, self.probability]), *inputs]
+        apply_row = widgets.HBox([apply, self.probability])
+        apply_row.add_class("ax-arg-row")
+        return [device, apply_row, self.probability_message, *inputs]
+
+    def _say_probability(self, reason: str) -> None:
+        """Why typed text was not applied as the probability (empty: nothing to say)."""
+        if not reason:
+            self.probability_message.value = ""
+            self.probability.remove_class("ax-arg-error")
+            return
+        stays = self.probability.value
+        self.probability_message.value = html.escape(
+            f"⚠ Not applied: {reason}. The probability stays {stays:g}."
+        )
+        self.probability.add_class("ax-arg-error")
 
     def _emit(self, action: Callable[..., None], *args: Any) -> None:
         if not self._quiet:
