@@ -132,7 +132,7 @@ def test_a_probability_is_typed_and_refused_beyond_0_and_1(explorer: Explorer) -
 @pytest.mark.parametrize(
     ("typed", "reason"),
     [
-        ("0", "the batch size must be at least 1; 0 was not applied"),
+        ("0", "Not applied: the batch size must be at least 1, not 0."),
         ("-3", "must be at least 1"),
         ("abc", "'abc' is not a whole number"),
         ("2.5", "'2.5' is not a whole number"),

@@ -41,9 +41,9 @@ def parse_bounded_int(text: str, low: int, high: int, what: str) -> int:
     value = parse_number(text, integer=True)
     assert isinstance(value, int)
     if value < low:
-        raise ValueError(f"{what} must be at least {low}; {value} was not applied")
+        raise ValueError(f"{what} must be at least {low}, not {value}")
     if value > high:
-        raise ValueError(f"{what} can be at most {high} here; {value} was not applied")
+        raise ValueError(f"{what} can be at most {high} here, not {value}")
     return value
 
 

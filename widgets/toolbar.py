@@ -157,7 +157,7 @@ class Toolbar(widgets.VBox):
             return
         stays = f" The batch stays {in_force}." if in_force is not None else ""
         self.batch_message.value = (
-            f"<span class='ax-errors'>⚠ {html.escape(reason)}.{html.escape(stays)}</span>"
+            f"<span class='ax-errors'>⚠ Not applied: {html.escape(reason)}.{stays}</span>"
         )
         self.batch_message.layout.display = ""
         self.batch.add_class("ax-input-refused")

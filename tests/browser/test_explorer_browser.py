@@ -137,6 +137,38 @@ def test_error_shows_on_node_and_keeps_grid(page: Any, artifacts: Path) -> None:
     page.locator(".ax-undo").click()
 
 
+def test_typed_values_that_are_not_applied_say_why(page: Any, artifacts: Path) -> None:
+    page.locator(".ax-graph [data-node='rotate']").click()
+    box = page.locator(".ax-arg-fill_value .ax-number-box input").first
+    box.fill("abc")
+    box.press("Enter")
+    page.locator(".ax-arg-fill_value .ax-arg-message", has_text="is not a number").wait_for(
+        timeout=30_000
+    )
+    assert box.input_value() == "abc"  # the browser kept the text and the kernel said why
+    batch = page.locator(".ax-batch input").first
+    batch.fill("0")
+    batch.press("Enter")
+    page.locator(".ax-batch-message", has_text="at least 1").wait_for(timeout=30_000)
+    assert batch.input_value() == "0"
+    page.locator(".ax-toolbar").first.screenshot(path=str(artifacts / "browser-09-batch-0.png"))
+    page.locator(".ax-arg-fill_value").screenshot(path=str(artifacts / "browser-10-abc.png"))
+    assert kernel_eval(page, "print(explorer.spec.batch_size)").strip() == "8"
+    batch.fill("8")
+    batch.press("Enter")
+    page.locator(".ax-batch-message").first.wait_for(state="hidden", timeout=30_000)
+    box.fill("20")
+    box.press("Enter")
+    page.locator(".ax-arg-fill_value .ax-arg-message", has_text="is not a number").wait_for(
+        state="detached", timeout=30_000
+    )
+
+
+def test_the_autosave_belongs_to_this_notebook(page: Any) -> None:
+    path = kernel_eval(page, "print(explorer.controller.autosave.path)").strip()
+    assert path.startswith(".augexplorer/autosave-01_quickstart-") and path.endswith(".json")
+
+
 def test_rename_refuses_bad_names_then_renames(page: Any, artifacts: Path) -> None:
     page.locator(".ax-graph [data-node='crop']").click()
     page.locator(".ax-rename").click()
@@ -181,11 +213,43 @@ def test_export_tab(page: Any, artifacts: Path, lab: Server) -> None:
     page.locator(".ax-export").screenshot(path=str(artifacts / "browser-06-export.png"))
 
 
+def test_a_preset_over_the_edited_graph_can_be_undone(page: Any, artifacts: Path) -> None:
+    page.locator(".ax-preset select").select_option("randaugment")
+    notice = page.locator(".ax-notice", has_text="Replaced your edited graph")
+    notice.wait_for(timeout=60_000)
+    notice.screenshot(path=str(artifacts / "browser-11-preset-notice.png"))
+    page.locator(".ax-notice-undo").click()
+    page.locator(".ax-graph [data-node='rotate']").wait_for(timeout=60_000)
+    notice.wait_for(state="hidden")
+    # The toolbar follows the undo: the preset shown is the graph's again.
+    page.wait_for_function(
+        "() => document.querySelector('.ax-preset select').value === 'basic'", timeout=30_000
+    )
+
+
+@pytest.mark.parametrize("width", [1280, 1600, 1920])
+def test_layout_at_common_widths(page: Any, artifacts: Path, width: int) -> None:
+    """The panel at three window widths, as a person would look at it: saved for review, and
+    the panel itself never wider than the notebook gives it."""
+    page.set_viewport_size({"width": width, "height": 1100})
+    page.wait_for_timeout(500)  # lab lays out again after a resize
+    panel = page.locator(".ax-explorer").first
+    panel.screenshot(path=str(artifacts / f"browser-width-{width}.png"))
+    overflow = page.evaluate(
+        "() => { const el = document.querySelector('.ax-explorer');"
+        " return el.scrollWidth - el.clientWidth; }"
+    )
+    assert overflow <= 1, f"the panel scrolls sideways by {overflow} px at {width} px"
+    page.set_viewport_size({"width": 1700, "height": 1100})
+
+
 def test_voila_renders_the_panel(browser: Any, voila: Server, artifacts: Path) -> None:
     context = browser.new_context(viewport={"width": 1700, "height": 1100})
     page = context.new_page()
     page.goto(voila.url, timeout=120_000)
     page.locator(".ax-explorer img.ax-grid[src]").first.wait_for(timeout=120_000)
     assert page.locator(".ax-graph [data-node='rotate']").count() == 1
+    # JupyterLab autosaved an edited graph of the same notebook: Voila does not offer it.
+    assert page.locator(".ax-banner").first.is_hidden()
     page.locator(".ax-explorer").first.screenshot(path=str(artifacts / "voila-panel.png"))
     context.close()
