@@ -5,6 +5,7 @@ is reported at once, each naming the node, the argument and the fix.
 from __future__ import annotations
 
 import dataclasses
+import graphlib
 import keyword
 import math
 import re
@@ -25,8 +26,12 @@ from .errors import GraphInvalid, Problem
 from .evolve import evolve
 from .plan import Plan, Step
 from .spec import GraphSpec, Node, Probability, PythonCode, Random, Ref, Source
+from .spec.schema import MAX_BATCH, MAX_NAME, SEED_MAX
 
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+# Matched over the whole name: a name ending in a newline is not an identifier.
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+MAX_CYCLES_REPORTED = 10
+CHOICE_WEIGHT_TOLERANCE = 5e-5
 # Names the exported module uses for itself; a node may not take them.
 RESERVED_IDS = frozenset(
     {
@@ -45,7 +50,6 @@ RESERVED_IDS = frozenset(
         "batch_size",
     }
 )
-MAX_BATCH = 4096
 
 
 def derive_seed(graph_seed: int, *parts: str) -> int:
@@ -99,13 +103,33 @@ class _Validator:
     ) -> None:
         self.problems.append(Problem(message, node, argument, fix))
 
+    def check_seed(self, seed: Any, node: str | None, argument: str) -> None:
+        """Seeds recorded in a spec are DALI seeds: int64, and never -1 (which means random)."""
+        if seed is None:
+            return
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+            self.problem(
+                f"seed {seed!r:.40} is not a whole number from 0 to {SEED_MAX}",
+                node,
+                argument,
+                fix="use a seed such as 42, or leave it out to have one derived from the graph's",
+            )
+
     # ---- driver -----------------------------------------------------------------------------
     def run(self) -> Plan:
         spec = self.spec
-        if not 1 <= spec.batch_size <= MAX_BATCH:
-            self.problem(f"batch size {spec.batch_size} is out of range", fix=f"use 1..{MAX_BATCH}")
+        self.check_seed(spec.seed, None, "seed")
+        size = spec.batch_size
+        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_BATCH:
+            self.problem(f"batch size {size!r:.40} is out of range", fix=f"use 1..{MAX_BATCH}")
         if not spec.nodes:
             self.problem("the graph is empty", fix="add a data source and at least one operator")
+        for what, text in [("graph name", spec.name)] + [("output name", o) for o in spec.outputs]:
+            if not isinstance(text, str) or len(text) > MAX_NAME:
+                self.problem(
+                    f"the {what} {text!r:.40} is not text of at most {MAX_NAME} characters",
+                    fix="shorten it",
+                )
         self._check_ids()
         if not spec.sources():
             self.problem(
@@ -141,7 +165,7 @@ class _Validator:
             if node.id in seen:
                 self.problem("two nodes have this name", node.id, fix="rename one of them")
             seen.add(node.id)
-            if not _IDENTIFIER.match(node.id) or keyword.iskeyword(node.id):
+            if not _IDENTIFIER.fullmatch(node.id) or keyword.iskeyword(node.id):
                 self.problem(
                     "a node name must be a Python identifier (letters, digits, _; not starting with a digit)",
                     node.id,
@@ -155,41 +179,49 @@ class _Validator:
                 )
 
     def _topological_order(self) -> list[str]:
-        """Node ids in dependency order; reports missing inputs and cycles."""
-        ids = set(self.spec.ids())
+        """Node ids in dependency order, each node after what it reads and otherwise in the
+        user's order; reports cycles (found by graphlib), each broken at one edge so that the
+        rest of the graph is still checked. No recursion: a long chain is not a deep stack."""
         deps: dict[str, list[str]] = {}
         for node in self.spec.nodes:
-            refs = list(node.inputs) + [v for v in node.args.values() if isinstance(v, Ref)]
-            deps[node.id] = [r.node for r in refs if r.node in ids]
-        order: list[str] = []
-        state: dict[str, int] = {}  # 1 visiting, 2 done
-
-        def visit(node_id: str, path: list[str]) -> None:
-            if state.get(node_id) == 2:
-                return
-            if state.get(node_id) == 1:
-                cycle = [*path[path.index(node_id) :], node_id]
+            refs = [*node.inputs, *(v for v in node.args.values() if isinstance(v, Ref))]
+            known = deps.setdefault(node.id, [])
+            known += [r.node for r in refs if r.node in self.spec and r.node not in known]
+        for _ in range(MAX_CYCLES_REPORTED):
+            try:
+                graphlib.TopologicalSorter(deps).prepare()
+                break
+            except graphlib.CycleError as error:
+                cycle: list[str] = error.args[1]  # each feeds the next; first == last
                 self.problem(
                     f"the graph has a cycle: {' -> '.join(cycle)}",
-                    node_id,
+                    cycle[0],
                     fix="rewire one of these inputs to an earlier node",
                 )
-                return
-            state[node_id] = 1
-            for dep in deps[node_id]:
-                visit(dep, [*path, node_id])
-            state[node_id] = 2
-            order.append(node_id)
-
-        for node in self.spec.nodes:
-            visit(node.id, [])
-        return list(dict.fromkeys(order))
+                deps[cycle[1]].remove(cycle[0])
+        order: list[str] = []
+        placed: set[str] = set()
+        for root in deps:
+            if root in placed:
+                continue
+            stack = [(root, iter(deps[root]))]
+            placed.add(root)
+            while stack:
+                node_id, pending = stack[-1]
+                dep = next((d for d in pending if d not in placed), None)
+                if dep is None:
+                    stack.pop()
+                    order.append(node_id)
+                else:
+                    placed.add(dep)
+                    stack.append((dep, iter(deps[dep])))
+        return order
 
     def _check_ref(
         self, ref: Ref, what: str, node: str | None, argument: str | None = None
     ) -> Step | None:
         if ref.node not in self.spec:
-            near = _closest(ref.node, self.spec.ids())
+            near = _closest(ref.node, self.spec.ids()) if len(self.spec.nodes) <= 500 else None
             self.problem(
                 f"{what} reads {str(ref)!r}, which does not exist",
                 node,
@@ -211,6 +243,7 @@ class _Validator:
 
     # ---- sources ----------------------------------------------------------------------------
     def _source(self, source: Source) -> Source:
+        self.check_seed(source.seed, source.id, "seed")
         if source.kind in ("folder", "file_list") and not source.path:
             self.problem(
                 f"a {source.kind} source needs a path",
@@ -256,6 +289,7 @@ class _Validator:
         ]
         self._check_input_count(node, info)
         device = self._device(node, info, input_steps)
+        self.check_seed(node.seed, node.id, "seed")
         seed = node.seed
         if info.random and seed is None:
             seed = derive_seed(self.spec.seed, node.id)
@@ -445,6 +479,7 @@ class _Validator:
             value.stddev,
             value.probability,
             *value.values,
+            *value.p,
         ]
         if any(
             not isinstance(x, (int, float)) or isinstance(x, bool) or not math.isfinite(x)
@@ -490,6 +525,8 @@ class _Validator:
                 arg.name,
                 fix="list the values to choose from",
             )
+        elif value.dist == "choice" and value.p:
+            self._check_weights(node, arg, value)
         if arg.is_vector and value.shape is None:
             self.problem(
                 "this argument is a vector: the random draw needs a shape",
@@ -514,10 +551,39 @@ class _Validator:
                 arg.name,
                 fix=f"set shape to {value_counts(lengths)}",
             )
+        self.check_seed(value.seed, node.id, arg.name)
         seed = (
             value.seed if value.seed is not None else derive_seed(self.spec.seed, node.id, arg.name)
         )
         return dataclasses.replace(value, seed=seed)
+
+    def _check_weights(self, node: Node, arg: ArgInfo, value: Random) -> None:
+        """Choice weights as DALI's random.choice takes them: one per value, none negative,
+        summing to 1 (DALI allows 1e-4; we keep inside that)."""
+        weights, count = value.p, len(value.values)
+        if len(weights) != count:
+            self.problem(
+                f"choice has {count} value(s) but {len(weights)} weight(s)",
+                node.id,
+                arg.name,
+                fix="give one weight per value, or no weights for equal chances",
+            )
+        elif any(w < 0 for w in weights):
+            self.problem(
+                "choice weights cannot be negative",
+                node.id,
+                arg.name,
+                fix="use weights from 0 to 1 that sum to 1",
+            )
+        elif abs(math.fsum(weights) - 1.0) > CHOICE_WEIGHT_TOLERANCE:
+            total = math.fsum(weights)
+            scaled = ", ".join(f"{w / total:.4g}" for w in weights) if total > 0 else None
+            self.problem(
+                f"choice weights sum to {total:g}, not 1",
+                node.id,
+                arg.name,
+                fix=f"scale them to sum to 1: {scaled}" if scaled else "give some value a weight",
+            )
 
     def _fresh_id(self, base: str) -> str:
         step_id, index = base, 2
@@ -576,6 +642,7 @@ class _Validator:
                 fix="remove the probability",
             )
             return None
+        self.check_seed(probability.seed, node.id, "probability")
         seed = (
             probability.seed
             if probability.seed is not None

@@ -13,6 +13,7 @@ by value straightforward.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Container, Iterable, Mapping
@@ -41,8 +42,15 @@ class Ref:
 
     @classmethod
     def parse(cls, text: str) -> Ref:
-        name, _, index = text.partition(":")
-        return cls(name, int(index) if index.isdigit() else 0) if index else cls(name)
+        """``"decode"`` or ``"reader:1"``; anything else (``"rotate:xyz"``, ``"rotate:-1"``, an
+        empty name) is a ValueError rather than silently output 0."""
+        name, colon, index = text.partition(":")
+        if not name or (colon and not (index.isascii() and index.isdigit() and len(index) <= 3)):
+            raise ValueError(
+                f"{text!r} is not a node output; write 'node' for its first output or "
+                "'node:1' for output 1"
+            )
+        return cls(name, int(index)) if colon else cls(name)
 
 
 @dataclass(frozen=True)
@@ -272,6 +280,27 @@ class Node:
     def without_arg(self, name: str) -> Node:
         return dataclasses.replace(self, args={k: v for k, v in self.args.items() if k != name})
 
+    def map_refs(self, redirect: Callable[[Ref], Ref | None]) -> Node:
+        """This node with every edge it reads, positional inputs and argument inputs alike,
+        passed through `redirect`. An edge redirected to None is dropped where that changes no
+        other edge's meaning: an argument input (the argument goes back to its default) or a
+        trailing positional input; one in the middle stays, so validation names it. Returns
+        `self` when nothing changed."""
+        redirected = [redirect(ref) for ref in self.inputs]
+        while redirected and redirected[-1] is None:
+            redirected.pop()
+        inputs = tuple(new or old for new, old in zip(redirected, self.inputs, strict=False))
+        args: dict[str, ArgValue] = {}
+        for name, value in self.args.items():
+            if isinstance(value, Ref):
+                value = redirect(value)
+                if value is None:
+                    continue
+            args[name] = value
+        if inputs == self.inputs and args == self.args:
+            return self
+        return dataclasses.replace(self, inputs=inputs, args=args)
+
 
 AnyNode: TypeAlias = "Source | Node"
 
@@ -287,17 +316,23 @@ class GraphSpec:
     name: str = "augmentation"
 
     # ---- lookup -------------------------------------------------------------------------------
-    def node(self, node_id: str) -> AnyNode:
+    @functools.cached_property
+    def _by_id(self) -> dict[str, AnyNode]:
+        # The first node of a name wins, as a linear search would find it; validation reports
+        # the duplicate. Cached, so lookups in validation and edits stay linear overall.
+        index: dict[str, AnyNode] = {}
         for node in self.nodes:
-            if node.id == node_id:
-                return node
-        raise KeyError(node_id)
+            index.setdefault(node.id, node)
+        return index
+
+    def node(self, node_id: str) -> AnyNode:
+        return self._by_id[node_id]
 
     def ids(self) -> list[str]:
         return [node.id for node in self.nodes]
 
     def __contains__(self, node_id: object) -> bool:
-        return any(node.id == node_id for node in self.nodes)
+        return node_id in self._by_id
 
     def sources(self) -> list[Source]:
         return [node for node in self.nodes if isinstance(node, Source)]
@@ -364,36 +399,55 @@ class GraphSpec:
         """
         if node.id in self:
             raise ValueError(f"a node named {node.id!r} already exists; pick another name")
-        nodes = list(self.nodes)
-        index = len(nodes) if after is None else self.ids().index(after) + 1
+        index = len(self.nodes) if after is None else self.ids().index(after) + 1
         if isinstance(node, Node) and not node.inputs and after is not None:
             node = dataclasses.replace(node, inputs=(Ref(after),))
+        spec = self
         if rewire and after is not None:
             old, new = Ref(after), Ref(node.id)
-            nodes = [_rename_ref(n, old, new) for n in nodes]
+            spec = self._redirect(lambda ref: new if ref == old else ref)
+        nodes = list(spec.nodes)
         nodes.insert(index, node)
-        outputs = dict(self.outputs)
-        if rewire and after is not None:
-            outputs = {k: (Ref(node.id) if v == Ref(after) else v) for k, v in outputs.items()}
-        return dataclasses.replace(self, nodes=tuple(nodes), outputs=outputs)
+        return dataclasses.replace(spec, nodes=tuple(nodes))
 
     def remove(self, node_id: str) -> GraphSpec:
-        """Remove a node; whatever read its first output now reads the node's first input."""
+        """Remove a node. Whatever read its first output, as an input or as an argument input,
+        now reads the node's first input; with none to read, an argument input is dropped and an
+        input or output left for validation to name."""
         node = self.node(node_id)
         replacement = node.inputs[0] if node.inputs else None
-        nodes = []
-        for n in self.nodes:
-            if n.id == node_id:
-                continue
-            if replacement is not None:
-                n = _rename_ref(n, Ref(node_id), replacement)
-            nodes.append(n)
-        outputs = {
-            k: (replacement if v.node == node_id and replacement is not None else v)
-            for k, v in self.outputs.items()
-            if v.node != node_id or replacement is not None
-        }
-        return dataclasses.replace(self, nodes=tuple(nodes), outputs=outputs)
+
+        def redirect(ref: Ref) -> Ref | None:
+            if ref.node != node_id:
+                return ref
+            return replacement if ref.output == 0 else None
+
+        spec = self._redirect(redirect)
+        return dataclasses.replace(spec, nodes=tuple(n for n in spec.nodes if n.id != node_id))
+
+    def rename(self, node_id: str, new_id: str) -> GraphSpec:
+        """Give a node a new name; every edge and output that read it follows."""
+        if new_id in self:
+            raise ValueError(f"a node named {new_id!r} already exists; pick another name")
+        spec = self._redirect(lambda ref: Ref(new_id, ref.output) if ref.node == node_id else ref)
+        return dataclasses.replace(
+            spec,
+            nodes=tuple(
+                dataclasses.replace(n, id=new_id) if n.id == node_id else n for n in spec.nodes
+            ),
+        )
+
+    def _redirect(self, redirect: Callable[[Ref], Ref | None]) -> GraphSpec:
+        """The one place edges are rewired: every positional input, argument input and graph
+        output goes through `redirect` (see :meth:`Node.map_refs`; an output sent to None is
+        dropped)."""
+        nodes = tuple(n.map_refs(redirect) if isinstance(n, Node) else n for n in self.nodes)
+        outputs = {}
+        for name, ref in self.outputs.items():
+            target = redirect(ref)
+            if target is not None:
+                outputs[name] = target
+        return dataclasses.replace(self, nodes=nodes, outputs=outputs)
 
     def move(self, node_id: str, offset: int) -> GraphSpec:
         """Swap a node with its neighbour in a chain, keeping the data flowing top to bottom.
@@ -416,20 +470,18 @@ class GraphSpec:
             return dataclasses.replace(self, nodes=tuple(nodes))
         # lower reads upper; afterwards upper reads what lower read (with upper swapped for
         # upper's inputs) and lower reads upper's inputs.
-        new_lower = dataclasses.replace(
-            lower, inputs=tuple(upper.inputs[0] if r == Ref(upper.id) else r for r in lower.inputs)
-        )
+        upper_input = upper.inputs[0] if upper.inputs else None
+        new_lower = lower.map_refs(lambda ref: upper_input if ref == Ref(upper.id) else ref)
         new_upper = dataclasses.replace(upper, inputs=(Ref(lower.id), *upper.inputs[1:]))
-        nodes = []
-        for n in self.nodes:
-            if n.id == upper.id:
-                nodes.append(new_lower)
-            elif n.id == lower.id:
-                nodes.append(new_upper)
-            else:
-                nodes.append(_swap_refs(n, Ref(lower.id), Ref(upper.id)))
+        # Everything else that read one end of the link now reads the other, whichever kind
+        # of edge it is; the graph's outputs follow the chain's new end.
+        swap = {Ref(lower.id): Ref(upper.id), Ref(upper.id): Ref(lower.id)}
+        spec = self._redirect(lambda ref: swap.get(ref, ref))
+        moved = {upper.id: new_lower, lower.id: new_upper}
         outputs = {k: Ref(upper.id) if v == Ref(lower.id) else v for k, v in self.outputs.items()}
-        return dataclasses.replace(self, nodes=tuple(nodes), outputs=outputs)
+        return dataclasses.replace(
+            spec, nodes=tuple(moved.get(n.id, n) for n in spec.nodes), outputs=outputs
+        )
 
     def duplicate(self, node_id: str) -> GraphSpec:
         node = self._operator(node_id)
@@ -479,21 +531,6 @@ class GraphSpec:
         if not isinstance(node, Node):
             raise ValueError(f"{node_id!r} is a data source, not an operator")
         return node
-
-
-def _rename_ref(node: AnyNode, old: Ref, new: Ref) -> AnyNode:
-    if not isinstance(node, Node) or node.id == new.node:
-        return node
-    inputs = tuple(new if r == old else r for r in node.inputs)
-    return dataclasses.replace(node, inputs=inputs)
-
-
-def _swap_refs(node: AnyNode, a: Ref, b: Ref) -> AnyNode:
-    if not isinstance(node, Node):
-        return node
-    swap = {a: b, b: a}
-    inputs = tuple(swap.get(r, r) for r in node.inputs)
-    return dataclasses.replace(node, inputs=inputs)
 
 
 def chain(

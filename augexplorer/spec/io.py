@@ -1,20 +1,21 @@
-"""JSON round trip for graph specs, with a format version and strict field checks.
+"""JSON round trip for graph specs, with a format version.
 
-Loading a spec never runs code: it is plain JSON turned into dataclasses.
+Loading a spec never runs code: JSON is decoded, checked against :mod:`.schema` (strict types, no
+unknown fields, bounds) and turned into the :mod:`.graph` dataclasses.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from ..errors import SpecFormatError
+from .explain import explain, nesting_depth
 from .graph import (
-    DISTRIBUTIONS,
-    SOURCE_KINDS,
     AnyNode,
     GraphSpec,
     Node,
@@ -24,25 +25,29 @@ from .graph import (
     Ref,
     Source,
 )
+from .schema import (
+    INT_MAX,
+    INT_MIN,
+    MAX_DEPTH,
+    MAX_TEXT,
+    ChoiceJSON,
+    CoinFlipJSON,
+    FloatJSON,
+    GraphJSON,
+    NodeJSON,
+    NormalJSON,
+    PythonJSON,
+    RandomJSON,
+    RefJSON,
+    RefText,
+    SourceJSON,
+    UniformJSON,
+)
 
 FORMAT = "augexplorer.graph"
 VERSION = 1
 
-_GRAPH_FIELDS = {"format", "version", "name", "batch_size", "seed", "nodes", "outputs"}
-_NODE_FIELDS = {"id", "op", "inputs", "args", "device", "probability", "seed"}
-_SOURCE_FIELDS = {"id", "source", "path", "shuffle", "seed", "skip_bad"}
-_RANDOM_FIELDS = {
-    "random",
-    "low",
-    "high",
-    "mean",
-    "stddev",
-    "probability",
-    "values",
-    "p",
-    "shape",
-    "seed",
-}
+MAX_SPEC_BYTES = 32 * 2**20
 
 
 def _json_value(value: Any) -> Any:
@@ -103,176 +108,220 @@ def dumps(spec: GraphSpec) -> str:
 # ---- loading ---------------------------------------------------------------------------------
 
 
-def _check_fields(where: str, data: Mapping[str, Any], allowed: set[str]) -> None:
-    unknown = sorted(set(data) - allowed)
-    if unknown:
+def loads(text: str | bytes) -> GraphSpec:
+    """A spec from JSON text; any problem is one :class:`SpecFormatError` naming the field."""
+    if len(text) > MAX_SPEC_BYTES:
         raise SpecFormatError(
-            f"{where}: unknown field(s) {', '.join(map(repr, unknown))}; "
-            f"allowed: {', '.join(sorted(allowed))}"
+            f"the spec is {len(text):,} bytes, more than {MAX_SPEC_BYTES:,}; "
+            "is this a graph spec? (a graph of a few hundred nodes is well under 1 MB)"
         )
-
-
-def _expect(where: str, value: Any, kind: type | tuple[type, ...], what: str) -> Any:
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind in (int, (int, float))):
-        raise SpecFormatError(f"{where}: expected {what}, got {type(value).__name__} {value!r}")
-    return value
-
-
-def _value_from_json(where: str, value: Any) -> Any:
-    if isinstance(value, dict):
-        if set(value) == {"ref"}:
-            return Ref.parse(_expect(where, value["ref"], str, "a node name"))
-        if set(value) == {"float"}:
-            return float(value["float"])
-        if "random" in value:
-            return _random_from_json(where, value)
-        if "python" in value:
-            return _python_from_json(where, value)
-        raise SpecFormatError(
-            f"{where}: an argument object must be {{'ref': ...}}, {{'random': ...}} or "
-            f"{{'python': ..., 'name': ...}}, got {value!r}"
-        )
-    if isinstance(value, list):
-        return [_value_from_json(where, v) for v in value]
-    return value
-
-
-def _random_from_json(where: str, data: Mapping[str, Any]) -> Random:
-    _check_fields(where, data, _RANDOM_FIELDS)
-    dist = data["random"]
-    if dist not in DISTRIBUTIONS:
-        raise SpecFormatError(
-            f"{where}: unknown distribution {dist!r}; use one of {', '.join(DISTRIBUTIONS)}"
-        )
-    kwargs: dict[str, Any] = {}
-    for key in ("low", "high", "mean", "stddev", "probability"):
-        if key in data:
-            kwargs[key] = _expect(f"{where}.{key}", data[key], (int, float), "a number")
-    if "values" in data:
-        kwargs["values"] = tuple(_expect(f"{where}.values", data["values"], list, "a list"))
-    if "p" in data:
-        kwargs["p"] = tuple(_expect(f"{where}.p", data["p"], list, "a list of weights"))
-    for key in ("shape", "seed"):
-        if key in data and data[key] is not None:
-            kwargs[key] = _expect(f"{where}.{key}", data[key], int, "an integer")
-    return Random(dist, **kwargs)
-
-
-def _python_from_json(where: str, data: Mapping[str, Any]) -> PythonCode:
-    # Kept as text: nothing here parses, compiles or runs it.
-    _check_fields(where, data, {"python", "name"})
-    return PythonCode(
-        source=_expect(f"{where}.python", data["python"], str, "Python source text"),
-        name=_expect(f"{where}.name", data.get("name"), str, "the name of the function to call"),
-    )
-
-
-def node_from_json(index: int, data: Any) -> AnyNode:
-    where = f"nodes[{index}]"
-    _expect(where, data, dict, "an object")
-    node_id = _expect(f"{where}.id", data.get("id"), str, "a node name")
-    where = f"node {node_id!r}"
-    if "source" in data:
-        _check_fields(where, data, _SOURCE_FIELDS)
-        kind = data["source"]
-        if kind not in SOURCE_KINDS:
-            raise SpecFormatError(
-                f"{where}: unknown source kind {kind!r}; use one of {', '.join(SOURCE_KINDS)}"
-            )
-        return Source(
-            id=node_id,
-            kind=kind,
-            path=data.get("path"),
-            shuffle=bool(data.get("shuffle", True)),
-            skip_bad=_expect(
-                f"{where}.skip_bad", data.get("skip_bad", False), bool, "true or false"
-            ),
-            seed=data.get("seed"),
-        )
-    _check_fields(where, data, _NODE_FIELDS)
-    op = _expect(f"{where}.op", data.get("op"), str, "an operator name such as 'rotate'")
-    inputs = tuple(
-        Ref.parse(_expect(f"{where}.inputs", ref, str, "a node name"))
-        for ref in data.get("inputs", [])
-    )
-    args = {
-        name: _value_from_json(f"{where}.args.{name}", value)
-        for name, value in _expect(f"{where}.args", data.get("args", {}), dict, "an object").items()
-    }
-    probability = None
-    if data.get("probability") is not None:
-        prob = _expect(f"{where}.probability", data["probability"], dict, "{'p': ..., 'seed': ...}")
-        _check_fields(f"{where}.probability", prob, {"p", "seed"})
-        probability = Probability(
-            p=_expect(f"{where}.probability.p", prob.get("p"), (int, float), "a number in [0, 1]"),
-            seed=prob.get("seed"),
-        )
-    return Node(
-        id=node_id,
-        op=op,
-        inputs=inputs,
-        args=args,
-        device=data.get("device"),
-        probability=probability,
-        seed=data.get("seed"),
-    )
-
-
-def from_json(data: Any) -> GraphSpec:
-    _expect("spec", data, dict, "a JSON object")
-    if data.get("format") != FORMAT:
-        raise SpecFormatError(f"spec: 'format' must be {FORMAT!r}; is this an augexplorer graph?")
-    version = data.get("version")
-    if not isinstance(version, int):
-        raise SpecFormatError("spec: 'version' must be an integer")
-    if version > VERSION:
-        raise SpecFormatError(
-            f"spec: format version {version} is newer than this augexplorer understands "
-            f"(up to {VERSION}); upgrade augexplorer to open it"
-        )
-    _check_fields("spec", data, _GRAPH_FIELDS)
-    nodes = tuple(
-        node_from_json(i, node)
-        for i, node in enumerate(_expect("spec.nodes", data.get("nodes", []), list, "a list"))
-    )
-    outputs = {
-        name: Ref.parse(_expect(f"spec.outputs.{name}", ref, str, "a node name"))
-        for name, ref in _expect("spec.outputs", data.get("outputs", {}), dict, "an object").items()
-    }
-    return GraphSpec(
-        nodes=nodes,
-        outputs=outputs,
-        batch_size=_expect("spec.batch_size", data.get("batch_size", 8), int, "an integer"),
-        seed=_expect("spec.seed", data.get("seed", 0), int, "an integer"),
-        name=_expect("spec.name", data.get("name", "augmentation"), str, "a string"),
-    )
-
-
-def loads(text: str) -> GraphSpec:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise SpecFormatError(
-            f"not valid JSON (line {error.lineno}, column {error.colno}): {error.msg}"
-        ) from None
+        data = msgspec.json.decode(text)
+    except msgspec.ValidationError:  # a number too large for Python or float64
+        raise SpecFormatError(_number_out_of_range(text)) from None
+    except msgspec.DecodeError as error:
+        raise SpecFormatError(_syntax_error(text, error)) from None
+    except RecursionError:
+        raise SpecFormatError(_too_deep()) from None
     return from_json(data)
 
 
 def load(path: str | Path) -> GraphSpec:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            text = file.read(MAX_SPEC_BYTES + 1)
     except FileNotFoundError:
         raise SpecFormatError(f"{path}: no such spec file") from None
+    except IsADirectoryError:
+        raise SpecFormatError(
+            f"{path}: is a folder, not a spec file (give the .json file)"
+        ) from None
+    except OSError as error:
+        raise SpecFormatError(f"{path}: cannot be read ({error.strerror})") from None
+    try:
+        decoded = text.decode("utf-8")
     except UnicodeDecodeError:
         raise SpecFormatError(f"{path}: not a text file; a spec is JSON") from None
     try:
-        return loads(text)
+        return loads(decoded)
     except SpecFormatError as error:
         raise SpecFormatError(f"{path}: {error}") from None
+
+
+def from_json(data: Any) -> GraphSpec:
+    """A spec from decoded JSON (dicts and lists), checked against :mod:`.schema`."""
+    if not isinstance(data, dict):
+        raise SpecFormatError(f"spec: expected a JSON object, got {_kind(data)}")
+    if data.get("format") != FORMAT:
+        raise SpecFormatError(f"spec: 'format' must be {FORMAT!r}; is this an augexplorer graph?")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise SpecFormatError("spec: 'version' must be an integer")
+    if version > VERSION:
+        raise SpecFormatError(
+            f"spec: format version {version} is newer than this augexplorer understands "
+            f"(up to {VERSION}); upgrade augexplorer to open it"
+        )
+    if nesting_depth(data, MAX_DEPTH) > MAX_DEPTH:
+        raise SpecFormatError(_too_deep())
+    graph = _convert(data, GraphJSON, "")
+    nodes = tuple(_node(index, item) for index, item in enumerate(graph.nodes))
+    outputs = {
+        name: _ref(_convert(ref, RefText, f"outputs.{name}"), f"outputs.{name}")
+        for name, ref in graph.outputs.items()
+    }
+    return GraphSpec(
+        nodes=nodes,
+        outputs=outputs,
+        batch_size=graph.batch_size,
+        seed=graph.seed,
+        name=graph.name,
+    )
+
+
+def _node(index: int, data: dict[str, Any]) -> AnyNode:
+    where = f"nodes[{index}]"
+    if isinstance(data.get("id"), str):
+        where += f" (node {data['id']!r})"
+    if "source" in data:
+        source = _convert(data, SourceJSON, where)
+        return Source(
+            id=source.id,
+            kind=source.source,
+            path=source.path,
+            shuffle=source.shuffle,
+            seed=source.seed,
+            skip_bad=source.skip_bad,
+        )
+    node = _convert(data, NodeJSON, where)
+    probability = node.probability
+    return Node(
+        id=node.id,
+        op=node.op,
+        inputs=tuple(_ref(ref, f"{where}.inputs[{i}]") for i, ref in enumerate(node.inputs)),
+        args={name: _arg_value(value, f"{where}.args.{name}") for name, value in node.args.items()},
+        device=node.device,
+        probability=probability and Probability(p=probability.p, seed=probability.seed),
+        seed=node.seed,
+    )
+
+
+def _ref(text: str, where: str) -> Ref:
+    try:
+        return Ref.parse(text)
+    except ValueError as error:
+        raise SpecFormatError(f"{where}: {error}") from None
+
+
+def _arg_value(value: Any, where: str) -> Any:
+    """An argument's value: a constant, or an object that says what else it is."""
+    if isinstance(value, dict):
+        if "ref" in value:
+            return _ref(_convert(value, RefJSON, where).ref, f"{where}.ref")
+        if "float" in value:
+            return float(_convert(value, FloatJSON, where).float)
+        if "random" in value:
+            return _random(_convert(value, RandomJSON, where))
+        if "python" in value:
+            code = _convert(value, PythonJSON, where)  # kept as text: nothing here runs it
+            return PythonCode(source=code.python, name=code.name)
+        keys = ", ".join(map(repr, list(value)[:5])) or "none"
+        raise SpecFormatError(
+            f"{where}: an argument object must be {{'ref': node}}, {{'random': distribution, "
+            f"...}}, {{'python': source, 'name': function}} or {{'float': 'nan'}}; "
+            f"this one has keys {keys}"
+        )
+    if isinstance(value, list):
+        return [_arg_value(item, f"{where}[{i}]") for i, item in enumerate(value)]
+    if isinstance(value, int) and not isinstance(value, bool) and not INT_MIN <= value <= INT_MAX:
+        raise SpecFormatError(
+            f"{where}: the integer {_short(value)} is out of range; DALI holds 64-bit integers"
+        )
+    if isinstance(value, str) and len(value) > MAX_TEXT:
+        raise SpecFormatError(f"{where}: text of {len(value):,} characters (at most {MAX_TEXT:,})")
+    return value
+
+
+def _random(draw: UniformJSON | NormalJSON | CoinFlipJSON | ChoiceJSON) -> Random:
+    shape, seed = draw.shape, draw.seed
+    if isinstance(draw, UniformJSON):
+        return Random("uniform", low=draw.low, high=draw.high, shape=shape, seed=seed)
+    if isinstance(draw, NormalJSON):
+        return Random("normal", mean=draw.mean, stddev=draw.stddev, shape=shape, seed=seed)
+    if isinstance(draw, CoinFlipJSON):
+        return Random("coin_flip", probability=draw.probability, shape=shape, seed=seed)
+    return Random("choice", values=tuple(draw.values), p=tuple(draw.p), shape=shape, seed=seed)
+
+
+def _convert(data: Any, kind: Any, where: str) -> Any:
+    """`data` as the schema type `kind`, or a SpecFormatError naming the field."""
+    try:
+        return msgspec.convert(data, kind, strict=True)
+    except msgspec.ValidationError as error:
+        raise SpecFormatError(explain(error, data, kind, where)) from None
+
+
+def _syntax_error(text: str | bytes, error: msgspec.DecodeError) -> str:
+    # Python's own parser says where (line and column), which msgspec does not for a cut file.
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as located:
+        return f"not valid JSON (line {located.lineno}, column {located.colno}): {located.msg}"
+    except (ValueError, RecursionError):
+        pass
+    return f"not valid JSON: {error}"
+
+
+class _OutOfRange(str):
+    """A number, as written, that no float64 or 64-bit integer holds."""
+
+
+def _number_out_of_range(text: str | bytes) -> str:
+    """Where the first out-of-range number stands, found by a second, forgiving parse."""
+
+    def number(written: str) -> Any:
+        value = float(written) if len(written) < 400 else math.inf
+        return value if math.isfinite(value) else _OutOfRange(written)
+
+    why = "is out of range; DALI holds 64-bit integers and finite float64 numbers"
+    try:
+        data = json.loads(text, parse_int=number, parse_float=number)
+    except (ValueError, RecursionError):
+        return f"a number {why}"
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, _OutOfRange):
+            shown = value if len(value) < 24 else f"{value[:12]}... ({len(value)} characters)"
+            return f"{where.lstrip('.') or 'spec'}: the number {shown} {why}"
+        if isinstance(value, dict):
+            named = f"{where} (node {value['id']!r})" if isinstance(value.get("id"), str) else where
+            stack += [(f"{named}.{key}", item) for key, item in reversed(value.items())]
+        elif isinstance(value, list):
+            stack += [(f"{where}[{i}]", item) for i, item in reversed(list(enumerate(value)))]
+    return f"a number {why}"
+
+
+def _too_deep() -> str:
+    return (
+        f"the JSON is nested more than {MAX_DEPTH} levels deep; a graph spec needs fewer than "
+        "ten (is this a graph spec?)"
+    )
 
 
 def save(spec: GraphSpec, path: str | Path, *, overwrite: bool = False) -> Path:
     from ..files import atomic_write_text
 
     return atomic_write_text(Path(path), dumps(spec), overwrite=overwrite)
+
+
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "text", bool: "true or false"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _short(value: int) -> str:
+    text = str(value) if value.bit_length() < 200 else f"of {len(hex(value)) * 4 // 3} digits"
+    return text if len(text) < 40 else text[:20] + "..."

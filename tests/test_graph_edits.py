@@ -1,0 +1,92 @@
+"""Graph edits rewire every kind of edge the same way: positional inputs, argument inputs (a warp's
+`matrix` read from a `transforms.*` node) and the graph's outputs."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from augexplorer import GraphSpec, Node, Ref, Session, preset
+from augexplorer.errors import GraphInvalid
+from augexplorer.validate import validate
+
+
+def affine() -> GraphSpec:
+    return dataclasses.replace(preset("random_affine"), batch_size=2)
+
+
+def edges(spec: GraphSpec) -> dict[str, list[str]]:
+    """Every node's edges, positional inputs first, then argument inputs as ``arg=node``."""
+    return {
+        node.id: [str(r) for r in node.inputs]
+        + [f"{name}={value}" for name, value in node.args.items() if isinstance(value, Ref)]
+        for node in spec.operators()
+    }
+
+
+def test_removing_a_matrix_node_rewires_the_warp_to_what_it_read() -> None:
+    spec = affine().remove("scale")
+    assert edges(spec)["warp"] == ["resize", "matrix=rotation"]
+    validate(spec)
+
+
+def test_removing_the_first_transform_leaves_the_chain_whole() -> None:
+    spec = affine().remove("rotation")
+    assert edges(spec)["scale"] == []  # its only input went with the node: it starts the chain
+    assert edges(spec)["warp"] == ["resize", "matrix=scale"]
+    validate(spec)
+
+
+def test_removing_a_node_with_no_input_drops_the_argument_it_fed() -> None:
+    spec = affine().remove("scale").remove("rotation")
+    assert edges(spec)["warp"] == ["resize"]
+    with pytest.raises(GraphInvalid, match="warp_affine needs a transform"):
+        validate(spec)  # named, not a dangling reference to a node that is gone
+
+
+def test_inserting_after_a_matrix_node_feeds_the_warp_from_the_new_node() -> None:
+    shear = Node("shear", "transforms.shear", args={"shear": [0.1, 0.0]})
+    spec = affine().insert_after("scale", shear)
+    assert edges(spec)["shear"] == ["scale"]
+    assert edges(spec)["warp"] == ["resize", "matrix=shear"]
+    validate(spec)
+
+
+def test_renaming_follows_every_edge_and_output() -> None:
+    spec = affine().rename("scale", "zoom").rename("warp", "warped")
+    assert edges(spec)["warped"] == ["resize", "matrix=zoom"]
+    assert spec.outputs["images"] == Ref("warped")
+    with pytest.raises(ValueError, match="already exists"):
+        spec.rename("zoom", "resize")
+
+
+def test_duplicating_a_matrix_node_puts_the_copy_in_the_chain() -> None:
+    spec = affine().duplicate("scale")
+    assert edges(spec)["scale_2"] == ["scale"]
+    assert edges(spec)["warp"] == ["resize", "matrix=scale_2"]
+    validate(spec)
+
+
+def test_moving_a_transform_up_keeps_the_warp_on_the_chain_end() -> None:
+    spec = affine().move("scale", -1)
+    assert [n.id for n in spec.nodes][3:5] == ["scale", "rotation"]
+    assert edges(spec)["scale"] == []
+    assert edges(spec)["rotation"] == ["scale"]
+    assert edges(spec)["warp"] == ["resize", "matrix=rotation"]
+    validate(spec)
+
+
+def test_each_rewired_graph_runs() -> None:
+    session = Session(affine())
+    session.run()
+    for spec in (
+        affine().remove("scale"),
+        affine().insert_after(
+            "scale", Node("shear", "transforms.shear", args={"shear": [0.1, 0.0]})
+        ),
+        affine().move("scale", -1),
+        affine().duplicate("scale"),
+    ):
+        result = session.update(spec)
+        assert len(result.arrays(spec.outputs["images"])) == 2
