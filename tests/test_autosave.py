@@ -194,6 +194,17 @@ def test_an_autosave_that_cannot_be_moved_aside_turns_autosave_off(
     assert path.read_bytes() == b"{broken", "the only copy is never overwritten"
 
 
+def test_an_autosave_path_that_is_a_folder_is_left_alone(catalog, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    folder = tmp_path / "runs"
+    (folder / "keep").mkdir(parents=True)
+    explorer = Explorer("basic", batch_size=4, autosave=folder, catalog=catalog)
+    assert (folder / "keep").is_dir() and sorted(p.name for p in tmp_path.iterdir()) == ["runs"]
+    said = banner_text(explorer)
+    assert "it is a folder, not a file" in said and "Autosave is off" in said
+    explorer.set_arg("rotate", "fill_value", 5.0)
+    assert sorted(p.name for p in folder.iterdir()) == ["keep"]
+
+
 # ---- one autosave per notebook ------------------------------------------------------------------
 
 

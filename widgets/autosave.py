@@ -70,6 +70,12 @@ class Autosave:
         be read of it is returned, marked with a note."""
         if self.path is None or not (self.path.exists() or self.path.is_symlink()):
             return None
+        if self.path.is_dir():  # never moved: it is the user's folder, not a damaged autosave
+            reason = "it is a folder, not a file"
+            self.damage = Damage(reason, self.path, None, None)
+            self.last_error = f"the autosave {self.path} could not be read: {reason}"
+            self.path = None
+            return None
         try:
             return read_autosave(self.path)
         except Damaged as damaged:

@@ -82,8 +82,9 @@ def _describe(offer: Saved | None, damage: Damage | None) -> str:
         f"The file is kept as <code>{html.escape(str(damage.kept_at))}</code>; nothing was "
         f"overwritten."
         if damage.kept_at is not None
-        else "It could not be moved aside, so autosave is off until you move "
-        f"<code>{html.escape(str(damage.path))}</code> yourself."
+        else "Autosave is off so that nothing there is overwritten: move "
+        f"<code>{html.escape(str(damage.path))}</code>, or give "
+        "<code>Explorer(autosave=...)</code> another file."
     )
     head = (
         f"<span class='ax-errors'>⚠ The autosave <code>{html.escape(str(damage.path))}</code> "
