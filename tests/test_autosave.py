@@ -219,8 +219,11 @@ def test_each_notebook_has_its_own_autosave() -> None:
     assert autosave_path(True, {}, {"__session__": "/home/me/work/a.ipynb"}) == lab_a
     assert autosave_path(True, {}, {"__vsc_ipynb_file__": "/home/me/work/a.ipynb"}) == lab_a
     voila = autosave_path(True, {"VOILA_REQUEST_URL": "http://127.0.0.1:8866/"}, {})
-    assert voila is not None and voila.name.startswith("autosave-voila")
+    assert voila is not None and voila.name.startswith("autosave-voila-app-")
     assert voila not in {lab_a, lab_b}
+    assert autosave_path(True, {"VOILA_REQUEST_URL": "http://127.0.0.1:8871/"}, {}) == voila
+    served = autosave_path(True, {"VOILA_REQUEST_URL": "http://h:8866/voila/render/a.ipynb"}, {})
+    assert served is not None and served.name.startswith("autosave-voila-a-")
     # Nothing known (a script, nbclient): the folder's shared file.
     assert autosave_path(True, {}, {}) == SHARED
     assert autosave_path("tuning", {}, {}) == Path(".augexplorer/autosave-tuning.json")

@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 FOLDER = Path(".augexplorer")
 SHARED = FOLDER / "autosave.json"
@@ -50,8 +51,10 @@ def notebook_owner(
     """(a readable label, a unique identity) of the notebook or app this kernel runs, if known."""
     voila = env.get("VOILA_REQUEST_URL") or env.get("VOILA_BASE_URL")
     if voila is not None or "VOILA_KERNEL_ID" in env:
-        app = (voila or "").split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
-        return f"voila-{Path(app).stem or 'app'}", f"voila:{voila or ''}"
+        # The page's path, not its host or port: the same app reloaded is the same app.
+        page = urlsplit(voila or "").path.rstrip("/")
+        app = page.rsplit("/", 1)[-1] if page.endswith(".ipynb") else ""
+        return f"voila-{Path(app).stem or 'app'}", f"voila:{page}"
     if namespace is None:
         namespace = _kernel_namespace()
     for found in (
