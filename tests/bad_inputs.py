@@ -683,6 +683,78 @@ SPEC_CASES = [
     ),
 ]
 
+# Fields with the wrong type or out of range: each named by its path, with what it takes.
+SPEC_CASES += [
+    _spec_case(
+        "string_shuffle",
+        _json(lambda data: _node(data, "source").update(shuffle="false")),
+        fails(SpecFormatError, "nodes[0] (node 'source').shuffle", remedy="true or false"),
+    ),
+    _spec_case(
+        "string_seed",
+        _json(lambda data: data.update(seed="abc")),
+        fails(SpecFormatError, "seed", '"abc"', remedy="an integer"),
+    ),
+    _spec_case(
+        "negative_seed",
+        _json(lambda data: _node(data, "rotate").update(seed=-1)),
+        fails(SpecFormatError, "(node 'rotate').seed", remedy=">= 0"),
+    ),
+    _spec_case(
+        "path_not_text",
+        _json(lambda data: _node(data, "source").update(source="folder", path=123)),
+        fails(SpecFormatError, "(node 'source').path", remedy="expected text"),
+    ),
+    _spec_case(
+        "output_index_not_a_number",
+        _json(lambda data: _node(data, "crop").update(inputs=["rotate:xyz"])),
+        fails(SpecFormatError, "(node 'crop').inputs[0]", '"rotate:xyz"', remedy="such as"),
+    ),
+    _spec_case(
+        "negative_output_index",
+        _json(lambda data: data.update(outputs={"images": "flip:-1"})),
+        fails(SpecFormatError, "outputs.images", remedy="such as"),
+    ),
+    _spec_case(
+        "integer_of_400_digits",
+        _json(lambda data: _node(data, "rotate")["args"].update(angle=10**400)),
+        fails(SpecFormatError, "args.angle", remedy="64-bit"),
+    ),
+    _spec_case(
+        "integer_of_5000_digits",
+        lambda data: json.dumps(data).replace('"batch_size": 8', '"batch_size": ' + "9" * 5000),
+        fails(SpecFormatError, "batch_size", remedy="64-bit"),
+    ),
+    _spec_case(
+        "nested_100000_deep",
+        lambda data: json.dumps(data)[:-1] + ', "x": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        fails(SpecFormatError, "nested more than", remedy="graph spec"),
+    ),
+    _spec_case(
+        "node_name_ending_in_newline",
+        _json(lambda data: _node(data, "flip").update(id="flip\n")),
+        fails(GraphInvalid, "'flip\\n'", remedy="rename it"),
+    ),
+    _spec_case(
+        "weights_not_summing_to_one",
+        _json(
+            lambda data: _node(data, "rotate")["args"].update(
+                angle={"random": "choice", "values": [0, 90], "p": [0.5, 0.6]}
+            )
+        ),
+        fails(GraphInvalid, "'rotate'", "'angle'", "sum to 1.1", remedy="0.4545"),
+    ),
+    _spec_case(
+        "weights_of_the_wrong_length",
+        _json(
+            lambda data: _node(data, "rotate")["args"].update(
+                angle={"random": "choice", "values": [0, 90, 180], "p": [0.5, 0.5]}
+            )
+        ),
+        fails(GraphInvalid, "'rotate'", "'angle'", "2 weight(s)", remedy="one weight per value"),
+    ),
+]
+
 
 CASES: list[Case] = IMAGE_CASES + SOURCE_CASES + ARGUMENT_CASES + GRAPH_CASES + SPEC_CASES
 

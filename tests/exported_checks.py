@@ -1,0 +1,139 @@
+"""Checks on exported module source: every call it makes is the template's own or a catalog
+operator, and the graph it carries reads back equal. Shared by the export safety and spec fuzz
+tests."""
+
+from __future__ import annotations
+
+import ast
+
+from augexplorer import GraphSpec, PythonCode
+from augexplorer.catalog import load_catalog
+from augexplorer.export.importer import graph_literal
+
+# Every call the template itself makes; anything else must be `fn.<catalog operator>`.
+TEMPLATE_CALLS = {
+    "sorted",
+    "os.listdir",
+    "os.path.isdir",
+    "os.path.join",
+    "os.path.isfile",
+    "os.path.splitext",
+    "os.path.dirname",
+    "os.path.abspath",
+    "enumerate",
+    "files.append",
+    "labels.append",
+    "ValueError",
+    "open",
+    "line.split",
+    "raw.strip",
+    "line.startswith",
+    "int",
+    "min",
+    "max",
+    "len",
+    "rows.append",
+    "read_folder",
+    "read_file_list",
+    "is_hidden",
+    "list",
+    "range",
+    "torch.tensor",
+    "read_data",
+    "pipeline_def",
+    "super",
+    "super().__init__",
+    "super().__next__",
+    "batch[LABELS].view(-1).long().cpu",
+    "batch[LABELS].view(-1).long",
+    "batch[LABELS].view",
+    "self.label_table[index].to",
+    "torch.cuda.is_available",
+    "os.environ.get",
+    "DALIGenericIterator",
+    "LabelledIterator",
+    "argparse.ArgumentParser",
+    "parser.add_argument",
+    "parser.parse_args",
+    "make_loader",
+    "time.perf_counter",
+    "next",
+    "print",
+    "main",
+    "name.startswith",
+    "os.path.splitext(entry)[1].lower",
+    # a graph with python_function nodes: their source is compiled from a string literal
+    "compile_python_function",
+    "compile",
+    "exec",
+}
+
+
+# Every module the template imports; a graph can add none.
+IMPORTED_MODULES = {
+    "__future__",
+    "argparse",
+    "os",
+    "time",
+    "numpy",
+    "torch",
+    "nvidia.dali",
+    "nvidia.dali.plugin.pytorch",
+}
+
+
+def _call_name(call: ast.Call) -> str:
+    return ast.unparse(call.func)
+
+
+def check_module(source: str, spec: GraphSpec) -> None:
+    tree = ast.parse(source)
+    operators = set(load_catalog().names()) | {"readers.file", "external_source"}
+    pipelines = [
+        n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.endswith("_pipeline")
+    ]
+    assert len(pipelines) == 1
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            assert {alias.name for alias in node.names} <= IMPORTED_MODULES, ast.unparse(node)
+        elif isinstance(node, ast.ImportFrom):
+            assert node.module in IMPORTED_MODULES, ast.unparse(node)
+        if isinstance(node, ast.Call):
+            name = _call_name(node)
+            if name.startswith("fn."):
+                assert name[3:] in operators, name
+            else:
+                assert name in TEMPLATE_CALLS or name == pipelines[0], name
+        # no statement kinds beyond what the template writes
+        assert not isinstance(
+            node,
+            (ast.Lambda, ast.Global, ast.Nonlocal, ast.Delete, ast.Await, ast.AsyncFunctionDef),
+        )
+    defined = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    assert defined <= {
+        "read_folder",
+        "read_file_list",
+        "is_hidden",
+        "read_data",
+        "LabelledIterator",
+        "ArrayBatches",
+        "make_loader",
+        "main",
+        "compile_python_function",
+        pipelines[0],
+    }
+    # python sources travel as one literal and come back exactly
+    code = {
+        node.id: (value.name, value.source)
+        for node in spec.operators()
+        for value in node.args.values()
+        if isinstance(value, PythonCode)
+    }
+    written = [
+        n.value
+        for n in tree.body
+        if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "PYTHON_SOURCES"
+    ]
+    assert [ast.literal_eval(v) for v in written] == ([code] if code else [])
+    # the graph travels as a literal and comes back exactly
+    assert graph_literal(source) == spec
