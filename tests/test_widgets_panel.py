@@ -253,6 +253,31 @@ def test_unparsable_choice_values_say_why_and_apply_nothing(explorer: Explorer) 
     assert explorer.state.ok and control.message.value == ""
 
 
+def test_choice_weights_and_shape_go_through_the_panel(explorer: Explorer) -> None:
+    explorer.set_arg("rotate", "angle", Random.choice([0.0, 90.0], [0.8, 0.2], seed=3))
+    browser_update(explorer.graph, selected="rotate")
+    control = explorer.node_panel.controls["angle"]
+    assert control.editor.params["weights"].value == "0.8, 0.2"
+    browser_update(control.editor.params["values"], value="0, 90, 180")
+    explorer.flush()  # three values, two weights: shown on the argument, nothing runs
+    assert not explorer.state.ok
+    control = explorer.node_panel.controls["angle"]
+    assert "one weight per value" in control.message.value
+    browser_update(control.editor.params["weights"], value="0.5, 0.25, 0.25")
+    explorer.flush()
+    assert explorer.spec.node("rotate").args["angle"] == Random.choice(
+        [0.0, 90.0, 180.0], [0.5, 0.25, 0.25], seed=3
+    )
+    assert explorer.state.ok
+    explorer.set_arg("crop", "crop", Random.choice([200.0, 224.0], [0.5, 0.5], shape=2, seed=4))
+    browser_update(explorer.graph, selected="crop")
+    control = explorer.node_panel.controls["crop"]
+    browser_update(control.editor.params["weights"], value="0.9, 0.1")
+    explorer.flush()
+    drawn = explorer.spec.node("crop").args["crop"]
+    assert drawn.p == (0.9, 0.1) and drawn.shape == 2 and explorer.state.ok
+
+
 def test_rename_button_refuses_bad_names_inline(explorer: Explorer) -> None:
     browser_update(explorer.graph, selected="crop")
     panel = explorer.node_panel

@@ -332,7 +332,14 @@ class RandomEditor(widgets.HBox):
                     placeholder="values, comma separated",
                     continuous_update=False,
                     layout={"width": "160px"},
-                )
+                ),
+                # Weights travel to DALI's random.choice as `p`; empty means equal chances.
+                "weights": widgets.Text(
+                    format_vector(list(random.p)) if random.p else "",
+                    placeholder="weights (optional)",
+                    continuous_update=False,
+                    layout={"width": "140px"},
+                ),
             }
         for name, widget in out.items():
             widget.tooltip = name
@@ -346,7 +353,7 @@ class RandomEditor(widgets.HBox):
         r = self.random
         p: dict[str, Any] = {}
         for name, widget in self.params.items():
-            if isinstance(widget, widgets.Text) and name != "values":
+            if isinstance(widget, widgets.Text) and name not in ("values", "weights"):
                 try:
                     p[name] = float(parse_number(widget.value, integer=False))
                 except ValueError as error:
@@ -360,7 +367,12 @@ class RandomEditor(widgets.HBox):
         if r.dist == "coin_flip":
             return Random.coin_flip(p["probability"], seed=r.seed)
         integer = self.arg is not None and self.arg.is_integer
-        return Random.choice(parse_vector(p["values"], integer), seed=r.seed)
+        values = parse_vector(p["values"], integer)
+        try:
+            weights = parse_vector(p.get("weights", ""), integer=False)
+        except ValueError as error:
+            raise ValueError(f"weights: {error}") from None
+        return Random.choice(values, weights, shape=r.shape, seed=r.seed)
 
     def show(self, random: Random) -> None:
         """Show new values (after undo) without sending an edit back."""
@@ -372,6 +384,8 @@ class RandomEditor(widgets.HBox):
                     _show_range(widget, random.low, random.high)
                 elif name == "values":
                     widget.value = format_vector(list(random.values))
+                elif name == "weights":
+                    widget.value = format_vector(list(random.p)) if random.p else ""
                 elif isinstance(widget, widgets.Text):
                     widget.value = format_number(getattr(random, name))
                 else:
@@ -431,7 +445,7 @@ class RandomEditor(widgets.HBox):
         elif change["new"] == "coin_flip":
             new = Random.coin_flip(0.5, seed=r.seed)
         else:
-            new = Random.choice([base], seed=r.seed)
+            new = Random.choice([base], shape=r.shape, seed=r.seed)
         self._on_change(new)  # the inspector rebuilds this row for the new distribution
 
 

@@ -218,7 +218,7 @@ class Controller:
         if new_id == node:
             return self.state
         check_node_name(new_id)
-        spec = _renamed(self._spec, node, new_id)
+        spec = self._spec.rename(node, new_id)
         if self._selected == node:
             self._selected = new_id
         return self.edit(spec)
@@ -385,22 +385,3 @@ def check_node_name(name: str) -> None:
         raise ValueError(
             f"{name!r} is taken by Python or the exported module; try {name + '_node'!r}"
         )
-
-
-def _renamed(spec: GraphSpec, old: str, new: str) -> GraphSpec:
-    if new in spec:
-        raise ValueError(f"a node named {new!r} already exists; pick another name")
-
-    def ref(r: Ref) -> Ref:
-        return Ref(new, r.output) if r.node == old else r
-
-    nodes = []
-    for node in spec.nodes:
-        if node.id == old:
-            node = dataclasses.replace(node, id=new)
-        if isinstance(node, Node):
-            args = {k: ref(v) if isinstance(v, Ref) else v for k, v in node.args.items()}
-            node = dataclasses.replace(node, inputs=tuple(ref(r) for r in node.inputs), args=args)
-        nodes.append(node)
-    outputs = {k: ref(v) for k, v in spec.outputs.items()}
-    return dataclasses.replace(spec, nodes=tuple(nodes), outputs=outputs)

@@ -102,9 +102,15 @@ class Random:
 
     @classmethod
     def choice(
-        cls, values: Iterable[Any], p: Iterable[float] = (), *, seed: int | None = None
+        cls,
+        values: Iterable[Any],
+        p: Iterable[float] = (),
+        *,
+        shape: int | None = None,
+        seed: int | None = None,
     ) -> Random:
-        return cls("choice", values=tuple(values), p=tuple(float(x) for x in p), seed=seed)
+        weights = tuple(float(x) for x in p)
+        return cls("choice", values=tuple(values), p=weights, shape=shape, seed=seed)
 
     def params(self) -> dict[str, Any]:
         """The distribution's own parameters (without shape and seed)."""
