@@ -35,6 +35,22 @@ def test_data_and_skip_bad(
     assert Image.open(out).format == "PNG"
 
 
+def test_render_says_what_the_folder_left_out(
+    folder_with_a_bad_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = folder_with_a_bad_file
+    (root / "cats" / "broken.jpg").unlink()
+    Image.open(next(root.glob("cats/*.jpg"))).save(root / "stray.jpg")
+    (root / ".ipynb_checkpoints").mkdir()
+    Image.open(next(root.glob("cats/*.jpg"))).save(root / ".ipynb_checkpoints" / "old.jpg")
+    out = tmp_path / "grid.png"
+    args = ["render", "imagenet_val", "--data", str(root), "--batch-size", "3", "-o", str(out)]
+    assert main(args) == 0
+    notes = [line for line in capsys.readouterr().err.splitlines() if line.startswith("note:")]
+    assert any("stray.jpg" in line for line in notes), notes
+    assert any(".ipynb_checkpoints" in line for line in notes), notes
+
+
 def test_python_code_runs_only_with_trust(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

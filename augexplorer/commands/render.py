@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
     result = session.run()
     if args.node and args.node not in result.steps:
         raise KeyError(f"no node {args.node!r}; nodes: {', '.join(result.steps)}")
+    for note in result.data_notes():
+        print(f"note: {note}", file=sys.stderr)
     picture = render_node(result, args.node, cell=args.cell)
     path = Path(args.output)
     atomic_write_bytes(path, encode_for(picture, path), overwrite=args.overwrite)

@@ -90,6 +90,11 @@ class RunResult:
         batch = self.output(Ref(source_id, 0))
         return [str(batch[i].source_info()) for i in range(len(batch))]
 
+    def data_notes(self) -> list[str]:
+        """What the sources left out and why (images beside class folders, hidden folders,
+        files skipped as bad): nothing is left out without a word."""
+        return [note for data in self.sources.values() for note in data.notes()]
+
     def draws(self, node_id: str | None = None) -> dict[str, dict[str, list[Any]]]:
         """Values drawn per sample, by node and argument (``"apply"`` for coin flips)."""
         out: dict[str, dict[str, list[Any]]] = {}
