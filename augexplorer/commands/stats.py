@@ -1,0 +1,59 @@
+"""`augexplorer stats SPEC`: what a graph does over many batches: draws, rates, node outputs,
+fill, labels, and warnings where a figure looks wrong."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from . import add_spec_argument, check_outputs, load_spec
+from ._arguments import positive
+
+BAR = 30  # characters of the progress bar
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "stats",
+        help="run a graph over many batches and sum up what it drew, ran and produced",
+    )
+    add_spec_argument(parser)
+    parser.add_argument("--batches", type=positive, default=32, help="batches to run (default 32)")
+    parser.add_argument("--json", dest="json_path", help="also write the figures as JSON here")
+    parser.add_argument("--plot", help="also write the plots (PNG) here")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace the JSON or plot file if it exists"
+    )
+    parser.set_defaults(run=run)
+
+
+def progress_bar(done: int, total: int) -> None:
+    """A progress bar on stderr when it is a terminal."""
+    if not sys.stderr.isatty():
+        return
+    filled = BAR * done // total
+    print(
+        f"\rstats [{'#' * filled}{'.' * (BAR - filled)}] {done}/{total} batches",
+        end="" if done < total else "\n",
+        file=sys.stderr,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..stats import collect_stats
+
+    check_outputs(args, "json_path", "plot")
+    spec = load_spec(args)
+    try:
+        stats = collect_stats(spec, batches=args.batches, progress=progress_bar)
+    except KeyboardInterrupt:
+        if sys.stderr.isatty():
+            print(file=sys.stderr)  # end the progress line before the message
+        raise
+    print(stats.summary())
+    if args.json_path:
+        print(f"wrote {stats.save_json(args.json_path, overwrite=args.overwrite)}")
+    if args.plot:
+        print(f"wrote {stats.save_plot(args.plot, overwrite=args.overwrite)}")
+    return 0

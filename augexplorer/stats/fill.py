@@ -1,0 +1,116 @@
+"""Fill: pixels a geometric operator made up (rotation corners, padding) rather than moved.
+
+A pixel counts as fill when every channel equals the operator's fill value. The share an
+operator introduced is its output's fill share less its input's (a photo's own black sky is not
+counted as the rotation's doing), per sample.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..plan import Step
+
+HALF = 0.5
+SHARE_BINS = 10
+
+# Operators that fill when their fill argument is set (without it, they clamp to the border).
+_FILL_WHEN_SET = {
+    "rotate": "fill_value",
+    "warp_affine": "fill_value",
+    "paste": "fill_value",
+}
+# Operators that fill with a default value, some only when padding out of bounds.
+_FILL_BY_DEFAULT = {
+    "pad": "fill_value",
+    "sphere": "fill_value",
+    "water": "fill_value",
+    "experimental.warp_perspective": "fill_value",
+}
+_FILL_WHEN_PADDING = {"crop": "fill_values", "slice": "fill_values"}
+
+# The arguments to change when an operator fills too much, worded for a warning's fix.
+FIX = {
+    "rotate": "narrow the `angle` range, or let the canvas grow to fit (drop `size`/`keep_size`)",
+    "warp_affine": "make the `matrix` milder (smaller rotation, shear and translation), or use "
+    "warp_perspective with border_mode='reflect'",
+    "experimental.warp_perspective": "use border_mode='reflect' or a milder `matrix`",
+    "crop": "make `crop` no larger than the images, or keep out_of_bounds_policy='trim_to_shape'",
+    "slice": "keep `rel_start`/`rel_shape` inside the image, or out_of_bounds_policy='trim_to_shape'",
+    "pad": "pad less (`shape`, `align`)",
+}
+
+
+def fill_value(step: Step) -> list[float] | None:
+    """The value `step` fills with (one per channel, or one for all), or None when it does not
+    introduce fill."""
+    args = step.args
+    if step.op in _FILL_WHEN_SET:
+        value = args.get(_FILL_WHEN_SET[step.op])
+    elif step.op in _FILL_BY_DEFAULT:
+        if args.get("border_mode", "constant") != "constant":
+            return None
+        value = args.get(_FILL_BY_DEFAULT[step.op], 0.0)
+    elif step.op in _FILL_WHEN_PADDING:
+        if args.get("out_of_bounds_policy") != "pad":
+            return None
+        value = args.get(_FILL_WHEN_PADDING[step.op], 0.0)
+    else:
+        return None
+    if value is None or (isinstance(value, (list, tuple)) and not value):
+        return None if step.op in _FILL_WHEN_SET else [0.0]
+    return [float(v) for v in value] if isinstance(value, (list, tuple)) else [float(value)]
+
+
+def fill_share(image: np.ndarray, channel_axis: int | None, value: list[float]) -> float:
+    """The share of pixels of one sample whose every channel equals the fill value."""
+    if image.size == 0:
+        return 0.0
+    if channel_axis is None:
+        return float(np.count_nonzero(image == value[0])) / image.size
+    planes = np.moveaxis(image, channel_axis, 0)
+    matches = np.ones(planes.shape[1:], dtype=bool)
+    for channel, plane in enumerate(planes):
+        matches &= plane == value[channel % len(value)]
+    return float(np.count_nonzero(matches)) / matches.size
+
+
+@dataclass
+class FillStats:
+    """Per-sample fill shares a node introduced, summed as it runs."""
+
+    node: str
+    op: str
+    value: list[float]
+    samples: int = 0
+    total_share: float = 0.0
+    mostly_fill: int = 0  # samples more than half fill
+    share_counts: np.ndarray = field(default_factory=lambda: np.zeros(SHARE_BINS, np.int64))
+
+    def add(self, introduced: float) -> None:
+        self.samples += 1
+        self.total_share += introduced
+        self.mostly_fill += int(introduced > HALF)
+        self.share_counts[min(int(introduced * SHARE_BINS), SHARE_BINS - 1)] += 1
+
+    @property
+    def mean_share(self) -> float:
+        return self.total_share / self.samples if self.samples else 0.0
+
+    @property
+    def mostly_fill_share(self) -> float:
+        return self.mostly_fill / self.samples if self.samples else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "node": self.node,
+            "op": self.op,
+            "fill_value": self.value,
+            "samples": self.samples,
+            "mean_share": self.mean_share,
+            "samples_more_than_half_fill": self.mostly_fill,
+            "share_histogram": [int(c) for c in self.share_counts],
+        }

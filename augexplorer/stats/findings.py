@@ -1,0 +1,265 @@
+"""Plain-language warnings where a figure says something is probably wrong, each naming the node
+and the argument to change."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .fill import FIX as FILL_FIX
+
+if TYPE_CHECKING:
+    from ..plan import Plan
+    from .pixels import OutputStats
+    from .report import Stats
+
+RARE = 0.01  # a branch that runs on fewer samples than this is called out
+FILL_MEAN = 0.35  # mean share of fill a geometric node may introduce before a warning
+MOSTLY_FILL = 0.10  # share of samples more than half fill before a warning
+CLIPPED_MORE = 0.10  # extra share of values clipped by a node before a warning
+STARVED = 0.2  # a class read less than this fraction of the largest class's count
+MIN_SAMPLES_FOR_BALANCE = 50
+NORMALIZERS = {"normalize": ("mean", "stddev"), "crop_mirror_normalize": ("mean", "std")}
+FAR_FROM_UNIT = 10.0  # |mean| or std of a normalized output beyond this is on the wrong scale
+COLOUR_ARGS = {
+    "brightness_contrast": "`brightness`/`contrast`",
+    "brightness": "`brightness`",
+    "contrast": "`contrast`",
+    "hsv": "`value`/`saturation`",
+    "saturation": "`saturation`",
+    "color_twist": "`brightness`/`contrast`/`saturation`",
+}
+
+
+@dataclass(frozen=True)
+class StatsWarning:
+    node: str
+    argument: str | None
+    message: str
+    fix: str
+
+    def __str__(self) -> str:
+        return f"{self.message} (fix: {self.fix})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "node": self.node,
+            "argument": self.argument,
+            "message": self.message,
+            "fix": self.fix,
+        }
+
+
+def find_warnings(stats: Stats, plan: Plan) -> list[StatsWarning]:
+    found: list[StatsWarning] = []
+    found += _rate_warnings(stats)
+    found += _fill_warnings(stats)
+    found += _clipping_warnings(stats, plan)
+    found += _normalization_warnings(stats, plan)
+    found += _label_warnings(stats)
+    return found
+
+
+def _percent(share: float) -> str:
+    return f"{share * 100:.0f}%" if share >= 0.01 or share == 0 else f"{share * 100:.2g}%"
+
+
+def _rate_warnings(stats: Stats) -> list[StatsWarning]:
+    found = []
+    for rate in stats.rates:
+        if not rate.trials or rate.argument != "probability":
+            continue
+        subject = f"`{rate.node}`"
+        if rate.together_with:
+            subject += " together with " + " and ".join(f"`{n}`" for n in rate.together_with)
+        ran = f"ran on {rate.successes:,} of {rate.trials:,} samples"
+        if rate.successes < RARE * rate.trials:
+            found.append(
+                StatsWarning(
+                    rate.node,
+                    "probability",
+                    f"{subject} {ran}",
+                    f"raise `probability` of `{rate.node}` (declared {rate.expected:g}) if it "
+                    "should matter in training, or remove the node",
+                )
+            )
+        elif not rate.agrees():
+            found.append(
+                StatsWarning(
+                    rate.node,
+                    "probability",
+                    f"{subject} {ran} ({_percent(rate.rate)}), but its probability is "
+                    f"{rate.expected:g}",
+                    "re-run with more batches; if it persists, the draws are not what the graph "
+                    "declares: report it with the spec",
+                )
+            )
+    return found
+
+
+def _fill_warnings(stats: Stats) -> list[StatsWarning]:
+    found = []
+    for fill in stats.fills:
+        fix = FILL_FIX.get(fill.op, "make the operator's arguments milder")
+        if fill.samples and fill.mostly_fill_share >= MOSTLY_FILL:
+            message = (
+                f"{_percent(fill.mostly_fill_share)} of samples after `{fill.node}` are more "
+                "than half fill"
+            )
+        elif fill.samples and fill.mean_share >= FILL_MEAN:
+            message = (
+                f"on average {_percent(fill.mean_share)} of each sample after `{fill.node}` is fill"
+            )
+        else:
+            continue
+        found.append(StatsWarning(fill.node, _first_argument(fix), message, fix))
+    return found
+
+
+def _first_argument(fix: str) -> str | None:
+    start = fix.find("`")
+    end = fix.find("`", start + 1)
+    return fix[start + 1 : end] if start >= 0 and end > start else None
+
+
+def _clipping_warnings(stats: Stats, plan: Plan) -> list[StatsWarning]:
+    found = []
+    filling = {fill.node for fill in stats.fills}  # their zeros are fill, counted on their own
+    for output in stats.outputs:
+        if output.histograms is None or output.op.startswith(("decoders.", "source")):
+            continue
+        if output.node in filling:
+            continue
+        before = _input_of(stats, plan, output)
+        if before is None or before.histograms is None:
+            continue
+        for end, now, was in (
+            (255, output.high_share, before.high_share),
+            (0, output.low_share, before.low_share),
+        ):
+            if now is None or was is None or now - was < CLIPPED_MORE:
+                continue
+            arguments = COLOUR_ARGS.get(output.op, "its arguments")
+            found.append(
+                StatsWarning(
+                    output.node,
+                    _first_argument(arguments),
+                    f"`{output.node}` clips {_percent(now)} of values at {end} "
+                    f"(its input: {_percent(was)})",
+                    f"make {arguments} of `{output.node}` milder",
+                )
+            )
+    return found
+
+
+def _input_of(stats: Stats, plan: Plan, output: OutputStats) -> OutputStats | None:
+    try:
+        step = plan.step(output.node)
+    except KeyError:
+        return None
+    return stats.output(str(step.inputs[0])) if step.inputs else None
+
+
+def _normalization_warnings(stats: Stats, plan: Plan) -> list[StatsWarning]:
+    found = []
+    for output in stats.outputs:
+        if output.op not in NORMALIZERS or output.histograms is not None:
+            continue
+        moments = output.moments
+        if not moments.channels:
+            continue
+        mean = float(sum(moments.mean) / moments.channels)
+        std = float(sum(moments.std) / moments.channels)
+        mean_arg, std_arg = NORMALIZERS[output.op]
+        args = plan.step(output.node).args
+        given = [abs(v) for name in (mean_arg, std_arg) for v in _numbers(args.get(name))]
+        before = _input_of(stats, plan, output)
+        input_max = float(max(before.moments.max)) if before and before.moments.channels else None
+        pixels_255 = input_max is not None and input_max > 1.5
+        if abs(mean) > FAR_FROM_UNIT or std > FAR_FROM_UNIT:
+            if pixels_255 and given and max(given) <= 1.0:
+                message = (
+                    f"`{output.node}` output mean is {mean:.3g}: `{mean_arg}`/`{std_arg}` look like "
+                    "0-1 values applied to 0-255 pixels"
+                )
+                fix = (
+                    f"multiply `{mean_arg}` and `{std_arg}` by 255 (ImageNet: {mean_arg} "
+                    "[123.7, 116.3, 103.5], std [58.4, 57.1, 57.4])"
+                )
+            else:
+                message = (
+                    f"`{output.node}` output mean is {mean:.3g} and std {std:.3g}, far from 0 and 1"
+                )
+                fix = f"check `{mean_arg}` and `{std_arg}` against the input's value range"
+            found.append(StatsWarning(output.node, mean_arg, message, fix))
+        elif std < 1.0 / FAR_FROM_UNIT**2 and not pixels_255 and given and max(given) > 1.5:
+            found.append(
+                StatsWarning(
+                    output.node,
+                    mean_arg,
+                    f"`{output.node}` output std is {std:.3g}: `{mean_arg}`/`{std_arg}` look like "
+                    "0-255 values applied to 0-1 pixels",
+                    f"divide `{mean_arg}` and `{std_arg}` by 255",
+                )
+            )
+    return found
+
+
+def _numbers(value: Any) -> list[float]:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return [float(value)]
+    if isinstance(value, (list, tuple)):
+        return [float(v) for v in value if isinstance(v, (int, float))]
+    return []
+
+
+def _label_warnings(stats: Stats) -> list[StatsWarning]:
+    found = []
+    for counts in stats.labels:
+        missing = counts.never_read()
+        if missing and counts.samples:
+            shown = ", ".join(f"`{name}`" for name in missing[:5])
+            more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+            found.append(
+                StatsWarning(
+                    counts.source,
+                    None,
+                    f"classes {shown}{more} never appeared in the {counts.samples:,} samples read",
+                    "read more batches (--batches), or check the source's shuffle and data",
+                )
+            )
+        if counts.samples < MIN_SAMPLES_FOR_BALANCE or len(counts.columns) != 1:
+            continue
+        column = counts.columns[0]
+        if len(column) < 2:
+            continue
+        (rare, fewest), (common, most) = (
+            min(column.items(), key=lambda kv: kv[1]),
+            max(column.items(), key=lambda kv: kv[1]),
+        )
+        if fewest < STARVED * most:
+            found.append(
+                StatsWarning(
+                    counts.source,
+                    None,
+                    f"class `{counts.name(rare)}` is {_percent(fewest / counts.samples)} of the "
+                    f"{counts.samples:,} samples read (`{counts.name(common)}`: "
+                    f"{_percent(most / counts.samples)})",
+                    "rebalance the data or sample it with weights, if the class matters",
+                )
+            )
+    return found
+
+
+def is_near_unit(output: OutputStats) -> bool | None:
+    """For a normalizing node: whether its output's mean is near 0 and its std near 1."""
+    if output.op not in NORMALIZERS or output.histograms is not None:
+        return None
+    moments = output.moments
+    if not moments.channels:
+        return None
+    means, stds = moments.mean, moments.std
+    return bool(
+        all(abs(m) <= 1.0 for m in means) and all(0.5 <= s <= 2.0 for s in stds)
+    ) and not any(math.isnan(s) for s in stds)

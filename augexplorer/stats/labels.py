@@ -1,0 +1,56 @@
+"""Label counts over the samples read: class balance, one count table per label column."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..data import SourceData
+
+
+@dataclass
+class LabelCounts:
+    """How often each label was read, per column (a multi-label file list has several)."""
+
+    source: str
+    data: SourceData | None
+    columns: list[Counter[int]] = field(default_factory=list)
+    samples: int = 0
+
+    def add(self, raw_labels: list[np.ndarray]) -> None:
+        """The reader's labels of one batch (one integer per sample)."""
+        for raw in raw_labels:
+            label = int(np.asarray(raw).reshape(-1)[0])
+            values = self.data.labels_of(label) if self.data is not None else [label]
+            while len(self.columns) < len(values):
+                self.columns.append(Counter())
+            for column, value in zip(self.columns, values, strict=False):
+                column[value] += 1
+            self.samples += 1
+
+    def name(self, label: int) -> str:
+        classes = self.data.classes if self.data is not None else ()
+        if len(self.columns) == 1 and 0 <= label < len(classes):
+            return classes[label]
+        return str(label)
+
+    def never_read(self) -> list[str]:
+        """Classes the source has that no sample read belonged to (single-label sources)."""
+        if self.data is None or len(self.columns) != 1 or not self.data.classes:
+            return []
+        seen = self.columns[0]
+        return [name for index, name in enumerate(self.data.classes) if index not in seen]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "samples": self.samples,
+            "columns": [
+                {self.name(label): count for label, count in sorted(column.items())}
+                for column in self.columns
+            ],
+            "never_read": self.never_read(),
+        }

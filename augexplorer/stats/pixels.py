@@ -1,0 +1,163 @@
+"""What one node output looks like over many samples: shapes, dtype, per-channel moments and the
+share of values clipped at the ends of the dtype's range.
+
+uint8 outputs are counted in one 256-bin histogram per channel (exact mean, std, min, max and
+clipped shares, cheaply: a bincount per channel); other dtypes keep running moments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .moments import RunningMoments, moments_from_histograms
+
+DISTINCT_SHAPES = 16  # distinct shapes listed before "and more"
+
+
+def channel_axis(layout: str, ndim: int) -> int | None:
+    """Where the channels are: the layout's C, else the last axis of a 3-D array."""
+    if layout and len(layout) == ndim:
+        return layout.find("C") if "C" in layout else None
+    return ndim - 1 if ndim == 3 else None
+
+
+def spatial_axes(layout: str, ndim: int) -> tuple[int, int] | None:
+    """The (height, width) axes, or None for an output that is not an image."""
+    if layout and len(layout) == ndim and "H" in layout and "W" in layout:
+        return layout.find("H"), layout.find("W")
+    if ndim < 2:
+        return None
+    channel = channel_axis(layout, ndim)
+    rest = [axis for axis in range(ndim) if axis != channel]
+    return (rest[0], rest[1]) if len(rest) >= 2 else None
+
+
+def channel_rows(array: np.ndarray, channel: int | None) -> np.ndarray:
+    """The values as one contiguous row per channel, shape (channels, n)."""
+    if channel is None:
+        return array.reshape(1, -1)
+    planes = np.moveaxis(array, channel, 0)
+    return np.ascontiguousarray(planes).reshape(planes.shape[0], -1)
+
+
+@dataclass
+class OutputStats:
+    """Everything counted about one node output (`ref`), sample by sample."""
+
+    ref: str
+    node: str
+    op: str
+    layout: str = ""
+    dtype: str = ""
+    samples: int = 0
+    heights: RunningMoments = field(default_factory=RunningMoments)
+    widths: RunningMoments = field(default_factory=RunningMoments)
+    aspects: RunningMoments = field(default_factory=RunningMoments)  # width / height
+    shapes: dict[tuple[int, ...], int] = field(default_factory=dict)
+    histograms: np.ndarray | None = None  # uint8: (channels, 256) counts
+    float_moments: RunningMoments = field(default_factory=RunningMoments)
+    values: int = 0
+    clipped_low: int = 0
+    clipped_high: int = 0
+    clip_range: tuple[float, float] | None = None  # the dtype's ends, for integer dtypes
+
+    def add(self, array: np.ndarray, layout: str) -> None:
+        self.samples += 1
+        self.layout = self.layout or layout
+        self.dtype = self.dtype or str(array.dtype)
+        self._add_shape(array, layout)
+        if array.size == 0:
+            return
+        channel = channel_axis(layout, array.ndim)
+        self.values += array.size
+        if array.dtype == np.uint8:
+            self._add_uint8(array, channel)
+            return
+        rows = channel_rows(array, channel)
+        self.float_moments.add(rows)
+        if np.issubdtype(array.dtype, np.integer):
+            info = np.iinfo(array.dtype)
+            self.clip_range = (float(info.min), float(info.max))
+            self.clipped_low += int(np.count_nonzero(rows == info.min))
+            self.clipped_high += int(np.count_nonzero(rows == info.max))
+
+    def _add_shape(self, array: np.ndarray, layout: str) -> None:
+        shape = tuple(int(s) for s in array.shape)
+        if shape in self.shapes or len(self.shapes) < DISTINCT_SHAPES:
+            self.shapes[shape] = self.shapes.get(shape, 0) + 1
+        axes = spatial_axes(layout, array.ndim)
+        if axes is None:
+            return
+        height, width = shape[axes[0]], shape[axes[1]]
+        self.heights.add(np.array([height]))
+        self.widths.add(np.array([width]))
+        if height:
+            self.aspects.add(np.array([width / height]))
+
+    def _add_uint8(self, array: np.ndarray, channel: int | None) -> None:
+        self.clip_range = (0.0, 255.0)
+        if channel is None:
+            counts = np.bincount(array.reshape(-1), minlength=256)[None, :]
+        else:
+            planes = np.moveaxis(array, channel, 0)
+            counts = np.stack([np.bincount(plane.reshape(-1), minlength=256) for plane in planes])
+        if self.histograms is None:
+            self.histograms = np.zeros((counts.shape[0], 256), dtype=np.int64)
+        elif self.histograms.shape[0] < counts.shape[0]:
+            extra = counts.shape[0] - self.histograms.shape[0]
+            self.histograms = np.vstack([self.histograms, np.zeros((extra, 256), np.int64)])
+        self.histograms[: counts.shape[0]] += counts
+
+    # ---- figures ------------------------------------------------------------------------------
+    @property
+    def is_image(self) -> bool:
+        return bool(self.heights.channels)
+
+    @property
+    def moments(self) -> RunningMoments:
+        """Per-channel moments over every value of every sample."""
+        if self.histograms is not None:
+            return moments_from_histograms(self.histograms)
+        return self.float_moments
+
+    @property
+    def low_share(self) -> float | None:
+        """The share of values at the bottom of the dtype's range (0 for uint8)."""
+        if self.histograms is not None:
+            return float(self.histograms[:, 0].sum()) / max(1, self.values)
+        return self.clipped_low / self.values if self.clip_range and self.values else None
+
+    @property
+    def high_share(self) -> float | None:
+        """The share of values at the top of the dtype's range (255 for uint8)."""
+        if self.histograms is not None:
+            return float(self.histograms[:, 255].sum()) / max(1, self.values)
+        return self.clipped_high / self.values if self.clip_range and self.values else None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "ref": self.ref,
+            "node": self.node,
+            "op": self.op,
+            "layout": self.layout,
+            "dtype": self.dtype,
+            "samples": self.samples,
+            "shapes": [
+                {"shape": list(shape), "samples": count} for shape, count in self.shapes.items()
+            ],
+            "channels": self.moments.to_json(),
+            "low_share": self.low_share,
+            "high_share": self.high_share,
+        }
+        if self.is_image:
+            out.update(
+                height=self.heights.to_json(),
+                width=self.widths.to_json(),
+                aspect=self.aspects.to_json(),
+            )
+        if self.histograms is not None:
+            out["histograms"] = self.histograms.tolist()
+        return out

@@ -1,0 +1,297 @@
+"""Run a graph over many batches and count what it did.
+
+The whole graph runs as one DALI pipeline from :func:`~augexplorer.builder.build_pipeline` (the
+calls the exported module makes) that returns every node's output and every draw, so the random
+arguments and coin flips draw anew each batch from their recorded seeds, as in training: the same
+spec, data and seeds give the same figures. Each batch is reduced to running sums as it arrives
+and then dropped; nothing grows with the number of batches.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+import numpy as np
+
+from ..builder import build_pipeline
+from ..data import SourceData, open_source, source_for_path
+from ..engine.result import to_host
+from ..plan import Plan, Step
+from ..spec import GraphSpec, Node, Random, Ref
+from .draws import DrawHistogram
+from .fill import FillStats, fill_share, fill_value
+from .findings import find_warnings
+from .labels import LabelCounts
+from .pixels import OutputStats, channel_axis
+from .rates import Rate
+from .report import Stats
+
+Progress = Callable[[int, int], None]
+
+
+class CancelFlag(Protocol):
+    """What :func:`collect_stats` polls between batches (a :class:`threading.Event` is one)."""
+
+    def is_set(self) -> bool: ...
+
+
+def collect_stats(
+    graph: Any,
+    data: Any = None,
+    *,
+    batches: int = 16,
+    batch_size: int | None = None,
+    device_id: int | str | None = "auto",
+    num_threads: int | None = None,
+    progress: Progress | None = None,
+    cancel: CancelFlag | None = None,
+) -> Stats:
+    """Statistics of `graph` (a spec, a preset name or a :class:`~augexplorer.Session`) over
+    `batches` batches. `data` is a folder, a file list or arrays, as for a session (a session's
+    own data is used when it is None). `progress(done, total)` is called after each batch;
+    when `cancel.is_set()` the run stops after the current batch and the figures so far come
+    back with ``cancelled=True``.
+
+    Raises what a run raises: :class:`~augexplorer.errors.GraphInvalid`,
+    :class:`~augexplorer.errors.DataError`, :class:`~augexplorer.errors.RunError` (naming the
+    node), :class:`~augexplorer.errors.UntrustedCode`.
+    """
+    if batches < 1:
+        raise ValueError("batches must be at least 1")
+    plan, arrays, device, threads = _plan(graph, data, device_id, num_threads)
+    from ..trust import check_trusted, has_side_effects
+
+    if plan.runs_python or has_side_effects(plan.spec):
+        check_trusted(plan.spec)
+    size = batch_size or plan.spec.batch_size
+    sources = {
+        step.id: open_source(step.source, arrays, skip_bad=step.source.skip_bad, batch_size=size)
+        for step in plan.steps
+        if step.role == "source" and step.source is not None
+    }
+    counter = _Counter(plan, sources, size)
+    pipeline = build_pipeline(
+        plan,
+        sources,
+        outputs=counter.refs,
+        batch_size=size,
+        device_id=device,
+        num_threads=threads,
+        prefetch_queue_depth=1,
+    )
+    feeder = _ArrayFeeder(plan, sources, size)
+    start = time.perf_counter()
+    stats = Stats(plan.spec.name or "graph", size, 0, batches)
+    try:
+        pipeline.build()
+        for index in range(batches):
+            if cancel is not None and cancel.is_set():
+                stats.cancelled = True
+                break
+            feeder.feed(pipeline)
+            counter.add(pipeline.run())
+            stats.batches = index + 1
+            if progress is not None:
+                progress(index + 1, batches)
+    except Exception as error:
+        raise _run_error(plan, arrays, device, error) from None
+    stats.seconds = time.perf_counter() - start
+    counter.fill_in(stats)
+    stats.warnings = find_warnings(stats, plan)
+    return stats
+
+
+def _plan(
+    graph: Any, data: Any, device_id: int | str | None, num_threads: int | None
+) -> tuple[Plan, Any, int | None, int]:
+    from ..catalog import load_catalog
+    from ..devices import default_device_id
+    from ..engine import Session
+    from ..engine.session import default_threads
+    from ..presets import preset
+    from ..validate import validate
+
+    if isinstance(graph, Session):
+        arrays = graph.arrays if data is None or isinstance(data, str) else data
+        plan = graph.plan
+        if isinstance(data, str):
+            plan = validate(plan.spec.with_source(source_for_path(data)), graph.catalog)
+        return plan, arrays, graph.device_id, num_threads or graph.num_threads
+    spec: GraphSpec = preset(graph) if isinstance(graph, str) else graph
+    device = default_device_id() if device_id == "auto" else device_id
+    if not (device is None or isinstance(device, int)):
+        raise ValueError(
+            f"device_id must be 'auto', None (CPU only) or a GPU index, not {device!r}"
+        )
+    arrays = None
+    if isinstance(data, str):
+        spec = spec.with_source(source_for_path(data))
+    else:
+        arrays = data
+    plan = validate(spec, load_catalog(gpu=device is not None))
+    return plan, arrays, device, num_threads or default_threads()
+
+
+def _run_error(plan: Plan, arrays: Any, device: int | None, error: Exception) -> Exception:
+    """The error of a failed statistics run, naming the node: the graph's first batch is run
+    through the live engine, which names the node and the files at fault."""
+    from ..engine import Session
+    from ..engine.runners import clean_dali_message, suggest_fix
+    from ..errors import AugExplorerError, RunError
+
+    if isinstance(error, AugExplorerError):
+        return error
+    try:
+        Session(plan.spec, arrays, device_id=device).run()
+    except AugExplorerError as named:
+        return named
+    message = clean_dali_message(str(error))
+    node = next((s.origin for s in plan.steps if f"fn.{s.op}`" in message), None)
+    return RunError(
+        node or plan.outputs[next(iter(plan.outputs))].node,
+        message,
+        fix=suggest_fix(message, batch_size=plan.spec.batch_size),
+    )
+
+
+class _ArrayFeeder:
+    """Feeds in-memory array sources batch after batch, wrapping around, as the engine does."""
+
+    def __init__(self, plan: Plan, sources: Mapping[str, SourceData], batch_size: int) -> None:
+        self.sources = {key: data for key, data in sources.items() if data.kind == "arrays"}
+        self.positions = dict.fromkeys(self.sources, 0)
+        self.batch_size = batch_size
+
+    def feed(self, pipeline: Any) -> None:
+        for step_id, data in self.sources.items():
+            count = len(data.arrays)
+            start = self.positions[step_id]
+            indices = [(start + i) % count for i in range(self.batch_size)]
+            self.positions[step_id] = (start + self.batch_size) % count
+            pipeline.feed_input(f"{step_id}_images", [data.arrays[i] for i in indices])
+            labels = [np.array([data.labels[i]], dtype=np.int32) for i in indices]
+            pipeline.feed_input(f"{step_id}_labels", labels)
+
+
+class _Counter:
+    """Which outputs the statistics pipeline returns, and what each is counted into."""
+
+    def __init__(self, plan: Plan, sources: Mapping[str, SourceData], batch_size: int) -> None:
+        self.plan = plan
+        self.refs: list[Ref] = []
+        self.draws: dict[str, DrawHistogram] = {}
+        self.coin_args: dict[str, Rate] = {}
+        self.applied: dict[str, Rate] = {}
+        self.nested: dict[str, Rate] = {}
+        self.outputs: dict[str, OutputStats] = {}
+        self.fills: dict[str, tuple[FillStats, Step]] = {}
+        self.labels: dict[str, LabelCounts] = {}
+        for step in plan.steps:
+            if step.role == "random":
+                self._random(step)
+            elif step.role == "apply":
+                p = float(step.args.get("probability", 0.5))
+                self.applied[step.id] = Rate(
+                    f"{step.origin} applied", step.origin, "probability", p
+                )
+                self.refs.append(Ref(step.id))
+            elif step.role == "source":
+                data = sources.get(step.id)
+                self.labels[step.id] = LabelCounts(step.id, data)
+                self.refs.append(Ref(step.id, 1))
+                if data is not None and data.kind == "arrays":
+                    self._output(step, 0)
+            else:
+                for index in range(step.output_count):
+                    self._output(step, index)
+                value = fill_value(step)
+                if value is not None and step.inputs:
+                    self.fills[step.id] = (FillStats(step.origin, step.op, value), step)
+        self._nested()
+
+    def _random(self, step: Step) -> None:
+        node = self.plan.spec.node(step.origin)
+        declared = node.args.get(str(step.bound_arg)) if isinstance(node, Node) else None
+        if not isinstance(declared, Random):
+            return
+        argument = str(step.bound_arg)
+        self.draws[step.id] = DrawHistogram.for_random(step.origin, argument, declared)
+        if declared.dist == "coin_flip":
+            what = f"{step.origin}.{argument} = 1"
+            self.coin_args[step.id] = Rate(what, step.origin, argument, declared.probability)
+        self.refs.append(Ref(step.id))
+
+    def _output(self, step: Step, index: int) -> None:
+        ref = Ref(step.id, index)
+        op = step.op if step.role != "source" else "source"
+        self.outputs[str(ref)] = OutputStats(str(ref), step.origin, op)
+        self.refs.append(ref)
+
+    def _nested(self) -> None:
+        """A conditional node after other conditional nodes: count how often all of them ran."""
+        apply_of = {s.id: s.apply.node for s in self.plan.steps if s.apply is not None}
+        for step_id, apply_id in apply_of.items():
+            before = [a for a in self.plan.ancestors(step_id) if a in apply_of]
+            if not before:
+                continue
+            expected = self.applied[apply_id].expected or 0.0
+            for other in before:
+                expected *= self.applied[apply_of[other]].expected or 0.0
+            origin = self.plan.step(step_id).origin
+            together = tuple(self.plan.step(a).origin for a in before)
+            what = f"{origin} applied with {' and '.join(together)}"
+            rate = Rate(what, origin, "probability", expected, together_with=together)
+            self.nested[step_id] = rate
+
+    def add(self, outputs: tuple[Any, ...]) -> None:
+        batch = dict(zip((str(r) for r in self.refs), outputs, strict=True))
+        hosts: dict[str, list[np.ndarray]] = {}
+
+        def host(ref: str) -> list[np.ndarray]:
+            if ref not in hosts:
+                hosts[ref] = to_host(batch[ref])
+            return hosts[ref]
+
+        for step_id, draw in self.draws.items():
+            values = np.stack([np.asarray(v).reshape(-1) for v in host(step_id)])
+            draw.add(values)
+            if step_id in self.coin_args:
+                self.coin_args[step_id].add(int(np.count_nonzero(values)), values.shape[0])
+        flags = {
+            step_id: np.array([bool(np.asarray(v).reshape(-1)[0]) for v in host(step_id)])
+            for step_id in self.applied
+        }
+        for step_id, rate in self.applied.items():
+            rate.add(int(flags[step_id].sum()), flags[step_id].size)
+        apply_of = {s.id: s.apply.node for s in self.plan.steps if s.apply is not None}
+        for step_id, rate in self.nested.items():
+            together = flags[apply_of[step_id]].copy()
+            for other in self.plan.ancestors(step_id):
+                if other in apply_of:
+                    together &= flags[apply_of[other]]
+            rate.add(int(together.sum()), together.size)
+        for ref, output in self.outputs.items():
+            layout = str(batch[ref].layout() or "")
+            for sample in host(ref):
+                output.add(sample, layout)
+        for step_id, (fill, step) in self.fills.items():
+            source_ref = str(step.inputs[0])
+            if source_ref not in batch:
+                continue
+            out_layout = str(batch[step_id].layout() or "")
+            in_layout = str(batch[source_ref].layout() or "")
+            for made, read in zip(host(step_id), host(source_ref), strict=True):
+                after = fill_share(made, channel_axis(out_layout, made.ndim), fill.value)
+                before = fill_share(read, channel_axis(in_layout, read.ndim), fill.value)
+                fill.add(max(0.0, after - before))
+        for source_id, counts in self.labels.items():
+            counts.add(host(f"{source_id}:1"))
+
+    def fill_in(self, stats: Stats) -> None:
+        stats.draws = list(self.draws.values())
+        stats.rates = [*self.applied.values(), *self.nested.values(), *self.coin_args.values()]
+        stats.outputs = list(self.outputs.values())
+        stats.fills = [fill for fill, _ in self.fills.values()]
+        stats.labels = list(self.labels.values())
