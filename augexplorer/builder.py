@@ -148,10 +148,23 @@ def reader_kwargs(
     kwargs: dict[str, Any] = {"files": list(data.files), "labels": list(data.labels)}
     kwargs["random_shuffle"] = step.source.shuffle
     kwargs["seed"] = step.seed
+    kwargs.update(reader_arg_values(step.source.reader_args))
     if num_shards > 1:
         kwargs.update(shard_id=shard_id, num_shards=num_shards)
     kwargs["name"] = step.id
     return kwargs
+
+
+def reader_arg_values(reader_args: Mapping[str, Any]) -> dict[str, Any]:
+    """A source's reader arguments typed as the reader's schema says (as :func:`dali_value`)."""
+    if not reader_args:
+        return {}
+    from .catalog import load_catalog
+    from .catalog.readers import READER
+
+    info = load_catalog().get(READER)
+    assert info is not None, f"{READER} is not in the catalog"
+    return {name: dali_value(info.arg(name), value) for name, value in reader_args.items()}
 
 
 def call_source(

@@ -159,7 +159,15 @@ def _open(source: Source, arrays: Any, skip_bad: bool) -> SourceData:
     if source.kind == "folder":
         return _folder(Path(source.path or ""), skip_bad)
     if source.kind == "file_list":
-        return _file_list(Path(source.path or ""), skip_bad)
+        root = Path(source.file_root) if source.file_root else None
+        if root is not None and not root.is_dir():
+            raise DataError(
+                "file_root is not a folder" if root.exists() else "file_root not found",
+                path=str(root),
+                fix="give the folder the list's entries are relative to, or remove file_root "
+                "to read them from the list's folder",
+            )
+        return _file_list(Path(source.path or ""), skip_bad, root)
     if source.kind == "arrays":
         return _arrays(source, arrays)
     raise DataError(
@@ -309,6 +317,23 @@ _LIST_FIX = (
 )
 
 
+def _list_fix(path: Path, root: Path | None, missing: bool) -> str:
+    """What to do about a list's files that cannot be read; where a file is missing, say which
+    folder its entry was read from, as DALI reads it."""
+    if not missing:
+        return _LIST_FIX
+    if root is not None:
+        return (
+            f"entries are read from file_root {root} (as DALI's reader reads them): set "
+            "file_root to the folder the entries are relative to (or remove it to read them "
+            f"from the list's folder), or {_LIST_FIX}"
+        )
+    return (
+        f"entries are read from the list's folder {path.parent}: if they are relative to "
+        f"another folder, set the source's file_root to it (DALI's file_root), or {_LIST_FIX}"
+    )
+
+
 def _label_values(label_text: list[str], number: int, path: Path) -> list[int]:
     try:
         values = [int(x) for x in label_text]
@@ -345,7 +370,9 @@ def _not_a_file(path: Path) -> str:
     return found if isinstance(found, str) else "file not found"
 
 
-def _file_list(path: Path, skip_bad: bool = False) -> SourceData:
+def _file_list(path: Path, skip_bad: bool = False, root: Path | None = None) -> SourceData:
+    """The files and labels of a list; relative entries are read from `root` when given (DALI's
+    ``file_root``), else from the list's own folder."""
     if not path.exists():
         raise DataError("file list not found", path=str(path), fix="check the path")
     if not path.is_file():
@@ -383,7 +410,7 @@ def _file_list(path: Path, skip_bad: bool = False) -> SourceData:
                 path=str(path),
                 fix="pad lines to the same label count, or use one label per line",
             )
-        image_path = (path.parent / image) if not Path(image).is_absolute() else Path(image)
+        image_path = (root if root is not None else path.parent) / image  # absolute stays
         if not image_path.is_file():
             missing.append((str(image_path), f"line {number}: {_not_a_file(image_path)}"))
         listed.append((str(image_path), label_values, number))
@@ -401,7 +428,7 @@ def _file_list(path: Path, skip_bad: bool = False) -> SourceData:
         skip_bad,
         str(path),
         bad=missing,
-        fix=_LIST_FIX,
+        fix=_list_fix(path, root, bool(missing)),
     )
     files = [file for file, _ in checked.kept]
     rows = [listed[index][1] for _, index in checked.kept]

@@ -22,6 +22,7 @@ from .catalog.limits import (
     VECTOR_LENGTHS,
     value_counts,
 )
+from .catalog.readers import READER, SOURCE_OWNED
 from .errors import GraphInvalid, Problem
 from .evolve import evolve
 from .plan import Plan, Step
@@ -251,6 +252,24 @@ class _Validator:
                 "path",
                 fix="set path to the folder or list file",
             )
+        if source.file_root is not None and source.kind != "file_list":
+            self.problem(
+                "file_root is where a file list's entries are read from; this source reads "
+                f"{'a folder' if source.kind != 'arrays' else 'in-memory arrays'}",
+                source.id,
+                "file_root",
+                fix="remove file_root (a folder source reads its path)",
+            )
+        elif source.file_root is not None and (
+            not isinstance(source.file_root, str) or not source.file_root
+        ):
+            self.problem(
+                f"file_root {source.file_root!r:.60} is not a folder path",
+                source.id,
+                "file_root",
+                fix="give the folder the list's entries are relative to, or remove it",
+            )
+        self._reader_args(source)
         seed = source.seed if source.seed is not None else derive_seed(self.spec.seed, source.id)
         filled = dataclasses.replace(source, seed=seed)
         self.steps[source.id] = Step(
@@ -263,6 +282,54 @@ class _Validator:
             source=filled,
         )
         return filled
+
+    def _reader_args(self, source: Source) -> None:
+        """The reader's other arguments: constants of the reader's schema, none of them one the
+        source holds itself."""
+        if not source.reader_args:
+            return
+        if source.kind == "arrays":
+            self.problem(
+                "in-memory arrays are fed to the pipeline, not read by a DALI reader: reader "
+                f"arguments ({', '.join(source.reader_args)}) do not apply",
+                source.id,
+                "reader_args",
+                fix="remove reader_args, or read the images from a folder or a file list",
+            )
+            return
+        info = self.catalog.get(READER)
+        assert info is not None, f"{READER} is not in the catalog"
+        for name, value in source.reader_args.items():
+            where = f"reader_args.{name}"
+            arg = info.arg(name)
+            if name in SOURCE_OWNED:
+                self.problem(
+                    f"{READER}'s {name!r} is {SOURCE_OWNED[name]}, not a reader argument",
+                    source.id,
+                    where,
+                    fix=f"remove {name!r} from reader_args and set {SOURCE_OWNED[name]}",
+                )
+            elif arg is None:
+                near = _closest(name, [a.name for a in info.args if a.name not in SOURCE_OWNED])
+                self.problem(
+                    f"{READER} has no argument {name!r}",
+                    source.id,
+                    where,
+                    fix=f"did you mean {near!r}?"
+                    if near
+                    else f"see `augexplorer catalog {READER}`",
+                )
+            elif isinstance(value, (Ref, Random, PythonCode)):
+                self.problem(
+                    "a reader argument is a constant; it cannot be fed from a node or drawn",
+                    source.id,
+                    where,
+                    fix=f"give it a constant ({arg.describe_type()})",
+                )
+            else:
+                message = check_value(info, arg, value)
+                if message:
+                    self.problem(message, source.id, where, fix=_value_fix(info, arg))
 
     # ---- operators --------------------------------------------------------------------------
     def _operator(self, node: Node) -> Node:

@@ -36,10 +36,12 @@ RUNNER = textwrap.dedent(
             pipe = pipeline(files, labels, device=job["device"], **options)
         pipe.build()
         saved = {}
-        for index, batch in enumerate(pipe.run()):
-            batch = batch.as_cpu() if hasattr(batch, "as_cpu") else batch
-            for sample in range(len(batch)):
-                saved[f"{index}_{sample}"] = np.array(batch.at(sample))
+        for run in range(job.get("runs", 1)):
+            prefix = f"run{run}_" if run else ""
+            for index, batch in enumerate(pipe.run()):
+                batch = batch.as_cpu() if hasattr(batch, "as_cpu") else batch
+                for sample in range(len(batch)):
+                    saved[f"{prefix}{index}_{sample}"] = np.array(batch.at(sample))
         if job.get("loader"):
             loader = module.make_loader(data, batch_size=job["batch_size"], device=job["device"])
             first = next(loader)[0]
@@ -54,8 +56,9 @@ def run_exported(jobs: list[dict[str, Any]], tmp: Path) -> dict[str, dict[str, n
     """Run every job's module in one fresh process; each job's outputs by its name.
 
     A job: name, module (path), out (.npz path), batch_size, device ("cpu"/"gpu"), and optionally
-    arrays (.npz of an arrays source), data (a folder or list instead of the module's DATA) and
-    loader (also take the first batch of make_loader, keeping its labels as `loader_labels`).
+    arrays (.npz of an arrays source), data (a folder or list instead of the module's DATA),
+    runs (batches to run, default 1; batch 2 and on are keyed `run1_...`) and loader (also take
+    the first batch of make_loader, keeping its labels as `loader_labels`).
     """
     (tmp / "jobs.json").write_text(json.dumps(jobs))
     (tmp / "runner.py").write_text(RUNNER)

@@ -13,6 +13,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from ..builder import call_source, call_step
+from ..catalog.fed_shapes import FED_SHAPES, INPUT_RANK
 from ..data import SourceData
 from ..plan import Step
 from ..spec import Ref
@@ -68,35 +69,60 @@ def fed_source(index: int, name: str) -> str:
 
 class FedValues:
     """The arrays fed for a group's scalar arguments: each value for every sample, as one
-    array whose first dimension is the batch, in the argument's exact DALI dtype. An array is
-    made again only when its value changes (a slider drag edits one argument at a time)."""
+    array whose first dimension is the batch, in the argument's exact DALI dtype and with the
+    shape the operator expects per sample (:data:`~augexplorer.catalog.fed_shapes.FED_SHAPES`:
+    0-D, or 1 in every dimension of the input). An array is filled again only when its value
+    changes (a slider drag edits one argument at a time)."""
 
     def __init__(self, steps: Sequence[Step], fed: Sequence[tuple[str, ...]], batch_size: int):
         import numpy as np
 
-        # (step index, argument, source name, the array fed, the value it holds)
-        self._inputs: list[tuple[int, str, str, Any]] = []
+        self.batch_size = batch_size
+        # (step index, argument, source name, dtype, the input whose rank it takes, or None)
+        self._inputs: list[tuple[int, str, str, str, Ref | None]] = []
         self._values: list[Any] = []
         for index, (step, names) in enumerate(zip(steps, fed, strict=True)):
             for name in names:
                 arg = step.info.arg(name) if step.info is not None else None
                 assert arg is not None, f"{step.id}: fed argument {name!r} is not in its schema"
-                array = np.empty(batch_size, dtype=_FED_DTYPES[arg.kind])
-                self._inputs.append((index, name, fed_source(index, name), array))
+                rank_of = step.inputs[0] if FED_SHAPES.get((step.op, name)) == INPUT_RANK else None
+                dtype = _FED_DTYPES[arg.kind]
+                self._inputs.append((index, name, fed_source(index, name), dtype, rank_of))
                 self._values.append(_UNSET)
-        self.fed = [(source, array) for _index, _name, source, array in self._inputs]
+        self.fed = [
+            (source, np.empty(batch_size, dtype)) for _, _, source, dtype, _ in self._inputs
+        ]
 
-    def arrays(self, steps: Sequence[Step]) -> list[tuple[str, Any]]:
-        """(source name, array) for every fed argument, filled with the values `steps` hold.
+    def arrays(
+        self, steps: Sequence[Step], feeds: Mapping[Ref, Any] | None = None
+    ) -> list[tuple[str, Any]]:
+        """(source name, array) for every fed argument, filled with the values `steps` hold;
+        `feeds` (the group's fed inputs, by reference) give the rank of an input where an
+        argument takes it.
 
         DALI copies what it is fed, so the same arrays are filled again for the next run."""
         values = self._values
-        for position, (index, name, _source, array) in enumerate(self._inputs):
+        for position, (index, name, source, dtype, rank_of) in enumerate(self._inputs):
             value = steps[index].args[name]
+            if rank_of is not None:
+                assert feeds is not None and rank_of in feeds, f"{name}: no input to take a rank"
+                rank = _rank(feeds[rank_of])
+                if self.fed[position][1].ndim != rank + 1:
+                    import numpy as np
+
+                    shape = (self.batch_size, *([1] * rank))
+                    self.fed[position] = (source, np.empty(shape, dtype))
+                    values[position] = _UNSET
             if value is not values[position]:
-                array.fill(value)
+                self.fed[position][1].fill(value)
                 values[position] = value
         return self.fed
+
+
+def _rank(batch: Any) -> int:
+    """The number of dimensions of the samples of a fed batch (a TensorList or arrays)."""
+    shapes = batch.shape() if callable(getattr(batch, "shape", None)) else [s.shape for s in batch]
+    return len(shapes[0]) if len(shapes) else 0
 
 
 _UNSET = object()
@@ -239,7 +265,7 @@ class StepGroupRunner:
         ones it was built from); run. Returns each step's outputs (the fed inputs, by name, for
         an empty group) and the milliseconds of feeding and running."""
         current = self.steps if steps is None else tuple(steps)
-        values = self.fed_values.arrays(current)
+        values = self.fed_values.arrays(current, feeds)
         # timed: DALI's work alone, from taking the inputs to handing back the outputs
         start = time.perf_counter()
         for (ref, _device), name in self.external.items():

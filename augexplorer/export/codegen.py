@@ -18,8 +18,9 @@ import textwrap
 from collections.abc import Iterable
 from typing import Any
 
-from ..builder import CHOICE_DATA, WEIGHTED_CHOICE, choice_values, dali_value
+from ..builder import CHOICE_DATA, WEIGHTED_CHOICE, choice_values, dali_value, reader_arg_values
 from ..catalog import load_catalog
+from ..catalog.readers import SHARDING
 from ..errors import AugExplorerError, GraphInvalid
 from ..folder_listing import HIDDEN_NAMES, IMAGE_SUFFIXES
 from ..plan import Plan, Step
@@ -49,6 +50,7 @@ MODULE_NAMES = frozenset(
         "LastBatchPolicy",
         "GRAPH",
         "DATA",
+        "FILE_ROOT",
         "BATCH_SIZE",
         "OUTPUTS",
         "LABELS",
@@ -237,6 +239,9 @@ class _Writer:
             # the folder rule of augexplorer.folder_listing, written into the module
             "image_suffixes": literal(sorted(IMAGE_SUFFIXES)),
             "hidden_names": literal(list(HIDDEN_NAMES)),
+            "file_root": literal(self.source.file_root),
+            "shard_id": literal(int(self.source.reader_args.get("shard_id", 0))),
+            "num_shards": literal(int(self.source.reader_args.get("num_shards", 1))),
         }
         parts = [template.HEADER, template.IMPORTS]
         parts.append(template.CONSTANTS)
@@ -371,10 +376,17 @@ class _Writer:
                 "layout=['HWC', ''])"
             )
         assert step.source is not None
+        # the reader's other arguments, typed as the builder passes them (sharding is the
+        # function's parameters, which default to the graph's values)
+        extra = "".join(
+            f", {identifier(name)}={literal(value)}"
+            for name, value in reader_arg_values(step.source.reader_args).items()
+            if name not in SHARDING
+        )
         return (
             f"{images}, {labels} = fn.readers.file(files=files, labels=labels, "
             f"random_shuffle={literal(step.source.shuffle)}, seed={literal(step.seed)}, "
-            f"shard_id=shard_id, num_shards=num_shards, name={literal(step.id)})"
+            f"shard_id=shard_id, num_shards=num_shards, name={literal(step.id)}{extra})"
         )
 
     def _call(self, step: Step) -> str:

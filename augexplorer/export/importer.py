@@ -196,6 +196,13 @@ def import_pipeline(pipeline: Any, *, name: str = "imported") -> GraphSpec:
     try:
         data = pipeline.serialize()
     except Exception as error:  # DALI raises RuntimeError for python_function and friends
+        if "python_function" in str(error):
+            from .refusals import python_function_place, refusal_text
+
+            raise ImportRefused(
+                f"pipeline {name!r}: "
+                + refusal_text("python_function", python_function_place(pipeline))
+            ) from None
         raise ImportRefused(
             f"pipeline {name!r} cannot be serialized by DALI, so it cannot be imported: {error}"
         ) from None

@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..catalog import ArgInfo, Catalog, load_catalog
+from ..catalog.readers import READER, SOURCE_OWNED
 from ..errors import AugExplorerError
 from ..spec import GraphSpec, Node, Probability, Ref, Source
 from ..validate import RESERVED_IDS
+from . import refusals
 from .literals import ENUM_TYPES
 from .protobuf import Argument, OpRecord, read_pipeline
 
@@ -27,13 +29,6 @@ class ImportRefused(AugExplorerError):
 
 # Arguments every operator carries that are execution details, not graph content.
 _PLUMBING = {"device", "preserve", "preserve_name", "bytes_per_sample_hint", "name", "seed"}
-_CONDITIONAL_MODULE = "nvidia.dali.fn._conditional"
-_UNSUPPORTED = {
-    "ExternalSource": "external_source (data fed from Python) cannot be imported",
-    "_ExternalSource": "external_source (data fed from Python) cannot be imported",
-    "PythonFunction": "python_function (arbitrary Python code) cannot be imported",
-    "DLTensorPythonFunction": "python_function (arbitrary Python code) cannot be imported",
-}
 
 
 @dataclass
@@ -139,9 +134,13 @@ class _Converter:
     # ---- operators ----------------------------------------------------------------------------
     def _op(self, op: OpRecord, consumers: dict[str, int]) -> None:
         name = _fn_name(op)
-        label = f"{name} ({op.instance})" if op.instance else name
-        if op.schema in _UNSUPPORTED:
-            raise ImportRefused(f"{label}: {_UNSUPPORTED[op.schema]}")
+        label = f"fn.{name}{refusals.where(op)}"
+        policy = refusals.auto_aug_policy(op)
+        if policy is not None:
+            raise ImportRefused(refusals.refusal(refusals.auto_aug(policy), op))
+        refused = refusals.construct(op, name)
+        if refused is not None:
+            raise ImportRefused(refusals.refusal(refused, op))
         if name == "_conditional.split":
             self._split(op)
             return
@@ -152,10 +151,14 @@ class _Converter:
             self._reader(op, label)
             return
         if name.startswith("_conditional."):
-            raise ImportRefused(f"{label}: this kind of conditional cannot be imported")
+            raise ImportRefused(refusals.refusal(refusals.conditional(op), op))
         info = self.catalog.get(name)
         if info is None:
-            raise ImportRefused(f"{label}: no operator {name!r} in the catalog of this DALI")
+            raise ImportRefused(
+                f"{label}: the explorer has no operator {name!r} (it offers the public fn "
+                "operators of the installed DALI; fix: replace it with one of those, see "
+                "`augexplorer catalog`)"
+            )
         node_id = self._fresh_id(name.rsplit(".", 1)[-1])
         inputs: list[Ref] = []
         args: dict[str, Any] = {}
@@ -190,8 +193,10 @@ class _Converter:
 
     def _reader(self, op: OpRecord, label: str) -> None:
         args = {k: a.value() for k, a in op.args.items()}
-        if args.get("file_root") and not args.get("file_list") and not args.get("files"):
-            kind, path = "folder", str(args["file_root"])
+        file_root = str(args["file_root"]) if args.get("file_root") else None
+        if file_root and not args.get("file_list") and not args.get("files"):
+            kind, path = "folder", file_root
+            file_root = None
         elif args.get("file_list"):
             kind, path = "file_list", str(args["file_list"])
         else:
@@ -199,6 +204,16 @@ class _Converter:
                 f"{label}: a reader given `files=` in code cannot be imported "
                 "(fix: read a folder with file_root=, or a list with file_list=)"
             )
+        info = self.catalog.get(READER)
+        assert info is not None, f"{READER} is not in the catalog"
+        # every other argument the code gave the reader, typed by its schema
+        reader_args = {
+            name: _constant(arg_info, op.args[name])
+            for name in op.args
+            if name not in SOURCE_OWNED
+            and not name.startswith("_")
+            and (arg_info := info.arg(name)) is not None
+        }
         node_id = self._fresh_id(op.instance if _plain_name(op.instance) else "source")
         self.nodes.append(
             Source(
@@ -207,6 +222,8 @@ class _Converter:
                 path=path,
                 shuffle=bool(args.get("random_shuffle", False)),
                 seed=int(args["seed"]) if "seed" in args else None,
+                file_root=file_root,
+                reader_args=reader_args,
             )
         )
         for index, port in enumerate(op.outputs):
@@ -224,22 +241,16 @@ class _Converter:
         data = [p for p in op.inputs if not p.is_argument]
         predicate = next((p.name for p in op.inputs if p.is_argument), "")
         if len(data) != 2:
-            raise ImportRefused(f"{label}: a conditional merge needs two branches")
+            raise ImportRefused(refusals.refusal(refusals.conditional(op), op))
         true_ref = self._ref(data[0].name, label)
         false_ref = self._ref(data[1].name, label)
         node = self._node(true_ref.node)
         passes_through = isinstance(node, Node) and node.inputs and node.inputs[0] == false_ref
         if not passes_through or data[1].name not in self.splits:
-            raise ImportRefused(
-                f"{label}: only `if <coin flip>: x = op(y)` with y passed through otherwise can "
-                "be imported (one operator applied with a probability)"
-            )
+            raise ImportRefused(refusals.refusal(refusals.conditional(op), op))
         flip = self.coin_flips.get(predicate)
         if flip is None:
-            raise ImportRefused(
-                f"{label}: the `if` condition must be a fn.random.coin_flip to import it "
-                "as an apply probability"
-            )
+            raise ImportRefused(refusals.refusal(refusals.conditional(op), op))
         flip_op, _ = flip
         args = {k: a.value() for k, a in flip_op.args.items() if not k.startswith("_")}
         p = float(args.get("probability", 0.5))

@@ -60,7 +60,10 @@ PYTHON_FUNCTIONS = {node: compile_python_function(node) for node in PYTHON_SOURC
 LABELS_CONSTANT = """LABELS = @@labels_name@@  # the output that carries each image's label(s)
 """
 
-FILE_SOURCES = '''IMAGE_SUFFIXES = @@image_suffixes@@
+FILE_SOURCES = '''# The folder a file list's relative entries are read from, as DALI's file_root; None: the
+# list's own folder.
+FILE_ROOT = @@file_root@@
+IMAGE_SUFFIXES = @@image_suffixes@@
 # Never classes nor images, as in augexplorer: these names and every name starting with ".".
 HIDDEN_NAMES = @@hidden_names@@
 LABEL_MAX = 2**31 - 1  # DALI's readers carry labels as int32
@@ -95,11 +98,13 @@ def read_folder(root):
     return files, labels
 
 
-def read_file_list(path):
+def read_file_list(path, file_root=None):
     """Files and label rows of a list with one `image label [label ...]` per line.
 
-    Blank lines and lines starting with # are skipped; image paths are relative to the list.
+    Blank lines and lines starting with # are skipped; relative image paths are read from
+    `file_root` when given (as DALI's readers.file reads them), else from the list's folder.
     """
+    base = file_root if file_root is not None else os.path.dirname(os.path.abspath(path))
     files, rows = [], []
     with open(path, encoding="utf-8") as stream:
         for number, raw in enumerate(stream, start=1):
@@ -117,9 +122,12 @@ def read_file_list(path):
                 raise ValueError(f"{path}, line {number}: labels must be from 0 to {LABEL_MAX}")
             if rows and len(row) != len(rows[0]):
                 raise ValueError(f"{path}, line {number}: every line needs the same label count")
-            image = os.path.join(os.path.dirname(os.path.abspath(path)), image)
+            image = os.path.join(base, image)
             if not os.path.isfile(image):
-                raise ValueError(f"{path}, line {number}: image {image} not found")
+                raise ValueError(
+                    f"{path}, line {number}: image {image} not found (entries are read from "
+                    f"{base}; set FILE_ROOT to the folder they are relative to)"
+                )
             files.append(image)
             rows.append(row)
     if not files:
@@ -127,8 +135,9 @@ def read_file_list(path):
     return files, rows
 
 
-def read_data(data):
-    """(files, labels, label_table) of a folder or a file list.
+def read_data(data, file_root=FILE_ROOT):
+    """(files, labels, label_table) of a folder or a file list (its entries read from
+    `file_root`, see read_file_list).
 
     A DALI reader carries one integer label per file, so for a list with several labels per
     image the reader's label is the file's index and label_table holds the label rows.
@@ -136,7 +145,7 @@ def read_data(data):
     if os.path.isdir(data):
         files, labels = read_folder(data)
         return files, labels, None
-    files, rows = read_file_list(data)
+    files, rows = read_file_list(data, file_root)
     if len(rows[0]) == 1:
         return files, [row[0] for row in rows], None
     return files, list(range(len(files))), torch.tensor(rows, dtype=torch.int64)
@@ -176,7 +185,7 @@ ARRAY_SOURCE = '''class ArrayBatches:
 
 PIPELINE = '''
 @@decorator@@
-def @@function@@(@@data_params@@, device="cpu", shard_id=0, num_shards=1):
+def @@function@@(@@data_params@@, device="cpu", shard_id=@@shard_id@@, num_shards=@@num_shards@@):
     """The augmentation graph as DALI calls.
 
     @@device_doc@@

@@ -240,7 +240,13 @@ class Source:
     """A data source: the bundled samples, a folder tree, a file list, or in-memory arrays.
 
     Outputs: 0 = images (encoded bytes, or decoded HWC arrays for ``arrays``), 1 = labels.
-    A file list has one image path per line followed by one or more integer labels.
+    A file list has one image path per line followed by one or more integer labels; relative
+    paths are read from `file_root` when it is set (as DALI's ``readers.file`` reads them), else
+    from the list's own folder.
+
+    Every source but ``arrays`` is read by DALI's ``readers.file``: `reader_args` holds its
+    other arguments (``initial_fill``, ``shuffle_after_epoch``, ``pad_last_batch``, ...) as
+    JSON-typed constants, passed to the reader as they are.
     """
 
     id: str
@@ -250,6 +256,15 @@ class Source:
     seed: int | None = None
     # Leave out files that fail a header check; they are listed in SourceData.skipped.
     skip_bad: bool = False
+    file_root: str | None = None
+    reader_args: Mapping[str, Any] = field(default_factory=dict)
+
+    def with_reader_arg(self, name: str, value: Any) -> Source:
+        return dataclasses.replace(self, reader_args={**self.reader_args, name: value})
+
+    def without_reader_arg(self, name: str) -> Source:
+        kept = {k: v for k, v in self.reader_args.items() if k != name}
+        return dataclasses.replace(self, reader_args=kept)
 
     @property
     def op(self) -> str:
@@ -504,11 +519,21 @@ class GraphSpec:
         return self.replace_node(dataclasses.replace(node, inputs=tuple(inputs)))
 
     def with_source(self, source: Source) -> GraphSpec:
-        """Swap the (first) data source for another, keeping its id so the wiring stays."""
+        """Swap the (first) data source for another, keeping its id so the wiring stays, and
+        its reader arguments when the new source brings none (new data, same reading)."""
         old = self.sources()[0] if self.sources() else None
         if old is None:
             return dataclasses.replace(self, nodes=(source, *self.nodes))
+        if not source.reader_args and source.kind != "arrays":
+            source = dataclasses.replace(source, reader_args=old.reader_args)
         return self.replace_node(dataclasses.replace(source, id=old.id))
+
+    def set_reader_arg(self, source_id: str, name: str, value: Any) -> GraphSpec:
+        """Set an argument of the DALI reader that reads source `source_id`."""
+        return self.replace_node(self._source(source_id).with_reader_arg(name, value))
+
+    def unset_reader_arg(self, source_id: str, name: str) -> GraphSpec:
+        return self.replace_node(self._source(source_id).without_reader_arg(name))
 
     def reseeded(self, draw: Callable[[], int], random_ops: Container[str] = ()) -> GraphSpec:
         """A copy with a new seed, from `draw`, for every random argument, every coin flip, and
@@ -531,6 +556,12 @@ class GraphSpec:
                 node = dataclasses.replace(node, args=args, probability=probability, seed=seed)
             nodes.append(node)
         return dataclasses.replace(self, nodes=tuple(nodes))
+
+    def _source(self, node_id: str) -> Source:
+        node = self.node(node_id)
+        if not isinstance(node, Source):
+            raise ValueError(f"{node_id!r} is an operator, not a data source")
+        return node
 
     def _operator(self, node_id: str) -> Node:
         node = self.node(node_id)

@@ -72,6 +72,10 @@ def node_to_json(node: AnyNode) -> dict[str, Any]:
             out["skip_bad"] = True
         if node.seed is not None:
             out["seed"] = node.seed
+        if node.file_root is not None:
+            out["file_root"] = node.file_root
+        if node.reader_args:
+            out["reader_args"] = {k: _json_value(v) for k, v in node.reader_args.items()}
         return out
     out = {"id": node.id, "op": node.op}
     if node.inputs:
@@ -193,6 +197,11 @@ def _node(index: int, data: dict[str, Any]) -> AnyNode:
             shuffle=source.shuffle,
             seed=source.seed,
             skip_bad=source.skip_bad,
+            file_root=source.file_root,
+            reader_args={
+                name: _arg_value(value, f"{where}.reader_args.{name}")
+                for name, value in source.reader_args.items()
+            },
         )
     node = _convert(data, NodeJSON, where)
     probability = node.probability

@@ -97,6 +97,9 @@ class SourceJSON(_Object):
     shuffle: bool = True
     seed: Seed | None = None
     skip_bad: bool = False
+    file_root: Annotated[str, Meta(max_length=4096)] | None = None
+    # arguments of the DALI reader (readers.file): constants, checked one by one like node args
+    reader_args: Annotated[dict[Name, Any], Meta(max_length=64)] = {}
 
 
 class NodeJSON(_Object):

@@ -1,0 +1,215 @@
+"""Why a part of a DALI pipeline cannot be imported, said in the user's own terms.
+
+DALI records where each operator was made (``_origin_stack_*`` arguments of the serialized
+pipeline): the refusal names the construct as the user wrote it (a constant, ``a * b``,
+``.shape()``, ``if``/``else``, an ``auto_aug`` policy, a Python callback), the line of their code
+that made it, and what to write instead; never DALI's internal instance names.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from dataclasses import dataclass
+
+from .protobuf import OpRecord
+
+# DALI's names of the operators behind Python operators on DataNodes.
+_ARITHMETIC = {
+    "add": "+",
+    "sub": "-",
+    "mul": "*",
+    "div": "/",
+    "fdiv": "//",
+    "mod": "%",
+    "pow": "**",
+    "minus": "-",
+    "plus": "+",
+}
+_COMPARISON = {"eq": "==", "neq": "!=", "lt": "<", "leq": "<=", "gt": ">", "geq": ">="}
+_BITWISE = {"bitand": "&", "bitor": "|", "bitxor": "^"}
+
+_CONSTANT_FIX = (
+    "write the value as a plain number or list in the argument (center=[128.0, 128.0], not "
+    "np.array(...)); for fn.random.choice over a list, bind the argument to Random.choice(...) "
+    "in the explorer"
+)
+_EXPRESSION_FIX = (
+    "the graph cannot hold expressions on data yet: give the argument a constant or a random "
+    "draw (Random.uniform, ...), or use an operator that does the arithmetic (fn.brightness, "
+    "fn.contrast, fn.cast, fn.normalize)"
+)
+_CONDITION_FIX = (
+    "write it as `if fn.random.coin_flip(probability=p): x = op(x)` with no else (one operator "
+    "applied with a probability), which imports as the node's apply probability"
+)
+_SOURCE_FIX = (
+    "read the images with fn.readers.file from a folder (file_root=) or a file list "
+    "(file_list=), or open in-memory arrays in the explorer (Session(..., data=arrays))"
+)
+_PYTHON_FIX = (
+    "import the pipeline without it, then add a python_function node in the explorer "
+    "(PythonCode.from_function(my_function))"
+)
+
+
+@dataclass(frozen=True)
+class Construct:
+    """What a refused operator is, as the user wrote it, and what to do instead."""
+
+    what: str
+    fix: str
+
+
+def construct(op: OpRecord, fn_name: str) -> Construct | None:
+    """The user's construct behind `op` (named `fn_name` in ``nvidia.dali.fn``) when it is one
+    the graph cannot carry; None for an ordinary operator."""
+    display = fn_name.rsplit(".", 1)[-1]
+    if op.schema == "Constant":
+        return Construct(
+            "a constant tensor (a NumPy array or list made a DALI constant)", _CONSTANT_FIX
+        )
+    if op.schema == "_ArithmeticGenericOp":
+        if display in _COMPARISON:
+            symbol = _COMPARISON[display]
+            return Construct(f"a comparison (`a {symbol} b`)", _CONDITION_FIX)
+        if display in _BITWISE:
+            symbol = _BITWISE[display]
+            return Construct(f"a logical operator (`a {symbol} b`)", _CONDITION_FIX)
+        if display in ("minus", "plus"):
+            return Construct(f"arithmetic (`{_ARITHMETIC[display]}a`)", _EXPRESSION_FIX)
+        if display in _ARITHMETIC:
+            return Construct(f"arithmetic (`a {_ARITHMETIC[display]} b`)", _EXPRESSION_FIX)
+        return Construct(f"a math function (`nvidia.dali.math.{display}`)", _EXPRESSION_FIX)
+    if op.schema == "_Shape":
+        return Construct(
+            "`.shape()`",
+            "give sizes as constants, or use arguments relative to the image "
+            "(fn.slice rel_start/rel_shape, fn.crop crop_pos_x/crop_pos_y)",
+        )
+    if op.schema == "_TensorSubscript":
+        return Construct(
+            "a subscript or slice (`x[...]`)",
+            "use fn.slice or fn.crop on images; give per-sample values as constants or draws",
+        )
+    if op.schema in ("ExternalSource", "_ExternalSource"):
+        return Construct("fn.external_source (data fed from a Python callback)", _SOURCE_FIX)
+    if op.schema in ("PythonFunction", "DLTensorPythonFunction"):
+        return Construct("fn.python_function (a Python callback)", _PYTHON_FIX)
+    return None
+
+
+def conditional(_op: OpRecord) -> Construct:
+    """A conditional other than apply-with-probability."""
+    return Construct(
+        "a conditional other than apply-with-probability (an else or elif branch, a nested "
+        "if, several operators in one branch, or a predicate that is not a coin flip)",
+        _CONDITION_FIX,
+    )
+
+
+def auto_aug_policy(op: OpRecord) -> str | None:
+    """The ``nvidia.dali.auto_aug`` function the user called to make `op`, or None."""
+    frames = _frames(op)
+    for index, (filename, _line, _name, _code) in enumerate(frames):
+        if _in_dali(filename) and f"{os.sep}auto_aug{os.sep}" in filename:
+            return frames[index][2] if index else "auto_aug"
+    return None
+
+
+def auto_aug(policy: str) -> Construct:
+    return Construct(
+        f"DALI's auto_aug policy `{policy}`",
+        "the graph cannot hold auto_aug policies yet: start from the 'randaugment' preset (a "
+        "RandAugment-style graph of operators applied with probabilities), or build the "
+        "augmentations as nodes",
+    )
+
+
+def where(op: OpRecord) -> str:
+    """Where the user's code made `op`: ``" at line 12 of pipe.py (`a * b`)"``, or "" when DALI
+    recorded no place outside its own package."""
+    user = [frame for frame in _frames(op) if not _in_dali(frame[0])]
+    if not user:
+        return ""
+    filename, line, name, code = user[-1]
+    shown = f" (`{code.strip()}`)" if code.strip() else ""
+    function = f" in {name}()" if name and not name.startswith("<") else ""
+    return f" at line {line} of {filename}{function}{shown}"
+
+
+def refusal(construct_: Construct, op: OpRecord) -> str:
+    return refusal_at(construct_, where(op))
+
+
+def refusal_at(construct_: Construct, place: str) -> str:
+    return f"{construct_.what}{place} cannot be imported into a graph (fix: {construct_.fix})"
+
+
+def refusal_text(kind: str, place: str) -> str:
+    """The refusal of a construct DALI cannot even serialize (``"python_function"``)."""
+    assert kind == "python_function", kind
+    return refusal_at(Construct("fn.python_function (a Python callback)", _PYTHON_FIX), place)
+
+
+def _frames(op: OpRecord) -> list[tuple[str, int, str, str]]:
+    def values(key: str) -> list[object]:
+        argument = op.args.get(key)
+        value = argument.value() if argument is not None else None
+        return value if isinstance(value, list) else []
+
+    filenames = values("_origin_stack_filename")
+    lines = values("_origin_stack_lineno")
+    names = values("_origin_stack_name")
+    codes = values("_origin_stack_line")
+    count = min(len(filenames), len(lines))
+    return [
+        (
+            str(filenames[i]),
+            int(lines[i]),  # type: ignore[call-overload]
+            str(names[i]) if i < len(names) else "",
+            str(codes[i]) if i < len(codes) else "",
+        )
+        for i in range(count)
+    ]
+
+
+@functools.cache
+def _dali_folder() -> str:
+    import nvidia.dali
+
+    return os.path.dirname(os.path.abspath(nvidia.dali.__file__)) + os.sep
+
+
+def _in_dali(filename: str) -> bool:
+    return os.path.abspath(filename).startswith(_dali_folder())
+
+
+_ORIGIN = re.compile(
+    r"_origin_stack_filename: \[(?P<files>[^\]]*)\].*?_origin_stack_lineno: \[(?P<lines>[^\]]*)\]"
+    r".*?_origin_stack_line: \[(?P<code>[^\n]*)\]",
+    re.S,
+)
+
+
+def python_function_place(pipeline: object) -> str:
+    """Where a not-yet-serialized pipeline calls fn.python_function (from the operator specs
+    DALI keeps while it defines the pipeline): ``" at line 9 of pipe.py (`...`)"`` or ""."""
+    for instance in getattr(pipeline, "_ops", None) or []:
+        spec = str(getattr(instance, "spec", ""))
+        if "PythonFunction" not in spec.split("\n", 1)[0]:
+            continue
+        found = _ORIGIN.search(spec)
+        if found is None:
+            return ""
+        files = [f.strip() for f in found["files"].split(",") if f.strip()]
+        lines = [n.strip() for n in found["lines"].split(",") if n.strip()]
+        code = found["code"].rstrip(", ").strip()
+        user = [(f, n) for f, n in zip(files, lines, strict=False) if not _in_dali(f)]
+        if not user:
+            return ""
+        filename, line = user[-1]
+        shown = f" (`{code}`)" if code and len(files) == 1 else ""
+        return f" at line {line} of {filename}{shown}"
+    return ""

@@ -1,0 +1,238 @@
+"""Every pipeline of the corpus imports, runs in a Session and exports to the original's arrays;
+what cannot be imported is refused in the user's own terms."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from exported_runner import run_exported
+from pipelines_corpus import BATCH, CORPUS, write_lists
+
+from augexplorer import Session
+from augexplorer.data import samples_dir
+from augexplorer.export import export
+from augexplorer.export.importer import import_graph, import_pipeline
+from augexplorer.export.serialized import ImportRefused
+from augexplorer.spec import GraphSpec
+
+RUNS = 2
+
+
+def build(name: str, lists: Path) -> Any:
+    return CORPUS[name](
+        str(samples_dir()), str(lists), batch_size=BATCH, num_threads=1, device_id=None
+    )
+
+
+def run_batches(pipe: Any, runs: int) -> list[list[list[np.ndarray]]]:
+    pipe.build()
+    return [
+        [[np.array(out.at(i)) for i in range(len(out))] for out in pipe.run()] for _ in range(runs)
+    ]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Each pipeline's original batches and imported graph, and what its exported module
+    gave (all modules run in one fresh process)."""
+    tmp = tmp_path_factory.mktemp("corpus")
+    lists = tmp / "lists"
+    write_lists(str(samples_dir()), str(lists))
+    found: dict[str, Any] = {"lists": lists}
+    jobs = []
+    for name in CORPUS:
+        graph = import_pipeline(build(name, lists), name=name)
+        module = export(graph, tmp / f"{name}_aug.py")
+        found[name] = (run_batches(build(name, lists), RUNS), graph)
+        jobs.append(
+            {
+                "name": name,
+                "module": str(module),
+                "out": str(tmp / f"{name}.npz"),
+                "batch_size": BATCH,
+                "device": "cpu",
+                "runs": RUNS,
+            }
+        )
+    found["exported"] = run_exported(jobs, tmp)
+    return found
+
+
+def assert_same(got: list[np.ndarray], want: list[np.ndarray], what: str) -> None:
+    assert len(got) == len(want) == BATCH, what
+    for index, (x, y) in enumerate(zip(got, want, strict=True)):
+        assert x.dtype == y.dtype and x.shape == y.shape, f"{what}, sample {index}"
+        np.testing.assert_array_equal(x, y, err_msg=f"{what}, sample {index}")
+
+
+@pytest.mark.parametrize("name", list(CORPUS))
+def test_session_runs_the_original_batch(corpus: dict[str, Any], name: str) -> None:
+    original, graph = corpus[name]
+    session = Session(graph, device_id=None)
+    result = session.run()
+    refs = list(result.plan.outputs.values())
+    assert len(refs) == len(original[0])
+    for index, ref in enumerate(refs):
+        assert_same(result.arrays(ref), original[0][index], f"{name} output {index}")
+    # the next batch comes in the reader's order (its labels say which files it read)
+    labels = list(result.plan.outputs).index("labels")
+    second = session.next_batch()
+    assert_same(second.arrays(refs[labels]), original[1][labels], f"{name} batch 2 labels")
+
+
+@pytest.mark.parametrize("name", list(CORPUS))
+def test_exported_module_runs_the_original_batches(corpus: dict[str, Any], name: str) -> None:
+    original, _graph = corpus[name]
+    saved = corpus["exported"][name]
+    for run, batches in enumerate(original):
+        prefix = f"run{run}_" if run else ""
+        for index, want in enumerate(batches):
+            got = [saved[f"{prefix}{index}_{i}"] for i in range(BATCH)]
+            assert_same(got, want, f"{name} batch {run + 1} output {index}")
+
+
+def test_every_reader_argument_survives_import(corpus: dict[str, Any]) -> None:
+    _original, graph = corpus["one_shard_of_two"]
+    source = graph.sources()[0]
+    assert (source.shuffle, source.seed) == (True, 17)
+    assert source.reader_args == {
+        "initial_fill": 5,
+        "shard_id": 1,
+        "num_shards": 2,
+        "stick_to_shard": True,
+        "pad_last_batch": True,
+    }
+    _original, listed = corpus["list_under_file_root"]
+    source = listed.sources()[0]
+    assert source.kind == "file_list" and source.file_root == str(samples_dir())
+
+
+def test_reader_arguments_survive_json_and_edits(corpus: dict[str, Any]) -> None:
+    from augexplorer.spec import Source
+    from augexplorer.spec.io import dumps, loads
+
+    _original, graph = corpus["getting_started"]
+    assert loads(dumps(graph)) == graph
+    edited = graph.set_reader_arg(graph.sources()[0].id, "initial_fill", 40)
+    assert edited.sources()[0].reader_args == {"initial_fill": 40}
+    # new data, same reading
+    moved = edited.with_source(Source("elsewhere", "folder", str(samples_dir())))
+    assert moved.sources()[0].reader_args == {"initial_fill": 40}
+
+
+def _refusal(tmp_path: Path, body: str, conditionals: bool = False) -> str:
+    source = tmp_path / "user_pipeline.py"
+    source.write_text(
+        textwrap.dedent(
+            f"""
+            import numpy as np
+            from nvidia.dali import fn, pipeline_def, types
+            from nvidia.dali.auto_aug import rand_augment
+
+            @pipeline_def(batch_size=2, enable_conditionals={conditionals})
+            def augment():
+                jpegs, labels = fn.readers.file(file_root={str(samples_dir())!r})
+                images = fn.decoders.image(jpegs)
+            """
+        )
+        + textwrap.indent(textwrap.dedent(body).strip() + "\n", "    ")
+        + "    return images, labels\n"
+    )
+    with pytest.raises(ImportRefused) as refused:
+        import_graph(source, run_file=True)
+    message = str(refused.value)
+    assert "__" not in message and "Generic" not in message, message  # no DALI instance names
+    assert "catalog of this DALI" not in message and "fix:" in message
+    assert str(source) in message, message
+    return message
+
+
+REFUSALS = {
+    "constant": (
+        "images = fn.rotate(images, angle=10.0, size=np.array([64.0, 48.0]))",
+        ["a constant tensor", "line 10", "np.array"],
+    ),
+    "arithmetic": ("images = 0.7 * images + 0.3 * images", ["arithmetic (`a * b`)", "line 10"]),
+    "comparison": (
+        """
+        angle = fn.random.uniform(range=[-10.0, 10.0])
+        if angle < 0:
+            images = fn.flip(images)
+        """,
+        ["a comparison (`a < b`)", "line 11", "if angle < 0:"],
+    ),
+    "shape": ("images = fn.resize(images, size=images.shape()[1::-1])", ["`.shape()`", "line 10"]),
+    "subscript": (
+        "images = fn.resize(images, resize_x=fn.random.uniform(range=[8.0, 9.0], shape=[2])[0])",
+        ["a subscript or slice", "line 10"],
+    ),
+    "if_else": (
+        """
+        if fn.random.coin_flip(probability=0.5):
+            images = fn.flip(images)
+        else:
+            images = fn.rotate(images, angle=10.0)
+        """,
+        ["a conditional other than apply-with-probability", "line 10", "coin_flip"],
+    ),
+    "auto_aug": (
+        "images = rand_augment.rand_augment(images, n=2, m=9)",
+        ["auto_aug policy `rand_augment`", "line 10", "'randaugment' preset"],
+    ),
+    "callback": (
+        "images = fn.python_function(images, function=lambda x: x)",
+        ["fn.python_function (a Python callback)", "line 10", "python_function node"],
+    ),
+    "external_source": (
+        "extra = fn.external_source(source=lambda: [np.zeros((2, 2, 3), np.uint8)] * 2)\n"
+        "images = fn.cat(images, extra, axis=0)",
+        ["fn.external_source", "line 10", "file_root="],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(REFUSALS))
+def test_refusals_name_the_construct_and_its_line(tmp_path: Path, case: str) -> None:
+    body, expected = REFUSALS[case]
+    conditionals = case in ("comparison", "if_else", "auto_aug")
+    message = _refusal(tmp_path, body, conditionals)
+    for text in expected:
+        assert text in message, f"{text!r} not in {message!r}"
+
+
+def test_file_list_with_file_root_reads_from_the_root(tmp_path: Path) -> None:
+    from augexplorer.data import open_source
+    from augexplorer.errors import DataError
+    from augexplorer.spec import Source
+
+    lists = tmp_path / "lists"
+    write_lists(str(samples_dir()), str(lists))
+    listed = Source("source", "file_list", str(lists / "list.txt"), file_root=str(samples_dir()))
+    data = open_source(listed)
+    assert all(file.startswith(str(samples_dir())) for file in data.files)
+    # the same list without its file_root: the error says where entries were read from
+    with pytest.raises(DataError) as missing:
+        open_source(Source("source", "file_list", str(lists / "list.txt")))
+    assert f"read from the list's folder {lists}" in str(missing.value)
+    assert "set the source's file_root" in str(missing.value)
+
+
+def test_reader_arguments_are_validated(corpus: dict[str, Any]) -> None:
+    from augexplorer.errors import GraphInvalid
+    from augexplorer.validate import validate
+
+    _original, graph = corpus["getting_started"]
+    source = graph.sources()[0].id
+    bad: GraphSpec = graph.set_reader_arg(source, "initial_fil", 3)
+    bad = bad.set_reader_arg(source, "random_shuffle", False)
+    bad = bad.set_reader_arg(source, "prefetch_queue_depth", "deep")
+    with pytest.raises(GraphInvalid) as invalid:
+        validate(bad)
+    text = str(invalid.value)
+    assert "no argument 'initial_fil'" in text and "'initial_fill'" in text
+    assert "source's shuffle" in text
+    assert "reader_args.prefetch_queue_depth" in text and "expected a number" in text
