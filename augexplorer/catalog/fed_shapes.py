@@ -20,3 +20,8 @@ FED_SHAPES: dict[tuple[str, str], FedShape] = {
     ("normalize", "mean"): INPUT_RANK,
     ("normalize", "stddev"): INPUT_RANK,
 }
+
+# Never fed: DALI reads a fed value of these differently from the same constant (a constant
+# `mask` of 0 still applies sphere and water, a fed 0 skips the sample), so the live engine
+# passes them as constants, as the exported module does.
+NOT_FED: frozenset[tuple[str, str]] = frozenset({("sphere", "mask"), ("water", "mask")})

@@ -13,7 +13,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from ..builder import call_source, call_step
-from ..catalog.fed_shapes import FED_SHAPES, INPUT_RANK
+from ..catalog.fed_shapes import FED_SHAPES, INPUT_RANK, NOT_FED
 from ..data import SourceData
 from ..plan import Step
 from ..spec import Ref
@@ -55,6 +55,8 @@ def fed_args(step: Step) -> tuple[str, ...]:
         # Scalars only: a vector constant and a per-sample tensor of the same numbers do not
         # always mean the same to DALI (warp_affine reads a fed matrix as 2x3, a constant as 6).
         if arg is None or not arg.per_sample or arg.kind not in _FED_DTYPES or arg.is_vector:
+            continue
+        if (step.op, name) in NOT_FED:
             continue
         if isinstance(value, (list, tuple)):
             continue
