@@ -331,3 +331,18 @@ def test_what_a_folder_leaves_out_is_said_not_silent(trees: dict[str, Path]) -> 
     notes = "\n".join(data.notes())
     assert "stray.jpg" in notes and ".ipynb_checkpoints" in notes and "cats/more" in notes
     assert "__MACOSX" in HIDDEN_NAMES
+
+
+def test_other_data_is_read_the_way_the_graph_reads() -> None:
+    """`data=` and `--data` swap what is read, never how: a validation graph stays unshuffled,
+    so the explorer shows the same first images that DALI's reader gives in file order."""
+    from augexplorer import preset
+    from augexplorer.data import source_for_path
+
+    spec = preset("imagenet_val")
+    assert not spec.sources()[0].shuffle
+    session = Session(spec, data=str(samples_dir()), batch_size=4)
+    assert not session.spec.sources()[0].shuffle
+    files = session.run().files()
+    ordered = open_source(source_for_path(str(samples_dir()))).files[:4]
+    assert list(files) == list(ordered)

@@ -63,7 +63,7 @@ def load_spec(args: Any) -> GraphSpec:
     if getattr(args, "batch_size", None):
         spec = dataclasses.replace(spec, batch_size=args.batch_size)
     if getattr(args, "data", None):
-        spec = spec.with_source(source_for_path(args.data))
+        spec = spec.with_data(source_for_path(args.data))
     if getattr(args, "skip_bad", False):
         for source in spec.sources():
             spec = spec.replace_node(dataclasses.replace(source, skip_bad=True))

@@ -96,7 +96,7 @@ class Session:
         self.num_threads = num_threads or default_threads()
         self.arrays = data if not isinstance(data, (str, os.PathLike)) else None
         if isinstance(data, (str, os.PathLike)):
-            spec = spec.with_source(source_for_path(str(data)))
+            spec = spec.with_data(source_for_path(str(data)))
         self.spec = spec
         self.plan: Plan = validate(spec, self.catalog)
         self._validated_spec = spec  # the user's spec that self.plan was validated from
@@ -237,7 +237,10 @@ class Session:
         }
         predicate = results[step.apply.node].outputs[step.apply.output] if step.apply else None
         devices = tuple(results[ref.node].step.device for ref in step.inputs)
-        runner_key = structure_key(step, devices, self.plan.spec.batch_size)
+        # DALI pins the type and layout of what an external_source is fed on its first run: a
+        # new upstream type (a cast added before this step) needs a pipeline of its own.
+        fed = tuple((str(x.dtype), x.layout()) for x in inputs)
+        runner_key = (structure_key(step, devices, self.plan.spec.batch_size), fed)
         runner = None if _is_random(step) else self._runners.get(runner_key)
         if runner is not None:
             self._runners.move_to_end(runner_key)

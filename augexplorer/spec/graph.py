@@ -528,6 +528,24 @@ class GraphSpec:
             source = dataclasses.replace(source, reader_args=old.reader_args)
         return self.replace_node(dataclasses.replace(source, id=old.id))
 
+    def with_data(self, data: Source) -> GraphSpec:
+        """Read other data the same way: `data`'s kind, path and file root replace the first
+        source's, whose shuffling, seed, bad-file handling and reader arguments stay. This is
+        what ``--data`` and ``Session(data=...)`` mean: a validation graph stays unshuffled."""
+        old = self.sources()[0] if self.sources() else None
+        if old is None:
+            return self.with_source(data)
+        return self.replace_node(
+            dataclasses.replace(
+                old,
+                kind=data.kind,
+                path=data.path,
+                file_root=data.file_root,
+                skip_bad=old.skip_bad or data.skip_bad,
+                reader_args={} if data.kind == "arrays" else old.reader_args,
+            )
+        )
+
     def set_reader_arg(self, source_id: str, name: str, value: Any) -> GraphSpec:
         """Set an argument of the DALI reader that reads source `source_id`."""
         return self.replace_node(self._source(source_id).with_reader_arg(name, value))
