@@ -2,7 +2,9 @@
 
 A pixel counts as fill when every channel equals the operator's fill value. The share an
 operator introduced is its output's fill share less its input's (a photo's own black sky is not
-counted as the rotation's doing), per sample.
+counted as the rotation's doing), per sample, counted on every other row and column of images
+larger than :data:`GRID_FROM` pixels on a side (a quarter of the work; a share of area changes by
+well under a percent).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import numpy as np
 from ..plan import Step
 
 HALF = 0.5
+GRID_FROM = 64  # images at least this tall and wide are counted on every other row and column
 SHARE_BINS = 10
 
 # Operators that fill when their fill argument is set (without it, they clamp to the border).
@@ -65,10 +68,24 @@ def fill_value(step: Step) -> list[float] | None:
     return [float(v) for v in value] if isinstance(value, (list, tuple)) else [float(value)]
 
 
-def fill_share(image: np.ndarray, channel_axis: int | None, value: list[float]) -> float:
-    """The share of pixels of one sample whose every channel equals the fill value."""
+def grid_step(image: np.ndarray, channel_axis: int | None) -> int:
+    spatial = [size for axis, size in enumerate(image.shape) if axis != channel_axis][:2]
+    return 2 if len(spatial) == 2 and min(spatial) >= GRID_FROM else 1
+
+
+def fill_share(
+    image: np.ndarray, channel_axis: int | None, value: list[float], *, step: int = 1
+) -> float:
+    """The share of pixels of one sample whose every channel equals the fill value, counted on
+    every `step`-th row and column (a regular grid estimates a share of area closely)."""
     if image.size == 0:
         return 0.0
+    if step > 1 and image.ndim >= 2:
+        spatial = [axis for axis in range(image.ndim) if axis != channel_axis][:2]
+        index = [slice(None)] * image.ndim
+        for axis in spatial:
+            index[axis] = slice(None, None, step)
+        image = image[tuple(index)]
     if channel_axis is None:
         return float(np.count_nonzero(image == value[0])) / image.size
     planes = np.moveaxis(image, channel_axis, 0)

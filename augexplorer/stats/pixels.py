@@ -64,14 +64,36 @@ class OutputStats:
     clipped_high: int = 0
     clip_range: tuple[float, float] | None = None  # the dtype's ends, for integer dtypes
 
+    def add_batch(self, samples: list[np.ndarray], layout: str) -> None:
+        """Count one batch (one array per sample)."""
+        sizes: list[tuple[int, int]] = []
+        for array in samples:
+            size = self._add_sample(array, layout)
+            if size is not None:
+                sizes.append(size)
+        if sizes:  # one running update per batch: per sample, the bookkeeping would dominate
+            heights, widths = np.array(sizes, dtype=np.float64).T
+            self.heights.add(heights)
+            self.widths.add(widths)
+            self.aspects.add(widths / np.where(heights > 0, heights, np.nan))
+
     def add(self, array: np.ndarray, layout: str) -> None:
+        """Count one sample."""
+        self.add_batch([array], layout)
+
+    def _add_sample(self, array: np.ndarray, layout: str) -> tuple[int, int] | None:
         self.samples += 1
         self.layout = self.layout or layout
         self.dtype = self.dtype or str(array.dtype)
-        self._add_shape(array, layout)
-        if array.size == 0:
-            return
-        channel = channel_axis(layout, array.ndim)
+        shape = tuple(int(s) for s in array.shape)
+        if shape in self.shapes or len(self.shapes) < DISTINCT_SHAPES:
+            self.shapes[shape] = self.shapes.get(shape, 0) + 1
+        axes = spatial_axes(layout, array.ndim)
+        if array.size:
+            self._add_values(array, channel_axis(layout, array.ndim))
+        return None if axes is None else (shape[axes[0]], shape[axes[1]])
+
+    def _add_values(self, array: np.ndarray, channel: int | None) -> None:
         self.values += array.size
         if array.dtype == np.uint8:
             self._add_uint8(array, channel)
@@ -83,19 +105,6 @@ class OutputStats:
             self.clip_range = (float(info.min), float(info.max))
             self.clipped_low += int(np.count_nonzero(rows == info.min))
             self.clipped_high += int(np.count_nonzero(rows == info.max))
-
-    def _add_shape(self, array: np.ndarray, layout: str) -> None:
-        shape = tuple(int(s) for s in array.shape)
-        if shape in self.shapes or len(self.shapes) < DISTINCT_SHAPES:
-            self.shapes[shape] = self.shapes.get(shape, 0) + 1
-        axes = spatial_axes(layout, array.ndim)
-        if axes is None:
-            return
-        height, width = shape[axes[0]], shape[axes[1]]
-        self.heights.add(np.array([height]))
-        self.widths.add(np.array([width]))
-        if height:
-            self.aspects.add(np.array([width / height]))
 
     def _add_uint8(self, array: np.ndarray, channel: int | None) -> None:
         self.clip_range = (0.0, 255.0)

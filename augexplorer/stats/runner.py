@@ -17,11 +17,10 @@ import numpy as np
 
 from ..builder import build_pipeline
 from ..data import SourceData, open_source, source_for_path
-from ..engine.result import to_host
 from ..plan import Plan, Step
 from ..spec import GraphSpec, Node, Random, Ref
 from .draws import DrawHistogram
-from .fill import FillStats, fill_share, fill_value
+from .fill import FillStats, fill_share, fill_value, grid_step
 from .findings import find_warnings
 from .labels import LabelCounts
 from .pixels import OutputStats, channel_axis
@@ -79,7 +78,8 @@ def collect_stats(
         batch_size=size,
         device_id=device,
         num_threads=threads,
-        prefetch_queue_depth=1,
+        # readers run a batch ahead while this one is counted; fed arrays are fed one at a time
+        prefetch_queue_depth=1 if any(d.kind == "arrays" for d in sources.values()) else 2,
     )
     feeder = _ArrayFeeder(plan, sources, size)
     start = time.perf_counter()
@@ -154,6 +154,14 @@ def _run_error(plan: Plan, arrays: Any, device: int | None, error: Exception) ->
         message,
         fix=suggest_fix(message, batch_size=plan.spec.batch_size),
     )
+
+
+def host_views(batch: Any) -> list[np.ndarray]:
+    """One array per sample, viewing the pipeline's own output memory (no copy on the CPU);
+    valid until the pipeline runs again, which is after the batch has been counted."""
+    if hasattr(batch, "as_cpu"):
+        batch = batch.as_cpu()
+    return [np.asarray(batch[index]) for index in range(len(batch))]
 
 
 class _ArrayFeeder:
@@ -251,7 +259,7 @@ class _Counter:
 
         def host(ref: str) -> list[np.ndarray]:
             if ref not in hosts:
-                hosts[ref] = to_host(batch[ref])
+                hosts[ref] = host_views(batch[ref])
             return hosts[ref]
 
         for step_id, draw in self.draws.items():
@@ -273,9 +281,7 @@ class _Counter:
                     together &= flags[apply_of[other]]
             rate.add(int(together.sum()), together.size)
         for ref, output in self.outputs.items():
-            layout = str(batch[ref].layout() or "")
-            for sample in host(ref):
-                output.add(sample, layout)
+            output.add_batch(host(ref), str(batch[ref].layout() or ""))
         for step_id, (fill, step) in self.fills.items():
             source_ref = str(step.inputs[0])
             if source_ref not in batch:
@@ -283,8 +289,10 @@ class _Counter:
             out_layout = str(batch[step_id].layout() or "")
             in_layout = str(batch[source_ref].layout() or "")
             for made, read in zip(host(step_id), host(source_ref), strict=True):
-                after = fill_share(made, channel_axis(out_layout, made.ndim), fill.value)
-                before = fill_share(read, channel_axis(in_layout, read.ndim), fill.value)
+                made_axis = channel_axis(out_layout, made.ndim)
+                read_axis = channel_axis(in_layout, read.ndim)
+                after = fill_share(made, made_axis, fill.value, step=grid_step(made, made_axis))
+                before = fill_share(read, read_axis, fill.value, step=grid_step(read, read_axis))
                 fill.add(max(0.0, after - before))
         for source_id, counts in self.labels.items():
             counts.add(host(f"{source_id}:1"))
