@@ -1,18 +1,31 @@
 """Undo and redo over immutable graph snapshots.
 
-Specs are immutable values, so a history is just a list of them and a cursor. Consecutive edits
-that share a merge key (one slider being dragged) collapse into one step, so undo takes back the
-whole drag rather than each intermediate value.
+Specs are immutable values, so a history is just a list of them and a cursor, each with a line
+saying what the step did. Consecutive edits that share a merge key (one slider being dragged)
+collapse into one step, so undo takes back the whole drag rather than each intermediate value.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from augexplorer.spec import GraphSpec
 
 
+@dataclass(frozen=True)
+class Step:
+    """One entry of the history as the panel lists it."""
+
+    index: int
+    label: str
+    current: bool  # the state on screen
+    undone: bool  # after the current one: redo brings it back
+
+
 class History:
-    def __init__(self, initial: GraphSpec, limit: int = 200) -> None:
+    def __init__(self, initial: GraphSpec, limit: int = 200, label: str = "") -> None:
         self._snapshots: list[GraphSpec] = [initial]
+        self._labels: list[str] = [label or f"start: {initial.name}"]
         self._cursor = 0
         self._limit = limit
         self._merge_key: str | None = None
@@ -32,20 +45,32 @@ class History:
     def __len__(self) -> int:
         return len(self._snapshots)
 
-    def push(self, spec: GraphSpec, merge_key: str | None = None) -> None:
-        """Record `spec` as the newest state; drops anything that was undone."""
+    def steps(self) -> list[Step]:
+        """Every step, oldest first, with what it did."""
+        return [
+            Step(i, label, i == self._cursor, i > self._cursor)
+            for i, label in enumerate(self._labels)
+        ]
+
+    def push(self, spec: GraphSpec, merge_key: str | None = None, label: str = "edit") -> None:
+        """Record `spec` as the newest state; drops anything that was undone. `label` says what
+        the step did (a merged step keeps the newest label: the drag's final value)."""
         if spec == self.current:
             return
         del self._snapshots[self._cursor + 1 :]
+        del self._labels[self._cursor + 1 :]
         if merge_key is not None and merge_key == self._merge_key and self._cursor > 0:
             self._snapshots[self._cursor] = spec
+            self._labels[self._cursor] = label
         else:
             self._snapshots.append(spec)
+            self._labels.append(label)
             self._cursor += 1
         self._merge_key = merge_key
         overflow = len(self._snapshots) - self._limit
         if overflow > 0:
             del self._snapshots[:overflow]
+            del self._labels[:overflow]
             self._cursor -= overflow
 
     def undo(self) -> GraphSpec:
@@ -60,8 +85,15 @@ class History:
         self._merge_key = None
         return self.current
 
+    def goto(self, index: int) -> GraphSpec:
+        """Jump to step `index` (as many undos or redos as it takes)."""
+        self._cursor = min(max(0, index), len(self._snapshots) - 1)
+        self._merge_key = None
+        return self.current
+
     def reset(self, spec: GraphSpec) -> None:
         """Start over from `spec` (a loaded file or a picked preset stays undoable: see push)."""
         self._snapshots = [spec]
+        self._labels = [f"start: {spec.name}"]
         self._cursor = 0
         self._merge_key = None

@@ -17,6 +17,16 @@ from typing import Any
 import numpy as np
 
 from augexplorer.catalog import ArgInfo, Catalog, OpInfo
+from augexplorer.catalog.flow import (
+    Placement,
+    flow,
+    input_problems,
+    place,
+    relocated,
+    size_needed_after,
+)
+from augexplorer.catalog.hints import starting_values
+from augexplorer.catalog.inputs import DECODERS, Data
 from augexplorer.engine import RunResult, Session
 from augexplorer.presets import preset
 from augexplorer.spec import (
@@ -137,14 +147,20 @@ class Controller:
 
     # ---- edits ------------------------------------------------------------------------------
     def edit(
-        self, spec: GraphSpec, *, merge_key: str | None = None, run: bool = True
+        self,
+        spec: GraphSpec,
+        *,
+        merge_key: str | None = None,
+        run: bool = True,
+        label: str = "edit",
     ) -> PanelState:
-        """Make `spec` the user's graph: recorded for undo, autosaved, then run (unless `run` is
-        False: the caller coalesces rapid edits and calls :meth:`refresh` once)."""
+        """Make `spec` the user's graph: recorded for undo (as `label`: what the step did),
+        autosaved, then run (unless `run` is False: the caller coalesces rapid edits and calls
+        :meth:`refresh` once)."""
         if not self._seed_locked:
             spec = self.reseeded(spec)
         before = len(self.history), self.history.can_redo
-        self.history.push(spec, merge_key)
+        self.history.push(spec, merge_key, label)
         if (len(self.history), self.history.can_redo) != before or merge_key is None:
             self._new_entry = True
         return self._set(spec, run)
@@ -160,56 +176,130 @@ class Controller:
         old = self._spec.node(node).args.get(arg)
         kind = _kind(value)
         merge_key = f"{node}.{arg}:{kind}" if old is not None and _kind(old) == kind else None
-        return self.edit(self._spec.set_arg(node, arg, value), merge_key=merge_key, run=run)
+        return self.edit(
+            self._spec.set_arg(node, arg, value),
+            merge_key=merge_key,
+            run=run,
+            label=f"{node}.{arg} {_shown(value)}",
+        )
 
     def unset_arg(self, node: str, arg: str) -> PanelState:
-        return self.edit(self._spec.unset_arg(node, arg))
+        return self.edit(self._spec.unset_arg(node, arg), label=f"{node}.{arg} back to default")
 
     def set_device(self, node: str, device: Device | None) -> PanelState:
-        return self.edit(self._spec.set_device(node, device))
+        return self.edit(
+            self._spec.set_device(node, device), label=f"{node} on {device or 'auto'} device"
+        )
 
     def set_probability(self, node: str, p: float | None, *, run: bool = True) -> PanelState:
         current = self._spec.node(node)
         seed = current.probability.seed if current.probability is not None else None
         probability = None if p is None else Probability(float(p), seed)
+        what = "always applied" if p is None else f"applied with p = {float(p):g}"
         return self.edit(
-            self._spec.set_probability(node, probability), merge_key=f"{node}.apply", run=run
+            self._spec.set_probability(node, probability),
+            merge_key=f"{node}.apply",
+            run=run,
+            label=f"{node} {what}",
         )
 
+    def placement(self, op_name: str, after: str | None = None) -> Placement:
+        """Where `op_name` would go if added now at `after` (default: the selected node), or why
+        it cannot go there."""
+        spec = self._spec
+        anchor = after or self._selected
+        info = self.catalog.get(op_name)
+        if info is None:
+            return place(spec, self.catalog, op_name, anchor)
+        found = place(spec, self.catalog, op_name, anchor)
+        if not found.ok or found.anchor is None:
+            return found
+        # the check again with the arguments the node will start with
+        return place(spec, self.catalog, op_name, anchor, self._starting_args(info, found.anchor))
+
     def add_op(self, op_name: str, after: str | None = None) -> PanelState:
-        """Insert a new operator after `after` (the selected node, else the image output)."""
+        """Insert a new operator after `after` (the selected node, else the image output); an
+        image operator asked for after the source goes after its decoder. Raises ValueError
+        saying why when the operator cannot read what flows there, or would break a node after
+        it."""
         info = self.catalog.get(op_name)
         if info is None:
             raise KeyError(f"no operator {op_name!r} in the catalog")
         if not info.available:
             raise ValueError(f"{op_name} cannot run here: {info.unavailable_reason}")
+        where = self.placement(op_name, after)
+        if not where.ok:
+            raise ValueError(f"cannot add {op_name} there: {where.reason}")
         spec = self._spec
         node_id = spec.unique_id(op_name.rsplit(".", 1)[-1])
-        node = Node(node_id, op_name, args=starting_args(info))
-        if info.max_inputs == 0:
+        node = Node(node_id, op_name, args=self._starting_args(info, where.anchor))
+        if where.anchor is None:
             spec = spec.insert_after(None, node, rewire=False)
+            label = f"added {node_id}"
         else:
-            anchor = after or self._selected or _image_tail(spec)
-            spec = spec.insert_after(anchor, node)
+            spec = spec.insert_after(where.anchor, node)
+            label = f"added {node_id} after {where.anchor}"
         self._selected = node_id
-        return self.edit(spec)
+        return self.edit(spec, label=label)
+
+    def _starting_args(self, info: OpInfo, anchor: str | None) -> dict[str, ArgValue]:
+        if anchor is None or anchor not in self._spec:
+            return starting_args(info)
+        layout = flow(self._spec, self.catalog)[anchor].layout
+        return starting_args(info, layout, size_needed_after(self._spec, anchor))
+
+    def misplaced(self) -> dict[str, str]:
+        """Nodes that cannot read what they are given, with the reason."""
+        return input_problems(self._spec, self.catalog)
+
+    def decoder_for(self, node: str) -> str | None:
+        """The decoder a misplaced image operator could move after: the first one downstream
+        of it, when it was given encoded files; None when it is not such a node."""
+        found = self._spec.node(node)
+        if not isinstance(found, Node) or not found.inputs or found.inputs[0].output != 0:
+            return None
+        if flow(self._spec, self.catalog).get(found.inputs[0].node) != Data("encoded"):
+            return None
+        current, seen = node, {node}
+        while True:
+            readers = [
+                n for n in self._spec.operators() if n.inputs and n.inputs[0] == Ref(current)
+            ]
+            if not readers or readers[0].id in seen:
+                return None
+            if readers[0].op in DECODERS:
+                return readers[0].id
+            current = readers[0].id
+            seen.add(current)
+
+    def move_after_decoder(self, node: str) -> PanelState:
+        """The fix for an image operator reading encoded files: move it after the decoder."""
+        decoder = self.decoder_for(node)
+        if decoder is None:
+            raise ValueError(f"{node} does not read encoded files, or no decoder reads them")
+        return self.edit(
+            relocated(self._spec, node, decoder), label=f"moved {node} after {decoder}"
+        )
 
     def remove(self, node: str) -> PanelState:
         inputs = self._spec.node(node).inputs
         if self._selected == node:
             self._selected = inputs[0].node if inputs else None
-        return self.edit(self._spec.remove(node))
+        return self.edit(self._spec.remove(node), label=f"removed {node}")
 
     def move(self, node: str, offset: int) -> PanelState:
-        return self.edit(self._spec.move(node, offset))
+        direction = "up" if offset < 0 else "down"
+        return self.edit(self._spec.move(node, offset), label=f"moved {node} {direction}")
 
     def duplicate(self, node: str) -> PanelState:
         spec = self._spec.duplicate(node)
         self._selected = next(i for i in spec.ids() if i not in self._spec)
-        return self.edit(spec)
+        return self.edit(spec, label=f"duplicated {node} as {self._selected}")
 
     def rewire(self, node: str, index: int, ref: str) -> PanelState:
-        return self.edit(self._spec.rewire(node, index, Ref.parse(ref)))
+        return self.edit(
+            self._spec.rewire(node, index, Ref.parse(ref)), label=f"{node} input {index} ← {ref}"
+        )
 
     def rename(self, node: str, new_id: str) -> PanelState:
         """Give `node` a new name (references to it follow); raises ValueError naming the bad
@@ -221,7 +311,7 @@ class Controller:
         spec = self._spec.rename(node, new_id)
         if self._selected == node:
             self._selected = new_id
-        return self.edit(spec)
+        return self.edit(spec, label=f"renamed {node} to {new_id}")
 
     def pick_preset(self, name: str) -> PanelState:
         """Start from a preset graph, keeping the current data source and batch size."""
@@ -230,7 +320,17 @@ class Controller:
         if sources:
             spec = spec.with_source(sources[0])
         spec = dataclasses.replace(spec, batch_size=self._spec.batch_size)
-        return self.replace(spec)
+        return self.replace(spec, label=f"preset {name}")
+
+    def set_skip_bad(self, skip: bool) -> PanelState:
+        """Leave out (or read again) files that are not images: the fix the error for corrupt
+        files suggests, as a switch on the source."""
+        old = self._spec.sources()
+        if not old:
+            raise ValueError("the graph has no data source")
+        source = dataclasses.replace(old[0], skip_bad=bool(skip))
+        what = "skip bad files" if skip else "read every file (bad ones fail)"
+        return self.edit(self._spec.with_source(source), label=f"{source.id}: {what}")
 
     def set_source(self, kind: str, path: str | None = None) -> PanelState:
         old = self._spec.sources()
@@ -240,11 +340,13 @@ class Controller:
             if old
             else Source("source", kind, path or None)  # type: ignore[arg-type]
         )
-        return self.edit(self._spec.with_source(source))
+        return self.edit(
+            self._spec.with_source(source), label=f"source: {kind}{' ' + path if path else ''}"
+        )
 
     def set_batch_size(self, batch_size: int, *, run: bool = True) -> PanelState:
         spec = dataclasses.replace(self._spec, batch_size=int(batch_size))
-        return self.edit(spec, merge_key="batch_size", run=run)
+        return self.edit(spec, merge_key="batch_size", run=run, label=f"batch {int(batch_size)}")
 
     def select(self, node: str | None) -> PanelState:
         self._selected = node if node in self._spec else None
@@ -257,7 +359,7 @@ class Controller:
 
     def reroll(self) -> PanelState:
         """New draws for every random argument, coin flip and random operator (undoable)."""
-        return self.edit(self.reseeded(self._spec))
+        return self.edit(self.reseeded(self._spec), label="new random draws")
 
     def reseeded(self, spec: GraphSpec) -> GraphSpec:
         random_ops = {op.name for op in self.catalog if op.random}
@@ -287,20 +389,25 @@ class Controller:
         self._new_entry = True
         return self._set(self.history.redo(), run=True)
 
+    def go_to_step(self, index: int) -> PanelState:
+        """Back (or forward) to step `index` of the history, as undo or redo would."""
+        self._new_entry = True
+        return self._set(self.history.goto(index), run=True)
+
     def save(self, path: str | Path, *, overwrite: bool = False) -> Path:
         return save(self._spec, path, overwrite=overwrite)
 
     def load(self, path: str | Path) -> PanelState:
-        return self.replace(load(path))
+        return self.replace(load(path), label=f"loaded {path}")
 
     def restore(self, spec: GraphSpec) -> PanelState:
         """Bring back an autosaved graph (undoable like any edit)."""
-        return self.replace(spec)
+        return self.replace(spec, label="restored the autosaved graph")
 
-    def replace(self, spec: GraphSpec) -> PanelState:
+    def replace(self, spec: GraphSpec, label: str = "") -> PanelState:
         """Swap the whole graph for `spec` (undoable like any edit); edits count from here."""
         self._selected = None
-        state = self.edit(spec)
+        state = self.edit(spec, label=label or f"replaced the graph with {spec.name}")
         self._base = self._spec
         return state
 
@@ -313,33 +420,11 @@ class Controller:
         return self._rng.randrange(1, 2**31 - 1)
 
 
-# Visible starting values for operators whose DALI defaults do nothing (or fail) on an image.
-STARTERS: dict[str, dict[str, ArgValue]] = {
-    "gaussian_blur": {"sigma": 2.0},
-    "rotate": {"angle": 15.0},
-    "noise.gaussian": {"stddev": 20.0},
-    "noise.salt_and_pepper": {"prob": 0.05},
-    "crop": {"crop": [200.0, 200.0]},
-    "resize": {"resize_shorter": 224.0},
-    "resize_crop_mirror": {"resize_shorter": 256.0, "crop": [224.0, 224.0]},
-    "warp_affine": {"matrix": [1.0, 0.2, 0.0, 0.1, 1.0, 0.0]},  # a visible shear
-    "experimental.warp_perspective": {
-        "matrix": [1.0, 0.1, 0.0, 0.05, 1.0, 0.0, 0.0004, 0.0002, 1.0]
-    },
-    "random_resized_crop": {"size": [224.0, 224.0]},
-    "water": {"ampl_x": 10.0, "ampl_y": 10.0},
-    "brightness": {"brightness": 1.4},
-    "contrast": {"contrast": 1.5},
-    "saturation": {"saturation": 1.8},
-    "hue": {"hue": 30.0},
-    "transforms.rotation": {"angle": 15.0},
-}
-
-
-def starting_args(info: OpInfo) -> dict[str, ArgValue]:
-    """Values for a new node: the curated starters, then required arguments from the slider
-    hints; other required ones stay unset and the node shows which argument needs a value."""
-    args = dict(STARTERS.get(info.name, {}))
+def starting_args(info: OpInfo, layout: str = "", min_size: float = 0.0) -> dict[str, ArgValue]:
+    """Values for a new node that reads images of `layout`: the curated starters (a visible
+    effect), then required arguments from the slider hints; other required ones stay unset and
+    the node shows which argument needs a value. Sizes it sets are at least `min_size`."""
+    args: dict[str, ArgValue] = dict(starting_values(info.name, layout, min_size))
     for arg in info.args:
         if arg.required and arg.hint is not None and arg.name not in args:
             args[arg.name] = _hint_start(arg)
@@ -352,15 +437,22 @@ def _hint_start(arg: ArgInfo) -> ArgValue:
     return int(value) if arg.is_integer else float(value)
 
 
+def _shown(value: ArgValue) -> str:
+    """An argument's value as a history line shows it."""
+    if isinstance(value, Random):
+        return f"~ {value.short()}"
+    if isinstance(value, Ref):
+        return f"← {value}"
+    if isinstance(value, float):
+        return f"= {value:g}"
+    text = repr(value) if isinstance(value, str) else str(value)
+    return f"= {text if len(text) <= 40 else text[:39] + '…'}"
+
+
 def _kind(value: ArgValue) -> str:
     if isinstance(value, Random):
         return f"random.{value.dist}"
     return "ref" if isinstance(value, Ref) else "constant"
-
-
-def _image_tail(spec: GraphSpec) -> str | None:
-    final = spec.final_output()
-    return final.node if final is not None else None
 
 
 def _snapshot(result: RunResult) -> Snapshot:

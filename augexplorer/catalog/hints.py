@@ -7,7 +7,9 @@ names exactly as DALI spells them.
 
 from __future__ import annotations
 
-from .model import Hint
+from typing import Any
+
+from .model import Hint, OpInfo
 
 HINTS: dict[str, dict[str, Hint]] = {
     "rotate": {"angle": Hint(-180, 180, 1), "fill_value": Hint(0, 255, 1)},
@@ -82,5 +84,103 @@ HINTS: dict[str, dict[str, Hint]] = {
     "decoders.image_random_crop": {"num_attempts": Hint(1, 100, 1)},
     "jitter": {"nDegree": Hint(1, 10, 1)},
     "cast": {},
+    "laplacian": {"window_size": Hint(3, 23, 2)},
     "normalize": {"mean": Hint(0, 255, 0.5), "stddev": Hint(0.01, 255, 0.5)},
 }
+
+# Starting values for a new node, so that it shows its controls and a visible effect at once
+# (DALI's defaults do nothing, or fail, on an image for many of these). JSON values, as a graph
+# holds them; "perm" for transpose is chosen from the layout it reads (see starting_values).
+STARTERS: dict[str, dict[str, Any]] = {
+    "brightness": {"brightness": 1.4},
+    "brightness_contrast": {"brightness": 1.3, "contrast": 1.3},
+    "contrast": {"contrast": 1.5},
+    "hue": {"hue": 30.0},
+    "saturation": {"saturation": 1.8},
+    "hsv": {"hue": 30.0, "saturation": 1.5, "value": 1.1},
+    "color_twist": {"hue": 20.0, "saturation": 1.4, "contrast": 1.2, "brightness": 1.1},
+    "color_space_conversion": {"image_type": "RGB", "output_type": "BGR"},
+    "clahe": {"clip_limit": 2.0, "tiles_x": 8, "tiles_y": 8},
+    "jpeg_compression_distortion": {"quality": 10},
+    "gaussian_blur": {"sigma": 2.0},
+    "noise.gaussian": {"stddev": 20.0},
+    "noise.salt_and_pepper": {"prob": 0.05},
+    "noise.shot": {"factor": 20.0},
+    "rotate": {"angle": 15.0},
+    "flip": {"horizontal": 1},
+    # a crop larger than a small image pads it rather than failing
+    "crop": {"crop": [200.0, 200.0], "out_of_bounds_policy": "pad"},
+    "crop_mirror_normalize": {
+        "crop": [200.0, 200.0],
+        "mirror": 1,
+        "out_of_bounds_policy": "pad",
+    },
+    "resize": {"resize_shorter": 160.0},
+    "resize_crop_mirror": {"resize_shorter": 256.0, "crop": [224.0, 224.0]},
+    "random_resized_crop": {"size": [224.0, 224.0]},
+    "warp_affine": {"matrix": [1.0, 0.2, 0.0, 0.1, 1.0, 0.0]},  # a visible shear
+    "experimental.warp_perspective": {
+        "matrix": [1.0, 0.1, 0.0, 0.05, 1.0, 0.0, 0.0004, 0.0002, 1.0]
+    },
+    "water": {"ampl_x": 10.0, "ampl_y": 10.0},
+    "paste": {"ratio": 1.5, "fill_value": [0, 0, 0]},
+    "pad": {"axis_names": "HW", "align": [100, 100], "fill_value": 128.0},
+    "slice": {"axis_names": "HW", "rel_start": [0.1, 0.1], "rel_shape": [0.8, 0.8]},
+    "erase": {
+        "axis_names": "HW",
+        "anchor": [0.25, 0.25],
+        "shape": [0.3, 0.3],
+        "normalized": True,
+        "fill_value": [0.0],
+    },
+    "cast": {"dtype": "FLOAT"},
+    "transforms.rotation": {"angle": 15.0},
+    "transforms.scale": {"scale": [1.2, 1.2]},
+    "transforms.shear": {"angles": [10.0, 0.0]},
+    "transforms.translation": {"offset": [20.0, 0.0]},
+}
+
+# transpose: from the layout it reads to the other common one
+TRANSPOSE_PERMS: dict[str, list[int]] = {"HWC": [2, 0, 1], "CHW": [1, 2, 0]}
+
+
+# Operators whose starting output size is set by these arguments (grown to what later crops
+# need); the rest keep or grow the size, but slice's relative window shrinks it.
+SIZED = {
+    "crop": "crop",
+    "crop_mirror_normalize": "crop",
+    "resize_crop_mirror": "crop",
+    "random_resized_crop": "size",
+}
+SHRINKS_RELATIVELY = frozenset({"slice"})
+
+
+def starting_values(op: str, layout: str = "", min_size: float = 0.0) -> dict[str, Any]:
+    """The curated starting arguments of a new `op` node that reads images of `layout`, with
+    any output size it sets at least `min_size` (what a fixed-size crop after it needs)."""
+    values = {
+        name: list(v) if isinstance(v, list) else v for name, v in STARTERS.get(op, {}).items()
+    }
+    if op == "transpose":
+        values["perm"] = list(TRANSPOSE_PERMS.get(layout, [2, 0, 1]))
+    sized = SIZED.get(op)
+    if sized is not None and min_size:
+        values[sized] = [max(float(v), float(min_size)) for v in values[sized]]
+    shorter = values.get("resize_shorter")
+    if op == "resize" and min_size and isinstance(shorter, (int, float)):
+        values["resize_shorter"] = max(float(shorter), float(min_size))
+    return values
+
+
+def tunable_args(op: OpInfo, limit: int = 4) -> list[str]:
+    """The arguments a node of `op` shows before any is set: the curated ones, else its first
+    per-sample numbers (what can be tuned per image)."""
+    hinted = [arg.name for arg in op.args if arg.hint is not None]
+    if hinted:
+        return hinted
+    numbers = [
+        arg.name
+        for arg in op.args
+        if arg.per_sample and (arg.is_numeric or arg.kind == "BOOL") and not arg.is_vector
+    ]
+    return numbers[:limit]

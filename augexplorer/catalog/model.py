@@ -83,6 +83,9 @@ class OpInfo:
     outputs: int = 1
     doc: str = ""
     unavailable_reason: str | None = None
+    # The layouts DALI's schema lists for the first input ("HWC", "CHW", ...); empty where the
+    # schema does not say (see catalog.inputs for what is curated there).
+    input_layouts: tuple[str, ...] = ()
     arg_index: dict[str, ArgInfo] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:

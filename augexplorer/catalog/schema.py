@@ -133,6 +133,15 @@ def _inputs(schema: Any) -> tuple[InputInfo, ...]:
     return tuple(inputs)
 
 
+def _input_layouts(schema: Any) -> tuple[str, ...]:
+    if schema.MaxNumInput() == 0:
+        return ()
+    try:
+        return tuple(str(layout) for layout in schema.GetSupportedLayouts(0))
+    except (RuntimeError, IndexError):
+        return ()
+
+
 def _output_count(schema: Any, schema_name: str) -> int:
     """Outputs with default arguments (a few operators add outputs through arguments)."""
     backend = _backend()
@@ -202,6 +211,7 @@ def read_schemas() -> list[OpInfo]:
                 args=args,
                 random=bool(schema.HasRandomSeedArg()),
                 doc=_doc(schema),
+                input_layouts=_input_layouts(schema),
             )
         )
     return ops

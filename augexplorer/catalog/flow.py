@@ -1,0 +1,189 @@
+"""What flows through a graph, node by node, and where a new operator can go.
+
+Built on :mod:`.inputs`: each node's output is worked out from its operator, its arguments and
+what it reads, without running anything, so the picker can say at once which operators fit at
+the selected point and why the others do not.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..spec import GraphSpec, Node, Ref, Source
+from . import Catalog
+from .hints import SHRINKS_RELATIVELY
+from .inputs import DECODED, Data, output_of, refusal, takes
+
+
+def flow(spec: GraphSpec, catalog: Catalog) -> dict[str, Data]:
+    """Each node's first output."""
+    found: dict[str, Data] = {}
+    visiting: set[str] = set()
+
+    def of(ref: Ref) -> Data:
+        if ref.node not in spec or ref.node in visiting:
+            return Data("other")
+        node = spec.node(ref.node)
+        if isinstance(node, Source):
+            if ref.output == 1:
+                return Data("labels")
+            return Data("image", "HWC", "") if node.kind == "arrays" else Data("encoded")
+        if ref.output != 0:
+            return Data("other")
+        if node.id not in found:
+            visiting.add(node.id)
+            read = of(node.inputs[0]) if node.inputs else None
+            visiting.discard(node.id)
+            found[node.id] = output_of(catalog.get(node.op), node.args, read)
+        return found[node.id]
+
+    return {node.id: of(Ref(node.id)) for node in spec.nodes}
+
+
+def input_problems(spec: GraphSpec, catalog: Catalog) -> dict[str, str]:
+    """Nodes whose first input is data their operator cannot read, with the reason (operators
+    the catalog does not describe are left to validation)."""
+    data = flow(spec, catalog)
+    problems: dict[str, str] = {}
+    for node in spec.operators():
+        info = catalog.get(node.op)
+        if info is None or takes(info) is None or not node.inputs:
+            continue
+        ref = node.inputs[0]
+        if ref.node not in spec:
+            continue
+        read = data[ref.node] if ref.output == 0 else _other_output(spec, ref)
+        reason = refusal(info, read)
+        if reason is not None:
+            problems[node.id] = f"{reason} (from {ref})"
+    return problems
+
+
+def _other_output(spec: GraphSpec, ref: Ref) -> Data:
+    node = spec.node(ref.node)
+    return Data("labels") if isinstance(node, Source) and ref.output == 1 else Data("other")
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a new operator goes: after `anchor` (None: on its own, reading nothing), or why it
+    cannot go there (`reason`). `note` says when it goes somewhere other than the selection."""
+
+    op: str
+    anchor: str | None
+    reason: str | None = None
+    note: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.reason is None
+
+
+def decoder_after(spec: GraphSpec, catalog: Catalog, node_id: str) -> str | None:
+    """The first node reading `node_id`'s first output that writes decoded images."""
+    data = flow(spec, catalog)
+    for node in spec.operators():
+        if node.inputs and node.inputs[0] == Ref(node_id) and data[node.id] == DECODED:
+            return node.id
+    return None
+
+
+def place(
+    spec: GraphSpec,
+    catalog: Catalog,
+    op_name: str,
+    selected: str | None,
+    args: Mapping[str, Any] | None = None,
+) -> Placement:
+    """Where `op_name` goes when added at `selected` (None: the image output), and whether the
+    graph still fits together with it there: every node after it must read what it writes."""
+    info = catalog.get(op_name)
+    if info is None:
+        return Placement(op_name, None, f"no operator {op_name!r} in the catalog")
+    if not info.available:
+        return Placement(op_name, None, str(info.unavailable_reason))
+    want = takes(info)
+    if info.max_inputs == 0:
+        return Placement(op_name, None)  # a reader or generator: a node of its own
+    if want is None:
+        return Placement(op_name, None, f"{op_name} does not read images; add it from code")
+    anchor = selected if selected in spec else _image_tail(spec)
+    data = flow(spec, catalog)
+    if want.optional and (anchor is None or data[anchor].kind != want.kind):
+        return Placement(op_name, None)  # transforms and random draws start on their own
+    if anchor is None:
+        return Placement(op_name, None, "the graph has no node to add it after")
+    note = ""
+    if want.kind == "image" and data[anchor].kind == "encoded":
+        decoder = decoder_after(spec, catalog, anchor)
+        if decoder is None:
+            return Placement(
+                op_name,
+                anchor,
+                f"{op_name} takes decoded images; {anchor} gives encoded files: add a decoder "
+                "(decoders.image) first",
+            )
+        note = f"placed after {decoder}: {anchor} gives encoded files"
+        anchor = decoder
+    reason = refusal(info, data[anchor])
+    if reason is not None:
+        return Placement(op_name, anchor, reason)
+    need = size_needed_after(spec, anchor)
+    if need and op_name in SHRINKS_RELATIVELY:
+        return Placement(
+            op_name,
+            anchor,
+            f"{op_name} shrinks the images by a fraction, and a crop after it needs at least "
+            f"{need:g} pixels: add it after that crop",
+        )
+    node = Node(spec.unique_id(op_name.rsplit(".", 1)[-1]), op_name, args=dict(args or {}))
+    trial = spec.insert_after(anchor, node)
+    before = input_problems(spec, catalog)
+    after = input_problems(trial, catalog)
+    new = [f"{name}: {why}" for name, why in after.items() if name not in before]
+    if new:
+        wrote = flow(trial, catalog)[node.id].describe()
+        return Placement(op_name, anchor, f"{op_name} writes {wrote} here, which breaks {new[0]}")
+    return Placement(op_name, anchor, note=note)
+
+
+def size_needed_after(spec: GraphSpec, node_id: str) -> float:
+    """The largest fixed crop size among the nodes reading `node_id`, directly or not, whose
+    crop fails rather than pads when the image is smaller (0: none)."""
+    downstream: set[str] = set()
+    frontier = [node_id]
+    while frontier:
+        current = frontier.pop()
+        for reader in spec.consumers(current):
+            if reader not in downstream:
+                downstream.add(reader)
+                frontier.append(reader)
+    need = 0.0
+    for node in spec.operators():
+        if node.id not in downstream or node.op not in ("crop", "crop_mirror_normalize"):
+            continue
+        if node.args.get("out_of_bounds_policy", "error") != "error":
+            continue
+        for name in ("crop", "crop_h", "crop_w"):
+            value = node.args.get(name)
+            values = value if isinstance(value, list) else [value]
+            need = max([need, *(float(v) for v in values if isinstance(v, (int, float)))])
+    return need
+
+
+def relocated(spec: GraphSpec, node_id: str, after: str) -> GraphSpec:
+    """`node_id` taken out of its place (its readers read its input) and put after `after`."""
+    node = spec.node(node_id)
+    assert isinstance(node, Node)
+    spec = spec.remove(node_id)
+    # insert_after connects a node that reads nothing; other inputs (a matrix) stay as they are
+    inputs = (Ref(after), *node.inputs[1:]) if len(node.inputs) > 1 else ()
+    return spec.insert_after(after, dataclasses.replace(node, inputs=inputs))
+
+
+def _image_tail(spec: GraphSpec) -> str | None:
+    final = spec.final_output()
+    return final.node if final is not None else None
