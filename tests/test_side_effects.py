@@ -134,3 +134,12 @@ def test_the_panel_trusts_side_effects(in_an_empty_folder: Path) -> None:
     state = controller.trust("dump")
     assert state.ok and state.result is not None and "dump" in state.result.ran()
     assert len(written(in_an_empty_folder)) == 2
+
+
+def test_an_exported_module_says_in_its_header_that_it_writes_files() -> None:
+    from augexplorer.export import generate
+
+    header = generate(dumping()).split('"""', 2)[1]
+    assert "THIS MODULE WRITES FILES WHEN IT RUNS" in " ".join(header.split())
+    assert "'dump' writes image files" in " ".join(header.split())
+    assert "WRITES FILES" not in generate(preset("basic"))

@@ -232,7 +232,7 @@ class _Writer:
             "device_doc": _device_doc(uses_device, uses_mixed),
             "body": self._body(),
             "fusion_note": self._fusion_note(),
-            "python_note": self._python_note(),
+            "python_note": self._python_note() + self._side_effect_note(),
             "python_sources": self._python_sources(),
             "numpy_import": "import numpy as np\n" if self.python_steps else "",
             "returns": ", ".join(self.var(ref) for ref in self.plan.outputs.values()),
@@ -296,6 +296,24 @@ class _Writer:
             f"python_function node(s) {nodes}, kept as text in PYTHON_SOURCES and compiled when "
             "the module is imported. Read it before you run or import this module. With "
             'device="gpu" a function placed on the GPU receives CuPy arrays instead of NumPy ones.'
+        )
+        return "\n" + "\n".join(textwrap.wrap(text, 96)) + "\n"
+
+    def _side_effect_note(self) -> str:
+        """A header paragraph naming the nodes that write files when the module runs, as the
+        explorer names them before it asks for trust."""
+        from ..trust import side_effect
+
+        effects = [
+            f"{literal(node.id)} {effect}"
+            for node in self.spec.operators()
+            if (effect := side_effect(node)) is not None
+        ]
+        if not effects:
+            return ""
+        text = (
+            f"THIS MODULE WRITES FILES WHEN IT RUNS: node(s) {'; '.join(effects)}. Run it where "
+            "those files are wanted."
         )
         return "\n" + "\n".join(textwrap.wrap(text, 96)) + "\n"
 
