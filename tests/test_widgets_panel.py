@@ -51,7 +51,7 @@ def test_panel_shows_graph_grid_and_timing(explorer: Explorer) -> None:
     explorer.flush()
     assert [n["id"] for n in explorer.graph.nodes] == explorer.spec.ids()
     assert all(n["time_ms"] is not None for n in explorer.graph.nodes)
-    assert explorer.grid.image.value[:2] == JPEG
+    assert explorer.grid.pictures[0][:2] == JPEG
     assert "ax-bar-row" in explorer.timing.chart.value
     assert explorer.timing.chart.value.count("ax-bar-row") == len(explorer.spec.ids())
     assert "steps" in explorer.toolbar.status.value
@@ -59,17 +59,17 @@ def test_panel_shows_graph_grid_and_timing(explorer: Explorer) -> None:
 
 
 def test_clicking_a_node_shows_its_output_and_arguments(explorer: Explorer) -> None:
-    final_grid = explorer.grid.image.value
+    final_grid = explorer.grid.pictures
     browser_update(explorer.graph, selected="resize")
     assert explorer.state.selected == "resize"
     assert "resize_shorter" in explorer.node_panel.controls
     assert "resize" in explorer.grid.caption.value
-    assert explorer.grid.image.value != final_grid
+    assert explorer.grid.pictures != final_grid
 
 
 def test_slider_message_reruns_and_changes_the_grid(explorer: Explorer) -> None:
     browser_update(explorer.graph, selected="rotate")
-    before = explorer.grid.image.value
+    before = explorer.grid.pictures
     slider = explorer.node_panel.controls["fill_value"].editor.slider
     for value in (40.0, 80.0, 120.0):
         browser_update(slider, value=value)
@@ -77,7 +77,7 @@ def test_slider_message_reruns_and_changes_the_grid(explorer: Explorer) -> None:
     assert explorer.spec.node("rotate").args["fill_value"] == 120.0
     assert explorer.result is not None
     assert explorer.result.plan.spec.node("rotate").args["fill_value"] == 120.0
-    assert explorer.grid.image.value != before
+    assert explorer.grid.pictures != before
     # The drag is one undo step.
     explorer.toolbar.undo.click()
     assert explorer.spec.node("rotate").args["fill_value"] == 0.0
@@ -127,13 +127,13 @@ def test_unavailable_operators_are_listed_with_their_reason(explorer: Explorer) 
 
 def test_error_on_node_and_argument_keeps_last_grid(explorer: Explorer) -> None:
     browser_update(explorer.graph, selected="resize")
-    grid = explorer.grid.image.value
+    grid = explorer.grid.pictures
     explorer.set_arg("resize", "resize_shorter", -4.0)
     node = next(n for n in explorer.graph.nodes if n["id"] == "resize")
     assert node["error"] and "resize_shorter" in node["error"]
     assert "resize_shorter" in explorer.errors.value
     assert "out of range" in explorer.node_panel.controls["resize_shorter"].message.value
-    assert explorer.grid.image.value == grid
+    assert explorer.grid.pictures == grid
     assert explorer.spec.node("resize").args["resize_shorter"] == -4.0
 
 
@@ -158,7 +158,7 @@ def test_node_tools_device_probability_and_rewire(explorer: Explorer) -> None:
 def test_mode_views_variety_and_ab(explorer: Explorer) -> None:
     explorer.set_arg("rotate", "fill_value", 200.0)
     browser_update(explorer.grid.mode, index=2)  # A/B
-    assert "before" in explorer.grid.caption.value and explorer.grid.image.value[:2] == JPEG
+    assert "before" in explorer.grid.caption.value and explorer.grid.pictures[0][:2] == JPEG
     browser_update(explorer.grid.mode, index=1)  # Variety
     assert "one image, 8 draws" in explorer.grid.caption.value
     assert explorer.grid.note.value == ""

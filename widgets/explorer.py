@@ -30,6 +30,7 @@ from .notice import Notice
 from .op_picker import OpPicker
 from .restore_banner import RestoreBanner
 from .state import Controller, PanelState
+from .stats_view import StatsView
 from .timing_view import TimingView, summary
 from .toolbar import Toolbar
 from .variety import Variety
@@ -74,29 +75,33 @@ class Explorer(widgets.VBox):
         self.grid = GridView(self.variety)
         self.timing = TimingView()
         self.export_view = ExportView(lambda: self.controller.state.spec)
+        self.stats_view = StatsView(lambda: self.controller.session)
         self.banner = RestoreBanner(offer, store.damage, self._restore_autosave, self._keep_graph)
         self.notice = Notice(self.undo)
         self._coalescer = Coalescer(self._flush)
         self._side_views = Coalescer(self._draw_side_views, delay_s=0.08)
         self._syncing = False
         self._wire()
-        tabs = widgets.Tab([self.timing, self.export_view])
+        tabs = widgets.Tab([self.timing, self.export_view, self.stats_view])
         tabs.set_title(0, "Timing")
         tabs.set_title(1, "Export")
+        tabs.set_title(2, "Statistics")
         tabs.add_class("ax-tabs")
-        left = _section(
+        graph = _section(
             "Graph",
             self.graph,
             widgets.HTML("<div class='ax-section-title'>Add operator</div>"),
             self.picker,
         )
-        # Columns shrink to fit Notebook 7's narrower page, and wrap below on a small screen.
-        left.layout = widgets.Layout(width="272px", flex="0 0 auto")
-        middle = _section("Selected node", self.node_panel)
-        middle.layout = widgets.Layout(flex="0 1 470px", min_width="420px")
-        right = _section("Output", self.errors, self.grid)
-        right.layout = widgets.Layout(flex="1 1 330px", min_width="330px")
-        body = widgets.HBox([left, middle, right], layout={"align_items": "flex-start"})
+        node = _section("Selected node", self.node_panel)
+        # The images come first: the editing column keeps a fixed width and the output takes
+        # the rest; on a narrow page the output wraps below, at full width.
+        editing = widgets.VBox([graph, node], layout={"flex": "0 0 400px", "width": "400px"})
+        editing.add_class("ax-editing")
+        output = _section("Output", self.errors, self.grid)
+        output.layout = widgets.Layout(flex="1 1 420px", min_width="0")
+        output.add_class("ax-output")
+        body = widgets.HBox([editing, output], layout={"align_items": "flex-start"})
         body.add_class("ax-body")
         super().__init__([self.toolbar, self.banner, self.notice, body, tabs])
         self.add_class("ax-explorer")
@@ -184,7 +189,6 @@ class Explorer(widgets.VBox):
         t.path.observe(lambda ch: self._source_picked(), "value")
         t.batch.observe(self._batch_changed, "value")
         self.graph.observe(self._node_clicked, "selected")
-        self.grid.mode.observe(lambda _: self._redraw_grid(), "value")
 
     def _later(self, stage: Any) -> None:
         """Record an edit now; run it (with any that follow at once) a moment later."""
@@ -310,7 +314,7 @@ class Explorer(widgets.VBox):
     def _redraw_grid(self, state: PanelState | None = None) -> None:
         state = state or self.controller.state
         try:
-            self.grid.show(state.result, state.selected, state.before)
+            self.grid.show(state.result, state.selected, state.before, state.failure)
         except Exception as error:  # a picture that cannot be drawn must not break editing
             self.grid.note.value = f"<span class='ax-errors'>{html.escape(str(error))}</span>"
 

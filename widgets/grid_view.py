@@ -1,134 +1,233 @@
 """The pictures: the batch (final output or the selected node), one image under many draws, and
-A/B (the previous parameters beside the current ones, same draws). JPEG bytes in an Image."""
+A/B (the selected node before the last edit beside now, same draws), as tiles with a large view.
+"""
 
 from __future__ import annotations
 
 import html
+from typing import Any
 
 import ipywidgets as widgets
-import numpy as np
-from PIL import Image
 
 from augexplorer.engine import RunResult
-from augexplorer.render import encode, grid, normalization_for, render_node
+from augexplorer.render.sample_view import sample_view
+from augexplorer.render.tiles import node_tiles, pictures
 from augexplorer.spec import Ref
 
-from .state import Snapshot
-from .variety import Variety, VarietyError
+from .failure import Failure
+from .shown import Shown, shown
+from .snapshot import Snapshot
+from .tile_grid import DEFAULT_SIZE, TileGrid, large_state, tile_state
+from .variety import MAX_COPIES, MIN_COPIES, Variety, VarietyError
 
 MODES = ("Batch", "Variety", "A/B")
-CELL = 150
-# A preview, redrawn on every edit: 80 looks the same as 90 at this size, in fewer bytes to send.
-JPEG_QUALITY = 80
 
 
-def ab_picture(before: Snapshot, result: RunResult, count: int = 4) -> Image.Image:
-    """Pairs of (before, after) for the first `count` samples, seeds locked on both sides."""
-    ref = result.final
-    after = result.arrays(ref)
-    count = min(count, len(after), len(before.arrays))
-    samples: list[np.ndarray] = []
-    captions: list[str] = []
-    for i in range(count):
-        samples += [before.arrays[i], after[i]]
-        captions += [f"A (before) #{i}", f"B (now) #{i}"]
-    norm = (
-        normalization_for(result.plan, ref.node)
-        if samples and samples[0].dtype.kind == "f"
-        else None
-    )
-    return grid(
-        samples,
-        layout=result.layout(ref),
-        captions=captions,
-        normalization=norm,
-        cell=CELL,
-        columns=4,
-    )
+def _muted(text: str) -> str:
+    return f"<span class='ax-muted'>{text}</span>"
 
 
-def variety_picture(varied: RunResult, ref: Ref | None, caption: str) -> Image.Image:
-    """The copies of one image, captioned with its class name and each copy's draws."""
-    ref = ref or varied.final
-    arrays = varied.arrays(ref)
-    draws = varied.draw_captions()
-    texts = [
-        " ".join(t for t in (caption, draws[i] if i < len(draws) else "") if t)
-        for i in range(len(arrays))
-    ]
-    norm = (
-        normalization_for(varied.plan, ref.node)
-        if arrays and np.asarray(arrays[0]).dtype.kind == "f"
-        else None
-    )
-    return grid(arrays, layout=varied.layout(ref), captions=texts, normalization=norm, cell=CELL)
+def _what(what: Shown) -> str:
+    """Whose output the tiles show; an older result than the graph's is said in warning colours."""
+    return f"<span class='ax-stale-what'>{what.what}</span>" if what.stale else what.what
 
 
 class GridView(widgets.VBox):
     def __init__(self, variety: Variety) -> None:
         self.variety = variety
+        self.variety_sample = 0
         self.mode = widgets.ToggleButtons(
             options=list(MODES), value="Batch", style={"button_width": "76px"}
         )
         self.mode.add_class("ax-grid-mode")
+        self.size = widgets.IntSlider(
+            value=DEFAULT_SIZE,
+            min=120,
+            max=480,
+            step=20,
+            description="tile size",
+            continuous_update=False,
+            readout_format="d",
+            style={"description_width": "56px"},
+            layout={"width": "230px"},
+        )
+        self.size.add_class("ax-tile-size")
+        self.draws = widgets.BoundedIntText(
+            value=variety.copies,
+            min=MIN_COPIES,
+            max=MAX_COPIES,
+            description="draws",
+            style={"description_width": "40px"},
+            layout={"width": "110px", "display": "none"},
+        )
+        self.draws.add_class("ax-variety-draws")
         self.caption = widgets.HTML("")
         self.caption.add_class("ax-grid-caption")
-        self.image = widgets.Image(format="jpeg")
-        self.image.add_class("ax-grid")
         self.note = widgets.HTML("")
-        head = widgets.HBox([self.mode, self.caption])
+        self.tiles = TileGrid(size=DEFAULT_SIZE, vary_draws=variety.copies)
+        head = widgets.HBox([self.mode, self.size, self.draws])
         head.add_class("ax-grid-head")
-        super().__init__([head, self.note, self.image])
+        super().__init__([head, self.caption, self.note, self.tiles])
         self.add_class("ax-grid-view")
         self.renders = 0
         self._drawn: tuple[object, ...] | None = None
+        self._last: tuple[Any, ...] | None = None
+        self._view: tuple[RunResult, str | None, bool] | None = None  # what the large view reads
+        self.mode.observe(lambda _: self._mode_changed(), "value")
+        self.size.observe(lambda _: self._redraw(), "value")
+        self.draws.observe(lambda _: self._draws_changed(), "value")
+        self.tiles.observe(lambda _: self._draw_large(), "opened")
+        self.tiles.on_vary(self.vary)
 
-    def show(self, result: RunResult | None, node: str | None, before: Snapshot | None) -> None:
+    @property
+    def pictures(self) -> tuple[bytes | None, ...]:
+        """Every picture on screen, tile by tile (what a redraw changes)."""
+        return tuple(p for tile in self.tiles.tiles for p in tile["pictures"])
+
+    # ---- drawing ----------------------------------------------------------------------------
+    def show(
+        self,
+        result: RunResult | None,
+        node: str | None,
+        before: Snapshot | None,
+        failure: Failure | None = None,
+    ) -> None:
         if result is None:
             return
-        key = (id(result), node, self.mode.value, id(before))
+        self._last = (result, node, before, failure)
+        mode = self.mode.value
+        key = (
+            id(result),
+            node,
+            mode,
+            id(before) if mode == "A/B" else None,
+            id(failure),
+            self.size.value,
+            (self.variety_sample, self.variety.copies) if mode == "Variety" else None,
+        )
         if key == self._drawn:
             return  # same picture: an edit that failed keeps the last good grid as it is
         self._drawn = key
         self.note.value = ""
-        mode = self.mode.value
-        if mode == "A/B" and before is not None:
-            picture = ab_picture(before, result)
-            what = "A: before the last edit · B: now (same draws)"
+        what = shown(result, node, failure)
+        if mode == "A/B":
+            self._show_ab(result, what, before)
         elif mode == "Variety":
-            try:
-                varied = self.variety.run(result.plan.spec, result)
-                picture = variety_picture(varied, _ref_in(varied, node), self.variety.caption)
-                what = f"one image, {self.variety.copies} draws" + (
-                    f" · node {node}" if node else ""
-                )
-            except VarietyError as error:
-                self.note.value = f"<span class='ax-muted'>{html.escape(str(error))}</span>"
-                picture = render_node(result, _ref_in(result, node), cell=CELL)
-                what = "batch"
-            except Exception as error:  # the variety graph failed: say so, keep the batch
-                self.note.value = f"<span class='ax-errors'>{html.escape(str(error))}</span>"
-                picture = render_node(result, _ref_in(result, node), cell=CELL)
-                what = "batch"
+            self._show_variety(result, what)
         else:
-            if mode == "A/B":
-                self.note.value = (
-                    "<span class='ax-muted'>Make an edit to compare with what was before.</span>"
-                )
-            picture = render_node(result, _ref_in(result, node), cell=CELL)
-            what = f"node <b>{html.escape(node)}</b>" if node else "final output"
-        shown_count = (
-            self.variety.copies if what.startswith("one image") else result.plan.spec.batch_size
-        )
-        self.caption.value = (
-            f"<span class='ax-muted'>{what} · batch {result.batch_index} · "
-            f"{shown_count} images</span>"
-        )
-        self.image.value = encode(picture, "jpeg", quality=JPEG_QUALITY)
+            self._show_batch(result, what)
+        self.tiles.stale = what.stale
         self.renders += 1
+        if self.tiles.opened >= 0:
+            self._draw_large()
 
+    def _show_batch(self, result: RunResult, what: Shown) -> None:
+        tiles = node_tiles(result, what.ref, self.size.value)
+        self.tiles.tiles = [
+            tile_state(t.index, [t.picture], text=t.text, label=t.label, draws=t.draws, file=t.file)
+            for t in tiles
+        ]
+        self._view = (result, what.ref.node, True)
+        self.caption.value = _muted(
+            f"{_what(what)} · batch {result.batch_index} · {len(tiles)} images "
+            "· click an image for a large view"
+        )
 
-def _ref_in(result: RunResult, node: str | None) -> Ref | None:
-    if node is None or node not in result.steps:
-        return None
-    return Ref(node)
+    def _show_ab(self, result: RunResult, what: Shown, before: Snapshot | None) -> None:
+        node = what.ref.node
+        kept = before.of(node) if before is not None else None
+        if before is None or kept is None:
+            if before is None:
+                reason = "Make an edit to compare with what was before."
+            elif node in before.left_out:
+                reason = (
+                    f"The output of {html.escape(node)} before the last edit was too large to keep."
+                )
+            else:
+                reason = f"{html.escape(node)} did not exist before the last edit."
+            self.note.value = _muted(f"A/B: {reason} Showing now only.")
+            self._show_batch(result, what)
+            return
+        tiles = node_tiles(result, what.ref, self.size.value)
+        count = min(len(tiles), len(kept.arrays))
+        older = pictures(kept.arrays[:count], kept.layout, kept.normalization, self.size.value)
+        self.tiles.tiles = [
+            tile_state(
+                t.index,
+                [older[t.index], t.picture],
+                tags=("A before", "B now"),
+                label=t.label,
+                draws=t.draws,
+                file=t.file,
+                text=t.text,
+            )
+            for t in tiles[:count]
+        ]
+        self._view = (result, node, True)
+        self.caption.value = _muted(
+            f"A/B of {_what(what)}: A before the last edit · B now, same draws · all {count} samples"
+        )
+
+    def _show_variety(self, result: RunResult, what: Shown) -> None:
+        sample = self.variety_sample if self.variety_sample < len(result.output(what.ref)) else 0
+        try:
+            varied = self.variety.run(result.plan.spec, result, sample)
+        except VarietyError as error:
+            self.note.value = _muted(html.escape(str(error)))
+            self._show_batch(result, what)
+            return
+        except Exception as error:  # the variety graph failed: say so, keep the batch
+            self.note.value = f"<span class='ax-errors'>{html.escape(str(error))}</span>"
+            self._show_batch(result, what)
+            return
+        ref = Ref(what.ref.node) if what.ref.node in varied.steps else varied.final
+        tiles = node_tiles(varied, ref, self.size.value)
+        label = self.variety.caption
+        self.tiles.tiles = [
+            tile_state(t.index, [t.picture], text=t.text, label=label, draws=t.draws, file=t.file)
+            for t in tiles
+        ]
+        self._view = (varied, ref.node, False)
+        self.caption.value = _muted(
+            f"one image, {self.variety.copies} draws: sample #{sample} "
+            f"({html.escape(label)}) · {_what(what)}"
+        )
+
+    def _draw_large(self) -> None:
+        index = self.tiles.opened
+        if index < 0 or self._view is None:
+            self.tiles.large = {}
+            return
+        result, node, can_vary = self._view
+        try:
+            view = sample_view(result, node, index)
+        except IndexError:
+            self.tiles.opened = -1
+            return
+        self.tiles.large = large_state(view, can_vary=can_vary)
+
+    # ---- controls ---------------------------------------------------------------------------
+    def vary(self, sample: int, draws: int) -> None:
+        """Show `draws` copies of sample `sample` under new draws: "Vary this image"."""
+        self.variety_sample = max(0, sample)
+        self.draws.value = min(MAX_COPIES, max(MIN_COPIES, draws))
+        self.variety.copies = self.draws.value
+        self.tiles.opened = -1
+        if self.mode.value == "Variety":
+            self._redraw()
+        else:
+            self.mode.value = "Variety"
+
+    def _mode_changed(self) -> None:
+        self.draws.layout.display = "" if self.mode.value == "Variety" else "none"
+        self._redraw()
+
+    def _draws_changed(self) -> None:
+        self.variety.copies = self.draws.value
+        self.tiles.vary_draws = self.draws.value
+        self._redraw()
+
+    def _redraw(self) -> None:
+        self.tiles.size = self.size.value
+        if self._last is not None:
+            self.show(*self._last)

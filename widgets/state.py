@@ -14,11 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from augexplorer.catalog import ArgInfo, Catalog, OpInfo
 from augexplorer.catalog.flow import (
     Placement,
+    decoder_downstream,
     flow,
     input_problems,
     place,
@@ -26,7 +25,6 @@ from augexplorer.catalog.flow import (
     size_needed_after,
 )
 from augexplorer.catalog.hints import starting_values
-from augexplorer.catalog.inputs import DECODERS, Data
 from augexplorer.engine import RunResult, Session
 from augexplorer.presets import preset
 from augexplorer.spec import (
@@ -46,16 +44,8 @@ from augexplorer.validate import RESERVED_IDS
 
 from .autosave import Autosave
 from .failure import Failure
-from .history import History
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """Host copies of one output, kept for the A/B view (live outputs are reused by DALI)."""
-
-    arrays: tuple[np.ndarray, ...]
-    layout: str
-    spec: GraphSpec
+from .history import History, Step
+from .snapshot import Snapshot, take_snapshot
 
 
 @dataclass(frozen=True)
@@ -67,7 +57,8 @@ class PanelState:
     can_undo: bool
     can_redo: bool
     seed_locked: bool
-    before: Snapshot | None  # the final output before the current edit (A/B view)
+    history: tuple[Step, ...]  # what each step of the undo history did
+    before: Snapshot | None  # node outputs before the current edit (A/B view)
 
     @property
     def ok(self) -> bool:
@@ -107,6 +98,7 @@ class Controller:
             can_undo=self.history.can_undo,
             can_redo=self.history.can_redo,
             seed_locked=self._seed_locked,
+            history=tuple(self.history.steps()),
             before=self._before,
         )
 
@@ -135,7 +127,7 @@ class Controller:
     def _run(self, action: Any) -> PanelState:
         previous = self.session.result
         if self._new_entry and previous is not None:
-            self._before = _snapshot(previous)
+            self._before = take_snapshot(previous, self._selected)
         self._new_entry = False
         try:
             action()
@@ -253,24 +245,24 @@ class Controller:
         return input_problems(self._spec, self.catalog)
 
     def decoder_for(self, node: str) -> str | None:
-        """The decoder a misplaced image operator could move after: the first one downstream
-        of it, when it was given encoded files; None when it is not such a node."""
-        found = self._spec.node(node)
-        if not isinstance(found, Node) or not found.inputs or found.inputs[0].output != 0:
-            return None
-        if flow(self._spec, self.catalog).get(found.inputs[0].node) != Data("encoded"):
-            return None
-        current, seen = node, {node}
-        while True:
-            readers = [
-                n for n in self._spec.operators() if n.inputs and n.inputs[0] == Ref(current)
-            ]
-            if not readers or readers[0].id in seen:
-                return None
-            if readers[0].op in DECODERS:
-                return readers[0].id
-            current = readers[0].id
-            seen.add(current)
+        """The decoder a misplaced image operator could move after (see
+        :func:`~augexplorer.catalog.flow.decoder_downstream`)."""
+        return decoder_downstream(self._spec, self.catalog, node)
+
+    def insertion_point(self) -> tuple[object, str]:
+        """What the picker's list depends on (the graph's structure and the selection), and a
+        line saying where a new operator goes."""
+        spec = self._spec
+        anchor = self._selected if self._selected in spec else None
+        key = (anchor, tuple(_structure(node) for node in spec.nodes))
+        final = spec.final_output()
+        target = anchor or (final.node if final is not None else None)
+        if target is None:
+            return key, "Adds a node of its own"
+        data = flow(spec, self.catalog).get(target)
+        shown = f" ({data.describe()})" if data is not None else ""
+        which = "the selected node" if anchor else "the image output"
+        return key, f"Adds after {target}, {which}{shown}"
 
     def move_after_decoder(self, node: str) -> PanelState:
         """The fix for an image operator reading encoded files: move it after the decoder."""
@@ -449,15 +441,22 @@ def _shown(value: ArgValue) -> str:
     return f"= {text if len(text) <= 40 else text[:39] + '…'}"
 
 
+# Arguments that change what a node writes (layout, type, size): the picker's list follows them.
+_SHAPING_ARGS = frozenset(
+    {"dtype", "output_layout", "perm", "transpose_layout", "crop", "crop_h", "crop_w"}
+    | {"out_of_bounds_policy", "output_type"}
+)
+
+
+def _structure(node: Source | Node) -> tuple[object, ...]:
+    args = tuple(sorted((k, repr(v)) for k, v in node.args.items() if k in _SHAPING_ARGS))
+    return (node.id, node.op, node.inputs, args)
+
+
 def _kind(value: ArgValue) -> str:
     if isinstance(value, Random):
         return f"random.{value.dist}"
     return "ref" if isinstance(value, Ref) else "constant"
-
-
-def _snapshot(result: RunResult) -> Snapshot:
-    ref = result.final
-    return Snapshot(tuple(result.arrays(ref)), result.layout(ref), result.plan.spec)
 
 
 def check_node_name(name: str) -> None:

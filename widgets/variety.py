@@ -16,6 +16,9 @@ from augexplorer.catalog import Catalog
 from augexplorer.engine import RunResult, Session
 from augexplorer.spec import GraphSpec, Source
 
+MIN_COPIES = 2
+MAX_COPIES = 64
+
 
 class VarietyError(Exception):
     pass
@@ -26,7 +29,7 @@ class Variety:
         self.catalog = catalog
         self.copies = copies
         self._session: Session | None = None
-        self._file: tuple[str, str] | None = None
+        self._file: tuple[str, str, int] | None = None
         self.caption = ""
         self._dir = tempfile.TemporaryDirectory(prefix="augexplorer-variety-")
 
@@ -50,9 +53,9 @@ class Variety:
         labels = " ".join(str(v) for v in result.labels(source_id)[sample])
         self.caption = result.captions(source_id)[sample]
         listing = Path(self._dir.name) / "variety.txt"
-        if (image, labels) != self._file:
+        if (image, labels, self.copies) != self._file:
             listing.write_text(f"{image} {labels}\n" * self.copies, encoding="utf-8")
-            self._file = (image, labels)
+            self._file = (image, labels, self.copies)
             self._session = None
         varied = dataclasses.replace(
             spec.with_source(Source(source_id, "file_list", str(listing), shuffle=False)),

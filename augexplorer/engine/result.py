@@ -55,6 +55,21 @@ class RunResult:
     def final(self) -> Ref:
         return next(iter(self.plan.outputs.values()))
 
+    def input_of(self, node_id: str) -> Ref | None:
+        """What a user node transformed: its first data input (None for a source)."""
+        step = self.plan.node_step(node_id)
+        return step.inputs[0] if step.inputs else None
+
+    def original_of(self, node_id: str) -> Ref | None:
+        """The decoded image a node's output comes from: the nearest decoder at or upstream of
+        it, or an in-memory source's arrays; None where the node reads no image."""
+        step = self.plan.node_step(node_id)
+        for step_id in (step.id, *self.plan.ancestors(step.id)):
+            op = self.plan.step(step_id).op
+            if op.startswith("decoders.") or op == "source.arrays":
+                return Ref(step_id)
+        return None
+
     # ---- timing -----------------------------------------------------------------------------
     def time_ms(self, node_id: str) -> float:
         """Time of a user node in its last run, its random draws and coin flip included."""
@@ -106,6 +121,13 @@ class RunResult:
             values = [_plain(v) for v in to_host(result.outputs[0])]
             out.setdefault(step.origin, {})[str(key)] = values
         return out
+
+    def draws_of(self, sample: int) -> dict[str, dict[str, Any]]:
+        """Every value drawn for one sample, by node and argument (``"apply"`` for coin flips)."""
+        return {
+            node: {arg: values[sample] for arg, values in args.items() if sample < len(values)}
+            for node, args in self.draws().items()
+        }
 
     def draw_captions(self, node_id: str | None = None) -> list[str]:
         """One short line per sample naming the drawn values, e.g. ``angle=12.3 apply=1``."""

@@ -30,7 +30,7 @@ def caption_font() -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
     return loader() if loader is not None else ImageFont.load_default()
 
 
-def _fit(image: np.ndarray, cell: int) -> Image.Image:
+def fit_into(image: np.ndarray, cell: int) -> Image.Image:
     picture = Image.fromarray(image)
     # BOX (area averaging) is the cheapest filter that does not alias when shrinking.
     picture.thumbnail((cell, cell), Image.Resampling.BOX)
@@ -97,7 +97,7 @@ def grid(
         y = pad + (index // columns) * cell_h
         array = np.asarray(sample)
         if is_image_like(array, layout):
-            tile = _fit(to_rgb8(array, layout, normalization), cell)
+            tile = fit_into(to_rgb8(array, layout, normalization), cell)
         else:
             tile = _value_tile(array, cell)
         sheet.paste(tile, (x + (cell - tile.width) // 2, y + (cell - tile.height) // 2))

@@ -1,0 +1,120 @@
+"""Everything a large view shows of one sample: the node's output at full resolution, its input
+(before / after) and the decoded original, with the sample's file, label and drawn values.
+
+Pictures are raw RGB bytes (the page draws them on a canvas: no encoding, no loss) and, where
+the output is not plain uint8 RGB, the sample's own values too, so a pointer can read them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..engine.result import RunResult
+from ..spec import Ref
+from .display import is_image_like, to_hwc, to_rgb8
+from .tiles import display_normalization, value_text
+
+# Past this many values a sample's readout uses the displayed pixels (a 16 MP float image is
+# 200 MB of values to send for a pointer readout).
+MAX_READOUT_VALUES = 8_000_000
+# Types a browser reads as typed arrays; the rest are sent widened.
+_WIDENED = {"float16": np.float32, "int64": np.float64, "uint64": np.float64, "bool": np.uint8}
+
+
+@dataclass(frozen=True)
+class Pane:
+    role: str  # "after", "before" or "original"
+    node: str
+    shape: tuple[int, ...]
+    dtype: str
+    layout: str
+    pixels: bytes | None = None  # H x W x 3 uint8, as displayed; None when not an image
+    width: int = 0
+    height: int = 0
+    values: bytes | None = None  # the sample's values, H x W x C, where they differ from pixels
+    values_dtype: str = ""
+    channels: int = 0
+    text: str = ""  # for outputs that are not images
+
+
+@dataclass(frozen=True)
+class SampleView:
+    index: int
+    count: int
+    node: str
+    file: str
+    label: str
+    labels: list[int]
+    draws: dict[str, dict[str, Any]]
+    panes: list[Pane] = field(default_factory=list)
+
+
+def pane(result: RunResult, ref: Ref, index: int, role: str) -> Pane:
+    sample = np.asarray(result.arrays(ref)[index])
+    layout = result.layout(ref)
+    base = Pane(
+        role=role,
+        node=str(ref) if ref.output else ref.node,
+        shape=tuple(int(d) for d in sample.shape),
+        dtype=str(sample.dtype),
+        layout=layout,
+    )
+    if not is_image_like(sample, layout):
+        return dataclasses.replace(base, text=value_text(sample))
+    pixels = to_rgb8(sample, layout, display_normalization(result, ref, sample))
+    hwc = to_hwc(sample, layout)
+    values: bytes | None = None
+    values_dtype = ""
+    plain_rgb = hwc.dtype == np.uint8 and hwc.shape[2] == 3
+    if not plain_rgb and hwc.size <= MAX_READOUT_VALUES:
+        wide = _WIDENED.get(str(hwc.dtype))
+        array = np.ascontiguousarray(hwc.astype(wide) if wide is not None else hwc)
+        values, values_dtype = array.tobytes(), array.dtype.name  # numpy is little-endian here
+    return dataclasses.replace(
+        base,
+        pixels=np.ascontiguousarray(pixels).tobytes(),
+        width=int(pixels.shape[1]),
+        height=int(pixels.shape[0]),
+        values=values,
+        values_dtype=values_dtype,
+        channels=int(hwc.shape[2]) if values is not None else 3,
+    )
+
+
+def sample_view(result: RunResult, node: str | None, index: int) -> SampleView:
+    """Sample `index` of `node`'s output (the graph's output when None): after, before, original."""
+    ref = Ref(node) if node is not None else result.final
+    count = len(result.output(ref))
+    if not 0 <= index < count:
+        raise IndexError(f"sample {index} is not in a batch of {count}")
+    candidates = [("after", ref)]
+    before = result.input_of(ref.node)
+    if before is not None:
+        candidates.append(("before", before))
+    original = result.original_of(ref.node)
+    if original is not None:
+        candidates.append(("original", original))
+    panes: list[Pane] = []
+    seen: set[Ref] = set()
+    for role, candidate in candidates:
+        if candidate in seen or candidate.node not in result.steps:
+            continue
+        seen.add(candidate)
+        panes.append(pane(result, candidate, index, role))
+    labels = result.labels()
+    captions = result.captions()
+    files = result.files()
+    return SampleView(
+        index=index,
+        count=count,
+        node=ref.node,
+        file=files[index] if index < len(files) else "",
+        label=captions[index] if index < len(captions) else "",
+        labels=labels[index] if index < len(labels) else [],
+        draws=result.draws_of(index),
+        panes=panes,
+    )

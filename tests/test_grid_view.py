@@ -1,0 +1,217 @@
+"""The image side of the panel through its traits: tiles, the large view, A/B, variety and what
+the caption says after a failed edit. Real DALI on the CPU; messages as the page sends them."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from augexplorer_widgets import Explorer
+from PIL import Image
+
+from augexplorer.spec import Ref
+
+
+def page_update(widget: Any, **state: Any) -> None:
+    """Exactly what the front end sends when the user changes a widget's trait."""
+    widget._handle_msg(
+        {
+            "content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
+            "buffers": [],
+        }
+    )
+
+
+def page_message(widget: Any, content: dict[str, Any]) -> None:
+    """A custom message from the page (``model.send`` in the widget's module)."""
+    widget._handle_msg(
+        {"content": {"data": {"method": "custom", "content": content}}, "buffers": []}
+    )
+
+
+def picture_size(jpeg: bytes) -> tuple[int, int]:
+    with Image.open(io.BytesIO(jpeg)) as image:
+        assert image.format == "JPEG"
+        return image.size
+
+
+@pytest.fixture
+def explorer(catalog, tmp_path: Path) -> Explorer:  # type: ignore[no-untyped-def]
+    return Explorer("basic", batch_size=4, autosave=tmp_path / "autosave.json", catalog=catalog)
+
+
+def test_one_tile_per_sample_with_its_caption_as_text(explorer: Explorer) -> None:
+    result = explorer.result
+    assert result is not None
+    tiles = explorer.grid.tiles.tiles
+    assert [t["index"] for t in tiles] == [0, 1, 2, 3]
+    assert [t["label"] for t in tiles] == result.captions()
+    assert [t["draws"] for t in tiles] == result.draw_captions()
+    assert [t["file"] for t in tiles] == result.files()
+    # The picture is the sample alone (224 px crops, under the 240 px tile): no caption in it.
+    for tile, array in zip(tiles, result.arrays(result.final), strict=True):
+        assert picture_size(tile["pictures"][0]) == (array.shape[1], array.shape[0])
+
+
+def test_tile_size_control_sets_the_picture_size(explorer: Explorer) -> None:
+    explorer.select("decode")  # the decoded photos, each larger than 160 px
+    result = explorer.result
+    assert result is not None
+    natural = [(a.shape[1], a.shape[0]) for a in result.arrays(Ref("decode"))]
+    assert all(max(size) > 160 for size in natural)
+    page_update(explorer.grid.size, value=160)
+    assert explorer.grid.tiles.size == 160
+    sizes = [picture_size(p) for p in explorer.grid.pictures if p is not None]
+    assert len(sizes) == 4 and all(max(size) == 160 for size in sizes)
+    page_update(explorer.grid.size, value=400)
+    sizes = [picture_size(p) for p in explorer.grid.pictures if p is not None]
+    for (width, height), size in zip(natural, sizes, strict=True):
+        fitted = (width, height) if max(width, height) <= 400 else size
+        assert size == fitted and max(size) <= 400  # never enlarged past its pixels
+
+
+def test_large_view_shows_the_sample_its_input_and_the_original(explorer: Explorer) -> None:
+    explorer.select("rotate")
+    page_update(explorer.grid.tiles, opened=2)
+    large = explorer.grid.tiles.large
+    result = explorer.result
+    assert result is not None
+    assert large["index"] == 2 and large["node"] == "rotate"
+    assert large["file"] == result.files()[2] and large["label"] == result.captions()[2]
+    assert large["draws"] == result.draws_of(2)
+    assert large["draws"]["rotate"]["angle"] == result.draws("rotate")["rotate"]["angle"][2]
+    roles = {p["role"]: p for p in large["panes"]}
+    assert [p["role"] for p in large["panes"]] == ["after", "before", "original"]
+    assert (roles["after"]["node"], roles["before"]["node"], roles["original"]["node"]) == (
+        "rotate",
+        "resize",
+        "decode",
+    )
+    for pane in large["panes"]:  # full resolution, exactly the node's pixels
+        array = result.arrays(Ref(pane["node"]))[2]
+        assert pane["shape"] == list(array.shape) and pane["dtype"] == "uint8"
+        assert (pane["height"], pane["width"]) == array.shape[:2]
+        shown = np.frombuffer(pane["pixels"], np.uint8).reshape(array.shape)
+        assert np.array_equal(shown, array)
+        assert pane["values"] is None  # uint8 RGB: the pixels are the values
+    page_update(explorer.grid.tiles, opened=3)  # an arrow key in the page
+    assert explorer.grid.tiles.large["index"] == 3
+    page_update(explorer.grid.tiles, opened=-1)  # Esc
+    assert explorer.grid.tiles.large == {}
+
+
+def test_large_view_follows_edits_and_closes_when_the_sample_is_gone(explorer: Explorer) -> None:
+    page_update(explorer.grid.tiles, opened=3)
+    before = explorer.grid.tiles.large["panes"][0]["pixels"]
+    explorer.set_arg("resize", "resize_shorter", 300.0)
+    assert explorer.grid.tiles.large["index"] == 3
+    assert explorer.grid.tiles.large["panes"][0]["pixels"] != before
+    explorer.controller.set_batch_size(2)
+    explorer.undo()
+    explorer.redo()
+    assert explorer.grid.tiles.opened == -1 and explorer.grid.tiles.large == {}
+
+
+def test_float_outputs_send_their_values_for_the_pointer_readout(catalog) -> None:  # type: ignore[no-untyped-def]
+    explorer = Explorer("imagenet_train", batch_size=2, autosave=None, catalog=catalog)
+    page_update(explorer.grid.tiles, opened=1)
+    after = explorer.grid.tiles.large["panes"][0]
+    result = explorer.result
+    assert result is not None
+    array = result.arrays(result.final)[1]  # CHW float32, normalized
+    assert after["layout"] == "CHW" and after["dtype"] == "float32"
+    values = np.frombuffer(after["values"], np.float32).reshape(after["height"], after["width"], 3)
+    assert after["values_dtype"] == "float32" and after["channels"] == 3
+    assert np.array_equal(values, np.transpose(array, (1, 2, 0)))
+    # What is drawn is the image the normalization came from, not the floats clipped.
+    pixels = np.frombuffer(after["pixels"], np.uint8)
+    assert pixels.std() > 20
+
+
+def test_source_output_is_described_not_drawn(explorer: Explorer) -> None:
+    explorer.select("source")
+    tile = explorer.grid.tiles.tiles[0]
+    assert tile["pictures"] == [None] and "bytes of an encoded file" in tile["text"]
+    page_update(explorer.grid.tiles, opened=0)
+    panes = explorer.grid.tiles.large["panes"]
+    assert [p["role"] for p in panes] == ["after"] and panes[0]["pixels"] is None
+
+
+def test_a_failed_edit_says_whose_output_is_shown(explorer: Explorer) -> None:
+    explorer.select("resize")
+    shown = explorer.grid.pictures
+    explorer.set_arg("resize", "resize_shorter", -4.0)
+    caption = explorer.grid.caption.value
+    assert "last good output of <b>resize</b>" in caption and "current settings fail" in caption
+    assert explorer.grid.pictures == shown and explorer.grid.tiles.stale
+    explorer.select("flip")
+    caption = explorer.grid.caption.value
+    assert "last good output of <b>flip</b>" in caption and "fails at <b>resize</b>" in caption
+    explorer.undo()
+    assert explorer.grid.caption.value.count("last good") == 0 and not explorer.grid.tiles.stale
+
+
+def test_a_new_node_that_fails_is_not_named_above_other_images(explorer: Explorer) -> None:
+    explorer.add("gaussian_blur", after="crop")
+    explorer.set_arg("gaussian_blur", "sigma", -1.0)
+    assert explorer.state.failure is not None and explorer.state.selected == "gaussian_blur"
+    caption = explorer.grid.caption.value
+    if "gaussian_blur" in (explorer.result.steps if explorer.result else {}):
+        assert "last good output of <b>gaussian_blur</b>" in caption
+    else:
+        assert "<b>gaussian_blur</b> has not run" in caption
+        assert "last good output of the graph (node <b>flip</b>)" in caption
+    assert not caption.startswith("<span class='ax-muted'>node")
+
+
+def test_ab_compares_the_selected_node_over_the_whole_batch(explorer: Explorer) -> None:
+    explorer.select("rotate")
+    explorer.set_arg("rotate", "fill_value", 200.0)
+    page_update(explorer.grid.mode, index=2)  # A/B
+    tiles = explorer.grid.tiles.tiles
+    assert len(tiles) == 4 and all(t["tags"] == ["A before", "B now"] for t in tiles)
+    assert "A/B of node <b>rotate</b>" in explorer.grid.caption.value
+    assert all(t["pictures"][0] != t["pictures"][1] for t in tiles)  # the fill changed
+    explorer.select("resize")  # upstream of the edit: A and B are the same images
+    assert "A/B of node <b>resize</b>" in explorer.grid.caption.value
+    assert all(t["pictures"][0] == t["pictures"][1] for t in explorer.grid.tiles.tiles)
+
+
+def test_ab_says_when_the_node_did_not_exist_before(explorer: Explorer) -> None:
+    explorer.add("gaussian_blur", after="crop")
+    page_update(explorer.grid.mode, index=2)  # A/B
+    assert "did not exist before the last edit" in explorer.grid.note.value
+    assert all(len(t["pictures"]) == 1 for t in explorer.grid.tiles.tiles)
+
+
+def test_vary_this_image_from_the_large_view(explorer: Explorer) -> None:
+    result = explorer.result
+    assert result is not None
+    page_update(explorer.grid.tiles, opened=2)
+    assert explorer.grid.tiles.large["can_vary"]
+    page_message(explorer.grid.tiles, {"event": "vary", "sample": 2, "draws": 5})
+    assert explorer.grid.mode.value == "Variety" and explorer.grid.tiles.opened == -1
+    tiles = explorer.grid.tiles.tiles
+    assert len(tiles) == 5 and {t["label"] for t in tiles} == {result.captions()[2]}
+    assert {Path(t["file"]).name for t in tiles} == {Path(result.files()[2]).name}
+    assert len({t["draws"] for t in tiles}) > 1  # every copy drew its own angle
+    assert "one image, 5 draws: sample #2" in explorer.grid.caption.value
+    page_update(explorer.grid.draws, value=3)
+    assert len(explorer.grid.tiles.tiles) == 3
+    page_message(explorer.grid.tiles, {"event": "vary", "sample": "x"})  # ignored, not raised
+    assert len(explorer.grid.tiles.tiles) == 3
+
+
+def test_results_answer_the_large_views_questions(explorer: Explorer) -> None:
+    result = explorer.result
+    assert result is not None
+    assert result.input_of("rotate") == Ref("resize") and result.input_of("source") is None
+    assert result.original_of("flip") == Ref("decode")
+    assert result.original_of("decode") == Ref("decode")
+    assert result.original_of("source") is None
+    draws = result.draws_of(1)
+    assert set(draws) == {"rotate", "flip"}
+    assert draws["flip"]["horizontal"] == result.draws()["flip"]["horizontal"][1]

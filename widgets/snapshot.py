@@ -1,0 +1,60 @@
+"""What the graph showed before the current edit, kept for the A/B view.
+
+Host copies: DALI reuses the memory of live outputs on the next run. Every node's output is kept
+(the selected node and the graph's output first) within a memory budget, so A/B can compare
+whichever node is selected after the edit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from augexplorer.engine import RunResult
+from augexplorer.render import Normalization
+from augexplorer.render.tiles import display_normalization
+from augexplorer.spec import GraphSpec, Ref
+
+BUDGET_BYTES = 256 * 2**20
+
+
+@dataclass(frozen=True)
+class Output:
+    arrays: tuple[np.ndarray, ...]
+    layout: str
+    normalization: Normalization | None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    outputs: Mapping[str, Output]  # by node id
+    spec: GraphSpec
+    left_out: tuple[str, ...] = ()  # nodes over the memory budget
+
+    def of(self, node: str) -> Output | None:
+        return self.outputs.get(node)
+
+
+def take_snapshot(
+    result: RunResult, selected: str | None = None, budget: int = BUDGET_BYTES
+) -> Snapshot:
+    """Copies of `result`'s node outputs, `selected` and the graph's output first."""
+    nodes = [s.id for s in reversed(result.plan.steps) if s.role == "node"]
+    first = [n for n in (selected, result.final.node) if n is not None and n in nodes]
+    outputs: dict[str, Output] = {}
+    left_out: list[str] = []
+    used = 0
+    for node in dict.fromkeys(first + nodes):
+        batch = result.output(Ref(node))
+        # Sized from the shapes before copying: four bytes a value covers every image type.
+        size = 4 * sum(int(np.prod(shape)) for shape in batch.shape())
+        if used + size > budget:
+            left_out.append(node)
+            continue
+        used += size
+        arrays = tuple(result.arrays(Ref(node)))
+        norm = display_normalization(result, Ref(node), arrays[0]) if arrays else None
+        outputs[node] = Output(arrays, str(batch.layout() or ""), norm)
+    return Snapshot(outputs, result.plan.spec, tuple(left_out))

@@ -1,0 +1,320 @@
+// The output as tiles: one picture per sample with its caption as text, wrapping to the width
+// it is given (never scrolling sideways), and a large view of one sample: its output at full
+// resolution beside its input and the decoded original, its facts and draws, and the values
+// under the pointer. Arrow keys move between samples, Esc closes.
+
+// Lumino (JupyterLab, Notebook 7) skips its keyboard shortcuts inside an element marked so:
+// without it, arrows and Esc would move between notebook cells instead.
+const KEEP_KEYS = "data-lm-suppress-shortcuts";
+
+function h(tag, cls, parent, text) {
+  const el = document.createElement(tag);
+  if (cls) el.className = cls;
+  if (text !== undefined) el.textContent = text;
+  if (parent) parent.appendChild(el);
+  return el;
+}
+
+function blobUrl(view, type) {
+  return URL.createObjectURL(new Blob([view], { type }));
+}
+
+const TYPED = {
+  uint8: Uint8Array, int8: Int8Array, uint16: Uint16Array, int16: Int16Array,
+  uint32: Uint32Array, int32: Int32Array, float32: Float32Array, float64: Float64Array,
+};
+
+function typed(view, dtype) {
+  const Kind = TYPED[dtype] || Uint8Array;
+  // A copy: a buffer from the socket may not sit on the alignment a typed array needs.
+  const bytes = view.buffer.slice(view.byteOffset, view.byteOffset + view.byteLength);
+  return new Kind(bytes);
+}
+
+function drawPixels(canvas, pane) {
+  const { width, height } = pane;
+  canvas.width = width;
+  canvas.height = height;
+  const rgb = new Uint8Array(pane.pixels.buffer, pane.pixels.byteOffset, pane.pixels.byteLength);
+  const image = new ImageData(width, height);
+  const rgba = image.data;
+  for (let i = 0, j = 0; i < rgb.length; i += 3, j += 4) {
+    rgba[j] = rgb[i];
+    rgba[j + 1] = rgb[i + 1];
+    rgba[j + 2] = rgb[i + 2];
+    rgba[j + 3] = 255;
+  }
+  canvas.getContext("2d").putImageData(image, 0, 0);
+}
+
+function formatValue(v, dtype) {
+  if (dtype.startsWith("float")) return Number.isInteger(v) ? v.toFixed(1) : v.toPrecision(4);
+  return String(v);
+}
+
+function drawsText(draws) {
+  const rows = [];
+  for (const [node, args] of Object.entries(draws || {})) {
+    for (const [arg, value] of Object.entries(args)) {
+      const shown = typeof value === "number" && !Number.isInteger(value)
+        ? value.toPrecision(4) : JSON.stringify(value);
+      rows.push([`${node}.${arg}`, shown]);
+    }
+  }
+  return rows;
+}
+
+class TileGrid {
+  constructor(model, el) {
+    this.model = model;
+    this.el = el;
+    this.urls = [];
+    this.tileEls = [];
+    this.drawn = 0;
+    el.classList.add("ax-tiles-root");
+    el.setAttribute(KEEP_KEYS, "true");
+    this.large = h("div", "ax-large", el);
+    this.large.tabIndex = 0;
+    this.large.hidden = true;
+    this.grid = h("div", "ax-tiles", el);
+    this.large.addEventListener("keydown", (e) => this.key(e));
+  }
+
+  // ---- tiles ------------------------------------------------------------------------------
+  drawTiles() {
+    const tiles = this.model.get("tiles") || [];
+    const size = this.model.get("size");
+    const per = Math.max(1, ...tiles.map((t) => (t.pictures || []).length));
+    this.grid.style.setProperty("--ax-tile", `${size * per + 8 * (per - 1)}px`);
+    this.grid.style.setProperty("--ax-picture", `${size}px`);
+    this.el.classList.toggle("ax-stale", Boolean(this.model.get("stale")));
+    const shape = tiles.map((t) => (t.pictures || []).length).join(",");
+    if (shape !== this.shape) this.build(tiles, shape);
+    const old = this.urls;
+    this.urls = [];
+    tiles.forEach((tile, i) => this.fill(this.tileEls[i], tile));
+    // The old pictures were on screen until the new ones replaced them: no flicker.
+    requestAnimationFrame(() => setTimeout(() => old.forEach((u) => URL.revokeObjectURL(u)), 1000));
+    this.el.dataset.drawn = String(++this.drawn);
+    if (this.model.get("opened") >= 0) this.drawLarge();
+  }
+
+  build(tiles, shape) {
+    this.shape = shape;
+    this.grid.replaceChildren();
+    this.tileEls = tiles.map((tile) => {
+      const fig = h("figure", "ax-tile", this.grid);
+      fig.tabIndex = 0;
+      const pictures = h("div", "ax-tile-pictures", fig);
+      (tile.pictures || []).forEach(() => {
+        const box = h("div", "ax-tile-picture", pictures);
+        h("img", "", box).alt = "";
+        h("span", "ax-tile-tag", box);
+      });
+      h("pre", "ax-tile-values", fig);
+      const cap = h("figcaption", "", fig);
+      const line = h("div", "ax-tile-line", cap);
+      h("span", "ax-tile-index", line);
+      h("span", "ax-tile-label", line);
+      h("div", "ax-tile-draws", cap);
+      fig.addEventListener("click", () => this.open(Number(fig.dataset.index)));
+      fig.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          this.open(Number(fig.dataset.index));
+        }
+      });
+      return fig;
+    });
+    const first = this.grid.querySelector("img");
+    // Tests and the benchmark wait on this image: its src changes on every redraw.
+    if (first) first.classList.add("ax-grid");
+  }
+
+  fill(fig, tile) {
+    fig.dataset.index = String(tile.index);
+    fig.title = `${tile.file || ""}\nclick for the large view`.trim();
+    const boxes = fig.querySelectorAll(".ax-tile-picture");
+    (tile.pictures || []).forEach((picture, k) => {
+      const img = boxes[k].querySelector("img");
+      const tag = boxes[k].querySelector(".ax-tile-tag");
+      tag.textContent = (tile.tags || [])[k] || "";
+      tag.hidden = !tag.textContent;
+      if (picture) {
+        const url = blobUrl(picture, "image/jpeg");
+        this.urls.push(url);
+        img.src = url;
+        img.hidden = false;
+      } else {
+        img.hidden = true;
+      }
+    });
+    const values = fig.querySelector(".ax-tile-values");
+    values.textContent = tile.text || "";
+    values.hidden = !tile.text;
+    fig.querySelector(".ax-tile-index").textContent = `#${tile.index}`;
+    fig.querySelector(".ax-tile-label").textContent = tile.label || "";
+    const draws = fig.querySelector(".ax-tile-draws");
+    draws.textContent = tile.draws || "";
+    draws.hidden = !tile.draws;
+  }
+
+  // ---- large view -------------------------------------------------------------------------
+  open(index) {
+    const tiles = this.model.get("tiles") || [];
+    if (!tiles.length) return;
+    const count = tiles.length;
+    const next = ((index % count) + count) % count;
+    if (next === this.model.get("opened")) this.drawLarge();
+    this.model.set("opened", next); // redraws through change:opened
+    this.model.save_changes();
+    this.large.focus({ preventScroll: true });
+    this.large.scrollIntoView({ block: "nearest" });
+  }
+
+  close() {
+    const index = this.model.get("opened");
+    this.model.set("opened", -1);
+    this.model.save_changes();
+    const tile = this.tileEls.find((t) => Number(t.dataset.index) === index);
+    if (tile) tile.focus({ preventScroll: true });
+  }
+
+  key(e) {
+    const index = this.model.get("opened");
+    if (index < 0) return;
+    const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+    if (e.key in moves) this.open(index + moves[e.key]);
+    else if (e.key === "Escape") this.close();
+    else return;
+    e.preventDefault();
+    e.stopPropagation();
+  }
+
+  drawLarge() {
+    const index = this.model.get("opened");
+    this.el.classList.toggle("ax-large-open", index >= 0);
+    this.large.hidden = index < 0;
+    this.grid.hidden = index >= 0;
+    if (index < 0) return;
+    const view = this.model.get("large") || {};
+    const ready = view.index === index;
+    const tile = (this.model.get("tiles") || []).find((t) => t.index === index) || {};
+    const root = this.large;
+    root.replaceChildren();
+    root.classList.toggle("ax-large-loading", !ready);
+    const head = h("div", "ax-large-head", root);
+    h("span", "ax-large-title", head, `Sample ${index + 1} of ${(this.model.get("tiles") || []).length}`);
+    h("span", "ax-large-label", head, tile.label || "");
+    h("span", "ax-large-spacer", head);
+    const button = (text, title, action, cls) => {
+      const b = h("button", `jupyter-button ax-large-button ${cls}`, head, text);
+      b.title = title;
+      b.addEventListener("click", action);
+    };
+    button("◀", "previous sample (←)", () => this.open(index - 1), "ax-large-prev");
+    button("▶", "next sample (→)", () => this.open(index + 1), "ax-large-next");
+    button("✕", "close (Esc)", () => this.close(), "ax-large-close");
+    const panes = h("div", "ax-large-panes", root);
+    const readout = h("div", "ax-readout", root, "Point at a picture to read its values.");
+    if (!ready) {
+      // The tile's own picture at once; the full resolution follows from the kernel.
+      const pane = h("figure", "ax-pane ax-pane-after", panes);
+      h("div", "ax-pane-title", pane, "after");
+      const img = h("img", "ax-pane-preview", pane);
+      const url = this.tileEls.find((t) => Number(t.dataset.index) === index)
+        ?.querySelector("img")?.src;
+      if (url) img.src = url;
+      h("div", "ax-pane-meta", pane, "loading full resolution…");
+      return;
+    }
+    for (const p of view.panes || []) this.pane(panes, p, readout);
+    this.facts(root, view);
+  }
+
+  pane(parent, p, readout) {
+    const fig = h("figure", `ax-pane ax-pane-${p.role}`, parent);
+    const title = h("div", "ax-pane-title", fig);
+    h("b", "", title, p.role);
+    title.append(` · ${p.node}`);
+    const meta = `${p.shape.join("×")} ${p.dtype}${p.layout ? " " + p.layout : ""}`;
+    if (!p.pixels) {
+      h("pre", "ax-pane-values", fig, p.text);
+      h("div", "ax-pane-meta", fig, meta);
+      return;
+    }
+    const canvas = h("canvas", "ax-pane-canvas", fig);
+    drawPixels(canvas, p);
+    h("div", "ax-pane-meta", fig, meta);
+    const values = p.values ? typed(p.values, p.values_dtype) : null;
+    const pixels = new Uint8Array(p.pixels.buffer, p.pixels.byteOffset, p.pixels.byteLength);
+    const channels = values ? p.channels : 3;
+    const dtype = values ? p.values_dtype : "uint8";
+    canvas.addEventListener("mousemove", (e) => {
+      const r = canvas.getBoundingClientRect();
+      const x = Math.min(p.width - 1, Math.floor(((e.clientX - r.left) * p.width) / r.width));
+      const y = Math.min(p.height - 1, Math.floor(((e.clientY - r.top) * p.height) / r.height));
+      const start = (y * p.width + x) * channels;
+      const source = values || pixels;
+      const v = Array.from(source.subarray(start, start + channels), (n) => formatValue(n, dtype));
+      readout.textContent = `${p.role} (${p.node}) at x ${x}, y ${y}: ` +
+        (channels === 1 ? v[0] : `[${v.join(", ")}]`) + ` ${dtype}`;
+      readout.dataset.x = String(x);
+      readout.dataset.y = String(y);
+    });
+  }
+
+  facts(root, view) {
+    const table = h("table", "ax-large-facts", root);
+    const row = (name, value, cls) => {
+      const tr = h("tr", cls || "", table);
+      h("th", "", tr, name);
+      h("td", "", tr, value);
+    };
+    row("file", view.file || "(in memory)", "ax-fact-file");
+    row("label", `${view.label}${view.labels?.length ? ` (${view.labels.join(", ")})` : ""}`,
+      "ax-fact-label");
+    for (const p of view.panes || []) {
+      row(`${p.role}`, `${p.node}: ${p.shape.join("×")} ${p.dtype} ${p.layout || ""}`,
+        "ax-fact-shape");
+    }
+    const draws = drawsText(view.draws);
+    if (!draws.length) row("drawn", "nothing random in this graph", "ax-fact-draw");
+    for (const [name, value] of draws) row(name, value, "ax-fact-draw");
+    if (!view.can_vary) return;
+    const vary = h("div", "ax-vary", root);
+    const label = h("label", "", vary, "draws ");
+    const count = h("input", "ax-vary-draws", label);
+    count.type = "number";
+    count.min = "2";
+    count.max = "64";
+    count.value = String(this.model.get("vary_draws"));
+    const go = h("button", "jupyter-button ax-vary-button", vary, "Vary this image");
+    go.title = "the same image under many draws of every random value";
+    go.addEventListener("click", () => {
+      this.model.send({ event: "vary", sample: view.index, draws: Number(count.value) });
+    });
+  }
+}
+
+export default {
+  render({ model, el }) {
+    const view = new TileGrid(model, el);
+    const tiles = () => view.drawTiles();
+    const large = () => view.drawLarge();
+    model.on("change:tiles", tiles);
+    model.on("change:size", tiles);
+    model.on("change:stale", tiles);
+    model.on("change:large", large);
+    model.on("change:opened", large);
+    view.drawTiles();
+    return () => {
+      model.off("change:tiles", tiles);
+      model.off("change:size", tiles);
+      model.off("change:stale", tiles);
+      model.off("change:large", large);
+      model.off("change:opened", large);
+      view.urls.forEach((u) => URL.revokeObjectURL(u));
+    };
+  },
+};

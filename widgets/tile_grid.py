@@ -1,0 +1,105 @@
+"""The tiles and the large view, drawn in the browser (anywidget, a local ES module: no CDN).
+
+Pictures travel as binary buffers (no base64); captions as text the page lays out. The page
+sets `opened` when a tile is clicked (or an arrow key moves); the kernel answers with `large`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from augexplorer.render.sample_view import SampleView
+
+STATIC = Path(__file__).parent / "static"
+
+DEFAULT_SIZE = 240
+
+
+def tile_state(
+    index: int,
+    pictures: Sequence[bytes | None],
+    *,
+    text: str = "",
+    label: str = "",
+    draws: str = "",
+    file: str = "",
+    tags: Sequence[str] = (),
+) -> dict[str, Any]:
+    """One tile as the page reads it."""
+    return {
+        "index": index,
+        "pictures": list(pictures),
+        "tags": list(tags),
+        "text": text,
+        "label": label,
+        "draws": draws,
+        "file": file,
+    }
+
+
+def large_state(view: SampleView, *, can_vary: bool) -> dict[str, Any]:
+    """A :class:`SampleView` as the page reads it (pixel buffers stay binary)."""
+    return {
+        "index": view.index,
+        "count": view.count,
+        "node": view.node,
+        "file": view.file,
+        "label": view.label,
+        "labels": view.labels,
+        "draws": view.draws,
+        "can_vary": can_vary,
+        "panes": [
+            {
+                "role": p.role,
+                "node": p.node,
+                "shape": list(p.shape),
+                "dtype": p.dtype,
+                "layout": p.layout,
+                "pixels": p.pixels,
+                "width": p.width,
+                "height": p.height,
+                "values": p.values,
+                "values_dtype": p.values_dtype,
+                "channels": p.channels,
+                "text": p.text,
+            }
+            for p in view.panes
+        ],
+    }
+
+
+class TileGrid(anywidget.AnyWidget):
+    _esm = STATIC / "tile_grid.js"
+    _css = STATIC / "tile_grid.css"
+    tiles = traitlets.List(traitlets.Dict()).tag(sync=True)
+    size = traitlets.Int(DEFAULT_SIZE).tag(sync=True)  # CSS pixels per picture
+    stale = traitlets.Bool(False).tag(sync=True)
+    opened = traitlets.Int(-1).tag(sync=True)  # the sample in the large view; -1 when closed
+    large = traitlets.Dict().tag(sync=True)
+    vary_draws = traitlets.Int(8).tag(sync=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.add_class("ax-tile-grid")
+        self._on_vary: Callable[[int, int], None] | None = None
+        self.on_msg(self._message)
+
+    def on_vary(self, callback: Callable[[int, int], None]) -> None:
+        """`callback(sample, draws)` runs when "Vary this image" is pressed in the large view."""
+        self._on_vary = callback
+
+    def _message(self, _: Any, content: Any, buffers: Any) -> None:
+        if not isinstance(content, dict) or content.get("event") != "vary":
+            return
+        if self._on_vary is None:
+            return
+        try:
+            sample, draws = int(content["sample"]), int(content["draws"])
+        except (KeyError, TypeError, ValueError):
+            return
+        self._on_vary(sample, draws)
