@@ -1,0 +1,74 @@
+"""The panel's Statistics tab: runs beside the panel, reports progress, can be cancelled."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+from augexplorer_widgets.stats_view import StatsView
+
+from augexplorer import Session
+from augexplorer.spec import Probability, Source, chain
+
+BATCH = 20
+
+
+def small_session() -> Session:
+    spec = chain(
+        Source("source", "arrays"),
+        ("rotate", "rotate", {"angle": 5.0, "fill_value": 0.0}),
+        batch_size=BATCH,
+    ).set_probability("rotate", Probability(0.002))
+    images = [np.full((16, 16, 3), 10 * i, dtype=np.uint8) for i in range(5)]
+    return Session(spec, images, device_id=None)
+
+
+def test_statistics_run_in_a_thread_while_the_session_keeps_editing() -> None:
+    session = small_session()
+    session.run()
+    view = StatsView(lambda: session)
+    view.batches.value = 30
+    view.start()
+    assert view.thread is not None and view.thread is not threading.current_thread()
+    # the panel stays usable: an edit runs while the statistics count the earlier graph
+    edited = session.set_arg("rotate", "angle", 30.0)
+    assert edited.plan.spec.node("rotate").args["angle"] == 30.0  # type: ignore[union-attr]
+    view.wait(60)
+    assert not view.running and view.stats is not None
+    assert view.progress.value == 30 and view.stats.samples == 30 * BATCH
+    assert "`rotate` ran on" in view.report.value  # the rare branch, in the warnings
+    assert view.plot.value[:4] == b"\x89PNG"
+    assert not view.run_button.disabled and view.cancel_button.disabled
+
+
+def test_cancel_shows_the_figures_so_far() -> None:
+    session = small_session()
+    view = StatsView(lambda: session)
+    view.batches.value = 100_000
+    view.start()
+    view.cancel()
+    view.wait(60)
+    assert view.stats is not None and view.stats.cancelled
+    assert view.stats.batches < 100_000
+    assert "cancelled after" in view.status.value
+
+
+def test_a_failing_graph_shows_one_line_not_a_traceback() -> None:
+    spec = chain(Source("source", "arrays"), ("crop", "crop", {"crop": [64.0, 64.0]}))
+    session = Session(spec, [np.zeros((8, 8, 3), np.uint8)], device_id=None)
+    view = StatsView(lambda: session)
+    view.batches.value = 2
+    view.start()
+    view.wait(60)
+    assert view.stats is None
+    assert "statistics failed: node &#x27;crop&#x27;" in view.status.value
+    assert "Traceback" not in view.status.value
+
+
+def test_the_explorer_has_a_statistics_tab() -> None:
+    from augexplorer_widgets.explorer import Explorer
+
+    explorer = Explorer("basic", batch_size=2, autosave=None)
+    tabs = explorer.children[-1]
+    assert "Statistics" in tabs.titles  # type: ignore[attr-defined]
+    assert explorer.stats_view in tabs.children  # type: ignore[attr-defined]

@@ -1,0 +1,134 @@
+"""The Statistics tab: what the graph does over many batches (``augexplorer.stats``).
+
+Statistics never run inside the edit loop: the Run button starts them in a background thread on a
+snapshot of the graph, with a progress bar and a Cancel button, while the panel stays usable.
+The figures and warnings show as HTML; the plots as a PNG drawn by matplotlib when the run ends.
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from augexplorer.engine import Session
+from augexplorer.errors import AugExplorerError
+from augexplorer.stats import Stats, collect_stats
+
+DEFAULT_BATCHES = 32
+NOTE = (
+    "Runs the graph over many batches with fresh draws each batch, as training would, and sums "
+    "up what it drew, how often each branch ran, what each node put out and which labels it "
+    "read. It runs beside the panel; edits made meanwhile are not in its figures."
+)
+
+
+class StatsView(widgets.VBox):
+    def __init__(self, get_session: Callable[[], Session]) -> None:
+        self._get_session = get_session
+        self.batches = widgets.BoundedIntText(
+            value=DEFAULT_BATCHES,
+            min=1,
+            max=100_000,
+            description="batches",
+            layout={"width": "180px"},
+        )
+        self.run_button = widgets.Button(description="Run statistics", icon="bar-chart")
+        self.cancel_button = widgets.Button(description="Cancel", icon="stop", disabled=True)
+        self.progress = widgets.IntProgress(value=0, min=0, max=1, layout={"width": "240px"})
+        self.status = widgets.HTML("")
+        self.status.add_class("ax-stats-status")
+        self.report = widgets.HTML("")
+        self.report.add_class("ax-stats-report")
+        self.plot = widgets.Image(format="png", layout={"max_width": "100%"})
+        self.run_button.on_click(lambda _button: self.start())
+        self.cancel_button.on_click(lambda _button: self.cancel())
+        controls = widgets.HBox([self.batches, self.run_button, self.cancel_button, self.progress])
+        note = widgets.HTML(f"<span class='ax-muted'>{NOTE}</span>")
+        super().__init__([controls, self.status, self.report, self.plot, note])
+        self.add_class("ax-stats")
+        self.stats: Stats | None = None
+        self.thread: threading.Thread | None = None
+        self._cancel = threading.Event()
+
+    @property
+    def running(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
+    def start(self) -> None:
+        """Start statistics over the current graph in a background thread (once at a time)."""
+        if self.running:
+            return
+        session = self._get_session()
+        # a snapshot, taken here: later edits change the session, never this run
+        spec, arrays = session.plan.spec, session.arrays
+        options: dict[str, Any] = {
+            "batches": int(self.batches.value),
+            "device_id": session.device_id,
+            "num_threads": session.num_threads,
+        }
+        self._cancel = threading.Event()
+        self.progress.max, self.progress.value = options["batches"], 0
+        self.run_button.disabled, self.cancel_button.disabled = True, False
+        self.status.value = "<span class='ax-muted'>running...</span>"
+        self.thread = threading.Thread(
+            target=self._work, args=(spec, arrays, options), name="augexplorer-stats", daemon=True
+        )
+        self.thread.start()
+
+    def cancel(self) -> None:
+        """Stop after the batch being counted; the figures so far are shown."""
+        self._cancel.set()
+        self.cancel_button.disabled = True
+
+    def wait(self, timeout: float | None = None) -> None:
+        if self.thread is not None:
+            self.thread.join(timeout)
+
+    def _work(self, spec: Any, arrays: Any, options: dict[str, Any]) -> None:
+        try:
+            stats = collect_stats(
+                spec, arrays, progress=self._progress, cancel=self._cancel, **options
+            )
+        except AugExplorerError as error:
+            self._finish(None, f"statistics failed: {error}")
+        except Exception as error:  # never a traceback in the panel
+            self._finish(None, f"statistics failed: {type(error).__name__}: {error}")
+        else:
+            self._finish(stats, None)
+
+    def _progress(self, done: int, total: int) -> None:
+        self.progress.value = done
+
+    def _finish(self, stats: Stats | None, failure: str | None) -> None:
+        self.run_button.disabled, self.cancel_button.disabled = False, True
+        if stats is None:
+            self.status.value = f"<span class='ax-error'>{html.escape(failure or '')}</span>"
+            return
+        self.stats = stats
+        done = f"{stats.samples:,} samples in {stats.seconds:.1f} s"
+        if stats.cancelled:
+            done = f"cancelled after {stats.batches} of {stats.requested} batches: " + done
+        self.status.value = f"<span class='ax-muted'>{html.escape(done)}</span>"
+        self.report.value = report_html(stats)
+        try:
+            from augexplorer.stats.plot import figure_png, stats_figure
+
+            self.plot.value = figure_png(stats_figure(stats))
+        except ImportError:  # matplotlib missing: the figures above still stand
+            self.plot.value = b""
+
+
+def report_html(stats: Stats) -> str:
+    warnings = "".join(
+        f"<li data-node='{html.escape(w.node)}'>{html.escape(str(w))}</li>" for w in stats.warnings
+    )
+    listed = (
+        f"<ul class='ax-stats-warnings'>{warnings}</ul>"
+        if warnings
+        else "<div class='ax-muted'>no warnings</div>"
+    )
+    return f"{listed}<pre class='ax-stats-summary'>{html.escape(stats.summary())}</pre>"
