@@ -111,7 +111,7 @@ def test_node_figures_equal_numpy_over_every_sample_read() -> None:
 
 # ---- draws and branch rates -------------------------------------------------------------------
 def tiny_images(count: int = 8, size: int = 4) -> list[np.ndarray]:
-    return [np.full((size, size, 3), 30 * i, dtype=np.uint8) for i in range(count)]
+    return [np.full((size, size, 3), 30 * i % 256, dtype=np.uint8) for i in range(count)]
 
 
 def test_apply_rate_of_p_03_over_4000_draws_is_inside_the_binomial_bound() -> None:
@@ -304,3 +304,44 @@ def test_a_graph_with_no_random_argument_still_has_node_figures() -> None:
     assert isinstance(spec.nodes[1], Node) and spec.outputs["images"] == Ref("flip")
     stats = collect_stats(spec, tiny_images(), batches=1, device_id=None)
     assert not stats.draws and not stats.rates and stats.output("flip") is not None
+
+
+# ---- labels -----------------------------------------------------------------------------------
+def test_multi_label_file_lists_are_counted_per_column(tmp_path: Path) -> None:
+    from augexplorer.data import samples_dir
+
+    photos = sorted(samples_dir().glob("*/*.jpg"))[:3]
+    listing = tmp_path / "list.txt"
+    listing.write_text("".join(f"{photo} {i} {7 + i % 2}\n" for i, photo in enumerate(photos)))
+    spec = chain(
+        Source("source", "file_list", str(listing), shuffle=False),
+        ("decode", "decoders.image", {"output_type": "RGB"}),
+        batch_size=3,
+    )
+    stats = collect_stats(spec, batches=2, device_id=None)
+    (counts,) = stats.labels
+    assert [dict(column) for column in counts.columns] == [{0: 2, 1: 2, 2: 2}, {7: 4, 8: 2}]
+
+
+def test_a_starved_class_is_called_out() -> None:
+    images = tiny_images(20)
+    labels = [0] * 19 + [1]
+    stats = collect_stats(
+        arrays_graph(("flip", "flip", {}), batch_size=20),
+        (images, labels),
+        batches=3,
+        device_id=None,
+    )
+    (warning,) = [w for w in stats.warnings if w.node == "source"]
+    assert "class `1` is 5% of the 60 samples read" in warning.message
+
+
+def test_a_session_gives_its_graph_and_data() -> None:
+    from augexplorer import Session
+
+    images, labels = known_images()
+    session = Session(
+        arrays_graph(("flip", "flip", {}), batch_size=3), (images, labels), device_id=None
+    )
+    stats = collect_stats(session, batches=2)
+    assert stats.samples == 6 and stats.output("flip").samples == 6  # type: ignore[union-attr]

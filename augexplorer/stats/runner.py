@@ -159,8 +159,9 @@ def _run_error(plan: Plan, arrays: Any, device: int | None, error: Exception) ->
 def host_views(batch: Any) -> list[np.ndarray]:
     """One array per sample, viewing the pipeline's own output memory (no copy on the CPU);
     valid until the pipeline runs again, which is after the batch has been counted."""
-    if hasattr(batch, "as_cpu"):
-        batch = batch.as_cpu()
+    if hasattr(batch, "as_cpu"):  # a GPU batch: its host copy is ours to keep
+        host = batch.as_cpu()
+        return [np.array(host.at(index)) for index in range(len(host))]
     return [np.asarray(batch[index]) for index in range(len(batch))]
 
 
