@@ -100,9 +100,8 @@ def test_random_toggle_and_distribution_controls(explorer: Explorer) -> None:
 
 def test_add_operator_from_the_picker_then_undo(explorer: Explorer) -> None:
     browser_update(explorer.graph, selected="rotate")
-    browser_update(explorer.picker.search, value="gaussian_blur")
-    assert explorer.picker.list.value == "gaussian_blur"
-    explorer.picker.add.click()
+    assert explorer.picker.matches("gaussian_blur")[0]["name"] == "gaussian_blur"
+    assert explorer.picker.pick("gaussian_blur")  # one click
     assert "gaussian_blur" in explorer.spec and explorer.state.ok
     assert explorer.spec.node("gaussian_blur").inputs[0].node == "rotate"
     assert explorer.state.selected == "gaussian_blur"
@@ -116,13 +115,11 @@ def test_unavailable_operators_are_listed_with_their_reason(explorer: Explorer) 
     unavailable = [op for op in explorer.controller.catalog if not op.available]
     if not unavailable:
         pytest.skip("every operator runs on this machine")
-    browser_update(explorer.picker.search, value=unavailable[0].name)
-    browser_update(
-        explorer.picker.list,
-        index=[o[1] for o in explorer.picker.list.options].index(unavailable[0].name),
-    )
-    assert explorer.picker.add.disabled
-    assert str(unavailable[0].unavailable_reason) in explorer.picker.reason.value
+    item = explorer.picker.item(unavailable[0].name)
+    assert item is not None and not item["fits"]
+    assert item["reason"] == str(unavailable[0].unavailable_reason)
+    assert not explorer.picker.pick(unavailable[0].name)
+    assert str(unavailable[0].unavailable_reason) in explorer.picker.message
 
 
 def test_error_on_node_and_argument_keeps_last_grid(explorer: Explorer) -> None:

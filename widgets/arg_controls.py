@@ -227,7 +227,9 @@ def text_for(arg: ArgInfo | None, value: ArgValue) -> str:
 
 
 def make_random(arg: ArgInfo | None, value: ArgValue) -> Random:
-    """A distribution that starts near the current constant (so turning random on is gentle)."""
+    """A distribution around the current constant, so turning random on is gentle: a tenth of
+    the curated range (else a fifth of the value) either side, kept symmetric inside the
+    curated range, so 163 on a -180..180 slider becomes U(146, 180)."""
     if arg is not None and (
         arg.kind == "BOOL"
         or (arg.hint and (arg.hint.low, arg.hint.high) == (0, 1) and arg.is_integer)
@@ -235,14 +237,22 @@ def make_random(arg: ArgInfo | None, value: ArgValue) -> Random:
         return Random.coin_flip(0.5)
     values = value if isinstance(value, (list, tuple)) else [value]
     centre = float(values[0]) if values and isinstance(values[0], (int, float)) else 0.0
+    shape = len(values) if isinstance(value, (list, tuple)) and len(values) > 1 else None
     if arg is not None and arg.hint is not None:
-        spread = (arg.hint.high - arg.hint.low) * 0.1
-        low = max(arg.hint.low, centre - spread)
-        high = min(arg.hint.high, centre + spread)
+        low_end, high_end = arg.hint.low, arg.hint.high
+        spread = (high_end - low_end) * 0.1
+        if low_end < centre < high_end:
+            spread = min(spread, centre - low_end, high_end - centre)
+            low, high = centre - spread, centre + spread
+        elif centre <= low_end:  # at or past the end: the range starts there, inward
+            low, high = centre, centre + spread
+        else:
+            low, high = centre - spread, centre
     else:
         spread = abs(centre) * 0.2 or 1.0
         low, high = centre - spread, centre + spread
-    shape = len(values) if isinstance(value, (list, tuple)) and len(values) > 1 else None
+    if arg is not None and arg.is_integer:
+        low, high = float(round(low)), float(round(high))
     return Random.uniform(round(low, 4), round(high, 4), shape=shape)
 
 
@@ -282,7 +292,7 @@ class RandomEditor(widgets.HBox):
         self.params = self._param_widgets(random)
         self.random = random
         self.dist.observe(self._dist_changed, "value")
-        super().__init__([self.dist, *self.params.values()])
+        super().__init__([self.dist, *(_labelled(n, w) for n, w in self.params.items())])
         self.add_class("ax-random")
 
     def _param_widgets(self, random: Random) -> dict[str, widgets.ValueWidget]:
@@ -312,8 +322,8 @@ class RandomEditor(widgets.HBox):
                 }
         elif random.dist == "normal":
             out = {
-                "mean": number_box(random.mean, "72px"),
-                "stddev": number_box(random.stddev, "72px"),
+                "mean": number_box(random.mean, "84px"),
+                "stddev": number_box(random.stddev, "84px"),
             }
         elif random.dist == "coin_flip":
             probability = NumberSlider(
@@ -447,6 +457,29 @@ class RandomEditor(widgets.HBox):
         else:
             new = Random.choice([base], shape=r.shape, seed=r.seed)
         self._on_change(new)  # the inspector rebuilds this row for the new distribution
+
+
+# What each parameter box of a distribution is called on screen (the range slider needs none).
+PARAM_LABELS = {
+    "low": "low",
+    "high": "high",
+    "mean": "mean",
+    "stddev": "stddev",
+    "probability": "p",
+    "values": "values",
+    "weights": "weights",
+}
+
+
+def _labelled(name: str, widget: widgets.Widget) -> widgets.Widget:
+    """A distribution parameter with its visible name in front of it."""
+    if name not in PARAM_LABELS:
+        return widget
+    label = widgets.HTML(f"<span class='ax-param-label'>{PARAM_LABELS[name]}</span>")
+    box = widgets.HBox([label, widget])
+    box.add_class("ax-param")
+    box.add_class(f"ax-param-{name}")
+    return box
 
 
 def _show_range(slider: widgets.FloatRangeSlider, low: float, high: float) -> None:

@@ -14,6 +14,19 @@ from augexplorer.spec import ArgValue, PythonCode
 from augexplorer.trust import is_trusted
 
 
+def highlighted(source: str) -> str:
+    """`source` as an HTML ``<pre>`` with Python highlighting (Pygments, which IPython brings),
+    coloured by JupyterLab's editor theme variables (graph_view.css), so dark themes follow."""
+    try:
+        from pygments import highlight
+        from pygments.formatters import HtmlFormatter
+        from pygments.lexers import PythonLexer
+    except ImportError:  # plain text is still the code
+        return f"<pre class='ax-code'>{html.escape(source)}</pre>"
+    body = highlight(source, PythonLexer(), HtmlFormatter(nowrap=True))
+    return f"<pre class='ax-code ax-highlight'>{body}</pre>"
+
+
 class CodeView(widgets.VBox):
     def __init__(self, node_id: str, name: str, on_trust: Callable[[str], None]) -> None:
         self.node_id = node_id
@@ -49,7 +62,7 @@ class CodeView(widgets.VBox):
             self.status.value = ""
             self.button.disabled = True
         else:
-            self.code.value = f"<pre class='ax-code'>{html.escape(value.source)}</pre>"
+            self.code.value = highlighted(value.source)
             trusted = is_trusted(value)
             self.button.disabled = trusted
             self.status.value = (

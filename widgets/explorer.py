@@ -68,7 +68,7 @@ class Explorer(widgets.VBox):
             store.save(session.spec)  # a damaged file was moved aside first: nothing is lost
         self.toolbar = Toolbar()
         self.graph = GraphView()
-        self.picker = OpPicker(session.catalog, self._add_op)
+        self.picker = OpPicker(session.catalog, self._add_op, self.controller.placement)
         self.node_panel = NodePanel(session.catalog, self._node_actions())
         self.errors = ErrorsView()
         self.variety = Variety(session.catalog)
@@ -162,6 +162,8 @@ class Explorer(widgets.VBox):
             remove=lambda n: self._now(lambda: c.remove(n)),
             rename=self._rename,
             trust=lambda n: self._now(lambda: c.trust(n)),
+            move_after_decoder=lambda n: self._now(lambda: c.move_after_decoder(n)),
+            set_skip_bad=lambda skip: self._now(lambda: c.set_skip_bad(skip)),
         )
 
     def _rename(self, node: str, new_id: str) -> str | None:
@@ -181,6 +183,7 @@ class Explorer(widgets.VBox):
         t.next_batch.on_click(lambda _: self._now(c.next_batch))
         t.undo.on_click(lambda _: self._now(c.undo))
         t.redo.on_click(lambda _: self._now(c.redo))
+        t.history.observe(lambda ch: self._now(lambda: c.go_to_step(ch["new"])), "value")
         t.save.on_click(lambda _: self._save())
         t.load.on_click(lambda _: self._load())
         t.seed_lock.observe(lambda ch: c.set_seed_locked(ch["new"]), "value")
@@ -302,7 +305,8 @@ class Explorer(widgets.VBox):
             self.errors.show(state.failure)
             self.toolbar.undo.disabled = not state.can_undo
             self.toolbar.redo.disabled = not state.can_redo
-            self.toolbar.show(state.spec)
+            self.toolbar.show(state.spec, state.history)
+            self.picker.show(*self.controller.insertion_point())
             self.export_view.follow()
         finally:
             self._syncing = False

@@ -18,6 +18,7 @@ import ipywidgets as widgets
 from augexplorer.errors import AugExplorerError
 from augexplorer.spec import GraphSpec
 
+from .code_view import highlighted
 from .copy_button import CopyButton
 
 UNAVAILABLE = (
@@ -103,6 +104,6 @@ class ExportView(widgets.VBox):
             f"Wrote <code>{html.escape(str(path))}</code>: import it, or run "
             f"<code>python {html.escape(str(path))}</code>."
         )
-        self.code.value = f"<pre class='ax-code'>{html.escape(source)}</pre>"
+        self.code.value = highlighted(source)
         self.copy.text = source
         return path

@@ -12,6 +12,8 @@ from typing import Any
 import ipywidgets as widgets
 
 from augexplorer.catalog import Catalog, OpInfo
+from augexplorer.catalog.flow import decoder_downstream, input_problems
+from augexplorer.catalog.hints import tunable_args
 from augexplorer.spec import ArgValue, GraphSpec, Node
 
 from .arg_controls import ArgControl, NumberSlider, number_box, value_kind
@@ -35,6 +37,9 @@ class NodeActions:
     remove: Callable[[str], None]
     rename: Callable[[str, str], str | None]  # returns why the name was refused, if it was
     trust: Callable[[str], None]  # trust a python_function node's code, then run
+    # the fixes errors suggest, done in the panel
+    move_after_decoder: Callable[[str], None] = lambda node: None
+    set_skip_bad: Callable[[bool], None] = lambda skip: None
 
 
 class NodePanel(widgets.VBox):
@@ -72,15 +77,32 @@ class NodePanel(widgets.VBox):
         node = spec.node(node_id)
         errors = failure.argument_messages(node_id) if failure is not None else {}
         if not isinstance(node, Node):
-            self._shape = ("source", node_id)
-            self._node_id = node_id
+            if self._shape != ("source", node_id):
+                self._shape = ("source", node_id)
+                self._node_id = node_id
+                self.skip_bad = widgets.Checkbox(
+                    value=node.skip_bad,
+                    description="skip bad files",
+                    indent=False,
+                    tooltip="leave out files that are not images (they are listed), instead of "
+                    "failing on them",
+                )
+                self.skip_bad.add_class("ax-skip-bad")
+                self.skip_bad.observe(
+                    lambda c: self._emit(self.actions.set_skip_bad, bool(c["new"])), "value"
+                )
+                self.children = [self.title, self.node_error, self.skip_bad]
             self.title.value = (
                 f"<div class='ax-node-title'>{html.escape(node_id)}</div>"
                 f"<div class='ax-muted'>data source: {html.escape(node.kind)}"
                 f"{' ' + html.escape(node.path) if node.path else ''} (change it in the toolbar)</div>"
             )
+            self._quiet = True
+            try:
+                self.skip_bad.value = node.skip_bad
+            finally:
+                self._quiet = False
             self.node_error.value = _errors_html(errors)
-            self.children = [self.title, self.node_error]
             return
         info = self.catalog.get(node.op)
         shown = self._shown_args(node, info)
@@ -109,11 +131,22 @@ class NodePanel(widgets.VBox):
         finally:
             self._quiet = False
         self.node_error.value = _errors_html({"": errors[""]} if "" in errors else {})
+        self._show_misplaced(spec, node_id)
+
+    def _show_misplaced(self, spec: GraphSpec, node_id: str) -> None:
+        """An operator that cannot read what it is given says so, with the fix as a button."""
+        problem = input_problems(spec, self.catalog).get(node_id)
+        decoder = decoder_downstream(spec, self.catalog, node_id) if problem else None
+        self.misplaced.value = f"⚠ {html.escape(problem)}" if problem else ""
+        self.move_after_decoder.description = f"Move after {decoder}" if decoder else ""
+        self.fix_row.layout.display = "" if problem else "none"
+        self.move_after_decoder.layout.display = "" if decoder else "none"
 
     def _shown_args(self, node: Node, info: OpInfo | None) -> list[str]:
         names = list(node.args)
         if info is not None:
             names += [a.name for a in info.args if a.required and a.name not in node.args]
+            names += [n for n in tunable_args(info) if n not in names]
         return names
 
     def _build(self, spec: GraphSpec, node: Node, info: OpInfo | None, shown: list[str]) -> None:
@@ -125,6 +158,15 @@ class NodePanel(widgets.VBox):
             f"<div class='ax-muted'>{html.escape(summary[:220])}</div>"
         )
         tools = widgets.VBox([self._tools(node), self._renamer(node)])
+        self.misplaced = widgets.HTML("")
+        self.misplaced.add_class("ax-arg-message")
+        self.move_after_decoder = widgets.Button(
+            description="", icon="arrow-down", button_style="warning", layout={"width": "auto"}
+        )
+        self.move_after_decoder.add_class("ax-move-after-decoder")
+        self.move_after_decoder.on_click(lambda _: self.actions.move_after_decoder(node.id))
+        self.fix_row = widgets.VBox([self.misplaced, self.move_after_decoder])
+        self.fix_row.add_class("ax-fix-row")
         typed = {
             name: control.unparsed
             for name, control in self.controls.items()
@@ -152,11 +194,16 @@ class NodePanel(widgets.VBox):
         adder = self._arg_adder(node, info, shown)
         settings = self._settings(spec, node, info)
         args_title = widgets.HTML("<div class='ax-section-title'>Arguments</div>")
+        none = (
+            [] if shown else [widgets.HTML("<span class='ax-muted'>No arguments to tune.</span>")]
+        )
         self.children = [
             self.title,
             tools,
+            self.fix_row,
             self.node_error,
             args_title,
+            *none,
             *self.code_views.values(),
             *self.controls.values(),
             adder,

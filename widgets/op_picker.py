@@ -1,80 +1,195 @@
-"""A searchable list of the operator catalog. Operators this machine cannot run are listed
-with their reason and cannot be added."""
+"""The operator picker: the catalog grouped by what operators do, with search and one click to
+add. What fits at the selected point is offered; the rest is greyed with the reason. Audio,
+video and readers stay hidden unless asked for.
+
+The list is computed here (:meth:`OpPicker.show`) and drawn by ``static/op_picker.js``; a click
+comes back as a message and is handled by :meth:`OpPicker.pick`, which tests call directly.
+"""
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import Any
 
-import ipywidgets as widgets
+import anywidget
+import traitlets
 
 from augexplorer.catalog import Catalog, OpInfo
+from augexplorer.catalog.flow import Placement
+
+from .graph_view import STATIC
+
+GROUPS = (
+    "colour",
+    "geometry",
+    "crop and resize",
+    "blur and noise",
+    "random",
+    "transforms",
+    "other",
+    "audio, video and readers",
+)
+HIDDEN_GROUP = GROUPS[-1]
+
+_BY_NAME = {
+    "colour": {
+        "brightness",
+        "brightness_contrast",
+        "contrast",
+        "hue",
+        "saturation",
+        "hsv",
+        "color_twist",
+        "color_space_conversion",
+        "clahe",
+        "equalize",
+        "normalize",
+        "lookup_table",
+        "cast",
+    },
+    "geometry": {
+        "rotate",
+        "flip",
+        "warp_affine",
+        "experimental.warp_perspective",
+        "water",
+        "sphere",
+        "transpose",
+        "jitter",
+        "experimental.remap",
+    },
+    "crop and resize": {
+        "crop",
+        "crop_mirror_normalize",
+        "resize",
+        "resize_crop_mirror",
+        "random_resized_crop",
+        "slice",
+        "pad",
+        "paste",
+        "experimental.resize",
+        "roi_random_crop",
+        "random_bbox_crop",
+    },
+    "blur and noise": {
+        "gaussian_blur",
+        "laplacian",
+        "jpeg_compression_distortion",
+        "erase",
+        "grid_mask",
+        "experimental.median_blur",
+        "experimental.dilate",
+        "experimental.erode",
+    },
+}
+_AUDIO_VIDEO = {
+    "audio_resample",
+    "mfcc",
+    "mel_filter_bank",
+    "nonsilent_region",
+    "power_spectrum",
+    "preemphasis_filter",
+    "spectrogram",
+    "to_decibels",
+    "optical_flow",
+    "per_frame",
+    "sequence_rearrange",
+    "decoders.audio",
+    "decoders.video",
+    "external_source",
+}
 
 
-def option_label(op: OpInfo) -> str:
-    # the name alone fits the column; the summary of the picked one is shown below the list
-    return op.name if op.available else f"{op.name}  (unavailable)"
+def group_of(op: OpInfo) -> str:
+    """Which group of the picker lists `op`."""
+    name = op.name
+    for group, names in _BY_NAME.items():
+        if name in names:
+            return group
+    if name.startswith("noise."):
+        return "blur and noise"
+    if name.startswith("random."):
+        return "random"
+    if name.startswith("transforms."):
+        return "transforms"
+    if name in _AUDIO_VIDEO or "readers." in name or "inputs." in name or "video" in name:
+        return HIDDEN_GROUP
+    return "other"
 
 
-class OpPicker(widgets.VBox):
-    def __init__(self, catalog: Catalog, on_add: Callable[[str], None]) -> None:
+class OpPicker(anywidget.AnyWidget):
+    _esm = STATIC / "op_picker.js"
+    items = traitlets.List(traitlets.Dict()).tag(sync=True)
+    where = traitlets.Unicode("").tag(sync=True)
+    search = traitlets.Unicode("").tag(sync=True)
+    show_hidden = traitlets.Bool(False).tag(sync=True)
+    message = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        on_add: Callable[[str], None],
+        placement: Callable[[str], Placement] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
         self.catalog = catalog
         self._on_add = on_add
-        self.search = widgets.Text(
-            placeholder="search operators (e.g. blur, rotate)…",
-            continuous_update=True,
-            layout={"width": "100%"},
-        )
-        self.search.add_class("ax-op-search")
-        self.list = widgets.Select(options=[], rows=7, layout={"width": "100%"})
-        self.list.add_class("ax-op-list")
-        self.add = widgets.Button(
-            description="Add after selected",
-            icon="plus",
-            button_style="primary",
-            layout={"width": "auto"},
-        )
-        self.add.add_class("ax-op-add")
-        self.reason = widgets.HTML("")
-        self.reason.add_class("ax-op-reason")
-        self.search.observe(self._filter, "value")
-        self.list.observe(self._picked, "value")
-        self.add.on_click(lambda _: self._add())
-        super().__init__([self.search, self.list, widgets.HBox([self.add]), self.reason])
+        self._placement = placement
+        self._key: object = None
         self.add_class("ax-op-picker")
-        self._filter()
+        self.on_msg(self._message)
+        self.show(None, "")
 
-    def matches(self, text: str) -> list[OpInfo]:
-        # What runs here first; unavailable ones after, so they inform without getting in the way.
-        # Image operators with tuned sliders come first when nothing is typed yet.
-        found = self.catalog.search(text)
-        if not text.strip():
-            found = sorted(found, key=lambda op: not any(a.hint for a in op.args))
-        return [op for op in found if op.available] + [op for op in found if not op.available]
-
-    def _filter(self, _: Any = None) -> None:
-        ops = self.matches(self.search.value)
-        self.list.options = [(option_label(op), op.name) for op in ops]
-        if ops and self.list.value not in [op.name for op in ops]:
-            self.list.value = ops[0].name
-        self._picked()
-
-    def _picked(self, _: Any = None) -> None:
-        name = self.list.value
-        op = self.catalog.get(name) if name else None
-        if op is None:
-            self.add.disabled = True
-            self.reason.value = ""
+    def show(self, key: object, where: str) -> None:
+        """Work out what fits where an operator would go now (`where` names that point);
+        `key` identifies the graph's structure, so an argument edit does not redo the work."""
+        if key == self._key and self.items and key is not None:
             return
-        self.add.disabled = not op.available
-        if op.available:
-            self.reason.value = f"<span class='ax-muted'>{html.escape(op.summary()[:200])}</span>"
-        else:
-            self.reason.value = f"<span class='ax-errors'>{html.escape(op.name)}: {html.escape(str(op.unavailable_reason))}</span>"
+        self._key = key
+        self.where = where
+        self.items = [self._item(op) for op in self.catalog]
 
-    def _add(self) -> None:
-        name = self.list.value
-        op = self.catalog.get(name) if name else None
-        if op is not None and op.available:
-            self._on_add(op.name)
+    def _item(self, op: OpInfo) -> dict[str, Any]:
+        place = self._placement(op.name) if self._placement is not None else None
+        reason = op.unavailable_reason or (place.reason if place is not None else None)
+        return {
+            "name": op.name,
+            "group": group_of(op),
+            "summary": op.summary()[:160],
+            "fits": reason is None,
+            "reason": reason or "",
+            "note": place.note if place is not None else "",
+            "tuned": any(arg.hint is not None for arg in op.args),
+        }
+
+    def matches(self, text: str) -> list[dict[str, Any]]:
+        """The items a search for `text` lists, in the order shown: what fits first."""
+        needle = text.lower().strip()
+        found = [
+            item
+            for item in self.items
+            if (self.show_hidden or needle or item["group"] != HIDDEN_GROUP)
+            and (not needle or needle in item["name"].lower() or needle in item["summary"].lower())
+        ]
+        return sorted(found, key=lambda i: (not i["fits"], GROUPS.index(i["group"]), i["name"]))
+
+    def item(self, name: str) -> dict[str, Any] | None:
+        return next((i for i in self.items if i["name"] == name), None)
+
+    def pick(self, name: str) -> bool:
+        """What one click on `name` does: add it when it fits, else say why not."""
+        found = self.item(name)
+        if found is None:
+            self.message = f"no operator {name!r}"
+            return False
+        if not found["fits"]:
+            self.message = f"{name}: {found['reason']}"
+            return False
+        self.message = found["note"]
+        self._on_add(name)
+        return True
+
+    def _message(self, _: Any, content: Any, buffers: Any = None) -> None:
+        if isinstance(content, dict) and isinstance(content.get("add"), str):
+            self.pick(content["add"])

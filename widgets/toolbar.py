@@ -16,6 +16,7 @@ import ipywidgets as widgets
 from augexplorer.presets import PRESETS
 from augexplorer.spec import GraphSpec
 
+from .history import Step
 from .numbers import parse_bounded_int
 
 SOURCE_CHOICES = [
@@ -77,6 +78,13 @@ class Toolbar(widgets.VBox):
         self.seed_lock.add_class("ax-seed-lock")
         self.undo = _button("", "undo", "undo", "ax-undo")
         self.redo = _button("", "repeat", "redo", "ax-redo")
+        # Every step of the undo history, saying what it did; picking one goes back (or
+        # forward) to it.
+        self.history = widgets.Dropdown(
+            options=[], description="history", layout={"width": "230px"}
+        )
+        self.history.style.description_width = "48px"
+        self.history.add_class("ax-history")
         self.status = widgets.HTML("")
         self.status.add_class("ax-status")
         self.spec_path = widgets.Text(
@@ -106,6 +114,7 @@ class Toolbar(widgets.VBox):
                 self.seed_lock,
                 self.undo,
                 self.redo,
+                self.history,
                 self.status,
             ]
         )
@@ -119,9 +128,12 @@ class Toolbar(widgets.VBox):
         self._shown: dict[str, object] = {}
 
     # ---- the graph on screen ----------------------------------------------------------------
-    def show(self, spec: GraphSpec) -> None:
+    def show(self, spec: GraphSpec, history: tuple[Step, ...] = ()) -> None:
         """Show `spec`'s preset, source and batch size where they differ from what was last
-        shown. The caller keeps its observers quiet while this runs."""
+        shown, and the undo history. The caller keeps its observers quiet while this runs."""
+        if history and self._changed("history", history):
+            self.history.options = [(step_label(step), step.index) for step in history]
+            self.history.value = next(step.index for step in history if step.current)
         preset = spec.name if spec.name in PRESETS else ""
         if self._changed("preset", preset):
             self.preset.value = preset
@@ -161,3 +173,9 @@ class Toolbar(widgets.VBox):
         )
         self.batch_message.layout.display = ""
         self.batch.add_class("ax-input-refused")
+
+
+def step_label(step: Step) -> str:
+    """A history entry as the list shows it: number, what it did, where the graph is now."""
+    mark = "  ◀ now" if step.current else "  (undone)" if step.undone else ""
+    return f"{step.index}. {step.label}{mark}"

@@ -15,7 +15,7 @@ from typing import Any
 from ..spec import GraphSpec, Node, Ref, Source
 from . import Catalog
 from .hints import SHRINKS_RELATIVELY
-from .inputs import DECODED, Data, output_of, refusal, takes
+from .inputs import DECODED, DECODERS, Data, output_of, refusal, takes
 
 
 def flow(spec: GraphSpec, catalog: Catalog) -> dict[str, Data]:
@@ -148,6 +148,27 @@ def place(
         wrote = flow(trial, catalog)[node.id].describe()
         return Placement(op_name, anchor, f"{op_name} writes {wrote} here, which breaks {new[0]}")
     return Placement(op_name, anchor, note=note)
+
+
+def decoder_downstream(spec: GraphSpec, catalog: Catalog, node_id: str) -> str | None:
+    """For an image operator given encoded files (placed before the decoder), the first
+    decoder after it: where it belongs. None when `node_id` is not such a node."""
+    if node_id not in spec:
+        return None
+    node = spec.node(node_id)
+    if not isinstance(node, Node) or not node.inputs or node.inputs[0].output != 0:
+        return None
+    if flow(spec, catalog).get(node.inputs[0].node) != Data("encoded"):
+        return None
+    current, seen = node_id, {node_id}
+    while True:
+        readers = [n for n in spec.operators() if n.inputs and n.inputs[0] == Ref(current)]
+        if not readers or readers[0].id in seen:
+            return None
+        if readers[0].op in DECODERS:
+            return readers[0].id
+        current = readers[0].id
+        seen.add(current)
 
 
 def size_needed_after(spec: GraphSpec, node_id: str) -> float:

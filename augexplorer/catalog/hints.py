@@ -12,7 +12,8 @@ from typing import Any
 from .model import Hint, OpInfo
 
 HINTS: dict[str, dict[str, Hint]] = {
-    "rotate": {"angle": Hint(-180, 180, 1), "fill_value": Hint(0, 255, 1)},
+    # +-90 rather than +-180: the slider moves in finer steps; the box takes any angle
+    "rotate": {"angle": Hint(-90, 90, 1), "fill_value": Hint(0, 255, 1)},
     "resize": {
         "resize_x": Hint(16, 1024, 1),
         "resize_y": Hint(16, 1024, 1),
@@ -35,7 +36,7 @@ HINTS: dict[str, dict[str, Hint]] = {
         "scale": Hint(0, 4, 0.05),
     },
     "flip": {"horizontal": Hint(0, 1, 1), "vertical": Hint(0, 1, 1)},
-    "brightness": {"brightness": Hint(0, 3, 0.05), "brightness_shift": Hint(-1, 1, 0.01)},
+    "brightness": {"brightness": Hint(0, 3, 0.01), "brightness_shift": Hint(-1, 1, 0.01)},
     "contrast": {"contrast": Hint(0, 3, 0.05), "contrast_center": Hint(0, 255, 1)},
     "brightness_contrast": {
         "brightness": Hint(0, 3, 0.05),
@@ -63,7 +64,7 @@ HINTS: dict[str, dict[str, Hint]] = {
         "freq_x": Hint(0, 1, 0.01),
         "freq_y": Hint(0, 1, 0.01),
     },
-    "transforms.rotation": {"angle": Hint(-180, 180, 1)},
+    "transforms.rotation": {"angle": Hint(-90, 90, 1)},
     "transforms.scale": {"scale": Hint(0.1, 3, 0.05)},
     "transforms.shear": {"angles": Hint(-45, 45, 1)},
     "transforms.translation": {"offset": Hint(-256, 256, 1)},

@@ -1,10 +1,15 @@
 // The graph as SVG: one box per node, top to bottom in the user's order, with edges for
 // inputs (solid) and argument inputs (dashed). Clicking a node sets the `selected` trait.
 const SVG = "http://www.w3.org/2000/svg";
-const BOX_W = 232;
 const LINE_H = 14;
 const GAP = 18;
-const LEFT = 34;
+const LEFT = 34; // room for argument edges bending out on the left
+const RIGHT = 34; // and for skips bending out on the right
+const MIN_BOX = 150;
+const MAX_BOX = 300;
+let BOX_W = 232; // set from the column's width on every draw
+// characters of text a box holds at its width (about 6.6 px a character at 11-12.5 px)
+const chars = (px) => Math.max(8, Math.floor(px / 6.8));
 
 function svg(tag, attrs, parent) {
   const el = document.createElementNS(SVG, tag);
@@ -36,6 +41,9 @@ function clip(s, n) {
 function draw(model, el) {
   const nodes = model.get("nodes") || [];
   const selected = model.get("selected");
+  // Fit the column: the boxes take the width there is, between the edges' margins.
+  const avail = el.clientWidth || 272;
+  BOX_W = Math.max(MIN_BOX, Math.min(MAX_BOX, avail - LEFT - RIGHT - 2));
   el.replaceChildren();
   const heights = nodes.map((n) => 38 + LINE_H * nodeLines(n).length);
   const tops = [];
@@ -44,7 +52,7 @@ function draw(model, el) {
     tops.push(y);
     y += h + GAP;
   }
-  const width = LEFT + BOX_W + 40;
+  const width = LEFT + BOX_W + RIGHT;
   const root = svg("svg", { width, height: Math.max(y, 40), class: "ax-graph-svg" }, el);
   const defs = svg("defs", {}, root);
   const marker = svg("marker", { id: "ax-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5,
@@ -90,12 +98,14 @@ function draw(model, el) {
     // the whole text of every line, which the box may have to cut short
     title.textContent = [`${node.id} (${node.op})`, ...nodeLines(node).map((l) => l.text)].join("\n");
     svg("rect", { width: BOX_W, height: heights[i], rx: 7, ry: 7, class: "ax-g-box" }, g);
-    text(g, 10, 17, clip(node.id, 20), "ax-g-id");
+    const timeRoom = 60;
+    text(g, 10, 17, clip(node.id, chars(BOX_W - timeRoom - 10)), "ax-g-id");
     text(g, BOX_W - 8, 17, node.time_ms === null ? "" : `${node.time_ms.toFixed(1)} ms`,
       node.ran ? "ax-g-time ax-g-ran" : "ax-g-time");
-    text(g, 10, 32, clip(node.op, 26), "ax-g-op");
+    text(g, 10, 32, clip(node.op, chars(BOX_W - 50)), "ax-g-op");
     text(g, BOX_W - 8, 32, node.device || "", "ax-g-device");
-    nodeLines(node).forEach((line, k) => text(g, 10, 47 + k * LINE_H, clip(line.text, 34), line.cls));
+    nodeLines(node).forEach((line, k) =>
+      text(g, 10, 47 + k * LINE_H, clip(line.text, chars(BOX_W - 16)), line.cls));
     g.addEventListener("click", () => {
       model.set("selected", node.id === model.get("selected") ? "" : node.id);
       model.save_changes();
@@ -121,7 +131,16 @@ function keepKeys(el, tries = 40) {
       .forEach((n) => n.setAttribute(KEEP_KEYS, "true"));
   mark();
   new MutationObserver(mark).observe(root, { childList: true, subtree: true });
+  // Shift+arrow on a slider moves ten steps (the slider itself moves one per key press).
+  root.addEventListener("keydown", (event) => {
+    if (!event.shiftKey || !event.isTrusted || !ARROWS.has(event.key)) return;
+    const handle = event.target.closest && event.target.closest(".noUi-handle");
+    if (!handle) return;
+    for (let i = 0; i < 9; i++)
+      handle.dispatchEvent(new KeyboardEvent("keydown", { key: event.key, bubbles: true, cancelable: true }));
+  }, true);
 }
+const ARROWS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"]);
 
 export default {
   render({ model, el }) {
@@ -131,7 +150,17 @@ export default {
     model.on("change:nodes", redraw);
     model.on("change:selected", redraw);
     redraw();
+    // the column's width is known only once the panel is laid out, and changes with the page
+    let lastWidth = el.clientWidth;
+    const resized = new ResizeObserver(() => {
+      if (el.clientWidth !== lastWidth) {
+        lastWidth = el.clientWidth;
+        redraw();
+      }
+    });
+    resized.observe(el);
     return () => {
+      resized.disconnect();
       model.off("change:nodes", redraw);
       model.off("change:selected", redraw);
     };

@@ -1,0 +1,174 @@
+"""The editing side of the panel through its traits: the picker, new nodes' controls, the
+distribution editors, the fixes errors suggest, the undo history and the highlighted code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from augexplorer_widgets import Explorer
+from augexplorer_widgets.arg_controls import RandomEditor, make_random
+from augexplorer_widgets.code_view import highlighted
+from augexplorer_widgets.op_picker import HIDDEN_GROUP, group_of
+
+from augexplorer.catalog import Catalog
+from augexplorer.spec import DISTRIBUTIONS, Node, Random
+
+
+def browser_update(widget: Any, **state: Any) -> None:
+    """Exactly what the front end sends when the user changes a widget."""
+    widget._handle_msg(
+        {
+            "content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
+            "buffers": [],
+        }
+    )
+
+
+def click(widget: Any, content: dict[str, Any]) -> None:
+    """A custom message from the front end (the picker's click)."""
+    widget._handle_msg(
+        {"content": {"data": {"method": "custom", "content": content}}, "buffers": []}
+    )
+
+
+def classes_under(root: Any) -> set[str]:
+    found = set(getattr(root, "_dom_classes", ()))
+    for child in getattr(root, "children", ()):
+        found |= classes_under(child)
+    return found
+
+
+@pytest.fixture
+def explorer(catalog: Catalog, tmp_path: Path) -> Explorer:
+    return Explorer("basic", batch_size=2, autosave=tmp_path / "autosave.json", catalog=catalog)
+
+
+def test_picker_groups_by_what_operators_do_and_hides_audio_video_readers(
+    explorer: Explorer,
+) -> None:
+    catalog = explorer.controller.catalog
+    assert group_of(catalog["hsv"]) == "colour"
+    assert group_of(catalog["rotate"]) == "geometry"
+    assert group_of(catalog["crop"]) == "crop and resize"
+    assert group_of(catalog["gaussian_blur"]) == "blur and noise"
+    assert group_of(catalog["random.uniform"]) == "random"
+    assert group_of(catalog["transforms.rotation"]) == "transforms"
+    assert group_of(catalog["mfcc"]) == HIDDEN_GROUP
+    assert group_of(catalog["readers.file"]) == HIDDEN_GROUP
+    listed = {item["name"] for item in explorer.picker.matches("")}
+    assert "hsv" in listed and "mfcc" not in listed and "readers.file" not in listed
+    assert "mfcc" in {item["name"] for item in explorer.picker.matches("mfcc")}  # searched for
+    browser_update(explorer.picker, show_hidden=True)
+    assert "readers.file" in {item["name"] for item in explorer.picker.matches("")}
+
+
+def test_picker_greys_what_cannot_go_at_the_selection_with_the_reason(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    explorer = Explorer("imagenet_val", batch_size=2, autosave=tmp_path / "a.json", catalog=catalog)
+    browser_update(explorer.graph, selected="normalize")  # CHW float
+    water = explorer.picker.item("water")
+    assert water is not None and not water["fits"]
+    assert water["reason"] == "water takes HWC images; here they are CHW"
+    assert "Adds after normalize" in explorer.picker.where
+    assert explorer.picker.matches("")[0]["fits"]  # what fits is listed first
+    click(explorer.picker, {"add": "water"})
+    assert "water" not in explorer.spec
+    assert "HWC" in explorer.picker.message
+
+
+def test_an_image_operator_picked_at_the_source_goes_after_the_decoder(
+    explorer: Explorer,
+) -> None:
+    browser_update(explorer.graph, selected="source")
+    item = explorer.picker.item("hsv")
+    assert item is not None and item["fits"] and "after decode" in item["note"]
+    click(explorer.picker, {"add": "hsv"})
+    assert explorer.spec.node("hsv").inputs[0].node == "decode"
+    assert explorer.state.ok, explorer.state.failure
+    # a new hsv shows its controls and starts with a visible effect
+    assert {"hue", "saturation", "value"} <= set(explorer.node_panel.controls)
+    assert explorer.spec.node("hsv").args["hue"] == 30.0
+
+
+def test_distribution_editors_have_visible_labels(explorer: Explorer) -> None:
+    browser_update(explorer.graph, selected="rotate")
+    control = explorer.node_panel.controls["angle"]
+    assert isinstance(control.editor, RandomEditor)
+    assert {"ax-param-low", "ax-param-high"} <= classes_under(control.editor)
+    browser_update(control.editor.dist, index=DISTRIBUTIONS.index("normal"))
+    explorer.flush()
+    editor = explorer.node_panel.controls["angle"].editor
+    assert {"ax-param-mean", "ax-param-stddev"} <= classes_under(editor)
+    browser_update(editor.dist, index=DISTRIBUTIONS.index("choice"))
+    explorer.flush()
+    editor = explorer.node_panel.controls["angle"].editor
+    assert {"ax-param-values", "ax-param-weights"} <= classes_under(editor)
+
+
+def test_random_starts_around_the_current_value(catalog: Catalog) -> None:
+    hue = catalog["hue"].arg("hue")  # curated -180..180
+    drawn = make_random(hue, 163.0)
+    assert drawn.low < 163.0 < drawn.high
+    assert 163.0 - drawn.low == pytest.approx(drawn.high - 163.0)
+    assert drawn.high <= 180.0
+    assert make_random(hue, 0.0) == Random.uniform(-36.0, 36.0)
+    assert make_random(None, 50.0) == Random.uniform(40.0, 60.0)
+
+
+def test_sliders_move_in_fine_steps(explorer: Explorer) -> None:
+    browser_update(explorer.graph, selected="resize")
+    explorer.controller.set_arg("rotate", "angle", 10.0)
+    browser_update(explorer.graph, selected="rotate")
+    slider = explorer.node_panel.controls["angle"].editor.slider
+    assert slider.step == 1 and slider.max - slider.min <= 180
+
+
+def test_skip_bad_files_is_a_switch_on_the_source(explorer: Explorer) -> None:
+    browser_update(explorer.graph, selected="source")
+    switch = explorer.node_panel.skip_bad
+    assert switch.value is False
+    browser_update(switch, value=True)
+    explorer.flush()
+    assert explorer.spec.sources()[0].skip_bad is True
+    assert "skip bad files" in explorer.state.history[-1].label
+    explorer.undo()
+    assert explorer.spec.sources()[0].skip_bad is False
+    assert explorer.node_panel.skip_bad.value is False
+
+
+def test_a_misplaced_operator_offers_to_move_after_the_decoder(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    explorer = Explorer("basic", batch_size=2, autosave=tmp_path / "a.json", catalog=catalog)
+    spec = explorer.spec.insert_after("source", Node("blur", "gaussian_blur", args={"sigma": 2.0}))
+    explorer.controller.replace(spec)
+    explorer.select("blur")
+    panel = explorer.node_panel
+    assert "encoded" in panel.misplaced.value
+    assert panel.move_after_decoder.description == "Move after decode"
+    panel.move_after_decoder.click()
+    assert explorer.spec.node("blur").inputs[0].node == "decode"
+    assert explorer.state.ok, explorer.state.failure
+    assert panel.fix_row.layout.display == "none"
+
+
+def test_the_history_lists_what_each_step_did_and_jumps_back(explorer: Explorer) -> None:
+    explorer.set_arg("rotate", "fill_value", 40.0)
+    explorer.add("hsv", after="crop")
+    labels = [step.label for step in explorer.state.history]
+    assert labels == ["start: basic", "rotate.fill_value = 40", "added hsv after crop"]
+    options = explorer.toolbar.history.options
+    assert options[-1][0] == "2. added hsv after crop  ◀ now"
+    browser_update(explorer.toolbar.history, index=1)
+    assert "hsv" not in explorer.spec
+    assert explorer.spec.node("rotate").args["fill_value"] == 40.0
+    assert explorer.toolbar.history.options[-1][0].endswith("(undone)")
+
+
+def test_exported_code_is_highlighted() -> None:
+    out = highlighted("def f(x):\n    return x + 1  # one\n")
+    assert out.startswith("<pre class='ax-code ax-highlight'>")
+    assert '<span class="k">def</span>' in out and '<span class="c1"># one</span>' in out

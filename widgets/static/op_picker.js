@@ -1,0 +1,87 @@
+// The operator picker: a search box, operators grouped by what they do, one click to add.
+// Greyed entries say why they cannot go at the selected point; nothing scrolls sideways.
+const GROUPS = ["colour", "geometry", "crop and resize", "blur and noise", "random",
+  "transforms", "other", "audio, video and readers"];
+const HIDDEN = GROUPS[GROUPS.length - 1];
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function visible(model, needle) {
+  const showHidden = model.get("show_hidden");
+  return (model.get("items") || []).filter((i) =>
+    (showHidden || needle || i.group !== HIDDEN) &&
+    (!needle || i.name.toLowerCase().includes(needle) || i.summary.toLowerCase().includes(needle)));
+}
+
+function drawList(model, list) {
+  const needle = (model.get("search") || "").toLowerCase().trim();
+  const items = visible(model, needle);
+  list.replaceChildren();
+  for (const group of GROUPS) {
+    const members = items.filter((i) => i.group === group)
+      .sort((a, b) => (a.fits === b.fits ? a.name.localeCompare(b.name) : a.fits ? -1 : 1));
+    if (!members.length) continue;
+    const section = el("div", "ax-op-group");
+    const fitting = members.filter((i) => i.fits).length;
+    section.appendChild(el("div", "ax-op-group-title", `${group} · ${fitting}/${members.length}`));
+    for (const item of members) {
+      const row = el("button", item.fits ? "ax-op-item" : "ax-op-item ax-op-off");
+      row.type = "button";
+      row.dataset.op = item.name;
+      row.appendChild(el("span", "ax-op-name", item.name));
+      const detail = item.fits ? item.note || item.summary : item.reason;
+      row.appendChild(el("span", item.fits ? "ax-op-summary" : "ax-op-reason", detail));
+      row.title = item.fits ? `${item.name}: ${item.summary}` : `${item.name} cannot go here: ${item.reason}`;
+      row.setAttribute("aria-disabled", item.fits ? "false" : "true");
+      row.addEventListener("click", () => model.send({ add: item.name }));
+      section.appendChild(row);
+    }
+    list.appendChild(section);
+  }
+  if (!list.children.length) list.appendChild(el("div", "ax-op-none", "No operator matches."));
+}
+
+export default {
+  render({ model, el: root }) {
+    root.classList.add("ax-op-picker-root");
+    const where = el("div", "ax-op-where");
+    const search = el("input", "ax-op-search-input");
+    search.type = "search";
+    search.placeholder = "search operators (blur, rotate, crop…)";
+    search.value = model.get("search") || "";
+    const box = el("div", "ax-op-search");
+    box.appendChild(search);
+    const hidden = el("label", "ax-op-show-hidden");
+    const check = el("input");
+    check.type = "checkbox";
+    check.checked = model.get("show_hidden");
+    hidden.append(check, " show audio, video and readers");
+    const message = el("div", "ax-op-message");
+    const list = el("div", "ax-op-list");
+    root.append(where, box, hidden, message, list);
+    const redraw = () => {
+      where.textContent = model.get("where");
+      message.textContent = model.get("message");
+      check.checked = model.get("show_hidden");
+      drawList(model, list);
+    };
+    search.addEventListener("input", () => {
+      model.set("search", search.value);
+      model.save_changes();
+      drawList(model, list);
+    });
+    check.addEventListener("change", () => {
+      model.set("show_hidden", check.checked);
+      model.save_changes();
+    });
+    const events = ["change:items", "change:where", "change:show_hidden", "change:message"];
+    for (const e of events) model.on(e, redraw);
+    redraw();
+    return () => { for (const e of events) model.off(e, redraw); };
+  },
+};
