@@ -117,7 +117,7 @@ def _plan(
         arrays = graph.arrays if data is None or isinstance(data, str) else data
         plan = graph.plan
         if isinstance(data, str):
-            plan = validate(plan.spec.with_source(source_for_path(data)), graph.catalog)
+            plan = validate(plan.spec.with_data(source_for_path(data)), graph.catalog)
         return plan, arrays, graph.device_id, num_threads or graph.num_threads
     spec: GraphSpec = preset(graph) if isinstance(graph, str) else graph
     device = default_device_id() if device_id == "auto" else device_id
@@ -127,7 +127,7 @@ def _plan(
         )
     arrays = None
     if isinstance(data, str):
-        spec = spec.with_source(source_for_path(data))
+        spec = spec.with_data(source_for_path(data))
     else:
         arrays = data
     plan = validate(spec, load_catalog(gpu=device is not None))
