@@ -446,7 +446,9 @@ class RandomEditor(widgets.HBox):
         r = self.random
         centre = constant_from(self.arg, r)
         base = centre[0] if isinstance(centre, list) else centre
-        base = float(base) if isinstance(base, (int, float)) else 0.0
+        # six significant digits: a centre such as 7.1e-15 (float noise) starts as 0
+        base = float(f"{float(base):.6g}") if isinstance(base, (int, float)) else 0.0
+        base = 0.0 if abs(base) < 1e-9 else base
         if change["new"] == "uniform":
             new = make_random(self.arg, base)
             new = Random.uniform(new.low, new.high, shape=r.shape, seed=r.seed)

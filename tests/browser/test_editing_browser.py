@@ -1,0 +1,102 @@
+"""The editing side of the panel as a person sees it: the graph fits its column, the picker
+greys what cannot go at the selection, distribution editors are labelled, the source has its
+switch; screenshots at 1280, 1600 and 1920 px, light and dark, under test-artifacts/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .harness import Server, open_notebook, run_all
+
+pytestmark = pytest.mark.browser
+
+WIDTHS = (1280, 1600, 1920)
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, lab: Server) -> Any:
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = context.new_page()
+    open_notebook(page, lab, "01_quickstart.ipynb")
+    run_all(page)
+    page.locator(".ax-explorer .ax-graph [data-node='rotate']").first.wait_for(timeout=90_000)
+    yield page
+    context.close()
+
+
+def _sideways(page: Any, css: str) -> int:
+    """How far the widest element under `css` overflows its box sideways (0: it fits)."""
+    return int(
+        page.evaluate(
+            "(css) => Math.max(0, ...[...document.querySelectorAll(css)].map("
+            "e => e.scrollWidth - e.clientWidth))",
+            css,
+        )
+    )
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_graph_and_picker_fit_their_column(page: Any, artifacts: Path, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 1000})
+    page.wait_for_timeout(300)  # the graph redraws for its new width
+    assert _sideways(page, ".ax-graph-root") == 0
+    assert _sideways(page, ".ax-op-list") == 0
+    svg = page.locator(".ax-graph-svg").first.bounding_box()
+    column = page.locator(".ax-graph-root").first.bounding_box()
+    assert svg["width"] <= column["width"] + 1
+    page.locator(".ax-explorer").first.screenshot(path=str(artifacts / f"editing-{width}.png"))
+
+
+def test_picker_greys_what_does_not_fit_and_adds_in_one_click(page: Any, artifacts: Path) -> None:
+    page.set_viewport_size({"width": 1600, "height": 1000})
+    page.locator(".ax-graph [data-node='source']").click()
+    page.wait_for_function(
+        "() => (document.querySelector('.ax-op-where') || {}).textContent?.includes('source')"
+    )
+    search = page.locator(".ax-op-search input")
+    search.fill("hsv")
+    item = page.locator(".ax-op-item[data-op='hsv']")
+    assert "after decode" in item.inner_text()
+    item.click()
+    page.locator(".ax-graph [data-node='hsv']").wait_for(timeout=30_000)
+    for name in ("hue", "saturation", "value"):
+        page.locator(f".ax-arg-{name}").first.wait_for()
+    search.fill("decoders.image")
+    off = page.locator(".ax-op-item.ax-op-off[data-op='decoders.image']")
+    off.wait_for()
+    assert "takes encoded" in off.inner_text()
+    search.fill("")
+    page.locator(".ax-explorer").first.screenshot(path=str(artifacts / "editing-added-hsv.png"))
+
+
+def test_distribution_editors_show_their_labels(page: Any, artifacts: Path) -> None:
+    page.locator(".ax-graph [data-node='rotate']").click()
+    page.locator(".ax-arg-angle .ax-param-low").first.wait_for(timeout=30_000)
+    assert page.locator(".ax-arg-angle .ax-param-high").first.is_visible()
+    page.locator(".ax-arg-angle select").first.select_option("normal")
+    page.locator(".ax-arg-angle .ax-param-mean").first.wait_for(timeout=30_000)
+    mean = page.locator(".ax-arg-angle .ax-param-mean input").first
+    box = mean.bounding_box()
+    panel = page.locator(".ax-node-panel").first.bounding_box()
+    assert box["x"] + box["width"] <= panel["x"] + panel["width"] + 1  # not cut off
+    assert page.locator(".ax-arg-angle .ax-param-label").first.inner_text() == "mean"
+    page.locator(".ax-node-panel").first.screenshot(path=str(artifacts / "editing-normal.png"))
+
+
+def test_dark_theme(page: Any, artifacts: Path) -> None:
+    page.evaluate("() => document.body.dataset.jpThemeLight = 'false'")
+    page.evaluate(
+        "() => { const s = document.body.style;"
+        " s.setProperty('--jp-layout-color0', '#111'); s.setProperty('--jp-layout-color1', '#1e1e1e');"
+        " s.setProperty('--jp-layout-color2', '#2a2a2a'); s.setProperty('--jp-ui-font-color0', '#eee');"
+        " s.setProperty('--jp-ui-font-color1', '#ddd'); s.setProperty('--jp-ui-font-color2', '#aaa');"
+        " s.setProperty('--jp-border-color1', '#555'); }"
+    )
+    fill = page.evaluate(
+        "() => getComputedStyle(document.querySelector(\"[data-node='crop'] .ax-g-box\")).fill"
+    )
+    assert fill == "rgb(30, 30, 30)"  # the graph follows JupyterLab's theme variables
+    page.locator(".ax-explorer").first.screenshot(path=str(artifacts / "editing-dark.png"))
