@@ -13,6 +13,7 @@ from typing import Any
 
 from .catalog import ArgInfo
 from .data import SourceData
+from .expressions import GRAPH_OPS
 from .plan import Plan, Step
 from .spec import PythonCode, Ref
 
@@ -68,7 +69,7 @@ CHOICE_DATA = frozenset({"values", "dtype"})
 def choice_values(step: Step) -> tuple[list[Any], str] | None:
     """For a weighted choice step: its values, typed as the argument they feed, and that DALI
     type's name (``"FLOAT"``, ``"INT32"``, ...); None for any other step."""
-    if step.op != WEIGHTED_CHOICE:
+    if step.op != WEIGHTED_CHOICE or step.role != "random":  # not a random.choice node's
         return None
     dtype = str(step.args.get("dtype", "FLOAT"))
     if dtype == "BOOL":
@@ -110,6 +111,12 @@ def call_step(
     the call runs through DALI conditionals and samples where it is false pass through unchanged.
     The pipeline must then be built with ``enable_conditionals=True``.
     """
+    if step.op in GRAPH_OPS:
+        from .expressions.lowering import lower
+
+        if predicate is None:
+            return lower(step, inputs)
+        return [_apply_if(predicate, lambda *data: lower(step, data)[0], list(inputs), {})]
     op = resolve_fn(step.op)
     kwargs = {**step_kwargs(step), **arg_inputs}
     choice = choice_values(step)

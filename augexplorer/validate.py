@@ -25,6 +25,8 @@ from .catalog.limits import (
 from .catalog.readers import READER, SOURCE_OWNED
 from .errors import GraphInvalid, Problem
 from .evolve import evolve
+from .expressions import GRAPH_OPS
+from .expressions.checks import check_graph_node
 from .plan import Plan, Step
 from .spec import GraphSpec, Node, Probability, PythonCode, Random, Ref, Source
 from .spec.schema import MAX_BATCH, MAX_NAME, SEED_MAX
@@ -333,6 +335,8 @@ class _Validator:
 
     # ---- operators --------------------------------------------------------------------------
     def _operator(self, node: Node) -> Node:
+        if node.op in GRAPH_OPS:
+            return self._graph_node(node)
         info = self.catalog.get(node.op)
         if info is None:
             near = self.catalog.similar(node.op)
@@ -437,6 +441,22 @@ class _Validator:
         return dataclasses.replace(
             node, args=filled_args, probability=probability, seed=seed if info.random else node.seed
         )
+
+    def _graph_node(self, node: Node) -> Node:
+        """An expression or a constant (:mod:`augexplorer.expressions`)."""
+        inputs = [self._check_ref(ref, f"input {i}", node.id) for i, ref in enumerate(node.inputs)]
+        step, problems = check_graph_node(node, inputs, self.spec, self.catalog.gpu)
+        self.problems += problems
+        if step is None:
+            return node
+        probability = node.probability
+        if probability is not None:
+            seed = probability.seed
+            seed = derive_seed(self.spec.seed, node.id, "apply") if seed is None else seed
+            probability = Probability(float(probability.p), seed)
+            step = dataclasses.replace(step, apply=Ref(self._apply_step(node, probability)))
+        self.steps[node.id] = step
+        return dataclasses.replace(node, probability=probability)
 
     def _check_needs_one_of(self, node: Node, info: OpInfo) -> None:
         needed = NEEDS_ONE_OF.get(info.name)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from nvidia.dali import fn, pipeline_def, types
+from pipelines_expressions import EXPRESSIONS
 
 BATCH = 4
 
@@ -119,6 +120,7 @@ CORPUS: dict[str, Callable[..., Any]] = {
     "normalize_scalar": normalize_scalar,
     "normalize_per_channel": normalize_per_channel,
     "multi_output": multi_output,
+    **EXPRESSIONS,  # constants, arithmetic, comparisons, .shape() and subscripts
 }
 
 

@@ -152,23 +152,13 @@ def _refusal(tmp_path: Path, body: str, conditionals: bool = False) -> str:
 
 
 REFUSALS = {
-    "constant": (
-        "images = fn.rotate(images, angle=10.0, size=np.array([64.0, 48.0]))",
-        ["a constant tensor", "line 10", "np.array"],
-    ),
-    "arithmetic": ("images = 0.7 * images + 0.3 * images", ["arithmetic (`a * b`)", "line 10"]),
     "comparison": (
         """
         angle = fn.random.uniform(range=[-10.0, 10.0])
         if angle < 0:
             images = fn.flip(images)
         """,
-        ["a comparison (`a < b`)", "line 11", "if angle < 0:"],
-    ),
-    "shape": ("images = fn.resize(images, size=images.shape()[1::-1])", ["`.shape()`", "line 10"]),
-    "subscript": (
-        "images = fn.resize(images, resize_x=fn.random.uniform(range=[8.0, 9.0], shape=[2])[0])",
-        ["a subscript or slice", "line 10"],
+        ["a conditional other than apply-with-probability", "line 11", "if angle < 0:"],
     ),
     "if_else": (
         """

@@ -22,12 +22,14 @@ from ..builder import CHOICE_DATA, WEIGHTED_CHOICE, choice_values, dali_value, r
 from ..catalog import load_catalog
 from ..catalog.readers import SHARDING
 from ..errors import AugExplorerError, GraphInvalid
+from ..expressions import GRAPH_OPS
 from ..folder_listing import HIDDEN_NAMES, IMAGE_SUFFIXES
 from ..plan import Plan, Step
 from ..spec import GraphSpec, PythonCode, Ref, Source
 from ..spec.io import to_json
 from ..validate import validate
 from . import template
+from .expression_source import source as expression_source
 from .fusion import FUSE_MODES, FuseMode, fuse_decoders
 from .literals import ENUM_TYPES, dotted, enum_member, identifier, is_plain, literal
 
@@ -408,6 +410,8 @@ class _Writer:
         )
 
     def _call(self, step: Step) -> str:
+        if step.op in GRAPH_OPS:  # plain DataNode arithmetic, or types.Constant
+            return expression_source(step, self.var)
         arguments = [self.var(ref) for ref in step.inputs]
         choice = choice_values(step)
         if choice is not None:  # the values to draw from are random.choice's input

@@ -1,8 +1,8 @@
 """Why a part of a DALI pipeline cannot be imported, said in the user's own terms.
 
 DALI records where each operator was made (``_origin_stack_*`` arguments of the serialized
-pipeline): the refusal names the construct as the user wrote it (a constant, ``a * b``,
-``.shape()``, ``if``/``else``, an ``auto_aug`` policy, a Python callback), the line of their code
+pipeline): the refusal names the construct as the user wrote it (``if``/``else``, an
+``auto_aug`` policy, a Python callback, a math function), the line of their code
 that made it, and what to write instead; never DALI's internal instance names.
 """
 
@@ -15,31 +15,6 @@ from dataclasses import dataclass
 
 from .protobuf import OpRecord
 
-# DALI's names of the operators behind Python operators on DataNodes.
-_ARITHMETIC = {
-    "add": "+",
-    "sub": "-",
-    "mul": "*",
-    "div": "/",
-    "fdiv": "//",
-    "mod": "%",
-    "pow": "**",
-    "minus": "-",
-    "plus": "+",
-}
-_COMPARISON = {"eq": "==", "neq": "!=", "lt": "<", "leq": "<=", "gt": ">", "geq": ">="}
-_BITWISE = {"bitand": "&", "bitor": "|", "bitxor": "^"}
-
-_CONSTANT_FIX = (
-    "write the value as a plain number or list in the argument (center=[128.0, 128.0], not "
-    "np.array(...)); for fn.random.choice over a list, bind the argument to Random.choice(...) "
-    "in the explorer"
-)
-_EXPRESSION_FIX = (
-    "the graph cannot hold expressions on data yet: give the argument a constant or a random "
-    "draw (Random.uniform, ...), or use an operator that does the arithmetic (fn.brightness, "
-    "fn.contrast, fn.cast, fn.normalize)"
-)
 _CONDITION_FIX = (
     "write it as `if fn.random.coin_flip(probability=p): x = op(x)` with no else (one operator "
     "applied with a probability), which imports as the node's apply probability"
@@ -65,34 +40,6 @@ class Construct:
 def construct(op: OpRecord, fn_name: str) -> Construct | None:
     """The user's construct behind `op` (named `fn_name` in ``nvidia.dali.fn``) when it is one
     the graph cannot carry; None for an ordinary operator."""
-    display = fn_name.rsplit(".", 1)[-1]
-    if op.schema == "Constant":
-        return Construct(
-            "a constant tensor (a NumPy array or list made a DALI constant)", _CONSTANT_FIX
-        )
-    if op.schema == "_ArithmeticGenericOp":
-        if display in _COMPARISON:
-            symbol = _COMPARISON[display]
-            return Construct(f"a comparison (`a {symbol} b`)", _CONDITION_FIX)
-        if display in _BITWISE:
-            symbol = _BITWISE[display]
-            return Construct(f"a logical operator (`a {symbol} b`)", _CONDITION_FIX)
-        if display in ("minus", "plus"):
-            return Construct(f"arithmetic (`{_ARITHMETIC[display]}a`)", _EXPRESSION_FIX)
-        if display in _ARITHMETIC:
-            return Construct(f"arithmetic (`a {_ARITHMETIC[display]} b`)", _EXPRESSION_FIX)
-        return Construct(f"a math function (`nvidia.dali.math.{display}`)", _EXPRESSION_FIX)
-    if op.schema == "_Shape":
-        return Construct(
-            "`.shape()`",
-            "give sizes as constants, or use arguments relative to the image "
-            "(fn.slice rel_start/rel_shape, fn.crop crop_pos_x/crop_pos_y)",
-        )
-    if op.schema == "_TensorSubscript":
-        return Construct(
-            "a subscript or slice (`x[...]`)",
-            "use fn.slice or fn.crop on images; give per-sample values as constants or draws",
-        )
     if op.schema in ("ExternalSource", "_ExternalSource"):
         return Construct("fn.external_source (data fed from a Python callback)", _SOURCE_FIX)
     if op.schema in ("PythonFunction", "DLTensorPythonFunction"):

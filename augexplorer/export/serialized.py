@@ -2,8 +2,10 @@
 
 Operators become nodes (named after the operator, ``resize``, ``resize_2``, ...), constant
 arguments are typed from the operator schemas (enums restored by name), positional and argument
-inputs become references, and DALI conditionals of the form ``if coin_flip(p): x = op(y)`` become
-the node's apply probability. What a graph cannot hold is refused with an error naming it.
+inputs become references, constants and arithmetic on data nodes become constant and
+expression nodes (:mod:`.expression_import`), and DALI conditionals of the form
+``if coin_flip(p): x = op(y)`` become the node's apply probability. What a graph cannot hold is
+refused with an error naming it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from ..errors import AugExplorerError
 from ..spec import GraphSpec, Node, Probability, Ref, Source
 from ..validate import RESERVED_IDS
 from . import refusals
+from .expression_import import ExpressionImport
 from .literals import ENUM_TYPES
 from .protobuf import Argument, OpRecord, read_pipeline
 
@@ -74,6 +77,14 @@ class _Converter:
     def convert(self, data: bytes) -> GraphSpec:
         record = read_pipeline(data)
         consumers = self._plain_consumers(record.ops)
+        self.expressions = ExpressionImport(
+            record.ops,
+            [port.name for port in record.outputs],
+            self._ref,
+            self._fresh_id,
+            self._add,
+            lambda: self.ids,
+        )
         for op in record.ops:
             self._op(op, consumers)
         used = {ref.node for node in self.nodes if isinstance(node, Node) for ref in node.inputs}
@@ -100,6 +111,11 @@ class _Converter:
     # ---- helpers ------------------------------------------------------------------------------
     def _node(self, node_id: str) -> Any:
         return next(node for node in self.nodes if node.id == node_id)
+
+    def _add(self, node: Node, op: OpRecord) -> None:
+        self.nodes.append(node)
+        for index, port in enumerate(op.outputs):
+            self.refs[port.name] = Ref(node.id, index)
 
     def _predicate_node_ids(self) -> set[str]:
         return {self.refs[name].node for name in self.predicates if name in self.refs}
@@ -138,6 +154,9 @@ class _Converter:
         policy = refusals.auto_aug_policy(op)
         if policy is not None:
             raise ImportRefused(refusals.refusal(refusals.auto_aug(policy), op))
+        if self.expressions.handles(op):  # constants, arithmetic, .shape(), subscripts
+            self.expressions.convert(op)
+            return
         refused = refusals.construct(op, name)
         if refused is not None:
             raise ImportRefused(refusals.refusal(refused, op))

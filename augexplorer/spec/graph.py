@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, TypeAlias
 
 from ..evolve import evolve
+from ..expressions import EXPRESSION
+from ..expressions.rename import follow_inputs
 
 Device = Literal["cpu", "gpu", "mixed"]
 SourceKind = Literal["samples", "folder", "file_list", "arrays"]
@@ -318,6 +320,8 @@ class Node:
                 if value is None:
                     continue
             args[name] = value
+        if self.op == EXPRESSION and inputs != self.inputs:  # its text names its inputs
+            args = dict(follow_inputs(args, self.inputs, inputs))
         if inputs == self.inputs and args == self.args:
             return self
         return dataclasses.replace(self, inputs=inputs, args=args)

@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 
 from ..errors import SpecFormatError
+from ..expressions import CONSTANT
 from .explain import explain, nesting_depth
 from .graph import (
     AnyNode,
@@ -32,6 +33,7 @@ from .schema import (
     MAX_TEXT,
     ChoiceJSON,
     CoinFlipJSON,
+    ConstantArgsJSON,
     FloatJSON,
     GraphJSON,
     NodeJSON,
@@ -204,6 +206,8 @@ def _node(index: int, data: dict[str, Any]) -> AnyNode:
             },
         )
     node = _convert(data, NodeJSON, where)
+    if node.op == CONSTANT:  # a constant array: its arguments have a schema of their own
+        _convert(node.args, ConstantArgsJSON, f"{where}.args")
     probability = node.probability
     return Node(
         id=node.id,

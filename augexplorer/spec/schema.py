@@ -112,6 +112,35 @@ class NodeJSON(_Object):
     seed: Seed | None = None
 
 
+ConstantValue = int | float | bool
+ConstantType = Literal[
+    "UINT8",
+    "UINT16",
+    "UINT32",
+    "UINT64",
+    "INT8",
+    "INT16",
+    "INT32",
+    "INT64",
+    "FLOAT16",
+    "FLOAT",
+    "FLOAT64",
+    "BOOL",
+]
+
+
+class ConstantArgsJSON(_Object):
+    """The arguments of a constant node (op ``"constant"``): a constant array, flat values in
+    row-major order; `shape` defaults to one dimension of all the values."""
+
+    values: Annotated[list[ConstantValue], Meta(min_length=1, max_length=65536)]
+    dtype: ConstantType = "FLOAT"
+    shape: Annotated[list[Annotated[int, Meta(ge=0, le=2**31 - 1)]], Meta(max_length=8)] | None = (
+        None
+    )
+    layout: Annotated[str, Meta(max_length=8, pattern=r"^[A-Za-z]*\Z")] | None = None
+
+
 class GraphJSON(_Object):
     format: str
     version: int
