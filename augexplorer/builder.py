@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .catalog import ArgInfo
+from .catalog.auto_aug import is_auto_aug, policy_function
 from .data import SourceData
 from .expressions import GRAPH_OPS
 from .plan import Plan, Step
@@ -28,6 +29,8 @@ def resolve_fn(op: str) -> Callable[..., Any]:
     """``"decoders.image"`` -> ``nvidia.dali.fn.decoders.image``."""
     from nvidia.dali import fn
 
+    if is_auto_aug(op):  # a policy of nvidia.dali.auto_aug, not an `fn` operator
+        return policy_function(op)
     target: Any = functools.reduce(getattr, op.split("."), fn)
     return target
 
@@ -111,6 +114,10 @@ def call_step(
     the call runs through DALI conditionals and samples where it is false pass through unchanged.
     The pipeline must then be built with ``enable_conditionals=True``.
     """
+    if is_auto_aug(step.op):
+        from .auto_aug_calls import call_policy
+
+        return call_policy(step, inputs, arg_inputs, predicate)
     if step.op in GRAPH_OPS:
         from .expressions.lowering import lower
 

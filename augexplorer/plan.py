@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .catalog import PYTHON_FUNCTION, OpInfo
+from .catalog.auto_aug import is_auto_aug
 from .spec import GraphSpec, PythonCode, Ref, Source
 
 StepRole = Literal["source", "node", "random", "apply"]
@@ -36,6 +37,12 @@ class Step:
     bound_arg: str | None = None  # for random steps: the argument of `origin` they feed
     info: OpInfo | None = field(default=None, compare=False)
     source: Source | None = None
+
+    @property
+    def uses_conditionals(self) -> bool:
+        """Whether the step's call needs ``enable_conditionals=True``: applied with a
+        probability, or a policy of DALI's auto_aug (which branches per sample)."""
+        return self.apply is not None or is_auto_aug(self.op)
 
     @property
     def output_count(self) -> int:
@@ -115,7 +122,7 @@ class Plan:
 
     @property
     def uses_conditionals(self) -> bool:
-        return any(step.apply is not None for step in self.steps)
+        return any(step.uses_conditionals for step in self.steps)
 
     @property
     def devices(self) -> set[str]:

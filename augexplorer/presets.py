@@ -1,10 +1,12 @@
-"""Ready-made graphs: DALI's ImageNet training and validation pipelines, RandAugment, and a small
-starting graph. Each runs on the bundled samples as it is."""
+"""Ready-made graphs: DALI's ImageNet training and validation pipelines, RandAugment, DALI's
+auto_aug policies (AutoAugment, TrivialAugment Wide, RandAugment), and a small starting graph.
+Each runs on the bundled samples as it is."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from typing import Any
 
 from .spec import GraphSpec, Node, Probability, Random, Ref, Source, chain
 
@@ -93,9 +95,9 @@ def randaugment(magnitude: float = 9.0, num_ops: int = 2) -> GraphSpec:
     """RandAugment-style: six photometric and geometric operations, each applied to a sample with
     probability num_ops/6 (so num_ops on average) at a random strength scaled by `magnitude` (0-30).
 
-    This is the independent-selection variant: DALI's own `auto_aug.rand_augment` picks exactly
-    num_ops operations per sample through nested conditionals, which a graph of nodes does not
-    express. The expected number of operations and their strengths match.
+    This is the independent-selection variant, built from nodes you can tune one by one: DALI's
+    own `rand_augment` (the `dali_rand_augment` preset) picks exactly num_ops operations per
+    sample. The expected number of operations and their strengths match.
     """
     scale = magnitude / 30.0
     p = Probability(round(num_ops / 6, 4))
@@ -161,6 +163,38 @@ def random_affine() -> GraphSpec:
     )
 
 
+def _with_policy(name: str, policy: str, args: dict[str, Any]) -> GraphSpec:
+    """DALI's ImageNet training pipeline with one of DALI's auto_aug policies between the resize
+    and the normalization, where a DALI user puts it (it needs the uint8 HWC images)."""
+    spec = imagenet_train()
+    augment = Node("augment", policy, args=args)
+    return dataclasses.replace(spec.insert_after("resize", augment), name=name)
+
+
+def auto_augment_imagenet() -> GraphSpec:
+    """AutoAugment (ImageNet): DALI's auto_augment with its ImageNet policy in the ImageNet
+    training pipeline; translations relative to the 224 x 224 images."""
+    return _with_policy(
+        "auto_augment_imagenet",
+        "auto_aug.auto_augment",
+        {"policy_name": "image_net", "shape": [224, 224]},
+    )
+
+
+def trivial_augment_wide() -> GraphSpec:
+    """TrivialAugment Wide: DALI's trivial_augment_wide (one random operation at a random
+    strength per image) in the ImageNet training pipeline."""
+    return _with_policy("trivial_augment_wide", "auto_aug.trivial_augment_wide", {})
+
+
+def dali_rand_augment(n: int = 2, m: int = 9) -> GraphSpec:
+    """RandAugment (DALI's own): DALI's rand_augment, exactly `n` operations per image at
+    magnitude `m` of 31 bins, in the ImageNet training pipeline."""
+    return _with_policy(
+        "dali_rand_augment", "auto_aug.rand_augment", {"n": n, "m": m, "shape": [224, 224]}
+    )
+
+
 PRESETS: dict[str, Callable[[], GraphSpec]] = {
     "basic": basic,
     "imagenet_train": imagenet_train,
@@ -168,6 +202,9 @@ PRESETS: dict[str, Callable[[], GraphSpec]] = {
     "randaugment": randaugment,
     "random_affine": random_affine,
     "reference": reference,
+    "auto_augment_imagenet": auto_augment_imagenet,
+    "trivial_augment_wide": trivial_augment_wide,
+    "dali_rand_augment": dali_rand_augment,
 }
 
 

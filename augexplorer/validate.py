@@ -13,7 +13,9 @@ import struct
 import zlib
 from typing import Any
 
+from .auto_aug_checks import policy_problems
 from .catalog import PYTHON_FUNCTION, ArgInfo, Catalog, OpInfo, load_catalog
+from .catalog.auto_aug import is_auto_aug
 from .catalog.limits import (
     LIMITS,
     NEEDS_ONE_OF,
@@ -75,6 +77,8 @@ def validate_constant_edit(plan: Plan, node_id: str, name: str, value: Any) -> P
         return None
     step = next((s for s in plan.steps if s.id == node_id and s.role == "node"), None)
     if step is None or step.info is None or name not in step.args:
+        return None
+    if is_auto_aug(step.op):  # its arguments are checked together (m against the bins, ...)
         return None
     arg = step.info.arg(name)
     if arg is None:
@@ -438,6 +442,8 @@ class _Validator:
             seed=seed if info.random else None,
             info=info,
         )
+        if is_auto_aug(info.name):
+            self.problems += policy_problems(self.spec, self.catalog, node)
         return dataclasses.replace(
             node, args=filled_args, probability=probability, seed=seed if info.random else node.seed
         )

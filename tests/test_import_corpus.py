@@ -171,7 +171,12 @@ REFUSALS = {
     ),
     "auto_aug": (
         "images = rand_augment.rand_augment(images, n=2, m=9)",
-        ["auto_aug policy `rand_augment`", "line 10", "'randaugment' preset"],
+        [
+            "auto_aug policy `rand_augment`",
+            "line 10",
+            "auto_aug.rand_augment node",
+            "'dali_rand_augment' preset",
+        ],
     ),
     "callback": (
         "images = fn.python_function(images, function=lambda x: x)",

@@ -93,11 +93,12 @@ def _with_hints(op: OpInfo, gpu: bool) -> OpInfo:
 @functools.cache
 def load_catalog(gpu: bool | None = None) -> Catalog:
     """The catalog for the installed DALI; `gpu` defaults to whether DALI sees a GPU here."""
+    from .auto_aug import auto_aug_ops
     from .schema import count_deprecated, read_schemas
 
     on_gpu = has_gpu() if gpu is None else gpu
     return Catalog(
-        (_with_hints(op, on_gpu) for op in read_schemas()),
+        (_with_hints(op, on_gpu) for op in [*read_schemas(), *auto_aug_ops()]),
         gpu=on_gpu,
         deprecated_hidden=count_deprecated(),
     )

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .auto_aug import AUTO_AUG_OPS
 from .model import OpInfo
 
 Kind = Literal["encoded", "image", "matrix", "number", "labels", "any", "other"]
@@ -151,6 +152,8 @@ def output_of(op: OpInfo | None, args: Mapping[str, Any], data: Data | None) -> 
         return Data("number")
     if name in ANY_INPUT:
         return data if data is not None and name == "copy" else Data("any")
+    if name in AUTO_AUG_OPS:  # a policy keeps its images' layout, size and type
+        return data if data is not None and data.kind == "image" else Data("other")
     if not is_image_step(op) or data is None or data.kind != "image":
         return Data("other")
     layout, dtype = data.layout, data.dtype

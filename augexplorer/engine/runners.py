@@ -243,7 +243,7 @@ class StepGroupRunner:
             "batch_size": batch_size,
             "num_threads": num_threads,
             "device_id": device_id,
-            "enable_conditionals": not empty and any(s.apply is not None for s in self.steps),
+            "enable_conditionals": not empty and any(s.uses_conditionals for s in self.steps),
             **SYNC_PIPELINE,
         }
 

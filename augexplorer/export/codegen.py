@@ -20,6 +20,7 @@ from typing import Any
 
 from ..builder import CHOICE_DATA, WEIGHTED_CHOICE, choice_values, dali_value, reader_arg_values
 from ..catalog import load_catalog
+from ..catalog.auto_aug import POLICY_MODULES, is_auto_aug
 from ..catalog.readers import SHARDING
 from ..errors import AugExplorerError, GraphInvalid
 from ..expressions import GRAPH_OPS
@@ -29,6 +30,7 @@ from ..spec import GraphSpec, PythonCode, Ref, Source
 from ..spec.io import to_json
 from ..validate import validate
 from . import template
+from .auto_aug_source import policy_imports, policy_source
 from .expression_source import source as expression_source
 from .fusion import FUSE_MODES, FuseMode, fuse_decoders
 from .literals import ENUM_TYPES, dotted, enum_member, identifier, is_plain, literal
@@ -80,6 +82,7 @@ MODULE_NAMES = frozenset(
         "shard_id",
         "num_shards",
     }
+    | POLICY_MODULES  # nvidia.dali.auto_aug modules, imported where a graph calls a policy
 )
 
 
@@ -237,6 +240,7 @@ class _Writer:
             "python_note": self._python_note() + self._side_effect_note(),
             "python_sources": self._python_sources(),
             "numpy_import": "import numpy as np\n" if self.python_steps else "",
+            "auto_aug_import": policy_imports([step.op for step in self.steps]),
             "returns": ", ".join(self.var(ref) for ref in self.plan.outputs.values()),
             # the folder rule of augexplorer.folder_listing, written into the module
             "image_suffixes": literal(sorted(IMAGE_SUFFIXES)),
@@ -410,6 +414,9 @@ class _Writer:
         )
 
     def _call(self, step: Step) -> str:
+        if is_auto_aug(step.op):  # DALI's own policy call; its device is its images'
+            fed = [(name, self.var(ref)) for name, ref in step.arg_inputs.items()]
+            return policy_source(step, self.var(step.inputs[0]), [*self._constants(step), *fed])
         if step.op in GRAPH_OPS:  # plain DataNode arithmetic, or types.Constant
             return expression_source(step, self.var)
         arguments = [self.var(ref) for ref in step.inputs]

@@ -13,6 +13,8 @@ import os
 import re
 from dataclasses import dataclass
 
+from ..catalog.auto_aug import PRESETS as AUTO_AUG_PRESETS
+from ..catalog.auto_aug import node_for_function
 from .protobuf import OpRecord
 
 _CONDITION_FIX = (
@@ -66,12 +68,21 @@ def auto_aug_policy(op: OpRecord) -> str | None:
 
 
 def auto_aug(policy: str) -> Construct:
-    return Construct(
-        f"DALI's auto_aug policy `{policy}`",
-        "the graph cannot hold auto_aug policies yet: start from the 'randaugment' preset (a "
-        "RandAugment-style graph of operators applied with probabilities), or build the "
-        "augmentations as nodes",
-    )
+    # A policy expands into many operators under conditionals; a serialized pipeline does not
+    # say which arguments made them, so it is not turned back into a node.
+    op = node_for_function(policy)
+    if op is None:
+        fix = (
+            "a graph holds DALI's ready-made policies (auto_augment, rand_augment, "
+            "trivial_augment_wide), not a suite of your own: import the pipeline without it and "
+            "add the nearest policy node"
+        )
+    else:
+        fix = (
+            f"import the pipeline without it and add an {op} node with the same arguments and "
+            f"seed (it draws the same values), or start from the '{AUTO_AUG_PRESETS[op]}' preset"
+        )
+    return Construct(f"DALI's auto_aug policy `{policy}`", fix)
 
 
 def where(op: OpRecord) -> str:

@@ -26,7 +26,7 @@ import time
 
 @@numpy_import@@import torch
 from nvidia.dali import fn, pipeline_def, types
-from nvidia.dali.plugin.pytorch import DALIGenericIterator, LastBatchPolicy
+@@auto_aug_import@@from nvidia.dali.plugin.pytorch import DALIGenericIterator, LastBatchPolicy
 
 """
 
