@@ -151,6 +151,7 @@ class _Validator:
                 filled_nodes[node_id] = self._source(node)
             else:
                 filled_nodes[node_id] = self._operator(node)
+        self._check_inputs_readable()
         outputs = dict(spec.outputs)
         for name, ref in outputs.items():
             self._check_ref(ref, f"output {name!r}", None)
@@ -247,6 +248,23 @@ class _Validator:
                 fix=f"use an output index below {step.output_count}",
             )
         return step
+
+    def _check_inputs_readable(self) -> None:
+        """An operator given data it cannot read (an image operator on encoded bytes, a HWC-only
+        operator on CHW floats) is refused: DALI runs some of them on the bytes without a word."""
+        from .catalog.flow import decoder_downstream, input_problems
+
+        flagged = {problem.node for problem in self.problems}
+        for node_id, reason in input_problems(self.spec, self.catalog, certain_only=True).items():
+            if node_id in flagged:
+                continue
+            decoder = decoder_downstream(self.spec, self.catalog, node_id)
+            fix = (
+                f"move it after {decoder!r} (the panel's \"Move after\" button)"
+                if decoder
+                else "connect it to a node whose output it can read"
+            )
+            self.problem(reason, node_id, fix=fix)
 
     # ---- sources ----------------------------------------------------------------------------
     def _source(self, source: Source) -> Source:

@@ -504,6 +504,20 @@ def _gpu_only_op(spec: GraphSpec) -> GraphSpec:
 
 GRAPH_CASES = [
     _graph_case(
+        "image_operator_on_encoded_bytes",
+        lambda spec: spec.insert_after(
+            "source", Node("blur", "gaussian_blur", args={"sigma": 2.0})
+        ),
+        fails(GraphInvalid, "'blur'", "encoded", remedy="move it after 'decode'"),
+    ),
+    _graph_case(
+        "hwc_operator_on_chw_floats",
+        lambda spec: spec.insert_after(
+            "crop", Node("norm", "crop_mirror_normalize", args={"output_layout": "CHW"})
+        ).insert_after("norm", Node("hue", "hue", args={"hue": 20.0})),
+        fails(GraphInvalid, "'hue'", "CHW", remedy="fix:"),
+    ),
+    _graph_case(
         "cycle",
         lambda spec: _rewire(spec, "resize", Ref("flip")),
         fails(GraphInvalid, "cycle", "resize"),

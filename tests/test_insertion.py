@@ -16,8 +16,10 @@ from augexplorer.catalog import Catalog
 from augexplorer.catalog.flow import flow, input_problems, place
 from augexplorer.catalog.hints import tunable_args
 from augexplorer.catalog.inputs import Data, is_image_step, refusal
+from augexplorer.errors import GraphInvalid
 from augexplorer.presets import PRESETS, preset
 from augexplorer.spec import Node, Ref
+from augexplorer.validate import validate
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +83,10 @@ def test_a_misplaced_operator_is_named_and_moved_after_the_decoder(catalog: Cata
         "source", Node("blur", "gaussian_blur", args={"sigma": 2.0})
     )
     assert "encoded" in input_problems(spec, catalog)["blur"]
-    controller = Controller(Session(spec, batch_size=2, catalog=catalog), rng_seed=1)
+    with pytest.raises(GraphInvalid, match="move it after 'decode'"):
+        validate(spec, catalog)  # DALI would blur the encoded bytes without a word
+    controller = Controller(Session(preset("basic"), batch_size=2, catalog=catalog), rng_seed=1)
+    assert not controller.replace(spec).ok
     assert controller.decoder_for("blur") == "decode"
     state = controller.move_after_decoder("blur")
     assert state.ok, state.failure

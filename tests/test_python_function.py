@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import ast
 import functools
+import html
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -356,7 +358,8 @@ def test_panel_shows_code_read_only_with_a_trust_button(tmp_path: Path) -> None:
     assert state.result is good
     panel = explorer.node_panel
     view = panel.code_views["function"]
-    assert "return 255 - image" in view.code.value
+    shown = html.unescape(re.sub(r"<[^>]+>", "", view.code.value))  # highlighted: text in spans
+    assert "return 255 - image" in shown
     assert "not trusted" in view.status.value and not view.button.disabled
     assert "not been trusted" in panel.node_error.value
     assert "function" not in panel.controls, "code is never an editable control"

@@ -12,41 +12,65 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..spec import GraphSpec, Node, Ref, Source
+from ..spec import AnyNode, GraphSpec, Node, Ref, Source
 from . import Catalog
 from .hints import SHRINKS_RELATIVELY
 from .inputs import DECODED, DECODERS, Data, output_of, refusal, takes
 
+# What an in-memory arrays source gives, as far as the picker assumes.
+ARRAYS = Data("image", "HWC", "")
 
-def flow(spec: GraphSpec, catalog: Catalog) -> dict[str, Data]:
-    """Each node's first output."""
+
+def flow(spec: GraphSpec, catalog: Catalog, *, arrays: Data = ARRAYS) -> dict[str, Data]:
+    """Each node's first output. Worked out along first inputs without recursion, so a long
+    chain costs no stack; a node in a cycle, or reading a node that does not exist, reads
+    ``other``."""
     found: dict[str, Data] = {}
-    visiting: set[str] = set()
-
-    def of(ref: Ref) -> Data:
-        if ref.node not in spec or ref.node in visiting:
-            return Data("other")
-        node = spec.node(ref.node)
-        if isinstance(node, Source):
-            if ref.output == 1:
-                return Data("labels")
-            return Data("image", "HWC", "") if node.kind == "arrays" else Data("encoded")
-        if ref.output != 0:
-            return Data("other")
-        if node.id not in found:
-            visiting.add(node.id)
-            read = of(node.inputs[0]) if node.inputs else None
-            visiting.discard(node.id)
-            found[node.id] = output_of(catalog.get(node.op), node.args, read)
-        return found[node.id]
-
-    return {node.id: of(Ref(node.id)) for node in spec.nodes}
+    for start in spec.nodes:
+        chain: list[AnyNode] = []
+        on_chain: set[str] = set()
+        node: AnyNode | None = start
+        # walk up the first inputs to a node already worked out (or the top of the chain)
+        while node is not None and node.id not in found and node.id not in on_chain:
+            chain.append(node)
+            on_chain.add(node.id)
+            ref = node.inputs[0] if isinstance(node, Node) and node.inputs else None
+            node = spec.node(ref.node) if ref is not None and ref.node in spec else None
+        for node in reversed(chain):
+            found[node.id] = _output(spec, catalog, node, found, arrays)
+    return found
 
 
-def input_problems(spec: GraphSpec, catalog: Catalog) -> dict[str, str]:
+def _output(
+    spec: GraphSpec, catalog: Catalog, node: AnyNode, found: dict[str, Data], arrays: Data
+) -> Data:
+    if isinstance(node, Source):
+        return arrays if node.kind == "arrays" else Data("encoded")
+    read: Data | None = None
+    if node.inputs:
+        ref = node.inputs[0]
+        if ref.node not in spec or ref.node not in found:
+            read = Data("other")  # missing, or a cycle back into the chain being worked out
+        elif ref.output == 0:
+            read = found[ref.node]
+        else:
+            read = _other_output(spec, ref)
+    return output_of(catalog.get(node.op), node.args, read)
+
+
+# What the flow knows for certain: data of these kinds is what it says it is.
+KNOWN_KINDS = frozenset({"encoded", "image", "labels", "matrix", "number"})
+
+
+def input_problems(
+    spec: GraphSpec, catalog: Catalog, *, certain_only: bool = False
+) -> dict[str, str]:
     """Nodes whose first input is data their operator cannot read, with the reason (operators
-    the catalog does not describe are left to validation)."""
-    data = flow(spec, catalog)
+    the catalog does not describe are left to validation). `certain_only` keeps the cases where
+    what flows in is known (no Python code or unknown operator upstream): what validation
+    refuses, since a picker may be cautious but a check must never refuse a working graph."""
+    # In-memory arrays are most often decoded HWC images, but may be encoded bytes: not certain.
+    data = flow(spec, catalog, arrays=Data("any") if certain_only else ARRAYS)
     problems: dict[str, str] = {}
     for node in spec.operators():
         info = catalog.get(node.op)
@@ -56,6 +80,8 @@ def input_problems(spec: GraphSpec, catalog: Catalog) -> dict[str, str]:
         if ref.node not in spec:
             continue
         read = data[ref.node] if ref.output == 0 else _other_output(spec, ref)
+        if certain_only and read.kind not in KNOWN_KINDS:
+            continue
         reason = refusal(info, read)
         if reason is not None:
             problems[node.id] = f"{reason} (from {ref})"
@@ -112,7 +138,8 @@ def place(
         return Placement(op_name, None, f"{op_name} does not read images; add it from code")
     anchor = selected if selected in spec else _image_tail(spec)
     data = flow(spec, catalog)
-    if want.optional and (anchor is None or data[anchor].kind != want.kind):
+    # Python code reads whatever it is given: it goes into the chain like an image step.
+    if want.optional and want.kind != "any" and (anchor is None or data[anchor].kind != want.kind):
         return Placement(op_name, None)  # transforms and random draws start on their own
     if anchor is None:
         return Placement(op_name, None, "the graph has no node to add it after")

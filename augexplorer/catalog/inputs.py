@@ -128,7 +128,8 @@ def refusal(op: OpInfo, data: Data) -> str | None:
     want = takes(op)
     if want is None:
         return f"{op.name} does not read images (it is not an image step)"
-    if want.kind == "any" or (want.kind == data.kind == "encoded"):
+    # "any" is what Python code writes: nothing is known of it, so nothing is refused.
+    if want.kind == "any" or data.kind == "any" or (want.kind == data.kind == "encoded"):
         return None
     if want.kind != data.kind:
         return f"{op.name} takes {want.describe()}; here there are {data.describe()}"
