@@ -79,6 +79,14 @@ IMPORTED_MODULES = {
     "torch",
     "nvidia.dali",
     "nvidia.dali.plugin.pytorch",
+    "nvidia.dali.auto_aug",
+}
+# Calls a graph may add besides `fn.<operator>`: DALI's auto_aug policies and constants.
+GRAPH_CALLS = {
+    "auto_augment.auto_augment",
+    "rand_augment.rand_augment",
+    "trivial_augment.trivial_augment_wide",
+    "types.Constant",
 }
 
 
@@ -102,8 +110,10 @@ def check_module(source: str, spec: GraphSpec) -> None:
             name = _call_name(node)
             if name.startswith("fn."):
                 assert name[3:] in operators, name
+            elif name.endswith(".shape") and isinstance(node.func, ast.Attribute):
+                assert isinstance(node.func.value, ast.Name) and not node.args, name  # x.shape()
             else:
-                assert name in TEMPLATE_CALLS or name == pipelines[0], name
+                assert name in TEMPLATE_CALLS | GRAPH_CALLS or name == pipelines[0], name
         # no statement kinds beyond what the template writes
         assert not isinstance(
             node,

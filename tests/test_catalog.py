@@ -104,7 +104,7 @@ def test_cli_lists_and_describes(capsys: pytest.CaptureFixture[str]) -> None:
     assert "warp_affine" in listing and "experimental.warp_perspective" in listing
     assert main(["catalog", "rotate"]) == 0
     detail = capsys.readouterr().out
-    assert "angle" in detail and "per-sample" in detail and "range -180..180" in detail
+    assert "angle" in detail and "per-sample" in detail and "range -90..90" in detail
     assert main(["catalog", "warp_affine"]) == 0
     detail = capsys.readouterr().out
     assert "needs a transform: matrix (or as input 2, mtx)" in detail
