@@ -3,17 +3,22 @@
 JupyterLab runs a notebook with ``Explorer("reference", batch_size=16)`` (the six-operator graph of
 the engine's edit-to-pixels benchmark) in headless Chromium; the benchmark selects the last node,
 ``brightness``, and presses the right arrow on its ``brightness`` slider,
-timing in the page from the key press (capture-phase listener) to the grid image's new ``src``
-(MutationObserver). Reports p50 and p95; writes benchmarks/results/browser_round_trip.json.
+timing in the page from the key press (capture-phase listener) to every tile holding its new
+picture (MutationObserver on the tile grid's ``data-drawn``). Reports p50 and p95; writes
+benchmarks/results/browser_round_trip.json.
 
 It also splits each round trip where the time goes, on one clock (the page's
 ``performance.timeOrigin + now()`` and the kernel's ``time.time()`` read the same system clock):
 key press -> the kernel receives the slider's message (browser, server, ZMQ) -> the coalesced flush
-starts (debounce) -> the engine ran -> the grid is rendered and sent -> the page swaps the image
-``src`` (transfer back) -> the image is decoded (``load``). The load average is recorded too:
+starts (debounce) -> the engine ran -> the tiles are rendered and sent -> the page holds every
+new picture (transfer back) -> the first tile is decoded.
+
+Then it clicks tiles: from the click to the large view on screen (the tile's own picture, drawn
+in the page) and to the sample at full resolution beside its input and original (a round trip
+to the kernel), each measured in the page; target 100 ms. The load average is recorded too:
 other work on the machine shows up in every figure.
 
-    python benchmarks/bench_browser.py [--moves 30] [--batch 16]
+    python benchmarks/bench_browser.py [--moves 30] [--batch 16] [--opens 20]
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import nbformat
 
@@ -46,13 +52,35 @@ from tests.browser.harness import (  # noqa: E402
 
 WATCH = """
 () => {
-  const img = document.querySelector('.ax-explorer img.ax-grid');
+  const root = document.querySelector('.ax-explorer .ax-tiles-root');
+  const img = () => root.querySelector('img.ax-grid');
   const now = () => performance.timeOrigin + performance.now();
   window.__axT0 = 0; window.__axT1 = 0; window.__axLoad = 0;
   document.addEventListener('keydown', () => { window.__axT0 = now(); }, true);
-  new MutationObserver(() => { window.__axT1 = now(); })
-    .observe(img, { attributes: true, attributeFilter: ['src'] });
-  img.addEventListener('load', () => { window.__axLoad = now(); });
+  // The page sets data-drawn once every tile has its new picture.
+  new MutationObserver(() => {
+    window.__axT1 = now();
+    img().decode().then(() => { window.__axLoad = now(); }, () => { window.__axLoad = now(); });
+  }).observe(root, { attributes: true, attributeFilter: ['data-drawn'] });
+}
+"""
+
+# A tile clicked -> the large view on screen (the tile's own picture, at once) -> the sample at
+# full resolution drawn beside its input and original (after a round trip to the kernel).
+WATCH_LARGE = """
+() => {
+  const large = document.querySelector('.ax-explorer .ax-large');
+  const now = () => performance.timeOrigin + performance.now();
+  window.__axC0 = 0; window.__axShown = 0; window.__axFull = 0;
+  document.addEventListener('click', (e) => {
+    if (e.target.closest('.ax-tile')) { window.__axC0 = now(); window.__axShown = 0;
+      window.__axFull = 0; }
+  }, true);
+  new MutationObserver(() => {
+    if (!window.__axC0) return;
+    if (!large.hidden && !window.__axShown) window.__axShown = now();
+    if (large.querySelector('.ax-pane-after canvas') && !window.__axFull) window.__axFull = now();
+  }).observe(large, { attributes: true, childList: true, subtree: true });
 }
 """
 
@@ -74,7 +102,7 @@ _ax_refresh = explorer.controller.refresh
 def _ax_refreshed():
     state = _ax_refresh(); _ax_stamp('engine'); return state
 explorer.controller.refresh = _ax_refreshed
-explorer.grid.image.observe(lambda change: _ax_stamp('sent'), 'value')
+explorer.grid.tiles.observe(lambda change: _ax_stamp('sent'), 'tiles')
 print('hooked')
 """
 
@@ -86,6 +114,25 @@ STAGES = (
     ("transfer_to_page", "sent", "t1"),
     ("decode_in_page", "t1", "load"),
 )
+
+
+def large_view(page: Any, opens: int) -> tuple[list[float], list[float]]:
+    """Click tiles in turn; milliseconds to the large view shown and to its full resolution."""
+    page.evaluate(WATCH_LARGE)
+    shown: list[float] = []
+    full: list[float] = []
+    count = page.locator(".ax-tile").count()
+    for k in range(opens + 1):
+        page.locator(f".ax-tile[data-index='{k % count}']").click()
+        page.wait_for_function("() => window.__axFull > 0 && window.__axShown > 0", timeout=30_000)
+        marks = page.evaluate("() => [window.__axC0, window.__axShown, window.__axFull]")
+        if k > 0:  # the first open is a warm-up
+            shown.append(marks[1] - marks[0])
+            full.append(marks[2] - marks[0])
+        page.keyboard.press("Escape")
+        page.locator(".ax-large").wait_for(state="hidden")
+        time.sleep(0.2)
+    return shown, full
 
 
 def write_notebook(root: Path, batch: int) -> str:
@@ -110,6 +157,7 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--opens", type=int, default=20)
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -127,7 +175,7 @@ def main() -> int:
                 page = browser.new_page(viewport={"width": 1700, "height": 1100})
                 open_notebook(page, lab, name)
                 run_all(page)
-                page.locator(".ax-explorer img.ax-grid[src]").first.wait_for(timeout=120_000)
+                page.locator(".ax-explorer .ax-tile img[src]").first.wait_for(timeout=120_000)
                 page.locator(".ax-graph [data-node='brightness']").click()
                 page.locator(".ax-arg-brightness .noUi-handle").wait_for()
                 time.sleep(1.0)
@@ -159,7 +207,10 @@ def main() -> int:
                     page,
                     "r = explorer.result; print(sum(r.steps[s].time_ms for s in r.ran()))",
                 )
-                grid_bytes = kernel_eval(page, "print(len(explorer.grid.image.value))")
+                grid_bytes = kernel_eval(
+                    page, "print(sum(len(p) for p in explorer.grid.pictures if p))"
+                )
+                opened, full = large_view(page, args.opens)
                 browser.close()
         finally:
             stop(lab.process)
@@ -173,6 +224,9 @@ def main() -> int:
         "last_engine_run_ms": float(engine.strip() or 0.0),
         "stages_p50_ms": breakdown,
         "grid_jpeg_bytes": int(grid_bytes.strip() or 0),
+        "large_view_shown_ms": summary(opened),
+        "large_view_full_resolution_ms": summary(full),
+        "large_view_target_ms": 100.0,
         "load_average_before": load_before,
         "load_average_after": os.getloadavg(),
         "target_p50_ms": 150.0,
@@ -187,6 +241,11 @@ def main() -> int:
     )
     for name, ms in breakdown.items():
         print(f"  {name:18s} p50 {ms:7.1f} ms")
+    shown, full_res = summary(opened), summary(full)
+    print(
+        f"large view on a click: shown p50 {shown['p50']:.0f} ms (p95 {shown['p95']:.0f}), "
+        f"full resolution p50 {full_res['p50']:.0f} ms (p95 {full_res['p95']:.0f})"
+    )
     return 0
 
 

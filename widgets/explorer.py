@@ -87,16 +87,15 @@ class Explorer(widgets.VBox):
         tabs.set_title(1, "Export")
         tabs.set_title(2, "Statistics")
         tabs.add_class("ax-tabs")
-        graph = _section(
-            "Graph",
-            self.graph,
-            widgets.HTML("<div class='ax-section-title'>Add operator</div>"),
-            self.picker,
-        )
+        graph = _section("Graph", self.graph)
         node = _section("Selected node", self.node_panel)
+        adding = _section("Add operator", self.picker)
         # The images come first: the editing column keeps a fixed width and the output takes
-        # the rest; on a narrow page the output wraps below, at full width.
-        editing = widgets.VBox([graph, node], layout={"flex": "0 0 400px", "width": "400px"})
+        # the rest; on a narrow page the output wraps below, at full width. The selected node's
+        # controls sit right under the graph, where the click that selected it was.
+        editing = widgets.VBox(
+            [graph, node, adding], layout={"flex": "0 0 400px", "width": "400px"}
+        )
         editing.add_class("ax-editing")
         output = _section("Output", self.errors, self.grid)
         output.layout = widgets.Layout(flex="1 1 420px", min_width="0")

@@ -1,0 +1,217 @@
+"""The images as a person sees them in JupyterLab: tiles wide enough to judge, a large view
+that opens on a click, moves with the arrow keys, reads pixel values and closes with Esc, and a
+panel that never scrolls sideways, in the light and the dark theme."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+from .harness import TOKEN, Server, kernel_eval, run_all
+
+pytestmark = pytest.mark.browser
+
+FOLDER = "images"  # a notebook of its own: other modules' kernels run other notebooks
+BATCH = 8
+
+
+def write_notebook(root: Path) -> str:
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    notebook.cells = [
+        nbformat.v4.new_code_cell(
+            "from augexplorer import Explorer\n"
+            f"explorer = Explorer('basic', batch_size={BATCH}, autosave=None)\nexplorer"
+        )
+    ]
+    (root / FOLDER).mkdir(exist_ok=True)
+    nbformat.write(notebook, root / FOLDER / "images.ipynb")
+    return f"{FOLDER}/images.ipynb"
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, lab: Server) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = context.new_page()
+    # A workspace of its own: the default one would reopen this notebook beside the next
+    # module's, whichever order the modules run in.
+    page.goto(f"{lab.url}/lab/workspaces/images/tree/{write_notebook(lab.root)}?token={TOKEN}")
+    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
+    page.evaluate("async () => { await window.jupyterapp.started; }")
+    page.locator("#jp-main-statusbar >> text=Idle").first.wait_for(timeout=60_000)
+    run_all(page)
+    page.locator(".ax-explorer .ax-tile img[src]").first.wait_for(timeout=90_000)
+    yield page
+    context.close()
+
+
+def widths(page: Any, css: str) -> list[float]:
+    return list(
+        page.evaluate(
+            "(css) => [...document.querySelectorAll(css)].map(e => e.getBoundingClientRect().width)",
+            css,
+        )
+    )
+
+
+def sideways(page: Any) -> dict[str, int]:
+    """How far each part of the panel scrolls sideways (0 everywhere when it fits)."""
+    return dict(
+        page.evaluate(
+            "() => Object.fromEntries(['.ax-explorer', '.ax-body', '.ax-output',"
+            " '.ax-tiles-root', '.ax-tiles', '.ax-large'].map(css => {"
+            " const el = document.querySelector(css);"
+            " return [css, el ? el.scrollWidth - el.clientWidth : 0]; }))"
+        )
+    )
+
+
+def test_tiles_are_at_least_200_px_wide_with_text_captions(page: Any, artifacts: Path) -> None:
+    tiles = widths(page, ".ax-tile")
+    assert len(tiles) == BATCH and min(tiles) >= 200, tiles
+    panel = widths(page, ".ax-explorer")[0]
+    output = widths(page, ".ax-output")[0]
+    assert output > panel / 2, (output, panel)  # the output takes most of the panel
+    labels = page.locator(".ax-tile-label").all_inner_texts()
+    captions = json.loads(
+        kernel_eval(page, "import json; print(json.dumps(explorer.result.captions()))")
+    )
+    assert labels == captions
+    assert "angle=" in page.locator(".ax-tile-draws").first.inner_text()
+    page.locator(".ax-explorer").first.screenshot(path=str(artifacts / "images-tiles-1600.png"))
+
+
+def test_tile_size_control_changes_the_tiles(page: Any) -> None:
+    before = widths(page, ".ax-tile")[0]
+    handle = page.locator(".ax-tile-size .noUi-handle, .ax-tile-size input[type=range]").first
+    handle.focus()
+    for _ in range(4):
+        handle.press("ArrowRight")  # +80 px
+    page.wait_for_function(
+        "(w) => document.querySelector('.ax-tile').getBoundingClientRect().width > w + 40",
+        arg=before,
+        timeout=30_000,
+    )
+    for _ in range(4):
+        handle.press("ArrowLeft")
+    page.wait_for_function(
+        "(w) => Math.abs(document.querySelector('.ax-tile').getBoundingClientRect().width - w) < 40",
+        arg=before,
+        timeout=30_000,
+    )
+
+
+def test_large_view_opens_moves_reads_pixels_and_closes(page: Any, artifacts: Path) -> None:
+    page.locator(".ax-tile[data-index='2']").click()
+    large = page.locator(".ax-large")
+    large.wait_for(state="visible", timeout=10_000)
+    assert page.locator(".ax-large-title").inner_text() == f"#2 · sample 3 of {BATCH}"
+    canvas = page.locator(".ax-pane-after canvas")
+    canvas.wait_for(timeout=30_000)  # the full resolution arrived
+    assert canvas.evaluate("c => [c.width, c.height]") == [224, 224]
+    roles = page.locator(".ax-pane-title b").all_inner_texts()
+    assert roles == ["after", "before", "original"]
+    facts = page.locator(".ax-large-facts").inner_text()
+    assert "file" in facts and "rotate.angle" in facts and "flip.horizontal" in facts
+    # The value under the pointer is the sample's own pixel.
+    box = canvas.bounding_box()
+    scale = box["width"] / 224
+    page.mouse.move(box["x"] + 100.5 * scale, box["y"] + 60.5 * scale)
+    readout = page.locator(".ax-readout")
+    page.wait_for_function("() => document.querySelector('.ax-readout').dataset.x !== undefined")
+    x, y = int(readout.get_attribute("data-x")), int(readout.get_attribute("data-y"))
+    assert abs(x - 100) <= 1 and abs(y - 60) <= 1
+    pixel = kernel_eval(
+        page,
+        f"r = explorer.result; print(', '.join(str(int(v)) for v in r.arrays(r.final)[2][{y}, {x}]))",
+    ).strip()
+    assert f"[{pixel}]" in readout.inner_text()
+    page.locator(".ax-large").screenshot(path=str(artifacts / "images-large-view.png"))
+    # Arrow keys move between samples (the page's own view and the kernel's agree).
+    page.keyboard.press("ArrowRight")
+    page.locator(".ax-large-title", has_text=f"#3 · sample 4 of {BATCH}").wait_for(timeout=10_000)
+    page.wait_for_function(
+        "() => document.querySelector('.ax-large canvas') !== null", timeout=30_000
+    )
+    assert kernel_eval(page, "print(explorer.grid.tiles.large['index'])").strip() == "3"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.locator(".ax-large-title", has_text=f"#1 · sample 2 of {BATCH}").wait_for(timeout=10_000)
+    page.keyboard.press("Escape")
+    large.wait_for(state="hidden", timeout=10_000)
+    assert page.locator(".ax-tiles").is_visible()
+    # The notebook did not take the keys: still one notebook cell selected, the panel in it.
+    assert page.locator(".ax-explorer").count() == 1
+
+
+def test_vary_this_image_from_the_large_view(page: Any, artifacts: Path) -> None:
+    page.locator(".ax-tile[data-index='1']").click()
+    page.locator(".ax-vary-button").wait_for(timeout=30_000)
+    page.locator(".ax-vary-draws").fill("6")
+    page.locator(".ax-vary-button").click()
+    page.locator(".ax-grid-caption", has_text="one image, 6 draws: sample #1").wait_for(
+        timeout=60_000
+    )
+    page.wait_for_function("() => document.querySelectorAll('.ax-tile').length === 6")
+    page.locator(".ax-grid-view").screenshot(path=str(artifacts / "images-variety.png"))
+    page.locator(".ax-grid-mode button", has_text="Batch").click()
+    page.wait_for_function(
+        f"() => document.querySelectorAll('.ax-tile').length === {BATCH}", timeout=30_000
+    )
+
+
+@pytest.mark.parametrize("width", [1280, 1600, 1920])
+def test_nothing_scrolls_sideways(page: Any, artifacts: Path, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 1000})
+    page.wait_for_timeout(500)  # lab lays out again after a resize
+    page.locator(".ax-explorer").first.screenshot(path=str(artifacts / f"images-width-{width}.png"))
+    assert all(v <= 1 for v in sideways(page).values()), sideways(page)
+    page.locator(".ax-tile[data-index='0']").click()
+    page.locator(".ax-pane-after canvas").wait_for(timeout=30_000)
+    assert all(v <= 1 for v in sideways(page).values()), sideways(page)
+    page.keyboard.press("Escape")
+    page.locator(".ax-large").wait_for(state="hidden", timeout=10_000)
+    page.set_viewport_size({"width": 1600, "height": 1000})
+
+
+def test_dark_theme(page: Any, artifacts: Path) -> None:
+    page.evaluate(
+        "() => window.jupyterapp.commands.execute('apputils:change-theme',"
+        " { theme: 'JupyterLab Dark' })"
+    )
+    try:
+        page.wait_for_function(
+            "() => document.body.dataset.jpThemeLight === 'false'", timeout=30_000
+        )
+        page.wait_for_timeout(500)
+        background, text = page.evaluate(
+            "() => { const tile = getComputedStyle(document.querySelector('.ax-tile'));"
+            " const label = getComputedStyle(document.querySelector('.ax-tile-label'));"
+            " return [tile.backgroundColor, label.color]; }"
+        )
+        assert _brightness(background) < 0.35 < _brightness(text), (background, text)
+        page.locator(".ax-explorer").first.screenshot(path=str(artifacts / "images-dark.png"))
+        page.locator(".ax-tile[data-index='0']").click()
+        page.locator(".ax-pane-after canvas").wait_for(timeout=30_000)
+        page.locator(".ax-large").screenshot(path=str(artifacts / "images-dark-large.png"))
+        page.keyboard.press("Escape")
+    finally:
+        page.evaluate(
+            "() => window.jupyterapp.commands.execute('apputils:change-theme',"
+            " { theme: 'JupyterLab Light' })"
+        )
+
+
+def _brightness(css_color: str) -> float:
+    parts = css_color[css_color.index("(") + 1 : css_color.index(")")].split(",")
+    r, g, b = (float(p) for p in parts[:3])
+    return (0.299 * r + 0.587 * g + 0.114 * b) / 255
