@@ -100,6 +100,8 @@ def takes(op: OpInfo) -> Takes | None:
         return None
     if name in READS_ENCODED:
         return Takes("encoded")
+    if name in AUTO_AUG_OPS:
+        return Takes("image", ("HWC",), ("UINT8",))
     if name in ANY_INPUT:
         return Takes("any", optional=op.min_inputs == 0)
     if name.startswith("transforms.") and name != "transforms.combine":
@@ -120,7 +122,9 @@ def takes(op: OpInfo) -> Takes | None:
 def is_image_step(op: OpInfo) -> bool:
     """An operator that reads images and writes images: what the picker places in a chain."""
     found = takes(op)
-    return found is not None and found.kind == "image"
+    # The auto_aug policies come with presets and code; each edit of one rebuilds a pipeline
+    # (about a second), so the picker does not offer them as a step yet.
+    return found is not None and found.kind == "image" and op.name not in AUTO_AUG_OPS
 
 
 def refusal(op: OpInfo, data: Data) -> str | None:
