@@ -64,7 +64,9 @@ def test_edit_runs_only_what_changed_and_keeps_before(controller: Controller) ->
     state = controller.set_arg("rotate", "fill_value", 128.0)
     assert state.ok
     assert set(state.result.ran()) == {"rotate", "crop", "flip"}  # type: ignore[union-attr]
-    assert state.before is not None and len(state.before.arrays) == 4
+    before = state.before.of("flip") if state.before is not None else None
+    assert before is not None and len(before.arrays) == 4
+    assert before.arrays[0].shape == state.result.arrays("flip")[0].shape  # type: ignore[union-attr]
 
 
 def test_invalid_edit_keeps_spec_and_last_good_result(controller: Controller) -> None:

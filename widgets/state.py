@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from augexplorer.catalog import ArgInfo, Catalog, OpInfo
 from augexplorer.catalog.flow import (
     Placement,
@@ -47,15 +45,7 @@ from augexplorer.validate import RESERVED_IDS
 from .autosave import Autosave
 from .failure import Failure
 from .history import History, Step
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """Host copies of one output, kept for the A/B view (live outputs are reused by DALI)."""
-
-    arrays: tuple[np.ndarray, ...]
-    layout: str
-    spec: GraphSpec
+from .snapshot import Snapshot, take_snapshot
 
 
 @dataclass(frozen=True)
@@ -68,7 +58,7 @@ class PanelState:
     can_redo: bool
     seed_locked: bool
     history: tuple[Step, ...]  # what each step of the undo history did
-    before: Snapshot | None  # the final output before the current edit (A/B view)
+    before: Snapshot | None  # node outputs before the current edit (A/B view)
 
     @property
     def ok(self) -> bool:
@@ -137,7 +127,7 @@ class Controller:
     def _run(self, action: Any) -> PanelState:
         previous = self.session.result
         if self._new_entry and previous is not None:
-            self._before = _snapshot(previous)
+            self._before = take_snapshot(previous, self._selected)
         self._new_entry = False
         try:
             action()
@@ -467,11 +457,6 @@ def _kind(value: ArgValue) -> str:
     if isinstance(value, Random):
         return f"random.{value.dist}"
     return "ref" if isinstance(value, Ref) else "constant"
-
-
-def _snapshot(result: RunResult) -> Snapshot:
-    ref = result.final
-    return Snapshot(tuple(result.arrays(ref)), result.layout(ref), result.plan.spec)
 
 
 def check_node_name(name: str) -> None:
