@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -311,3 +312,19 @@ def test_random_toggle_is_labelled(explorer: Explorer) -> None:
     browser_update(explorer.graph, selected="rotate")
     toggle = explorer.node_panel.controls["angle"].random_toggle
     assert toggle.description == "random" and toggle.value and not toggle.disabled
+
+
+def test_the_panel_says_what_the_folder_left_out(catalog, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+
+    root = tmp_path / "data"
+    shutil.copytree(samples_dir(), root)
+    shutil.copy(next(root.glob("animal/*.jpg")), root / "stray.jpg")
+    (root / ".ipynb_checkpoints").mkdir()
+    explorer = Explorer(
+        "basic", data=str(root), batch_size=4, autosave=tmp_path / "a.json", catalog=catalog
+    )
+    explorer.flush()
+    shown = html.unescape(explorer.data_notes.value)
+    assert "stray.jpg" in shown and ".ipynb_checkpoints" in shown
+    plain = Explorer("basic", batch_size=4, autosave=tmp_path / "b.json", catalog=catalog)
+    assert plain.flush().ok and plain.data_notes.value == ""

@@ -21,6 +21,7 @@ from augexplorer.spec import load as load_spec
 from .autosave import Autosave
 from .autosave_key import autosave_path
 from .coalesce import Coalescer
+from .data_notes import DataNotes
 from .errors_view import ErrorsView
 from .export_view import ExportView
 from .graph_view import GraphView
@@ -71,6 +72,7 @@ class Explorer(widgets.VBox):
         self.picker = OpPicker(session.catalog, self._add_op, self.controller.placement)
         self.node_panel = NodePanel(session.catalog, self._node_actions())
         self.errors = ErrorsView()
+        self.data_notes = DataNotes()
         self.variety = Variety(session.catalog)
         self.grid = GridView(self.variety)
         self.timing = TimingView()
@@ -97,7 +99,7 @@ class Explorer(widgets.VBox):
             [graph, node, adding], layout={"flex": "0 0 400px", "width": "400px"}
         )
         editing.add_class("ax-editing")
-        output = _section("Output", self.errors, self.grid)
+        output = _section("Output", self.errors, self.data_notes, self.grid)
         output.layout = widgets.Layout(flex="1 1 420px", min_width="0")
         output.add_class("ax-output")
         body = widgets.HBox([editing, output], layout={"align_items": "flex-start"})
@@ -302,6 +304,7 @@ class Explorer(widgets.VBox):
             self.graph.selected = state.selected or ""
             self.node_panel.show(state.spec, state.selected, state.failure)
             self.errors.show(state.failure)
+            self.data_notes.show(state.result)
             self.toolbar.undo.disabled = not state.can_undo
             self.toolbar.redo.disabled = not state.can_redo
             self.toolbar.show(state.spec, state.history)
