@@ -260,7 +260,7 @@ class _Validator:
                 continue
             decoder = decoder_downstream(self.spec, self.catalog, node_id)
             fix = (
-                f"move it after {decoder!r} (the panel's \"Move after\" button)"
+                f'move it after {decoder!r} (the panel\'s "Move after" button)'
                 if decoder
                 else "connect it to a node whose output it can read"
             )

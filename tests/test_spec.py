@@ -53,7 +53,10 @@ def test_nan_survives_json_so_validation_can_name_it() -> None:
         ("{not json", "not valid JSON (line 1"),
         ('{"format": "other", "version": 1}', "is this an augexplorer graph"),
         ('{"format": "augexplorer.graph", "version": 99}', "newer than this augexplorer"),
-        ('{"format": "augexplorer.graph", "version": 1, "colour": 1}', "unknown field 'colour'; allowed"),
+        (
+            '{"format": "augexplorer.graph", "version": 1, "colour": 1}',
+            "unknown field 'colour'; allowed",
+        ),
         (
             '{"format": "augexplorer.graph", "version": 1, "nodes": [{"id": "a", "op": "rotate", "speed": 2}]}',
             "nodes[0] (node 'a'): unknown field 'speed'",
