@@ -2,7 +2,9 @@
 
 A module exported by augexplorer is read without running it (its GRAPH literal), and a spec
 (.json) is read as a spec. Any other Python file can only be imported by running it, which
-happens only with --run-file.
+happens only with --run-file. A pipeline the file builds from its own @pipeline_def is
+imported without --pipeline; a file with only the @pipeline_def function has it built, its
+parameters given with --param NAME=VALUE.
 """
 
 from __future__ import annotations
@@ -28,7 +30,21 @@ def register(subparsers: Any) -> None:
         "module", help="the file to import: an exported module, a spec, or a pipeline file"
     )
     parser.add_argument("-o", "--output", required=True, help="the spec to write (.json)")
-    parser.add_argument("--pipeline", help="which pipeline, when the file defines several")
+    parser.add_argument(
+        "--pipeline",
+        help="which pipeline, by its name in the file, when it has several (by default the "
+        "pipeline it builds from its own @pipeline_def function, else its one @pipeline_def)",
+    )
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        type=_param,
+        metavar="NAME=VALUE",
+        help="a value for a parameter of the @pipeline_def function to build (repeat it: "
+        "--param root=/data --param device=cpu); VALUE is read as JSON when it parses "
+        "(8, true, [224, 224]), else as text",
+    )
     parser.add_argument(
         "--run-file",
         action="store_true",
@@ -43,10 +59,30 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..export.importer import import_graph
+    from ..export.serialized import ImportRefused
     from ..spec import save
 
     check_outputs(args, "output")
-    spec = import_graph(Path(args.module), pipeline=args.pipeline, run_file=args.run_file)
+    params: dict[str, Any] = {}
+    for name, value in args.param:
+        if name in params:
+            raise ImportRefused(f"--param {name} is given twice (fix: give each parameter once)")
+        params[name] = value
+    spec = import_graph(
+        Path(args.module), pipeline=args.pipeline, run_file=args.run_file, params=params
+    )
     path = save(spec, Path(args.output), overwrite=args.overwrite)
     print(f"wrote {path} ({len(spec.nodes)} nodes)")
     return 0
+
+
+def _param(text: str) -> tuple[str, Any]:
+    from ..export.code_pipelines import parse_param
+
+    try:
+        return parse_param(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+_param.__name__ = "NAME=VALUE"  # what argparse calls the type in its own messages

@@ -5,7 +5,8 @@ with :func:`ast.literal_eval` (no code runs). A spec (``.json``, or any file hol
 object) is read as a spec, never executed. Any other Python file can only be imported by
 **running** it (as a module not named ``__main__``) to find its ``@pipeline_def`` functions or
 built ``Pipeline`` objects, whose ``serialize()`` output becomes the graph; that happens only
-when the caller allows it (``run_file=True``, ``--run-file``).
+when the caller allows it (``run_file=True``, ``--run-file``). Which pipeline, and the values of
+a ``@pipeline_def`` function's parameters: :mod:`.code_pipelines`.
 """
 
 from __future__ import annotations
@@ -13,15 +14,16 @@ from __future__ import annotations
 import ast
 import json
 import runpy
+import traceback
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ..errors import SpecFormatError
 from ..spec import GraphSpec
 from ..spec.io import from_json, loads
+from .code_pipelines import RUN_NAME, SAMPLE_BATCH, build, choose, on_this_machine
 from .serialized import ImportRefused, graph_from_serialized
-
-SAMPLE_BATCH = 8
 
 
 class ImportWouldRun(ImportRefused):
@@ -29,11 +31,17 @@ class ImportWouldRun(ImportRefused):
 
 
 def import_graph(
-    path: str | Path, *, pipeline: str | None = None, run_file: bool = False
+    path: str | Path,
+    *,
+    pipeline: str | None = None,
+    run_file: bool = False,
+    params: Mapping[str, Any] | None = None,
 ) -> GraphSpec:
     """The graph of a file: an exported module's ``GRAPH`` literal or a spec (nothing runs);
     else, only with `run_file`, the pipeline its code builds (the file **runs**, with the
-    caller's permissions). `pipeline` picks one when it defines several."""
+    caller's permissions). A pipeline the file builds from its own ``@pipeline_def`` is chosen
+    over the function; `pipeline` names one when there are several. A file with only a
+    ``@pipeline_def`` function has it built, with `params` as its parameters' values."""
     path = Path(path)
     if path.is_dir():
         raise SpecFormatError(
@@ -47,12 +55,14 @@ def import_graph(
     except UnicodeDecodeError:
         raise SpecFormatError(f"{path}: not a text file") from None
     if path.suffix.lower() == ".json" or _is_json_object(text):
+        _refuse_params(path, params, "a spec (JSON), read as one")
         try:
             return loads(text)
         except SpecFormatError as error:
             raise SpecFormatError(f"{path}: read as a spec (JSON), {error}") from None
     graph = graph_literal(text, str(path))
     if graph is not None:
+        _refuse_params(path, params, "a module exported by augexplorer, read from its GRAPH")
         return graph
     if not run_file:
         raise ImportWouldRun(
@@ -61,7 +71,15 @@ def import_graph(
             "pipeline is read through Pipeline.serialize(); nothing ran (fix: read the file, "
             "and if you trust it, import it with --run-file, or import_graph(..., run_file=True))"
         )
-    return import_code(path, pipeline=pipeline)
+    return import_code(path, pipeline=pipeline, params=params)
+
+
+def _refuse_params(path: Path, params: Mapping[str, Any] | None, what: str) -> None:
+    if params:
+        raise SpecFormatError(
+            f"{path} is {what} without running anything, so parameters "
+            f"({', '.join(params)}) have nothing to go to (fix: leave out --param)"
+        )
 
 
 def _is_json_object(text: str) -> bool:
@@ -140,28 +158,40 @@ def graph_literal(text: str, where: str = "module") -> GraphSpec | None:
     return None
 
 
-def import_code(path: str | Path, *, pipeline: str | None = None) -> GraphSpec:
-    """Run the file and turn the pipeline it defines into a graph (this executes its code:
+def import_code(
+    path: str | Path, *, pipeline: str | None = None, params: Mapping[str, Any] | None = None
+) -> GraphSpec:
+    """Run the file and turn the pipeline it means into a graph (this executes its code:
     :func:`import_graph` calls it only when the caller allows it)."""
-    namespace = runpy.run_path(str(path), run_name="__augexplorer_import__")
-    found = pipelines_in(namespace)
-    if pipeline is not None:
-        if pipeline not in found:
-            raise ImportRefused(
-                f"{path}: no pipeline named {pipeline!r}; found: {', '.join(found) or 'none'}"
-            )
-        found = {pipeline: found[pipeline]}
-    if not found:
+    path = Path(path)
+    tree = _parse(path.read_text(encoding="utf-8"), str(path))
+    namespace = _run(path)
+    chosen = choose(namespace, tree, where=str(path), pipeline=pipeline, params=params)
+    value = on_this_machine(chosen, namespace, where=str(path))
+    try:
+        return import_pipeline(value, name=chosen.graph_name, params=params)
+    except ImportRefused as error:
+        raise ImportRefused(f"{path}: {error}") from None
+
+
+def _run(path: Path) -> dict[str, Any]:
+    """The file's namespace after running it (as a module not named ``__main__``, so its
+    ``if __name__ == "__main__":`` block stays out); its failure becomes one line."""
+    try:
+        return runpy.run_path(str(path), run_name=RUN_NAME)
+    except (Exception, SystemExit) as error:  # the user's code: anything it raises is theirs
+        lines = [
+            frame.lineno
+            for frame in traceback.extract_tb(error.__traceback__)
+            if Path(frame.filename) == path or frame.filename == str(path)
+        ]
+        where = f" at line {lines[-1]}" if lines else ""
+        message = str(error).strip().splitlines()
         raise ImportRefused(
-            f"{path}: no @pipeline_def function or Pipeline object at module level "
-            "(fix: define one, or export the graph from augexplorer)"
-        )
-    if len(found) > 1:
-        raise ImportRefused(
-            f"{path}: several pipelines ({', '.join(found)}); choose one with --pipeline NAME"
-        )
-    name, value = next(iter(found.items()))
-    return import_pipeline(value, name=name)
+            f"{path}: running it failed{where}: {type(error).__name__}"
+            f"{': ' + message[0] if message else ''} (fix: make the file run on its own, "
+            f"python {path.name}, then import it again)"
+        ) from None
 
 
 def pipelines_in(namespace: dict[str, Any]) -> dict[str, Any]:
@@ -175,24 +205,23 @@ def pipelines_in(namespace: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def import_pipeline(pipeline: Any, *, name: str = "imported") -> GraphSpec:
-    """The graph of a ``Pipeline`` or a ``@pipeline_def`` function (called with no arguments of
-    its own, on the CPU)."""
+def import_pipeline(
+    pipeline: Any, *, name: str = "imported", params: Mapping[str, Any] | None = None
+) -> GraphSpec:
+    """The graph of a ``Pipeline``, or of a ``@pipeline_def`` function built with `params` as
+    its parameters' values (on the CPU where there is no GPU; see :func:`.code_pipelines.build`).
+    """
     import dataclasses
 
     from nvidia.dali import Pipeline
 
     if not isinstance(pipeline, Pipeline):
-        try:
-            built = pipeline(num_threads=1, device_id=None)
-            if (built.max_batch_size or -1) <= 0:  # the decorator set no batch size
-                built = pipeline(batch_size=SAMPLE_BATCH, num_threads=1, device_id=None)
-            pipeline = built
-        except TypeError as error:
-            raise ImportRefused(
-                f"pipeline {name!r} needs arguments to be built ({error}); build it in the file "
-                "(pipe = my_pipeline(...)) and import that"
-            ) from None
+        pipeline = build(pipeline, name=name, params=params)
+    elif params:
+        raise ImportRefused(
+            f"pipeline {name!r} is already built, so parameters ({', '.join(params)}) cannot "
+            "change it (fix: pass its @pipeline_def function instead)"
+        )
     try:
         data = pipeline.serialize()
     except Exception as error:  # DALI raises RuntimeError for python_function and friends

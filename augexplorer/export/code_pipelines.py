@@ -1,0 +1,291 @@
+"""Which pipeline a Python file means, and how to build a ``@pipeline_def`` function of it.
+
+A file written the way DALI's tutorials write them defines a ``@pipeline_def`` function and
+often builds a pipeline from it (``pipe = my_pipeline(batch_size=8, ...)``). The built pipeline
+is the one the user ran, so it is chosen; a file that only defines the function has it built
+here, with the values the caller gives its parameters (``--param root=/data``).
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..devices import has_gpu
+from .serialized import ImportRefused
+
+RUN_NAME = "__augexplorer_import__"  # the module name the file runs under (never __main__)
+SAMPLE_BATCH = 8  # the batch size of a pipeline whose definition sets none
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A pipeline the file offers: a built ``Pipeline`` or a ``@pipeline_def`` function."""
+
+    name: str  # its name in the file, what --pipeline takes
+    value: Any
+    built_from: str | None = None  # the file's @pipeline_def function it was built from
+    call: ast.Call | None = field(default=None, compare=False)  # the call that built it
+
+    @property
+    def built(self) -> bool:
+        return not _is_definition(self.value)
+
+    @property
+    def graph_name(self) -> str:
+        """The name the graph gets: the function's, which the export names its own after."""
+        return self.built_from or self.name
+
+    def describe(self) -> str:
+        if not self.built:
+            return f"{self.name} (@pipeline_def)"
+        if self.built_from:
+            return f"{self.name} (built from {self.built_from})"
+        return f"{self.name} (built)"
+
+
+def parse_param(text: str) -> tuple[str, Any]:
+    """``NAME=VALUE`` from the command line: the value as JSON when it parses, else as text
+    (``size=[224, 224]`` is a list, ``root=/data`` the text ``/data``)."""
+    name, equals, value = text.partition("=")
+    name = name.strip()
+    if not equals or not name.isidentifier():
+        raise ValueError(f"got {text!r} (fix: give NAME=VALUE, e.g. --param root=/data)")
+    try:
+        return name, json.loads(value)
+    except ValueError:
+        return name, value
+
+
+def choose(
+    namespace: Mapping[str, Any],
+    tree: ast.Module,
+    *,
+    where: str,
+    pipeline: str | None = None,
+    params: Mapping[str, Any] | None = None,
+) -> Candidate:
+    """The pipeline the file means: the one named by `pipeline`; else, with `params`, its
+    ``@pipeline_def`` function; else the pipeline built from its own ``@pipeline_def``
+    function, any other pipeline it built, or its one ``@pipeline_def`` function."""
+    candidates = _candidates(namespace, tree)
+    if pipeline is not None:
+        chosen = next((c for c in candidates if c.name == pipeline), None)
+        if chosen is None:
+            found = ", ".join(c.describe() for c in candidates) or "none"
+            raise ImportRefused(
+                f"{where}: no pipeline named {pipeline!r}; found: {found} "
+                "(fix: --pipeline one of those)"
+            )
+        if params and chosen.built:
+            raise ImportRefused(
+                f"{where}: {pipeline!r} is a pipeline the file already built, so parameters "
+                f"({', '.join(params)}) cannot change it "
+                f"(fix: leave out --param, or {_choose_function_fix(candidates, chosen)})"
+            )
+        return chosen
+    own = [c for c in candidates if not c.built and c.value.__module__ == RUN_NAME]
+    definitions = [c for c in candidates if not c.built]
+    built = [c for c in candidates if c.built]
+    own_built = [c for c in built if c.built_from]
+    tiers = (
+        [own or definitions]
+        if params
+        else [own_built, built, own, definitions]  # the first tier with any pipeline decides
+    )
+    for tier in tiers:
+        if len(tier) == 1:
+            return tier[0]
+        if tier:
+            raise ImportRefused(
+                f"{where}: several pipelines ({', '.join(c.describe() for c in tier)}); "
+                "choose one with --pipeline NAME (or pipeline='NAME')"
+            )
+    if params and built:
+        raise ImportRefused(
+            f"{where}: no @pipeline_def function to give the parameters "
+            f"({', '.join(params)}) to; it only builds {', '.join(c.name for c in built)} "
+            "(fix: leave out --param)"
+        )
+    raise ImportRefused(
+        f"{where}: no @pipeline_def function or Pipeline object at module level "
+        "(fix: define one, or export the graph from augexplorer)"
+    )
+
+
+def _choose_function_fix(candidates: Sequence[Candidate], chosen: Candidate) -> str:
+    if chosen.built_from and any(c.name == chosen.built_from for c in candidates):
+        return f"choose the function with --pipeline {chosen.built_from}"
+    return "choose a @pipeline_def function with --pipeline"
+
+
+def _is_definition(value: Any) -> bool:
+    return callable(value) and bool(getattr(value, "_is_pipeline_def", False))
+
+
+def _candidates(namespace: Mapping[str, Any], tree: ast.Module) -> list[Candidate]:
+    from nvidia.dali import Pipeline
+
+    imported = _imported_names(tree)
+    built_from = _built_from(tree, namespace)
+    seen: set[int] = set()
+    candidates: list[Candidate] = []
+    for name, value in namespace.items():
+        if name.startswith("_") or id(value) in seen:
+            continue  # private names, and a second name for the same pipeline
+        if _is_definition(value):
+            candidates.append(Candidate(name, value))
+        elif isinstance(value, Pipeline) and name not in imported:
+            function, call = built_from.get(name, (None, None))
+            candidates.append(Candidate(name, value, function, call))
+        else:
+            continue
+        seen.add(id(value))
+    return candidates
+
+
+def _imported_names(tree: ast.Module) -> set[str]:
+    names: set[str] = set()
+    for statement in tree.body:
+        if isinstance(statement, ast.Import | ast.ImportFrom):
+            names |= {(alias.asname or alias.name).split(".")[0] for alias in statement.names}
+    return names
+
+
+def _built_from(tree: ast.Module, namespace: Mapping[str, Any]) -> dict[str, tuple[str, ast.Call]]:
+    """Top-level ``pipe = my_pipeline(...)`` assignments whose callee is a ``@pipeline_def``
+    function the file defines: the pipeline's name -> the function's name and the call."""
+    own = {
+        name
+        for name, value in namespace.items()
+        if _is_definition(value) and getattr(value, "__module__", None) == RUN_NAME
+    }
+    found: dict[str, tuple[str, ast.Call]] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign):
+            targets, value = statement.targets, statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            targets, value = [statement.target], statement.value
+        else:
+            continue
+        if not isinstance(value, ast.Call):
+            continue
+        callee = value.func
+        callee_name = (
+            callee.attr if isinstance(callee, ast.Attribute) else getattr(callee, "id", "")
+        )
+        if callee_name not in own:
+            continue
+        for target in targets:
+            if isinstance(target, ast.Name):
+                found[target.id] = (callee_name, value)
+    return found
+
+
+def on_this_machine(chosen: Candidate, namespace: Mapping[str, Any], *, where: str) -> Any:
+    """The chosen pipeline, rebuilt with ``device_id=None`` when the file built it for a GPU
+    this machine lacks (as DALI's tutorials write ``device_id=0``): DALI cannot serialize
+    that pipeline here. The file's own call is evaluated again, its ``device_id`` replaced."""
+    value = chosen.value
+    if not chosen.built or has_gpu() or getattr(value, "device_id", None) is None:
+        return value
+    call = chosen.call
+    if call is None or any(keyword.arg is None for keyword in call.keywords):
+        return value  # not a plain call of the file's function: left for serialize() to judge
+    rebuilt = ast.Call(
+        func=call.func,
+        args=call.args,
+        keywords=[k for k in call.keywords if k.arg != "device_id"]
+        + [ast.keyword(arg="device_id", value=ast.Constant(value=None))],
+    )
+    expression = ast.fix_missing_locations(ast.copy_location(ast.Expression(rebuilt), call))
+    try:
+        # the file's own call, which run_file already allowed to run
+        return eval(compile(expression, where, "eval"), dict(namespace))
+    except Exception as error:  # the user's code: any error it raises is theirs to read
+        raise ImportRefused(
+            f"{where}: {chosen.name!r} was built for GPU {value.device_id} and this machine has "
+            f"none; building it again with device_id=None failed at line {call.lineno}: "
+            f"{type(error).__name__}: {_first_line(error)} (fix: build it with device_id=None)"
+        ) from None
+
+
+def build(definition: Any, *, name: str, params: Mapping[str, Any] | None = None) -> Any:
+    """The pipeline a ``@pipeline_def`` function builds with `params`, on the CPU where there is
+    no GPU, with one thread and a sample batch size unless its decorator or `params` set them."""
+    from nvidia.dali import Pipeline
+
+    params = dict(params or {})
+    signature = inspect.signature(definition)
+    _check_params(signature, params, set(inspect.signature(Pipeline.__init__).parameters), name)
+    arguments: dict[str, Any] = {"num_threads": 1}
+    if not has_gpu():
+        arguments["device_id"] = None
+    arguments |= params
+    given = ", ".join(f"{key}={value!r}" for key, value in params.items())
+    try:
+        pipeline = definition(**arguments)
+        if not (pipeline.max_batch_size or 0) > 0 and "batch_size" not in params:
+            pipeline = definition(**arguments, batch_size=SAMPLE_BATCH)
+    except Exception as error:  # the user's code: any error it raises is theirs to read
+        with_params = f" with {given}" if given else ""
+        raise ImportRefused(
+            f"pipeline {name!r} failed while being built{with_params}: "
+            f"{type(error).__name__}: {_first_line(error)} "
+            f"(fix: check the values given to its parameters: {_describe(signature)})"
+        ) from None
+    return pipeline
+
+
+def _check_params(
+    signature: inspect.Signature, params: Mapping[str, Any], pipeline_args: set[str], name: str
+) -> None:
+    by_name = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    parameters = signature.parameters.values()
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+    own = {p.name for p in parameters if p.kind in by_name}
+    listing = _describe(signature)
+    for key in params:
+        if key not in own and key not in pipeline_args and not takes_any:
+            raise ImportRefused(
+                f"pipeline {name!r} has no parameter {key!r}; its parameters: {listing} "
+                "(fix: give --param only for those, or Pipeline arguments such as batch_size)"
+            )
+    for parameter in parameters:
+        if parameter.default is not inspect.Parameter.empty or parameter.name in params:
+            continue
+        if parameter.kind in by_name:
+            raise ImportRefused(
+                f"pipeline {name!r} needs a value for its parameter {parameter.name!r}; its "
+                f"parameters: {listing} (fix: --param {parameter.name}=VALUE, or "
+                f"params={{{parameter.name!r}: ...}})"
+            )
+        if parameter.kind is inspect.Parameter.POSITIONAL_ONLY:
+            raise ImportRefused(
+                f"pipeline {name!r} takes {parameter.name!r} only by position, which an import "
+                "cannot give (fix: build the pipeline in the file, pipe = "
+                f"{name}(...), and import that)"
+            )
+
+
+def _describe(signature: inspect.Signature) -> str:
+    parts = []
+    for parameter in signature.parameters.values():
+        if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
+            parts.append(f"*{parameter.name}")
+        elif parameter.kind is inspect.Parameter.VAR_KEYWORD:
+            parts.append(f"**{parameter.name}")
+        elif parameter.default is inspect.Parameter.empty:
+            parts.append(f"{parameter.name} (no default)")
+        else:
+            parts.append(f"{parameter.name}={parameter.default!r}")
+    return ", ".join(parts) or "none"
+
+
+def _first_line(error: BaseException) -> str:
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return lines[0] if lines else "(no message)"

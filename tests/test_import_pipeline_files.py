@@ -1,0 +1,297 @@
+"""Files written the way DALI's tutorials write them import as a user expects: the pipeline the
+file builds is picked without --pipeline, a file with only its @pipeline_def function has it
+built with the parameters given on the command line, and the imported graph runs in a Session
+to the original pipeline's outputs."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from augexplorer import Session
+from augexplorer.cli import main
+from augexplorer.data import samples_dir
+from augexplorer.devices import default_device_id
+from augexplorer.export.code_pipelines import parse_param
+from augexplorer.export.importer import ImportWouldRun, import_graph
+from augexplorer.export.serialized import ImportRefused
+from augexplorer.spec import GraphSpec, load
+
+# DALI's getting-started pipeline, its image folder a parameter rather than a global.
+GETTING_STARTED = """
+from nvidia.dali import fn, pipeline_def, types
+
+
+@pipeline_def(batch_size=4)
+def simple_pipeline(root, device="mixed", shuffle=True):
+    jpegs, labels = fn.readers.file(
+        file_root=root, random_shuffle=shuffle, initial_fill=21, seed=1234, name="Reader"
+    )
+    images = fn.decoders.image(jpegs, device=device, output_type=types.RGB)
+    images = fn.resize(images, resize_x=96, resize_y=64)
+    return images, labels
+"""
+
+BUILT = """
+from nvidia.dali import fn, pipeline_def
+
+image_dir = {root!r}
+max_batch_size = 3
+
+
+@pipeline_def
+def rotated_pipeline():
+    jpegs, labels = fn.readers.file(file_root=image_dir, random_shuffle=True, seed=7)
+    images = fn.decoders.image(jpegs, device="cpu")
+    images = fn.resize(images, resize_x=80, resize_y=80)
+    angle = fn.random.uniform(range=(-10.0, 10.0), seed=12)
+    return fn.rotate(images, angle=angle, fill_value=0), labels
+
+
+pipe = rotated_pipeline(batch_size=max_batch_size, num_threads=1, device_id=0)
+"""
+
+TWO_BUILT = """
+from nvidia.dali import fn, pipeline_def
+
+image_dir = {root!r}
+
+
+@pipeline_def
+def flipped_pipeline():
+    jpegs, labels = fn.readers.file(file_root=image_dir, seed=3)
+    images = fn.decoders.image(jpegs, device="cpu")
+    return fn.flip(fn.resize(images, resize_x=64, resize_y=48), horizontal=1), labels
+
+
+@pipeline_def
+def cropped_pipeline():
+    jpegs, labels = fn.readers.file(file_root=image_dir, seed=3)
+    images = fn.decoders.image(jpegs, device="cpu")
+    return fn.crop(fn.resize(images, resize_x=64, resize_y=64), crop=(32, 32)), labels
+
+
+flipped = flipped_pipeline(batch_size=2, num_threads=1, device_id=None)
+cropped = cropped_pipeline(batch_size=5, num_threads=1, device_id=None)
+"""
+
+ONLY_DEFINED = """
+from nvidia.dali import fn, pipeline_def
+
+image_dir = {root!r}
+
+
+@pipeline_def
+def gray_pipeline(width=72):
+    jpegs, labels = fn.readers.file(file_root=image_dir, random_shuffle=True, seed=5)
+    images = fn.decoders.image(jpegs, device="cpu")
+    images = fn.color_space_conversion(images, image_type=types.RGB, output_type=types.GRAY)
+    return fn.resize(images, resize_x=width, resize_y=40), labels
+
+
+from nvidia.dali import types  # noqa: E402  (where a notebook-grown file puts its imports)
+"""
+
+
+def write(tmp_path: Path, name: str, source: str) -> Path:
+    path = tmp_path / name
+    path.write_text(source.format(root=str(samples_dir())) if "{root" in source else source)
+    return path
+
+
+def load_module(path: Path) -> Any:
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def original_batch(pipe: Any) -> list[list[np.ndarray]]:
+    pipe.build()
+    return [[np.array(out.at(i)) for i in range(len(out))] for out in pipe.run()]
+
+
+def session_batch(graph: GraphSpec) -> list[list[np.ndarray]]:
+    result = Session(graph, device_id=None).run()
+    return [result.arrays(ref) for ref in result.plan.outputs.values()]
+
+
+def assert_same_batch(graph: GraphSpec, pipe: Any) -> None:
+    want = original_batch(pipe)
+    got = session_batch(graph)
+    assert len(got) == len(want)
+    for index, (outputs, expected) in enumerate(zip(got, want, strict=True)):
+        assert len(outputs) == len(expected) == graph.batch_size, f"output {index}"
+        for x, y in zip(outputs, expected, strict=True):
+            assert x.dtype == y.dtype and x.shape == y.shape, f"output {index}"
+            np.testing.assert_array_equal(x, y, err_msg=f"output {index}")
+
+
+def test_getting_started_pipeline_with_its_root_given(tmp_path: Path) -> None:
+    source = write(tmp_path, "getting_started.py", GETTING_STARTED)
+    root = str(samples_dir())
+    graph = import_graph(source, run_file=True, params={"root": root, "device": "cpu"})
+    assert graph.name == "simple_pipeline" and graph.batch_size == 4  # the decorator's
+    reader = graph.sources()[0]
+    assert reader.seed == 1234
+    original = load_module(source).simple_pipeline(
+        root=root, device="cpu", num_threads=1, device_id=None
+    )
+    assert_same_batch(graph, original)
+
+
+def test_getting_started_pipeline_from_the_command_line(tmp_path: Path) -> None:
+    source = write(tmp_path, "getting_started.py", GETTING_STARTED)
+    target = tmp_path / "graph.json"
+    argv = ["import", str(source), "-o", str(target), "--run-file"]
+    params = ["--param", f"root={samples_dir()}", "--param", "device=cpu"]
+    assert main([*argv, *params, "--param", "shuffle=false"]) == 0
+    graph = load(target)
+    original = load_module(source).simple_pipeline(
+        root=str(samples_dir()), device="cpu", shuffle=False, num_threads=1, device_id=None
+    )
+    assert_same_batch(graph, original)  # `false` reached the function as JSON, not as text
+
+
+def test_the_pipeline_a_file_builds_is_picked(tmp_path: Path) -> None:
+    source = write(tmp_path, "built.py", BUILT)
+    graph = import_graph(source, run_file=True)
+    # named after its function (so the export's function is too), batch size as built
+    assert graph.name == "rotated_pipeline" and graph.batch_size == 3
+    # built for GPU 0 as DALI's tutorials do: without a GPU it is rebuilt with device_id=None
+    original = load_module(source).rotated_pipeline(
+        batch_size=3, num_threads=1, device_id=default_device_id()
+    )
+    assert_same_batch(graph, original)
+
+
+def test_several_built_pipelines_are_named_and_one_is_chosen(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = write(tmp_path, "two.py", TWO_BUILT)
+    with pytest.raises(ImportRefused) as refused:
+        import_graph(source, run_file=True)
+    message = str(refused.value)
+    assert str(source) in message and "--pipeline NAME" in message
+    assert "flipped (built from flipped_pipeline)" in message
+    assert "cropped (built from cropped_pipeline)" in message
+    graph = import_graph(source, run_file=True, pipeline="cropped")
+    assert graph.name == "cropped_pipeline" and graph.batch_size == 5
+    assert_same_batch(graph, load_module(source).cropped)
+
+    target = tmp_path / "graph.json"
+    argv = ["import", str(source), "-o", str(target), "--run-file"]
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "Traceback" not in error and "--pipeline" in error
+    assert main([*argv, "--pipeline", "flipped"]) == 0
+    assert_same_batch(load(target), load_module(source).flipped)
+
+
+def test_a_file_with_only_the_decorated_function_has_it_built(tmp_path: Path) -> None:
+    source = write(tmp_path, "only.py", ONLY_DEFINED)
+    graph = import_graph(source, run_file=True)
+    assert graph.name == "gray_pipeline" and graph.batch_size == 8  # no batch size: a sample's
+    module = load_module(source)
+    assert_same_batch(graph, module.gray_pipeline(batch_size=8, num_threads=1, device_id=None))
+    # a parameter with a default can be given, and a Pipeline argument too
+    wider = import_graph(source, run_file=True, params={"width": 100, "batch_size": 2})
+    assert wider.batch_size == 2
+    assert_same_batch(
+        wider, module.gray_pipeline(width=100, batch_size=2, num_threads=1, device_id=None)
+    )
+
+
+def test_a_parameter_without_default_left_out_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = write(tmp_path, "getting_started.py", GETTING_STARTED)
+    with pytest.raises(ImportRefused) as refused:
+        import_graph(source, run_file=True, params={"device": "cpu"})
+    message = str(refused.value)
+    assert str(source) in message and "'simple_pipeline'" in message
+    assert "parameter 'root'" in message and "--param root=VALUE" in message
+    assert "root (no default), device='mixed', shuffle=True" in message
+
+    target = tmp_path / "graph.json"
+    assert main(["import", str(source), "-o", str(target), "--run-file"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "Traceback" not in error
+    assert "parameter 'root'" in error and not target.exists()
+
+
+def test_an_unknown_parameter_is_named_with_the_functions_parameters(tmp_path: Path) -> None:
+    source = write(tmp_path, "getting_started.py", GETTING_STARTED)
+    with pytest.raises(ImportRefused, match=r"no parameter 'rot'.*root \(no default\)"):
+        import_graph(source, run_file=True, params={"root": "/data", "rot": 1})
+
+
+def test_parameters_do_not_run_a_file_without_run_file(tmp_path: Path) -> None:
+    marker = tmp_path / "ran.txt"
+    source = write(
+        tmp_path,
+        "marked.py",
+        f"from pathlib import Path\nPath({str(marker)!r}).write_text('ran')\n" + GETTING_STARTED,
+    )
+    with pytest.raises(ImportWouldRun, match="--run-file"):
+        import_graph(source, params={"root": str(samples_dir())})
+    assert main(["import", str(source), "-o", str(tmp_path / "g.json"), "--param", "root=x"]) == 2
+    assert not marker.exists()
+
+
+def test_parameters_for_a_built_pipeline_are_refused(tmp_path: Path) -> None:
+    source = write(tmp_path, "built.py", BUILT)
+    with pytest.raises(ImportRefused, match=r"'pipe' is a pipeline the file already built"):
+        import_graph(source, run_file=True, pipeline="pipe", params={"batch_size": 2})
+    # without --pipeline, parameters go to the file's @pipeline_def function
+    graph = import_graph(source, run_file=True, params={"batch_size": 2})
+    assert graph.name == "rotated_pipeline" and graph.batch_size == 2
+
+
+def test_a_file_that_fails_to_run_is_one_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = write(tmp_path, "broken.py", "import os\n\nvalue = 1 / 0\n")
+    argv = ["import", str(source), "-o", str(tmp_path / "g.json"), "--run-file"]
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "Traceback" not in error
+    assert f"{source}: running it failed at line 3: ZeroDivisionError" in error
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("root=/data/images", ("root", "/data/images")),
+        ("device=cpu", ("device", "cpu")),
+        ("width=100", ("width", 100)),
+        ("shuffle=false", ("shuffle", False)),
+        ("size=[224, 224]", ("size", [224, 224])),
+        ('name="123"', ("name", "123")),
+        ("empty=", ("empty", "")),
+    ],
+)
+def test_param_values_are_json_when_they_parse_else_text(
+    text: str, expected: tuple[str, Any]
+) -> None:
+    assert parse_param(text) == expected
+
+
+def test_a_malformed_or_repeated_param_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = write(tmp_path, "getting_started.py", GETTING_STARTED)
+    argv = ["import", str(source), "-o", str(tmp_path / "g.json"), "--run-file"]
+    with pytest.raises(SystemExit) as exited:
+        main([*argv, "--param", "root"])
+    assert exited.value.code == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "NAME=VALUE" in error
+    assert main([*argv, "--param", "root=a", "--param", "root=b"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "--param root is given twice" in error
