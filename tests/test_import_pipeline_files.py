@@ -15,7 +15,7 @@ import pytest
 from augexplorer import Session
 from augexplorer.cli import main
 from augexplorer.data import samples_dir
-from augexplorer.devices import default_device_id
+from augexplorer.devices import default_device_id, has_gpu
 from augexplorer.export.code_pipelines import parse_param
 from augexplorer.export.importer import ImportWouldRun, import_graph
 from augexplorer.export.serialized import ImportRefused
@@ -295,3 +295,13 @@ def test_a_malformed_or_repeated_param_is_one_line(
     assert main([*argv, "--param", "root=a", "--param", "root=b"]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "--param root is given twice" in error
+
+
+@pytest.mark.skipif(has_gpu(), reason="the rebuild happens only on a machine without a GPU")
+def test_a_gpu_pipeline_that_cannot_be_rebuilt_says_how_to_fix_it(tmp_path: Path) -> None:
+    source = write(tmp_path, "gone.py", BUILT + "del max_batch_size\n")
+    with pytest.raises(ImportRefused) as refused:
+        import_graph(source, run_file=True)
+    message = str(refused.value)
+    assert str(source) in message and "'pipe' was built for GPU 0" in message
+    assert "failed at line 17: NameError" in message and "device_id=None" in message
