@@ -17,9 +17,9 @@ from typing import Any, Literal
 
 from .catalog import PYTHON_FUNCTION, OpInfo
 from .catalog.auto_aug import is_auto_aug
-from .spec import GraphSpec, PythonCode, Ref, Source
+from .spec import Clause, GraphSpec, PythonCode, Ref, Source
 
-StepRole = Literal["source", "node", "random", "apply"]
+StepRole = Literal["source", "node", "random", "apply", "when"]
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,7 @@ class Step:
     args: Mapping[str, Any] = field(default_factory=dict)  # constants, JSON-typed
     arg_inputs: Mapping[str, Ref] = field(default_factory=dict)  # argument -> step output
     apply: Ref | None = None  # per-sample predicate: run only where it is 1
+    when: tuple[Clause, ...] = ()  # the node's condition, which `apply` computes (for export)
     seed: int | None = None
     bound_arg: str | None = None  # for random steps: the argument of `origin` they feed
     info: OpInfo | None = field(default=None, compare=False)
@@ -41,7 +42,7 @@ class Step:
     @property
     def uses_conditionals(self) -> bool:
         """Whether the step's call needs ``enable_conditionals=True``: applied with a
-        probability, or a policy of DALI's auto_aug (which branches per sample)."""
+        probability or under a condition, or a policy of DALI's auto_aug (which branches per sample)."""
         return self.apply is not None or is_auto_aug(self.op)
 
     @property

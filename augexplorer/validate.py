@@ -25,6 +25,7 @@ from .catalog.limits import (
     value_counts,
 )
 from .catalog.readers import READER, SOURCE_OWNED
+from .conditions import condition_problems, predicate
 from .errors import GraphInvalid, Problem
 from .evolve import evolve
 from .expressions import GRAPH_OPS
@@ -193,6 +194,7 @@ class _Validator:
         deps: dict[str, list[str]] = {}
         for node in self.spec.nodes:
             refs = [*node.inputs, *(v for v in node.args.values() if isinstance(v, Ref))]
+            refs += [clause.ref for clause in node.when]
             known = deps.setdefault(node.id, [])
             known += [r.node for r in refs if r.node in self.spec and r.node not in known]
         for _ in range(MAX_CYCLES_REPORTED):
@@ -447,6 +449,9 @@ class _Validator:
             probability = self._probability(node, info, probability)
             if probability is not None:
                 apply = Ref(self._apply_step(node, probability))
+        outputs = node.args.get("num_outputs", 1) if info.name == PYTHON_FUNCTION else info.outputs
+        if node.when:
+            apply = self._condition(node, outputs) or apply
         self.steps[node.id] = Step(
             id=node.id,
             op=info.name,
@@ -457,6 +462,7 @@ class _Validator:
             args=args,
             arg_inputs=arg_inputs,
             apply=apply,
+            when=node.when if apply is not None else (),
             seed=seed if info.random else None,
             info=info,
         )
@@ -479,6 +485,10 @@ class _Validator:
             seed = derive_seed(self.spec.seed, node.id, "apply") if seed is None else seed
             probability = Probability(float(probability.p), seed)
             step = dataclasses.replace(step, apply=Ref(self._apply_step(node, probability)))
+        if node.when:
+            apply = self._condition(node, 1)
+            if apply is not None:
+                step = dataclasses.replace(step, apply=apply, when=node.when)
         self.steps[node.id] = step
         return dataclasses.replace(node, probability=probability)
 
@@ -760,6 +770,18 @@ class _Validator:
             else derive_seed(self.spec.seed, node.id, "apply")
         )
         return Probability(float(p), seed)
+
+    def _condition(self, node: Node, outputs: int) -> Ref | None:
+        """The predicate step of `node`'s condition (None, with problems, for a bad one)."""
+        problems = condition_problems(node, outputs, self.steps, set(self.spec.ids()))
+        if problems:
+            self.problems += problems
+            return None
+
+        def add(step: Step) -> None:
+            self.steps[step.id] = step
+
+        return predicate(node, self._fresh_id, add)
 
     def _apply_step(self, node: Node, probability: Probability) -> str:
         step_id = self._fresh_id(f"{node.id}_apply")

@@ -31,6 +31,7 @@ from ..spec.io import to_json
 from ..validate import validate
 from . import template
 from .auto_aug_source import policy_imports, policy_source
+from .branches import write_branches
 from .expression_source import source as expression_source
 from .fusion import FUSE_MODES, FuseMode, fuse_decoders
 from .literals import ENUM_TYPES, dotted, enum_member, identifier, is_plain, literal
@@ -365,7 +366,20 @@ class _Writer:
     # ---- the pipeline body --------------------------------------------------------------------
     def _body(self) -> str:
         lines: list[str] = []
+        block: list[Step] = []  # consecutive steps under conditions, written as one if-block
+        before: list[str] = []  # steps met inside the block that need none of it
         for step in self.steps:
+            if step.role == "when":
+                continue  # the exported `if` blocks select the same samples
+            if step.when:
+                block.append(step)
+                continue
+            if block and not set(step.upstream_nodes) & {s.id for s in block}:
+                before.extend(self._step_lines(step))
+                continue
+            if block:
+                lines += before + self._condition_block(block)
+                block, before = [], []
             fusion = self.fused_at.get(step.id)
             if fusion is not None:
                 pair = f"{self.var(Ref(fusion.decoder.id))} + {self.var(Ref(fusion.consumer.id))}"
@@ -374,7 +388,18 @@ class _Writer:
                     + ("" if fusion.exact else " (not exact: see the header)")
                 )
             lines.extend(self._step_lines(step))
+        if block:
+            lines += before + self._condition_block(block)
         return "\n".join(f"    {line}" if line else "" for line in lines) + "\n"
+
+    def _condition_block(self, steps: list[Step]) -> list[str]:
+        """Steps under conditions as nested ``if``/``elif``/``else`` blocks: on each path every
+        step is either called or passes its input through, in the graph's order."""
+        return write_branches([(step.when, step) for step in steps], self._branch_line, self.var)
+
+    def _branch_line(self, step: Step, applied: bool) -> str:
+        targets = ", ".join(self.names[(step.id, i)] for i in range(step.output_count))
+        return f"{targets} = {self._call(step) if applied else self.var(step.inputs[0])}"
 
     def _step_lines(self, step: Step) -> list[str]:
         if step.role == "source":

@@ -163,6 +163,19 @@ class Probability:
 
 
 @dataclass(frozen=True)
+class Clause:
+    """One part of a node's condition: the node runs where output `ref` (a per-sample boolean,
+    such as a coin flip or ``angle < 0``) is `holds`; ``if``/``else`` are two nodes with opposite
+    clauses, ``elif`` adds the negation of the earlier predicate, nesting adds clauses."""
+
+    ref: Ref
+    holds: bool = True
+
+    def describe(self) -> str:
+        return str(self.ref) if self.holds else f"not {self.ref}"
+
+
+@dataclass(frozen=True)
 class PythonCode:
     """Python source for a ``python_function`` node: the function `name` defined in `source`.
 
@@ -284,6 +297,10 @@ class Source:
     def probability(self) -> Probability | None:
         return None
 
+    @property
+    def when(self) -> tuple[Clause, ...]:
+        return ()
+
 
 @dataclass(frozen=True)
 class Node:
@@ -296,6 +313,12 @@ class Node:
     device: Device | None = None  # None: the GPU where DALI sees one and the op has a GPU backend
     probability: Probability | None = None
     seed: int | None = None  # the operator's own randomness, for random operators
+    # Run only where every clause holds; elsewhere the first input passes through unchanged.
+    when: tuple[Clause, ...] = ()
+
+    def describe_condition(self) -> str:
+        """``if flip and not angle_neg``, or "" for a node that runs on every sample."""
+        return "if " + " and ".join(c.describe() for c in self.when) if self.when else ""
 
     def with_arg(self, name: str, value: ArgValue) -> Node:
         return evolve(self, args={**self.args, name: value})
@@ -313,6 +336,12 @@ class Node:
         while redirected and redirected[-1] is None:
             redirected.pop()
         inputs = tuple(new or old for new, old in zip(redirected, self.inputs, strict=False))
+        # a predicate redirected to None stays, so validation names it: dropping a clause would
+        # run the node on samples it was meant to skip
+        when = tuple(
+            dataclasses.replace(c, ref=target) if (target := redirect(c.ref)) else c
+            for c in self.when
+        )
         args: dict[str, ArgValue] = {}
         for name, value in self.args.items():
             if isinstance(value, Ref):
@@ -322,9 +351,9 @@ class Node:
             args[name] = value
         if self.op == EXPRESSION and inputs != self.inputs:  # its text names its inputs
             args = dict(follow_inputs(args, self.inputs, inputs))
-        if inputs == self.inputs and args == self.args:
+        if inputs == self.inputs and args == self.args and when == self.when:
             return self
-        return dataclasses.replace(self, inputs=inputs, args=args)
+        return dataclasses.replace(self, inputs=inputs, args=args, when=when)
 
 
 AnyNode: TypeAlias = "Source | Node"
@@ -372,6 +401,7 @@ class GraphSpec:
             for node in self.nodes
             if any(ref.node == node_id for ref in node.inputs)
             or any(isinstance(v, Ref) and v.node == node_id for v in node.args.values())
+            or any(clause.ref.node == node_id for clause in node.when)
         ]
 
     def final_output(self) -> Ref | None:
@@ -405,6 +435,10 @@ class GraphSpec:
         return self.replace_node(
             dataclasses.replace(self._operator(node_id), probability=probability)
         )
+
+    def set_condition(self, node_id: str, when: Iterable[Clause]) -> GraphSpec:
+        """Run node `node_id` only where every clause holds (no clauses: on every sample)."""
+        return self.replace_node(dataclasses.replace(self._operator(node_id), when=tuple(when)))
 
     def unique_id(self, base: str) -> str:
         stem = base.replace(".", "_")

@@ -18,6 +18,7 @@ from ..expressions import CONSTANT
 from .explain import explain, nesting_depth
 from .graph import (
     AnyNode,
+    Clause,
     GraphSpec,
     Node,
     Probability,
@@ -92,6 +93,10 @@ def node_to_json(node: AnyNode) -> dict[str, Any]:
             out["probability"]["seed"] = node.probability.seed
     if node.seed is not None:
         out["seed"] = node.seed
+    if node.when:
+        out["when"] = [
+            {"ref": str(c.ref)} if c.holds else {"ref": str(c.ref), "is": False} for c in node.when
+        ]
     return out
 
 
@@ -217,6 +222,10 @@ def _node(index: int, data: dict[str, Any]) -> AnyNode:
         device=node.device,
         probability=probability and Probability(p=probability.p, seed=probability.seed),
         seed=node.seed,
+        when=tuple(
+            Clause(_ref(clause.ref, f"{where}.when[{i}].ref"), clause.holds)
+            for i, clause in enumerate(node.when)
+        ),
     )
 
 

@@ -90,6 +90,13 @@ class ProbabilityJSON(_Object):
     seed: Seed | None = None
 
 
+class ClauseJSON(_Object):
+    """One clause of a node's condition: ``{"ref": "flip"}`` or ``{"ref": "flip", "is": false}``."""
+
+    ref: RefText
+    holds: bool = msgspec.field(default=True, name="is")
+
+
 class SourceJSON(_Object):
     id: Name
     source: Literal["samples", "folder", "file_list", "arrays"]
@@ -110,6 +117,7 @@ class NodeJSON(_Object):
     device: Literal["cpu", "gpu", "mixed"] | None = None
     probability: ProbabilityJSON | None = None
     seed: Seed | None = None
+    when: Annotated[list[ClauseJSON], Meta(max_length=64)] = []
 
 
 ConstantValue = int | float | bool
