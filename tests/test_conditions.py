@@ -208,3 +208,11 @@ def test_condition_json_is_checked() -> None:
     with pytest.raises(SpecFormatError) as bad:
         loads(text)
     assert "when[0].is" in str(bad.value) and "node 'rotate'" in str(bad.value)
+
+
+def test_the_graph_view_describes_a_condition() -> None:
+    from widgets.graph_view import describe_nodes
+
+    described = {d["id"]: d for d in describe_nodes(conditional_graph(), None, None)}
+    assert described["rotate"]["condition"] == "if not coin and negative"
+    assert described["decode"]["condition"] == ""

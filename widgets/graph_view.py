@@ -64,6 +64,7 @@ def describe_nodes(
                 "arg_refs": arg_refs,
                 "randoms": randoms,
                 "probability": node.probability.p if node.probability is not None else None,
+                "condition": node.describe_condition() if isinstance(node, Node) else "",
                 "error": errors.get(node.id),
                 "output": final is not None and final.node == node.id,
             }

@@ -30,6 +30,7 @@ function nodeLines(node) {
   for (const [arg, ref] of node.arg_refs || []) lines.push({ text: `${arg} ← ${ref}`, cls: "ax-g-argref" });
   if (node.probability !== null && node.probability !== undefined)
     lines.push({ text: `applied with p = ${node.probability}`, cls: "ax-g-random" });
+  if (node.condition) lines.push({ text: `runs ${node.condition}`, cls: "ax-g-random" });
   if (node.error) lines.push({ text: node.error, cls: "ax-g-error-text" });
   return lines;
 }
