@@ -345,3 +345,27 @@ def test_a_session_gives_its_graph_and_data() -> None:
     )
     stats = collect_stats(session, batches=2)
     assert stats.samples == 6 and stats.output("flip").samples == 6  # type: ignore[union-attr]
+
+
+def test_a_node_under_a_condition_is_counted_where_its_condition_held() -> None:
+    """if coin: flip, else: rotate (node conditions): each ran where its clause held, and
+    together they cover every sample once."""
+    from augexplorer.spec import Clause
+
+    spec = (
+        arrays_graph(
+            ("flip", "flip", {"horizontal": 1}), ("rotate", "rotate", {"angle": 90.0}), batch_size=8
+        )
+        .insert_after(
+            None, Node("coin", "random.coin_flip", args={"probability": 0.3}), rewire=False
+        )
+        .set_condition("flip", (Clause(Ref("coin")),))
+        .set_condition("rotate", (Clause(Ref("coin"), holds=False),))
+    )
+    stats = collect_stats(spec, known_images()[0], batches=40, device_id=None)
+    flipped = stats.rate("flip", "when")
+    rotated = stats.rate("rotate", "when")
+    assert flipped.trials == rotated.trials == 320
+    assert flipped.successes + rotated.successes == 320
+    assert abs(flipped.rate - 0.3) < Z_999 * np.sqrt(0.3 * 0.7 / flipped.trials)
+    assert flipped.expected is None and "coin" in flipped.what

@@ -68,12 +68,23 @@ def _percent(share: float) -> str:
 def _rate_warnings(stats: Stats) -> list[StatsWarning]:
     found = []
     for rate in stats.rates:
-        if not rate.trials or rate.argument != "probability":
+        if not rate.trials or rate.argument not in ("probability", "when"):
             continue
         subject = f"`{rate.node}`"
         if rate.together_with:
             subject += " together with " + " and ".join(f"`{n}`" for n in rate.together_with)
         ran = f"ran on {rate.successes:,} of {rate.trials:,} samples"
+        if rate.argument == "when":
+            if rate.successes < RARE * rate.trials:
+                found.append(
+                    StatsWarning(
+                        rate.node,
+                        "when",
+                        f"{subject} {ran}",
+                        f"its condition almost never holds: check the predicates of `{rate.node}`",
+                    )
+                )
+            continue
         if rate.successes < RARE * rate.trials:
             found.append(
                 StatsWarning(

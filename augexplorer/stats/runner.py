@@ -9,6 +9,7 @@ and then dropped; nothing grows with the number of batches.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
@@ -198,14 +199,12 @@ class _Counter:
         self.fills: dict[str, tuple[FillStats, Step]] = {}
         self.labels: dict[str, LabelCounts] = {}
         for step in plan.steps:
+            if step.apply is not None:
+                self._conditional(step, step.apply)
             if step.role == "random":
                 self._random(step)
-            elif step.role == "apply":
-                p = float(step.args.get("probability", 0.5))
-                self.applied[step.id] = Rate(
-                    f"{step.origin} applied", step.origin, "probability", p
-                )
-                self.refs.append(Ref(step.id))
+            elif step.role in ("apply", "when"):
+                pass  # counted per node that reads it (above)
             elif step.role == "source":
                 data = sources.get(step.id)
                 self.labels[step.id] = LabelCounts(step.id, data)
@@ -219,6 +218,21 @@ class _Counter:
                 if value is not None and step.inputs:
                     self.fills[step.id] = (FillStats(step.origin, step.op, value), step)
         self._nested()
+
+    def _conditional(self, step: Step, predicate: Ref) -> None:
+        """A node that runs only on some samples: apply-with-probability (its declared rate is
+        the probability) or a condition on other nodes (no declared rate)."""
+        made_by = self.plan.step(predicate.node)
+        if made_by.role == "apply":
+            p = float(made_by.args.get("probability", 0.5))
+            rate = Rate(f"{step.origin} applied", step.origin, "probability", p)
+        else:
+            node = self.plan.spec.node(step.origin)
+            condition = node.describe_condition() if isinstance(node, Node) else str(predicate)
+            rate = Rate(f"{step.origin} ran ({condition})", step.origin, "when", None)
+        self.applied[step.id] = rate
+        if predicate not in self.refs:
+            self.refs.append(predicate)
 
     def _random(self, step: Step) -> None:
         node = self.plan.spec.node(step.origin)
@@ -240,19 +254,23 @@ class _Counter:
 
     def _nested(self) -> None:
         """A conditional node after other conditional nodes: count how often all of them ran."""
-        apply_of = {s.id: s.apply.node for s in self.plan.steps if s.apply is not None}
-        for step_id, apply_id in apply_of.items():
-            before = [a for a in self.plan.ancestors(step_id) if a in apply_of]
+        for step_id, rate_alone in self.applied.items():
+            before = [a for a in self.plan.ancestors(step_id) if a in self.applied]
             if not before:
                 continue
-            expected = self.applied[apply_id].expected or 0.0
-            for other in before:
-                expected *= self.applied[apply_of[other]].expected or 0.0
+            rates = [rate_alone.expected, *(self.applied[a].expected for a in before)]
+            expected = math.prod(r for r in rates if r is not None) if None not in rates else None
             origin = self.plan.step(step_id).origin
             together = tuple(self.plan.step(a).origin for a in before)
             what = f"{origin} applied with {' and '.join(together)}"
-            rate = Rate(what, origin, "probability", expected, together_with=together)
+            argument = "probability" if expected is not None else "when"
+            rate = Rate(what, origin, argument, expected, together_with=together)
             self.nested[step_id] = rate
+
+    def _predicate(self, step_id: str) -> Ref:
+        predicate = self.plan.step(step_id).apply
+        assert predicate is not None  # only conditional steps are in self.applied
+        return predicate
 
     def add(self, outputs: tuple[Any, ...]) -> None:
         batch = dict(zip((str(r) for r in self.refs), outputs, strict=True))
@@ -269,17 +287,18 @@ class _Counter:
             if step_id in self.coin_args:
                 self.coin_args[step_id].add(int(np.count_nonzero(values)), values.shape[0])
         flags = {
-            step_id: np.array([bool(np.asarray(v).reshape(-1)[0]) for v in host(step_id)])
+            step_id: np.array(
+                [bool(np.asarray(v).reshape(-1)[0]) for v in host(str(self._predicate(step_id)))]
+            )
             for step_id in self.applied
         }
         for step_id, rate in self.applied.items():
             rate.add(int(flags[step_id].sum()), flags[step_id].size)
-        apply_of = {s.id: s.apply.node for s in self.plan.steps if s.apply is not None}
         for step_id, rate in self.nested.items():
-            together = flags[apply_of[step_id]].copy()
+            together = flags[step_id].copy()
             for other in self.plan.ancestors(step_id):
-                if other in apply_of:
-                    together &= flags[apply_of[other]]
+                if other in flags:
+                    together &= flags[other]
             rate.add(int(together.sum()), together.size)
         for ref, output in self.outputs.items():
             output.add_batch(host(ref), str(batch[ref].layout() or ""))
