@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from nvidia.dali import fn, pipeline_def, types
+from pipelines_conditionals import CONDITIONALS
 from pipelines_expressions import EXPRESSIONS
 
 BATCH = 4
@@ -121,6 +122,7 @@ CORPUS: dict[str, Callable[..., Any]] = {
     "normalize_per_channel": normalize_per_channel,
     "multi_output": multi_output,
     **EXPRESSIONS,  # constants, arithmetic, comparisons, .shape() and subscripts
+    **CONDITIONALS,  # if/elif/else, nested, on coin flips and comparisons
 }
 
 

@@ -152,22 +152,34 @@ def _refusal(tmp_path: Path, body: str, conditionals: bool = False) -> str:
 
 
 REFUSALS = {
-    "comparison": (
+    "logical": (
         """
-        angle = fn.random.uniform(range=[-10.0, 10.0])
-        if angle < 0:
+        a = fn.random.coin_flip(dtype=types.BOOL)
+        b = fn.random.coin_flip(dtype=types.BOOL)
+        if a and not b:
             images = fn.flip(images)
         """,
-        ["a conditional other than apply-with-probability", "line 11", "if angle < 0:"],
+        [
+            "`and`/`or`/`not` in an if condition",
+            "line 12",
+            "if a and not b:",
+            "(a != 0) & (b == 0)",
+        ],
     ),
-    "if_else": (
+    "replaced_in_a_branch": (
         """
-        if fn.random.coin_flip(probability=0.5):
-            images = fn.flip(images)
+        mirrored = fn.flip(images)
+        if fn.random.coin_flip():
+            images = mirrored
         else:
             images = fn.rotate(images, angle=10.0)
         """,
-        ["a conditional other than apply-with-probability", "line 10", "coin_flip"],
+        [
+            "an if/else whose branches do not both continue one variable",
+            "line 11",
+            "if fn.random.coin_flip():",
+            "first input",
+        ],
     ),
     "auto_aug": (
         "images = rand_augment.rand_augment(images, n=2, m=9)",
@@ -193,7 +205,7 @@ REFUSALS = {
 @pytest.mark.parametrize("case", list(REFUSALS))
 def test_refusals_name_the_construct_and_its_line(tmp_path: Path, case: str) -> None:
     body, expected = REFUSALS[case]
-    conditionals = case in ("comparison", "if_else", "auto_aug")
+    conditionals = case in ("logical", "replaced_in_a_branch", "auto_aug")
     message = _refusal(tmp_path, body, conditionals)
     for text in expected:
         assert text in message, f"{text!r} not in {message!r}"
@@ -231,3 +243,33 @@ def test_reader_arguments_are_validated(corpus: dict[str, Any]) -> None:
     assert "no argument 'initial_fil'" in text and "'initial_fill'" in text
     assert "source's shuffle" in text
     assert "reader_args.prefetch_queue_depth" in text and "expected a number" in text
+
+
+def test_conditionals_import_as_node_conditions(corpus: dict[str, Any]) -> None:
+    from augexplorer.spec import Node
+
+    def conditions(name: str) -> dict[str, list[str]]:
+        graph = corpus[name][1]
+        return {
+            node.id: [clause.describe() for clause in node.when]
+            for node in graph.nodes
+            if isinstance(node, Node) and node.when
+        }
+
+    # if / elif (two operators) / else: one chain, the elif's comparison stays an expression
+    assert conditions("by_the_angle_sign") == {
+        "flip": ["coin_flip"],
+        "rotate": ["not coin_flip", "compare"],
+        "brightness": ["not coin_flip", "compare"],
+        "flip_2": ["not coin_flip", "not compare"],
+    }
+    assert conditions("nested_ifs") == {
+        "flip": ["coin_flip"],
+        "rotate": ["coin_flip", "coin_flip_2"],
+        "hsv": ["coin_flip", "not coin_flip_2"],
+    }
+    # `if coin_flip(p): x = op(x)` alone stays an apply probability with the flip's seed
+    graph = corpus["inverted_sometimes"][1]
+    applied = [n for n in graph.nodes if isinstance(n, Node) and n.probability is not None]
+    assert [(n.probability.p, n.probability.seed) for n in applied] == [(0.5, 7)]
+    assert not any(n.op == "random.coin_flip" for n in graph.nodes if isinstance(n, Node))

@@ -18,8 +18,13 @@ from ..catalog.auto_aug import node_for_function
 from .protobuf import OpRecord
 
 _CONDITION_FIX = (
-    "write it as `if fn.random.coin_flip(probability=p): x = op(x)` with no else (one operator "
-    "applied with a probability), which imports as the node's apply probability"
+    "let each branch change the variable the if started from with operators that take it as "
+    "their first input (`if p: x = fn.flip(x)` / `else: x = fn.rotate(x, angle=10)`), and "
+    "compute other values before the if"
+)
+_LOGICAL_FIX = (
+    "combine the predicates into one boolean expression, such as `if (a != 0) & (b == 0):` for "
+    "`if a and not b:`, or nest the ifs"
 )
 _SOURCE_FIX = (
     "read the images with fn.readers.file from a folder (file_root=) or a file list "
@@ -50,12 +55,18 @@ def construct(op: OpRecord, fn_name: str) -> Construct | None:
 
 
 def conditional(_op: OpRecord) -> Construct:
-    """A conditional other than apply-with-probability."""
+    """An if/else whose branches are not chains of operators on the variable it started from."""
     return Construct(
-        "a conditional other than apply-with-probability (an else or elif branch, a nested "
-        "if, several operators in one branch, or a predicate that is not a coin flip)",
+        "an if/else whose branches do not both continue one variable (a branch that sets it to "
+        "another value, or an operator that does not read it as its first input)",
         _CONDITION_FIX,
     )
+
+
+def logical(_op: OpRecord) -> Construct:
+    """``and``/``or``/``not`` in an ``if`` condition (DALI's ``_conditional.not_`` and
+    ``validate_logical``)."""
+    return Construct("`and`/`or`/`not` in an if condition", _LOGICAL_FIX)
 
 
 def auto_aug_policy(op: OpRecord) -> str | None:

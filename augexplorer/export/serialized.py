@@ -3,13 +3,14 @@
 Operators become nodes (named after the operator, ``resize``, ``resize_2``, ...), constant
 arguments are typed from the operator schemas (enums restored by name), positional and argument
 inputs become references, constants and arithmetic on data nodes become constant and
-expression nodes (:mod:`.expression_import`), and DALI conditionals of the form
-``if coin_flip(p): x = op(y)`` become the node's apply probability. What a graph cannot hold is
-refused with an error naming it.
+expression nodes (:mod:`.expression_import`), and DALI conditionals become node conditions
+(:mod:`.branch_import`); the simplest, ``if coin_flip(p): x = op(x)``, becomes the node's apply
+probability. What a graph cannot hold is refused with an error naming it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import keyword
 import re
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from ..errors import AugExplorerError
 from ..spec import GraphSpec, Node, Probability, Ref, Source
 from ..validate import RESERVED_IDS
 from . import refusals
+from .branch_import import BranchesRefused, BranchImport
 from .expression_import import ExpressionImport
 from .literals import ENUM_TYPES
 from .protobuf import Argument, OpRecord, read_pipeline
@@ -85,9 +87,25 @@ class _Converter:
             self._add,
             lambda: self.ids,
         )
+        # a coin flip read only by one merge (and its splits) can become an apply probability
+        self.predicate_uses = {
+            name: sum(
+                1
+                for op in record.ops
+                for port in op.inputs
+                if port.name == name and _fn_name(op) != "_conditional.split"
+            )
+            + sum(1 for port in record.outputs if port.name == name)
+            for name in self.coin_flip_names(record.ops)
+        }
+        self.branches = BranchImport(self._ref, self._node, self._replace)
         for op in record.ops:
             self._op(op, consumers)
+            self.branches.record(op, self.refs)
         used = {ref.node for node in self.nodes if isinstance(node, Node) for ref in node.inputs}
+        used |= {
+            clause.ref.node for node in self.nodes if isinstance(node, Node) for clause in node.when
+        }
         used |= {
             v.node
             for node in self.nodes
@@ -112,10 +130,17 @@ class _Converter:
     def _node(self, node_id: str) -> Any:
         return next(node for node in self.nodes if node.id == node_id)
 
+    def _replace(self, node: Node) -> None:
+        self.nodes[self.nodes.index(self._node(node.id))] = node
+
     def _add(self, node: Node, op: OpRecord) -> None:
         self.nodes.append(node)
         for index, port in enumerate(op.outputs):
             self.refs[port.name] = Ref(node.id, index)
+
+    @staticmethod
+    def coin_flip_names(ops: list[OpRecord]) -> list[str]:
+        return [op.outputs[0].name for op in ops if _fn_name(op) == "random.coin_flip"]
 
     def _predicate_node_ids(self) -> set[str]:
         return {self.refs[name].node for name in self.predicates if name in self.refs}
@@ -164,11 +189,13 @@ class _Converter:
             self._split(op)
             return
         if name == "_conditional.merge":
-            self._merge(op, label)
+            self._merge(op)
             return
         if name == "readers.file":
             self._reader(op, label)
             return
+        if name in ("_conditional.not_", "_conditional.validate_logical"):
+            raise ImportRefused(refusals.refusal(refusals.logical(op), op))
         if name.startswith("_conditional."):
             raise ImportRefused(refusals.refusal(refusals.conditional(op), op))
         info = self.catalog.get(name)
@@ -255,38 +282,38 @@ class _Converter:
         source = self._ref(data[0].name, "a conditional")
         for port in op.outputs:
             self.splits[port.name] = _Split(source, predicate)
+        self.branches.split(op)
 
-    def _merge(self, op: OpRecord, label: str) -> None:
-        data = [p for p in op.inputs if not p.is_argument]
-        predicate = next((p.name for p in op.inputs if p.is_argument), "")
-        if len(data) != 2:
-            raise ImportRefused(refusals.refusal(refusals.conditional(op), op))
-        true_ref = self._ref(data[0].name, label)
-        false_ref = self._ref(data[1].name, label)
-        node = self._node(true_ref.node)
-        passes_through = isinstance(node, Node) and node.inputs and node.inputs[0] == false_ref
-        if not passes_through or data[1].name not in self.splits:
-            raise ImportRefused(refusals.refusal(refusals.conditional(op), op))
+    def _merge(self, op: OpRecord) -> None:
+        try:
+            branches = self.branches.branches(op)
+        except BranchesRefused:
+            raise ImportRefused(refusals.refusal(refusals.conditional(op), op)) from None
+        predicate = next(port.name for port in op.inputs if port.is_argument)
         flip = self.coin_flips.get(predicate)
-        if flip is None:
-            raise ImportRefused(refusals.refusal(refusals.conditional(op), op))
-        flip_op, _ = flip
+        if (
+            flip is not None
+            and self.predicate_uses.get(predicate) == 1
+            and not branches.outer
+            and len(branches.true_side) == 1
+            and not branches.false_side
+            and branches.predicate.output == 0
+        ):
+            merged = self._with_probability(branches.true_side[0], flip[0])
+        else:
+            merged = self.branches.join(branches)
+        for port in op.outputs:
+            self.refs[port.name] = merged
+
+    def _with_probability(self, node_id: str, flip_op: OpRecord) -> Ref:
+        """``if coin_flip(p): x = op(x)``: the node's apply probability, with the flip's seed."""
         args = {k: a.value() for k, a in flip_op.args.items() if not k.startswith("_")}
         p = float(args.get("probability", 0.5))
         seed = int(args["seed"]) if "seed" in args else None
-        self.predicates[predicate] = flip_op
-        index = self.nodes.index(node)
-        self.nodes[index] = Node(
-            id=node.id,
-            op=node.op,
-            inputs=node.inputs,
-            args=node.args,
-            device=node.device,
-            probability=Probability(_shortest_float(p), seed),
-            seed=node.seed,
-        )
-        for port in op.outputs:
-            self.refs[port.name] = true_ref
+        self.predicates[flip_op.outputs[0].name] = flip_op
+        node = self._node(node_id)
+        self._replace(dataclasses.replace(node, probability=Probability(_shortest_float(p), seed)))
+        return Ref(node_id)
 
 
 def _plain_name(name: str) -> bool:

@@ -1,0 +1,84 @@
+"""DALI pipelines with ``if``/``elif``/``else`` blocks, written the way DALI users write them
+(``enable_conditionals=True``). They join the import round trip corpus (:mod:`pipelines_corpus`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from nvidia.dali import fn, pipeline_def, types
+
+
+def _decoded(root: str, seed: int) -> tuple[Any, Any]:
+    jpegs, labels = fn.readers.file(file_root=root, random_shuffle=True, seed=seed)
+    images = fn.decoders.image(jpegs, device="cpu", output_type=types.RGB)
+    return fn.resize(images, resize_x=32, resize_y=24), labels
+
+
+@pipeline_def(enable_conditionals=True)
+def flip_or_rotate(root: str, lists: str) -> Any:
+    images, labels = _decoded(root, 21)
+    if fn.random.coin_flip(probability=0.5, seed=22):
+        images = fn.flip(images, horizontal=1)
+    else:
+        images = fn.rotate(images, angle=10.0, fill_value=0)
+    return images, labels
+
+
+@pipeline_def(enable_conditionals=True)
+def by_the_angle_sign(root: str, lists: str) -> Any:
+    images, labels = _decoded(root, 23)
+    angle = fn.random.uniform(range=[-20.0, 20.0], seed=24)
+    if fn.random.coin_flip(probability=0.3, seed=25):
+        images = fn.flip(images, vertical=1, horizontal=0)
+    elif angle < 0:
+        images = fn.rotate(images, angle=angle, fill_value=0)
+        images = fn.brightness(images, brightness=1.5)
+    else:
+        images = fn.flip(images, horizontal=1)
+    return images, labels, angle
+
+
+@pipeline_def(enable_conditionals=True)
+def nested_ifs(root: str, lists: str) -> Any:
+    images, labels = _decoded(root, 26)
+    if fn.random.coin_flip(probability=0.6, seed=27):
+        images = fn.flip(images, horizontal=1)
+        if fn.random.coin_flip(probability=0.5, seed=28):
+            # drawn inside the branch: DALI draws it for the whole batch, then splits it
+            angle = fn.random.uniform(range=[-30.0, 30.0], seed=29)
+            images = fn.rotate(images, angle=angle, fill_value=0)
+        else:
+            images = fn.hsv(images, saturation=0.5)
+    return images, labels
+
+
+@pipeline_def(enable_conditionals=True)
+def two_variables_one_if(root: str, lists: str) -> Any:
+    images, labels = _decoded(root, 30)
+    gray = fn.color_space_conversion(images, image_type=types.RGB, output_type=types.GRAY)
+    coin = fn.random.coin_flip(probability=0.5, seed=31)
+    if coin:
+        images = fn.flip(images, horizontal=1)
+        gray = fn.flip(gray, vertical=1, horizontal=0)
+    return images, labels, gray, coin
+
+
+@pipeline_def(enable_conditionals=True)
+def combined_predicate(root: str, lists: str) -> Any:
+    images, labels = _decoded(root, 32)
+    bright = fn.random.coin_flip(probability=0.5, seed=33)
+    angle = fn.random.uniform(range=[-10.0, 10.0], seed=34)
+    if (bright != 0) & (angle > 0):
+        images = fn.brightness(images, brightness=1.4)
+    return images, labels
+
+
+CONDITIONALS: dict[str, Callable[..., Any]] = {
+    "flip_or_rotate": flip_or_rotate,
+    "by_the_angle_sign": by_the_angle_sign,
+    "nested_ifs": nested_ifs,
+    "two_variables_one_if": two_variables_one_if,
+    "combined_predicate": combined_predicate,
+}
