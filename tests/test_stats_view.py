@@ -27,6 +27,7 @@ def test_statistics_run_in_a_thread_while_the_session_keeps_editing() -> None:
     session = small_session()
     session.run()
     view = StatsView(lambda: session)
+    assert view.plot.layout.display == "none"  # no broken-image icon before the first run
     view.batches.value = 30
     view.start()
     assert view.thread is not None and view.thread is not threading.current_thread()
@@ -37,7 +38,7 @@ def test_statistics_run_in_a_thread_while_the_session_keeps_editing() -> None:
     assert not view.running and view.stats is not None
     assert view.progress.value == 30 and view.stats.samples == 30 * BATCH
     assert "`rotate` ran on" in view.report.value  # the rare branch, in the warnings
-    assert view.plot.value[:4] == b"\x89PNG"
+    assert view.plot.value[:4] == b"\x89PNG" and view.plot.layout.display == ""
     assert not view.run_button.disabled and view.cancel_button.disabled
 
 

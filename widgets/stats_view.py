@@ -43,7 +43,8 @@ class StatsView(widgets.VBox):
         self.status.add_class("ax-stats-status")
         self.report = widgets.HTML("")
         self.report.add_class("ax-stats-report")
-        self.plot = widgets.Image(format="png", layout={"max_width": "100%"})
+        # Hidden while empty: an Image with no picture shows the browser's broken-image icon.
+        self.plot = widgets.Image(format="png", layout={"max_width": "100%", "display": "none"})
         self.run_button.on_click(lambda _button: self.start())
         self.cancel_button.on_click(lambda _button: self.cancel())
         controls = widgets.HBox([self.batches, self.run_button, self.cancel_button, self.progress])
@@ -120,6 +121,7 @@ class StatsView(widgets.VBox):
             self.plot.value = figure_png(stats_figure(stats))
         except ImportError:  # matplotlib missing: the figures above still stand
             self.plot.value = b""
+        self.plot.layout.display = "" if self.plot.value else "none"
 
 
 def report_html(stats: Stats) -> str:
