@@ -10,6 +10,8 @@ parameters given with --param NAME=VALUE.
 from __future__ import annotations
 
 import argparse
+import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +60,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..export.derived_seeds import DrawsDiffer
     from ..export.importer import import_graph
     from ..export.serialized import ImportRefused
     from ..spec import save
@@ -68,9 +71,13 @@ def run(args: argparse.Namespace) -> int:
         if name in params:
             raise ImportRefused(f"--param {name} is given twice (fix: give each parameter once)")
         params[name] = value
-    spec = import_graph(
-        Path(args.module), pipeline=args.pipeline, run_file=args.run_file, params=params
-    )
+    with warnings.catch_warnings(record=True) as noted:
+        warnings.simplefilter("always", DrawsDiffer)
+        spec = import_graph(
+            Path(args.module), pipeline=args.pipeline, run_file=args.run_file, params=params
+        )
+    for note in noted:
+        print(f"note: {note.message}", file=sys.stderr)
     path = save(spec, Path(args.output), overwrite=args.overwrite)
     print(f"wrote {path} ({len(spec.nodes)} nodes)")
     return 0

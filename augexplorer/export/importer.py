@@ -15,6 +15,7 @@ import ast
 import json
 import runpy
 import traceback
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from ..errors import SpecFormatError
 from ..spec import GraphSpec
 from ..spec.io import from_json, loads
 from .code_pipelines import RUN_NAME, SAMPLE_BATCH, build, choose, on_this_machine
+from .derived_seeds import DrawsDiffer, draws_differ_message, unseeded_random_nodes
 from .serialized import ImportRefused, graph_from_serialized
 
 
@@ -237,4 +239,9 @@ def import_pipeline(
         ) from None
     spec = graph_from_serialized(data, name=name)
     batch_size = int(pipeline.max_batch_size or 0)
+    seed = getattr(pipeline, "seed", -1)
+    unseeded = unseeded_random_nodes(spec)
+    if isinstance(seed, int) and seed != -1 and unseeded:
+        # With seed=-1 the pipeline itself draws anew on every run: nothing to keep equal.
+        warnings.warn(DrawsDiffer(draws_differ_message(seed, unseeded)), stacklevel=2)
     return dataclasses.replace(spec, batch_size=batch_size if batch_size > 0 else SAMPLE_BATCH)
