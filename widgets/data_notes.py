@@ -12,7 +12,7 @@ from augexplorer.engine import RunResult
 
 class DataNotes(widgets.HTML):
     def __init__(self) -> None:
-        super().__init__("")
+        super().__init__("", layout={"display": "none"})
         self.add_class("ax-data-notes")
 
     def show(self, result: RunResult | None) -> None:
@@ -22,3 +22,4 @@ class DataNotes(widgets.HTML):
             f"<details><summary>The data source left files out</summary><ul>{items}</ul></details>"
         )
         self.value = value if notes else ""
+        self.layout.display = "" if notes else "none"  # an empty line would leave a gap

@@ -11,11 +11,13 @@ from .failure import Failure
 
 class ErrorsView(widgets.HTML):
     def __init__(self) -> None:
-        super().__init__("")
+        super().__init__("", layout={"display": "none"})
         self.add_class("ax-errors")
         self.add_class("ax-error-list")
 
     def show(self, failure: Failure | None) -> None:
+        # An empty HTML widget still takes a line's height: hidden, it leaves no gap.
+        self.layout.display = "none" if failure is None else ""
         if failure is None:
             self.value = ""
             return
