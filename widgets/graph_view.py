@@ -40,7 +40,7 @@ def describe_nodes(
     ran = set(result.ran()) if result is not None else set()
     devices: dict[str, str] = {}
     if result is not None:
-        devices = {s.origin: s.device for s in result.plan.steps if s.role in ("node", "source")}
+        devices = result.devices()
     out = []
     for node in spec.nodes:
         is_op = isinstance(node, Node)

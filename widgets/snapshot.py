@@ -41,7 +41,7 @@ def take_snapshot(
     result: RunResult, selected: str | None = None, budget: int = BUDGET_BYTES
 ) -> Snapshot:
     """Copies of `result`'s node outputs, `selected` and the graph's output first."""
-    nodes = [s.id for s in reversed(result.plan.steps) if s.role == "node"]
+    nodes = list(reversed(result.node_ids()))
     first = [n for n in (selected, result.final.node) if n is not None and n in nodes]
     outputs: dict[str, Output] = {}
     left_out: list[str] = []

@@ -35,11 +35,10 @@ class Variety:
 
     def image_of(self, result: RunResult, sample: int = 0) -> str:
         """The file sample `sample` of the batch was read from."""
-        source = next(s for s in result.plan.steps if s.role == "source")
-        data = result.sources.get(source.id)
+        data = result.source_data()
         if data is None or data.kind == "arrays":
             raise VarietyError("the variety view needs images read from files")
-        name = result.files(source.id)[sample]
+        name = result.files()[sample]
         path = Path(data.file_root or "") / name if data.file_root else Path(name)
         if any(ch.isspace() for ch in str(path)):
             raise VarietyError(f"{path}: file names with spaces cannot go in a DALI file list")

@@ -70,6 +70,20 @@ class RunResult:
                 return Ref(step_id)
         return None
 
+    # ---- what the graph is made of, for views -----------------------------------------------
+    def node_ids(self) -> list[str]:
+        """The user's operator nodes in the order they ran (no sources, draws or coin flips)."""
+        return [s.id for s in self.plan.steps if s.role == "node"]
+
+    def devices(self) -> dict[str, str]:
+        """Where each user node and source ran: cpu, gpu or mixed."""
+        return {s.origin: s.device for s in self.plan.steps if s.role in ("node", "source")}
+
+    def source_data(self, source_id: str | None = None) -> SourceData | None:
+        """The files and labels of a source (the first one by default); None for one not read."""
+        source_id = source_id or next(s.id for s in self.plan.steps if s.role == "source")
+        return self.sources.get(source_id)
+
     # ---- timing -----------------------------------------------------------------------------
     def time_ms(self, node_id: str) -> float:
         """Time of a user node in its last run, its random draws and coin flip included."""
