@@ -3,13 +3,12 @@ back through Pipeline.serialize() and re-export to the same outputs."""
 
 from __future__ import annotations
 
-import importlib.util
 import textwrap
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
+from pipeline_files import load_module, run_once
 
 from augexplorer import preset
 from augexplorer.cli import main
@@ -46,19 +45,6 @@ def hand_written():
     )
     return images, labels, small
 """
-
-
-def load_module(path: Path) -> Any:
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def run_once(pipe: Any) -> list[list[np.ndarray]]:
-    pipe.build()
-    return [[np.array(batch.at(i)) for i in range(len(batch))] for batch in pipe.run()]
 
 
 @pytest.mark.parametrize("name", list(PRESETS))

@@ -5,12 +5,12 @@ to the original pipeline's outputs."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from pipeline_files import load_module, run_once
 
 from augexplorer import Session
 from augexplorer.cli import main
@@ -103,26 +103,13 @@ def write(tmp_path: Path, name: str, source: str) -> Path:
     return path
 
 
-def load_module(path: Path) -> Any:
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def original_batch(pipe: Any) -> list[list[np.ndarray]]:
-    pipe.build()
-    return [[np.array(out.at(i)) for i in range(len(out))] for out in pipe.run()]
-
-
 def session_batch(graph: GraphSpec) -> list[list[np.ndarray]]:
     result = Session(graph, device_id=None).run()
     return [result.arrays(ref) for ref in result.plan.outputs.values()]
 
 
 def assert_same_batch(graph: GraphSpec, pipe: Any) -> None:
-    want = original_batch(pipe)
+    want = run_once(pipe)
     got = session_batch(graph)
     assert len(got) == len(want)
     for index, (outputs, expected) in enumerate(zip(got, want, strict=True)):
