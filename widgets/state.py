@@ -86,6 +86,7 @@ class Controller:
         self._before: Snapshot | None = None
         self._new_entry = False
         self._rng = _random.Random(rng_seed)
+        self._insertion: tuple[object, str] | None = None  # the last insertion point worked out
 
     # ---- state ------------------------------------------------------------------------------
     @property
@@ -255,14 +256,20 @@ class Controller:
         spec = self._spec
         anchor = self._selected if self._selected in spec else None
         key = (anchor, tuple(_structure(node) for node in spec.nodes))
+        if self._insertion is not None and self._insertion[0] == key:
+            return self._insertion  # an argument edit (a slider drag) changes nothing here
+        self._insertion = key, self._insertion_line(spec, anchor)
+        return self._insertion
+
+    def _insertion_line(self, spec: GraphSpec, anchor: str | None) -> str:
         final = spec.final_output()
         target = anchor or (final.node if final is not None else None)
         if target is None:
-            return key, "Adds a node of its own"
+            return "Adds a node of its own"
         data = flow(spec, self.catalog).get(target)
         shown = f" ({data.describe()})" if data is not None else ""
         which = "the selected node" if anchor else "the image output"
-        return key, f"Adds after {target}, {which}{shown}"
+        return f"Adds after {target}, {which}{shown}"
 
     def move_after_decoder(self, node: str) -> PanelState:
         """The fix for an image operator reading encoded files: move it after the decoder."""
