@@ -237,15 +237,3 @@ def test_layout_at_common_widths(page: Any, artifacts: Path, width: int) -> None
     )
     assert overflow <= 1, f"the panel scrolls sideways by {overflow} px at {width} px"
     page.set_viewport_size({"width": 1700, "height": 1100})
-
-
-def test_voila_renders_the_panel(browser: Any, voila: Server, artifacts: Path) -> None:
-    context = browser.new_context(viewport={"width": 1700, "height": 1100})
-    page = context.new_page()
-    page.goto(voila.url, timeout=120_000)
-    page.locator(".ax-explorer img.ax-grid[src]").first.wait_for(timeout=120_000)
-    assert page.locator(".ax-graph [data-node='rotate']").count() == 1
-    # JupyterLab autosaved an edited graph of the same notebook: Voila does not offer it.
-    assert page.locator(".ax-banner").first.is_hidden()
-    page.locator(".ax-explorer").first.screenshot(path=str(artifacts / "voila-panel.png"))
-    context.close()

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from .harness import ROOT, Server, grid_src, kernel_eval, open_in_notebook7, run_all
+from .layout import WIDTHS, check_layout
 
 pytestmark = [
     pytest.mark.browser,
@@ -71,3 +72,12 @@ def test_notebook7_renders_the_panel_and_a_slider_changes_the_grid(
         page.wait_for_timeout(250)
     assert ran == 5.0  # the last key press is what ran
     page.locator(".ax-explorer").first.screenshot(path=str(artifacts / "notebook7-panel.png"))
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_notebook7_layout_at_common_widths(page: Any, artifacts: Path, width: int) -> None:
+    """Notebook 7 at 1280, 1600 and 1920 px: the panel fits the page (screenshots saved)."""
+    try:
+        check_layout(page, width, artifacts, "notebook7")
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 1100})
