@@ -162,30 +162,59 @@ def reader_kwargs(
     kwargs: dict[str, Any] = {"files": list(data.files), "labels": list(data.labels)}
     kwargs["random_shuffle"] = step.source.shuffle
     kwargs["seed"] = step.seed
-    kwargs.update(reader_arg_values(step.source.reader_args))
+    kwargs.update(reader_arg_values(step.source.reader_args, step.source.kind))
     if num_shards > 1:
         kwargs.update(shard_id=shard_id, num_shards=num_shards)
     kwargs["name"] = step.id
     return kwargs
 
 
-def reader_arg_values(reader_args: Mapping[str, Any]) -> dict[str, Any]:
+def reader_arg_values(reader_args: Mapping[str, Any], kind: str = "folder") -> dict[str, Any]:
     """A source's reader arguments typed as the reader's schema says (as :func:`dali_value`)."""
     if not reader_args:
         return {}
     from .catalog import load_catalog
-    from .catalog.readers import READER
+    from .catalog.readers import reader_of
 
-    info = load_catalog().get(READER)
-    assert info is not None, f"{READER} is not in the catalog"
+    reader = reader_of(kind)
+    info = load_catalog().get(reader)
+    assert info is not None, f"{reader} is not in the catalog"
     return {name: dali_value(info.arg(name), value) for name, value in reader_args.items()}
+
+
+def coco_reader_kwargs(
+    step: Step, data: SourceData, *, shard_id: int = 0, num_shards: int = 1
+) -> dict[str, Any]:
+    """Arguments of the `fn.readers.coco` call that reads a COCO source. The images are listed
+    only when the source left some out (skip_bad): otherwise DALI reads the file's own list."""
+    assert step.source is not None
+    kwargs: dict[str, Any] = {
+        "annotations_file": data.annotations_file,
+        "file_root": data.file_root,
+    }
+    if data.skipped:
+        kwargs["images"] = list(data.coco_images)
+    kwargs["random_shuffle"] = step.source.shuffle
+    kwargs["seed"] = step.seed
+    kwargs.update(reader_arg_values(step.source.reader_args, "coco"))
+    if num_shards > 1:
+        kwargs.update(shard_id=shard_id, num_shards=num_shards)
+    kwargs["name"] = step.id
+    return kwargs
 
 
 def call_source(
     step: Step, data: SourceData, *, shard_id: int = 0, num_shards: int = 1
 ) -> list[Any]:
-    """The DALI calls of a data source step: [images, labels]."""
+    """The DALI calls of a data source step: [images, labels], or a COCO reader's outputs."""
     from nvidia.dali import fn, types
+
+    if data.kind == "coco":
+        return _as_list(
+            fn.readers.coco(
+                **coco_reader_kwargs(step, data, shard_id=shard_id, num_shards=num_shards)
+            )
+        )
 
     if data.kind == "arrays":
         images = fn.external_source(

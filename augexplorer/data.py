@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from .batch_memory import check_batch_memory, decoded_bytes
+from .coco_file import CocoIndex, check_coco, read_coco
 from .errors import DataError
 from .folder_listing import IMAGE_SUFFIXES, list_folder
 from .image_header import ImageHeader, read_header
@@ -47,6 +48,12 @@ LABEL_MAX = 2**31 - 1  # DALI's readers carry labels as int32
 def samples_dir() -> Path:
     """The bundled sample photos: class sub-folders of JPEGs (see samples/LICENSES.md)."""
     return Path(__file__).parent / "samples" / "images"
+
+
+def sample_annotations() -> Path:
+    """The bundled photos' COCO annotations (boxes, polygons, keypoints), read from
+    :func:`samples_dir`."""
+    return Path(__file__).parent / "samples" / "annotations.json"
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,11 @@ class SourceData:
     ignored: tuple[tuple[str, str], ...] = ()
     # estimated bytes of each file decoded to RGB, from its header
     decoded_sizes: np.ndarray | None = field(default=None, repr=False, compare=False)
+    # a COCO source: its annotations file (checked and indexed), and the images DALI reads
+    annotations_file: str | None = None
+    coco: CocoIndex | None = field(default=None, repr=False, compare=False)
+    coco_images: tuple[str, ...] = ()  # file names relative to file_root, in the file's order
+    box_classes: Mapping[int, str] = field(default_factory=dict)  # a box's label -> its name
 
     def __len__(self) -> int:
         return len(self.arrays) if self.kind == "arrays" else len(self.files)
@@ -84,6 +96,15 @@ class SourceData:
         if self.label_table is not None:
             return [int(x) for x in self.label_table[label]]
         return [int(label)]
+
+    def box_caption(self, labels: Iterable[int]) -> str:
+        """The classes of an annotated image's boxes, in order of first appearance, with counts:
+        ``cat, person x2``."""
+        counts: dict[str, int] = {}
+        for label in labels:
+            name = self.box_classes.get(int(label), str(int(label)))
+            counts[name] = counts.get(name, 0) + 1
+        return ", ".join(name if n == 1 else f"{name} x{n}" for name, n in counts.items())
 
     def caption(self, label: int) -> str:
         values = self.labels_of(label)
@@ -170,8 +191,11 @@ def _open(source: Source, arrays: Any, skip_bad: bool) -> SourceData:
         return _file_list(Path(source.path or ""), skip_bad, root)
     if source.kind == "arrays":
         return _arrays(source, arrays)
+    if source.kind == "coco":
+        return _coco(source, skip_bad)
     raise DataError(
-        f"unknown source kind {source.kind!r}", fix="use samples, folder, file_list or arrays"
+        f"unknown source kind {source.kind!r}",
+        fix="use samples, folder, file_list, arrays or coco",
     )
 
 
@@ -442,6 +466,55 @@ def _file_list(path: Path, skip_bad: bool = False, root: Path | None = None) -> 
         return SourceData(labels=tuple(r[0] for r in rows), **common)
     return SourceData(
         labels=tuple(range(len(files))), label_table=np.asarray(rows, dtype=np.int64), **common
+    )
+
+
+# ---- COCO ---------------------------------------------------------------------------------------
+
+
+def _coco(source: Source, skip_bad: bool) -> SourceData:
+    """A COCO file and its images: every image's file and annotations checked (one error naming
+    them, or with `skip_bad` the images left out and listed)."""
+    path = Path(source.path) if source.path else sample_annotations()
+    default_root = samples_dir() if not source.path else path.parent
+    root = Path(source.file_root) if source.file_root else default_root
+    if not root.is_dir():
+        raise DataError(
+            "file_root is not a folder" if root.exists() else "file_root not found",
+            path=str(root),
+            fix="give the folder the COCO file's image file names are relative to",
+        )
+    index = read_coco(path)
+    if not index.images:
+        raise DataError("the annotations file lists no images", path=str(path))
+    annotated = check_coco(index, skip_bad)
+    by_path = {str(root / image.file_name): image for image in annotated.kept}
+    checked = _keep_good(
+        (
+            (file, position, f"image id {image.id}: ")
+            for position, (file, image) in enumerate(by_path.items())
+        ),
+        skip_bad,
+        str(path),
+        bad=[(str(root / name), reason) for name, reason in annotated.bad],
+        fix="fix file_root or the file names, replace the files, or open the source with "
+        "skip_bad=True to leave them out",
+    )
+    kept = [by_path[file] for file, _ in checked.kept]
+    return SourceData(
+        kind="coco",
+        files=tuple(file for file, _ in checked.kept),
+        labels=tuple(range(len(kept))),
+        file_root=str(root),
+        classes=(),
+        skipped=tuple(checked.bad),
+        decoded_sizes=np.asarray(checked.sizes, dtype=np.int64),
+        annotations_file=str(path),
+        coco=index,
+        box_classes=index.class_names(
+            avoid_class_remapping=bool(source.reader_args.get("avoid_class_remapping"))
+        ),
+        coco_images=tuple(image.file_name for image in kept),
     )
 
 

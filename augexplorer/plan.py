@@ -48,7 +48,7 @@ class Step:
     @property
     def output_count(self) -> int:
         if self.role == "source":
-            return 2
+            return len(self.source.output_names()) if self.source is not None else 2
         if self.op == PYTHON_FUNCTION:
             return int(self.args.get("num_outputs", 1))
         return self.info.outputs if self.info is not None else 1

@@ -24,7 +24,7 @@ from .catalog.limits import (
     VECTOR_LENGTHS,
     value_counts,
 )
-from .catalog.readers import READER, SOURCE_OWNED
+from .catalog.readers import owned_by_source, reader_of
 from .conditions import condition_problems, predicate
 from .errors import GraphInvalid, Problem
 from .evolve import evolve
@@ -278,10 +278,10 @@ class _Validator:
                 "path",
                 fix="set path to the folder or list file",
             )
-        if source.file_root is not None and source.kind != "file_list":
+        if source.file_root is not None and source.kind not in ("file_list", "coco"):
             self.problem(
-                "file_root is where a file list's entries are read from; this source reads "
-                f"{'a folder' if source.kind != 'arrays' else 'in-memory arrays'}",
+                "file_root is where a file list's entries (or a COCO file's images) are read "
+                f"from; this source reads {'a folder' if source.kind != 'arrays' else 'in-memory arrays'}",
                 source.id,
                 "file_root",
                 fix="remove file_root (a folder source reads its path)",
@@ -323,27 +323,29 @@ class _Validator:
                 fix="remove reader_args, or read the images from a folder or a file list",
             )
             return
-        info = self.catalog.get(READER)
-        assert info is not None, f"{READER} is not in the catalog"
+        reader = reader_of(source.kind)
+        owned = owned_by_source(source.kind)
+        info = self.catalog.get(reader)
+        assert info is not None, f"{reader} is not in the catalog"
         for name, value in source.reader_args.items():
             where = f"reader_args.{name}"
             arg = info.arg(name)
-            if name in SOURCE_OWNED:
+            if name in owned:
                 self.problem(
-                    f"{READER}'s {name!r} is {SOURCE_OWNED[name]}, not a reader argument",
+                    f"{reader}'s {name!r} is {owned[name]}, not a reader argument",
                     source.id,
                     where,
-                    fix=f"remove {name!r} from reader_args and set {SOURCE_OWNED[name]}",
+                    fix=f"remove {name!r} from reader_args and set {owned[name]}",
                 )
             elif arg is None:
-                near = _closest(name, [a.name for a in info.args if a.name not in SOURCE_OWNED])
+                near = _closest(name, [a.name for a in info.args if a.name not in owned])
                 self.problem(
-                    f"{READER} has no argument {name!r}",
+                    f"{reader} has no argument {name!r}",
                     source.id,
                     where,
                     fix=f"did you mean {near!r}?"
                     if near
-                    else f"see `augexplorer catalog {READER}`",
+                    else f"see `augexplorer catalog {reader}`",
                 )
             elif isinstance(value, (Ref, Random, PythonCode)):
                 self.problem(

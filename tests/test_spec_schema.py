@@ -61,7 +61,7 @@ def test_a_wrong_type_deep_inside_is_named_by_its_path() -> None:
         (lambda d: d["nodes"][0].update(seed=1.5), "seed: expected an integer, got 1.5"),
         (
             lambda d: d["nodes"][0].update(source="ftp"),
-            "unknown source kind 'ftp'; use one of arrays, file_list, folder, samples",
+            "unknown source kind 'ftp'; use one of arrays, coco, file_list, folder, samples",
         ),
         (
             lambda d: node_json(d, "rotate").update(device="tpu"),

@@ -90,7 +90,8 @@ def input_problems(
 
 def _other_output(spec: GraphSpec, ref: Ref) -> Data:
     node = spec.node(ref.node)
-    return Data("labels") if isinstance(node, Source) and ref.output == 1 else Data("other")
+    is_labels = isinstance(node, Source) and ref.output == node.labels_output
+    return Data("labels") if is_labels else Data("other")
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,15 @@
-"""The DALI reader behind data sources, and which of its arguments a source holds itself.
+"""The DALI reader behind each kind of data source, and which of its arguments a source holds.
 
-Every source but in-memory arrays is read by ``fn.readers.file``. The arguments below are
-fields of :class:`~augexplorer.spec.Source` (or are set from them); every other argument of
-the reader is carried as it is in ``Source.reader_args``.
+Folders, file lists and the bundled samples are read by ``fn.readers.file``; a COCO source
+(images with boxes, labels and masks) by ``fn.readers.coco``. The arguments in
+:data:`SOURCE_OWNED` are fields of :class:`~augexplorer.spec.Source` (or are set from them);
+every other argument of the reader is carried as it is in ``Source.reader_args``.
 """
 
 from __future__ import annotations
 
 READER = "readers.file"
+COCO_READER = "readers.coco"
 
 # reader argument -> how a source says it (for import, validation and error messages)
 SOURCE_OWNED: dict[str, str] = {
@@ -20,6 +22,25 @@ SOURCE_OWNED: dict[str, str] = {
     "name": "the source's id",
 }
 
+COCO_OWNED: dict[str, str] = {
+    "annotations_file": "the source's path (the COCO annotations file)",
+    "file_root": "the source's file_root (the images folder)",
+    "images": "the images the source reads (all annotated images, less those skip_bad leaves out)",
+    "random_shuffle": "the source's shuffle",
+    "seed": "the source's seed",
+    "name": "the source's id",
+}
+
 # Arguments the exported module also sets for sharding under torchrun: a graph's values are
 # the defaults of its pipeline function, make_loader's shard settings take their place.
 SHARDING = ("shard_id", "num_shards")
+
+
+def reader_of(kind: str) -> str:
+    """The DALI reader that reads a source of this kind (none reads in-memory arrays)."""
+    return COCO_READER if kind == "coco" else READER
+
+
+def owned_by_source(kind: str) -> dict[str, str]:
+    """The reader arguments a source of this kind sets itself, and how it says them."""
+    return COCO_OWNED if kind == "coco" else SOURCE_OWNED

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ..annotations import SampleAnnotations
 from ..data import SourceData
 from ..plan import Plan, Step
 from ..spec import Ref
@@ -100,18 +101,48 @@ class RunResult:
         return times
 
     # ---- labels and draws -------------------------------------------------------------------
+    def _labels_ref(self, source_id: str | None) -> tuple[str, Ref]:
+        step = next(s for s in self.plan.steps if s.role == "source" and source_id in (None, s.id))
+        output = step.source.labels_output if step.source is not None else 1
+        return step.id, Ref(step.id, output)
+
     def labels(self, source_id: str | None = None) -> list[list[int]]:
-        """The label(s) of every sample in the batch."""
-        source_id = source_id or next(s.id for s in self.plan.steps if s.role == "source")
+        """The label(s) of every sample in the batch (of each box, for an annotated source)."""
+        source_id, ref = self._labels_ref(source_id)
         data = self.sources.get(source_id)
-        raw = [int(np.asarray(a).reshape(-1)[0]) for a in self.arrays(Ref(source_id, 1))]
+        if data is not None and data.kind == "coco":
+            return [[int(x) for x in np.asarray(a).reshape(-1)] for a in self.arrays(ref)]
+        raw = [int(np.asarray(a).reshape(-1)[0]) for a in self.arrays(ref)]
         return [data.labels_of(label) if data else [label] for label in raw]
 
     def captions(self, source_id: str | None = None) -> list[str]:
-        source_id = source_id or next(s.id for s in self.plan.steps if s.role == "source")
+        source_id, ref = self._labels_ref(source_id)
         data = self.sources.get(source_id)
-        raw = [int(np.asarray(a).reshape(-1)[0]) for a in self.arrays(Ref(source_id, 1))]
+        if data is not None and data.kind == "coco":
+            return [data.box_caption(labels) for labels in self.labels(source_id)]
+        raw = [int(np.asarray(a).reshape(-1)[0]) for a in self.arrays(ref)]
         return [data.caption(label) if data else str(label) for label in raw]
+
+    def annotations(self, node_id: str | None = None) -> list[SampleAnnotations] | None:
+        """Each sample's boxes, labels, polygons and masks as they stand at `node_id` (the final
+        images by default), in the pixel coordinates of its images; None where the images come
+        from no annotated source."""
+        from ..annotations import annotations_at, tracks_at
+
+        node_id = node_id or self.final.node
+        tracks = tracks_at(self.plan.spec, node_id)
+        if tracks is None or not tracks.refs:
+            return None
+        ref = Ref(node_id) if node_id != tracks.source else None
+        if ref is None:  # encoded files: sizes from the annotations file
+            return None
+        layout = self.layout(ref)
+        images = self.output(ref)
+        shapes = [tuple(images[i].shape()) for i in range(len(images))]
+        sizes = [_height_width(shape, layout) for shape in shapes]
+        data = self.sources.get(tracks.source)
+        names = data.box_classes if data is not None else {}
+        return annotations_at(tracks, self.arrays, sizes, names)
 
     def files(self, source_id: str | None = None) -> list[str]:
         """The file each sample was read from (empty names for in-memory arrays)."""
@@ -171,3 +202,10 @@ def _short(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ",".join(_short(v) for v in value) + "]"
     return str(value)
+
+
+def _height_width(shape: tuple[int, ...], layout: str) -> tuple[int, int]:
+    """An image's (height, width) from its shape and layout (HWC when none is given)."""
+    if "H" in layout and "W" in layout:
+        return int(shape[layout.index("H")]), int(shape[layout.index("W")])
+    return int(shape[0]), int(shape[1]) if len(shape) > 1 else 1

@@ -25,10 +25,10 @@ from ..expressions import EXPRESSION
 from ..expressions.rename import follow_inputs
 
 Device = Literal["cpu", "gpu", "mixed"]
-SourceKind = Literal["samples", "folder", "file_list", "arrays"]
+SourceKind = Literal["samples", "folder", "file_list", "arrays", "coco"]
 Distribution = Literal["uniform", "normal", "coin_flip", "choice"]
 
-SOURCE_KINDS: tuple[str, ...] = ("samples", "folder", "file_list", "arrays")
+SOURCE_KINDS: tuple[str, ...] = ("samples", "folder", "file_list", "arrays", "coco")
 DISTRIBUTIONS: tuple[str, ...] = ("uniform", "normal", "coin_flip", "choice")
 
 
@@ -252,16 +252,21 @@ ArgValue: TypeAlias = Any  # a constant, a Ref (argument input), a Random or Pyt
 
 @dataclass(frozen=True)
 class Source:
-    """A data source: the bundled samples, a folder tree, a file list, or in-memory arrays.
+    """A data source: the bundled samples, a folder tree, a file list, in-memory arrays, or a
+    COCO annotations file (images with boxes, labels and masks).
 
-    Outputs: 0 = images (encoded bytes, or decoded HWC arrays for ``arrays``), 1 = labels.
+    Outputs: 0 = images (encoded bytes, or decoded HWC arrays for ``arrays``), 1 = labels; a COCO
+    source has the outputs of DALI's ``readers.coco`` (:meth:`output_names`): images, boxes,
+    labels, then polygons and vertices (``polygon_masks``) or masks (``pixelwise_masks``), then
+    image ids (``image_ids``). Its `path` is the annotations file (None: the bundled annotated
+    samples) and `file_root` the folder its images are read from (default: the file's folder).
     A file list has one image path per line followed by one or more integer labels; relative
     paths are read from `file_root` when it is set (as DALI's ``readers.file`` reads them), else
     from the list's own folder.
 
-    Every source but ``arrays`` is read by DALI's ``readers.file``: `reader_args` holds its
-    other arguments (``initial_fill``, ``shuffle_after_epoch``, ``pad_last_batch``, ...) as
-    JSON-typed constants, passed to the reader as they are.
+    Every source but ``arrays`` is read by a DALI reader (``readers.file``, or ``readers.coco``
+    for COCO): `reader_args` holds its other arguments (``initial_fill``, ``shuffle_after_epoch``,
+    ``ltrb``, ``ratio``, ...) as JSON-typed constants, passed to the reader as they are.
     """
 
     id: str
@@ -284,6 +289,24 @@ class Source:
     @property
     def op(self) -> str:
         return f"source.{self.kind}"
+
+    def output_names(self) -> tuple[str, ...]:
+        """What each output holds, in order (DALI's order for ``readers.coco``)."""
+        if self.kind != "coco":
+            return ("images", "labels")
+        names = ["images", "boxes", "labels"]
+        if self.reader_args.get("polygon_masks"):
+            names += ["polygons", "vertices"]
+        elif self.reader_args.get("pixelwise_masks"):
+            names.append("masks")
+        if self.reader_args.get("image_ids"):
+            names.append("image_ids")
+        return tuple(names)
+
+    @property
+    def labels_output(self) -> int:
+        """The output that carries labels (one per image, or one per box for COCO)."""
+        return self.output_names().index("labels")
 
     @property
     def inputs(self) -> tuple[Ref, ...]:
@@ -631,12 +654,15 @@ def chain(
 ) -> GraphSpec:
     """A linear graph: `source` then each ``(id, op, args)`` step reading the previous one.
 
-    The graph's outputs are ``images`` (the last step) and ``labels`` (the source's labels).
+    The graph's outputs are ``images`` (the last step) and the source's other outputs by name
+    (``labels``; for a COCO source also ``boxes`` and its masks).
     """
     nodes: list[AnyNode] = [source]
     previous = Ref(source.id)
     for node_id, op, args in steps:
         nodes.append(Node(node_id, op, inputs=(previous,), args=dict(args)))
         previous = Ref(node_id)
-    outputs = {"images": previous, "labels": Ref(source.id, 1)}
+    outputs = {"images": previous}
+    for index, name in enumerate(source.output_names()[1:], start=1):
+        outputs[name] = Ref(source.id, index)
     return GraphSpec(nodes=tuple(nodes), outputs=outputs, **spec)

@@ -99,13 +99,13 @@ class ClauseJSON(_Object):
 
 class SourceJSON(_Object):
     id: Name
-    source: Literal["samples", "folder", "file_list", "arrays"]
+    source: Literal["samples", "folder", "file_list", "arrays", "coco"]
     path: Annotated[str, Meta(max_length=4096)] | None = None
     shuffle: bool = True
     seed: Seed | None = None
     skip_bad: bool = False
     file_root: Annotated[str, Meta(max_length=4096)] | None = None
-    # arguments of the DALI reader (readers.file): constants, checked one by one like node args
+    # arguments of the DALI reader (readers.file, readers.coco): constants, checked one by one like node args
     reader_args: Annotated[dict[Name, Any], Meta(max_length=64)] = {}
 
 

@@ -1,0 +1,229 @@
+"""A COCO annotations file, checked before DALI reads it.
+
+DALI's ``readers.coco`` accepts what this module refuses: a box outside its image reaches
+``bb_flip`` or ``random_bbox_crop`` as coordinates outside [0, 1], a zero-area box is dropped
+without a word (``size_threshold``), a polygon of two points draws nothing. Here each such thing
+is named with the file, the image id or the annotation id, and the fix; ``skip_bad`` leaves the
+images that have them out instead (:func:`check_coco`).
+
+The file is decoded once with msgspec (strict types where DALI reads a field, anything else
+allowed), so a malformed file is one line naming where, never a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from .errors import DataError
+
+_FIX_FILE = "fix the annotation, or open the source with skip_bad=True to leave such images out"
+
+
+class _Image(msgspec.Struct):
+    id: int
+    file_name: str
+    width: int
+    height: int
+
+
+class _Category(msgspec.Struct):
+    id: int
+    name: str = ""
+    keypoints: list[str] = []
+    skeleton: list[list[int]] = []
+
+
+class _Annotation(msgspec.Struct):
+    id: int
+    image_id: int
+    category_id: int
+    bbox: list[float]
+    iscrowd: int = 0
+    # polygons ([[x1, y1, x2, y2, ...], ...]) or run-length encoded masks ({"counts", "size"})
+    segmentation: list[list[float]] | dict[str, Any] | None = None
+    keypoints: list[float] = []
+
+
+class _CocoFile(msgspec.Struct):
+    images: list[_Image]
+    annotations: list[_Annotation] = []
+    categories: list[_Category] = []
+
+
+@dataclass(frozen=True)
+class CocoObject:
+    """One annotation, in the file's pixel coordinates."""
+
+    id: int
+    category_id: int
+    box: tuple[float, float, float, float]  # x, y, width, height
+    polygons: tuple[tuple[float, ...], ...] = ()
+    keypoints: tuple[float, ...] = ()  # x, y, visibility, ...
+    iscrowd: int = 0
+
+
+@dataclass(frozen=True)
+class CocoImage:
+    id: int
+    file_name: str
+    width: int
+    height: int
+    objects: tuple[CocoObject, ...] = ()
+
+
+@dataclass(frozen=True)
+class CocoIndex:
+    """A checked COCO file: its images (in the file's order) and categories.
+
+    `labels` maps a category id to the label DALI's reader gives it: categories numbered from 1
+    in the file's order unless ``avoid_class_remapping`` keeps the ids.
+    """
+
+    path: str
+    images: tuple[CocoImage, ...]
+    category_names: dict[int, str] = field(default_factory=dict)
+    keypoint_names: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    skeletons: dict[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+
+    def labels(self, *, avoid_class_remapping: bool = False) -> dict[int, int]:
+        if avoid_class_remapping:
+            return {cid: cid for cid in self.category_names}
+        return {cid: index for index, cid in enumerate(self.category_names, start=1)}
+
+    def class_names(self, *, avoid_class_remapping: bool = False) -> dict[int, str]:
+        """DALI label -> category name."""
+        labels = self.labels(avoid_class_remapping=avoid_class_remapping)
+        return {labels[cid]: name for cid, name in self.category_names.items()}
+
+    def image(self, file_name: str) -> CocoImage | None:
+        return next((image for image in self.images if image.file_name == file_name), None)
+
+
+def read_coco(path: Path) -> CocoIndex:
+    """Decode and index a COCO file; a malformed file is a :class:`DataError` saying where."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise DataError(
+            "annotations file not found", path=str(path), fix="give the COCO annotations file"
+        ) from None
+    except IsADirectoryError:
+        raise DataError(
+            "is a folder, not an annotations file",
+            path=str(path),
+            fix="give the COCO .json file; its images are read from file_root",
+        ) from None
+    except OSError as error:
+        raise DataError(f"cannot be read ({error.strerror or error})", path=str(path)) from None
+    try:
+        decoded = msgspec.json.decode(raw, type=_CocoFile)
+    except msgspec.ValidationError as error:
+        raise DataError(
+            f"not a COCO annotations file: {_where(error)}",
+            path=str(path),
+            fix="a COCO file holds 'images' (id, file_name, width, height), 'annotations' "
+            "(id, image_id, category_id, bbox) and 'categories' (id, name)",
+        ) from None
+    except msgspec.DecodeError as error:
+        raise DataError(
+            f"malformed JSON: {error}", path=str(path), fix="repair the file's JSON"
+        ) from None
+    by_image: dict[int, list[CocoObject]] = {image.id: [] for image in decoded.images}
+    for annotation in decoded.annotations:
+        polygons = (
+            tuple(tuple(p) for p in annotation.segmentation)
+            if isinstance(annotation.segmentation, list)
+            else ()
+        )
+        box = tuple(annotation.bbox) + (0.0,) * max(0, 4 - len(annotation.bbox))
+        by_image.setdefault(annotation.image_id, []).append(
+            CocoObject(
+                annotation.id,
+                annotation.category_id,
+                (box[0], box[1], box[2], box[3]),
+                polygons,
+                tuple(annotation.keypoints),
+                annotation.iscrowd,
+            )
+        )
+    images = tuple(
+        CocoImage(i.id, i.file_name, i.width, i.height, tuple(by_image.get(i.id, ())))
+        for i in decoded.images
+    )
+    index = CocoIndex(
+        str(path),
+        images,
+        category_names={c.id: c.name or str(c.id) for c in decoded.categories},
+        keypoint_names={c.id: tuple(c.keypoints) for c in decoded.categories if c.keypoints},
+        skeletons={
+            c.id: tuple((pair[0], pair[1]) for pair in c.skeleton if len(pair) == 2)
+            for c in decoded.categories
+            if c.skeleton
+        },
+    )
+    orphans = [a for a in decoded.annotations if a.image_id not in {i.id for i in images}]
+    if orphans:
+        shown = ", ".join(str(a.id) for a in orphans[:5])
+        raise DataError(
+            f"annotation(s) {shown} name an image id that is not in 'images'",
+            path=str(path),
+            fix="add the image to 'images' or remove the annotation",
+        )
+    return index
+
+
+def _where(error: msgspec.ValidationError) -> str:
+    text = str(error)
+    message, _, at = text.partition(" - at `$")
+    return f"{at.rstrip('`')}: {message}" if at else message
+
+
+def problems_of(index: CocoIndex, image: CocoImage) -> Iterator[str]:
+    """Why DALI would read an image's annotations wrongly: each reason names the annotation."""
+    if image.width <= 0 or image.height <= 0:
+        yield f"image id {image.id}: width and height must be positive ({image.width}x{image.height})"
+        return
+    for obj in image.objects:
+        where = f"image id {image.id}, annotation id {obj.id}"
+        x, y, w, h = obj.box
+        if obj.category_id not in index.category_names:
+            yield f"{where}: unknown category id {obj.category_id}"
+        if w <= 0 or h <= 0:
+            yield f"{where}: zero-area box {list(obj.box)}"
+        elif x < 0 or y < 0 or x + w > image.width + 0.5 or y + h > image.height + 0.5:
+            yield (
+                f"{where}: box {list(obj.box)} lies outside the {image.width}x{image.height} image"
+            )
+        for polygon in obj.polygons:
+            if len(polygon) < 6 or len(polygon) % 2:
+                yield f"{where}: a polygon needs at least 3 points (x, y pairs), got {len(polygon)} numbers"
+
+
+@dataclass(frozen=True)
+class CheckedCoco:
+    index: CocoIndex
+    kept: tuple[CocoImage, ...]
+    bad: tuple[tuple[str, str], ...]  # (image file, reason)
+
+
+def check_coco(index: CocoIndex, skip_bad: bool) -> CheckedCoco:
+    """Split images into those DALI reads right and those with a bad annotation; without
+    `skip_bad`, any bad annotation raises one error naming them (five at most, then a count)."""
+    kept: list[CocoImage] = []
+    bad: list[tuple[str, str]] = []
+    for image in index.images:
+        reasons = list(problems_of(index, image))
+        if reasons:
+            bad.append((image.file_name, "; ".join(reasons)))
+        else:
+            kept.append(image)
+    if bad and (not skip_bad or not kept):
+        lines = [reason for _, reason in bad]
+        shown = "; ".join(lines[:5]) + (f"; and {len(lines) - 5} more" if len(lines) > 5 else "")
+        raise DataError(shown, path=index.path, fix=_FIX_FILE)
+    return CheckedCoco(index, tuple(kept), tuple(bad))
