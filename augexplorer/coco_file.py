@@ -178,9 +178,9 @@ def read_coco(path: Path) -> CocoIndex:
 
 
 def _where(error: msgspec.ValidationError) -> str:
-    text = str(error)
+    text = str(error).replace("Object missing required field", "missing field")
     message, _, at = text.partition(" - at `$")
-    return f"{at.rstrip('`')}: {message}" if at else message
+    return f"{at.rstrip('`').lstrip('.')}: {message}" if at else message
 
 
 def problems_of(index: CocoIndex, image: CocoImage) -> Iterator[str]:

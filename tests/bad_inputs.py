@@ -770,7 +770,153 @@ SPEC_CASES += [
 ]
 
 
-CASES: list[Case] = IMAGE_CASES + SOURCE_CASES + ARGUMENT_CASES + GRAPH_CASES + SPEC_CASES
+# ---- COCO annotation files ---------------------------------------------------------------------
+
+COCO_FIX = "skip_bad=True"
+
+
+def coco_file(root: Path, change: Callable[[dict[str, Any]], Any] | None = None) -> Path:
+    """Two 128x96 images, each with one box and polygon, and one image with none; `change`
+    edits the decoded JSON before it is written."""
+    images = root / "images"
+    images.mkdir(parents=True, exist_ok=True)
+    data: dict[str, Any] = {"images": [], "annotations": [], "categories": []}
+    data["categories"] = [{"id": 5, "name": "square"}, {"id": 9, "name": "round"}]
+    for index in range(3):
+        (images / f"img_{index}.jpg").write_bytes(jpeg_bytes())
+        data["images"].append(
+            {"id": index + 1, "file_name": f"img_{index}.jpg", "width": 128, "height": 96}
+        )
+    for index in range(2):
+        data["annotations"].append(
+            {
+                "id": 10 + index,
+                "image_id": index + 1,
+                "category_id": 5 if index == 0 else 9,
+                "bbox": [10.0, 12.0, 50.0, 40.0],
+                "segmentation": [[10.0, 12.0, 60.0, 12.0, 60.0, 52.0, 10.0, 52.0]],
+                "area": 2000.0,
+                "iscrowd": 0,
+            }
+        )
+    if change is not None:
+        change(data)
+    path = root / "annotations.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def _coco_source(path: Path, **reader_args: Any) -> Source:
+    args = {"ltrb": True, "ratio": True, "polygon_masks": True, **reader_args}
+    return Source(
+        "source",
+        "coco",
+        str(path),
+        file_root=str(path.parent / "images"),
+        shuffle=False,
+        reader_args=args,
+    )
+
+
+def _coco_case(
+    name: str,
+    change: Callable[[dict[str, Any]], Any] | None,
+    expect: Expect,
+    note: str = "",
+    **reader_args: Any,
+) -> Case:
+    def make(root: Path) -> Edit:
+        return _source_edit(_coco_source(coco_file(root, change), **reader_args))
+
+    return Case(f"coco:{name}", "source", make, expect, note)
+
+
+def _annotation(data: dict[str, Any], index: int = 0) -> dict[str, Any]:
+    annotation: dict[str, Any] = data["annotations"][index]
+    return annotation
+
+
+def _raw_coco(text: str) -> Callable[[Path], Edit]:
+    def make(root: Path) -> Edit:
+        path = coco_file(root)
+        path.write_text(text)
+        return _source_edit(_coco_source(path))
+
+    return make
+
+
+COCO_CASES = [
+    _coco_case("clean", None, runs(), "an image without annotations reads with no boxes"),
+    _coco_case(
+        "missing_image",
+        lambda d: d["images"].append(
+            {"id": 7, "file_name": "gone.jpg", "width": 128, "height": 96}
+        ),
+        fails(DataError, "gone.jpg", "image id 7", "file not found", remedy=COCO_FIX),
+        "DALI stops at the first missing file; opening the source names all of them",
+    ),
+    _coco_case(
+        "box_outside_the_image",
+        lambda d: _annotation(d).update(bbox=[100.0, 12.0, 50.0, 40.0]),
+        fails(DataError, "image id 1", "annotation id 10", "outside", remedy=COCO_FIX),
+        "DALI reads it as ratio 1.17, which bb_flip and random_bbox_crop refuse mid-run",
+    ),
+    _coco_case(
+        "zero_area_box",
+        lambda d: _annotation(d, 1).update(bbox=[10.0, 12.0, 0.0, 40.0]),
+        fails(DataError, "image id 2", "annotation id 11", "zero-area", remedy=COCO_FIX),
+        "DALI drops it without a word (size_threshold), and its label with it",
+    ),
+    _coco_case(
+        "unknown_category",
+        lambda d: _annotation(d).update(category_id=42),
+        fails(DataError, "annotation id 10", "unknown category id 42", remedy=COCO_FIX),
+    ),
+    _coco_case(
+        "polygon_of_two_points",
+        lambda d: _annotation(d).update(segmentation=[[10.0, 12.0, 60.0, 12.0]]),
+        fails(DataError, "annotation id 10", "at least 3 points", remedy=COCO_FIX),
+    ),
+    _coco_case(
+        "annotation_of_no_image",
+        lambda d: _annotation(d).update(image_id=99),
+        fails(DataError, "annotation(s) 10", "not in 'images'", remedy="add the image"),
+    ),
+    _coco_case(
+        "image_without_a_size",
+        lambda d: d["images"][0].pop("width"),
+        fails(DataError, "annotations.json", "width", remedy="fix:"),
+    ),
+    Case(
+        "coco:malformed_json",
+        "source",
+        _raw_coco('{"images": [{"id": 1,'),
+        fails(DataError, "annotations.json", "malformed JSON", remedy="repair"),
+    ),
+    Case(
+        "coco:not_a_coco_file",
+        "source",
+        _raw_coco("[1, 2, 3]"),
+        fails(DataError, "annotations.json", "not a COCO annotations file", remedy="fix:"),
+    ),
+    _coco_case(
+        "misspelt_reader_argument",
+        None,
+        fails(GraphInvalid, "readers.coco", "'ltbr'", remedy="did you mean 'ltrb'"),
+        ltbr=True,
+    ),
+    _coco_case(
+        "annotations_file_in_reader_args",
+        None,
+        fails(GraphInvalid, "'annotations_file'", remedy="the source's path"),
+        annotations_file="other.json",
+    ),
+]
+
+
+CASES: list[Case] = (
+    IMAGE_CASES + SOURCE_CASES + COCO_CASES + ARGUMENT_CASES + GRAPH_CASES + SPEC_CASES
+)
 
 
 def running_as_root() -> bool:

@@ -1,0 +1,131 @@
+"""COCO sources: DALI's readers.coco behind a source, its annotations checked, followed to any
+image node and turned into pixel coordinates."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from bad_inputs import coco_file
+
+from augexplorer import Session
+from augexplorer.catalog import Catalog
+from augexplorer.spec import GraphSpec, Node, Ref, Source, chain
+from augexplorer.spec import io as spec_io
+
+
+def _graph(path: Path, *, skip_bad: bool = False, **reader_args: Any) -> GraphSpec:
+    source = Source(
+        "source",
+        "coco",
+        str(path),
+        file_root=str(path.parent / "images"),
+        shuffle=False,
+        skip_bad=skip_bad,
+        reader_args=reader_args,
+    )
+    return chain(source, ("decode", "decoders.image", {"output_type": "RGB"}), batch_size=3)
+
+
+def _boxes_in_pixels(path: Path) -> dict[str, list[list[float]]]:
+    """file name -> its boxes as l, t, r, b pixels, straight from the JSON."""
+    data = json.loads(path.read_text())
+    names = {image["id"]: image["file_name"] for image in data["images"]}
+    out: dict[str, list[list[float]]] = {name: [] for name in names.values()}
+    for annotation in data["annotations"]:
+        x, y, w, h = annotation["bbox"]
+        out[names[annotation["image_id"]]].append([x, y, x + w, y + h])
+    return out
+
+
+@pytest.mark.parametrize(
+    "reader_args",
+    [{"ltrb": True, "ratio": True}, {}, {"ratio": True}, {"ltrb": True}],
+    ids=["ltrb-ratio", "xywh-pixels", "xywh-ratio", "ltrb-pixels"],
+)
+def test_annotations_come_back_in_pixels_whatever_the_format(
+    tmp_path: Path, catalog: Catalog, reader_args: dict[str, Any]
+) -> None:
+    path = coco_file(tmp_path)
+    result = Session(_graph(path, **reader_args), catalog=catalog).run()
+    expected = _boxes_in_pixels(path)
+    annotations = result.annotations("decode")
+    assert annotations is not None
+    for file, sample in zip(result.files(), annotations, strict=True):
+        np.testing.assert_allclose(sample.boxes, np.reshape(expected[file], (-1, 4)), atol=0.01)
+
+
+def test_labels_are_remapped_as_dali_remaps_them(tmp_path: Path, catalog: Catalog) -> None:
+    # categories 5 ("square") and 9 ("round"), listed in that order: DALI numbers them 1 and 2
+    path = coco_file(tmp_path)
+    result = Session(_graph(path), catalog=catalog).run()
+    assert result.labels() == [[1], [2], []]
+    assert result.captions() == ["square", "round", ""]
+    kept = Session(_graph(path, avoid_class_remapping=True), catalog=catalog).run()
+    assert kept.labels() == [[5], [9], []]
+    assert kept.captions() == ["square", "round", ""]
+
+
+def test_polygons_follow_the_vertices_dali_reads(tmp_path: Path, catalog: Catalog) -> None:
+    path = coco_file(tmp_path)
+    result = Session(_graph(path, polygon_masks=True, ratio=True), catalog=catalog).run()
+    annotations = result.annotations("decode")
+    assert annotations is not None
+    square = [[10, 12], [60, 12], [60, 52], [10, 52]]
+    np.testing.assert_allclose(annotations[0].polygons[0], square, atol=0.01)
+    assert annotations[0].polygon_masks == (0,)
+    assert annotations[2].polygons == ()
+
+
+def test_skip_bad_leaves_bad_images_out_and_says_which(tmp_path: Path, catalog: Catalog) -> None:
+    def spoil(data: dict[str, Any]) -> None:
+        data["annotations"][1]["category_id"] = 77  # image 2: a category the file lacks
+
+    path = coco_file(tmp_path, spoil)
+    result = Session(_graph(path, skip_bad=True), catalog=catalog).run()
+    # DALI is given the kept images only: the spoilt one never reaches it
+    assert set(result.files()) == {"img_0.jpg", "img_2.jpg"}
+    notes = result.data_notes()
+    assert len(notes) == 1 and "img_1.jpg" in notes[0] and "unknown category id 77" in notes[0]
+
+
+def test_a_coco_source_survives_the_spec_file(tmp_path: Path) -> None:
+    spec = _graph(coco_file(tmp_path), ltrb=True, polygon_masks=True)
+    again = spec_io.loads(spec_io.dumps(spec))
+    assert again == spec
+    assert again.sources()[0].output_names() == (
+        "images",
+        "boxes",
+        "labels",
+        "polygons",
+        "vertices",
+    )
+
+
+def test_a_companion_moves_the_boxes_with_its_image(tmp_path: Path, catalog: Catalog) -> None:
+    """A coin shared by flip and bb_flip: the flipped images' boxes are the flipped boxes."""
+    path = coco_file(tmp_path)
+    base = _graph(path, ltrb=True, ratio=True)
+    coin = Node("coin", "random.coin_flip", args={"probability": 0.5}, seed=11)
+    boxes = Node(
+        "bb_flip", "bb_flip", (Ref("source", 1),), {"horizontal": Ref("coin"), "ltrb": True}
+    )
+    spec = (
+        base.insert_after(None, coin)
+        .insert_after("decode", Node("flip", "flip", args={"horizontal": Ref("coin")}))
+        .insert_after(None, boxes)
+    )
+    result = Session(spec, catalog=catalog).run()
+    flips = [int(x) for x in result.arrays("coin")]
+    before = result.annotations("decode")
+    after = result.annotations("flip")
+    assert before is not None and after is not None
+    for flipped, old, new in zip(flips, before, after, strict=True):
+        expected = old.boxes.copy()
+        if flipped:
+            expected[:, [0, 2]] = 128 - old.boxes[:, [2, 0]]
+        np.testing.assert_allclose(new.boxes, expected, atol=0.01)
+    assert set(flips) == {0, 1}, "the seed should flip some samples and not others"
