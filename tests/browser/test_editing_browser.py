@@ -1,6 +1,7 @@
 """The editing side of the panel as a person sees it: the graph fits its column, the picker
 greys what cannot go at the selection, distribution editors are labelled, the source has its
-switch; screenshots at 1280, 1600 and 1920 px, light and dark, under test-artifacts/."""
+switch; screenshots at 1280, 1600 and 1920 px under test-artifacts/ (the dark theme: see
+test_theme_browser.py)."""
 
 from __future__ import annotations
 
@@ -84,19 +85,3 @@ def test_distribution_editors_show_their_labels(page: Any, artifacts: Path) -> N
     assert box["x"] + box["width"] <= panel["x"] + panel["width"] + 1  # not cut off
     assert page.locator(".ax-arg-angle .ax-param-label").first.inner_text() == "mean"
     page.locator(".ax-node-panel").first.screenshot(path=str(artifacts / "editing-normal.png"))
-
-
-def test_dark_theme(page: Any, artifacts: Path) -> None:
-    page.evaluate("() => document.body.dataset.jpThemeLight = 'false'")
-    page.evaluate(
-        "() => { const s = document.body.style;"
-        " s.setProperty('--jp-layout-color0', '#111'); s.setProperty('--jp-layout-color1', '#1e1e1e');"
-        " s.setProperty('--jp-layout-color2', '#2a2a2a'); s.setProperty('--jp-ui-font-color0', '#eee');"
-        " s.setProperty('--jp-ui-font-color1', '#ddd'); s.setProperty('--jp-ui-font-color2', '#aaa');"
-        " s.setProperty('--jp-border-color1', '#555'); }"
-    )
-    fill = page.evaluate(
-        "() => getComputedStyle(document.querySelector(\"[data-node='crop'] .ax-g-box\")).fill"
-    )
-    assert fill == "rgb(30, 30, 30)"  # the graph follows JupyterLab's theme variables
-    page.locator(".ax-explorer").first.screenshot(path=str(artifacts / "editing-dark.png"))

@@ -1,0 +1,190 @@
+"""The panel under JupyterLab's real "JupyterLab Dark" theme (switched through the theme
+command, as the Settings menu does): every part follows the theme's colours and the key texts
+stay legible (WCAG contrast of at least 4.5:1 against what is behind them)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+from .harness import TOKEN, Server, run_all
+from .layout import screenshot
+
+pytestmark = pytest.mark.browser
+
+FOLDER = "theme"  # a notebook and a workspace of its own
+
+# The colour an element's text is drawn in, the colour behind it (the first ancestor with an
+# opaque background; an SVG text's card), and their contrast ratio as WCAG 2 defines it.
+CONTRAST = """
+(css) => {
+  const rgb = (c) => { const m = c.match(/[\\d.]+/g).map(Number);
+    return { r: m[0], g: m[1], b: m[2], a: m.length > 3 ? m[3] : 1 }; };
+  const lum = ({ r, g, b }) => { const f = (v) => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const el = document.querySelector(css);
+  if (!el) return null;
+  let fg, bg;
+  if (el instanceof SVGElement) {
+    fg = getComputedStyle(el).fill;
+    const box = el.closest('[data-node]')?.querySelector('.ax-g-box');
+    bg = getComputedStyle(box).fill;
+  } else {
+    fg = getComputedStyle(el).color;
+    for (let e = el; e; e = e.parentElement) {
+      const c = getComputedStyle(e).backgroundColor;
+      if (rgb(c).a > 0.5) { bg = c; break; }
+    }
+  }
+  const [a, b] = [lum(rgb(fg)), lum(rgb(bg))];
+  return { fg, bg, ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) };
+}
+"""
+
+# A theme variable resolved to the colour the browser computes for it (rgb(...)).
+THEME_COLOR = """
+(name) => { const probe = document.createElement('div');
+  probe.style.color = `var(${name})`; document.body.appendChild(probe);
+  const c = getComputedStyle(probe).color; probe.remove(); return c; }
+"""
+
+KEY_TEXTS = {
+    "toolbar title": ".ax-explorer .ax-title",
+    "toolbar status": ".ax-explorer .ax-status",
+    "section title": ".ax-explorer .ax-section-title",
+    "graph card name": ".ax-graph [data-node='crop'] .ax-g-id",
+    "graph card operator": ".ax-graph [data-node='crop'] .ax-g-op",
+    "graph card time": ".ax-graph [data-node='crop'] .ax-g-time",
+    "graph random argument": ".ax-graph [data-node='rotate'] .ax-g-random",
+    "tile label": ".ax-tile-label",
+    "tile draws": ".ax-tile-draws",
+    "grid caption": ".ax-grid-caption",
+    "node title": ".ax-node-title",
+    "argument label": ".ax-arg-fill_value .ax-arg-label",
+    "argument number box": ".ax-arg-fill_value .ax-number-box input",
+    "picker search box": ".ax-op-search input",
+    "picker operator": ".ax-op-item:not(.ax-op-off) .ax-op-name",
+    "picker summary": ".ax-op-item:not(.ax-op-off) .ax-op-summary",
+    "timing name": ".ax-bar-name",
+    "timing value": ".ax-bar-ms",
+}
+
+
+def write_notebook(root: Path) -> str:
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    notebook.cells = [
+        nbformat.v4.new_code_cell(
+            "from augexplorer import Explorer\n"
+            "explorer = Explorer('basic', batch_size=4, autosave=None)\nexplorer"
+        )
+    ]
+    (root / FOLDER).mkdir(exist_ok=True)
+    nbformat.write(notebook, root / FOLDER / "theme.ipynb")
+    return f"{FOLDER}/theme.ipynb"
+
+
+def set_theme(page: Any, theme: str, light: bool) -> None:
+    page.evaluate(
+        "(theme) => window.jupyterapp.commands.execute('apputils:change-theme', { theme })",
+        theme,
+    )
+    page.wait_for_function(
+        "(light) => document.body.dataset.jpThemeLight === String(light)",
+        arg=light,
+        timeout=30_000,
+    )
+    page.wait_for_timeout(500)  # the theme's stylesheet applies
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, lab: Server) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1600, "height": 1400})
+    page = context.new_page()
+    page.goto(f"{lab.url}/lab/workspaces/theme/tree/{write_notebook(lab.root)}?token={TOKEN}")
+    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
+    page.evaluate("async () => { await window.jupyterapp.started; }")
+    page.locator("#jp-main-statusbar >> text=Idle").first.wait_for(timeout=60_000)
+    run_all(page)
+    page.locator(".ax-explorer .ax-tile img[src]").first.wait_for(timeout=90_000)
+    page.locator(".ax-graph [data-node='rotate']").click()
+    page.locator(".ax-arg-fill_value .ax-number-box input").wait_for(timeout=30_000)
+    page.locator(".ax-bar-row").first.wait_for(timeout=30_000)
+    set_theme(page, "JupyterLab Dark", light=False)
+    yield page
+    set_theme(page, "JupyterLab Light", light=True)
+    context.close()
+
+
+def test_dark_theme_key_texts_are_legible(page: Any, artifacts: Path) -> None:
+    screenshot(page, 1600, artifacts / "theme-dark-panel.png")
+    low = _low_contrast(page, KEY_TEXTS)
+    assert not low, "\n".join(low)
+
+
+def _low_contrast(page: Any, texts: dict[str, str]) -> list[str]:
+    results = {name: page.evaluate(CONTRAST, css) for name, css in texts.items()}
+    missing = [name for name, r in results.items() if r is None]
+    assert not missing, f"not on the page: {missing}"
+    return [
+        f"{name}: {r['ratio']:.2f} ({r['fg']} on {r['bg']})"
+        for name, r in results.items()
+        if r["ratio"] < 4.5
+    ]
+
+
+def test_dark_theme_colours_come_from_the_theme(page: Any) -> None:
+    """Cards, tiles, the toolbar and the inputs take the dark theme's own colours."""
+    computed = page.evaluate(
+        "() => ({"
+        " card: getComputedStyle(document.querySelector(\"[data-node='crop'] .ax-g-box\")).fill,"
+        " tile: getComputedStyle(document.querySelector('.ax-tile')).backgroundColor,"
+        " toolbar: getComputedStyle(document.querySelector('.ax-toolbar')).backgroundColor,"
+        " column: getComputedStyle(document.querySelector('.ax-column')).backgroundColor,"
+        " input: getComputedStyle(document.querySelector("
+        "'.ax-arg-fill_value .ax-number-box input')).backgroundColor })"
+    )
+    theme = {
+        name: page.evaluate(THEME_COLOR, var)
+        for name, var in {
+            "layout1": "--jp-layout-color1",
+            "layout0": "--jp-layout-color0",
+            "input": "--jp-widgets-input-background-color",
+        }.items()
+    }
+    assert computed["card"] == theme["layout1"], (computed, theme)
+    assert computed["tile"] == theme["layout1"], (computed, theme)
+    assert computed["toolbar"] == theme["layout1"], (computed, theme)
+    assert computed["column"] == theme["layout0"], (computed, theme)
+    assert computed["input"] == theme["input"], (computed, theme)
+
+
+def test_dark_theme_large_view_is_legible(page: Any, artifacts: Path) -> None:
+    page.locator(".ax-tile[data-index='0']").click()
+    page.locator(".ax-pane-after canvas").wait_for(timeout=30_000)
+    try:
+        page.locator(".ax-large").screenshot(path=str(artifacts / "theme-dark-large.png"))
+        low = _low_contrast(
+            page,
+            {
+                "large title": ".ax-large-title",
+                "pane title": ".ax-pane-title",
+                "pane meta": ".ax-pane-meta",
+                "fact name": ".ax-large-facts th",
+                "fact value": ".ax-large-facts td",
+                "readout": ".ax-readout",
+            },
+        )
+        assert not low, "\n".join(low)
+    finally:
+        page.keyboard.press("Escape")
+        page.locator(".ax-large").wait_for(state="hidden", timeout=10_000)
