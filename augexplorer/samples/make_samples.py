@@ -4,7 +4,9 @@ Maintainer tool only: it is not needed at run time (the JPEG files under
 ``images/`` and ``LICENSES.md`` are what ships). It crops and resizes a few
 license-clean photographs that ship inside the scikit-image wheel into a
 class-folder tree (``images/<class>/<name>.jpg``, as DALI's
-``fn.readers.file(file_root=...)`` expects) and rewrites ``LICENSES.md``.
+``fn.readers.file(file_root=...)`` expects), rewrites ``LICENSES.md`` and
+rewrites ``annotations.json`` from ``annotations_source.py`` (the outlines
+follow the crops).
 Run it in a throwaway environment, e.g.::
 
     python3 -m venv /tmp/skv && /tmp/skv/bin/pip install scikit-image pillow
@@ -185,6 +187,11 @@ def write_licenses(rows: list[tuple[Tile, Image.Image]]) -> None:
         "converted to 3-channel RGB. scikit-image's own code is BSD-3-Clause;",
         "no code from it is included here.",
         "",
+        "`annotations.json` (COCO instances: boxes, polygon masks, keypoints) was",
+        "made by the augexplorer project (outlined by hand in",
+        "`annotations_source.py`) and is under the project's own license",
+        "(Apache-2.0).",
+        "",
         "## Files",
         "",
         "| File | Size (WxH) | Source file | Author | License |",
@@ -237,6 +244,11 @@ def main() -> None:
         sys.stdout.write(f"{path.relative_to(HERE)}  {out.width}x{out.height}\n")
     write_licenses(rows)
     sys.stdout.write(f"wrote {len(rows)} images and {LICENSES.name}\n")
+    # Imported here: it sits next to this script, which is run as a file, not a package.
+    from annotations_source import ANNOTATIONS, write_annotations
+
+    doc = write_annotations(TILES)
+    sys.stdout.write(f"wrote {ANNOTATIONS.name}: {len(doc['annotations'])} annotations\n")
 
 
 if __name__ == "__main__":
