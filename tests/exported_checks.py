@@ -9,6 +9,7 @@ import ast
 from augexplorer import GraphSpec, PythonCode
 from augexplorer.catalog import load_catalog
 from augexplorer.export.importer import graph_literal
+from augexplorer.expressions.syntax import MATH_FUNCTIONS
 
 # Every call the template itself makes; anything else must be `fn.<catalog operator>`.
 TEMPLATE_CALLS = {
@@ -81,13 +82,14 @@ IMPORTED_MODULES = {
     "nvidia.dali.plugin.pytorch",
     "nvidia.dali.auto_aug",
 }
-# Calls a graph may add besides `fn.<operator>`: DALI's auto_aug policies and constants.
+# Calls a graph may add besides `fn.<operator>`: DALI's auto_aug policies, constants and the
+# functions of nvidia.dali.math that expressions call.
 GRAPH_CALLS = {
     "auto_augment.auto_augment",
     "rand_augment.rand_augment",
     "trivial_augment.trivial_augment_wide",
     "types.Constant",
-}
+} | {f"math.{name}" for name in MATH_FUNCTIONS}
 
 
 def _call_name(call: ast.Call) -> str:

@@ -1,6 +1,7 @@
 """DALI pipelines that compute on data nodes, written the way DALI users write them: constants
 (NumPy arrays, lists, ``types.Constant``), arithmetic, comparisons and logical operators,
-``.shape()`` and subscripts. They join the import round trip corpus (:mod:`pipelines_corpus`).
+``nvidia.dali.math`` functions, ``.shape()`` and subscripts (by numbers and by data nodes).
+They join the import round trip corpus (:mod:`pipelines_corpus`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import Any
 
 import numpy as np
 from nvidia.dali import fn, pipeline_def, types
+from nvidia.dali import math as dmath
 
 
 def _decoded(root: str, seed: int) -> tuple[Any, Any]:
@@ -96,6 +98,39 @@ def inverted_sometimes(root: str, lists: str) -> Any:
     return images, labels
 
 
+@pipeline_def
+def math_functions(root: str, lists: str) -> Any:
+    images, labels = _decoded(root, 20)
+    flipped = fn.flip(images, horizontal=1)
+    clamped = dmath.clamp(images * 2, 0, 255)
+    values = fn.cast(images, dtype=types.FLOAT) / 255.0
+    waves = dmath.sin(values * 3.0) + dmath.cos(dmath.sqrt(values)) * dmath.exp(-values)
+    distance = abs(images - 128)  # Python's abs: DALI's math.abs
+    darker = dmath.min(images, dmath.max(flipped, 10))
+    steps = dmath.floor(values * 4.0) + dmath.ceil(dmath.log(values + 1.0))
+    angle = dmath.atan2(values, dmath.fpow(values + 0.5, 2.0))
+    shifted = (images >> 2) << 1
+    return clamped, labels, waves, distance, darker, steps, angle, shifted
+
+
+@pipeline_def
+def clamped_drawn_angle(root: str, lists: str) -> Any:
+    images, labels = _decoded(root, 21)
+    angle = dmath.clamp(fn.random.normal(seed=8) * 20.0, -15.0, 15.0)
+    return fn.rotate(images, angle=angle, fill_value=0), labels, angle
+
+
+@pipeline_def
+def indices_from_data(root: str, lists: str) -> Any:
+    images, labels = _decoded(root, 22)
+    channel = fn.random.uniform(range=[0, 2], dtype=types.INT32, seed=9)
+    one_channel = images[:, :, channel]
+    top = fn.random.uniform(range=[0, 8], dtype=types.INT32, seed=10)
+    band = images[top : top + 10, 2:]
+    upper_half = images[: images.shape()[0] // 2]
+    return one_channel, labels, band, upper_half
+
+
 EXPRESSIONS: dict[str, Callable[..., Any]] = {
     "blend_two_views": blend_two_views,
     "numpy_constant_argument": numpy_constant_argument,
@@ -106,4 +141,7 @@ EXPRESSIONS: dict[str, Callable[..., Any]] = {
     "channels_and_crops": channels_and_crops,
     "constant_arrays": constant_arrays,
     "inverted_sometimes": inverted_sometimes,
+    "math_functions": math_functions,
+    "clamped_drawn_angle": clamped_drawn_angle,
+    "indices_from_data": indices_from_data,
 }

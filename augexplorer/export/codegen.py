@@ -32,6 +32,7 @@ from ..validate import validate
 from . import template
 from .auto_aug_source import policy_imports, policy_source
 from .branches import write_branches
+from .expression_source import math_import
 from .expression_source import source as expression_source
 from .fusion import FUSE_MODES, FuseMode, fuse_decoders
 from .literals import ENUM_TYPES, dotted, enum_member, identifier, is_plain, literal
@@ -84,6 +85,7 @@ MODULE_NAMES = frozenset(
         "num_shards",
     }
     | POLICY_MODULES  # nvidia.dali.auto_aug modules, imported where a graph calls a policy
+    | {"math"}  # nvidia.dali.math, imported where an expression calls its functions
 )
 
 
@@ -242,6 +244,7 @@ class _Writer:
             "python_sources": self._python_sources(),
             "numpy_import": "import numpy as np\n" if self.python_steps else "",
             "auto_aug_import": policy_imports([step.op for step in self.steps]),
+            "math_import": math_import(self.steps),
             "returns": ", ".join(self.var(ref) for ref in self.plan.outputs.values()),
             # the folder rule of augexplorer.folder_listing, written into the module
             "image_suffixes": literal(sorted(IMAGE_SUFFIXES)),

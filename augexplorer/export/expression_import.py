@@ -3,8 +3,9 @@
 ``Pipeline.serialize()`` records ``types.Constant`` (and NumPy arrays or lists DALI made
 constants) as a ``Constant`` operator, each arithmetic, comparison or logical operator on data as
 an ``_ArithmeticGenericOp`` whose ``expression_desc`` says what it computes (``mul($0:float32
-&0)``: the first input times a float32 number), ``.shape()`` as ``_Shape`` and ``x[...]`` as
-``_TensorSubscript``. Constants become constant nodes; the rest become expression nodes, a
+&0)``: the first input times a float32 number; ``clamp(&0 $0:int32 $1:int32)``: the function of
+``nvidia.dali.math``), ``.shape()`` as ``_Shape`` and ``x[...]`` as ``_TensorSubscript`` (a
+per-sample index as its argument input ``at_0``, ``lo_1``, ...). Constants become constant nodes; the rest become expression nodes, a
 chain such as ``0.7 * a + 0.3 * b`` one node when nothing else reads its parts. Rebuilt with
 Python's operators, they make the same DALI operators with the same numbers.
 """
@@ -20,7 +21,7 @@ from typing import Any, NoReturn
 from ..expressions import CONSTANT, EXPRESSION
 from ..expressions.checks import CONSTANT_TYPES
 from ..expressions.nodes import TEXT, parsed
-from ..expressions.syntax import MAX_DEPTH, MAX_PARTS, number_node
+from ..expressions.syntax import MATH, MATH_FUNCTIONS, MAX_DEPTH, MAX_PARTS, number_node
 from ..spec import Node, Ref
 from . import refusals
 from .protobuf import OpRecord
@@ -43,6 +44,8 @@ _BINARY = {
     "bitand": ast.BitAnd,
     "bitor": ast.BitOr,
     "bitxor": ast.BitXor,
+    "lshift": ast.LShift,
+    "rshift": ast.RShift,
 }
 _COMPARE = {
     "eq": ast.Eq,
@@ -57,10 +60,12 @@ _TOKEN = re.compile(r"\s*(?:(\w+)\(|(\))|&(\d+)|\$(\d+):(\w+))")
 # Python's numbers in arithmetic, as DALI types them: only these are written back as numbers.
 _NUMBER_TYPES = {"float32": float, "int32": int}
 _EXPRESSION_FIX = (
-    "an expression node holds + - * / // ** %, comparisons, & | ^ ~, .shape() and subscripts "
-    "with whole numbers, not nvidia.dali.math functions: compute it with an operator "
-    "(fn.cast, fn.normalize, fn.brightness_contrast, ...)"
+    "an expression node holds + - * / // ** % << >>, comparisons, & | ^ ~, the functions of "
+    f"nvidia.dali.math ({', '.join(sorted(MATH_FUNCTIONS))}), .shape() and subscripts: compute "
+    "it with those or with an operator (fn.cast, fn.normalize, fn.brightness_contrast, ...)"
 )
+# A subscript's per-sample indices, as DALI names the argument inputs that carry them.
+_INDEX_ARGUMENT = re.compile(r"(at|lo|hi|step)_(\d+)")
 _MAX_INLINE = MAX_PARTS // 2
 
 
@@ -118,16 +123,25 @@ class ExpressionImport:
         if op.schema == CONSTANT_SCHEMA:
             self.add(Node(self.fresh_id("constant"), CONSTANT, args=constant_args(op)), op)
             return
-        if any(port.is_argument for port in op.inputs):
-            _refuse(
-                op,
-                "a subscript by data (`x[i]` with `i` a DataNode)",
-                "index with whole numbers (x[0], x[1::-1]); per-sample positions are "
-                "fn.slice or fn.crop arguments",
-            )
+        for port in op.inputs:
+            if port.is_argument and not (
+                op.schema == "_TensorSubscript" and _INDEX_ARGUMENT.fullmatch(port.argument)
+            ):
+                _refuse(
+                    op,
+                    f"data fed as its argument {port.argument!r}",
+                    "index with whole numbers or data nodes (x[0], x[:, :, channel])",
+                )
         leaves: dict[str, Ref] = {}
-        operands = [self._operand(port.name, leaves, op) for port in op.inputs]
-        tree = self._tree(op, operands)
+        operands = [
+            self._operand(port.name, leaves, op) for port in op.inputs if not port.is_argument
+        ]
+        indices = {
+            port.argument: self._operand(port.name, leaves, op)
+            for port in op.inputs
+            if port.is_argument
+        }
+        tree = self._tree(op, operands, indices)
         output = op.outputs[0].name
         readers = self.readers.get(output, [])
         inline = (
@@ -157,7 +171,9 @@ class ExpressionImport:
         leaves[placeholder] = ref
         return ast.Name(id=placeholder, ctx=ast.Load())
 
-    def _tree(self, op: OpRecord, operands: list[ast.expr]) -> ast.expr:
+    def _tree(
+        self, op: OpRecord, operands: list[ast.expr], indices: dict[str, ast.expr]
+    ) -> ast.expr:
         if op.schema == "_Shape":
             extra = {k for k in op.args if not k.startswith("_")} - {
                 "device",
@@ -173,7 +189,7 @@ class ExpressionImport:
             shape = ast.Attribute(value=operands[0], attr="shape", ctx=ast.Load())
             return ast.Call(func=shape, args=[], keywords=[])
         if op.schema in ("_TensorSubscript", "_SubscriptDimCheck"):
-            return ast.Subscript(value=operands[0], slice=_subscript(op), ctx=ast.Load())
+            return ast.Subscript(value=operands[0], slice=_subscript(op, indices), ctx=ast.Load())
         desc = str(_value(op, "expression_desc", ""))
         return _Description(desc, op, operands).parse()
 
@@ -185,6 +201,8 @@ class ExpressionImport:
         for placeholder, ref in leaves.items():
             if ref not in by_ref:
                 base = ref.node if ref.output == 0 else f"{ref.node}_{ref.output}"
+                if base == MATH:  # `math` in the text is nvidia.dali.math
+                    base = f"{MATH}_node"
                 name, index = base, 2
                 while name in by_ref.values() or (name != ref.node and name in taken):
                     name, index = f"{base}_{index}", index + 1
@@ -193,7 +211,7 @@ class ExpressionImport:
 
         class _Name(ast.NodeTransformer):
             def visit_Name(self, node: ast.Name) -> ast.Name:
-                return ast.Name(id=names[node.id], ctx=ast.Load())
+                return ast.Name(id=names.get(node.id, node.id), ctx=ast.Load())  # or `math`
 
         text = ast.unparse(_Name().visit(tree))
         # the inputs in the order their names first appear, as the text binds them
@@ -270,6 +288,11 @@ class _Description:
             )
         if name in _UNARY and len(arguments) == 1:
             return ast.UnaryOp(op=_UNARY[name](), operand=arguments[0])
+        if MATH_FUNCTIONS.get(name) == len(arguments):
+            function = ast.Attribute(
+                value=ast.Name(id=MATH, ctx=ast.Load()), attr=name, ctx=ast.Load()
+            )
+            return ast.Call(func=function, args=arguments, keywords=[])
         _refuse(self.op, f"a math function (`nvidia.dali.math.{name}`)", _EXPRESSION_FIX)
 
 
@@ -294,16 +317,24 @@ def _tokens(text: str, op: OpRecord) -> list[tuple[str, ...]]:
     return tokens
 
 
-def _subscript(op: OpRecord) -> ast.expr:
+def _subscript(op: OpRecord, data: dict[str, ast.expr]) -> ast.expr:
+    """The index of ``x[...]``: whole numbers from the arguments, names where `data` (by
+    argument name, ``at_2``) holds a per-sample index."""
+
+    def part(name: str) -> ast.expr | None:
+        if name in data:
+            return data[name]
+        value = _value(op, name, None)
+        return None if value is None else number_node(int(value))
+
     count = int(_value(op, "num_subscripts", 0))
     indices: list[ast.expr] = []
     for i in range(count):
-        at = _value(op, f"at_{i}", None)
+        at = part(f"at_{i}")
         if at is not None:
-            indices.append(number_node(int(at)))
+            indices.append(at)
             continue
-        parts = [_value(op, f"{part}_{i}", None) for part in ("lo", "hi", "step")]
-        lower, upper, step = (None if p is None else number_node(int(p)) for p in parts)
+        lower, upper, step = (part(f"{kind}_{i}") for kind in ("lo", "hi", "step"))
         indices.append(ast.Slice(lower=lower, upper=upper, step=step))
     if len(indices) == 1:
         return indices[0]
@@ -370,6 +401,9 @@ def _stem(tree: ast.expr) -> str:
     if isinstance(tree, ast.Subscript):
         return "subscript"
     if isinstance(tree, ast.Call):
+        function = tree.func
+        if isinstance(function, ast.Attribute) and isinstance(function.value, ast.Name):
+            return function.attr  # math.clamp(...): "clamp"
         return "shape"
     return "expr"
 
@@ -391,5 +425,5 @@ def _unreadable(op: OpRecord) -> NoReturn:
         op,
         f"{_kind(op)} DALI describes as {str(_value(op, 'expression_desc', '?'))!r:.60}, "
         "which this version of augexplorer does not read",
-        "write it with + - * / // ** %, comparisons, & | ^ ~",
+        "write it with + - * / // ** % << >>, comparisons, & | ^ ~ and math functions",
     )

@@ -8,11 +8,12 @@ operator names.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import ast
+from collections.abc import Callable, Iterable
 
-from ..expressions import CONSTANT
+from ..expressions import CONSTANT, EXPRESSION
 from ..expressions.nodes import TEXT, constants, parsed
-from ..expressions.syntax import render
+from ..expressions.syntax import math_function, render
 from ..plan import Step
 from ..spec import Ref
 from .literals import enum_member, identifier, literal
@@ -39,3 +40,15 @@ def source(step: Step, variable: Callable[[Ref], str]) -> str:
     for number in numbers:
         literal(number)  # refuses anything but a finite number
     return render(checked, names, numbers)
+
+
+def math_import(steps: Iterable[Step]) -> str:
+    """``", math"`` for the module's ``from nvidia.dali import fn, pipeline_def, types`` line
+    where an expression calls a function of ``nvidia.dali.math`` (written ``math.clamp(...)``);
+    "" otherwise, so other modules read as before."""
+    for step in steps:
+        if step.op == EXPRESSION and any(
+            math_function(part) is not None for part in ast.walk(parsed(step.args[TEXT]).tree)
+        ):
+            return ", math"
+    return ""

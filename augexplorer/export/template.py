@@ -25,7 +25,7 @@ import os
 import time
 
 @@numpy_import@@import torch
-from nvidia.dali import fn, pipeline_def, types
+from nvidia.dali import fn@@math_import@@, pipeline_def, types
 @@auto_aug_import@@from nvidia.dali.plugin.pytorch import DALIGenericIterator, LastBatchPolicy
 
 """

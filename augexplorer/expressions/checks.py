@@ -20,7 +20,7 @@ from .nodes import (
     constant_index,
     parsed,
 )
-from .syntax import INT32, ExpressionError, Parsed
+from .syntax import INT32, ExpressionError, Parsed, index_names, math_function
 
 MAX_CONSTANT_VALUES = 1 << 16
 MAX_RANK = 8
@@ -205,20 +205,29 @@ def _device(
     checked: Parsed, node: Node, inputs: Sequence[Step | None], gpu: bool, problem: Any
 ) -> str:
     """Where the expression's result is: on the GPU when it computes on GPU data, on the CPU
-    for `.shape()` (DALI returns shapes on the CPU) and CPU data."""
+    for `.shape()` (DALI returns shapes on the CPU) and CPU data. A per-sample subscript index
+    is an argument to DALI, which reads those on the CPU only."""
     on = {
         name: "gpu" if step is not None and step.device in ("gpu", "mixed") else "cpu"
         for name, step in zip(checked.names, inputs, strict=False)
     }
+    for name in sorted(index_names(checked.tree)):
+        if on.get(name) == "gpu":
+            problem(
+                f"the index {name!r} is on the GPU; DALI reads a per-sample index on the CPU",
+                TEXT,
+                f"compute {name!r} on the CPU (set its node's device to cpu)",
+            )
 
     def where(part: ast.expr) -> str | None:
         if isinstance(part, ast.Name):
             return on.get(part.id, "cpu")
-        if isinstance(part, ast.Call):
-            return "cpu"
-        devices = {
-            where(child) for child in ast.iter_child_nodes(part) if isinstance(child, ast.expr)
-        }
+        if isinstance(part, ast.Call) and math_function(part) is None:
+            return "cpu"  # .shape()
+        if isinstance(part, ast.Subscript):
+            return where(part.value)  # its indices do not move it
+        children = part.args if isinstance(part, ast.Call) else ast.iter_child_nodes(part)
+        devices = {where(child) for child in children if isinstance(child, ast.expr)}
         if "gpu" in devices:
             return "gpu"
         return "cpu" if "cpu" in devices else None

@@ -29,7 +29,9 @@ def lower(step: Step, inputs: Sequence[Any]) -> list[Any]:
                 layout=step.args.get("layout"),
             )
         ]
+    from nvidia.dali import math as dali_math
+
     checked = parsed(step.args[TEXT])
     # no zip(strict=...): under DALI conditionals autograph runs this, and its zip has none
     bound = {name: inputs[index] for index, name in enumerate(checked.names)}
-    return [evaluate(checked, bound, constants(checked, step.args))]
+    return [evaluate(checked, bound, constants(checked, step.args), dali_math)]

@@ -8,7 +8,7 @@ import ast
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from .syntax import ExpressionError, parse
+from .syntax import MATH, ExpressionError, parse
 
 
 class _Edge(Protocol):
@@ -38,6 +38,8 @@ def follow_inputs(
     for index, name in enumerate(names[: min(len(old), len(new))]):
         target = new[index]
         if target == old[index] or target.output != 0 or not target.node.isidentifier():
+            continue
+        if target.node == MATH:  # in the text, `math` is DALI's nvidia.dali.math
             continue
         if target.node in names or target.node in renames.values():
             continue  # two names for one node would no longer say which input is which

@@ -1,14 +1,16 @@
 """An expression node's text, read safely: Python's `ast` with an allow-list. No DALI import.
 
 What an expression may hold: the names of the node's inputs, numbers, the arithmetic (``+ - * /
-// ** %``), comparison (``< <= > >= == !=``) and logical (``& | ^ ~``) operators, unary minus,
-``.shape()`` and subscripts or slices with whole numbers (``images.shape()[1::-1] * 0.5``). The
-text is parsed, never evaluated: the builder walks the checked tree with DALI's own DataNode
-operators, and the exporter writes the tree back as source with the module's variable names.
+// ** % << >>``), comparison (``< <= > >= == !=``) and logical (``& | ^ ~``) operators, unary minus,
+the functions of ``nvidia.dali.math`` written as ``math.clamp(images * 2, 0, 255)``, ``.shape()``
+and subscripts or slices with whole numbers or inputs (``images.shape()[1::-1] * 0.5``,
+``images[:, :, channel]``). The text is parsed, never evaluated: the builder walks the checked
+tree with DALI's own DataNode operators and math functions, and the exporter writes the tree back
+as source with the module's variable names.
 
-Names are bound to the node's inputs in the order they first appear in the text; the numbers
-outside subscripts are the node's editable constants ``c0``, ``c1``, ... in text order (a minus
-sign in front of a number is part of it).
+Names are bound to the node's inputs in the order they first appear in the text (``math`` is
+DALI's module, never an input); the numbers outside subscripts are the node's editable constants
+``c0``, ``c1``, ... in text order (a minus sign in front of a number is part of it).
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ BINARY: dict[type[ast.operator], tuple[str, Callable[[Any, Any], Any]]] = {
     ast.BitAnd: ("&", operator.and_),
     ast.BitOr: ("|", operator.or_),
     ast.BitXor: ("^", operator.xor),
+    ast.LShift: ("<<", operator.lshift),
+    ast.RShift: (">>", operator.rshift),
 }
 UNARY: dict[type[ast.unaryop], tuple[str, Callable[[Any], Any]]] = {
     ast.USub: ("-", operator.neg),
@@ -50,10 +54,27 @@ COMPARE: dict[type[ast.cmpop], tuple[str, Callable[[Any, Any], Any]]] = {
     ast.Eq: ("==", operator.eq),
     ast.NotEq: ("!=", operator.ne),
 }
+# The functions of nvidia.dali.math in DALI 2.4, with how many arguments each takes (a test
+# checks this against the installed DALI). Each is DALI's `_ArithmeticGenericOp` under that name.
+MATH = "math"
+MATH_FUNCTIONS: dict[str, int] = {
+    **dict.fromkeys(
+        (
+            *("abs", "fabs", "sqrt", "rsqrt", "cbrt", "exp", "log", "log2", "log10"),
+            *("floor", "ceil", "sin", "cos", "tan", "asin", "acos", "atan"),
+            *("sinh", "cosh", "tanh", "asinh", "acosh", "atanh"),
+        ),
+        1,
+    ),
+    **dict.fromkeys(("min", "max", "pow", "fpow", "atan2"), 2),
+    "clamp": 3,
+}
 ALLOWED = (
-    "names of the node's inputs, numbers, + - * / // ** %, < <= > >= == !=, & | ^ ~, "
-    "unary minus, .shape() and subscripts with whole numbers (x[0], x[1::-1])"
+    "names of the node's inputs, numbers, + - * / // ** % << >>, < <= > >= == !=, & | ^ ~, "
+    "unary minus, math functions (math.clamp(x, 0, 255)), .shape() and subscripts with "
+    "whole numbers or inputs (x[0], x[1::-1], x[:, :, channel])"
 )
+INDEX_FIX = "index with whole numbers, inputs and slices of them (x[0], x[1::-1], x[:, :, channel])"
 
 
 class ExpressionError(ValueError):
@@ -152,7 +173,7 @@ class _Checker:
             self.constants.append((_position(node), value))
             return "number"
         if isinstance(node, ast.Name):
-            self.names.append((_position(node), node.id))
+            self._name(node)
             return "data"
         if isinstance(node, ast.BinOp) and type(node.op) in BINARY:
             kinds = {self.check(node.left, depth + 1), self.check(node.right, depth + 1)}
@@ -169,6 +190,8 @@ class _Checker:
             kinds = {self.check(node.left, depth + 1), self.check(node.comparators[0], depth + 1)}
             return self._operation(kinds, COMPARE[type(node.ops[0])][0])
         if isinstance(node, ast.Call):
+            if math_function(node) is not None or _on_math(node.func):
+                return self._math_call(node, depth)
             return self._shape_call(node, depth)
         if isinstance(node, ast.BoolOp) or (
             isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
@@ -182,9 +205,58 @@ class _Checker:
                 raise ExpressionError("a number cannot be subscripted", "subscript an input")
             indices = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             for index in indices:
-                _check_index(index)
+                self._index(index)
             return "data"
         raise ExpressionError(f"{_describe(node)} is not allowed in an expression", ALLOWED)
+
+    def _name(self, node: ast.Name) -> None:
+        if node.id == MATH:
+            raise ExpressionError(
+                "`math` is DALI's nvidia.dali.math here, not an input",
+                "call one of its functions (math.clamp(x, 0, 255)), or name the input otherwise",
+            )
+        self.names.append((_position(node), node.id))
+
+    def _index(self, index: ast.expr) -> None:
+        """A subscript's index: a whole number or an input (a per-sample integer), or a slice
+        of them."""
+        parts = [index.lower, index.upper, index.step] if isinstance(index, ast.Slice) else [index]
+        for part in parts:
+            if part is None:
+                continue
+            if isinstance(part, ast.Name):
+                self._name(part)
+            elif not isinstance(number_value(part), int):
+                raise ExpressionError(
+                    f"the index {_describe(part)} is neither a whole number nor an input",
+                    INDEX_FIX + "; compute a per-sample index in its own expression node",
+                )
+
+    def _math_call(self, node: ast.Call, depth: int) -> str:
+        name = math_function(node)
+        if name is None:
+            assert isinstance(node.func, ast.Attribute)
+            raise ExpressionError(
+                f"nvidia.dali.math has no function {node.func.attr!r}",
+                f"use one of {', '.join(sorted(MATH_FUNCTIONS))}",
+            )
+        count = MATH_FUNCTIONS[name]
+        written = f"math.{name}({', '.join('xyz'[:count])})"
+        if node.keywords or any(isinstance(arg, ast.Starred) for arg in node.args):
+            raise ExpressionError(
+                f"math.{name} takes its arguments in order, without names", f"write {written}"
+            )
+        if len(node.args) != count:
+            raise ExpressionError(
+                f"math.{name} takes {count} argument(s), got {len(node.args)}", f"write {written}"
+            )
+        kinds = {self.check(arg, depth + 1) for arg in node.args}
+        if kinds == {"number"}:
+            raise ExpressionError(
+                f"math.{name} of numbers only: DALI would never see it",
+                "write the result as one number, or apply it to an input",
+            )
+        return "data"
 
     def _operation(self, kinds: set[str], symbol: str) -> str:
         if kinds == {"number"}:
@@ -217,22 +289,40 @@ def check_number(value: int | float) -> None:
         )
 
 
-def _check_index(index: ast.expr) -> None:
-    if isinstance(index, ast.Slice):
-        for part in (index.lower, index.upper, index.step):
-            if part is not None:
-                _whole_number(part)
-    else:
-        _whole_number(index)
+def math_function(node: ast.AST) -> str | None:
+    """The name of the nvidia.dali.math function `node` calls (``math.clamp(...)``), or None."""
+    if (
+        isinstance(node, ast.Call)
+        and _on_math(node.func)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in MATH_FUNCTIONS
+    ):
+        return node.func.attr
+    return None
 
 
-def _whole_number(node: ast.expr) -> None:
-    value = number_value(node)
-    if not isinstance(value, int):
-        raise ExpressionError(
-            f"the index {_describe(node)} is not a whole number",
-            "index with whole numbers and slices of them (x[0], x[1::-1], x[:, :, 0])",
-        )
+def _on_math(func: ast.expr) -> bool:
+    return (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id == MATH
+    )
+
+
+def index_names(tree: ast.expr) -> set[str]:
+    """The names used as subscript indices in `tree` (per-sample indices, read on the CPU)."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript):
+            indices = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            for index in indices:
+                parts = (
+                    [index.lower, index.upper, index.step]
+                    if isinstance(index, ast.Slice)
+                    else [index]
+                )
+                found.update(part.id for part in parts if isinstance(part, ast.Name))
+    return found
 
 
 def _describe(node: ast.AST) -> str:
@@ -251,9 +341,11 @@ def evaluate(
     parsed: Parsed,
     inputs: Mapping[str, Any],
     constants: Sequence[int | float] | None = None,
+    math_module: Any = None,
 ) -> Any:
     """The expression computed with Python's own operators on `inputs` (DataNodes, by name),
-    with `constants` in place of its numbers: exactly what the same text does in DALI code."""
+    with `constants` in place of its numbers and `math_module`'s functions (``nvidia.dali.math``)
+    for its math calls: exactly what the same text does in DALI code."""
     values = list(parsed.constants if constants is None else constants)
     numbers = iter(values)
     positions = _number_nodes(parsed.tree)
@@ -272,10 +364,15 @@ def evaluate(
             left = walk(node.left)
             return COMPARE[type(node.ops[0])][1](left, walk(node.comparators[0]))
         if isinstance(node, ast.Call):
+            name = math_function(node)
+            if name is not None:
+                assert math_module is not None, "a math call needs nvidia.dali.math"
+                arguments = [walk(argument) for argument in node.args]
+                return getattr(math_module, name)(*arguments)
             assert isinstance(node.func, ast.Attribute)
             return walk(node.func.value).shape()
         if isinstance(node, ast.Subscript):
-            return walk(node.value)[_index(node.slice)]
+            return walk(node.value)[_index(node.slice, inputs)]
         raise AssertionError(f"unchecked expression part {ast.dump(node)}")
 
     return walk(parsed.tree)
@@ -300,12 +397,14 @@ def _number_nodes(tree: ast.expr) -> set[int]:
     return found
 
 
-def _index(node: ast.expr) -> Any:
+def _index(node: ast.expr, inputs: Mapping[str, Any]) -> Any:
     if isinstance(node, ast.Tuple):
-        return tuple(_index(element) for element in node.elts)
+        return tuple(_index(element, inputs) for element in node.elts)
     if isinstance(node, ast.Slice):
         parts = (node.lower, node.upper, node.step)
-        return slice(*(None if part is None else number_value(part) for part in parts))
+        return slice(*(None if part is None else _index(part, inputs) for part in parts))
+    if isinstance(node, ast.Name):
+        return inputs[node.id]
     return number_value(node)
 
 
@@ -334,12 +433,32 @@ def render(
                 left=build(node.left), ops=node.ops, comparators=[build(node.comparators[0])]
             )
         if isinstance(node, ast.Call):
+            name = math_function(node)
+            if name is not None:
+                function = ast.Attribute(
+                    value=ast.Name(id=MATH, ctx=ast.Load()), attr=name, ctx=ast.Load()
+                )
+                return ast.Call(func=function, args=[build(a) for a in node.args], keywords=[])
             assert isinstance(node.func, ast.Attribute)
             shape = ast.Attribute(value=build(node.func.value), attr="shape", ctx=ast.Load())
             return ast.Call(func=shape, args=[], keywords=[])
         if isinstance(node, ast.Subscript):
-            return ast.Subscript(value=build(node.value), slice=node.slice, ctx=ast.Load())
+            return ast.Subscript(value=build(node.value), slice=index(node.slice), ctx=ast.Load())
         raise AssertionError(f"unchecked expression part {ast.dump(node)}")
+
+    def index(node: ast.expr) -> ast.expr:
+        """A subscript's index with its input names replaced; its numbers stay as written."""
+        if isinstance(node, ast.Tuple):
+            return ast.Tuple(elts=[index(element) for element in node.elts], ctx=ast.Load())
+        if isinstance(node, ast.Slice):
+            lower, upper, step = (
+                None if part is None else index(part)
+                for part in (node.lower, node.upper, node.step)
+            )
+            return ast.Slice(lower=lower, upper=upper, step=step)
+        if isinstance(node, ast.Name):
+            return ast.Name(id=names.get(node.id, node.id), ctx=ast.Load())
+        return node
 
     return ast.unparse(build(parsed.tree))
 
