@@ -11,6 +11,7 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from .annotations.keypoints import KeypointTable
 from .catalog import ArgInfo
 from .catalog.auto_aug import is_auto_aug, policy_function
 from .data import SourceData
@@ -197,10 +198,22 @@ def coco_reader_kwargs(
     kwargs["random_shuffle"] = step.source.shuffle
     kwargs["seed"] = step.seed
     kwargs.update(reader_arg_values(step.source.reader_args, "coco"))
+    if step.source.keypoints:
+        kwargs["image_ids"] = True  # the keypoints are looked up by image id
     if num_shards > 1:
         kwargs.update(shard_id=shard_id, num_shards=num_shards)
     kwargs["name"] = step.id
     return kwargs
+
+
+def source_keypoints(step: Step, data: SourceData) -> KeypointTable:
+    """The keypoint tables of a COCO source read with keypoints."""
+    from .annotations.keypoints import keypoint_table
+
+    assert step.source is not None and data.coco is not None
+    kept = set(data.coco_images)
+    images = [image for image in data.coco.images if image.file_name in kept]
+    return keypoint_table(images, ratio=bool(step.source.reader_args.get("ratio")))
 
 
 def call_source(
@@ -210,11 +223,16 @@ def call_source(
     from nvidia.dali import fn, types
 
     if data.kind == "coco":
-        return _as_list(
+        outputs = _as_list(
             fn.readers.coco(
                 **coco_reader_kwargs(step, data, shard_id=shard_id, num_shards=num_shards)
             )
         )
+        if step.source is not None and step.source.keypoints:
+            from .annotations.keypoints import call_keypoints
+
+            outputs += call_keypoints(outputs[-1], source_keypoints(step, data))
+        return outputs
 
     if data.kind == "arrays":
         images = fn.external_source(

@@ -100,6 +100,16 @@ class CocoIndex:
         labels = self.labels(avoid_class_remapping=avoid_class_remapping)
         return {labels[cid]: name for cid, name in self.category_names.items()}
 
+    def keypoint_skeletons(self) -> dict[int, tuple[tuple[tuple[int, int], ...], ...]]:
+        """Image id -> the skeleton of each of its objects with keypoints, in the file's order
+        (the rows of :func:`augexplorer.annotations.keypoints.keypoint_table`)."""
+        return {
+            image.id: tuple(
+                self.skeletons.get(obj.category_id, ()) for obj in image.objects if obj.keypoints
+            )
+            for image in self.images
+        }
+
     def image(self, file_name: str) -> CocoImage | None:
         return next((image for image in self.images if image.file_name == file_name), None)
 

@@ -13,6 +13,7 @@ from bad_inputs import coco_file
 
 from augexplorer import Session
 from augexplorer.catalog import Catalog
+from augexplorer.data import sample_annotations
 from augexplorer.spec import GraphSpec, Node, Ref, Source, chain
 from augexplorer.spec import io as spec_io
 
@@ -129,3 +130,60 @@ def test_a_companion_moves_the_boxes_with_its_image(tmp_path: Path, catalog: Cat
             expected[:, [0, 2]] = 128 - old.boxes[:, [2, 0]]
         np.testing.assert_allclose(new.boxes, expected, atol=0.01)
     assert set(flips) == {0, 1}, "the seed should flip some samples and not others"
+
+
+def _bundled(**reader_args: Any) -> Source:
+    return Source("source", "coco", None, shuffle=False, keypoints=True, reader_args=reader_args)
+
+
+def test_keypoints_come_from_the_file_by_image_id(catalog: Catalog) -> None:
+    """readers.coco reads no keypoints: the source looks them up by image id, and each sample
+    gets its own image's keypoints (checked against the JSON, in pixels)."""
+    data = json.loads(sample_annotations().read_text())
+    by_file = {image["file_name"]: image["id"] for image in data["images"]}
+    expected: dict[int, list[list[float]]] = {}
+    for annotation in data["annotations"]:
+        if annotation.get("keypoints"):
+            expected.setdefault(annotation["image_id"], []).append(annotation["keypoints"])
+    spec = chain(
+        _bundled(ratio=True), ("decode", "decoders.image", {"output_type": "RGB"}), batch_size=8
+    )
+    session = Session(spec, catalog=catalog)
+    checked = 0
+    for _ in range(3):
+        result = session.run()
+        annotations = result.annotations("decode")
+        assert annotations is not None
+        for file, sample in zip(result.files(), annotations, strict=True):
+            assert sample.keypoints is not None
+            for row, values in enumerate(expected.get(by_file[file], [])):
+                points = np.reshape(values, (-1, 3))
+                np.testing.assert_allclose(sample.keypoints[row, : len(points)], points, atol=0.05)
+                assert len(sample.skeletons[row]) > 0
+                checked += 1
+        session.next_batch()
+    assert checked >= 3
+
+
+def test_keypoints_flip_with_the_image(catalog: Catalog) -> None:
+    coin = Node("coin", "random.coin_flip", args={"probability": 0.5}, seed=5)
+    keypoints = _bundled(ratio=True).output_names().index("keypoints")
+    points = Node("kp_flip", "coord_flip", (Ref("source", keypoints),), {"flip_x": Ref("coin")})
+    spec = (
+        chain(_bundled(ratio=True), ("decode", "decoders.image", {"output_type": "RGB"}))
+        .insert_after(None, coin)
+        .insert_after("decode", Node("flip", "flip", args={"horizontal": Ref("coin")}))
+        .insert_after(None, points)
+    )
+    result = Session(spec, catalog=catalog).run()
+    flips = [int(x) for x in result.arrays("coin")]
+    before, after = result.annotations("decode"), result.annotations("flip")
+    assert before is not None and after is not None
+    widths = [image.shape[1] for image in result.arrays("decode")]
+    for flipped, width, old, new in zip(flips, widths, before, after, strict=True):
+        assert old.keypoints is not None and new.keypoints is not None
+        expected = old.keypoints.copy()
+        if flipped:
+            expected[..., 0] = width - old.keypoints[..., 0]
+        np.testing.assert_allclose(new.keypoints, expected, atol=0.05)
+    assert set(flips) == {0, 1}

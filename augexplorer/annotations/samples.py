@@ -28,6 +28,10 @@ class SampleAnnotations:
     polygons: tuple[np.ndarray, ...] = ()
     polygon_masks: tuple[int, ...] = ()
     mask: np.ndarray | None = None
+    # (objects, points, 3): x, y in pixels and COCO's visibility (0: not labelled)
+    keypoints: np.ndarray | None = None
+    # per keypoint object, its category's skeleton: COCO's 1-based pairs of keypoints to join
+    skeletons: tuple[tuple[tuple[int, int], ...], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """Plain lists for a browser view."""
@@ -37,6 +41,8 @@ class SampleAnnotations:
             "names": list(self.names),
             "polygons": [np.round(p, 2).tolist() for p in self.polygons],
             "polygon_masks": list(self.polygon_masks),
+            "keypoints": [] if self.keypoints is None else np.round(self.keypoints, 2).tolist(),
+            "skeletons": [[list(pair) for pair in pairs] for pairs in self.skeletons],
         }
 
 
@@ -45,15 +51,20 @@ def annotations_at(
     arrays: Callable[[Ref], list[np.ndarray]],
     image_sizes: list[tuple[int, int]],
     class_names: Mapping[int, str],
+    skeletons: Mapping[int, tuple[tuple[tuple[int, int], ...], ...]] | None = None,
 ) -> list[SampleAnnotations]:
     """Each sample's annotations where `tracks` point; `arrays` reads a node output as host
-    arrays, `image_sizes` are the (height, width) of each sample's image at that node."""
+    arrays, `image_sizes` are the (height, width) of each sample's image at that node, and
+    `skeletons` gives an image id's keypoint objects their skeletons."""
     count = len(image_sizes)
     boxes = _read(tracks.get("boxes"), arrays, count)
     labels = _read(tracks.get("labels"), arrays, count)
     polygons = _read(tracks.get("polygons"), arrays, count)
     vertices = _read(tracks.get("vertices"), arrays, count)
     masks = _read(tracks.get("masks"), arrays, count)
+    keypoints = _read(tracks.get("keypoints"), arrays, count)
+    visibility = _read(tracks.get("keypoint_visibility"), arrays, count)
+    image_ids = _read(tracks.get("image_ids"), arrays, count)
     out = []
     for i, (height, width) in enumerate(image_sizes):
         scale = np.array([width, height], np.float32) if tracks.format.ratio else np.ones(2)
@@ -64,6 +75,11 @@ def annotations_at(
         label = np.asarray(labels[i]).reshape(-1).astype(np.int32) if labels else np.zeros(0)
         shapes, owners = _polygons(polygons[i], vertices[i], scale) if polygons else ((), ())
         mask = np.asarray(masks[i]) if masks else None
+        points = None
+        if keypoints and visibility:
+            seen = np.asarray(visibility[i], np.float32)
+            xy = np.asarray(keypoints[i], np.float32).reshape(*seen.shape, 2) * scale
+            points = np.concatenate([xy, seen[..., None]], axis=-1)
         out.append(
             SampleAnnotations(
                 boxes=box.astype(np.float32),
@@ -72,6 +88,10 @@ def annotations_at(
                 polygons=shapes,
                 polygon_masks=owners,
                 mask=mask[..., 0] if mask is not None and mask.ndim == 3 else mask,
+                keypoints=points,
+                skeletons=(skeletons or {}).get(int(np.asarray(image_ids[i]).reshape(-1)[0]), ())
+                if points is not None and image_ids
+                else (),
             )
         )
     return out

@@ -18,11 +18,21 @@ from dataclasses import dataclass, field
 
 from ..spec import GraphSpec, Node, Ref, Source
 
-TRACK_KINDS = ("boxes", "labels", "polygons", "vertices", "masks")
+TRACK_KINDS = (
+    "boxes",
+    "labels",
+    "polygons",
+    "vertices",
+    "masks",
+    "keypoints",
+    "keypoint_visibility",
+    "image_ids",
+)
 
 # image operator -> the operators that move annotations with it
 COMPANION_OPS: dict[str, frozenset[str]] = {
     "flip": frozenset({"bb_flip", "coord_flip"}),
+    "crop_mirror_normalize": frozenset({"bb_flip", "coord_flip"}),
     "rotate": frozenset({"bbox_rotate", "coord_transform"}),
     "paste": frozenset({"bbox_paste", "coord_transform"}),
     "warp_affine": frozenset({"coord_transform"}),

@@ -142,7 +142,8 @@ class RunResult:
         sizes = [_height_width(shape, layout) for shape in shapes]
         data = self.sources.get(tracks.source)
         names = data.box_classes if data is not None else {}
-        return annotations_at(tracks, self.arrays, sizes, names)
+        skeletons = data.coco.keypoint_skeletons() if data is not None and data.coco else {}
+        return annotations_at(tracks, self.arrays, sizes, names, skeletons)
 
     def files(self, source_id: str | None = None) -> list[str]:
         """The file each sample was read from (empty names for in-memory arrays)."""

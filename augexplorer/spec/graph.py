@@ -278,6 +278,9 @@ class Source:
     skip_bad: bool = False
     file_root: str | None = None
     reader_args: Mapping[str, Any] = field(default_factory=dict)
+    # COCO: also give each image's keypoints (which readers.coco does not read), looked up
+    # by image id from a table made of the file (see augexplorer.annotations.keypoints)
+    keypoints: bool = False
 
     def with_reader_arg(self, name: str, value: Any) -> Source:
         return dataclasses.replace(self, reader_args={**self.reader_args, name: value})
@@ -299,8 +302,10 @@ class Source:
             names += ["polygons", "vertices"]
         elif self.reader_args.get("pixelwise_masks"):
             names.append("masks")
-        if self.reader_args.get("image_ids"):
+        if self.reader_args.get("image_ids") or self.keypoints:
             names.append("image_ids")
+        if self.keypoints:
+            names += ["keypoints", "keypoint_visibility"]
         return tuple(names)
 
     @property

@@ -79,6 +79,8 @@ def node_to_json(node: AnyNode) -> dict[str, Any]:
             out["file_root"] = node.file_root
         if node.reader_args:
             out["reader_args"] = {k: _json_value(v) for k, v in node.reader_args.items()}
+        if node.keypoints:
+            out["keypoints"] = True
         return out
     out = {"id": node.id, "op": node.op}
     if node.inputs:
@@ -209,6 +211,7 @@ def _node(index: int, data: dict[str, Any]) -> AnyNode:
                 name: _arg_value(value, f"{where}.reader_args.{name}")
                 for name, value in source.reader_args.items()
             },
+            keypoints=source.keypoints,
         )
     node = _convert(data, NodeJSON, where)
     if node.op == CONSTANT:  # a constant array: its arguments have a schema of their own

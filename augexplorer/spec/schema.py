@@ -107,6 +107,7 @@ class SourceJSON(_Object):
     file_root: Annotated[str, Meta(max_length=4096)] | None = None
     # arguments of the DALI reader (readers.file, readers.coco): constants, checked one by one like node args
     reader_args: Annotated[dict[Name, Any], Meta(max_length=64)] = {}
+    keypoints: bool = False
 
 
 class NodeJSON(_Object):
