@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .harness import Server, open_notebook, run_all
+from .harness import Server, kernel_eval, open_notebook, run_all
 
 pytestmark = pytest.mark.browser
 
@@ -85,3 +85,42 @@ def test_distribution_editors_show_their_labels(page: Any, artifacts: Path) -> N
     assert box["x"] + box["width"] <= panel["x"] + panel["width"] + 1  # not cut off
     assert page.locator(".ax-arg-angle .ax-param-label").first.inner_text() == "mean"
     page.locator(".ax-node-panel").first.screenshot(path=str(artifacts / "editing-normal.png"))
+
+
+def _ran_fill_value(page: Any, expected: float) -> float:
+    """The rotate node's fill_value in the kernel's graph once it settled on `expected` (key
+    presses coalesce, so intermediate values may never reach the kernel)."""
+    code = "explorer.flush(); print(explorer.spec.node('rotate').args.get('fill_value', 0))"
+    value = float("nan")
+    for _ in range(40):
+        value = float(kernel_eval(page, code))
+        if value == expected:
+            break
+        page.wait_for_timeout(250)
+    return value
+
+
+def test_slider_arrow_moves_one_step_and_shift_arrow_ten(page: Any, artifacts: Path) -> None:
+    page.locator(".ax-graph [data-node='rotate']").click()
+    handle = page.locator(".ax-arg-fill_value .noUi-handle").first
+    handle.wait_for(timeout=30_000)
+    box = page.locator(".ax-arg-fill_value .ax-number-box input").first
+    step = float(
+        kernel_eval(page, "print(explorer.node_panel.controls['fill_value'].editor.slider.step)")
+    )
+    start = float(box.input_value())
+    shown = "(v) => Number(document.querySelector('.ax-arg-fill_value .ax-number-box input').value) === v"
+    handle.focus()
+    handle.press("ArrowRight")
+    page.wait_for_function(shown, arg=start + step, timeout=30_000)
+    assert _ran_fill_value(page, start + step) == start + step
+    handle.press("Shift+ArrowRight")
+    page.wait_for_function(shown, arg=start + 11 * step, timeout=30_000)
+    assert _ran_fill_value(page, start + 11 * step) == start + 11 * step
+    page.locator(".ax-arg-fill_value").screenshot(path=str(artifacts / "editing-shift-arrow.png"))
+    handle.press("Shift+ArrowLeft")
+    page.wait_for_function(shown, arg=start + step, timeout=30_000)
+    assert _ran_fill_value(page, start + step) == start + step
+    handle.press("ArrowLeft")
+    page.wait_for_function(shown, arg=start, timeout=30_000)
+    assert _ran_fill_value(page, start) == start
