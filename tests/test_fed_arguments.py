@@ -17,7 +17,7 @@ from augexplorer.catalog.fed_shapes import NOT_FED
 from augexplorer.catalog.hints import HINTS
 from augexplorer.data import samples_dir
 from augexplorer.engine.runners import fed_args
-from augexplorer.spec import GraphSpec, Node, Ref, Source
+from augexplorer.spec import GraphSpec, Node, Random, Ref, Source
 
 BATCH = 2
 SIZE = 24
@@ -180,3 +180,232 @@ def test_every_case_is_covered() -> None:
     names = {f"{info.name}.{arg.name}" for info, arg in CASES}
     assert {"normalize.mean", "normalize.stddev", "rotate.angle", "brightness.brightness"} <= names
     assert len(CASES) > 50
+
+
+# ---- vectors -------------------------------------------------------------------------------------
+
+# Each per-sample vector argument of the curated operators: (arguments it needs besides, value).
+VECTOR_CASES: dict[tuple[str, str], tuple[dict[str, Any], list[Any]]] = {
+    ("rotate", "size"): ({"angle": 10.0}, [40.0, 30.0]),
+    ("resize", "size"): ({}, [20.0, 16.0]),
+    ("resize", "roi_start"): ({"size": [20.0, 16.0], "roi_end": [20.0, 22.0]}, [2.0, 3.0]),
+    ("resize", "roi_end"): ({"size": [20.0, 16.0], "roi_start": [2.0, 3.0]}, [20.0, 22.0]),
+    ("crop", "crop"): ({}, [16.0, 12.0]),
+    ("crop_mirror_normalize", "crop"): ({}, [16.0, 12.0]),
+    ("crop_mirror_normalize", "mean"): ({}, [10.0, 20.0, 30.0]),
+    ("crop_mirror_normalize", "std"): ({}, [2.0, 3.0, 4.0]),
+    ("gaussian_blur", "sigma"): ({}, [1.0, 2.0]),
+    ("gaussian_blur", "window_size"): ({}, [3, 5]),
+    ("transforms.rotation", "center"): ({"angle": 10.0}, [3.0, 4.0]),
+    ("transforms.scale", "scale"): ({}, [1.5, 2.0]),
+    ("transforms.scale", "center"): ({"scale": [1.5, 2.0]}, [3.0, 4.0]),
+    ("transforms.shear", "shear"): ({}, [0.1, 0.2]),
+    ("transforms.shear", "angles"): ({}, [10.0, 20.0]),
+    ("transforms.shear", "center"): ({"shear": [0.1, 0.2]}, [3.0, 4.0]),
+    ("transforms.translation", "offset"): ({}, [3.0, 4.0]),
+    ("slice", "rel_start"): ({}, [0.1, 0.2]),
+    ("slice", "rel_shape"): ({"rel_start": [0.1, 0.2]}, [0.5, 0.5]),
+    ("slice", "rel_end"): ({"rel_start": [0.1, 0.2]}, [0.8, 0.9]),
+    ("slice", "start"): ({}, [2, 3]),
+    ("slice", "shape"): ({"start": [2, 3]}, [10, 12]),
+    ("slice", "end"): ({"start": [2, 3]}, [20, 20]),
+    ("slice", "axes"): ({"start": [2, 3], "shape": [10, 12]}, [1, 0]),
+    ("pad", "shape"): ({"axes": [0, 1]}, [30, 30]),
+    ("pad", "align"): ({"axes": [0, 1]}, [4, 4]),
+    ("pad", "axes"): ({"shape": [30, 30]}, [0, 1]),
+    ("erase", "anchor"): ({"shape": [5.0, 6.0], "axis_names": "HW"}, [2.0, 3.0]),
+    ("erase", "shape"): ({"anchor": [2.0, 3.0], "axis_names": "HW"}, [5.0, 6.0]),
+    ("erase", "fill_value"): (
+        {"anchor": [2.0, 3.0], "shape": [5.0, 6.0], "axis_names": "HW"},
+        [10.0, 20.0, 30.0],
+    ),
+    ("warp_affine", "matrix"): ({}, [1.0, 0.1, 2.0, 0.0, 1.0, 3.0]),
+    ("warp_affine", "size"): ({"matrix": [1.0, 0.1, 2.0, 0.0, 1.0, 3.0]}, [30.0, 40.0]),
+    ("experimental.warp_perspective", "matrix"): (
+        {},
+        [1.0, 0.1, 2.0, 0.0, 1.0, 3.0, 0.001, 0.0, 1.0],
+    ),
+    ("experimental.warp_perspective", "size"): (
+        {"matrix": [1.0, 0.1, 2.0, 0.0, 1.0, 3.0, 0.0, 0.0, 1.0]},
+        [30.0, 40.0],
+    ),
+    ("laplacian", "scale"): ({"dtype": "FLOAT"}, [2.0]),
+    ("laplacian", "window_size"): ({"dtype": "FLOAT"}, [5]),
+    ("laplacian", "smoothing_size"): ({"dtype": "FLOAT", "window_size": [5]}, [3]),
+    ("random.uniform", "range"): ({}, [2.0, 5.0]),
+    ("random.uniform", "values"): ({}, [1.0, 2.0, 4.0]),
+    ("random.uniform", "shape"): ({}, [2, 3]),
+    ("random.normal", "shape"): ({}, [2, 3]),
+    ("random.coin_flip", "shape"): ({}, [2, 3]),
+}
+# Axes of a rotation in 3-D (volumes): images have none.
+VECTOR_VOLUME_ONLY = {("rotate", "axis"), ("transforms.rotation", "axis")}
+
+
+def vector_operators() -> list[OpInfo]:
+    """The curated operators with per-sample vector arguments that run here."""
+    catalog = load_catalog(gpu=False)
+    found = []
+    for name in HINTS:
+        info = catalog.get(name)
+        if info is not None and info.available and vector_per_sample(info):
+            found.append(info)
+    return found
+
+
+def vector_per_sample(info: OpInfo) -> list[ArgInfo]:
+    return [
+        arg
+        for arg in info.args
+        if arg.per_sample
+        and arg.is_vector
+        and arg.is_numeric
+        and (info.name, arg.name) not in VECTOR_VOLUME_ONLY
+    ]
+
+
+def vector_graph(info: OpInfo) -> GraphSpec:
+    nodes: list[Any] = [
+        Source("source", shuffle=False),
+        Node("decode", "decoders.image", (Ref("source"),), {"output_type": "RGB"}),
+        Node("small", "resize", (Ref("decode"),), {"resize_x": SIZE, "resize_y": SIZE}),
+    ]
+    inputs = (Ref("small"),) if info.min_inputs else ()
+    for arg in vector_per_sample(info):
+        base, value = VECTOR_CASES[(info.name, arg.name)]
+        nodes.append(Node(f"v_{arg.name}", info.name, inputs, {**base, arg.name: value}))
+    return GraphSpec(nodes=tuple(nodes), batch_size=BATCH)
+
+
+def plain_vectors(info: OpInfo, seeds: dict[str, int]) -> dict[str, list[np.ndarray]]:
+    """The same calls with every vector a constant list, written with DALI alone."""
+    names = [arg.name for arg in vector_per_sample(info)]
+
+    @pipeline_def(batch_size=BATCH, num_threads=1, device_id=None)
+    def plain() -> tuple[Any, ...]:
+        jpegs, _ = fn.readers.file(
+            file_root=str(samples_dir()), random_shuffle=False, seed=seeds["source"]
+        )
+        images = fn.decoders.image(jpegs, output_type=types.RGB)
+        images = fn.resize(images, resize_x=float(SIZE), resize_y=float(SIZE))
+        outputs = []
+        for name in names:
+            base, value = VECTOR_CASES[(info.name, name)]
+            constants = {**base, name: value}
+            kwargs = {k: dali_value(info.arg(k), v) for k, v in constants.items()}
+            seed = seeds.get(f"v_{name}")
+            if seed is not None:
+                kwargs["seed"] = seed
+            inputs = [images] if info.min_inputs else []
+            outputs.append(resolve_fn(info.name)(*inputs, **kwargs))
+        return tuple(outputs)
+
+    pipe = plain()
+    pipe.build()
+    return {
+        name: [np.array(out.at(i)) for i in range(len(out))]
+        for name, out in zip(names, pipe.run(), strict=True)
+    }
+
+
+@pytest.mark.parametrize("info", vector_operators(), ids=lambda info: info.name)
+def test_fed_vectors_match_constants(info: OpInfo) -> None:
+    session = Session(vector_graph(info), device_id=None)
+    result = session.run()
+    seeds = {step.id: step.seed for step in session.plan.steps if step.seed is not None}
+    expected = plain_vectors(info, seeds)
+    for arg in vector_per_sample(info):
+        what = f"{info.name}.{arg.name}"
+        assert arg.name in fed_args(session.plan.step(f"v_{arg.name}")), what  # really fed
+        got = result.arrays(Ref(f"v_{arg.name}"))
+        for index, (x, y) in enumerate(zip(got, expected[arg.name], strict=True)):
+            assert x.shape == y.shape and x.dtype == y.dtype, f"{what} #{index}"
+            np.testing.assert_array_equal(x, y, err_msg=f"{what} #{index}")
+
+
+def test_every_vector_case_is_covered() -> None:
+    cases = {
+        (info.name, arg.name) for info in vector_operators() for arg in vector_per_sample(info)
+    }
+    assert cases == set(VECTOR_CASES)
+    assert {("crop", "crop"), ("crop_mirror_normalize", "mean"), ("warp_affine", "matrix")} <= cases
+
+
+def test_drawn_vectors_feed_as_dali_draws_them() -> None:
+    # a per-sample vector draw is the argument input a DALI user writes: fn.random.* with shape
+    draws = {
+        ("crop", "crop"): ({}, Random.uniform(10.0, 20.0, shape=2, seed=21)),
+        ("slice", "rel_start"): ({"rel_shape": [0.5, 0.5]}, Random.uniform(0.0, 0.4, shape=2)),
+        ("crop_mirror_normalize", "mean"): ({}, Random.normal(100.0, 20.0, shape=3, seed=22)),
+        ("gaussian_blur", "sigma"): ({}, Random.choice([0.5, 1.0, 2.0], shape=2, seed=23)),
+    }
+    nodes: list[Any] = [
+        Source("source", shuffle=False),
+        Node("decode", "decoders.image", (Ref("source"),), {"output_type": "RGB"}),
+        Node("small", "resize", (Ref("decode"),), {"resize_x": SIZE, "resize_y": SIZE}),
+    ]
+    for (op, name), (base, draw) in draws.items():
+        nodes.append(Node(f"d_{name}", op, (Ref("small"),), {**base, name: draw}))
+    session = Session(GraphSpec(nodes=tuple(nodes), batch_size=BATCH), device_id=None)
+    result = session.run()
+    plan = session.plan
+
+    @pipeline_def(batch_size=BATCH, num_threads=1, device_id=None)
+    def plain() -> tuple[Any, ...]:
+        source = plan.step("source")
+        jpegs, _ = fn.readers.file(
+            file_root=str(samples_dir()), random_shuffle=False, seed=source.seed
+        )
+        images = fn.decoders.image(jpegs, output_type=types.RGB)
+        images = fn.resize(images, resize_x=float(SIZE), resize_y=float(SIZE))
+        outputs = []
+        for (op, name), (base, draw) in draws.items():
+            step = plan.step(f"d_{name}")
+            drawn = plan.step(step.arg_inputs[name].node)  # the draw step validation made
+            assert drawn.seed is not None and (draw.seed is None or drawn.seed == draw.seed)
+            shape = [draw.shape]
+            if draw.dist == "uniform":
+                value = fn.random.uniform(range=[draw.low, draw.high], shape=shape, seed=drawn.seed)
+            elif draw.dist == "normal":
+                value = fn.random.normal(
+                    mean=draw.mean, stddev=draw.stddev, shape=shape, seed=drawn.seed
+                )
+            else:
+                value = fn.random.uniform(values=list(draw.values), shape=shape, seed=drawn.seed)
+            outputs.append(resolve_fn(op)(images, **base, **{name: value}))
+        return tuple(outputs)
+
+    pipe = plain()
+    pipe.build()
+    for (_, name), out in zip(draws, pipe.run(), strict=True):
+        got = result.arrays(Ref(f"d_{name}"))
+        for index, x in enumerate(got):
+            y = np.array(out.at(index))
+            assert x.shape == y.shape and x.dtype == y.dtype, f"{name} #{index}"
+            np.testing.assert_array_equal(x, y, err_msg=f"{name} #{index}")
+
+
+def test_editing_a_vector_reuses_the_built_pipeline() -> None:
+    spec = GraphSpec(
+        nodes=(
+            Source("source", shuffle=False),
+            Node("decode", "decoders.image", (Ref("source"),), {"output_type": "RGB"}),
+            Node("small", "resize", (Ref("decode"),), {"resize_x": SIZE, "resize_y": SIZE}),
+            Node("crop", "crop", (Ref("small"),), {"crop": [16.0, 12.0]}),
+            Node(
+                "warp", "warp_affine", (Ref("small"),), {"matrix": [1.0, 0.0, 2.0, 0.0, 1.0, 3.0]}
+            ),
+        ),
+        batch_size=BATCH,
+    )
+    session = Session(spec, device_id=None)
+    session.run()
+    runners = len(session._runners)
+    edited = session.set_arg("crop", "crop", [10.0, 14.0])
+    assert edited.ran() == ["crop"]
+    assert all(x.shape == (10, 14, 3) for x in edited.arrays(Ref("crop")))
+    small = edited.arrays(Ref("small"))
+    shifted = session.set_arg("warp", "matrix", [1.0, 0.0, 0.0, 0.0, 1.0, 0.0])  # identity
+    for got, image in zip(shifted.arrays(Ref("warp")), small, strict=True):
+        np.testing.assert_array_equal(got, image)
+    assert len(session._runners) == runners  # the same pipelines ran with the new values

@@ -1,24 +1,30 @@
-"""How a scalar argument must be shaped when the live engine feeds it per sample.
+"""How an argument must be shaped when the live engine feeds it per sample.
 
-DALI reads most per-sample arguments fed through ``external_source`` as 0-D tensors, the same as
-a constant. A few operators want per-sample parameters with the rank of their input, where a
-constant scalar is broadcast for them (measured on DALI 2.4; ``tests/test_fed_arguments.py``
-checks every per-sample argument of the image operators against a plain DALI pipeline).
-Keys are (`fn` name, argument name).
+DALI reads most per-sample arguments fed through ``external_source`` as the same constant would
+be: a scalar as a 0-D tensor, a vector (``crop``, ``size``, ``mean`` of crop_mirror_normalize,
+``fill_value``, ``rel_start``, ...) as a 1-D tensor of its values. A few operators want another
+shape per sample, where the same constant is reshaped or broadcast for them (measured on DALI
+2.4; ``tests/test_fed_arguments.py`` checks every per-sample argument, scalar and vector, of the
+image operators against a plain DALI pipeline). Keys are (`fn` name, argument name).
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-FedShape = Literal["input_rank"]
-
 # Fed as a tensor of the input's rank with every extent 1: a scalar broadcast over the sample.
-INPUT_RANK: FedShape = "input_rank"
+InputRank = Literal["input_rank"]
+INPUT_RANK: InputRank = "input_rank"
+
+# A shape such as (2, 3): a vector fed as that matrix (its values in row-major order).
+FedShape = InputRank | tuple[int, ...]
 
 FED_SHAPES: dict[tuple[str, str], FedShape] = {
     ("normalize", "mean"): INPUT_RANK,
     ("normalize", "stddev"): INPUT_RANK,
+    # a constant matrix is its 6 or 9 values; a per-sample one must be 2x3 or 3x3
+    ("warp_affine", "matrix"): (2, 3),
+    ("experimental.warp_perspective", "matrix"): (3, 3),
 }
 
 # Never fed: DALI reads a fed value of these differently from the same constant (a constant

@@ -7,6 +7,7 @@ nodes, so the engine can re-run one operator on cached upstream outputs and time
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import time
 from collections.abc import Collection, Mapping, Sequence
@@ -40,28 +41,37 @@ _FED_DTYPES = {
 }
 
 
+_UNSET = object()
+
+
 def fed_args(step: Step) -> tuple[str, ...]:
     """Constant arguments the runner feeds at run time instead of baking into the pipeline.
 
     Per-sample (tensor) arguments can be fed through `external_source` each run, so editing
     their value re-uses the built pipeline: the common case of dragging a slider costs one run,
-    not a rebuild.
+    not a rebuild. Scalars and vectors of numbers both are, each in the shape the operator
+    expects (:data:`~augexplorer.catalog.fed_shapes.FED_SHAPES`).
     """
     if step.info is None:
         return ()
-    names = []
-    for name, value in step.args.items():
-        arg = step.info.arg(name)
-        # Scalars only: a vector constant and a per-sample tensor of the same numbers do not
-        # always mean the same to DALI (warp_affine reads a fed matrix as 2x3, a constant as 6).
-        if arg is None or not arg.per_sample or arg.kind not in _FED_DTYPES or arg.is_vector:
-            continue
-        if (step.op, name) in NOT_FED:
-            continue
-        if isinstance(value, (list, tuple)):
-            continue
-        names.append(name)
-    return tuple(sorted(names))
+    return tuple(sorted(name for name in step.args if feedable(step, name)))
+
+
+def feedable(step: Step, name: str) -> bool:
+    """Whether argument `name` of `step`, with the value the step holds, is fed."""
+    arg = step.info.arg(name) if step.info is not None else None
+    if arg is None or not arg.per_sample or arg.kind not in _FED_DTYPES:
+        return False
+    if (step.op, name) in NOT_FED:
+        return False
+    value = step.args.get(name)
+    if not arg.is_vector:
+        return not isinstance(value, (list, tuple))
+    # an empty vector stays a constant (DALI reads "no values" as "not given"); a matrix is fed
+    # only whole, as the shape it is reshaped to needs
+    count = len(value) if isinstance(value, (list, tuple)) else 1
+    shape = FED_SHAPES.get((step.op, name))
+    return count > 0 and not (isinstance(shape, tuple) and math.prod(shape) != count)
 
 
 def fed_source(index: int, name: str) -> str:
@@ -70,29 +80,33 @@ def fed_source(index: int, name: str) -> str:
 
 
 class FedValues:
-    """The arrays fed for a group's scalar arguments: each value for every sample, as one
+    """The arrays fed for a group's per-sample constants: each value for every sample, as one
     array whose first dimension is the batch, in the argument's exact DALI dtype and with the
     shape the operator expects per sample (:data:`~augexplorer.catalog.fed_shapes.FED_SHAPES`:
-    0-D, or 1 in every dimension of the input). An array is filled again only when its value
-    changes (a slider drag edits one argument at a time)."""
+    0-D for a scalar, 1 in every dimension of the input, the vector's values, or those values
+    as a matrix). An array is filled again only when its value changes (a slider drag edits one
+    argument at a time), and made anew when its shape does (a vector of another length)."""
 
     def __init__(self, steps: Sequence[Step], fed: Sequence[tuple[str, ...]], batch_size: int):
         import numpy as np
 
         self.batch_size = batch_size
-        # (step index, argument, source name, dtype, the input whose rank it takes, or None)
-        self._inputs: list[tuple[int, str, str, str, Ref | None]] = []
+        # (step index, argument, source name, dtype, its FED_SHAPES entry, the input whose rank
+        # it takes or None, whether it is a vector)
+        self._inputs: list[tuple[int, str, str, str, Any, Ref | None, bool]] = []
         self._values: list[Any] = []
         for index, (step, names) in enumerate(zip(steps, fed, strict=True)):
             for name in names:
                 arg = step.info.arg(name) if step.info is not None else None
                 assert arg is not None, f"{step.id}: fed argument {name!r} is not in its schema"
-                rank_of = step.inputs[0] if FED_SHAPES.get((step.op, name)) == INPUT_RANK else None
+                shape = FED_SHAPES.get((step.op, name))
+                rank_of = step.inputs[0] if shape == INPUT_RANK else None
                 dtype = _FED_DTYPES[arg.kind]
-                self._inputs.append((index, name, fed_source(index, name), dtype, rank_of))
+                source = fed_source(index, name)
+                self._inputs.append((index, name, source, dtype, shape, rank_of, arg.is_vector))
                 self._values.append(_UNSET)
         self.fed = [
-            (source, np.empty(batch_size, dtype)) for _, _, source, dtype, _ in self._inputs
+            (source, np.empty(batch_size, dtype)) for _, _, source, dtype, *_ in self._inputs
         ]
 
     def arrays(
@@ -104,30 +118,43 @@ class FedValues:
 
         DALI copies what it is fed, so the same arrays are filled again for the next run."""
         values = self._values
-        for position, (index, name, source, dtype, rank_of) in enumerate(self._inputs):
+        for position, entry in enumerate(self._inputs):
+            index, name, source, dtype, shape, rank_of, vector = entry
             value = steps[index].args[name]
-            if rank_of is not None:
+            if vector:
+                value = tuple(value) if isinstance(value, (list, tuple)) else (value,)
+                sample = shape if isinstance(shape, tuple) else (len(value),)
+            elif rank_of is not None:
                 assert feeds is not None and rank_of in feeds, f"{name}: no input to take a rank"
-                rank = _rank(feeds[rank_of])
-                if self.fed[position][1].ndim != rank + 1:
-                    import numpy as np
+                sample = (1,) * _rank(feeds[rank_of])
+            else:
+                sample = ()
+            if self.fed[position][1].shape[1:] != sample:
+                import numpy as np
 
-                    shape = (self.batch_size, *([1] * rank))
-                    self.fed[position] = (source, np.empty(shape, dtype))
-                    values[position] = _UNSET
-            if value is not values[position]:
-                self.fed[position][1].fill(value)
-                values[position] = value
+                self.fed[position] = (source, np.empty((self.batch_size, *sample), dtype))
+                values[position] = _UNSET
+            if value is values[position] or (vector and value == values[position]):
+                continue
+            array = self.fed[position][1]
+            if vector:
+                array[...] = _as_array(value, dtype).reshape(sample)
+            else:
+                array.fill(value)
+            values[position] = value
         return self.fed
+
+
+def _as_array(values: Sequence[Any], dtype: str) -> Any:
+    import numpy as np
+
+    return np.asarray(values, dtype=dtype)
 
 
 def _rank(batch: Any) -> int:
     """The number of dimensions of the samples of a fed batch (a TensorList or arrays)."""
     shapes = batch.shape() if callable(getattr(batch, "shape", None)) else [s.shape for s in batch]
     return len(shapes[0]) if len(shapes) else 0
-
-
-_UNSET = object()
 
 
 Structure = tuple[str, tuple[str, ...]]  # (signature without fed values, fed argument names)
@@ -177,8 +204,8 @@ def share_structure(old: Step, new: Step, changed: Collection[str] | None = None
         )
         if not same_call:
             return False
-    # a fed argument is a scalar (validation refuses a list for it), so new values keep it fed
-    if not all(name in structure[1] for name in changed):
+    # a new value keeps an argument fed unless it changes its kind (a vector emptied)
+    if not all(name in structure[1] and feedable(new, name) for name in changed):
         return False
     _remember_structure(new, structure)
     return True
@@ -197,8 +224,8 @@ class StepGroupRunner:
     pipeline, as in the fused one. A user node with its random draws and coin flip is such a
     group; so is one step alone (:class:`StepRunner`).
 
-    ``feed_scalars=True`` feeds per-sample scalar constants at run time (:func:`fed_args`), so an
-    edited value re-uses the built pipeline; ``False`` bakes every constant into the DALI call
+    ``feed_scalars=True`` feeds per-sample constants (scalars and vectors) at run time
+    (:func:`fed_args`), so an edited value re-uses the built pipeline; ``False`` bakes every constant into the DALI call
     exactly as the fused pipeline does, which is what a timing of the fused graph's operators
     needs. ``empty=True`` builds the group's harness instead: the same external sources, fed the
     same way, returned untouched; its time is what feeding and starting the pipeline costs.
@@ -262,7 +289,7 @@ class StepGroupRunner:
     def run(
         self, feeds: Mapping[Ref, Any], steps: Sequence[Step] | None = None
     ) -> tuple[dict[str, list[Any]], float]:
-        """Feed the outside outputs the group reads (`feeds`, by reference) and, when scalars are
+        """Feed the outside outputs the group reads (`feeds`, by reference) and, when constants are
         fed, the argument values of `steps` (the group's steps as now edited; by default the
         ones it was built from); run. Returns each step's outputs (the fed inputs, by name, for
         an empty group) and the milliseconds of feeding and running."""
@@ -294,7 +321,7 @@ def _call_group(
 ) -> list[list[Any]]:
     """Make the DALI calls of `steps` inside a pipeline being defined; each step's outputs.
 
-    Outside outputs come from `external` (DataNodes by reference and device), scalar constants
+    Outside outputs come from `external` (DataNodes by reference and device), per-sample constants
     named in `fed` from their own `external_source`.
     """
     from nvidia.dali import fn
