@@ -20,7 +20,10 @@ from .plan import Step
 from .spec import Clause, Node, Ref
 
 COIN_FLIP = "random.coin_flip"
-_PREDICATE_FIX = "use a coin flip or a comparison expression (such as 'angle < 0') as the predicate"
+_PREDICATE_FIX = (
+    "use a coin flip, a comparison expression (such as 'angle < 0') or booleans combined with "
+    "& | ~ (such as 'flip & (angle < 0)') as the predicate"
+)
 
 
 def condition_problems(
@@ -70,43 +73,72 @@ def condition_problems(
         step = steps.get(ref.node)
         if step is None:
             continue  # a problem of its own (or a cycle), reported at that node
-        reason = _not_a_predicate(step, ref)
+        reason = _not_a_predicate(step, ref, steps)
         if reason:
             problem(f"the predicate {str(ref)!r} {reason}", _PREDICATE_FIX)
     return problems
 
 
-def _not_a_predicate(step: Step, ref: Ref) -> str | None:
-    """Why output `ref` of `step` cannot decide per sample whether a node runs (None: it can)."""
+def _not_a_predicate(step: Step, ref: Ref, steps: Mapping[str, Step]) -> str | None:
+    """Why output `ref` of `step` cannot decide per sample whether a node runs (None: it can);
+    `steps` hold the steps it reads."""
     if ref.output >= step.output_count:
         return f"reads output {ref.output} of a node with {step.output_count} output(s)"
     if step.device != "cpu":
         return f"runs on the {step.device.upper()}; DALI decides branches on the CPU"
+    if step.op == COIN_FLIP and step.args.get("shape") not in (None, [], ()):
+        return "draws a vector per sample, not one value"
+    if _truth(step, steps) is None:
+        return "is not a boolean per sample"
+    return None
+
+
+def is_boolean(ref: Ref, steps: Mapping[str, Step]) -> bool:
+    """Whether output `ref` of one of `steps` is a boolean per sample (DALI's ``not`` takes
+    nothing else)."""
+    step = steps.get(ref.node)
+    return step is not None and ref.output == 0 and _truth(step, steps) == "bool"
+
+
+def _truth(step: Step, steps: Mapping[str, Step], depth: int = 0) -> str | None:
+    """What kind of truth value `step` gives per sample: ``"bool"`` (a boolean), ``"flag"``
+    (0 or 1, as an int32 coin flip) or None (neither, or not known)."""
     if step.op == COIN_FLIP:
-        if step.args.get("shape") not in (None, [], ()):
-            return "draws a vector per sample, not one value"
-        return None
-    if step.op == EXPRESSION and _is_boolean(str(step.args.get(TEXT, ""))):
-        return None
-    if step.op == CONSTANT and step.args.get("dtype") == "BOOL":
-        return None
+        return "bool" if step.args.get("dtype") == "BOOL" else "flag"
     if step.args.get("dtype") == "BOOL" and step.role in ("node", "random"):
+        return "bool"
+    if step.op == CONSTANT:
+        return "bool" if step.args.get("dtype") == "BOOL" else None
+    if step.op != EXPRESSION or depth > 8:
         return None
-    return "is not a boolean per sample"
+    text = parsed(str(step.args.get(TEXT, "")))
+    inputs = dict(zip(text.names, step.inputs, strict=False))
+
+    def name_truth(name: str) -> str | None:
+        ref = inputs.get(name)
+        read = steps.get(ref.node) if ref is not None else None
+        if read is None or ref is None or ref.output != 0:
+            return None
+        return _truth(read, steps, depth + 1)
+
+    return _tree_truth(text.tree, name_truth)
 
 
-def _is_boolean(text: str) -> bool:
-    """Whether an expression's result is a boolean: a comparison, or logic on comparisons."""
-    tree = parsed(text).tree
+def _tree_truth(tree: ast.expr, name_truth: Callable[[str], str | None]) -> str | None:
+    """The kind of truth value of an expression: comparisons give booleans, ``~`` keeps a
+    boolean one (on 0/1 integers it would not negate), ``& | ^`` keep booleans and flags."""
     if isinstance(tree, ast.Compare):
-        return True
-    if isinstance(tree, ast.UnaryOp) and isinstance(tree.op, ast.Not):
-        return True
-    if isinstance(tree, ast.BoolOp):
-        return True
+        return "bool"
+    if isinstance(tree, ast.Name):
+        return name_truth(tree.id)
+    if isinstance(tree, ast.UnaryOp) and isinstance(tree.op, ast.Invert):
+        return "bool" if _tree_truth(tree.operand, name_truth) == "bool" else None
     if isinstance(tree, ast.BinOp) and isinstance(tree.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
-        return all(_is_boolean(ast.unparse(side)) for side in (tree.left, tree.right))
-    return False
+        sides = {_tree_truth(side, name_truth) for side in (tree.left, tree.right)}
+        if sides == {"bool"}:
+            return "bool"
+        return "flag" if None not in sides else None
+    return None
 
 
 def predicate(node: Node, fresh_id: Callable[[str], str], add: Callable[[Step], None]) -> Ref:

@@ -75,10 +75,63 @@ def combined_predicate(root: str, lists: str) -> Any:
     return images, labels
 
 
+@pipeline_def(enable_conditionals=True)
+def flip_and_negative_angle(root: str, lists: str) -> Any:
+    images, labels = _decoded(root, 35)
+    flip = fn.random.coin_flip(probability=0.6, seed=36, dtype=types.BOOL)
+    angle = fn.random.uniform(range=[-20.0, 20.0], seed=37)
+    if flip and angle < 0:
+        images = fn.rotate(images, angle=angle, fill_value=0)
+    else:
+        images = fn.flip(images, horizontal=1)
+    return images, labels
+
+
+@pipeline_def(enable_conditionals=True)
+def unless_flipped(root: str, lists: str) -> Any:
+    images, labels = _decoded(root, 38)
+    flip = fn.random.coin_flip(probability=0.5, seed=39, dtype=types.BOOL)
+    if not flip:
+        images = fn.hsv(images, saturation=0.3)
+    return images, labels, flip
+
+
+@pipeline_def(enable_conditionals=True)
+def either_coin(root: str, lists: str) -> Any:
+    images, labels = _decoded(root, 40)
+    a = fn.random.coin_flip(probability=0.3, seed=41, dtype=types.BOOL)
+    b = fn.random.coin_flip(probability=0.3, seed=42, dtype=types.BOOL)
+    if a or b:
+        images = fn.flip(images, vertical=1, horizontal=0)
+    return images, labels
+
+
+@pipeline_def(enable_conditionals=True)
+def logic_with_elif(root: str, lists: str) -> Any:
+    images, labels = _decoded(root, 43)
+    a = fn.random.coin_flip(probability=0.5, seed=44, dtype=types.BOOL)
+    b = fn.random.coin_flip(probability=0.5, seed=45, dtype=types.BOOL)
+    angle = fn.random.uniform(range=[-30.0, 30.0], seed=46)
+    if a and not b:
+        images = fn.flip(images, horizontal=1)
+    elif not (angle > 10 or b):
+        images = fn.rotate(images, angle=angle, fill_value=0)
+    elif a or (angle < -10 and b):
+        images = fn.brightness(images, brightness=1.6)
+        images = fn.hsv(images, hue=30.0)
+    else:
+        images = fn.flip(images, vertical=1, horizontal=0)
+    return images, labels, a, b
+
+
 CONDITIONALS: dict[str, Callable[..., Any]] = {
     "flip_or_rotate": flip_or_rotate,
     "by_the_angle_sign": by_the_angle_sign,
     "nested_ifs": nested_ifs,
     "two_variables_one_if": two_variables_one_if,
     "combined_predicate": combined_predicate,
+    "flip_and_negative_angle": flip_and_negative_angle,
+    "unless_flipped": unless_flipped,
+    "either_coin": either_coin,
+    "logic_with_elif": logic_with_elif,
 }

@@ -216,3 +216,64 @@ def test_the_graph_view_describes_a_condition() -> None:
     described = {d["id"]: d for d in describe_nodes(conditional_graph(), None, None)}
     assert described["rotate"]["condition"] == "if not coin and negative"
     assert described["decode"]["condition"] == ""
+
+
+def test_logic_predicates_are_checked_for_booleans() -> None:
+    graph = conditional_graph().replace_node(
+        Node("coin", "random.coin_flip", seed=3)  # int32 0 or 1: `~` would not negate it
+    )
+    either = graph.replace_node(expression("negative", "coin | (angle < 0)"))
+    validate(either)  # 0/1 or a boolean: still a truth value per sample
+    inverted = graph.replace_node(expression("negative", "~coin & (angle < 0)"))
+    text = _problems(inverted)
+    assert "node 'rotate', argument 'when': the predicate 'negative' is not a boolean" in text
+    assert "& | ~" in text
+    boolean = conditional_graph().replace_node(expression("negative", "~coin & (angle < 0)"))
+    validate(boolean)
+
+
+def test_if_not_is_written_only_for_booleans() -> None:
+    graph = conditional_graph().remove("bright").remove("vflip").remove("rotate")
+    graph = graph.set_condition("flip", [Clause(Ref("coin"), False)])
+    assert "    flip = small\n    if not coin:\n        flip = fn.flip(small" in generate(graph)
+    # DALI's `not` refuses an int32 coin flip: the else branch says the same
+    as_int = graph.replace_node(Node("coin", "random.coin_flip", seed=3))
+    source = generate(as_int)
+    assert "not coin" not in source
+    assert "    if coin:\n        flip = small\n    else:\n        flip = fn.flip(small" in source
+
+
+def test_and_or_not_import_as_boolean_expressions(tmp_path: Path) -> None:
+    from augexplorer.data import samples_dir
+    from augexplorer.export.importer import import_graph
+
+    source = tmp_path / "user_pipeline.py"
+    source.write_text(
+        "from nvidia.dali import fn, pipeline_def, types\n\n"
+        "@pipeline_def(batch_size=2, enable_conditionals=True)\n"
+        "def augment():\n"
+        f"    jpegs, labels = fn.readers.file(file_root={str(samples_dir())!r})\n"
+        "    images = fn.decoders.image(jpegs)\n"
+        "    flip = fn.random.coin_flip(dtype=types.BOOL, seed=1)\n"
+        "    tilt = fn.random.coin_flip(dtype=types.BOOL, seed=2)\n"
+        "    angle = fn.random.uniform(range=[-10.0, 10.0], seed=3)\n"
+        "    if flip and not tilt:\n"
+        "        images = fn.flip(images)\n"
+        "    elif angle < 0 or tilt:\n"
+        "        images = fn.rotate(images, angle=angle)\n"
+        "    if not flip:\n"
+        "        images = fn.hsv(images, saturation=0.5)\n"
+        "    return images, labels\n"
+    )
+    graph = import_graph(source, run_file=True)
+    nodes = {node.id: node for node in graph.nodes if isinstance(node, Node)}
+    flip, tilt, angle = (next(n.id for n in nodes.values() if n.seed == s) for s in (1, 2, 3))
+    logic = {n.args["expression"]: n.id for n in nodes.values() if n.op == "expression"}
+    assert set(logic) == {f"{flip} & ~{tilt}", f"({angle} < 0) | {tilt}"}
+    first, second = logic[f"{flip} & ~{tilt}"], logic[f"({angle} < 0) | {tilt}"]
+    assert first == f"{flip}_and_not_{tilt}"  # the node's name reads as the logic
+    assert nodes["flip"].when == (Clause(Ref(first)),)
+    assert nodes["rotate"].describe_condition() == f"if not {first} and {second}"
+    # `not` straight in an `if` is a clause that must not hold, no node of its own
+    assert nodes["hsv"].when == (Clause(Ref(flip), False),)
+    assert f"if not {flip}:" in generate(graph)

@@ -45,18 +45,21 @@ class Branches:
 class BranchImport:
     """Scopes of the outputs of one serialized pipeline, and its merges turned into conditions.
 
-    `resolve` gives the graph reference of a DALI output, `node` the current node of an id and
-    `replace` puts a changed node in its place."""
+    `resolve` gives the graph reference of a DALI output, `node` the current node of an id,
+    `replace` puts a changed node in its place and `clause` says what an ``if`` on a DALI output
+    tests (``if not x:`` tests x not holding)."""
 
     def __init__(
         self,
         resolve: Callable[[str, str], Ref],
         node: Callable[[str], object],
         replace_node: Callable[[Node], None],
+        clause: Callable[[str], Clause],
     ) -> None:
         self.resolve = resolve
         self.node = node
         self.replace_node = replace_node
+        self.clause = clause
         self.scopes: dict[str, Scope] = {}  # DALI output name -> clauses it was made under
         self.node_scopes: dict[str, Scope] = {}  # node id -> clauses
         self.split_sources: dict[Ref, set[Ref]] = {}  # predicate -> values split by it
@@ -77,11 +80,11 @@ class BranchImport:
 
     def split(self, op: OpRecord) -> None:
         data = next(port.name for port in op.inputs if not port.is_argument)
-        predicate = self.resolve(_predicate(op), "a conditional")
-        self.split_sources.setdefault(predicate, set()).add(self.resolve(data, "a conditional"))
+        holds = self.clause(_predicate(op))
+        self.split_sources.setdefault(holds.ref, set()).add(self.resolve(data, "a conditional"))
         outer = self.scopes.get(data, ())
         for index, port in enumerate(op.outputs):
-            self.scopes[port.name] = (*outer, Clause(predicate, index == 0))
+            self.scopes[port.name] = (*outer, holds if index == 0 else _negated(holds))
 
     def branches(self, op: OpRecord) -> Branches:
         """The two sides of merge `op`; raises BranchesRefused when they are not two chains
@@ -90,10 +93,11 @@ class BranchImport:
         if len(data) != 2:
             raise BranchesRefused
         predicate_name = _predicate(op)
-        predicate = self.resolve(predicate_name, "a conditional")
+        holds = self.clause(predicate_name)
+        predicate = holds.ref
         ends = [self.resolve(name, "a conditional") for name in data]
-        true_start, true_side = self._chain(ends[0], Clause(predicate, True))
-        false_start, false_side = self._chain(ends[1], Clause(predicate, False))
+        true_start, true_side = self._chain(ends[0], holds)
+        false_start, false_side = self._chain(ends[1], _negated(holds))
         if true_start != false_start or true_start not in self.split_sources.get(predicate, ()):
             raise BranchesRefused
         for port in op.outputs:
@@ -133,6 +137,10 @@ class BranchImport:
             chain.append(ref.node)
             ref = node.inputs[0]
         return ref, tuple(reversed(chain))
+
+
+def _negated(clause: Clause) -> Clause:
+    return Clause(clause.ref, not clause.holds)
 
 
 def _predicate(op: OpRecord) -> str:

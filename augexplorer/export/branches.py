@@ -23,9 +23,11 @@ def write_branches(
     line: Callable[[Step, bool], str],
     var: Callable[[Ref], str],
     top: bool = True,
+    negatable: Callable[[Ref], bool] = lambda ref: False,
 ) -> list[str]:
     """Source lines for `items`; `line(step, applied)` writes a step's call or its pass-through,
-    `var(ref)` names a predicate; `top`: not inside another block."""
+    `var(ref)` names a predicate; `top`: not inside another block; `negatable(ref)`: whether
+    ``not`` may be written before a predicate (DALI's ``not`` takes booleans only)."""
     lines: list[str] = []
     index = 0
     while index < len(items):
@@ -40,7 +42,7 @@ def write_branches(
             end += 1
         while items[end - 1][0] is None:  # pass-throughs after the last user are not its
             end -= 1
-        lines += _if_block(items[index:end], predicate, line, var, top)
+        lines += _if_block(items[index:end], predicate, line, var, top, negatable)
         index = end
     return lines
 
@@ -55,6 +57,7 @@ def _if_block(
     line: Callable[[Step, bool], str],
     var: Callable[[Ref], str],
     top: bool,
+    negatable: Callable[[Ref], bool],
 ) -> list[str]:
     def side(holds: bool) -> list[Item]:
         return [
@@ -64,17 +67,19 @@ def _if_block(
     when_true, when_false = side(True), side(False)
     made_here = {step.id for _, step in group}
     # inside another block a full if/else reads better: it can become an `elif`
-    if (
-        top
-        and all(c is None for c, _ in when_false)
-        and not any(step.inputs[0].node in made_here for _, step in group)
-    ):
-        # `x = y` then `if p: x = op(y)`: nothing to do where p is false
+    if top and not any(step.inputs[0].node in made_here for _, step in group):
+        # `x = y` then `if p: x = op(y)` (or `if not p:`): nothing to do on the other side
         defaults = [line(step, False) for _, step in group]
-        body = _indent(write_branches(when_true, line, var, False))
-        return [*defaults, f"if {var(predicate)}:", *body]
-    body_true = write_branches(when_true, line, var, False)
-    body_false = write_branches(when_false, line, var, False)
+        for holds, branch in ((True, when_true), (False, when_false)):
+            other = when_false if holds else when_true
+            if all(c is None for c, _ in other) and (holds or negatable(predicate)):
+                body = write_branches(branch, line, var, False, negatable)
+                if not holds and _is_one_if(body):
+                    break  # `if p: ... elif q:` reads better than `if not p: if q:`
+                test = var(predicate) if holds else f"not {var(predicate)}"
+                return [*defaults, f"if {test}:", *_indent(body)]
+    body_true = write_branches(when_true, line, var, False, negatable)
+    body_false = write_branches(when_false, line, var, False, negatable)
     lines = [f"if {var(predicate)}:", *_indent(body_true)]
     if _is_one_if(body_false):
         return [*lines, "el" + body_false[0], *body_false[1:]]

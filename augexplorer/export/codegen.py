@@ -22,6 +22,7 @@ from ..builder import CHOICE_DATA, WEIGHTED_CHOICE, choice_values, dali_value, r
 from ..catalog import load_catalog
 from ..catalog.auto_aug import POLICY_MODULES, is_auto_aug
 from ..catalog.readers import SHARDING
+from ..conditions import is_boolean
 from ..errors import AugExplorerError, GraphInvalid
 from ..expressions import GRAPH_OPS
 from ..folder_listing import HIDDEN_NAMES, IMAGE_SUFFIXES
@@ -398,7 +399,13 @@ class _Writer:
     def _condition_block(self, steps: list[Step]) -> list[str]:
         """Steps under conditions as nested ``if``/``elif``/``else`` blocks: on each path every
         step is either called or passes its input through, in the graph's order."""
-        return write_branches([(step.when, step) for step in steps], self._branch_line, self.var)
+        by_id = {step.id: step for step in self.plan.steps}
+        return write_branches(
+            [(step.when, step) for step in steps],
+            self._branch_line,
+            self.var,
+            negatable=lambda ref: is_boolean(ref, by_id),
+        )
 
     def _branch_line(self, step: Step, applied: bool) -> str:
         targets = ", ".join(self.names[(step.id, i)] for i in range(step.output_count))

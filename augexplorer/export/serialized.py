@@ -25,6 +25,7 @@ from . import refusals
 from .branch_import import BranchesRefused, BranchImport
 from .expression_import import ExpressionImport
 from .literals import ENUM_TYPES
+from .logic_import import LogicImport, LogicRefused
 from .protobuf import Argument, OpRecord, read_pipeline
 
 
@@ -98,7 +99,18 @@ class _Converter:
             + sum(1 for port in record.outputs if port.name == name)
             for name in self.coin_flip_names(record.ops)
         }
-        self.branches = BranchImport(self._ref, self._node, self._replace)
+        self.logic = LogicImport(
+            record.ops,
+            [port.name for port in record.outputs],
+            _fn_name,
+            self._ref,
+            self._node,
+            self._fresh_id,
+            self._add,
+            self._remove,
+            self._alias,
+        )
+        self.branches = BranchImport(self._ref, self._node, self._replace, self.logic.clause)
         for op in record.ops:
             self._op(op, consumers)
             self.branches.record(op, self.refs)
@@ -132,6 +144,13 @@ class _Converter:
 
     def _replace(self, node: Node) -> None:
         self.nodes[self.nodes.index(self._node(node.id))] = node
+
+    def _remove(self, node_id: str) -> None:
+        self.nodes.remove(self._node(node_id))
+
+    def _alias(self, output_name: str, data_name: str) -> None:
+        """Output `output_name` of a split stands for the value it split."""
+        self.splits[output_name] = _Split(self._ref(data_name, "a conditional"), "")
 
     def _add(self, node: Node, op: OpRecord) -> None:
         self.nodes.append(node)
@@ -185,6 +204,12 @@ class _Converter:
         refused = refusals.construct(op, name)
         if refused is not None:
             raise ImportRefused(refusals.refusal(refused, op))
+        if self.logic.handles(op):  # and, or, not
+            try:
+                self.logic.convert(op)
+            except LogicRefused:
+                raise ImportRefused(refusals.refusal(refusals.logical(op), op)) from None
+            return
         if name == "_conditional.split":
             self._split(op)
             return
@@ -194,8 +219,6 @@ class _Converter:
         if name == "readers.file":
             self._reader(op, label)
             return
-        if name in ("_conditional.not_", "_conditional.validate_logical"):
-            raise ImportRefused(refusals.refusal(refusals.logical(op), op))
         if name.startswith("_conditional."):
             raise ImportRefused(refusals.refusal(refusals.conditional(op), op))
         info = self.catalog.get(name)
