@@ -277,3 +277,23 @@ def test_and_or_not_import_as_boolean_expressions(tmp_path: Path) -> None:
     # `not` straight in an `if` is a clause that must not hold, no node of its own
     assert nodes["hsv"].when == (Clause(Ref(flip), False),)
     assert f"if not {flip}:" in generate(graph)
+
+
+def test_a_branch_that_changes_the_type_says_what_to_do() -> None:
+    from augexplorer.errors import RunError
+
+    graph = conditional_graph()
+    graph = graph.replace_node(
+        Node(
+            "flip",
+            "cast",
+            inputs=(Ref("small"),),
+            args={"dtype": "FLOAT"},
+            when=(Clause(Ref("coin")),),
+        )
+    )
+    with pytest.raises(RunError) as failed:
+        Session(graph, device_id=None).run()
+    text = str(failed.value)
+    assert "node 'flip'" in text and "distinct types: float and uint8" in text, text
+    assert "change it (fn.cast) before the condition or after it" in text, text

@@ -557,4 +557,11 @@ def suggest_fix(text: str, *, batch_size: int) -> str | None:
             "a node applied with a probability must keep its input's layout; for python_function "
             "set output_layouts to it (e.g. 'HWC')"
         )
+    if "Divergent data" in text:
+        # the live engine merges after each node under a condition, DALI at the end of the block
+        return (
+            "a node under a condition must give its input's type and number of dimensions where "
+            "it runs (elsewhere its input passes through): keep the type inside the branch, or "
+            "change it (fn.cast) before the condition or after it, on every sample"
+        )
     return None
