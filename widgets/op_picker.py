@@ -15,6 +15,7 @@ import anywidget
 import traitlets
 
 from augexplorer.catalog import Catalog, OpInfo
+from augexplorer.catalog.auto_aug import is_auto_aug
 from augexplorer.catalog.flow import Placement
 
 from .graph_view import STATIC
@@ -24,12 +25,17 @@ GROUPS = (
     "geometry",
     "crop and resize",
     "blur and noise",
+    "auto augment",
     "random",
     "transforms",
     "other",
     "audio, video and readers",
 )
 HIDDEN_GROUP = GROUPS[-1]
+
+# DALI's auto_aug policies expand into dozens of operators under conditionals: an edit of one
+# cannot re-run a cached step, it builds and runs a new pipeline (0.5-1 s on the CPU, batch 8).
+REBUILD_NOTE = "each edit rebuilds a DALI pipeline (about a second, not milliseconds)"
 
 _BY_NAME = {
     "colour": {
@@ -103,6 +109,8 @@ _AUDIO_VIDEO = {
 def group_of(op: OpInfo) -> str:
     """Which group of the picker lists `op`."""
     name = op.name
+    if is_auto_aug(name):
+        return "auto augment"
     for group, names in _BY_NAME.items():
         if name in names:
             return group
@@ -124,6 +132,7 @@ class OpPicker(anywidget.AnyWidget):
     search = traitlets.Unicode("").tag(sync=True)
     show_hidden = traitlets.Bool(False).tag(sync=True)
     message = traitlets.Unicode("").tag(sync=True)
+    groups = traitlets.List(traitlets.Unicode(), list(GROUPS)).tag(sync=True)  # in this order
 
     def __init__(
         self,
@@ -147,8 +156,10 @@ class OpPicker(anywidget.AnyWidget):
         if key == self._key and self.items and key is not None:
             return
         self._key = key
-        self.where = where
-        self.items = [self._item(op) for op in self.catalog]
+        items = [self._item(op) for op in self.catalog]
+        with self.hold_sync():  # one message: the page never shows a new line over old items
+            self.where = where
+            self.items = items
 
     def _item(self, op: OpInfo) -> dict[str, Any]:
         place = self._placement(op.name) if self._placement is not None else None
@@ -161,6 +172,7 @@ class OpPicker(anywidget.AnyWidget):
             "reason": reason or "",
             "note": place.note if place is not None else "",
             "tuned": any(arg.hint is not None for arg in op.args),
+            "cost": REBUILD_NOTE if is_auto_aug(op.name) else "",
         }
 
     def matches(self, text: str) -> list[dict[str, Any]]:
@@ -186,7 +198,8 @@ class OpPicker(anywidget.AnyWidget):
         if not found["fits"]:
             self.message = f"{name}: {found['reason']}"
             return False
-        self.message = found["note"]
+        said = [found["note"], f"{name}: {found['cost']}" if found["cost"] else ""]
+        self.message = "; ".join(part for part in said if part)
         self._on_add(name)
         return True
 

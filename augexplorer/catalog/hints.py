@@ -139,6 +139,9 @@ STARTERS: dict[str, dict[str, Any]] = {
     "transforms.scale": {"scale": [1.2, 1.2]},
     "transforms.shear": {"angles": [10.0, 0.0]},
     "transforms.translation": {"offset": [20.0, 0.0]},
+    # two operations at magnitude 9 of 30 bins (as the dali_rand_augment preset): with m=0 most
+    # of its operations have no strength and the new node seems to do nothing
+    "auto_aug.rand_augment": {"n": 2, "m": 9},
 }
 
 # transpose: from the layout it reads to the other common one

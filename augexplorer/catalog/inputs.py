@@ -122,8 +122,9 @@ def takes(op: OpInfo) -> Takes | None:
 def is_image_step(op: OpInfo) -> bool:
     """An operator that reads images and writes images: what the picker places in a chain."""
     found = takes(op)
-    # The auto_aug policies come with presets and code; each edit of one rebuilds a pipeline
-    # (about a second), so the picker does not offer them as a step yet.
+    # The auto_aug policies are image steps too (the picker places them by `takes`), but each
+    # run of one builds a pipeline (about a second): the every-placement tests that use this
+    # list leave them out, and tests/test_widgets_editing.py places them on their own.
     return found is not None and found.kind == "image" and op.name not in AUTO_AUG_OPS
 
 

@@ -73,6 +73,20 @@ def test_picker_greys_what_does_not_fit_and_adds_in_one_click(page: Any, artifac
     page.locator(".ax-explorer").first.screenshot(path=str(artifacts / "editing-added-hsv.png"))
 
 
+def test_picker_offers_auto_augment_policies_with_their_cost(page: Any, artifacts: Path) -> None:
+    page.locator(".ax-graph [data-node='rotate']").click()
+    page.locator(".ax-op-where", has_text="after rotate").wait_for(timeout=30_000)
+    search = page.locator(".ax-op-search input")
+    search.fill("augment")
+    group = page.locator(".ax-op-group-title", has_text="auto augment")
+    group.wait_for(timeout=30_000)
+    assert "3/3" in group.inner_text()  # all three fit after rotate (HWC uint8)
+    row = page.locator(".ax-op-item[data-op='auto_aug.rand_augment']")
+    assert "rebuilds a DALI pipeline" in row.locator(".ax-op-cost").inner_text()
+    page.locator(".ax-op-picker").first.screenshot(path=str(artifacts / "editing-auto-aug.png"))
+    search.fill("")
+
+
 def test_distribution_editors_show_their_labels(page: Any, artifacts: Path) -> None:
     page.locator(".ax-graph [data-node='rotate']").click()
     page.locator(".ax-arg-angle .ax-param-low").first.wait_for(timeout=30_000)

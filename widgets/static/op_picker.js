@@ -1,8 +1,8 @@
 // The operator picker: a search box, operators grouped by what they do, one click to add.
 // Greyed entries say why they cannot go at the selected point; nothing scrolls sideways.
-const GROUPS = ["colour", "geometry", "crop and resize", "blur and noise", "random",
-  "transforms", "other", "audio, video and readers"];
-const HIDDEN = GROUPS[GROUPS.length - 1];
+// The groups and their order come from the kernel (op_picker.GROUPS); the last one is hidden
+// unless asked for.
+const hiddenGroup = (groups) => groups[groups.length - 1];
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -13,8 +13,9 @@ function el(tag, cls, text) {
 
 function visible(model, needle) {
   const showHidden = model.get("show_hidden");
+  const hidden = hiddenGroup(model.get("groups") || []);
   return (model.get("items") || []).filter((i) =>
-    (showHidden || needle || i.group !== HIDDEN) &&
+    (showHidden || needle || i.group !== hidden) &&
     (!needle || i.name.toLowerCase().includes(needle) || i.summary.toLowerCase().includes(needle)));
 }
 
@@ -22,7 +23,7 @@ function drawList(model, list) {
   const needle = (model.get("search") || "").toLowerCase().trim();
   const items = visible(model, needle);
   list.replaceChildren();
-  for (const group of GROUPS) {
+  for (const group of model.get("groups") || []) {
     const members = items.filter((i) => i.group === group)
       .sort((a, b) => (a.fits === b.fits ? a.name.localeCompare(b.name) : a.fits ? -1 : 1));
     if (!members.length) continue;
@@ -36,6 +37,8 @@ function drawList(model, list) {
       row.appendChild(el("span", "ax-op-name", item.name));
       const detail = item.fits ? item.note || item.summary : item.reason;
       row.appendChild(el("span", item.fits ? "ax-op-summary" : "ax-op-reason", detail));
+      // Said on the row itself, not only in a tooltip: the cost is unlike every other operator.
+      if (item.cost) row.appendChild(el("span", "ax-op-cost", item.cost));
       row.title = item.fits ? `${item.name}: ${item.summary}` : `${item.name} cannot go here: ${item.reason}`;
       row.setAttribute("aria-disabled", item.fits ? "false" : "true");
       row.addEventListener("click", () => model.send({ add: item.name }));
@@ -79,7 +82,8 @@ export default {
       model.set("show_hidden", check.checked);
       model.save_changes();
     });
-    const events = ["change:items", "change:where", "change:show_hidden", "change:message"];
+    const events = ["change:items", "change:where", "change:show_hidden", "change:message",
+      "change:groups"];
     for (const e of events) model.on(e, redraw);
     redraw();
     return () => { for (const e of events) model.off(e, redraw); };
