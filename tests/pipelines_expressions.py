@@ -131,6 +131,25 @@ def indices_from_data(root: str, lists: str) -> Any:
     return one_channel, labels, band, upper_half
 
 
+@pipeline_def
+def vectors_per_sample(root: str, lists: str) -> Any:
+    images, labels = _decoded(root, 23)
+    cropped = fn.crop(images, crop=fn.random.uniform(range=[10.0, 20.0], shape=[2], seed=11))
+    half = images.shape()[1::-1] * 0.5
+    resized = fn.resize(images, size=half, roi_start=[2.0, 3.0], roi_end=[20.0, 22.0])
+    mean = fn.random.uniform(range=[0.0, 128.0], shape=[3], seed=13)
+    normalized = fn.crop_mirror_normalize(
+        images, crop=[16.0, 16.0], mean=mean, std=[58.0, 57.0, 57.5], mirror=1
+    )
+    rotation = fn.transforms.rotation(angle=fn.random.uniform(range=[-20.0, 20.0], seed=14))
+    warped = fn.warp_affine(images, matrix=rotation, fill_value=0)
+    fixed = fn.warp_affine(images, matrix=[1.0, 0.2, 0.0, 0.1, 1.0, 2.0], size=[20.0, 30.0])
+    erased = fn.erase(
+        images, anchor=[4.0, 6.0], shape=[8.0, 8.0], axis_names="HW", fill_value=[255.0, 0.0, 0.0]
+    )
+    return cropped, labels, resized, normalized, warped, fixed, erased
+
+
 EXPRESSIONS: dict[str, Callable[..., Any]] = {
     "blend_two_views": blend_two_views,
     "numpy_constant_argument": numpy_constant_argument,
@@ -144,4 +163,5 @@ EXPRESSIONS: dict[str, Callable[..., Any]] = {
     "math_functions": math_functions,
     "clamped_drawn_angle": clamped_drawn_angle,
     "indices_from_data": indices_from_data,
+    "vectors_per_sample": vectors_per_sample,
 }
