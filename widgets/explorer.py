@@ -191,6 +191,7 @@ class Explorer(widgets.VBox):
         t.preset.observe(self._preset_picked, "value")
         t.source.observe(self._source_picked, "value")
         t.path.observe(lambda ch: self._source_picked(), "value")
+        t.file_root.observe(lambda ch: self._source_picked(), "value")
         t.batch.observe(self._batch_changed, "value")
         self.graph.observe(self._node_clicked, "selected")
 
@@ -218,8 +219,12 @@ class Explorer(widgets.VBox):
     def _flush(self) -> None:
         self._render(self.controller.refresh())
 
-    def _add_op(self, op: str) -> None:
+    def _add_op(self, op: str) -> str:
+        """Add `op`; what adding it had to say (companions wired, annotations that no longer
+        match) comes back for the picker to show."""
+        self.controller.last_note = ""
         self._now(lambda: self.controller.add_op(op))
+        return self.controller.last_note
 
     def _node_clicked(self, change: dict[str, Any]) -> None:
         if not self._syncing:
@@ -240,12 +245,25 @@ class Explorer(widgets.VBox):
         if edited and new is not old and new != old:
             self.notice.show(f"Replaced your edited graph “{old.name}” with {what}.", new)
 
-    def _source_picked(self, _: Any = None) -> None:
+    def _source_picked(self, change: Any = None) -> None:
         t = self.toolbar
-        t.path.layout.display = "none" if t.source.value == "samples" else ""
-        if self._syncing or (t.source.value != "samples" and not t.path.value.strip()):
+        kind = t.source.value
+        t.show_source_fields(kind)
+        picked = isinstance(change, dict) and change.get("owner") is t.source
+        if picked and not self._syncing and "coco" in (change["old"], change["new"]):
+            # A folder is no annotations file, nor the reverse: the path starts empty.
+            self._syncing = True
+            try:
+                t.path.value = ""
+                t.file_root.value = ""
+            finally:
+                self._syncing = False
+        # The bundled samples and the bundled annotated samples need no path.
+        if self._syncing or (kind not in ("samples", "coco") and not t.path.value.strip()):
             return
-        self._now(lambda: self.controller.set_source(t.source.value, t.path.value.strip() or None))
+        path = t.path.value.strip() or None
+        root = t.file_root.value.strip() or None if kind == "coco" else None
+        self._now(lambda: self.controller.set_source(kind, path, root))
 
     def _batch_changed(self, _: Any) -> None:
         if self._syncing:

@@ -10,10 +10,12 @@ from typing import Any
 import ipywidgets as widgets
 
 from augexplorer.engine import RunResult
+from augexplorer.render.overlay_data import available_kinds, node_overlays, pane_overlay
 from augexplorer.render.sample_view import sample_view
 from augexplorer.render.tiles import node_tiles, pictures
 from augexplorer.spec import Ref
 
+from .annotations_view import AnnotationToggles
 from .failure import Failure
 from .shown import Shown, shown
 from .snapshot import Snapshot
@@ -65,9 +67,11 @@ class GridView(widgets.VBox):
         self.caption.add_class("ax-grid-caption")
         self.note = widgets.HTML("")
         self.tiles = TileGrid(size=DEFAULT_SIZE, vary_draws=variety.copies)
+        self.overlay_toggles = AnnotationToggles(self._overlay_kinds_changed)
+        self.tiles.overlay_kinds = self.overlay_toggles.shown
         head = widgets.HBox([self.mode, self.size, self.draws])
         head.add_class("ax-grid-head")
-        super().__init__([head, self.caption, self.note, self.tiles])
+        super().__init__([head, self.overlay_toggles, self.caption, self.note, self.tiles])
         self.add_class("ax-grid-view")
         self.renders = 0
         self._drawn: tuple[object, ...] | None = None
@@ -110,12 +114,13 @@ class GridView(widgets.VBox):
         self._drawn = key
         self.note.value = ""
         what = shown(result, node, failure)
-        if mode == "A/B":
-            self._show_ab(result, what, before)
-        elif mode == "Variety":
-            self._show_variety(result, what)
-        else:
-            self._show_batch(result, what)
+        with self.tiles.hold_sync():  # pictures and their annotations reach the page together
+            if mode == "A/B":
+                self._show_ab(result, what, before)
+            elif mode == "Variety":
+                self._show_variety(result, what)
+            else:
+                self._show_batch(result, what)
         self.tiles.stale = what.stale
         self.renders += 1
         if self.tiles.opened >= 0:
@@ -128,6 +133,7 @@ class GridView(widgets.VBox):
             for t in tiles
         ]
         self._view = (result, what.ref.node, True)
+        self._annotate(result, what.ref, picture=0, pictures=1)
         self.caption.value = _muted(
             f"{_what(what)} · batch {result.batch_index} · {len(tiles)} images "
             "· click an image for a large view"
@@ -164,6 +170,7 @@ class GridView(widgets.VBox):
             for t in tiles[:count]
         ]
         self._view = (result, node, True)
+        self._annotate(result, what.ref, picture=1, pictures=2)  # on "B now"
         self.caption.value = _muted(
             f"A/B of {_what(what)}: A before the last edit · B now, same draws · all {count} samples"
         )
@@ -188,6 +195,7 @@ class GridView(widgets.VBox):
             for t in tiles
         ]
         self._view = (varied, ref.node, False)
+        self._annotate(varied, ref, picture=0, pictures=1)
         self.caption.value = _muted(
             f"one image, {self.variety.copies} draws: sample #{sample} "
             f"({html.escape(label)}) · {_what(what)}"
@@ -204,7 +212,24 @@ class GridView(widgets.VBox):
         except IndexError:
             self.tiles.opened = -1
             return
-        self.tiles.large = large_state(view, can_vary=can_vary)
+        state = large_state(view, can_vary=can_vary)
+        for pane in state["panes"]:
+            pane["overlay"] = pane_overlay(result, Ref.parse(pane["node"]), index)
+        self.tiles.large = state
+
+    def _annotate(self, result: RunResult, ref: Ref, *, picture: int, pictures: int) -> None:
+        """Send the annotations of `ref`'s images to draw over picture `picture` of each tile
+        (none for a graph without annotations), and offer the kinds there are."""
+        overlays = node_overlays(result, ref, self.size.value)
+        self.overlay_toggles.offer(available_kinds(overlays) if overlays is not None else None)
+        self.tiles.overlay_kinds = self.overlay_toggles.shown
+        self.tiles.overlays = [
+            [overlay if k == picture else None for k in range(pictures)]
+            for overlay in overlays or []
+        ]
+
+    def _overlay_kinds_changed(self, kinds: list[str]) -> None:
+        self.tiles.overlay_kinds = kinds
 
     # ---- controls ---------------------------------------------------------------------------
     def vary(self, sample: int, draws: int) -> None:

@@ -73,15 +73,25 @@ def large_state(view: SampleView, *, can_vary: bool) -> dict[str, Any]:
     }
 
 
+def _bundle(*names: str) -> str:
+    """Files of static/ as one module or style sheet: anywidget loads a single ES module, which
+    cannot import its neighbours by a relative path."""
+    return "\n".join((STATIC / name).read_text(encoding="utf-8") for name in names)
+
+
 class TileGrid(anywidget.AnyWidget):
-    _esm = STATIC / "tile_grid.js"
-    _css = STATIC / "tile_grid.css"
+    _esm = _bundle("annotation_overlay.js", "tile_grid.js")
+    _css = _bundle("tile_grid.css", "annotation_overlay.css")
     tiles = traitlets.List(traitlets.Dict()).tag(sync=True)
     size = traitlets.Int(DEFAULT_SIZE).tag(sync=True)  # CSS pixels per picture
     stale = traitlets.Bool(False).tag(sync=True)
     opened = traitlets.Int(-1).tag(sync=True)  # the sample in the large view; -1 when closed
     large = traitlets.Dict().tag(sync=True)
     vary_draws = traitlets.Int(8).tag(sync=True)
+    # Annotations over the pictures: per tile, per picture, an overlay (render.overlay_data) or
+    # None; the kinds drawn change without resending them.
+    overlays: traitlets.List[list[dict[str, Any] | None]] = traitlets.List().tag(sync=True)
+    overlay_kinds = traitlets.List(traitlets.Unicode()).tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -23,7 +23,13 @@ SOURCE_CHOICES = [
     ("bundled samples", "samples"),
     ("a folder", "folder"),
     ("a file list", "file_list"),
+    ("COCO annotations", "coco"),
 ]
+PATH_PLACEHOLDERS = {
+    "folder": "folder path, then Enter",
+    "file_list": "file list path, then Enter",
+    "coco": "annotations .json (empty: bundled annotated samples)",
+}
 ARRAYS_CHOICE = ("in-memory arrays", "arrays")  # only a graph given arrays in code has one
 # The panel draws every image of a batch; more than this is a wall of thumbnails.
 MAX_BATCH = 256
@@ -49,11 +55,19 @@ class Toolbar(widgets.VBox):
         )
         self.source.add_class("ax-source")
         self.path = widgets.Text(
-            placeholder="folder or file list path, then Enter",
+            placeholder=PATH_PLACEHOLDERS["folder"],
             continuous_update=False,
             layout={"width": "230px", "display": "none"},
         )
         self.path.add_class("ax-source-path")
+        # A COCO file's images folder; empty: the file's own folder (the bundled photos for the
+        # bundled annotations).
+        self.file_root = widgets.Text(
+            placeholder="images folder (empty: beside the .json)",
+            continuous_update=False,
+            layout={"width": "200px", "display": "none"},
+        )
+        self.file_root.add_class("ax-source-root")
         # Text, not a bounded number box: that one turns 0 into 1 and drops "abc" without a word.
         self.batch = widgets.Text(
             value="8",
@@ -106,6 +120,7 @@ class Toolbar(widgets.VBox):
                 self.preset,
                 self.source,
                 self.path,
+                self.file_root,
                 self.batch,
                 self.batch_message,
                 self.run,
@@ -138,16 +153,24 @@ class Toolbar(widgets.VBox):
         if self._changed("preset", preset):
             self.preset.value = preset
         sources = spec.sources()
-        if sources and self._changed("source", (sources[0].kind, sources[0].path)):
-            kind = sources[0].kind
+        source = sources[0] if sources else None
+        if source and self._changed("source", (source.kind, source.path, source.file_root)):
+            kind = source.kind
             if kind == ARRAYS_CHOICE[1] and ARRAYS_CHOICE not in self.source.options:
                 self.source.options = [*SOURCE_CHOICES, ARRAYS_CHOICE]
             self.source.value = kind
-            self.path.value = sources[0].path or ""
-            self.path.layout.display = "" if kind in ("folder", "file_list") else "none"
+            self.path.value = source.path or ""
+            self.file_root.value = (source.file_root or "") if kind == "coco" else ""
+            self.show_source_fields(kind)
         if self._changed("batch", spec.batch_size):
             self.batch.value = str(spec.batch_size)
             self.say_batch(None)
+
+    def show_source_fields(self, kind: str) -> None:
+        """The path box for a folder, a file list or a COCO file; the images folder for COCO."""
+        self.path.layout.display = "" if kind in PATH_PLACEHOLDERS else "none"
+        self.path.placeholder = PATH_PLACEHOLDERS.get(kind, "")
+        self.file_root.layout.display = "" if kind == "coco" else "none"
 
     def _changed(self, field: str, value: object) -> bool:
         if field in self._shown and self._shown[field] == value:

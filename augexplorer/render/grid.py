@@ -15,6 +15,8 @@ from typing import Literal
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from ..annotations import SampleAnnotations
+from .annotation_drawing import draw_annotations
 from .display import Normalization, is_image_like, to_rgb8
 
 BACKGROUND = (246, 246, 246)
@@ -81,8 +83,10 @@ def grid(
     cell: int = 160,
     columns: int | None = None,
     caption_lines: int = 2,
+    annotations: Sequence[SampleAnnotations | None] = (),
 ) -> Image.Image:
-    """One picture of a batch: each sample fitted into a `cell`-pixel square, captioned below."""
+    """One picture of a batch: each sample fitted into a `cell`-pixel square, captioned below;
+    each sample's `annotations` (boxes, names, polygons, masks) drawn over it where given."""
     count = max(1, len(samples))
     columns = columns or balanced_columns(count)
     rows = math.ceil(count / columns)
@@ -97,7 +101,11 @@ def grid(
         y = pad + (index // columns) * cell_h
         array = np.asarray(sample)
         if is_image_like(array, layout):
-            tile = fit_into(to_rgb8(array, layout, normalization), cell)
+            rgb = to_rgb8(array, layout, normalization)
+            tile = fit_into(rgb, cell)
+            drawn = annotations[index] if index < len(annotations) else None
+            if drawn is not None:
+                tile = draw_annotations(tile, drawn, tile.width / rgb.shape[1], font)
         else:
             tile = _value_tile(array, cell)
         sheet.paste(tile, (x + (cell - tile.width) // 2, y + (cell - tile.height) // 2))

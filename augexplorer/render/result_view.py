@@ -57,9 +57,11 @@ def render_node(
     columns: int | None = None,
     captions: bool = True,
     samples: list[int] | None = None,
+    annotations: bool = True,
 ) -> Image.Image:
     """A grid of one node's output (the graph's image output by default), captioned with each
-    sample's label and the random values drawn for it."""
+    sample's label and the random values drawn for it; an annotated graph's boxes, class names,
+    polygons and masks drawn over its images (unless `annotations` is False)."""
     ref = result.final if ref is None else (Ref.parse(ref) if isinstance(ref, str) else ref)
     arrays = result.arrays(ref)
     layout = result.layout(ref)
@@ -75,9 +77,11 @@ def render_node(
             )
             for i in range(len(arrays))
         ]
+    drawn = (result.annotations(ref.node) if annotations and ref.output == 0 else None) or []
     if samples is not None:
         arrays = [arrays[i] for i in samples]
         texts = [texts[i] for i in samples] if texts else []
+        drawn = [drawn[i] for i in samples] if drawn else []
     step = result.plan.step(ref.node)
     normalization = (
         normalization_for(result.plan, step.id) if np.asarray(arrays[0]).dtype.kind == "f" else None
@@ -89,4 +93,5 @@ def render_node(
         normalization=normalization,
         cell=cell,
         columns=columns,
+        annotations=drawn,
     )

@@ -98,6 +98,7 @@ class TileGrid {
     if (shape !== this.shape) this.build(tiles, shape);
     // The old pictures stay on screen until the new ones replace them: no flicker.
     tiles.forEach((tile, i) => this.fill(this.tileEls[i], tile));
+    this.drawOverlays();
     this.el.dataset.drawn = String(++this.drawn);
     if (this.model.get("opened") >= 0) this.drawLarge();
   }
@@ -111,7 +112,7 @@ class TileGrid {
       const pictures = h("div", "ax-tile-pictures", fig);
       (tile.pictures || []).forEach(() => {
         const box = h("div", "ax-tile-picture", pictures);
-        h("img", "", box).alt = "";
+        h("img", "", h("span", "ax-ov-frame", box)).alt = ""; // the frame carries annotations
         h("span", "ax-tile-tag", box);
       });
       h("pre", "ax-tile-values", fig);
@@ -158,6 +159,17 @@ class TileGrid {
     const draws = fig.querySelector(".ax-tile-draws");
     draws.textContent = tile.draws || "";
     draws.hidden = !tile.draws;
+  }
+
+  // Annotations over every picture that has some (annotation_overlay.js).
+  drawOverlays() {
+    const overlays = this.model.get("overlays") || [];
+    showOverlayKinds(this.el, this.model.get("overlay_kinds"));
+    this.tileEls.forEach((fig, i) => {
+      fig.querySelectorAll(".ax-ov-frame").forEach((frame, k) => {
+        drawOverlay(frame, frame.querySelector("img")?.hidden ? null : overlays[i]?.[k]);
+      });
+    });
   }
 
   // ---- large view -------------------------------------------------------------------------
@@ -245,7 +257,9 @@ class TileGrid {
       h("div", "ax-pane-meta", fig, meta);
       return;
     }
-    const canvas = h("canvas", "ax-pane-canvas", fig);
+    const frame = h("div", "ax-ov-frame ax-ov-frame-pane", fig);
+    const canvas = h("canvas", "ax-pane-canvas", frame);
+    drawOverlay(frame, p.overlay); // annotation_overlay.js
     drawPixels(canvas, p);
     h("div", "ax-pane-meta", fig, meta);
     const values = p.values ? typed(p.values, p.values_dtype) : null;
@@ -308,6 +322,10 @@ export default {
     model.on("change:size", tiles);
     model.on("change:stale", tiles);
     model.on("change:large", large);
+    const overlays = () => view.drawOverlays();
+    const kinds = () => showOverlayKinds(el, model.get("overlay_kinds"));
+    model.on("change:overlays", overlays);
+    model.on("change:overlay_kinds", kinds);
     model.on("change:opened", large);
     view.drawTiles();
     return () => {
@@ -315,6 +333,8 @@ export default {
       model.off("change:size", tiles);
       model.off("change:stale", tiles);
       model.off("change:large", large);
+      model.off("change:overlays", overlays);
+      model.off("change:overlay_kinds", kinds);
       model.off("change:opened", large);
     };
   },

@@ -1,0 +1,152 @@
+"""A node's annotations as data a browser draws over its pictures (SVG over each tile).
+
+Coordinates stay in the pixels of the node's images, with the image's width and height beside
+them: the page scales the drawing with the picture, so the bitmap stays clean and switching a
+kind of annotation off is instant. Pixel masks travel as small translucent PNGs, coloured by
+class.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from ..annotations import SampleAnnotations
+from ..engine.result import RunResult
+from ..spec import Ref
+from .palette import MASK_ALPHA, PALETTE, class_colour, mask_rgba, text_colour
+
+# What the overlays can draw; each kind can be switched off in the panel.
+OVERLAY_KINDS = ("boxes", "names", "polygons", "masks", "keypoints")
+# A mask in a large view is sent at most this many pixels on its longer side.
+MAX_MASK_SIDE = 2048
+
+
+def image_size(shape: Sequence[int], layout: str) -> tuple[int, int]:
+    """(height, width) of an image from its shape and layout (HWC when none is given)."""
+    if "H" in layout and "W" in layout:
+        return int(shape[layout.index("H")]), int(shape[layout.index("W")])
+    return int(shape[0]), int(shape[1]) if len(shape) > 1 else 1
+
+
+def node_overlays(
+    result: RunResult, ref: Ref, mask_side: int | None = None
+) -> list[dict[str, Any]] | None:
+    """One overlay per sample of `ref`'s images; None where the images carry no annotations
+    (no annotated source, a source's encoded files, or an output that is not the images)."""
+    if ref.output != 0:
+        return None
+    annotations = result.annotations(ref.node)
+    if annotations is None:
+        return None
+    layout = result.layout(ref)
+    batch = result.output(ref)
+    sizes = [image_size(tuple(batch[i].shape()), layout) for i in range(len(batch))]
+    return [
+        sample_overlay(sample, height, width, mask_side)
+        for sample, (height, width) in zip(annotations, sizes, strict=True)
+    ]
+
+
+def sample_overlay(
+    sample: SampleAnnotations, height: int, width: int, mask_side: int | None = None
+) -> dict[str, Any]:
+    """One sample's annotations with their colours, in the pixels of a `width` x `height` image.
+
+    Keys: width, height; boxes (left, top, right, bottom), labels, names, colors, text_colors;
+    polygons (lists of x, y) with polygon_colors; mask (PNG bytes or None); keypoints (one entry
+    per object: points as x, y, visibility, the skeleton's edges as pairs of point indices).
+    """
+    data = sample.to_json()
+    labels: list[int] = data["labels"]
+    owners: list[int] = data["polygon_masks"]
+    return {
+        "width": int(width),
+        "height": int(height),
+        "boxes": data["boxes"],
+        "labels": labels,
+        "names": data["names"],
+        "colors": [class_colour(label) for label in labels],
+        "text_colors": [text_colour(label) for label in labels],
+        "polygons": data["polygons"],
+        "polygon_masks": owners,
+        "polygon_colors": [
+            class_colour(labels[owner]) if 0 <= owner < len(labels) else PALETTE[0]
+            for owner in owners
+        ],
+        "mask": mask_png(sample.mask, mask_side) if sample.mask is not None else None,
+        "keypoints": keypoint_overlay(sample, labels),
+    }
+
+
+def mask_png(mask: np.ndarray, side: int | None = None) -> bytes:
+    """A label-per-pixel mask as a translucent PNG coloured by class (0 is see-through),
+    shrunk with nearest-neighbour to at most `side` pixels (never blending two labels)."""
+    picture = Image.fromarray(mask_rgba(mask, MASK_ALPHA), "RGBA")
+    limit = min(side or MAX_MASK_SIDE, MAX_MASK_SIDE)
+    if max(picture.size) > limit:
+        picture.thumbnail((limit, limit), Image.Resampling.NEAREST)
+    buffer = io.BytesIO()
+    picture.save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
+
+
+def keypoint_overlay(sample: SampleAnnotations, labels: Sequence[int]) -> list[dict[str, Any]]:
+    """Keypoints where the annotations carry them (`keypoints`: per object an (K, 2 or 3) array
+    of x, y and visibility; `skeletons`: per object its edges as point index pairs). DALI's
+    ``readers.coco`` reads none, so an annotated graph has none unless a node adds them."""
+    objects = getattr(sample, "keypoints", None) or ()
+    skeletons = getattr(sample, "skeletons", None) or ()
+    out = []
+    for index, points in enumerate(objects):
+        table = np.asarray(points, np.float32).reshape(-1, np.asarray(points).shape[-1])
+        if table.shape[1] == 2:
+            table = np.concatenate([table, np.full((len(table), 1), 2, np.float32)], axis=1)
+        label = labels[index] if index < len(labels) else 1
+        edges = skeletons[index] if index < len(skeletons) else ()
+        out.append(
+            {
+                "points": np.round(table[:, :3], 2).tolist(),
+                "edges": [[int(a), int(b)] for a, b in edges],
+                "color": class_colour(label),
+            }
+        )
+    return out
+
+
+def available_kinds(overlays: Sequence[dict[str, Any] | None]) -> dict[str, str | None]:
+    """Each kind -> None where some sample has it to draw, else why there is nothing."""
+    present = [o for o in overlays if o is not None]
+
+    def has(key: str) -> bool:
+        return any(o[key] for o in present)
+
+    return {
+        "boxes": None if has("boxes") else "no boxes in this batch",
+        "names": None if has("boxes") else "no boxes in this batch",
+        "polygons": None
+        if has("polygons")
+        else "no polygons (readers.coco reads them with polygon_masks=True)",
+        "masks": None
+        if any(o["mask"] is not None for o in present)
+        else "no pixel masks (readers.coco reads them with pixelwise_masks=True)",
+        "keypoints": None
+        if has("keypoints")
+        else "no keypoints (DALI's readers.coco does not read them)",
+    }
+
+
+def pane_overlay(result: RunResult, ref: Ref, index: int) -> dict[str, Any] | None:
+    """Sample `index`'s overlay at full resolution, for a large view; None where `ref`'s
+    images carry no annotations."""
+    if ref.output != 0:
+        return None
+    annotations = result.annotations(ref.node)
+    if annotations is None or not 0 <= index < len(annotations):
+        return None
+    height, width = image_size(tuple(result.output(ref)[index].shape()), result.layout(ref))
+    return sample_overlay(annotations[index], height, width)

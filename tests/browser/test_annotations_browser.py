@@ -1,0 +1,199 @@
+"""Annotations as a person sees them in JupyterLab: boxes drawn over every tile where the
+annotations put them, named by class, switched off and on from the row above the grid, and
+drawn again in the large view; screenshots at three widths."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+from annotated_graphs import flipped_graph, write_coco
+
+from augexplorer.spec import save
+
+from .harness import TOKEN, Server, kernel_eval, run_all
+from .layout import WIDTHS, screenshot, sideways
+
+pytestmark = pytest.mark.browser
+
+FOLDER = "annotations"  # a notebook of its own: other modules' kernels run other notebooks
+BATCH = 4
+# How far a drawn box may sit from where the annotation puts it, in CSS pixels: the picture is
+# a JPEG thumbnail rounded to whole pixels.
+TOLERANCE_PX = 1.5
+
+
+def write_notebook(root: Path) -> str:
+    folder = root / FOLDER
+    folder.mkdir(exist_ok=True)
+    save(flipped_graph(write_coco(folder), batch_size=BATCH), folder / "graph.json", overwrite=True)
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    notebook.cells = [
+        nbformat.v4.new_code_cell(
+            "from augexplorer import Explorer\nfrom augexplorer.spec import load\n"
+            "explorer = Explorer(load('graph.json'), autosave=None)\nexplorer"
+        )
+    ]
+    nbformat.write(notebook, folder / "annotations.ipynb")
+    return f"{FOLDER}/annotations.ipynb"
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, lab: Server) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = context.new_page()
+    page.goto(f"{lab.url}/lab/workspaces/annotations/tree/{write_notebook(lab.root)}?token={TOKEN}")
+    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
+    page.evaluate("async () => { await window.jupyterapp.started; }")
+    page.locator("#jp-main-statusbar >> text=Idle").first.wait_for(timeout=60_000)
+    run_all(page)
+    page.locator(".ax-explorer .ax-tile .ax-overlay rect.ax-ov-box").first.wait_for(timeout=90_000)
+    yield page
+    context.close()
+
+
+def kernel_annotations(page: Any) -> list[dict[str, Any]]:
+    """What the kernel says the final images carry: boxes, names and image sizes."""
+    code = (
+        "import json; r = explorer.result; node = r.final.node\n"
+        "print(json.dumps([dict(a.to_json(), size=list(x.shape[:2])) for a, x in"
+        " zip(r.annotations(node), r.arrays(r.final))]))"
+    )
+    return list(json.loads(kernel_eval(page, code)))
+
+
+DRAWN = """
+(root) => [...root.querySelectorAll(WHERE)].map(frame => {
+  const picture = frame.querySelector("img, canvas").getBoundingClientRect();
+  const boxes = [...frame.querySelectorAll("rect.ax-ov-box")].map(rect => {
+    const r = rect.getBoundingClientRect();
+    return [r.left - picture.left, r.top - picture.top, r.right - picture.left,
+            r.bottom - picture.top];
+  });
+  const names = [...frame.querySelectorAll(".ax-ov-name")].map(n => n.textContent);
+  return { width: picture.width, height: picture.height, boxes, names };
+})
+"""
+
+
+def drawn(page: Any, where: str) -> list[dict[str, Any]]:
+    """Each picture's drawn boxes relative to the picture, and its size on screen."""
+    return list(
+        page.locator(".ax-explorer").first.evaluate(DRAWN.replace("WHERE", json.dumps(where)))
+    )
+
+
+def assert_boxes_match(drawn_one: dict[str, Any], expected: dict[str, Any]) -> None:
+    height, width = expected["size"]
+    sx, sy = drawn_one["width"] / width, drawn_one["height"] / height
+    assert abs(sx - sy) < 0.02, (sx, sy)  # the overlay keeps the picture's proportions
+    assert len(drawn_one["boxes"]) == len(expected["boxes"])
+    for got, (left, top, right, bottom) in zip(drawn_one["boxes"], expected["boxes"], strict=True):
+        want = [left * sx, top * sy, right * sx, bottom * sy]
+        assert all(abs(g - w) <= TOLERANCE_PX for g, w in zip(got, want, strict=True)), (got, want)
+    assert drawn_one["names"] == expected["names"]
+
+
+def test_boxes_sit_where_the_annotations_put_them(page: Any, artifacts: Path) -> None:
+    expected = kernel_annotations(page)
+    tiles = drawn(page, ".ax-tile .ax-ov-frame")
+    assert len(tiles) == len(expected) == BATCH
+    for tile, want in zip(tiles, expected, strict=True):
+        assert_boxes_match(tile, want)
+    # DALI's COCO reader reads no keypoints and this source reads polygons, not masks: greyed
+    assert page.locator("button.ax-overlay-toggle-keypoints").is_disabled()
+    assert page.locator("button.ax-overlay-toggle-masks").is_disabled()
+    assert "keypoints" in page.locator(".ax-overlay-note").inner_text()
+    assert page.locator(".ax-tile .ax-ov-polygon").count() == sum(
+        len(a["polygons"]) for a in expected
+    )
+    page.locator(".ax-grid-view").screenshot(path=str(artifacts / "annotations-tiles.png"))
+
+
+def test_boxes_switch_off_and_on(page: Any, artifacts: Path) -> None:
+    box = page.locator(".ax-tile rect.ax-ov-box").first
+    assert box.is_visible()
+    page.locator("button.ax-overlay-toggle-boxes").click()
+    page.wait_for_function(
+        "() => document.querySelector('.ax-tiles-root').classList.contains('ax-ov-hide-boxes')",
+        timeout=30_000,
+    )
+    assert not box.is_visible()
+    assert page.locator(".ax-tile .ax-ov-name").first.is_visible()  # names still shown
+    assert "boxes" not in kernel_eval(page, "print(explorer.grid.tiles.overlay_kinds)")
+    page.locator(".ax-grid-view").screenshot(path=str(artifacts / "annotations-boxes-off.png"))
+    page.locator("button.ax-overlay-toggle-boxes").click()
+    box.wait_for(state="visible", timeout=30_000)
+
+
+def test_large_view_draws_the_boxes(page: Any, artifacts: Path) -> None:
+    page.locator(".ax-tile[data-index='1']").click()
+    page.locator(".ax-pane-after canvas").wait_for(timeout=30_000)
+    page.locator(".ax-pane-after rect.ax-ov-box").first.wait_for(timeout=30_000)
+    expected = kernel_annotations(page)[1]
+    (after,) = drawn(page, ".ax-pane-after .ax-ov-frame")
+    assert_boxes_match(after, expected)
+    # the input pane (the decoder, before the flip) has its own boxes
+    assert page.locator(".ax-pane-before rect.ax-ov-box").count() == len(expected["boxes"])
+    # the pointer still reads the picture's values through the drawing
+    canvas = page.locator(".ax-pane-after canvas").bounding_box()
+    page.mouse.move(canvas["x"] + canvas["width"] / 2, canvas["y"] + canvas["height"] / 2)
+    page.wait_for_function("() => document.querySelector('.ax-readout').dataset.x !== undefined")
+    page.locator(".ax-large").screenshot(path=str(artifacts / "annotations-large-view.png"))
+    page.keyboard.press("Escape")
+    page.locator(".ax-large").wait_for(state="hidden", timeout=10_000)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_annotated_panel_at_three_widths(page: Any, artifacts: Path, width: int) -> None:
+    screenshot(page, width, artifacts / f"annotations-{width}.png")
+    page.set_viewport_size({"width": width, "height": 1000})
+    page.wait_for_timeout(500)  # the page lays out again after a resize
+    overflow = sideways(page)
+    assert all(v <= 1 for v in overflow.values()), (width, overflow)
+    expected = kernel_annotations(page)
+    for tile, want in zip(drawn(page, ".ax-tile .ax-ov-frame"), expected, strict=True):
+        assert_boxes_match(tile, want)
+    page.set_viewport_size({"width": 1600, "height": 1000})
+
+
+CHIP_CONTRAST = """
+() => [...document.querySelectorAll('.ax-tile .ax-ov-name')].map(chip => {
+  const style = getComputedStyle(chip);
+  const rgb = (css) => css.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(v => v / 255)
+    .map(c => c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)
+    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  const [a, b] = [lum(rgb(style.color)), lum(rgb(style.backgroundColor))].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+})
+"""
+
+
+def test_names_are_legible_in_the_dark_theme(page: Any, artifacts: Path) -> None:
+    page.evaluate(
+        "() => window.jupyterapp.commands.execute('apputils:change-theme',"
+        " { theme: 'JupyterLab Dark' })"
+    )
+    try:
+        page.wait_for_function(
+            "() => document.body.dataset.jpThemeLight === 'false'", timeout=30_000
+        )
+        page.wait_for_timeout(500)
+        contrasts = page.evaluate(CHIP_CONTRAST)
+        assert contrasts and min(contrasts) >= 4.5, contrasts  # WCAG AA for text
+        page.locator(".ax-grid-view").screenshot(path=str(artifacts / "annotations-dark.png"))
+    finally:
+        page.evaluate(
+            "() => window.jupyterapp.commands.execute('apputils:change-theme',"
+            " { theme: 'JupyterLab Light' })"
+        )

@@ -1,0 +1,57 @@
+"""Switching a graph's data source in the panel, between kinds that read differently.
+
+A COCO source has more outputs than a folder (images, boxes, labels, polygons, ...), in DALI's
+order, and its reader takes other arguments. So a switch between a COCO file and anything else
+starts the reader's arguments afresh and moves each graph output that reads the source to the
+output of the same name (the labels are output 1 of a folder and output 2 of a COCO source).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from augexplorer.spec import GraphSpec, Ref, Source
+
+# What a COCO source reads when picked in the panel: corner boxes relative to the image (as
+# bb_flip and random_bbox_crop take them) and polygons, so the panel has outlines to draw.
+COCO_READER_ARGS: Mapping[str, Any] = {"ltrb": True, "ratio": True, "polygon_masks": True}
+
+
+def switched_source(
+    spec: GraphSpec, kind: str, path: str | None, file_root: str | None = None
+) -> GraphSpec:
+    """`spec` reading `kind` data from `path` (and, for COCO, images from `file_root`); the
+    source's shuffling, seed and bad-file handling stay."""
+    old = spec.sources()[0] if spec.sources() else None
+    if old is None:
+        source = Source("source", kind, path or None)  # type: ignore[arg-type]
+        if kind == "coco":
+            source = dataclasses.replace(
+                source, file_root=file_root, reader_args=dict(COCO_READER_ARGS)
+            )
+        return spec.with_source(source)
+    crossing = (old.kind == "coco") != (kind == "coco")
+    source = dataclasses.replace(
+        old,
+        kind=kind,  # type: ignore[arg-type]
+        path=path or None,
+        file_root=file_root if kind == "coco" or old.kind == "coco" else old.file_root,
+        reader_args=(dict(COCO_READER_ARGS) if kind == "coco" else {})
+        if crossing
+        else old.reader_args,
+    )
+    new = spec.replace_node(source)
+    if not crossing:
+        return new
+    old_names, new_names = old.output_names(), source.output_names()
+    outputs: dict[str, Ref] = {}
+    for name, ref in spec.outputs.items():
+        if ref.node != old.id:
+            outputs[name] = ref
+            continue
+        held = old_names[ref.output] if ref.output < len(old_names) else None
+        if held in new_names:  # the same thing under its new index; what is gone is dropped
+            outputs[name] = Ref(old.id, new_names.index(held))
+    return dataclasses.replace(new, outputs=outputs)
