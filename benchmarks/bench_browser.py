@@ -11,7 +11,9 @@ It also splits each round trip where the time goes, on one clock (the page's
 ``performance.timeOrigin + now()`` and the kernel's ``time.time()`` read the same system clock):
 key press -> the kernel receives the slider's message (browser, server, ZMQ) -> the coalesced flush
 starts (debounce) -> the engine ran -> the tiles are rendered and sent -> the page holds every
-new picture (transfer back) -> the first tile is decoded.
+new picture (transfer back) -> the first tile is decoded. The transfer back is split once more at
+the arrival of the tiles' websocket message (the largest message of the move): kernel to page
+(the kernel's IOPub thread, the Jupyter server, the socket) and drawing in the page.
 
 Then it clicks tiles: from the click to the large view on screen (the tile's own picture, drawn
 in the page) and to the sample at full resolution beside its input and original (a round trip
@@ -50,16 +52,35 @@ from tests.browser.harness import (  # noqa: E402
     stop,
 )
 
+# Installed before the page loads: the arrival time of the last large websocket message (the
+# tiles' pictures; every other message of a move is a few KB).
+WS_WATCH = """
+(() => {
+  window.__axWsLast = 0;
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => {
+        const size = e.data.byteLength || e.data.size || e.data.length || 0;
+        if (size > 20000) window.__axWsLast = performance.timeOrigin + performance.now();
+      }, true);
+    }
+  };
+})();
+"""
+
 WATCH = """
 () => {
   const root = document.querySelector('.ax-explorer .ax-tiles-root');
   const img = () => root.querySelector('img.ax-grid');
   const now = () => performance.timeOrigin + performance.now();
-  window.__axT0 = 0; window.__axT1 = 0; window.__axLoad = 0;
+  window.__axT0 = 0; window.__axT1 = 0; window.__axLoad = 0; window.__axWs = 0;
   document.addEventListener('keydown', () => { window.__axT0 = now(); }, true);
   // The page sets data-drawn once every tile has its new picture.
   new MutationObserver(() => {
     window.__axT1 = now();
+    window.__axWs = window.__axWsLast;
     img().decode().then(() => { window.__axLoad = now(); }, () => { window.__axLoad = now(); });
   }).observe(root, { attributes: true, attributeFilter: ['data-drawn'] });
 }
@@ -112,6 +133,8 @@ STAGES = (
     ("engine", "flush", "engine"),
     ("render_and_send", "engine", "sent"),
     ("transfer_to_page", "sent", "t1"),
+    ("kernel_to_page", "sent", "ws"),
+    ("draw_in_page", "ws", "t1"),
     ("decode_in_page", "t1", "load"),
 )
 
@@ -173,6 +196,7 @@ def main() -> int:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 page = browser.new_page(viewport={"width": 1700, "height": 1100})
+                page.add_init_script(WS_WATCH)
                 open_notebook(page, lab, name)
                 run_all(page)
                 page.locator(".ax-explorer .ax-tile img[src]").first.wait_for(timeout=120_000)
@@ -192,8 +216,11 @@ def main() -> int:
                         timeout=30_000,
                     )
                     marks = page.evaluate(
-                        "() => ({t0: window.__axT0, t1: window.__axT1, load: window.__axLoad})"
+                        "() => ({t0: window.__axT0, t1: window.__axT1, load: window.__axLoad,"
+                        " ws: window.__axWs})"
                     )
+                    if not marks["ws"] or marks["ws"] < marks["t0"]:
+                        del marks["ws"]  # no large message seen in this move
                     time.sleep(0.3)  # the side views (timing chart) follow the grid
                     marks.update(
                         json.loads(kernel_eval(page, "import json; print(json.dumps(_ax))"))
