@@ -11,9 +11,9 @@ from typing import Any
 
 import nbformat
 import pytest
-from annotated_graphs import flipped_graph, write_coco
+from annotated_graphs import coco_source, flipped_graph, write_coco
 
-from augexplorer.spec import save
+from augexplorer.spec import chain, save
 
 from .harness import TOKEN, Server, kernel_eval, run_all
 from .layout import WIDTHS, screenshot, sideways
@@ -30,7 +30,15 @@ TOLERANCE_PX = 1.5
 def write_notebook(root: Path) -> str:
     folder = root / FOLDER
     folder.mkdir(exist_ok=True)
-    save(flipped_graph(write_coco(folder), batch_size=BATCH), folder / "graph.json", overwrite=True)
+    coco = write_coco(folder)
+    save(flipped_graph(coco, batch_size=BATCH), folder / "graph.json", overwrite=True)
+    masks = chain(
+        coco_source(coco, polygon_masks=False, pixelwise_masks=True),
+        ("decode", "decoders.image", {"output_type": "RGB"}),
+        batch_size=BATCH,
+        name="masks",
+    )
+    save(masks, folder / "masks.json", overwrite=True)
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {
         "name": "python3",
@@ -197,3 +205,29 @@ def test_names_are_legible_in_the_dark_theme(page: Any, artifacts: Path) -> None
             "() => window.jupyterapp.commands.execute('apputils:change-theme',"
             " { theme: 'JupyterLab Light' })"
         )
+
+
+def test_pixel_masks_are_drawn_and_switch_off(page: Any, artifacts: Path) -> None:
+    # Loaded as a person would: the graph file box and Load.
+    page.locator(".ax-spec-path input").fill("masks.json")
+    page.locator("button.ax-load").click()
+    masks = page.locator(".ax-tile image.ax-ov-masks")
+    masks.first.wait_for(timeout=60_000)
+    assert masks.count() == BATCH
+    assert page.locator("button.ax-overlay-toggle-polygons").is_disabled()
+    # the mask covers the picture exactly
+    covers = page.evaluate(
+        "() => [...document.querySelectorAll('.ax-tile .ax-ov-frame')].map(frame => {"
+        " const a = frame.querySelector('img').getBoundingClientRect();"
+        " const b = frame.querySelector('image.ax-ov-masks').getBoundingClientRect();"
+        " return Math.max(Math.abs(a.left - b.left), Math.abs(a.top - b.top),"
+        " Math.abs(a.width - b.width), Math.abs(a.height - b.height)); })"
+    )
+    assert max(covers) <= 1, covers
+    page.locator(".ax-grid-view").screenshot(path=str(artifacts / "annotations-masks.png"))
+    page.locator("button.ax-overlay-toggle-masks").click()
+    page.wait_for_function(
+        "() => document.querySelector('.ax-tiles-root').classList.contains('ax-ov-hide-masks')",
+        timeout=30_000,
+    )
+    assert not masks.first.is_visible()
