@@ -13,8 +13,10 @@ from collections.abc import Callable
 from typing import Any
 
 from nvidia.dali import fn, pipeline_def, types
+from pipelines_auto_aug import AUTO_AUG
 from pipelines_conditionals import CONDITIONALS
 from pipelines_expressions import EXPRESSIONS
+from pipelines_seeds import SEEDS
 
 BATCH = 4
 
@@ -123,6 +125,8 @@ CORPUS: dict[str, Callable[..., Any]] = {
     "multi_output": multi_output,
     **EXPRESSIONS,  # constants, arithmetic, comparisons, .shape() and subscripts
     **CONDITIONALS,  # if/elif/else, nested, on coin flips and comparisons
+    **AUTO_AUG,  # DALI's auto_aug policies, each call one node
+    **SEEDS,  # operators seeded by the pipeline's seed= alone
 }
 
 

@@ -168,10 +168,12 @@ REFUSALS = {
         ],
     ),
     "auto_aug": (
-        "images = rand_augment.rand_augment(images, n=2, m=9)",
+        "strength = 9\nimages = rand_augment.rand_augment(images, n=2, m=strength)",
         [
             "auto_aug policy `rand_augment`",
-            "line 10",
+            "line 11",
+            "m=strength is not written as a constant",
+            "import the .py file that calls it",
             "auto_aug.rand_augment node",
             "'dali_rand_augment' preset",
         ],
@@ -259,3 +261,57 @@ def test_conditionals_import_as_node_conditions(corpus: dict[str, Any]) -> None:
     applied = [n for n in graph.nodes if isinstance(n, Node) and n.probability is not None]
     assert [(n.probability.p, n.probability.seed) for n in applied] == [(0.5, 7)]
     assert not any(n.op == "random.coin_flip" for n in graph.nodes if isinstance(n, Node))
+
+
+def test_auto_aug_calls_import_as_policy_nodes(corpus: dict[str, Any]) -> None:
+    from augexplorer.spec import Node, Ref
+
+    def policies(name: str) -> list[tuple[str, dict[str, Any], int | None]]:
+        graph = corpus[name][1]
+        return [
+            (node.op, node.args, node.seed)
+            for node in graph.nodes
+            if isinstance(node, Node) and node.op.startswith("auto_aug.")
+        ]
+
+    # the call's arguments, read from its line, and the seed its operators carry
+    assert policies("rand_augment_n2_m9") == [("auto_aug.rand_augment", {"n": 2, "m": 9}, 42)]
+    assert policies("trivial_augment_some_excluded") == [
+        (
+            "auto_aug.trivial_augment_wide",
+            {
+                "num_magnitude_bins": 11,
+                "excluded": ["identity", "equalize"],
+                "interp_type": "INTERP_NN",
+            },
+            44,
+        )
+    ]
+    # a shape fed from a node stays a reference to that node
+    shapes = policies("auto_augment_with_shapes")
+    assert shapes == [
+        ("auto_aug.auto_augment", {"policy_name": "svhn", "shape": Ref("peek_image_shape")}, 46)
+    ]
+    # none of the hundreds of operators a policy expands into stays in the graph
+    graph = corpus["rand_augment_n2_m9"][1]
+    assert len(graph.nodes) == 4, graph.nodes
+
+
+def test_seeds_derived_from_the_pipeline_seed_are_imported(corpus: dict[str, Any]) -> None:
+    from augexplorer.export.derived_seeds import SEED_TABLE, seed_sequence
+    from augexplorer.spec import Node
+
+    derived = seed_sequence([2024], SEED_TABLE)
+    graph = corpus["some_seeded_some_derived"][1]
+    seeds = {
+        node.id: node.probability.seed if node.probability else node.seed
+        for node in graph.nodes
+        if isinstance(node, Node)
+    }
+    # the reader, the first coin flip, the `if` coin flip and the crop took the table's first
+    # four seeds in the order DALI added them; the uniform draw kept its own
+    assert graph.sources()[0].seed == derived[0]
+    assert seeds["coin_flip"] == derived[1]
+    assert seeds["uniform"] == 8
+    assert seeds["rotate"] == derived[2]
+    assert seeds["random_resized_crop"] == derived[3]

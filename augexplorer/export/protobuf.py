@@ -3,8 +3,10 @@
 DALI does not ship its generated protobuf classes in the wheel, so the few messages needed are
 read here from the wire format. Field numbers, as DALI writes them:
 
-- PipelineDef: 5 op (OpDef, repeated), 7 pipe_outputs (InputOutput, repeated)
-- OpDef: 1 name (schema name), 2 input, 3 output (InputOutput), 4 args (Argument), 5 inst_name
+- PipelineDef: 5 op (OpDef, repeated), 7 pipe_outputs (InputOutput, repeated), 9 seed (only
+  when the pipeline was given one)
+- OpDef: 1 name (schema name), 2 input, 3 output (InputOutput), 4 args (Argument), 5 inst_name,
+  6 logical_id (operators sharing one draw with the same seed)
 - InputOutput: 1 name, 2 device, 3 is_argument_input, 4 arg_name
 - Argument: 1 name, 2 type, 3 floats, 4 ints, 5 strings, 6 bools, 7 extra_args, 8 is_vector
 """
@@ -59,12 +61,14 @@ class OpRecord:
     outputs: list[Port]
     args: dict[str, Argument]
     instance: str
+    logical_id: int = -1
 
 
 @dataclass
 class PipelineRecord:
     ops: list[OpRecord]
     outputs: list[Port]
+    seed: int | None = None  # the pipeline's seed=, None when DALI drew one itself
 
 
 def _varint(data: bytes, position: int) -> tuple[int, int]:
@@ -173,6 +177,8 @@ def _op(data: bytes) -> OpRecord:
             op.args[arg.name] = arg
         elif number == 5:
             op.instance = _text(value)
+        elif number == 6:
+            op.logical_id = _signed(value)
     return op
 
 
@@ -185,6 +191,8 @@ def read_pipeline(data: bytes) -> PipelineRecord:
                 record.ops.append(_op(value))
             elif number == 7 and wire == 2:
                 record.outputs.append(_port(value))
+            elif number == 9 and wire == 0:
+                record.seed = _signed(value)
     except (IndexError, struct.error) as error:
         raise ProtobufError(f"not a serialized DALI pipeline ({error})") from None
     if not record.ops:

@@ -42,6 +42,7 @@ class Construct:
 
     what: str
     fix: str
+    why: str = ""  # what stood in the way, when the construct alone does not say
 
 
 def construct(op: OpRecord, fn_name: str) -> Construct | None:
@@ -73,14 +74,20 @@ def auto_aug_policy(op: OpRecord) -> str | None:
     """The ``nvidia.dali.auto_aug`` function the user called to make `op`, or None."""
     frames = _frames(op)
     for index, (filename, _line, _name, _code) in enumerate(frames):
-        if _in_dali(filename) and f"{os.sep}auto_aug{os.sep}" in filename:
+        if in_auto_aug(filename):
             return frames[index][2] if index else "auto_aug"
     return None
 
 
-def auto_aug(policy: str) -> Construct:
-    # A policy expands into many operators under conditionals; a serialized pipeline does not
-    # say which arguments made them, so it is not turned back into a node.
+def in_auto_aug(filename: str) -> bool:
+    """Whether `filename` is part of DALI's ``nvidia.dali.auto_aug`` package."""
+    return _in_dali(filename) and f"{os.sep}auto_aug{os.sep}" in filename
+
+
+def auto_aug(policy: str, reason: str = "") -> Construct:
+    """A policy call that could not be turned back into a node, `reason` saying why (the
+    serialized pipeline holds what the call made, not its arguments: they are read from the
+    call's source, see :mod:`.auto_aug_import`)."""
     op = node_for_function(policy)
     if op is None:
         fix = (
@@ -90,10 +97,12 @@ def auto_aug(policy: str) -> Construct:
         )
     else:
         fix = (
-            f"import the pipeline without it and add an {op} node with the same arguments and "
-            f"seed (it draws the same values), or start from the '{AUTO_AUG_PRESETS[op]}' preset"
+            "import the .py file that calls it (augexplorer import FILE --run-file), with the "
+            "call's arguments written as constants and seed=... given; or import the pipeline "
+            f"without it and add an {op} node with the same arguments and seed (it draws the "
+            f"same values), or start from the '{AUTO_AUG_PRESETS[op]}' preset"
         )
-    return Construct(f"DALI's auto_aug policy `{policy}`", fix)
+    return Construct(f"DALI's auto_aug policy `{policy}`", fix, reason)
 
 
 def where(op: OpRecord) -> str:
@@ -113,13 +122,20 @@ def refusal(construct_: Construct, op: OpRecord) -> str:
 
 
 def refusal_at(construct_: Construct, place: str) -> str:
-    return f"{construct_.what}{place} cannot be imported into a graph (fix: {construct_.fix})"
+    why = f": {construct_.why}" if construct_.why else ""
+    return f"{construct_.what}{place} cannot be imported into a graph{why} (fix: {construct_.fix})"
 
 
 def refusal_text(kind: str, place: str) -> str:
     """The refusal of a construct DALI cannot even serialize (``"python_function"``)."""
     assert kind == "python_function", kind
     return refusal_at(Construct("fn.python_function (a Python callback)", _PYTHON_FIX), place)
+
+
+def origin_frames(op: OpRecord) -> list[tuple[str, int, str, str]]:
+    """The Python frames DALI recorded for `op`, outermost first: (file, line, function,
+    code)."""
+    return _frames(op)
 
 
 def _frames(op: OpRecord) -> list[tuple[str, int, str, str]]:

@@ -22,11 +22,13 @@ from ..errors import AugExplorerError
 from ..spec import GraphSpec, Node, Probability, Ref, Source
 from ..validate import RESERVED_IDS
 from . import refusals
+from .auto_aug_import import NotRecovered, PolicyCall, escaping, policy_calls, recover
 from .branch_import import BranchesRefused, BranchImport
+from .derived_seeds import seed_operators
 from .expression_import import ExpressionImport
 from .literals import ENUM_TYPES
 from .logic_import import LogicImport, LogicRefused
-from .protobuf import Argument, OpRecord, read_pipeline
+from .protobuf import Argument, OpRecord, Port, read_pipeline
 
 
 class ImportRefused(AugExplorerError):
@@ -79,9 +81,14 @@ class _Converter:
 
     def convert(self, data: bytes) -> GraphSpec:
         record = read_pipeline(data)
+        self.record = record
+        # auto_aug policy calls become one node each (their operators are not converted)
+        self.policy_calls = policy_calls(record.ops)
+        if record.seed is not None:  # the seeds DALI derived from the pipeline's seed=
+            seed_operators(record.ops, record.seed, skip=set(self.policy_calls))
         consumers = self._plain_consumers(record.ops)
         self.expressions = ExpressionImport(
-            record.ops,
+            _calls_as_one(record.ops, self.policy_calls),
             [port.name for port in record.outputs],
             self._ref,
             self._fresh_id,
@@ -195,6 +202,11 @@ class _Converter:
     def _op(self, op: OpRecord, consumers: dict[str, int]) -> None:
         name = _fn_name(op)
         label = f"fn.{name}{refusals.where(op)}"
+        call = self.policy_calls.get(op.instance)
+        if call is not None:
+            if op is call.ops[-1]:  # the call's result: every operator it reads is converted
+                self._policy(call)
+            return
         policy = refusals.auto_aug_policy(op)
         if policy is not None:
             raise ImportRefused(refusals.refusal(refusals.auto_aug(policy), op))
@@ -259,6 +271,33 @@ class _Converter:
             self.refs[port.name] = Ref(node_id, index)
         if name == "random.coin_flip" and op.outputs:
             self.coin_flips[op.outputs[0].name] = (op, node_id)
+
+    def _policy(self, call: PolicyCall) -> None:
+        """One auto_aug policy call as a policy node, its arguments read from the call."""
+        label = f"{call.function}{refusals.where(call.ops[0])}"
+        try:
+            outputs = escaping(call, self.record.ops, self.record.outputs)
+            if len(outputs) != 1:
+                raise NotRecovered(
+                    "what it made is read in more than one place (a line that calls it more "
+                    "than once, in a loop or a helper, makes one expansion of several calls)"
+                )
+            made = recover(call)
+        except NotRecovered as error:
+            construct = refusals.auto_aug(call.function, str(error))
+            raise ImportRefused(refusals.refusal(construct, call.ops[0])) from None
+        args = dict(made.args)
+        if made.shape is not None:
+            args["shape"] = self._ref(made.shape, f"{label} shape")
+        node = Node(
+            id=self._fresh_id(call.function),
+            op=made.op,
+            inputs=(self._ref(made.images, label),),
+            args=args,
+            seed=made.seed,
+        )
+        self.nodes.append(node)
+        self.refs[outputs[0]] = Ref(node.id)
 
     def _reader(self, op: OpRecord, label: str) -> None:
         args = {k: a.value() for k, a in op.args.items()}
@@ -337,6 +376,20 @@ class _Converter:
         node = self._node(node_id)
         self._replace(dataclasses.replace(node, probability=Probability(_shortest_float(p), seed)))
         return Ref(node_id)
+
+
+def _calls_as_one(ops: list[OpRecord], calls: dict[str, PolicyCall]) -> list[OpRecord]:
+    """`ops` with each policy call's operators as one operator that reads what the call read
+    (who reads a value decides how an expression is written)."""
+    found: list[OpRecord] = []
+    for op in ops:
+        call = calls.get(op.instance)
+        if call is None:
+            found.append(op)
+        elif op is call.ops[-1]:
+            inputs = [Port(name) for name in call.inputs()]
+            found.append(OpRecord(op.schema, inputs, op.outputs, {}, op.instance))
+    return found
 
 
 def _plain_name(name: str) -> bool:

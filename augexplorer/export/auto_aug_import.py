@@ -1,0 +1,324 @@
+"""DALI ``auto_aug`` policy calls of a serialized pipeline turned back into policy nodes.
+
+``Pipeline.serialize()`` holds only what a policy call expanded into (hundreds of operators under
+conditionals) and their seeds, not the call's arguments (``n=2, m=9``). DALI records for every
+operator the Python frames that made it, so each operator of an expansion names the user's line
+that called the policy. That line is read back from the user's source (a file, or a notebook
+cell Python still holds), and the call's arguments are read from its syntax; nothing runs. The
+call is then traced again with those arguments, and the node is made only when the trace gives
+the same operators with the same arguments, wiring and seeds as the original expansion, so the
+node draws the original's values. When that cannot be done the import is refused, saying which
+policy, which line, and why.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import linecache
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..catalog.auto_aug import node_for_function
+from . import refusals
+from .derived_seeds import takes_random_seed
+from .protobuf import Argument, OpRecord, Port, read_pipeline
+
+# The names of the traced call's stand-ins for the images and a `shape` fed from a node.
+_IMAGES, _SHAPE = "__augexplorer_images", "__augexplorer_shape"
+# Arguments read from the expansion itself, not from the call's text.
+_FROM_EXPANSION = frozenset({"seed"})
+# Operator arguments that tell where an operator was made or runs, not what it computes.
+_NOT_COMPARED = ("_origin_stack_", "device")
+
+
+class NotRecovered(Exception):
+    """Why a policy call's arguments could not be read back (said to the user as is)."""
+
+
+@dataclass
+class PolicyCall:
+    """One call of a policy function, as the serialized operators tell it."""
+
+    function: str  # the nvidia.dali.auto_aug function the user called
+    filename: str
+    line: int
+    ops: list[OpRecord] = field(default_factory=list)
+
+    @property
+    def op(self) -> str | None:
+        """The catalog operator of the call (None for the apply_* functions)."""
+        return node_for_function(self.function)
+
+    def inputs(self) -> list[str]:
+        """DALI outputs the expansion reads from outside itself, first use first."""
+        made = {port.name for op in self.ops for port in op.outputs}
+        found: list[str] = []
+        for op in self.ops:
+            for port in op.inputs:
+                if port.name not in made and port.name not in found:
+                    found.append(port.name)
+        return found
+
+
+@dataclass(frozen=True)
+class PolicyNode:
+    """What a policy node is made of: its catalog operator, constant arguments, seed, and the
+    DALI outputs that feed its images and (when a node gives it) its `shape`."""
+
+    op: str
+    args: dict[str, Any]
+    seed: int | None
+    images: str
+    shape: str | None
+
+
+def call_of(op: OpRecord) -> tuple[str, tuple[tuple[str, int], ...]] | None:
+    """The policy function that made `op` and the user's frames of that call (file, line),
+    or None when no policy made it."""
+    frames = refusals.origin_frames(op)
+    for index, (filename, _line, name, _code) in enumerate(frames):
+        if refusals.in_auto_aug(filename):
+            if index == 0:
+                return None  # DALI recorded no frame of the caller's
+            caller = tuple((f, line) for f, line, _n, _c in frames[:index])
+            return name, caller
+    return None
+
+
+def policy_calls(ops: Sequence[OpRecord]) -> dict[str, PolicyCall]:
+    """Each operator a policy call made (by instance name) -> that call."""
+    calls: dict[tuple[str, tuple[tuple[str, int], ...]], PolicyCall] = {}
+    found: dict[str, PolicyCall] = {}
+    for op in ops:
+        key = call_of(op)
+        if key is None:
+            continue
+        function, caller = key
+        filename, line = caller[-1]
+        call = calls.setdefault(key, PolicyCall(function, filename, line))
+        call.ops.append(op)
+        found[op.instance] = call
+    return found
+
+
+def escaping(call: PolicyCall, ops: Sequence[OpRecord], outputs: Sequence[Port]) -> list[str]:
+    """The outputs of the call's operators that anything else reads."""
+    inside = {op.instance for op in call.ops}
+    made = {port.name for op in call.ops for port in op.outputs}
+    read = [port.name for op in ops if op.instance not in inside for port in op.inputs] + [
+        port.name for port in outputs
+    ]
+    return list(dict.fromkeys(name for name in read if name in made))
+
+
+def recover(call: PolicyCall) -> PolicyNode:
+    """The policy node equal to `call`; raises :class:`NotRecovered` saying why there is none."""
+    if call.op is None:
+        raise NotRecovered("it applies a suite of your own, which a policy node does not hold")
+    expression = _call_expression(call)
+    function = _dali_function(call.function)
+    args, shape_is_node = _arguments(function, expression, call.function)
+    seed = _seed(call)
+    traced = _trace(function, args, seed, shape_is_node)
+    inputs = _match(call.ops, traced)
+    images = inputs.get(_IMAGES)
+    if images is None:
+        raise NotRecovered("its operators do not read the images it was given")
+    if call.function == "auto_augment_image_net":
+        args = {"policy_name": "image_net", **args}
+    return PolicyNode(call.op, args, seed, images, inputs.get(_SHAPE))
+
+
+# ---- the call's text --------------------------------------------------------------------------
+
+
+def _call_expression(call: PolicyCall) -> ast.Call:
+    linecache.checkcache(call.filename)  # a file changed since it ran would be read wrong
+    source = "".join(linecache.getlines(call.filename))
+    if not source:
+        raise NotRecovered(
+            "its source is not readable here, and the serialized pipeline holds only the "
+            "operators the call made, not its arguments"
+        )
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        raise NotRecovered("its source is not valid Python any more") from None
+    found = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and _callee(node.func) == call.function
+        and node.lineno <= call.line <= (node.end_lineno or node.lineno)
+    ]
+    if not found:
+        raise NotRecovered(f"line {call.line} holds no call of {call.function} now")
+    return min(found, key=lambda node: (node.end_lineno or node.lineno) - node.lineno)
+
+
+def _callee(func: ast.expr) -> str:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+def _dali_function(name: str) -> Callable[..., Any]:
+    from nvidia.dali.auto_aug import auto_augment, rand_augment, trivial_augment
+
+    for module in (auto_augment, rand_augment, trivial_augment):
+        function = getattr(module, name, None)
+        if callable(function):
+            return function
+    raise NotRecovered(f"this DALI has no auto_aug function {name}")
+
+
+def _arguments(
+    function: Callable[..., Any], call: ast.Call, name: str
+) -> tuple[dict[str, Any], bool]:
+    """The call's arguments as graph values (enum names for DALI enums), and whether `shape`
+    is fed from a node."""
+    if any(isinstance(arg, ast.Starred) for arg in call.args) or any(
+        keyword.arg is None for keyword in call.keywords
+    ):
+        raise NotRecovered("its arguments are unpacked (*args or **kwargs)")
+    try:
+        bound = inspect.signature(function).bind(
+            *call.args, **{keyword.arg: keyword.value for keyword in call.keywords if keyword.arg}
+        )
+    except TypeError as error:
+        raise NotRecovered(f"its arguments do not fit {name}: {error}") from None
+    data = next(iter(inspect.signature(function).parameters))
+    args: dict[str, Any] = {}
+    shape_is_node = False
+    for argument, expression in bound.arguments.items():
+        if argument == data or argument in _FROM_EXPANSION:
+            continue
+        assert isinstance(expression, ast.expr)
+        value = _constant(expression)
+        if value is _NOT_CONSTANT:
+            if argument == "shape":
+                shape_is_node = True
+                continue
+            raise NotRecovered(
+                f"its argument {argument}={ast.unparse(expression)} is not written as a "
+                "constant, so its value cannot be read without running your code"
+            )
+        if value is not None:
+            args[argument] = value
+    return args, shape_is_node
+
+
+_NOT_CONSTANT = object()
+
+
+def _constant(expression: ast.expr) -> Any:
+    """A literal (numbers, strings, lists, tuples, None) or a DALI enum written by name
+    (``types.INTERP_NN``); _NOT_CONSTANT for anything else."""
+    if isinstance(expression, ast.Attribute) and expression.attr.startswith("INTERP_"):
+        return expression.attr  # types.INTERP_NN, types.DALIInterpType.INTERP_NN
+    try:
+        value = ast.literal_eval(expression)
+    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+        return _NOT_CONSTANT
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _seed(call: PolicyCall) -> int | None:
+    """The one seed the policy gave all its random operators, None when it was given none."""
+    seeds = {
+        int(op.args["seed"].value()) if "seed" in op.args else None
+        for op in call.ops
+        if takes_random_seed(op.schema)
+    }
+    if len(seeds) > 1:
+        raise NotRecovered("its random operators were given different seeds")
+    return next(iter(seeds), None)
+
+
+# ---- the call traced again --------------------------------------------------------------------
+
+
+def _trace(
+    function: Callable[..., Any], args: dict[str, Any], seed: int | None, shape_is_node: bool
+) -> list[OpRecord]:
+    """The operators `function` makes with `args`, fed from stand-ins (external sources)."""
+    from nvidia.dali import fn, pipeline_def, types
+
+    kwargs = {name: _dali(value) for name, value in args.items()}
+    if seed is not None:
+        kwargs["seed"] = seed
+
+    options: dict[str, Any] = {
+        "batch_size": 1,
+        "num_threads": 1,
+        "device_id": None,
+        "enable_conditionals": True,
+    }
+
+    @pipeline_def(**options)
+    def traced() -> Any:
+        uint8, int64 = types.DALIDataType.UINT8, types.DALIDataType.INT64
+        images = fn.external_source(name=_IMAGES, dtype=uint8, ndim=3, layout="HWC")
+        if shape_is_node:
+            kwargs["shape"] = fn.external_source(name=_SHAPE, dtype=int64, ndim=1)
+        return function(images, **kwargs)
+
+    # DALI's policies call two operators through deprecated aliases: DALI's code, not the
+    # user's. DALI shows those warnings whatever the filters say; recording them drops them.
+    with warnings.catch_warnings(record=True):
+        try:
+            data = traced().serialize()
+        except Exception as error:  # DALI rejects the arguments as it would have in the pipeline
+            raise NotRecovered(
+                f"the arguments read from it do not make a policy here: {error}"
+            ) from None
+    return [op for op in read_pipeline(data).ops if op.instance not in (_IMAGES, _SHAPE)]
+
+
+def _dali(value: Any) -> Any:
+    from nvidia.dali import types
+
+    if isinstance(value, str) and value.startswith("INTERP_"):
+        return types.DALIInterpType.__members__.get(value, value)
+    return value
+
+
+def _match(original: Sequence[OpRecord], traced: Sequence[OpRecord]) -> dict[str, str]:
+    """The original outputs the stand-ins stand for, when the two expansions are the same
+    operators with the same arguments and wiring; raises NotRecovered otherwise."""
+    differ = NotRecovered(
+        "the operators it made differ from those the call at that line makes with the "
+        "arguments written there (the file changed since, or the line runs more than once)"
+    )
+    if len(original) != len(traced):
+        raise differ
+    made_original = {
+        p.name: (i, k) for i, op in enumerate(original) for k, p in enumerate(op.outputs)
+    }
+    made_traced = {p.name: (i, k) for i, op in enumerate(traced) for k, p in enumerate(op.outputs)}
+    stand_ins: dict[str, str] = {}
+    for mine, theirs in zip(original, traced, strict=True):
+        if mine.schema != theirs.schema or _compared(mine.args) != _compared(theirs.args):
+            raise differ
+        if len(mine.inputs) != len(theirs.inputs) or len(mine.outputs) != len(theirs.outputs):
+            raise differ
+        for a, b in zip(mine.inputs, theirs.inputs, strict=True):
+            if (a.is_argument, a.argument) != (b.is_argument, b.argument):
+                raise differ
+            if b.name in made_traced:
+                if made_original.get(a.name) != made_traced[b.name]:
+                    raise differ
+            elif b.name.startswith((_IMAGES, _SHAPE)):
+                role = _IMAGES if b.name.startswith(_IMAGES) else _SHAPE
+                if stand_ins.setdefault(role, a.name) != a.name:
+                    raise differ
+            else:
+                raise differ
+    return stand_ins
+
+
+def _compared(args: dict[str, Argument]) -> dict[str, Argument]:
+    return {name: arg for name, arg in args.items() if not name.startswith(_NOT_COMPARED)}
