@@ -39,6 +39,14 @@ def _sideways(page: Any, css: str) -> int:
     )
 
 
+def select(page: Any, node: str) -> None:
+    """Select `node` in the graph (a click on the selected node would unselect it)."""
+    selected = page.locator(f".ax-graph .ax-g-selected[data-node='{node}']")
+    if selected.count() == 0:
+        page.locator(f".ax-graph [data-node='{node}']").click()
+    selected.wait_for(timeout=30_000)
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_graph_and_picker_fit_their_column(page: Any, artifacts: Path, width: int) -> None:
     page.set_viewport_size({"width": width, "height": 1000})
@@ -74,13 +82,14 @@ def test_picker_greys_what_does_not_fit_and_adds_in_one_click(page: Any, artifac
 
 
 def test_picker_offers_auto_augment_policies_with_their_cost(page: Any, artifacts: Path) -> None:
-    page.locator(".ax-graph [data-node='rotate']").click()
-    page.locator(".ax-op-where", has_text="after rotate").wait_for(timeout=30_000)
+    # crop, not rotate: the next test clicks rotate, and a click on the selected node unselects it
+    select(page, "crop")
+    page.locator(".ax-op-where", has_text="after crop").wait_for(timeout=30_000)
     search = page.locator(".ax-op-search input")
     search.fill("augment")
     group = page.locator(".ax-op-group-title", has_text="auto augment")
     group.wait_for(timeout=30_000)
-    assert "3/3" in group.inner_text()  # all three fit after rotate (HWC uint8)
+    assert "3/3" in group.inner_text()  # all three fit after crop (HWC uint8)
     row = page.locator(".ax-op-item[data-op='auto_aug.rand_augment']")
     assert "rebuilds a DALI pipeline" in row.locator(".ax-op-cost").inner_text()
     page.locator(".ax-op-picker").first.screenshot(path=str(artifacts / "editing-auto-aug.png"))
@@ -115,7 +124,7 @@ def _ran_fill_value(page: Any, expected: float) -> float:
 
 
 def test_slider_arrow_moves_one_step_and_shift_arrow_ten(page: Any, artifacts: Path) -> None:
-    page.locator(".ax-graph [data-node='rotate']").click()
+    select(page, "rotate")
     handle = page.locator(".ax-arg-fill_value .noUi-handle").first
     handle.wait_for(timeout=30_000)
     box = page.locator(".ax-arg-fill_value .ax-number-box input").first
