@@ -12,7 +12,7 @@ allowed), so a malformed file is one line naming where, never a traceback.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,12 +100,17 @@ class CocoIndex:
         labels = self.labels(avoid_class_remapping=avoid_class_remapping)
         return {labels[cid]: name for cid, name in self.category_names.items()}
 
-    def keypoint_skeletons(self) -> dict[int, tuple[tuple[tuple[int, int], ...], ...]]:
-        """Image id -> the skeleton of each of its objects with keypoints, in the file's order
-        (the rows of :func:`augexplorer.annotations.keypoints.keypoint_table`)."""
+    def keypoint_objects(
+        self, *, avoid_class_remapping: bool = False
+    ) -> dict[int, tuple[tuple[int, tuple[tuple[int, int], ...]], ...]]:
+        """Image id -> (label, skeleton) of each of its objects with keypoints, in the file's
+        order (the rows of :func:`augexplorer.annotations.keypoints.keypoint_table`)."""
+        labels = self.labels(avoid_class_remapping=avoid_class_remapping)
         return {
             image.id: tuple(
-                self.skeletons.get(obj.category_id, ()) for obj in image.objects if obj.keypoints
+                (labels.get(obj.category_id, 0), self.skeletons.get(obj.category_id, ()))
+                for obj in image.objects
+                if obj.keypoints
             )
             for image in self.images
         }
@@ -185,6 +190,45 @@ def read_coco(path: Path) -> CocoIndex:
             fix="add the image to 'images' or remove the annotation",
         )
     return index
+
+
+def write_subset(index: CocoIndex, file_names: Sequence[str], path: Path) -> Path:
+    """A COCO file holding only the images `file_names` (each once, with its annotations) and
+    every category of `index`, so that DALI numbers the labels exactly as in the whole file."""
+    wanted = set(file_names)
+    images = [image for image in index.images if image.file_name in wanted]
+    categories = []
+    for cid, name in index.category_names.items():
+        category: dict[str, Any] = {"id": cid, "name": name}
+        if cid in index.keypoint_names:
+            category["keypoints"] = list(index.keypoint_names[cid])
+        if cid in index.skeletons:
+            category["skeleton"] = [list(pair) for pair in index.skeletons[cid]]
+        categories.append(category)
+    annotations = [
+        {
+            "id": obj.id,
+            "image_id": image.id,
+            "category_id": obj.category_id,
+            "bbox": list(obj.box),
+            "area": obj.box[2] * obj.box[3],
+            "iscrowd": obj.iscrowd,
+            **({"segmentation": [list(p) for p in obj.polygons]} if obj.polygons else {}),
+            **({"keypoints": list(obj.keypoints)} if obj.keypoints else {}),
+        }
+        for image in images
+        for obj in image.objects
+    ]
+    data = {
+        "images": [
+            {"id": i.id, "file_name": i.file_name, "width": i.width, "height": i.height}
+            for i in images
+        ],
+        "annotations": annotations,
+        "categories": categories,
+    }
+    path.write_bytes(msgspec.json.encode(data))
+    return path
 
 
 def _where(error: msgspec.ValidationError) -> str:

@@ -19,7 +19,7 @@ from augexplorer.catalog import Catalog
 from augexplorer.data import samples_dir
 from augexplorer.render.overlay_data import keypoint_overlay
 from augexplorer.render.palette import class_colour, class_rgb
-from augexplorer.spec import Ref, chain
+from augexplorer.spec import Ref, Source, chain
 
 
 @pytest.fixture
@@ -70,9 +70,9 @@ def test_toggles_switch_kinds_without_resending(
     assert toggles.layout.display == ""
     sent = panel.grid.tiles.overlays
     assert panel.grid.tiles.overlay_kinds == ["boxes", "names", "polygons"]
-    # DALI's COCO reader reads no keypoints, and this source reads polygons, not pixel masks
+    # this source reads no keypoints (keypoints=False), and polygons, not pixel masks
     keypoints = toggles.buttons["keypoints"]
-    assert keypoints.disabled and "readers.coco does not read them" in keypoints.tooltip
+    assert keypoints.disabled and "keypoints=True" in keypoints.tooltip
     assert "keypoints" in toggles.note.value
     assert (
         toggles.buttons["masks"].disabled and "pixelwise_masks" in toggles.buttons["masks"].tooltip
@@ -158,18 +158,30 @@ def test_pixel_masks_travel_as_class_coloured_pngs(
     assert pixels[1, 1, 3] == 0  # outside every object: see-through
 
 
-def test_keypoints_are_drawn_where_annotations_carry_them() -> None:
-    class WithKeypoints(SampleAnnotations):
-        pass
-
-    sample = WithKeypoints(labels=np.array([3], np.int32), names=("person",))
-    object.__setattr__(sample, "keypoints", (np.array([[10, 20, 2], [30, 40, 0]], np.float32),))
-    object.__setattr__(sample, "skeletons", (((0, 1),),))
-    (drawn_object,) = keypoint_overlay(sample, [3])
-    assert drawn_object["points"] == [[10.0, 20.0, 2.0], [30.0, 40.0, 0.0]]
-    assert drawn_object["edges"] == [[0, 1]]
-    assert drawn_object["color"] == class_colour(3)
-    assert keypoint_overlay(SampleAnnotations(), []) == []
+def test_keypoints_are_drawn_where_annotations_carry_them(tmp_path: Path, catalog: Catalog) -> None:
+    source = Source(
+        "source", "coco", None, shuffle=False, keypoints=True, reader_args={"ratio": True}
+    )
+    panel = open_panel(chain(source, ("decode", "decoders.image", {})), tmp_path, catalog)
+    result = panel.result
+    assert result is not None
+    panel.select("decode")
+    annotations = result.annotations("decode")
+    assert annotations is not None
+    seen = 0
+    for overlay, sample in zip(drawn(panel), annotations, strict=True):
+        assert sample.keypoints is not None
+        labelled = [points for points in sample.keypoints if (points[:, 2] > 0).any()]
+        assert len(overlay["keypoints"]) == len(labelled)
+        for drawn_object, points, pairs in zip(
+            overlay["keypoints"], labelled, sample.skeletons, strict=True
+        ):
+            np.testing.assert_allclose(drawn_object["points"], points, atol=0.01)
+            assert drawn_object["edges"] == [[a - 1, b - 1] for a, b in pairs]  # 0-based
+            seen += 1
+    assert seen > 0, "the bundled samples' first batch has keypoints"
+    assert not panel.grid.overlay_toggles.buttons["keypoints"].disabled
+    assert keypoint_overlay(SampleAnnotations()) == []
 
 
 # ---- the COCO source in the toolbar -------------------------------------------------------------
@@ -229,3 +241,19 @@ def test_switching_keeps_outputs_that_read_other_nodes(coco: Path) -> None:
     assert spec.outputs["images"] == Ref("flip")
     assert spec.outputs["boxes"] == Ref("bb_flip")  # not the source's: kept as it is
     assert spec.outputs["labels"] == Ref("source", 1)
+
+
+def test_variety_of_an_annotated_image_keeps_its_boxes_and_labels(
+    coco: Path, tmp_path: Path, catalog: Catalog
+) -> None:
+    panel = open_panel(flipped_graph(coco), tmp_path, catalog)
+    result = panel.result
+    assert result is not None
+    varied = panel.variety.run(result.plan.spec, result, sample=1)
+    assert varied.files() == [result.files()[1]] * panel.variety.copies
+    assert varied.labels() == [result.labels()[1]] * panel.variety.copies
+    before = result.annotations("decode")
+    after = varied.annotations("decode")
+    assert before is not None and after is not None
+    for sample in after:
+        np.testing.assert_allclose(sample.boxes, before[1].boxes)

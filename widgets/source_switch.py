@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+from augexplorer.coco_file import read_coco
+from augexplorer.data import sample_annotations
+from augexplorer.errors import DataError
 from augexplorer.spec import GraphSpec, Ref, Source
 
 # What a COCO source reads when picked in the panel: corner boxes relative to the image (as
@@ -25,11 +29,15 @@ def switched_source(
     """`spec` reading `kind` data from `path` (and, for COCO, images from `file_root`); the
     source's shuffling, seed and bad-file handling stay."""
     old = spec.sources()[0] if spec.sources() else None
+    keypoints = kind == "coco" and _has_keypoints(path)
     if old is None:
         source = Source("source", kind, path or None)  # type: ignore[arg-type]
         if kind == "coco":
             source = dataclasses.replace(
-                source, file_root=file_root, reader_args=dict(COCO_READER_ARGS)
+                source,
+                file_root=file_root,
+                reader_args=dict(COCO_READER_ARGS),
+                keypoints=keypoints,
             )
         return spec.with_source(source)
     crossing = (old.kind == "coco") != (kind == "coco")
@@ -41,6 +49,7 @@ def switched_source(
         reader_args=(dict(COCO_READER_ARGS) if kind == "coco" else {})
         if crossing
         else old.reader_args,
+        keypoints=keypoints,
     )
     new = spec.replace_node(source)
     if not crossing:
@@ -55,3 +64,13 @@ def switched_source(
         if held in new_names:  # the same thing under its new index; what is gone is dropped
             outputs[name] = Ref(old.id, new_names.index(held))
     return dataclasses.replace(new, outputs=outputs)
+
+
+def _has_keypoints(path: str | None) -> bool:
+    """Whether a COCO file (None: the bundled annotated samples) labels any keypoints; a file
+    that cannot be read has none here, and opening the source says what is wrong with it."""
+    try:
+        index = read_coco(Path(path) if path else sample_annotations())
+    except DataError:
+        return False
+    return any(obj.keypoints for image in index.images for obj in image.objects)

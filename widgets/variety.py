@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 from augexplorer.catalog import Catalog
+from augexplorer.coco_file import write_subset
 from augexplorer.engine import RunResult, Session
 from augexplorer.spec import GraphSpec, Source
 
@@ -51,19 +52,36 @@ class Variety:
         source_id = spec.sources()[0].id
         labels = " ".join(str(v) for v in result.labels(source_id)[sample])
         self.caption = result.captions(source_id)[sample]
-        listing = Path(self._dir.name) / "variety.txt"
         if (image, labels, self.copies) != self._file:
-            listing.write_text(f"{image} {labels}\n" * self.copies, encoding="utf-8")
             self._file = (image, labels, self.copies)
             self._session = None
         varied = dataclasses.replace(
-            spec.with_source(Source(source_id, "file_list", str(listing), shuffle=False)),
+            spec.with_source(self._one_image_source(spec, result, sample, image, labels)),
             batch_size=self.copies,
         )
         if self._session is None:
             self._session = Session(varied, catalog=self.catalog)
             return self._session.run()
         return self._session.update(varied)
+
+    def _one_image_source(
+        self, spec: GraphSpec, result: RunResult, sample: int, image: str, labels: str
+    ) -> Source:
+        """A source that reads one image over and over: a file list naming it `copies` times,
+        or, for an annotated source, a COCO file of that image alone (its annotations and every
+        category, so labels keep their numbers), which the reader reads round and round."""
+        source = spec.sources()[0]
+        data = result.source_data(source.id)
+        if data is not None and data.coco is not None:
+            subset = write_subset(
+                data.coco, [result.files()[sample]], Path(self._dir.name) / "variety.json"
+            )
+            return dataclasses.replace(
+                source, path=str(subset), file_root=data.file_root, shuffle=False, skip_bad=False
+            )
+        listing = Path(self._dir.name) / "variety.txt"
+        listing.write_text(f"{image} {labels}\n" * self.copies, encoding="utf-8")
+        return Source(source.id, "file_list", str(listing), shuffle=False)
 
     def close(self) -> None:
         self._session = None

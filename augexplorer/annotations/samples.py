@@ -11,6 +11,9 @@ import numpy as np
 from ..spec import Ref
 from .tracks import Tracks
 
+# a keypoint object's label and its skeleton (COCO's 1-based pairs of points to join)
+KeypointObject = tuple[int, tuple[tuple[int, int], ...]]
+
 
 @dataclass(frozen=True)
 class SampleAnnotations:
@@ -32,6 +35,7 @@ class SampleAnnotations:
     keypoints: np.ndarray | None = None
     # per keypoint object, its category's skeleton: COCO's 1-based pairs of keypoints to join
     skeletons: tuple[tuple[tuple[int, int], ...], ...] = ()
+    keypoint_labels: tuple[int, ...] = ()  # per keypoint object, its category's label
 
     def to_json(self) -> dict[str, Any]:
         """Plain lists for a browser view."""
@@ -43,6 +47,7 @@ class SampleAnnotations:
             "polygon_masks": list(self.polygon_masks),
             "keypoints": [] if self.keypoints is None else np.round(self.keypoints, 2).tolist(),
             "skeletons": [[list(pair) for pair in pairs] for pairs in self.skeletons],
+            "keypoint_labels": list(self.keypoint_labels),
         }
 
 
@@ -51,11 +56,11 @@ def annotations_at(
     arrays: Callable[[Ref], list[np.ndarray]],
     image_sizes: list[tuple[int, int]],
     class_names: Mapping[int, str],
-    skeletons: Mapping[int, tuple[tuple[tuple[int, int], ...], ...]] | None = None,
+    keypoint_objects: Mapping[int, tuple[KeypointObject, ...]] | None = None,
 ) -> list[SampleAnnotations]:
     """Each sample's annotations where `tracks` point; `arrays` reads a node output as host
     arrays, `image_sizes` are the (height, width) of each sample's image at that node, and
-    `skeletons` gives an image id's keypoint objects their skeletons."""
+    `keypoint_objects` gives an image id's keypoint objects their labels and skeletons."""
     count = len(image_sizes)
     boxes = _read(tracks.get("boxes"), arrays, count)
     labels = _read(tracks.get("labels"), arrays, count)
@@ -76,6 +81,10 @@ def annotations_at(
         shapes, owners = _polygons(polygons[i], vertices[i], scale) if polygons else ((), ())
         mask = np.asarray(masks[i]) if masks else None
         points = None
+        objects: tuple[KeypointObject, ...] = ()
+        if keypoints and visibility and image_ids:
+            image_id = int(np.asarray(image_ids[i]).reshape(-1)[0])
+            objects = (keypoint_objects or {}).get(image_id, ())
         if keypoints and visibility:
             seen = np.asarray(visibility[i], np.float32)
             xy = np.asarray(keypoints[i], np.float32).reshape(*seen.shape, 2) * scale
@@ -89,9 +98,8 @@ def annotations_at(
                 polygon_masks=owners,
                 mask=mask[..., 0] if mask is not None and mask.ndim == 3 else mask,
                 keypoints=points,
-                skeletons=(skeletons or {}).get(int(np.asarray(image_ids[i]).reshape(-1)[0]), ())
-                if points is not None and image_ids
-                else (),
+                skeletons=tuple(skeleton for _, skeleton in objects),
+                keypoint_labels=tuple(label for label, _ in objects),
             )
         )
     return out

@@ -142,8 +142,12 @@ class RunResult:
         sizes = [_height_width(shape, layout) for shape in shapes]
         data = self.sources.get(tracks.source)
         names = data.box_classes if data is not None else {}
-        skeletons = data.coco.keypoint_skeletons() if data is not None and data.coco else {}
-        return annotations_at(tracks, self.arrays, sizes, names, skeletons)
+        objects = {}
+        if data is not None and data.coco is not None:
+            source = self.plan.spec.node(tracks.source)
+            remap = bool(source.reader_args.get("avoid_class_remapping"))  # type: ignore[union-attr]
+            objects = data.coco.keypoint_objects(avoid_class_remapping=remap)
+        return annotations_at(tracks, self.arrays, sizes, names, objects)
 
     def files(self, source_id: str | None = None) -> list[str]:
         """The file each sample was read from (empty names for in-memory arrays)."""

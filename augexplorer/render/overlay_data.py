@@ -79,7 +79,7 @@ def sample_overlay(
             for owner in owners
         ],
         "mask": mask_png(sample.mask, mask_side) if sample.mask is not None else None,
-        "keypoints": keypoint_overlay(sample, labels),
+        "keypoints": keypoint_overlay(sample),
     }
 
 
@@ -95,23 +95,22 @@ def mask_png(mask: np.ndarray, side: int | None = None) -> bytes:
     return buffer.getvalue()
 
 
-def keypoint_overlay(sample: SampleAnnotations, labels: Sequence[int]) -> list[dict[str, Any]]:
-    """Keypoints where the annotations carry them (`keypoints`: per object an (K, 2 or 3) array
-    of x, y and visibility; `skeletons`: per object its edges as point index pairs). DALI's
-    ``readers.coco`` reads none, so an annotated graph has none unless a node adds them."""
-    objects = getattr(sample, "keypoints", None) or ()
-    skeletons = getattr(sample, "skeletons", None) or ()
+def keypoint_overlay(sample: SampleAnnotations) -> list[dict[str, Any]]:
+    """Keypoints where the annotations carry them (a COCO source read with ``keypoints=True``):
+    one entry per object that has a labelled point, its points as x, y, visibility, its
+    skeleton's edges as 0-based point index pairs, coloured by its class."""
+    if sample.keypoints is None:
+        return []
     out = []
-    for index, points in enumerate(objects):
-        table = np.asarray(points, np.float32).reshape(-1, np.asarray(points).shape[-1])
-        if table.shape[1] == 2:
-            table = np.concatenate([table, np.full((len(table), 1), 2, np.float32)], axis=1)
-        label = labels[index] if index < len(labels) else 1
-        edges = skeletons[index] if index < len(skeletons) else ()
+    for index, points in enumerate(np.asarray(sample.keypoints, np.float32)):
+        if not (points[:, 2] > 0).any():
+            continue  # padding: an image with fewer keypoint objects than the most
+        label = sample.keypoint_labels[index] if index < len(sample.keypoint_labels) else 0
+        edges = sample.skeletons[index] if index < len(sample.skeletons) else ()
         out.append(
             {
-                "points": np.round(table[:, :3], 2).tolist(),
-                "edges": [[int(a), int(b)] for a, b in edges],
+                "points": np.round(points, 2).tolist(),
+                "edges": [[int(a) - 1, int(b) - 1] for a, b in edges],
                 "color": class_colour(label),
             }
         )
@@ -136,7 +135,7 @@ def available_kinds(overlays: Sequence[dict[str, Any] | None]) -> dict[str, str 
         else "no pixel masks (readers.coco reads them with pixelwise_masks=True)",
         "keypoints": None
         if has("keypoints")
-        else "no keypoints (DALI's readers.coco does not read them)",
+        else "no keypoints (a COCO source gives them with keypoints=True)",
     }
 
 

@@ -590,7 +590,8 @@ class GraphSpec:
         old = self.sources()[0] if self.sources() else None
         if old is None:
             return dataclasses.replace(self, nodes=(source, *self.nodes))
-        if not source.reader_args and source.kind != "arrays":
+        same_reader = (source.kind == "coco") == (old.kind == "coco")  # readers.coco or .file
+        if not source.reader_args and source.kind != "arrays" and same_reader:
             source = dataclasses.replace(source, reader_args=old.reader_args)
         return self.replace_node(dataclasses.replace(source, id=old.id))
 
