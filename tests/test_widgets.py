@@ -313,3 +313,25 @@ def test_random_toggle_round_trip() -> None:
     flip = _arg(kind="INT32", default=1, hint=Hint(0, 1, 1))
     assert make_random(flip, 1).dist == "coin_flip"
     assert constant_from(flip, Random.coin_flip(0.7)) == 1
+
+
+def test_coalescer_runs_a_lone_request_on_the_next_turn_and_spaces_a_burst() -> None:
+    """A single slider step waits for no timer; requests right after a flush wait `delay_s`."""
+    import asyncio
+
+    times: list[float] = []
+    coalescer = Coalescer(lambda: times.append(asyncio.get_running_loop().time()), delay_s=0.2)
+
+    started: list[float] = []
+
+    async def steps() -> None:
+        started.append(asyncio.get_running_loop().time())
+        coalescer.request()  # quiet before: runs on the next turn
+        await asyncio.sleep(0.01)
+        coalescer.request()  # just after a flush: waits out the delay
+        await asyncio.sleep(0.4)
+
+    in_own_thread(lambda: asyncio.run(steps()))
+    assert coalescer.runs == 2
+    assert times[0] - started[0] < 0.1  # far less than the 0.2 s delay
+    assert times[1] - times[0] >= 0.19

@@ -1,9 +1,11 @@
 """Run only the latest request: rapid slider moves must never queue a backlog of runs.
 
 The kernel handles widget messages one at a time. A change does not run the graph on the spot: it
-marks the panel dirty and schedules one flush on the kernel's event loop a moment later. Updates
-already waiting in the kernel are applied first (each just marks dirty again), so the flush runs
-only the newest state. Where no event loop runs (plain Python, unit tests), requests run at once.
+marks the panel dirty and schedules one flush on the kernel's event loop. The first change after a
+quiet spell flushes on the loop's next turn (a single slider step waits for no timer); changes
+that follow a flush within `delay_s` wait that long, so updates already waiting in the kernel are
+applied first (each just marks dirty again) and the flush runs only the newest state. Where no
+event loop runs (plain Python, unit tests), requests run at once.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ class Coalescer:
     def __init__(self, work: Callable[[], None], delay_s: float = 0.004) -> None:
         self._work = work
         self._delay_s = delay_s
-        self._scheduled: asyncio.TimerHandle | None = None
+        self._scheduled: asyncio.TimerHandle | asyncio.Handle | None = None
+        self._last_run = -1.0e9  # loop time of the last flush
         self.pending = False
         self.runs = 0  # how many times the work ran (for tests and the benchmark)
 
@@ -27,7 +30,10 @@ class Coalescer:
             self.flush()
             return
         if self._scheduled is None:
-            self._scheduled = loop.call_later(self._delay_s, self._fire)
+            wait = self._last_run + self._delay_s - loop.time()
+            self._scheduled = (
+                loop.call_later(wait, self._fire) if wait > 0 else loop.call_soon(self._fire)
+            )
 
     def _fire(self) -> None:
         self._scheduled = None
@@ -42,7 +48,12 @@ class Coalescer:
             return
         self.pending = False
         self.runs += 1
-        self._work()
+        try:
+            self._work()
+        finally:
+            loop = _running_loop()
+            if loop is not None:
+                self._last_run = loop.time()
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
