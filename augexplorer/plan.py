@@ -51,6 +51,10 @@ class Step:
             return len(self.source.output_names()) if self.source is not None else 2
         if self.op == PYTHON_FUNCTION:
             return int(self.args.get("num_outputs", 1))
+        if self.op == "random_bbox_crop":
+            # anchor, shape, boxes; then labels when labels are an input, and box indices
+            # with output_bbox_indices (the schema counts outputs for no inputs)
+            return 3 + (len(self.inputs) > 1) + bool(self.args.get("output_bbox_indices"))
         return self.info.outputs if self.info is not None else 1
 
     @functools.cached_property

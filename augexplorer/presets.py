@@ -1,6 +1,7 @@
 """Ready-made graphs: DALI's ImageNet training and validation pipelines, RandAugment, DALI's
-auto_aug policies (AutoAugment, TrivialAugment Wide, RandAugment), and a small starting graph.
-Each runs on the bundled samples as it is."""
+auto_aug policies (AutoAugment, TrivialAugment Wide, RandAugment), a small starting graph, and
+annotated ones: SSD detection training and segmentation, which read the bundled photos'
+annotations (COCO). Each runs on the bundled samples as it is."""
 
 from __future__ import annotations
 
@@ -195,6 +196,117 @@ def dali_rand_augment(n: int = 2, m: int = 9) -> GraphSpec:
     )
 
 
+def _bundled_coco(**reader_args: Any) -> Source:
+    """The bundled photos with their annotations (``annotations.json``) read by readers.coco."""
+    return Source("source", "coco", seed=12, reader_args=reader_args)
+
+
+def ssd_detection() -> GraphSpec:
+    """DALI's SSD training pipeline: a random crop that keeps boxes (random_bbox_crop driving
+    the slice), resize to 300 x 300, a random colour twist, a flip of images and boxes on one
+    coin, and normalization to CHW float. Boxes are relative left-top-right-bottom."""
+    source = _bundled_coco(ltrb=True, ratio=True, skip_empty=True)
+    nodes = (
+        source,
+        Node("decode", "decoders.image", (Ref("source"),), {"output_type": "RGB"}),
+        Node(
+            "box_crop",
+            "random_bbox_crop",
+            (Ref("source", 1), Ref("source", 2)),
+            {
+                "aspect_ratio": [0.5, 2.0],
+                "thresholds": [0.0, 0.1, 0.3, 0.5, 0.7, 0.9],
+                "scaling": [0.3, 1.0],
+                "bbox_layout": "xyXY",
+                "allow_no_crop": True,
+                "num_attempts": 50,
+            },
+            seed=21,
+        ),
+        Node("crop", "slice", (Ref("decode"), Ref("box_crop", 0), Ref("box_crop", 1))),
+        Node("coin", "random.coin_flip", args={"probability": 0.5}, seed=22),
+        Node("flip", "flip", (Ref("crop"),), {"horizontal": Ref("coin")}),
+        Node(
+            "bb_flip",
+            "bb_flip",
+            (Ref("box_crop", 2),),
+            {"horizontal": Ref("coin"), "ltrb": True},
+        ),
+        Node("resize", "resize", (Ref("flip"),), {"resize_x": 300.0, "resize_y": 300.0}),
+        Node(
+            "twist",
+            "color_twist",
+            (Ref("resize"),),
+            {
+                "brightness": Random.uniform(0.875, 1.125),
+                "contrast": Random.uniform(0.5, 1.5),
+                "saturation": Random.uniform(0.5, 1.5),
+                "hue": Random.uniform(-18.0, 18.0),
+            },
+        ),
+        Node(
+            "normalize",
+            "crop_mirror_normalize",
+            (Ref("twist"),),
+            {
+                "mean": [0.0, 0.0, 0.0],
+                "std": [255.0, 255.0, 255.0],
+                "dtype": "FLOAT",
+                "output_layout": "CHW",
+            },
+        ),
+    )
+    outputs = {"images": Ref("normalize"), "boxes": Ref("bb_flip"), "labels": Ref("box_crop", 3)}
+    return GraphSpec(nodes, outputs, batch_size=8, name="ssd_detection")
+
+
+def segmentation() -> GraphSpec:
+    """Images and their pixel masks through the same resize, crop, flip and rotation: one
+    random crop position, one coin and one angle read by both chains, the masks resized and
+    rotated with nearest-neighbour interpolation so that their class values stay whole."""
+    crop = {"crop": [224.0, 224.0], "crop_pos_x": Ref("crop_x"), "crop_pos_y": Ref("crop_y")}
+    nodes = (
+        _bundled_coco(pixelwise_masks=True),
+        Node("decode", "decoders.image", (Ref("source"),), {"output_type": "RGB"}),
+        Node("resize", "resize", (Ref("decode"),), {"resize_shorter": 256.0}),
+        # readers.coco gives int32 masks (class labels); resize takes 8 and 16 bit
+        Node("mask_cast", "cast", (Ref("source", 3),), {"dtype": "UINT8"}),
+        Node(
+            "mask_resize",
+            "resize",
+            (Ref("mask_cast"),),
+            {"resize_shorter": 256.0, "interp_type": "INTERP_NN"},
+        ),
+        Node("crop_x", "random.uniform", args={"range": [0.0, 1.0]}, seed=31),
+        Node("crop_y", "random.uniform", args={"range": [0.0, 1.0]}, seed=32),
+        Node("crop", "crop", (Ref("resize"),), crop),
+        Node("mask_crop", "crop", (Ref("mask_resize"),), crop),
+        Node("coin", "random.coin_flip", args={"probability": 0.5}, seed=33),
+        Node("flip", "flip", (Ref("crop"),), {"horizontal": Ref("coin")}),
+        Node("mask_flip", "flip", (Ref("mask_crop"),), {"horizontal": Ref("coin")}),
+        Node("angle", "random.uniform", args={"range": [-20.0, 20.0]}, seed=34),
+        Node(
+            "rotate",
+            "rotate",
+            (Ref("flip"),),
+            {"angle": Ref("angle"), "keep_size": True, "fill_value": 0.0},
+        ),
+        Node(
+            "mask_rotate",
+            "rotate",
+            (Ref("mask_flip"),),
+            {
+                "angle": Ref("angle"),
+                "keep_size": True,
+                "fill_value": 0.0,
+                "interp_type": "INTERP_NN",
+            },
+        ),
+    )
+    outputs = {"images": Ref("rotate"), "masks": Ref("mask_rotate")}
+    return GraphSpec(nodes, outputs, batch_size=8, name="segmentation")
+
+
 PRESETS: dict[str, Callable[[], GraphSpec]] = {
     "basic": basic,
     "imagenet_train": imagenet_train,
@@ -205,6 +317,8 @@ PRESETS: dict[str, Callable[[], GraphSpec]] = {
     "auto_augment_imagenet": auto_augment_imagenet,
     "trivial_augment_wide": trivial_augment_wide,
     "dali_rand_augment": dali_rand_augment,
+    "ssd_detection": ssd_detection,
+    "segmentation": segmentation,
 }
 
 

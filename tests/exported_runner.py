@@ -30,6 +30,8 @@ RUNNER = textwrap.dedent(
             data = ([stored[f"image_{i}"] for i in range(len(stored.files) - 1)], stored["labels"])
             batches = module.ArrayBatches(*data, job["batch_size"])
             pipe = pipeline(batches, device=job["device"], **options)
+        elif hasattr(module, "ANNOTATIONS_FILE"):  # a COCO source: the module's own data
+            pipe = pipeline(device=job["device"], **options)
         else:
             data = job.get("data") or module.DATA
             files, labels, _ = module.read_data(data)
@@ -42,7 +44,18 @@ RUNNER = textwrap.dedent(
                 batch = batch.as_cpu() if hasattr(batch, "as_cpu") else batch
                 for sample in range(len(batch)):
                     saved[f"{prefix}{index}_{sample}"] = np.array(batch.at(sample))
-        if job.get("loader"):
+        if job.get("loader") and hasattr(module, "ANNOTATIONS_FILE"):
+            # every tensor of the first batches, and each sample's targets
+            loader = module.make_loader(batch_size=job["batch_size"], device=job["device"])
+            for run in range(job.get("runs", 1)):
+                for key, value in next(loader)[0].items():
+                    if key != "targets":
+                        saved[f"loader{run}_{key}"] = value.cpu().numpy()
+                        continue
+                    for sample, target in enumerate(value):
+                        for name, tensor in target.items():
+                            saved[f"loader{run}_targets_{sample}_{name}"] = tensor.cpu().numpy()
+        elif job.get("loader"):
             loader = module.make_loader(data, batch_size=job["batch_size"], device=job["device"])
             first = next(loader)[0]
             if "labels" in first:
@@ -58,7 +71,9 @@ def run_exported(jobs: list[dict[str, Any]], tmp: Path) -> dict[str, dict[str, n
     A job: name, module (path), out (.npz path), batch_size, device ("cpu"/"gpu"), and optionally
     arrays (.npz of an arrays source), data (a folder or list instead of the module's DATA),
     runs (batches to run, default 1; batch 2 and on are keyed `run1_...`) and loader (also take
-    the first batch of make_loader, keeping its labels as `loader_labels`).
+    the first batch of make_loader, keeping its labels as `loader_labels`; for a module that
+    reads COCO, `runs` batches of it, every tensor as `loader{run}_{key}` and each sample's
+    targets as `loader{run}_targets_{sample}_{name}`).
     """
     (tmp / "jobs.json").write_text(json.dumps(jobs))
     (tmp / "runner.py").write_text(RUNNER)

@@ -315,3 +315,152 @@ def test_seeds_derived_from_the_pipeline_seed_are_imported(corpus: dict[str, Any
     assert seeds["uniform"] == 8
     assert seeds["rotate"] == derived[2]
     assert seeds["random_resized_crop"] == derived[3]
+
+
+# ---- detection and segmentation: readers.coco ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def detection(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Each detection pipeline's original batches and imported graph, and what its exported
+    module gave (all modules run in one fresh process)."""
+    from pipelines_detection import BATCH as DETECTION_BATCH
+    from pipelines_detection import DETECTION, write_coco
+
+    tmp = tmp_path_factory.mktemp("detection_corpus")
+    annotations = write_coco(samples_dir(), tmp / "annotations.json")
+    found: dict[str, Any] = {"annotations": annotations}
+    jobs = []
+    for name, pipeline in DETECTION.items():
+
+        def build_one(pipeline: Any = pipeline) -> Any:
+            return pipeline(
+                str(samples_dir()),
+                str(annotations),
+                batch_size=DETECTION_BATCH,
+                num_threads=1,
+                device_id=None,
+            )
+
+        graph = import_pipeline(build_one(), name=name)
+        module = export(graph, tmp / f"{name}_aug.py")
+        found[name] = (run_batches(build_one(), RUNS), graph)
+        jobs.append(
+            {
+                "name": name,
+                "module": str(module),
+                "out": str(tmp / f"{name}.npz"),
+                "batch_size": DETECTION_BATCH,
+                "device": "cpu",
+                "runs": RUNS,
+            }
+        )
+    found["exported"] = run_exported(jobs, tmp)
+    return found
+
+
+DETECTION_NAMES = ["ssd_training", "flip_with_boxes", "polygons_flipped"]
+
+
+@pytest.mark.parametrize("name", DETECTION_NAMES)
+def test_detection_session_runs_the_original_batch(detection: dict[str, Any], name: str) -> None:
+    original, graph = detection[name]
+    result = Session(graph, device_id=None).run()
+    refs = list(result.plan.outputs.values())
+    assert len(refs) == len(original[0])
+    for index, ref in enumerate(refs):
+        assert_same(result.arrays(ref), original[0][index], f"{name} output {index}")
+
+
+@pytest.mark.parametrize("name", DETECTION_NAMES)
+def test_detection_module_runs_the_original_batches(detection: dict[str, Any], name: str) -> None:
+    original, _graph = detection[name]
+    saved = detection["exported"][name]
+    for run, batches in enumerate(original):
+        prefix = f"run{run}_" if run else ""
+        for index, want in enumerate(batches):
+            got = [saved[f"{prefix}{index}_{i}"] for i in range(BATCH)]
+            assert_same(got, want, f"{name} batch {run + 1} output {index}")
+
+
+def test_coco_reader_becomes_a_coco_source(detection: dict[str, Any]) -> None:
+    _original, graph = detection["ssd_training"]
+    source = graph.sources()[0]
+    assert (source.id, source.kind) == ("reader", "coco")
+    assert source.path == str(detection["annotations"]) and source.file_root == str(samples_dir())
+    assert (source.shuffle, source.seed) == (True, 5)
+    assert source.reader_args == {"ratio": True, "ltrb": True, "skip_empty": True}
+    # outputs named by what they hold: box_encoder's boxes and labels per anchor
+    assert list(graph.outputs) == ["images", "boxes", "labels"]
+    from augexplorer.spec import Ref
+
+    assert graph.node("random_bbox_crop").inputs == (Ref("reader", 1), Ref("reader", 2))
+    _original, flipped = detection["flip_with_boxes"]
+    assert list(flipped.outputs) == ["images", "boxes", "labels", "image_ids"]
+    assert flipped.sources()[0].reader_args == {
+        "ltrb": True,
+        "ratio": True,
+        "image_ids": True,
+        "initial_fill": 4,
+    }
+    _original, polygons = detection["polygons_flipped"]
+    assert list(polygons.outputs) == ["images", "labels", "polygons", "vertices"]
+
+
+def test_coco_reader_in_a_python_file_imports(tmp_path: Path) -> None:
+    from pipelines_detection import write_coco
+
+    annotations = write_coco(samples_dir(), tmp_path / "annotations.json")
+    source = tmp_path / "detection.py"
+    source.write_text(
+        textwrap.dedent(
+            f"""
+            from nvidia.dali import fn, pipeline_def
+
+            @pipeline_def(batch_size=2)
+            def boxes():
+                jpegs, bboxes, labels = fn.readers.coco(
+                    file_root={str(samples_dir())!r},
+                    annotations_file={str(annotations)!r},
+                    ltrb=True,
+                    shuffle_after_epoch=True,
+                )
+                mirror = fn.random.coin_flip(seed=3)
+                images = fn.flip(fn.decoders.image(jpegs), horizontal=mirror)
+                return images, fn.bb_flip(bboxes, ltrb=True, horizontal=mirror), labels
+            """
+        )
+    )
+    graph = import_graph(source, run_file=True)
+    reader = graph.sources()[0]
+    assert reader.kind == "coco" and reader.path == str(annotations)
+    assert reader.reader_args == {"ltrb": True, "shuffle_after_epoch": True}
+    assert list(graph.outputs) == ["images", "boxes", "labels"]
+    assert Session(graph, device_id=None).run().arrays(graph.outputs["boxes"])
+
+
+def test_coco_reader_with_an_image_list_is_refused(tmp_path: Path) -> None:
+    from pipelines_detection import write_coco
+
+    annotations = write_coco(samples_dir(), tmp_path / "annotations.json")
+    source = tmp_path / "listed.py"
+    source.write_text(
+        textwrap.dedent(
+            f"""
+            from nvidia.dali import fn, pipeline_def
+
+            @pipeline_def(batch_size=2)
+            def listed():
+                jpegs, bboxes, labels = fn.readers.coco(
+                    file_root={str(samples_dir())!r},
+                    annotations_file={str(annotations)!r},
+                    images=["animal/cat.jpg"],
+                )
+                return fn.decoders.image(jpegs), bboxes, labels
+            """
+        )
+    )
+    with pytest.raises(ImportRefused) as refused:
+        import_graph(source, run_file=True)
+    message = str(refused.value)
+    assert "fn.readers.coco" in message and "images=" in message and "fix:" in message

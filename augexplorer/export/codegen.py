@@ -30,9 +30,10 @@ from ..plan import Plan, Step
 from ..spec import GraphSpec, PythonCode, Ref, Source
 from ..spec.io import to_json
 from ..validate import validate
-from . import template
+from . import template, template_detection
 from .auto_aug_source import policy_imports, policy_source
 from .branches import write_branches
+from .detection import coco_data, per_object_outputs
 from .expression_source import math_import
 from .expression_source import source as expression_source
 from .fusion import FUSE_MODES, FuseMode, fuse_decoders
@@ -84,6 +85,18 @@ MODULE_NAMES = frozenset(
         "decoder_device",
         "shard_id",
         "num_shards",
+        # what a module reading a COCO source adds (template_detection)
+        "ANNOTATIONS_FILE",
+        "IMAGES",
+        "PER_OBJECT",
+        "PAD_VALUE",
+        "LOADER_OUTPUTS",
+        "pad_per_object",
+        "DetectionIterator",
+        "annotations_file",
+        "file_root",
+        "images",
+        "padded",
     }
     | POLICY_MODULES  # nvidia.dali.auto_aug modules, imported where a graph calls a policy
     | {"math"}  # nvidia.dali.math, imported where an expression calls its functions
@@ -193,10 +206,19 @@ class _Writer:
 
         for step in self.plan.steps:
             names[(step.id, 0)] = claim(step.id, own=True)
+            names_of_outputs = self._output_suffixes(step)
             for output in range(1, step.output_count):
-                suffix = "labels" if step.role == "source" else str(output)
+                suffix = names_of_outputs[output]
                 names[(step.id, output)] = claim(f"{step.id}_{suffix}", own=False)
         return names
+
+    @staticmethod
+    def _output_suffixes(step: Step) -> tuple[str, ...]:
+        """How a step's output variables end: a source's by what they hold (``labels``;
+        ``boxes``, ``polygons``, ... for COCO), an operator's by their index."""
+        if step.role == "source" and step.source is not None:
+            return step.source.output_names()
+        return tuple(str(output) for output in range(step.output_count))
 
     def var(self, ref: Ref) -> str:
         return self.names[(ref.node, ref.output)]
@@ -207,8 +229,15 @@ class _Writer:
         return self.source.kind == "arrays"
 
     @property
+    def coco(self) -> bool:
+        return self.source.kind == "coco"
+
+    @property
     def labels_output(self) -> str | None:
-        """The output name that carries the source's labels (looked up for multi-label lists)."""
+        """The output name that carries the source's labels (looked up for multi-label lists);
+        None for a COCO source, whose labels are one per box."""
+        if self.coco:
+            return None
         for name, ref in self.plan.outputs.items():
             if ref == Ref(self.source.id, 1):
                 return name
@@ -254,6 +283,8 @@ class _Writer:
             "shard_id": literal(int(self.source.reader_args.get("shard_id", 0))),
             "num_shards": literal(int(self.source.reader_args.get("num_shards", 1))),
         }
+        if self.coco:
+            return self._coco_module(fields)
         parts = [template.HEADER, template.IMPORTS]
         parts.append(template.CONSTANTS)
         if self.labels_output is not None and not self.arrays:
@@ -266,6 +297,37 @@ class _Writer:
             parts.append(template.LABELLED_ITERATOR)
         parts.append(self._loader_template())
         parts.append(template.MAIN_ARRAYS if self.arrays else template.MAIN_FILES)
+        return "".join(_fill(part, fields) for part in parts)
+
+    def _coco_module(self, fields: dict[str, Any]) -> str:
+        """The module of a graph that reads a COCO source (:mod:`.template_detection`)."""
+        data = coco_data(self.source, self.data_path)
+        per_object = per_object_outputs(self.spec, dict(self.plan.outputs))
+        loader_outputs: list[str] = []
+        for name in self.plan.outputs:
+            loader_outputs += [name, f"{name}_shape"] if name in per_object else [name]
+        fields = {
+            **fields,
+            "annotations_file": literal(data.annotations_file),
+            "file_root": literal(data.file_root),
+            "images": literal(data.images),
+            "per_object": literal(per_object),
+            "loader_outputs": literal(loader_outputs),
+            "returns_tuple": f"({fields['returns']}{',' if len(self.plan.outputs) == 1 else ''})",
+        }
+        parts = [
+            template_detection.DETECTION_HEADER,
+            template.IMPORTS,
+            template_detection.CONSTANTS,
+        ]
+        if self.python_steps:
+            parts.append(template.PYTHON_FUNCTIONS)
+        parts += [
+            template_detection.PIPELINE_COCO,
+            template_detection.DETECTION_ITERATOR,
+            template_detection.LOADER_COCO,
+            template_detection.MAIN_COCO,
+        ]
         return "".join(_fill(part, fields) for part in parts)
 
     def _loader_template(self) -> str:
@@ -435,6 +497,8 @@ class _Writer:
                 "layout=['HWC', ''])"
             )
         assert step.source is not None
+        if self.coco:
+            return self._coco_source_line(step)
         # the reader's other arguments, typed as the builder passes them (sharding is the
         # function's parameters, which default to the graph's values)
         extra = "".join(
@@ -444,6 +508,30 @@ class _Writer:
         )
         return (
             f"{images}, {labels} = fn.readers.file(files=files, labels=labels, "
+            f"random_shuffle={literal(step.source.shuffle)}, seed={literal(step.seed)}, "
+            f"shard_id=shard_id, num_shards=num_shards, name={literal(step.id)}{extra})"
+        )
+
+    def _coco_source_line(self, step: Step) -> str:
+        """``fn.readers.coco`` as :func:`builder.coco_reader_kwargs` calls it: the data are the
+        function's parameters (the graph's values by default)."""
+        assert step.source is not None
+        read = {ref for other in self.plan.steps for ref in other.upstream()}
+        read |= {clause.ref for other in self.plan.steps for clause in other.when}
+        read |= set(self.plan.outputs.values())
+        # the reader's outputs the graph does not read are named as unused (linters accept it)
+        targets = ", ".join(
+            self.names[(step.id, i)] if Ref(step.id, i) in read else f"_{self.names[(step.id, i)]}"
+            for i in range(step.output_count)
+        )
+        extra = "".join(
+            f", {identifier(name)}={literal(value)}"
+            for name, value in reader_arg_values(step.source.reader_args, "coco").items()
+            if name not in SHARDING
+        )
+        return (
+            f"{targets} = fn.readers.coco(file_root=file_root, "
+            "annotations_file=annotations_file, images=images, "
             f"random_shuffle={literal(step.source.shuffle)}, seed={literal(step.seed)}, "
             f"shard_id=shard_id, num_shards=num_shards, name={literal(step.id)}{extra})"
         )

@@ -24,6 +24,7 @@ from ..validate import RESERVED_IDS
 from . import refusals
 from .auto_aug_import import NotRecovered, PolicyCall, escaping, policy_calls, recover
 from .branch_import import BranchesRefused, BranchImport
+from .coco_import import CocoRefused, coco_source, output_names
 from .derived_seeds import seed_operators
 from .expression_import import ExpressionImport
 from .literals import ENUM_TYPES
@@ -132,17 +133,14 @@ class _Converter:
             for v in node.args.values()
             if isinstance(v, Ref)
         }
-        outputs: dict[str, Ref] = {}
-        for index, port in enumerate(record.outputs):
-            ref = self._ref(port.name, "pipeline output")
-            is_labels = isinstance(self._node(ref.node), Source) and ref.output == 1
-            key = "labels" if is_labels else ("images" if index == 0 else f"output_{index}")
-            outputs[key] = ref
-            used.add(ref.node)
+        refs = [self._ref(port.name, "pipeline output") for port in record.outputs]
+        used |= {ref.node for ref in refs}
         # coin flips that only served as `if` predicates became node probabilities
         self.nodes = [
             n for n in self.nodes if n.id in used or n.id not in self._predicate_node_ids()
         ]
+        # named by what they hold: labels, and a COCO reader's boxes, polygons, ...
+        outputs = dict(zip(output_names(tuple(self.nodes), refs), refs, strict=True))
         return GraphSpec(nodes=tuple(self.nodes), outputs=outputs, name=self.name)
 
     # ---- helpers ------------------------------------------------------------------------------
@@ -231,6 +229,9 @@ class _Converter:
         if name == "readers.file":
             self._reader(op, label)
             return
+        if name == "readers.coco":
+            self._coco_reader(op, label)
+            return
         if name.startswith("_conditional."):
             raise ImportRefused(refusals.refusal(refusals.conditional(op), op))
         info = self.catalog.get(name)
@@ -298,6 +299,16 @@ class _Converter:
         )
         self.nodes.append(node)
         self.refs[outputs[0]] = Ref(node.id)
+
+    def _coco_reader(self, op: OpRecord, label: str) -> None:
+        node_id = self._fresh_id(op.instance if _plain_name(op.instance) else "source")
+        try:
+            source = coco_source(op, self.catalog, node_id, _constant)
+        except CocoRefused as error:
+            raise ImportRefused(f"{label}: {error}") from None
+        self.nodes.append(source)
+        for index, port in enumerate(op.outputs):
+            self.refs[port.name] = Ref(node_id, index)
 
     def _reader(self, op: OpRecord, label: str) -> None:
         args = {k: a.value() for k, a in op.args.items()}

@@ -1,0 +1,88 @@
+"""``fn.readers.coco`` in a serialized pipeline, read back as a COCO source, and the names of a
+detection pipeline's outputs.
+
+The annotations file becomes the source's path, ``file_root`` its file root, shuffling and seed
+its own fields; every other argument the code gave the reader is kept in ``reader_args``, typed
+by the reader's schema, so the source reads exactly what the code read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..annotations import tracks_at
+from ..catalog import ArgInfo, Catalog
+from ..catalog.readers import COCO_OWNED, COCO_READER
+from ..spec import GraphSpec, Ref, Source
+from .protobuf import Argument, OpRecord
+
+
+class CocoRefused(Exception):
+    """A readers.coco call a COCO source cannot stand for; the message says why and the fix."""
+
+
+def coco_source(
+    op: OpRecord,
+    catalog: Catalog,
+    node_id: str,
+    constant: Callable[[ArgInfo, Argument], Any],
+) -> Source:
+    """The COCO source that reads what `op` (a ``readers.coco``) reads; `constant` types an
+    argument as the importer types every other operator's."""
+    args = {name: arg.value() for name, arg in op.args.items()}
+    if not args.get("annotations_file"):
+        raise CocoRefused(
+            "a COCO reader without annotations_file= (preprocessed_annotations, say) cannot be "
+            "imported (fix: read the COCO annotations file with annotations_file=)"
+        )
+    if args.get("images"):
+        raise CocoRefused(
+            "a COCO reader given images= cannot be imported: a COCO source reads every image of "
+            "its file (fix: leave images= out, or write a COCO file with only those images)"
+        )
+    info = catalog.get(COCO_READER)
+    assert info is not None, f"{COCO_READER} is not in the catalog"
+    reader_args = {
+        name: constant(arg_info, op.args[name])
+        for name in op.args
+        if name not in COCO_OWNED
+        and not name.startswith("_")
+        and (arg_info := info.arg(name)) is not None
+    }
+    return Source(
+        id=node_id,
+        kind="coco",
+        path=str(args["annotations_file"]),
+        shuffle=bool(args.get("random_shuffle", False)),
+        seed=int(args["seed"]) if "seed" in args else None,
+        file_root=str(args["file_root"]) if args.get("file_root") else None,
+        reader_args=reader_args,
+    )
+
+
+def output_names(nodes: tuple[Any, ...], outputs: list[Ref]) -> list[str]:
+    """Names for a pipeline's outputs: what a source's outputs hold (``labels``, ``boxes``,
+    ...), what an annotation output holds where it moved on with the first output's images
+    (``boxes`` after ``bb_flip``), ``box_encoder``'s boxes and labels, ``images`` for the first
+    and ``output_<index>`` else."""
+    sources = {node.id: node for node in nodes if isinstance(node, Source)}
+    ops = {node.id: node.op for node in nodes if not isinstance(node, Source)}
+    graph = GraphSpec(nodes=nodes, outputs={f"output_{i}": r for i, r in enumerate(outputs)})
+    tracks = tracks_at(graph, outputs[0].node) if outputs else None
+    tracked: Mapping[Ref, str] = (
+        {ref: kind for kind, ref in tracks.refs.items()} if tracks is not None else {}
+    )
+    names: list[str] = []
+    for index, ref in enumerate(outputs):
+        source = sources.get(ref.node)
+        if source is not None and ref.output > 0:
+            name = source.output_names()[ref.output]
+        elif index > 0 and ref in tracked:
+            name = tracked[ref]
+        elif index > 0 and ops.get(ref.node) == "box_encoder":  # boxes and labels per anchor
+            name = ("boxes", "labels")[ref.output]
+        else:
+            name = "images" if index == 0 else f"output_{index}"
+        names.append(name if name not in names else f"output_{index}")
+    return names

@@ -1,0 +1,155 @@
+"""The fixed text of an exported module that reads a COCO source (``fn.readers.coco``): its data
+constants, the padding of per-object outputs, the iterator that hands PyTorch a list of targets,
+its loader and its main. ``@@name@@`` marks where codegen puts checked names and literals, as in
+:mod:`.template`, whose shared pieces these are built from.
+
+How PyTorch gets the annotations: boxes, labels, polygons and vertices have one row per object,
+a count that differs from sample to sample, and a PyTorch tensor must be dense. ``make_loader``
+runs the pipeline with ``padded=True``: each such output is padded with ``PAD_VALUE`` to the
+batch's largest count and followed by its shape. Each batch then holds the padded tensors,
+``<name>_counts`` (the real rows per sample), and ``targets``, one dict per sample of the
+per-object outputs cut to their real rows: the list of targets detection models take
+(torchvision's format where the outputs are named ``boxes`` and ``labels``).
+"""
+
+from __future__ import annotations
+
+from .template import _LOADER_START, _MAIN, _PIPELINE_OPTIONS, HEADER, PIPELINE
+
+
+def _replaced(text: str, old: str, new: str) -> str:
+    # the shared templates must still hold what is replaced: fail here, not in a module
+    assert old in text, f"template text not found: {old!r}"
+    return text.replace(old, new)
+
+
+DETECTION_HEADER = _replaced(
+    HEADER,
+    "- `make_loader(data)`: a PyTorch DALIGenericIterator over a folder or a file list.",
+    "- `make_loader(annotations_file, file_root)`: a PyTorch DALIGenericIterator over a COCO\n"
+    "  file (`fn.readers.coco`). Each batch holds the images as one tensor; boxes, labels,\n"
+    "  polygons and vertices (PER_OBJECT) padded with PAD_VALUE to the batch's largest count,\n"
+    "  `<name>_counts` (real rows per sample), and `targets`: one dict per sample of them cut to\n"
+    "  their real rows (torchvision's detection targets).",
+)
+
+CONSTANTS = '''# The graph this module was made from (augexplorer.graph format).
+GRAPH = @@graph@@
+
+# The COCO data the graph was explored on; pass your own to make_loader().
+ANNOTATIONS_FILE = @@annotations_file@@
+# The folder the file's image names are relative to.
+FILE_ROOT = @@file_root@@
+# The images of ANNOTATIONS_FILE that are read (names relative to FILE_ROOT): None for every
+# image the file lists, or the images augexplorer kept when it left bad ones out (skip_bad).
+IMAGES = @@images@@
+BATCH_SIZE = @@batch_size@@
+OUTPUTS = @@outputs@@
+# The outputs with one row per object: their count differs from sample to sample, so
+# make_loader pads them with PAD_VALUE and says how many rows of each sample are real.
+PER_OBJECT = @@per_object@@
+PAD_VALUE = -1
+# What the pipeline returns with padded=True: OUTPUTS, each of PER_OBJECT followed by its shape.
+LOADER_OUTPUTS = @@loader_outputs@@
+
+
+def pad_per_object(outputs):
+    """`outputs` (in the order of OUTPUTS) with each per-object output padded with PAD_VALUE to
+    the batch's largest count and followed by its shape, so that PyTorch gets dense tensors."""
+    padded = []
+    for index, name in enumerate(OUTPUTS):
+        output = outputs[index]
+        if name in PER_OBJECT:
+            padded.append(fn.pad(output, axes=[0], fill_value=PAD_VALUE))
+            padded.append(output.shape())
+        else:
+            padded.append(output)
+    return tuple(padded)
+
+'''
+
+PIPELINE_COCO = _replaced(
+    _replaced(
+        _replaced(
+            PIPELINE,
+            '(@@data_params@@, device="cpu", shard_id=@@shard_id@@, num_shards=@@num_shards@@):',
+            "(\n    annotations_file=ANNOTATIONS_FILE,\n    file_root=FILE_ROOT,\n    images=IMAGES,\n"
+            '    device="cpu",\n    shard_id=@@shard_id@@,\n    num_shards=@@num_shards@@,\n'
+            "    padded=False,\n):",
+        ),
+        "    @@device_doc@@\n",
+        "    @@device_doc@@\n    With padded=True (as make_loader runs it) the outputs are LOADER_OUTPUTS:\n"
+        "    the per-object ones padded, each followed by its shape (see pad_per_object).\n",
+    ),
+    "    return @@returns@@\n",
+    "    if padded:\n        return pad_per_object(@@returns_tuple@@)\n    return @@returns@@\n",
+)
+
+DETECTION_ITERATOR = '''class DetectionIterator(DALIGenericIterator):
+    """A DALIGenericIterator over the padded pipeline. Each batch (a dict) holds OUTPUTS, those
+    of PER_OBJECT padded with PAD_VALUE to (batch size, largest count, ...); for each of those
+    `<name>_counts`, its real rows per sample; and `targets`, one dict per sample of the
+    per-object outputs cut to their real rows (torchvision's detection targets when they are
+    named boxes and labels)."""
+
+    def __next__(self):
+        batches = super().__next__()
+        for batch in batches:
+            for name in PER_OBJECT:
+                shapes = batch.pop(name + "_shape")
+                batch[name + "_counts"] = shapes[:, 0].long()
+            targets = []
+            for index in range(len(batch[OUTPUTS[0]])):
+                target = {}
+                for name in PER_OBJECT:
+                    count = int(batch[name + "_counts"][index])
+                    target[name] = batch[name][index, :count]
+                targets.append(target)
+            batch["targets"] = targets
+        return batches
+
+'''
+
+LOADER_COCO = (
+    _replaced(
+        _replaced(
+            _LOADER_START,
+            "    data=DATA,\n",
+            "    annotations_file=ANNOTATIONS_FILE,\n    file_root=FILE_ROOT,\n    images=None,\n",
+        ),
+        "    `data` is @@data_doc@@.\n",
+        "    `annotations_file` is a COCO file whose image names are relative to `file_root`;\n"
+        "    `images` the names to read (default: IMAGES for ANNOTATIONS_FILE, else all).\n"
+        "    Per-object outputs come padded, with their counts and a list of `targets` (see\n"
+        "    DetectionIterator).\n",
+    )
+    + """    if images is None and annotations_file == ANNOTATIONS_FILE:
+        images = IMAGES  # the images augexplorer read from this file
+    pipe = @@function@@(
+        annotations_file,
+        file_root,
+        images,
+        padded=True,
+"""
+    + _PIPELINE_OPTIONS
+    + """    return DetectionIterator(
+        [pipe],
+        LOADER_OUTPUTS,
+        reader_name=@@reader@@,
+        last_batch_policy=last_batch_policy,
+        auto_reset=True,
+    )
+
+"""
+)
+
+MAIN_COCO = _replaced(
+    _replaced(
+        _MAIN,
+        "@@data_argument@@",
+        '    parser.add_argument("--annotations-file", default=ANNOTATIONS_FILE, help="a COCO file")\n'
+        '    parser.add_argument("--file-root", default=FILE_ROOT, help="its images\' folder")\n',
+    ),
+    "@@data_value@@",
+    "args.annotations_file, args.file_root",
+)
