@@ -1,0 +1,121 @@
+"""Constant argument values: whether a value fits an operator argument's DALI type, range and
+length, and what to give instead. Used by the graph checks and by the one-value fast path of
+an edit (:func:`augexplorer.validate.validate_constant_edit`)."""
+
+from __future__ import annotations
+
+import keyword
+import math
+from typing import Any
+
+from ..catalog import PYTHON_FUNCTION, ArgInfo, OpInfo
+from ..catalog.limits import LIMITS, STRING_CHOICES, VECTOR_LENGTHS, value_counts
+from ..spec import PythonCode
+
+_INT_RANGES = {
+    "INT8": (-(2**7), 2**7 - 1),
+    "INT16": (-(2**15), 2**15 - 1),
+    "INT32": (-(2**31), 2**31 - 1),
+    "INT64": (-(2**63), 2**63 - 1),
+    "UINT8": (0, 2**8 - 1),
+    "UINT16": (0, 2**16 - 1),
+    "UINT32": (0, 2**32 - 1),
+    "UINT64": (0, 2**64 - 1),
+}
+
+
+def check_value(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
+    """Why `value` is not a valid constant for `arg`, or None when it is."""
+    if arg.is_vector:
+        items = list(value) if isinstance(value, (list, tuple)) else [value]
+        if not items and arg.required:
+            return "needs at least one value"
+        for item in items:
+            message = _check_scalar(info, arg, item)
+            if message:
+                return f"element {item!r}: {message}"
+        lengths = VECTOR_LENGTHS.get((info.name, arg.name))
+        if lengths and len(items) not in lengths:
+            return f"takes {value_counts(lengths)} values, got {len(items)}"
+        return None
+    if isinstance(value, (list, tuple)):
+        return f"expected a single {arg.kind.lower()}, got a list of {len(value)}"
+    return _check_scalar(info, arg, value)
+
+
+def _check_scalar(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
+    kind = arg.kind
+    if kind == "PYTHON_OBJECT":
+        return _check_python(value)
+    if isinstance(value, PythonCode):
+        return f"only the function of a {PYTHON_FUNCTION} node is Python code"
+    if arg.choices:
+        if value not in arg.choices:
+            return f"{value!r} is not one of {', '.join(arg.choices)}"
+        return None
+    if kind == "BOOL":
+        if not isinstance(value, bool) and value not in (0, 1):
+            return f"expected true or false, got {value!r}"
+        return None
+    if kind in ("STRING", "TENSOR_LAYOUT"):
+        if not isinstance(value, str):
+            return f"expected text, got {type(value).__name__} {value!r}"
+        choices = STRING_CHOICES.get((info.name, arg.name))
+        if choices and value not in choices:
+            return f"{value!r} is not one of {', '.join(choices)}"
+        return None
+    if arg.is_numeric:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return f"expected a number, got {type(value).__name__} {value!r}"
+        if not math.isfinite(value):
+            return f"{value} is not a finite number"
+        if arg.is_integer:
+            if isinstance(value, float) and not value.is_integer():
+                return f"expected a whole number, got {value}"
+            low, high = _INT_RANGES.get(kind, (-(2**63), 2**63 - 1))
+            if not low <= value <= high:
+                return f"{value} does not fit in {kind.lower()} ({low}..{high})"
+        limits = LIMITS.get((info.name, arg.name)) or LIMITS.get(("*", arg.name))
+        if limits is not None:
+            low_limit, high_limit = limits
+            if not low_limit <= value <= high_limit:
+                return f"{value} is out of range [{low_limit}, {high_limit}]"
+        return None
+    return None  # types the catalog cannot check (rare): DALI reports them at build time
+
+
+MAX_PYTHON_SOURCE = 100_000  # characters
+
+
+def _check_python(value: Any) -> str | None:
+    """Why `value` is not usable Python code for a python_function; the source is only looked
+    at as text (it is compiled when the user trusts it and runs the graph)."""
+    if not isinstance(value, PythonCode):
+        return (
+            f"expected Python code, got {type(value).__name__} {value!r:.60}; "
+            "in JSON {'python': source, 'name': function name}"
+        )
+    if not value.name.isidentifier() or keyword.iskeyword(value.name):
+        return f"{value.name!r:.60} is not a Python function name"
+    if not value.source.strip():
+        return "the Python source is empty"
+    if len(value.source) > MAX_PYTHON_SOURCE:
+        return f"the Python source has {len(value.source)} characters (at most {MAX_PYTHON_SOURCE})"
+    return None
+
+
+def value_fix(info: OpInfo, arg: ArgInfo) -> str:
+    """What to give `arg` instead of a value it refused."""
+    if arg.kind == "PYTHON_OBJECT":
+        return "give it PythonCode(source, name) or PythonCode.from_function(my_function)"
+    lengths = VECTOR_LENGTHS.get((info.name, arg.name))
+    if lengths:
+        return f"give {value_counts(lengths)} values ({arg.describe_type()})"
+    limits = LIMITS.get((info.name, arg.name)) or LIMITS.get(("*", arg.name))
+    if arg.choices:
+        return f"use one of {', '.join(arg.choices[:8])}{', ...' if len(arg.choices) > 8 else ''}"
+    if limits:
+        return f"use a value in [{limits[0]}, {limits[1]}]"
+    if arg.has_default:
+        return f"use a {arg.describe_type()}; the default is {arg.default!r}"
+    return f"use a {arg.describe_type()}"
