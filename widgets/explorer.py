@@ -219,8 +219,12 @@ class Explorer(widgets.VBox):
     def _flush(self) -> None:
         self._render(self.controller.refresh())
 
-    def _add_op(self, op: str) -> None:
+    def _add_op(self, op: str) -> str:
+        """Add `op`; what adding it had to say (companions wired, annotations that no longer
+        match) comes back for the picker to show."""
+        self.controller.last_note = ""
         self._now(lambda: self.controller.add_op(op))
+        return self.controller.last_note
 
     def _node_clicked(self, change: dict[str, Any]) -> None:
         if not self._syncing:

@@ -137,7 +137,7 @@ class OpPicker(anywidget.AnyWidget):
     def __init__(
         self,
         catalog: Catalog,
-        on_add: Callable[[str], None],
+        on_add: Callable[[str], str | None],
         placement: Callable[[str], Placement] | None = None,
         **kwargs: Any,
     ) -> None:
@@ -199,8 +199,10 @@ class OpPicker(anywidget.AnyWidget):
             self.message = f"{name}: {found['reason']}"
             return False
         said = [found["note"], f"{name}: {found['cost']}" if found["cost"] else ""]
+        # what adding it had to say: the companions wired on an annotated graph, or that the
+        # annotations no longer match after it
+        said.append(self._on_add(name) or "")
         self.message = "; ".join(part for part in said if part)
-        self._on_add(name)
         return True
 
     def _message(self, _: Any, content: Any, buffers: Any = None) -> None:

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from augexplorer.annotations.wiring import add_operator, placement
 from augexplorer.catalog import ArgInfo, Catalog, OpInfo
 from augexplorer.catalog.flow import (
     Placement,
     decoder_downstream,
     flow,
     input_problems,
-    place,
     relocated,
     size_needed_after,
 )
@@ -88,6 +88,7 @@ class Controller:
         self._new_entry = False
         self._rng = _random.Random(rng_seed)
         self._insertion: tuple[object, str] | None = None  # the last insertion point worked out
+        self.last_note = ""  # what adding the last operator had to say (companions, mismatches)
 
     # ---- state ------------------------------------------------------------------------------
     @property
@@ -204,12 +205,13 @@ class Controller:
         anchor = after or self._selected
         info = self.catalog.get(op_name)
         if info is None:
-            return place(spec, self.catalog, op_name, anchor)
-        found = place(spec, self.catalog, op_name, anchor)
+            return placement(spec, self.catalog, op_name, anchor)
+        found = placement(spec, self.catalog, op_name, anchor)
         if not found.ok or found.anchor is None:
             return found
         # the check again with the arguments the node will start with
-        return place(spec, self.catalog, op_name, anchor, self._starting_args(info, found.anchor))
+        args = self._starting_args(info, found.anchor)
+        return placement(spec, self.catalog, op_name, anchor, args)
 
     def add_op(self, op_name: str, after: str | None = None) -> PanelState:
         """Insert a new operator after `after` (the selected node, else the image output); an
@@ -224,17 +226,17 @@ class Controller:
         where = self.placement(op_name, after)
         if not where.ok:
             raise ValueError(f"cannot add {op_name} there: {where.reason}")
-        spec = self._spec
-        node_id = spec.unique_id(op_name.rsplit(".", 1)[-1])
-        node = Node(node_id, op_name, args=self._starting_args(info, where.anchor))
-        if where.anchor is None:
-            spec = spec.insert_after(None, node, rewire=False)
-            label = f"added {node_id}"
-        else:
-            spec = spec.insert_after(where.anchor, node)
-            label = f"added {node_id} after {where.anchor}"
-        self._selected = node_id
-        return self.edit(spec, label=label)
+        # on an annotated graph, the operators that move boxes and masks with it come too
+        args = self._starting_args(info, where.anchor)
+        added = add_operator(self._spec, self.catalog, op_name, where.anchor, args)
+        label = f"added {added.node_id}"
+        if where.anchor is not None:
+            label += f" after {where.anchor}"
+        if added.added:
+            label += f" with {', '.join(added.added)}"
+        self._selected = added.node_id
+        self.last_note = added.note
+        return self.edit(added.spec, label=label)
 
     def _starting_args(self, info: OpInfo, anchor: str | None) -> dict[str, ArgValue]:
         if anchor is None or anchor not in self._spec:

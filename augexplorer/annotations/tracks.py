@@ -10,6 +10,12 @@ of every image node it passes. A companion is recognised from the graph alone:
 - the two read the same node outside the tracks (one coin, one angle, one matrix), or
 - it is the annotation form of the image operator (:data:`COMPANION_OPS`, or the same operator
   on a mask) and the first such node after the image node in the graph's order.
+The shared node may be some steps away: a ``coord_transform`` whose matrix is made from the
+image's angle, or from ``random_bbox_crop``'s anchor, moves with that image node; and a track may
+pass several such nodes for one image node (``segmentation.select_masks`` then
+``coord_transform``). A ``cast`` of the masks (DALI resizes and rotates no int32) carries them
+unchanged. An image node that moves pixels with no companion for some track is named in
+:attr:`Tracks.mismatched`: its annotations no longer match from there on.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..spec import GraphSpec, Node, Ref, Source
+from .geometry import PLACED_KINDS, SCALES_ONLY, moves_pixels
 
 TRACK_KINDS = (
     "boxes",
@@ -40,8 +47,17 @@ COMPANION_OPS: dict[str, frozenset[str]] = {
     "decoders.image_slice": frozenset({"random_bbox_crop"}),
     "crop": frozenset({"random_bbox_crop"}),
 }
-# outputs of random_bbox_crop: anchor, shape, boxes, labels (and box indices)
-_CROP_OUTPUTS = {0: 2, 1: 3}
+# (companion op, input position of the track) -> the output the track moves to; otherwise a
+# track read as the first input moves to the first output
+_OUTPUT_AT = {
+    # random_bbox_crop: anchor, shape, boxes, labels (and box indices)
+    ("random_bbox_crop", 0): 2,
+    ("random_bbox_crop", 1): 3,
+    ("bbox_rotate", 1): 1,  # boxes, labels
+    ("segmentation.select_masks", 1): 0,  # polygons, vertices
+    ("segmentation.select_masks", 2): 1,
+}
+MAX_STEPS = 4  # annotation nodes one track may pass for one image node
 
 
 @dataclass(frozen=True)
@@ -61,6 +77,8 @@ class Tracks:
     format: AnnotationFormat = AnnotationFormat()
     # annotation nodes that moved with an image node on the way (image node -> companions)
     companions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # image nodes that move pixels while some annotations stay behind -> which, and the fix
+    mismatched: dict[str, str] = field(default_factory=dict)
 
     def get(self, kind: str) -> Ref | None:
         return self.refs.get(kind)
@@ -91,40 +109,87 @@ def tracks_at(spec: GraphSpec, node_id: str) -> Tracks | None:
     form = AnnotationFormat(
         ltrb=bool(source.reader_args.get("ltrb")), ratio=bool(source.reader_args.get("ratio"))
     )
+    if "masks" in refs:
+        refs["masks"] = _past_casts(spec, refs["masks"])
     order = {node.id: index for index, node in enumerate(spec.nodes)}
     companions: dict[str, tuple[str, ...]] = {}
+    mismatched: dict[str, str] = {}
     for image_id in chain[1:]:
         image = spec.node(image_id)
         assert isinstance(image, Node)
         moved: list[str] = []
+        stayed: list[str] = []
         for kind, ref in list(refs.items()):
-            found = _companion(spec, image, ref, kind, order)
-            if found is not None:
+            found = _companion(spec, image, ref, kind, order, chain)
+            steps = 0
+            while found is not None and found != refs[kind] and steps < MAX_STEPS:
                 refs[kind] = found
                 if found.node not in moved:
                     moved.append(found.node)
+                steps += 1
+                found = _companion(spec, image, found, kind, order, chain, loose=False)
+            if steps == 0:
+                stayed.append(kind)
         if moved:
             companions[image_id] = tuple(moved)
-    return Tracks(source.id, refs, form, companions)
+        left = _left_behind(image, stayed, form)
+        if left:
+            mismatched[image_id] = left
+    return Tracks(source.id, refs, form, companions, mismatched)
+
+
+def _left_behind(image: Node, stayed: list[str], form: AnnotationFormat) -> str:
+    """What no longer matches after `image`, when it moves pixels: "" when nothing."""
+    if not moves_pixels(image.op, image.args):
+        return ""
+    kinds = [kind for kind in stayed if kind in PLACED_KINDS]
+    if image.op in SCALES_ONLY and form.ratio:
+        kinds = [kind for kind in kinds if kind == "masks"]
+    if not kinds:
+        return ""
+    return f"{', '.join(kinds)} no longer match the images after {image.id} ({image.op})"
+
+
+def _past_casts(spec: GraphSpec, ref: Ref) -> Ref:
+    """The masks as a ``cast`` reading them gives them (same values, a type DALI's resize and
+    rotate take)."""
+    for _ in range(MAX_STEPS):
+        cast = next(
+            (n for n in spec.operators() if n.op == "cast" and n.inputs[:1] == (ref,)), None
+        )
+        if cast is None:
+            break
+        ref = Ref(cast.id)
+    return ref
 
 
 def _companion(
-    spec: GraphSpec, image: Node, track: Ref, kind: str, order: dict[str, int]
+    spec: GraphSpec,
+    image: Node,
+    track: Ref,
+    kind: str,
+    order: dict[str, int],
+    chain: list[str],
+    *,
+    loose: bool = True,
 ) -> Ref | None:
-    """The output that `track` moves on to with `image`, or None where it stays."""
+    """The output that `track` moves on to with `image`, or None where it stays. `loose` also
+    takes the first annotation form of the image operator placed after it (no shared node)."""
     readers = [node for node in spec.operators() if track in node.inputs and node.id != image.id]
     image_reads = {ref.node for ref in _all_refs(image)}
     shared = {ref for ref in _all_refs(image) if ref.node != track.node and ref != image.inputs[0]}
+    stop = set(chain) | {track.node}
+    image_draws = _upstream(spec, image, stop)
     for node in readers:
         position = node.inputs.index(track)
+        out = _OUTPUT_AT.get((node.op, position), 0 if position == 0 else None)
         if node.id in image_reads:  # the image reads it: random_bbox_crop before a slice
-            if node.op == "random_bbox_crop":
-                out = _CROP_OUTPUTS.get(position)
-                return Ref(node.id, out) if out is not None else None
-            return Ref(node.id)
+            return Ref(node.id, out) if out is not None else None
         others = {ref for ref in _all_refs(node) if ref != track}
-        if shared & others:  # one coin, one angle, one matrix
-            return Ref(node.id)
+        if out is not None and (shared & others or image_draws & _upstream(spec, node, stop)):
+            return Ref(node.id, out)  # one coin, one angle, one matrix (maybe made from them)
+    if not loose:
+        return None
     after = [
         node
         for node in readers
@@ -136,6 +201,22 @@ def _companion(
         ):
             return Ref(node.id)
     return None
+
+
+def _upstream(spec: GraphSpec, node: Node, stop: set[str]) -> set[str]:
+    """The nodes `node` reads, directly or through others, outside the image chain and the
+    tracks (`stop`, not entered): its draws, matrices and whatever they are made of."""
+    seen: set[str] = set()
+    frontier = [ref.node for ref in _all_refs(node)]
+    while frontier:
+        current = frontier.pop()
+        if current in seen or current in stop or current not in spec:
+            continue
+        seen.add(current)
+        found = spec.node(current)
+        if isinstance(found, Node):
+            frontier += [ref.node for ref in _all_refs(found)]
+    return seen
 
 
 def _all_refs(node: Node) -> list[Ref]:
