@@ -138,6 +138,41 @@ def call_step(
     return [_apply_if(predicate, op, list(inputs), kwargs)]
 
 
+def call_block(
+    steps: Sequence[Step],
+    predicate: Any,
+    read: Callable[[Ref], Any],
+    fed: Sequence[Mapping[str, Any]] = (),
+) -> list[list[Any]]:
+    """Make the DALI calls of a conditional block (:class:`~augexplorer.blocks.Block`'s steps)
+    under one ``if``, inside a pipeline being defined; each step's outputs.
+
+    DALI splits the batch once before the steps and merges once after them, as in user code,
+    so the steps in between may change the type or layout. `read` gives what the steps read
+    from outside the block (DataNodes by reference), `fed` per step extra argument inputs.
+    The last step's output is merged with the block's input where `predicate` is false; the
+    other steps' outputs hold only the samples where it is true (in order). The pipeline must
+    be built with ``enable_conditionals=True``.
+    """
+    made: dict[str, list[Any]] = {}
+
+    def get(ref: Ref) -> Any:
+        return made[ref.node][ref.output] if ref.node in made else read(ref)
+
+    def chain(passed: Any) -> Any:
+        # the outputs are kept in `made` by the side: DALI merges only the `if`'s result
+        for index in range(len(steps)):  # indexing: autograph's zip has no `strict`
+            step = steps[index]
+            arg_inputs = {name: get(ref) for name, ref in step.arg_inputs.items()}
+            if index < len(fed):
+                arg_inputs.update(fed[index])
+            made[step.id] = call_step(step, [get(ref) for ref in step.inputs], arg_inputs)
+        return made[steps[-1].id][0]
+
+    output = _apply_if(predicate, chain, [read(steps[0].inputs[0])], {})
+    return [*(made[step.id] for step in steps[:-1]), [output]]
+
+
 def _apply_if(
     predicate: Any, op: Callable[..., Any], inputs: list[Any], kwargs: dict[str, Any]
 ) -> Any:
@@ -253,7 +288,8 @@ def define_graph(
     shard_id: int = 0,
     num_shards: int = 1,
 ) -> dict[str, list[Any]]:
-    """Call every step of `plan` inside a pipeline definition; returns each step's DataNodes."""
+    """Call every step of `plan` inside a pipeline definition; returns each step's DataNodes
+    (a conditional block's inner steps hold only the samples where the block runs)."""
     nodes: dict[str, list[Any]] = {}
 
     def get(ref: Ref) -> Any:
@@ -264,6 +300,15 @@ def define_graph(
             nodes[step.id] = call_source(
                 step, data[step.id], shard_id=shard_id, num_shards=num_shards
             )
+            continue
+        block = plan.blocks.get(step.id)
+        if block is not None:
+            # a conditional block is called whole at its last step: everything it reads from
+            # outside comes before that in plan order, and nothing outside reads its inner steps
+            if step is block.last:
+                made = call_block(block.steps, get(block.predicate), get)
+                for index in range(len(made)):  # indexing: autograph's zip has no `strict`
+                    nodes[block.steps[index].id] = made[index]
             continue
         nodes[step.id] = call_step(
             step,

@@ -13,11 +13,14 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .catalog import PYTHON_FUNCTION, OpInfo
 from .catalog.auto_aug import is_auto_aug
 from .spec import Clause, GraphSpec, PythonCode, Ref, Source
+
+if TYPE_CHECKING:
+    from .blocks import Block
 
 StepRole = Literal["source", "node", "random", "apply", "when"]
 
@@ -130,6 +133,14 @@ class Plan:
     @property
     def uses_conditionals(self) -> bool:
         return any(step.uses_conditionals for step in self.steps)
+
+    @functools.cached_property
+    def blocks(self) -> Mapping[str, Block]:
+        """Each step of a conditional block, by id, to its block: steps under one condition that
+        run as one DALI ``if`` block (:mod:`augexplorer.blocks`), computed once."""
+        from .blocks import block_index, find_blocks
+
+        return block_index(find_blocks(self))
 
     @property
     def devices(self) -> set[str]:

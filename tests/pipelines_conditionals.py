@@ -124,6 +124,30 @@ def logic_with_elif(root: str, lists: str) -> Any:
     return images, labels, a, b
 
 
+@pipeline_def(enable_conditionals=True)
+def float_inside_the_branch(root: str, lists: str) -> Any:
+    images, labels = _decoded(root, 47)
+    if fn.random.coin_flip(probability=0.5, seed=52):
+        # the type changes inside the block: DALI merges only at its end
+        images = fn.cast(images, dtype=types.FLOAT)
+        images = images * 0.5 + 20.0
+        images = fn.cast(images, dtype=types.UINT8)
+    return images, labels
+
+
+@pipeline_def(enable_conditionals=True)
+def channels_first_inside_the_branch(root: str, lists: str) -> Any:
+    images, labels = _decoded(root, 49)
+    angle = fn.random.uniform(range=[-20.0, 20.0], seed=50)
+    if angle < 0:
+        # the layout changes inside the block and comes back before its end
+        images = fn.transpose(images, perm=[2, 0, 1])
+        images = fn.flip(images, vertical=1, horizontal=0)
+        images = fn.transpose(images, perm=[1, 2, 0])
+    images = fn.rotate(images, angle=angle, fill_value=0)
+    return images, labels
+
+
 CONDITIONALS: dict[str, Callable[..., Any]] = {
     "flip_or_rotate": flip_or_rotate,
     "by_the_angle_sign": by_the_angle_sign,
@@ -134,4 +158,6 @@ CONDITIONALS: dict[str, Callable[..., Any]] = {
     "unless_flipped": unless_flipped,
     "either_coin": either_coin,
     "logic_with_elif": logic_with_elif,
+    "float_inside_the_branch": float_inside_the_branch,
+    "channels_first_inside_the_branch": channels_first_inside_the_branch,
 }

@@ -155,19 +155,22 @@ class GridView(widgets.VBox):
             self._show_batch(result, what)
             return
         tiles = node_tiles(result, what.ref, self.size.value)
-        count = min(len(tiles), len(kept.arrays))
-        older = pictures(kept.arrays[:count], kept.layout, kept.normalization, self.size.value)
+        # the same sample before and now (a node inside a conditional block holds only some)
+        pairs = [(t, p) for t in tiles if (p := kept.position(t.index)) is not None]
+        wanted = [kept.arrays[p] for _, p in pairs]
+        older = pictures(wanted, kept.layout, kept.normalization, self.size.value)
+        count = len(pairs)
         self.tiles.tiles = [
             tile_state(
                 t.index,
-                [older[t.index], t.picture],
+                [picture, t.picture],
                 tags=("A before", "B now"),
                 label=t.label,
                 draws=t.draws,
                 file=t.file,
                 text=t.text,
             )
-            for t in tiles[:count]
+            for (t, _), picture in zip(pairs, older, strict=True)
         ]
         self._view = (result, node, True)
         self._annotate(result, what.ref, picture=1, pictures=2)  # on "B now"
@@ -176,7 +179,8 @@ class GridView(widgets.VBox):
         )
 
     def _show_variety(self, result: RunResult, what: Shown) -> None:
-        sample = self.variety_sample if self.variety_sample < len(result.output(what.ref)) else 0
+        count = result.plan.spec.batch_size  # any sample of the batch, where or not it ran
+        sample = self.variety_sample if self.variety_sample < count else 0
         try:
             varied = self.variety.run(result.plan.spec, result, sample)
         except VarietyError as error:

@@ -25,6 +25,15 @@ class Output:
     arrays: tuple[np.ndarray, ...]
     layout: str
     normalization: Normalization | None
+    # the batch's samples the arrays hold, in order (an inner node of a conditional block holds
+    # only those where the block ran); None: every sample
+    samples: tuple[int, ...] | None = None
+
+    def position(self, sample: int) -> int | None:
+        """Where sample `sample` of the batch is in `arrays` (None: not there)."""
+        if self.samples is None:
+            return sample if 0 <= sample < len(self.arrays) else None
+        return self.samples.index(sample) if sample in self.samples else None
 
 
 @dataclass(frozen=True)
@@ -56,5 +65,7 @@ def take_snapshot(
         used += size
         arrays = tuple(result.arrays(Ref(node)))
         norm = display_normalization(result, Ref(node), arrays[0]) if arrays else None
-        outputs[node] = Output(arrays, str(batch.layout() or ""), norm)
+        samples = tuple(result.sample_indices(Ref(node)))
+        held = None if samples == tuple(range(len(arrays))) else samples
+        outputs[node] = Output(arrays, str(batch.layout() or ""), norm, held)
     return Snapshot(outputs, result.plan.spec, tuple(left_out))

@@ -26,6 +26,10 @@ class StepResult:
     outputs: list[Any]  # DALI TensorLists, on the step's device
     time_ms: float
     ran: bool  # False when the outputs came from the cache
+    # None: the outputs hold every sample of the batch. Else the samples they hold, in order:
+    # an inner step of a conditional block (augexplorer.blocks) gives its output only where
+    # the block ran (DALI merges only the block's last output with what passes through)
+    samples: tuple[int, ...] | None = None
 
     @property
     def device(self) -> str:
@@ -51,6 +55,20 @@ class RunResult:
 
     def layout(self, ref: Ref | str) -> str:
         return str(self.output(ref).layout() or "")
+
+    def sample_indices(self, ref: Ref | str) -> list[int]:
+        """The batch's samples that a step's output holds, in order: every sample, except for
+        an inner node of a conditional block, whose output holds only the samples where the
+        block ran. ``output(ref)[k]`` is sample ``sample_indices(ref)[k]``."""
+        ref = Ref.parse(ref) if isinstance(ref, str) else ref
+        held = self.steps[ref.node].samples
+        return list(held) if held is not None else list(range(len(self.output(ref))))
+
+    def position_of(self, ref: Ref | str, sample: int) -> int | None:
+        """Where sample `sample` of the batch is in a step's output (None: it is not there, as
+        where a conditional block did not run)."""
+        indices = self.sample_indices(ref)
+        return indices.index(sample) if sample in indices else None
 
     @property
     def final(self) -> Ref:
@@ -126,7 +144,8 @@ class RunResult:
     def annotations(self, node_id: str | None = None) -> list[SampleAnnotations] | None:
         """Each sample's boxes, labels, polygons and masks as they stand at `node_id` (the final
         images by default), in the pixel coordinates of its images; None where the images come
-        from no annotated source."""
+        from no annotated source, or where the images or annotations hold only some samples
+        (inside a conditional block)."""
         from ..annotations import annotations_at, tracks_at
 
         node_id = node_id or self.final.node
@@ -135,6 +154,11 @@ class RunResult:
             return None
         ref = Ref(node_id) if node_id != tracks.source else None
         if ref is None:  # encoded files: sizes from the annotations file
+            return None
+        partial = [
+            r for r in (ref, *tracks.refs.values()) if self.steps[r.node].samples is not None
+        ]
+        if partial:  # not every sample: the boxes would not line up with their images
             return None
         layout = self.layout(ref)
         images = self.output(ref)

@@ -13,7 +13,8 @@ import time
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from ..builder import call_source, call_step
+from ..blocks import Block
+from ..builder import call_block, call_source, call_step
 from ..catalog.fed_shapes import FED_SHAPES, INPUT_RANK, NOT_FED
 from ..data import SourceData
 from ..plan import Step
@@ -229,6 +230,9 @@ class StepGroupRunner:
     exactly as the fused pipeline does, which is what a timing of the fused graph's operators
     needs. ``empty=True`` builds the group's harness instead: the same external sources, fed the
     same way, returned untouched; its time is what feeding and starting the pipeline costs.
+    `blocks`: conditional blocks (:class:`~augexplorer.blocks.Block`) whose steps are all in
+    the group; each runs under one ``if`` on its first step's predicate
+    (:func:`~augexplorer.builder.call_block`), the other steps' own predicates not read.
     """
 
     def __init__(
@@ -241,8 +245,10 @@ class StepGroupRunner:
         input_devices: Mapping[str, str],
         feed_scalars: bool = True,
         empty: bool = False,
+        blocks: Sequence[Block] = (),
     ) -> None:
         from nvidia.dali import fn, pipeline_def
+        from nvidia.dali.pipeline import do_not_convert
 
         self.batch_size = batch_size
         self.steps = tuple(steps)
@@ -250,7 +256,10 @@ class StepGroupRunner:
         # One external source per (outside output, device): positional inputs arrive on their
         # producer's device, argument inputs and predicates on the CPU (DALI requires it).
         self.external: dict[tuple[Ref, str], str] = {}
+        inner = {step.id for block in blocks for step in block.steps[1:]}
         for step in self.steps:
+            if step.id in inner:
+                step = dataclasses.replace(step, apply=None)  # the block's predicate is the first's
             for ref, device in _reads(step, input_devices):
                 if ref.node not in inside and (ref, device) not in self.external:
                     self.external[(ref, device)] = f"fed_{len(self.external)}"
@@ -279,9 +288,11 @@ class StepGroupRunner:
             nodes = {key: fn.external_source(name=name, device=key[1]) for key, name in external}
             if empty:
                 return tuple(nodes.values())
-            made = _call_group(structural, self.fed, nodes, input_devices)
+            made = _call_group(structural, self.fed, nodes, input_devices, blocks)
             self.output_counts.extend(len(outputs) for outputs in made)
-            return tuple(output for outputs in made for output in outputs)
+            # not converted by DALI's autograph: it would take the inner outputs of a block
+            # (made in its branch) for values read outside it and fail
+            return do_not_convert(_flatten)(made)
 
         self.pipeline = group()
         self.pipeline.build()
@@ -313,22 +324,37 @@ class StepGroupRunner:
         return by_step, elapsed
 
 
+def _flatten(made: Sequence[Sequence[Any]]) -> tuple[Any, ...]:
+    """Every step's outputs in one tuple, step after step."""
+    return tuple(output for outputs in made for output in outputs)
+
+
 def _call_group(
     steps: Sequence[Step],
     fed: Sequence[tuple[str, ...]],
     external: Mapping[tuple[Ref, str], Any],
     input_devices: Mapping[str, str],
+    blocks: Sequence[Block] = (),
 ) -> list[list[Any]]:
     """Make the DALI calls of `steps` inside a pipeline being defined; each step's outputs.
 
     Outside outputs come from `external` (DataNodes by reference and device), per-sample constants
-    named in `fed` from their own `external_source`.
+    named in `fed` from their own `external_source`; each of `blocks` runs as one at its last
+    step.
     """
     from nvidia.dali import fn
 
     made: dict[str, list[Any]] = {}
+    position = {steps[index].id: index for index in range(len(steps))}
+    block_of = {step.id: block for block in blocks for step in block.steps}
     for index in range(len(steps)):  # indexing: autograph's zip has no `strict`
         step = steps[index]
+        block = block_of.get(step.id)
+        if block is not None:
+            if step.id == block.last.id:
+                members = [position[member.id] for member in block.steps]
+                _call_block_in_group(members, steps, fed, made, external, input_devices)
+            continue
         reads = dict(_reads(step, input_devices))
         inputs = [_node(made, external, reads, ref) for ref in step.inputs]
         arg_inputs = {
@@ -341,6 +367,33 @@ def _call_group(
             predicate = _node(made, external, reads, step.apply)
         made[step.id] = call_step(step, inputs, arg_inputs, predicate)
     return [made[step.id] for step in steps]
+
+
+def _call_block_in_group(
+    positions: Sequence[int],
+    steps: Sequence[Step],
+    fed: Sequence[tuple[str, ...]],
+    made: dict[str, list[Any]],
+    external: Mapping[tuple[Ref, str], Any],
+    input_devices: Mapping[str, str],
+) -> None:
+    """Make the DALI calls of the block whose steps are `steps` at `positions`, into `made`."""
+    from nvidia.dali import fn
+
+    members = [steps[index] for index in positions]
+    devices = {ref: device for step in members for ref, device in _reads(step, input_devices)}
+
+    def read(ref: Ref) -> Any:
+        return made[ref.node][ref.output] if ref.node in made else external[(ref, devices[ref])]
+
+    fed_nodes = [
+        {name: fn.external_source(name=fed_source(index, name)) for name in fed[index]}
+        for index in positions
+    ]
+    assert members[0].apply is not None, f"{members[0].id}: a block runs under a predicate"
+    outputs = call_block(members, read(members[0].apply), read, fed_nodes)
+    for index in range(len(members)):  # indexing: autograph's zip has no `strict`
+        made[members[index].id] = outputs[index]
 
 
 def _node(
@@ -558,10 +611,12 @@ def suggest_fix(text: str, *, batch_size: int) -> str | None:
             "set output_layouts to it (e.g. 'HWC')"
         )
     if "Divergent data" in text:
-        # the live engine merges after each node under a condition, DALI at the end of the block
+        # DALI merges at the end of a block: nodes under one condition, each reading the one
+        # before, may change the type in between (augexplorer.blocks)
         return (
-            "a node under a condition must give its input's type and number of dimensions where "
-            "it runs (elsewhere its input passes through): keep the type inside the branch, or "
-            "change it (fn.cast) before the condition or after it, on every sample"
+            "a node under a condition, or the last of a chain of nodes under the same condition, "
+            "must give its input's type and number of dimensions where it runs (elsewhere its "
+            "input passes through): keep the type inside the branch, or change it (fn.cast) "
+            "before the condition or after it, on every sample"
         )
     return None

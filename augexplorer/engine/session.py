@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ..blocks import Block, samples
 from ..catalog import Catalog, load_catalog
 from ..data import SourceData, open_source, source_for_path
 from ..devices import default_device_id
@@ -30,9 +31,10 @@ from ..plan import Plan, Step
 from ..spec import ArgValue, GraphSpec, Node, Probability, Source
 from ..trust import check_trusted, has_side_effects, trust_graph, untrusted_nodes
 from ..validate import validate, validate_constant_edit
-from .result import RunResult, StepResult
+from .result import RunResult, StepResult, to_host
 from .runners import (
     SourceRunner,
+    StepGroupRunner,
     StepRunner,
     clean_dali_message,
     share_structure,
@@ -48,6 +50,7 @@ class _Cached:
     time_ms: float
     # the result handed out from the cache, re-used while the plan keeps the same step object
     hit: StepResult | None = None
+    samples: tuple[int, ...] | None = None  # see StepResult.samples
 
 
 MAX_RUNNERS = 64  # built step pipelines kept for re-use
@@ -108,7 +111,7 @@ class Session:
         # bumped whenever the data behind a source may have changed though its spec did not
         # (new arrays, a folder picked again): part of the sources' keys
         self._data_generation = 0
-        self._runners: OrderedDict[tuple[Any, ...], StepRunner] = OrderedDict()
+        self._runners: OrderedDict[tuple[Any, ...], StepRunner | StepGroupRunner] = OrderedDict()
         self._cache: dict[str, _Cached] = {}
         self._rng = _random.Random(spec.seed)
         self.listeners: list[Callable[[RunResult], None]] = []
@@ -199,6 +202,7 @@ class Session:
         keys: dict[str, Any] = {}
         results: dict[str, StepResult] = {}
         cache, read = self._cache, (self.batch_index, self._data_generation)
+        blocks = plan.blocks
         for step in plan.steps:
             # A Merkle key as nested tuples holding the step itself (compared by value): an
             # unchanged step is the very same object as last run, so comparing costs next to
@@ -210,10 +214,19 @@ class Session:
                 # downstream keys then hold the cached key itself, and compare by identity
                 keys[step.id] = cached.key
                 if cached.hit is None or cached.hit.step is not step:
-                    cached.hit = StepResult(step, cached.outputs, cached.time_ms, ran=False)
+                    cached.hit = StepResult(
+                        step, cached.outputs, cached.time_ms, ran=False, samples=cached.samples
+                    )
                 results[step.id] = cached.hit
                 continue
             keys[step.id] = key
+            block = blocks.get(step.id)
+            if block is not None:
+                # a conditional block runs whole at its last step, whose key covers every step
+                # of it; nothing outside the block reads the others
+                if step is block.last:
+                    self._run_block(block, keys, results)
+                continue
             outputs, time_ms = self._run_step(step, results)
             cache[step.id] = _Cached(key, outputs, time_ms)
             results[step.id] = StepResult(step, outputs, time_ms, ran=True)
@@ -241,7 +254,8 @@ class Session:
         # new upstream type (a cast added before this step) needs a pipeline of its own.
         fed = tuple((str(x.dtype), x.layout()) for x in inputs)
         runner_key = (structure_key(step, devices, self.plan.spec.batch_size), fed)
-        runner = None if _is_random(step) else self._runners.get(runner_key)
+        found = None if _is_random(step) else self._runners.get(runner_key)
+        runner = found if isinstance(found, StepRunner) else None
         if runner is not None:
             self._runners.move_to_end(runner_key)
         try:
@@ -264,6 +278,67 @@ class Session:
             if ours is not None:  # already names the node (Python code that does not compile)
                 raise ours from None
             raise self._run_error(step, error, inputs) from None
+
+    def _run_block(
+        self, block: Block, keys: dict[str, Any], results: dict[str, StepResult]
+    ) -> None:
+        """Run a conditional block as one DALI ``if`` (split once, merge once) and cache each of
+        its steps: the inner ones with the samples where the block ran. The block's time is its
+        last step's (DALI runs it as one pipeline)."""
+        reads = block.reads()
+        feeds = {ref: results[ref.node].outputs[ref.output] for ref in reads}
+        devices = {ref.node: results[ref.node].step.device for ref in reads}
+        inputs = [feeds[ref] for step in block.steps for ref in step.inputs if ref in feeds]
+        fed = tuple((str(ref), str(x.dtype), x.layout()) for ref, x in feeds.items())
+        batch_size = self.plan.spec.batch_size
+        structure = tuple(structure_key(s, (), batch_size) for s in block.steps)
+        runner_key = ("block", structure, tuple(sorted(devices.items())), fed)
+        random = any(_is_random(step) for step in block.steps)
+        runner = None if random else self._runners.get(runner_key)
+        try:
+            if not isinstance(runner, StepGroupRunner):
+                runner = StepGroupRunner(
+                    block.steps,
+                    batch_size=batch_size,
+                    device_id=self.device_id,
+                    num_threads=self.num_threads,
+                    input_devices=devices,
+                    blocks=(block,),
+                )
+                if not random:
+                    self._remember_runner(runner_key, runner)
+            else:
+                self._runners.move_to_end(runner_key)
+            outputs, time_ms = runner.run(feeds, block.steps)
+        except Exception as error:
+            self._runners.pop(runner_key, None)  # a failed pipeline may be invalid
+            ours = _own_error(error)
+            if ours is not None:
+                raise ours from None
+            raise self._block_error(block, self._run_error(block.last, error, inputs)) from None
+        ran = samples(to_host(feeds[block.predicate]))
+        for step in block.steps:
+            inner = step is not block.last
+            cached = _Cached(
+                keys[step.id],
+                outputs[step.id],
+                0.0 if inner else time_ms,
+                samples=ran if inner else None,
+            )
+            self._cache[step.id] = cached
+            results[step.id] = StepResult(
+                step, cached.outputs, cached.time_ms, ran=True, samples=cached.samples
+            )
+
+    @staticmethod
+    def _block_error(block: Block, error: RunError) -> RunError:
+        """`error` of a block's run, saying that its steps ran as one block."""
+        names = ", ".join(repr(step.origin) for step in block.steps)
+        message = (
+            f"{error.dali_message} (the nodes {names} run under one condition as one block: "
+            "DALI merges only the last one's output with the input that passes through)"
+        )
+        return RunError(error.node, message, fix=error.fix, files=error.files)
 
     def _run_source(self, step: Step) -> tuple[list[Any], float]:
         runner = self._source_runners.get(step.id)
@@ -340,7 +415,7 @@ class Session:
             )
             self._source_runners.pop(step.id, None)
 
-    def _remember_runner(self, key: tuple[Any, ...], runner: StepRunner) -> None:
+    def _remember_runner(self, key: tuple[Any, ...], runner: StepRunner | StepGroupRunner) -> None:
         """Keep built runners for re-use, the most recently used first; a long session that
         tries many structures does not keep every pipeline it ever built."""
         self._runners[key] = runner

@@ -82,10 +82,14 @@ class StagedGraph:
                 "num_threads": num_threads,
                 "input_devices": devices,
             }
-            node = StepGroupRunner(steps, feed_scalars=False, **options)
+            ids = {step.id for step in steps}
+            blocks = tuple({id(b): b for b in plan.blocks.values() if b.last.id in ids}.values())
+            node = StepGroupRunner(steps, feed_scalars=False, blocks=blocks, **options)
             self.nodes[origin] = node
             if node.external:  # a node that reads nothing has nothing fed to measure
-                self.harnesses[origin] = StepGroupRunner(steps, empty=True, **options)
+                self.harnesses[origin] = StepGroupRunner(
+                    steps, empty=True, blocks=blocks, **options
+                )
 
     def run(self) -> tuple[dict[str, Clocks], dict[str, Clocks]]:
         """Run the next batch through every node; returns each node's times, and the times of
@@ -116,10 +120,14 @@ class StagedGraph:
 def node_groups(plan: Plan) -> dict[str, list[Step]]:
     """The plan's steps by user node (their `origin`), in the order the nodes can run: a node
     comes after every node it reads from (its last step, the node's own call, is placed after
-    all of them in the plan)."""
+    all of them in the plan). The nodes of a conditional block (:mod:`augexplorer.blocks`) are
+    one group, under its last node: DALI runs them as one ``if``."""
+    in_block = {
+        step.origin: block.last.origin for block in plan.blocks.values() for step in block.steps
+    }
     groups: dict[str, list[Step]] = {}
     for step in plan.steps:
-        groups.setdefault(step.origin, []).append(step)
+        groups.setdefault(in_block.get(step.origin, step.origin), []).append(step)
     last = {origin: plan.steps.index(steps[-1]) for origin, steps in groups.items()}
     return {origin: groups[origin] for origin in sorted(groups, key=last.__getitem__)}
 

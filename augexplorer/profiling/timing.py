@@ -221,7 +221,10 @@ def _node_rows(
     the same repeat's time (on each clock) before the median is taken."""
     rows: list[NodeTiming] = []
     for origin, steps in node_groups(plan).items():
-        main = next((s for s in steps if s.role in ("node", "source")), steps[-1])
+        # the node's own call (a conditional block's group holds the calls of all its nodes)
+        main = next(
+            (s for s in steps if s.role in ("node", "source") and s.origin == origin), steps[-1]
+        )
         pairs = list(zip(node_samples[origin], harness_samples[origin], strict=True))
         rows.append(
             NodeTiming(

@@ -65,6 +65,7 @@ def render_node(
     ref = result.final if ref is None else (Ref.parse(ref) if isinstance(ref, str) else ref)
     arrays = result.arrays(ref)
     layout = result.layout(ref)
+    held = result.sample_indices(ref)  # a node inside a conditional block holds only some
     texts: list[str] = []
     if captions:
         labels = result.captions()
@@ -75,16 +76,19 @@ def render_node(
                 for t in (labels[i] if i < len(labels) else "", draws[i] if i < len(draws) else "")
                 if t
             )
-            for i in range(len(arrays))
+            for i in held
         ]
     drawn = (result.annotations(ref.node) if annotations and ref.output == 0 else None) or []
     if samples is not None:
-        arrays = [arrays[i] for i in samples]
-        texts = [texts[i] for i in samples] if texts else []
-        drawn = [drawn[i] for i in samples] if drawn else []
+        positions = [held.index(i) for i in samples if i in held]
+        arrays = [arrays[p] for p in positions]
+        texts = [texts[p] for p in positions] if texts else []
+        drawn = [drawn[p] for p in positions] if drawn else []
     step = result.plan.step(ref.node)
     normalization = (
-        normalization_for(result.plan, step.id) if np.asarray(arrays[0]).dtype.kind == "f" else None
+        normalization_for(result.plan, step.id)
+        if arrays and np.asarray(arrays[0]).dtype.kind == "f"
+        else None
     )
     return grid(
         arrays,

@@ -86,11 +86,14 @@ def pane(result: RunResult, ref: Ref, index: int, role: str) -> Pane:
 
 
 def sample_view(result: RunResult, node: str | None, index: int) -> SampleView:
-    """Sample `index` of `node`'s output (the graph's output when None): after, before, original."""
+    """Sample `index` of the batch at `node`'s output (the graph's output when None): after,
+    before, original. A node inside a conditional block holds only the samples where the block
+    ran (:meth:`RunResult.sample_indices`); a pane it does not hold is left out."""
     ref = Ref(node) if node is not None else result.final
-    count = len(result.output(ref))
-    if not 0 <= index < count:
-        raise IndexError(f"sample {index} is not in a batch of {count}")
+    held = result.sample_indices(ref)
+    count = len(held)
+    if index not in held:
+        raise IndexError(f"sample {index} is not among the {count} samples of {ref.node}")
     candidates = [("after", ref)]
     before = result.input_of(ref.node)
     if before is not None:
@@ -103,8 +106,11 @@ def sample_view(result: RunResult, node: str | None, index: int) -> SampleView:
     for role, candidate in candidates:
         if candidate in seen or candidate.node not in result.steps:
             continue
+        position = result.position_of(candidate, index)
+        if position is None:  # inside a conditional block that did not run on this sample
+            continue
         seen.add(candidate)
-        panes.append(pane(result, candidate, index, role))
+        panes.append(pane(result, candidate, position, role))
     labels = result.labels()
     captions = result.captions()
     files = result.files()

@@ -74,21 +74,27 @@ def pictures(
 
 
 def node_tiles(result: RunResult, ref: Ref, size: int) -> list[Tile]:
-    """Every sample of `ref`'s output as a tile, captioned with its label and drawn values."""
+    """Every sample of `ref`'s output as a tile, captioned with its label and drawn values.
+
+    A tile's index is its sample's place in the batch: an inner node of a conditional block
+    has tiles only for the samples where the block ran."""
     arrays = result.arrays(ref)
     layout = result.layout(ref)
     norm = display_normalization(result, ref, arrays[0]) if arrays else None
     labels = result.captions()
     draws = result.draw_captions()
     files = result.files()
+    samples = result.sample_indices(ref)
     return [
         Tile(
             index=i,
             picture=picture,
-            text="" if picture is not None else value_text(arrays[i]),
+            text="" if picture is not None else value_text(arrays[position]),
             label=labels[i] if i < len(labels) else "",
             draws=draws[i] if i < len(draws) else "",
             file=files[i] if i < len(files) else "",
         )
-        for i, picture in enumerate(pictures(arrays, layout, norm, size))
+        for position, (i, picture) in enumerate(
+            zip(samples, pictures(arrays, layout, norm, size), strict=True)
+        )
     ]

@@ -173,11 +173,19 @@ class TileGrid {
   }
 
   // ---- large view -------------------------------------------------------------------------
+  // Tiles are named by their sample's place in the batch; a node inside a conditional block
+  // has tiles only for the samples where the block ran, so moving on goes to the next tile.
+  neighbour(index, by) {
+    const tiles = this.model.get("tiles") || [];
+    const count = tiles.length;
+    const at = tiles.findIndex((t) => t.index === index);
+    return count ? tiles[(((at + by) % count) + count) % count].index : index;
+  }
+
   open(index) {
     const tiles = this.model.get("tiles") || [];
     if (!tiles.length) return;
-    const count = tiles.length;
-    const next = ((index % count) + count) % count;
+    const next = tiles.some((t) => t.index === index) ? index : tiles[0].index;
     if (next === this.model.get("opened")) this.drawLarge();
     this.model.set("opened", next); // redraws through change:opened
     this.model.save_changes();
@@ -197,7 +205,7 @@ class TileGrid {
     const index = this.model.get("opened");
     if (index < 0) return;
     const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
-    if (e.key in moves) this.open(index + moves[e.key]);
+    if (e.key in moves) this.open(this.neighbour(index, moves[e.key]));
     else if (e.key === "Escape") this.close();
     else return;
     e.preventDefault();
@@ -217,8 +225,9 @@ class TileGrid {
     root.replaceChildren();
     root.classList.toggle("ax-large-loading", !ready);
     const head = h("div", "ax-large-head", root);
-    const count = (this.model.get("tiles") || []).length;
-    h("span", "ax-large-title", head, `#${index} · sample ${index + 1} of ${count}`);
+    const tiles = this.model.get("tiles") || [];
+    const place = tiles.findIndex((t) => t.index === index);
+    h("span", "ax-large-title", head, `#${index} · sample ${place + 1} of ${tiles.length}`);
     h("span", "ax-large-label", head, tile.label || "");
     h("span", "ax-large-spacer", head);
     const button = (text, title, action, cls) => {
@@ -226,8 +235,9 @@ class TileGrid {
       b.title = title;
       b.addEventListener("click", action);
     };
-    button("◀", "previous sample (←)", () => this.open(index - 1), "ax-large-prev");
-    button("▶", "next sample (→)", () => this.open(index + 1), "ax-large-next");
+    const go = (by) => () => this.open(this.neighbour(index, by));
+    button("◀", "previous sample (←)", go(-1), "ax-large-prev");
+    button("▶", "next sample (→)", go(1), "ax-large-next");
     button("✕", "close (Esc)", () => this.close(), "ax-large-close");
     const panes = h("div", "ax-large-panes", root);
     const readout = h("div", "ax-readout", root, "Point at a picture to read its values.");
