@@ -75,6 +75,20 @@ TEMPLATE_CALLS = {
     "batch.pop",
     "shapes[:, 0].long",
     "targets.append",
+    # a COCO source with keypoints: tables read from the annotations file, looked up by image id
+    "keypoint_tables",
+    "keypoints_of",
+    "json.load",
+    "set",
+    "np.zeros",
+    "np.asarray(values, np.float32).reshape",
+    "np.asarray",
+    "xy.reshape",
+    "table[:, 2].astype",
+    "coco.get",
+    "annotation.get",
+    "found[annotation['image_id']].append",
+    "found.values",
 }
 
 
@@ -82,6 +96,7 @@ TEMPLATE_CALLS = {
 IMPORTED_MODULES = {
     "__future__",
     "argparse",
+    "json",
     "os",
     "time",
     "numpy",
@@ -142,6 +157,8 @@ def check_module(source: str, spec: GraphSpec) -> None:
         "compile_python_function",
         "pad_per_object",
         "DetectionIterator",
+        "keypoint_tables",
+        "keypoints_of",
         pipelines[0],
     }
     # python sources travel as one literal and come back exactly

@@ -60,6 +60,35 @@ def coco_graph(annotations: Path, *, skip_bad: bool = False, batch_size: int = 3
     return GraphSpec(nodes, outputs, batch_size=batch_size, name="coco_flip")
 
 
+def keypoints_graph() -> GraphSpec:
+    """The bundled annotations with keypoints (looked up by image id), flipped on one coin with
+    the images; shuffled with a seed, so each sample's lookup is checked."""
+    source = Source(
+        "source", "coco", seed=5, keypoints=True, reader_args={"ratio": True, "initial_fill": 4}
+    )
+    names = source.output_names()
+    nodes = (
+        source,
+        Node("decode", "decoders.image", (Ref("source"),), {"output_type": "RGB"}),
+        Node("resize", "resize", (Ref("decode"),), {"resize_x": 64.0, "resize_y": 48.0}),
+        Node("coin", "random.coin_flip", args={"probability": 0.5}, seed=7),
+        Node("flip", "flip", (Ref("resize"),), {"horizontal": Ref("coin")}),
+        Node(
+            "keypoint_flip",
+            "coord_flip",
+            (Ref("source", names.index("keypoints")),),
+            {"flip_x": Ref("coin")},
+        ),
+    )
+    outputs = {
+        "images": Ref("flip"),
+        "labels": Ref("source", names.index("labels")),
+        "keypoints": Ref("keypoint_flip"),
+        "keypoint_visibility": Ref("source", names.index("keypoint_visibility")),
+    }
+    return GraphSpec(nodes, outputs, batch_size=4, name="keypoints")
+
+
 def explorer_batches(spec: GraphSpec) -> list[list[list[np.ndarray]]]:
     """RUNS batches of every output from the explorer's own fused pipeline (the statistics'),
     the first checked against a Session run by the tests."""
@@ -82,6 +111,7 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "skip_bad": coco_graph(with_missing, skip_bad=True),
         "ssd_detection": preset("ssd_detection"),
         "segmentation": preset("segmentation"),
+        "keypoints": keypoints_graph(),
     }
     jobs, found = [], {}
     for name, spec in specs.items():
@@ -103,7 +133,7 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return found
 
 
-CASES = ["coco_flip", "skip_bad", "ssd_detection", "segmentation"]
+CASES = ["coco_flip", "skip_bad", "ssd_detection", "segmentation", "keypoints"]
 
 
 def assert_same(got: np.ndarray, want: np.ndarray, what: str) -> None:

@@ -315,11 +315,15 @@ class _Writer:
             "loader_outputs": literal(loader_outputs),
             "returns_tuple": f"({fields['returns']}{',' if len(self.plan.outputs) == 1 else ''})",
         }
-        parts = [
-            template_detection.DETECTION_HEADER,
-            template.IMPORTS,
-            template_detection.CONSTANTS,
-        ]
+        imports = template.IMPORTS
+        parts = [template_detection.DETECTION_HEADER]
+        if self.source.keypoints:  # the keypoint tables are read from the file with numpy
+            imports = imports.replace("import argparse\n", "import argparse\nimport json\n")
+            fields["numpy_import"] = "import numpy as np\n"
+            fields["keypoints_ratio"] = literal(bool(self.source.reader_args.get("ratio")))
+        parts += [imports, template_detection.CONSTANTS]
+        if self.source.keypoints:
+            parts.append(template_detection.KEYPOINTS)
         if self.python_steps:
             parts.append(template.PYTHON_FUNCTIONS)
         parts += [
@@ -475,7 +479,7 @@ class _Writer:
 
     def _step_lines(self, step: Step) -> list[str]:
         if step.role == "source":
-            return [self._source_line(step)]
+            return self._source_line(step).split("\n")
         targets = ", ".join(self.names[(step.id, i)] for i in range(step.output_count))
         call = self._call(step)
         if step.apply is None:
@@ -520,21 +524,33 @@ class _Writer:
         read |= {clause.ref for other in self.plan.steps for clause in other.when}
         read |= set(self.plan.outputs.values())
         # the reader's outputs the graph does not read are named as unused (linters accept it)
-        targets = ", ".join(
+        names = [
             self.names[(step.id, i)] if Ref(step.id, i) in read else f"_{self.names[(step.id, i)]}"
             for i in range(step.output_count)
-        )
+        ]
+        keypoints = step.source.keypoints
+        reader_names = names[:-2] if keypoints else names  # the last two are looked up
+        reader_args = reader_arg_values(step.source.reader_args, "coco")
+        if keypoints:
+            reader_args["image_ids"] = True  # the keypoints are looked up by image id
+            reader_names[-1] = self.names[(step.id, step.output_count - 3)]  # read below
         extra = "".join(
             f", {identifier(name)}={literal(value)}"
-            for name, value in reader_arg_values(step.source.reader_args, "coco").items()
+            for name, value in reader_args.items()
             if name not in SHARDING
         )
-        return (
-            f"{targets} = fn.readers.coco(file_root=file_root, "
+        line = (
+            f"{', '.join(reader_names)} = fn.readers.coco(file_root=file_root, "
             "annotations_file=annotations_file, images=images, "
             f"random_shuffle={literal(step.source.shuffle)}, seed={literal(step.seed)}, "
             f"shard_id=shard_id, num_shards=num_shards, name={literal(step.id)}{extra})"
         )
+        if keypoints:
+            line += (
+                f"\n{', '.join(names[-2:])} = keypoints_of({reader_names[-1]}, "
+                "keypoint_tables(annotations_file, images))"
+            )
+        return line
 
     def _call(self, step: Step) -> str:
         if is_auto_aug(step.op):  # DALI's own policy call; its device is its images'

@@ -153,3 +153,51 @@ MAIN_COCO = _replaced(
     "@@data_value@@",
     "args.annotations_file, args.file_root",
 )
+
+# Written where the COCO source gives keypoints (Source.keypoints), as
+# augexplorer.annotations.keypoints makes them in the explorer.
+KEYPOINTS = '''# Keypoints: DALI's readers.coco reads none, so they come from the annotations file as two
+# tables with a row per image: x, y of every keypoint object, padded to the most any image has,
+# and their COCO visibility (0: not labelled, or padding). Each sample's rows are picked by its
+# image id. KEYPOINTS_RATIO: x and y as fractions of the image's size (the reader's ratio).
+KEYPOINTS_RATIO = @@keypoints_ratio@@
+
+
+def keypoint_tables(annotations_file, images=None):
+    """(image ids, (images, objects * points, 2) x, y, (images, objects, points) visibility) of
+    `images` (names relative to the images folder; None: every image), in the file's order."""
+    with open(annotations_file, encoding="utf-8") as file:
+        coco = json.load(file)
+    wanted = None if images is None else set(images)
+    listed = [i for i in coco["images"] if wanted is None or i["file_name"] in wanted]
+    found = {image["id"]: [] for image in listed}
+    for annotation in coco.get("annotations", []):
+        if annotation.get("keypoints") and annotation["image_id"] in found:
+            found[annotation["image_id"]].append(annotation["keypoints"])
+    objects = max([len(values) for values in found.values()] + [1])
+    points = max([len(k) // 3 for values in found.values() for k in values] + [1])
+    xy = np.zeros((len(listed), objects, points, 2), np.float32)
+    visibility = np.zeros((len(listed), objects, points), np.int32)
+    for row, image in enumerate(listed):
+        for column, values in enumerate(found[image["id"]]):
+            table = np.asarray(values, np.float32).reshape(-1, 3)
+            if KEYPOINTS_RATIO:
+                table[:, 0] /= image["width"]
+                table[:, 1] /= image["height"]
+            xy[row, column, : len(table)] = table[:, :2]
+            visibility[row, column, : len(table)] = table[:, 2].astype(np.int32)
+    ids = [image["id"] for image in listed]
+    return ids, xy.reshape(len(listed), objects * points, 2), visibility
+
+
+def keypoints_of(image_ids, tables):
+    """Each sample's keypoints and their visibility: the rows of `tables` of its image id."""
+    ids, xy, visibility = tables
+    rows = list(range(len(ids)))
+    row = fn.lookup_table(
+        image_ids, keys=ids, values=rows, dtype=types.DALIDataType.INT32, default_value=0
+    )
+    index = row[0]
+    return types.Constant(xy)[index], types.Constant(visibility)[index]
+
+'''
