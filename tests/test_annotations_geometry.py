@@ -385,3 +385,95 @@ def test_the_panel_adds_operators_with_their_companions_and_says_so(
     assert annotations is not None and len(annotations) == BATCH
     controller.add_op("water", "flip")
     assert "no longer match" in controller.last_note
+
+
+def _touching(boxes: np.ndarray, size: np.ndarray) -> int:
+    ratio = boxes / np.tile(size, 2)
+    low, high = (ratio[:, :2] <= 1e-4).any(axis=1), (ratio[:, 2:] >= 1 - 1e-4).any(axis=1)
+    return int(np.count_nonzero(low | high))
+
+
+def test_statistics_count_boxes_in_out_and_clipped_per_geometric_node(
+    coco: Path, catalog: Catalog
+) -> None:
+    from augexplorer.stats import collect_stats
+
+    spec = add_operator(_graph(coco), catalog, "random_bbox_crop", "decode", {}).spec
+    spec = add_operator(spec, catalog, "flip", "crop", {"horizontal": 1}).spec
+    stats = collect_stats(spec, batches=1, device_id=None, num_threads=1)
+    flows = {flow.node: flow for flow in stats.boxes}
+    assert set(flows) == {"crop", "flip"}  # the decoder and the coin move no boxes
+    # the statistics' first batch is the session's: count it from the annotations
+    result = Session(spec, catalog=catalog, device_id=None).run()
+    before, cropped = _before_after(result, "crop")
+    flipped = result.annotations("flip")
+    assert flipped is not None
+    crop = flows["crop"]
+    assert crop.samples == BATCH
+    assert crop.boxes_in == sum(len(a.boxes) for a in before) == 2 * BATCH
+    assert crop.boxes_out == sum(len(a.boxes) for a in cropped)
+    clipped = [
+        _touching(a.boxes, _size(result, "crop", i))
+        - _touching(b.boxes, _size(result, "decode", i))
+        for i, (a, b) in enumerate(zip(cropped, before, strict=True))
+    ]
+    assert crop.clipped == sum(max(0, n) for n in clipped) > 0
+    flip = flows["flip"]
+    assert (flip.boxes_in, flip.boxes_out, flip.clipped) == (crop.boxes_out, crop.boxes_out, 0)
+    assert "boxes through crop (slice)" in stats.summary()
+    assert stats.to_json()["boxes"][0]["node"] == "crop"
+
+
+# ---- export and import ------------------------------------------------------------------------
+WIRED: dict[str, dict[str, Any]] = {
+    "flip": {"horizontal": 1},
+    "random_bbox_crop": {},
+    "resize": {"resize_shorter": 160.0},
+    "rotate": {"angle": Random.uniform(-40.0, 40.0, seed=5)},
+    "warp_affine": {"matrix": [1.0, 0.2, 0.0, 0.1, 1.0, 0.0]},
+    "paste": {"ratio": 1.5, "fill_value": [0, 0, 0]},
+}
+
+
+@pytest.fixture(scope="module")
+def exported(
+    coco: Path, catalog: Catalog, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, dict[str, Any]]:
+    """Every wired graph (polygons and masks), exported and run by its module in one process."""
+    from exported_runner import run_exported
+
+    from augexplorer.export import export
+
+    tmp = tmp_path_factory.mktemp("exported")
+    found: dict[str, dict[str, Any]] = {}
+    jobs = []
+    for masks in (False, True):
+        for op, args in WIRED.items():
+            name = f"{op}_{'masks' if masks else 'polygons'}"
+            spec = add_operator(_graph(coco, masks=masks), catalog, op, "decode", args).spec
+            module = export(spec, tmp / f"{name}_aug.py")
+            found[name] = {"spec": spec, "module": module}
+            out = str(tmp / f"{name}.npz")
+            jobs.append({"name": name, "module": str(module), "out": out, "batch_size": BATCH})
+            jobs[-1]["device"] = "cpu"
+    for name, saved in run_exported(jobs, tmp).items():
+        found[name]["saved"] = saved
+    return found
+
+
+@pytest.mark.parametrize("masks", ["polygons", "masks"])
+@pytest.mark.parametrize("op", list(WIRED))
+def test_wired_graphs_export_and_import_bit_for_bit(
+    exported: dict[str, dict[str, Any]], catalog: Catalog, op: str, masks: str
+) -> None:
+    from augexplorer.export.importer import import_graph
+
+    case = exported[f"{op}_{masks}"]
+    spec, saved = case["spec"], case["saved"]
+    assert import_graph(case["module"]) == spec
+    live = Session(spec, catalog=catalog, device_id=None).run()
+    for index, ref in enumerate(live.plan.outputs.values()):
+        for sample, want in enumerate(live.arrays(ref)):
+            got = saved[f"{index}_{sample}"]
+            assert got.dtype == want.dtype and got.shape == want.shape, (ref, sample)
+            np.testing.assert_array_equal(got, want, err_msg=f"{op} {ref} #{sample}")

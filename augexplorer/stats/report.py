@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .boxes import BoxFlow
 from .draws import DrawHistogram
 from .fill import FillStats
 from .findings import StatsWarning, is_near_unit
@@ -30,6 +31,7 @@ class Stats:
     outputs: list[OutputStats] = field(default_factory=list)
     fills: list[FillStats] = field(default_factory=list)
     labels: list[LabelCounts] = field(default_factory=list)
+    boxes: list[BoxFlow] = field(default_factory=list)  # per geometric node of annotated graphs
     warnings: list[StatsWarning] = field(default_factory=list)
 
     @property
@@ -74,6 +76,7 @@ class Stats:
                 "outputs": [{**o.to_json(), "near_unit": is_near_unit(o)} for o in self.outputs],
                 "fill": [f.to_json() for f in self.fills],
                 "labels": [c.to_json() for c in self.labels],
+                "boxes": [b.to_json() for b in self.boxes],
             }
         )
 
@@ -128,6 +131,11 @@ class Stats:
                 )
                 prefix = f"column {index}: " if len(counts.columns) > 1 else ""
                 lines.append(f"labels ({counts.source}) {prefix}{shown}")
+        for flow in self.boxes:
+            lines.append(
+                f"boxes through {flow.node} ({flow.op}): {flow.boxes_in} in, {flow.boxes_out} "
+                f"out ({flow.dropped} dropped), {flow.clipped} clipped by the image border"
+            )
         return "\n".join(lines)
 
     def save_json(self, path: str | Path, *, overwrite: bool = False) -> Path:

@@ -20,6 +20,7 @@ from ..builder import build_pipeline
 from ..data import SourceData, open_source, source_for_path
 from ..plan import Plan, Step
 from ..spec import GraphSpec, Node, Random, Ref
+from .boxes import BoxCounter
 from .draws import DrawHistogram
 from .fill import FillStats, fill_share, fill_value, grid_step
 from .findings import find_warnings
@@ -218,6 +219,9 @@ class _Counter:
                 if value is not None and step.inputs:
                     self.fills[step.id] = (FillStats(step.origin, step.op, value), step)
         self._nested()
+        # boxes in, out and clipped at each geometric node of an annotated graph
+        self.boxes = BoxCounter(plan.spec)
+        self.refs += [ref for ref in self.boxes.refs if ref not in self.refs]
 
     def _conditional(self, step: Step, predicate: Ref) -> None:
         """A node that runs only on some samples: apply-with-probability (its declared rate is
@@ -316,6 +320,7 @@ class _Counter:
                 fill.add(max(0.0, after - before))
         for source_id, counts in self.labels.items():
             counts.add(host(f"{source_id}:1"))
+        self.boxes.add(host)
 
     def fill_in(self, stats: Stats) -> None:
         stats.draws = list(self.draws.values())
@@ -323,3 +328,4 @@ class _Counter:
         stats.outputs = list(self.outputs.values())
         stats.fills = [fill for fill, _ in self.fills.values()]
         stats.labels = list(self.labels.values())
+        stats.boxes = self.boxes.flows
