@@ -187,3 +187,34 @@ def test_keypoints_flip_with_the_image(catalog: Catalog) -> None:
             expected[..., 0] = width - old.keypoints[..., 0]
         np.testing.assert_allclose(new.keypoints, expected, atol=0.05)
     assert set(flips) == {0, 1}
+
+
+def test_statistics_count_objects_per_class(tmp_path: Path, catalog: Catalog) -> None:
+    """Over an epoch of a COCO file, the label counts are the file's boxes, class by class."""
+    from augexplorer.stats import collect_stats
+
+    path = coco_file(tmp_path)
+    stats = collect_stats(_graph(path), batches=1, device_id=None)
+    (counts,) = stats.labels
+    assert counts.per_box and counts.samples == 3
+    assert counts.to_json()["columns"] == [{"square": 1, "round": 1}]
+    assert "objects (source) square 1, round 1" in stats.summary()
+
+
+def test_a_crop_after_a_flip_keeps_every_annotation_in_step(catalog: Catalog) -> None:
+    """The crop's vertices read the flip's: they move with the crop, not the flip (whose coin
+    random_bbox_crop reads only through the flipped boxes)."""
+    from augexplorer.annotations import tracks_at
+    from augexplorer.annotations.wiring import add_operator
+
+    source = _bundled(ltrb=True, ratio=True, polygon_masks=True)
+    graph = chain(source, ("decode", "decoders.image", {"output_type": "RGB"}))
+    flipped = add_operator(graph, catalog, "flip")
+    cropped = add_operator(flipped.spec, catalog, "random_bbox_crop", flipped.node_id)
+    tracks = tracks_at(cropped.spec, cropped.node_id)
+    assert tracks is not None and tracks.mismatched == {}
+    flip_moved = set(tracks.companions[flipped.node_id])
+    crop_moved = set(tracks.companions[cropped.node_id])
+    assert flip_moved.isdisjoint(crop_moved)
+    assert tracks.refs["vertices"].node in crop_moved
+    assert tracks.refs["keypoints"].node in crop_moved

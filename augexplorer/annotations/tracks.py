@@ -58,6 +58,12 @@ _OUTPUT_AT = {
     ("segmentation.select_masks", 2): 1,
 }
 MAX_STEPS = 4  # annotation nodes one track may pass for one image node
+# operators that read annotations (boxes, labels, polygons, vertices)
+ANNOTATION_OPS = frozenset().union(*COMPANION_OPS.values()) | {
+    "segmentation.select_masks",
+    "bbox_rotate",
+    "bbox_paste",
+}
 
 
 @dataclass(frozen=True)
@@ -112,6 +118,7 @@ def tracks_at(spec: GraphSpec, node_id: str) -> Tracks | None:
     if "masks" in refs:
         refs["masks"] = _past_casts(spec, refs["masks"])
     order = {node.id: index for index, node in enumerate(spec.nodes)}
+    derived = _annotation_nodes(spec)
     companions: dict[str, tuple[str, ...]] = {}
     mismatched: dict[str, str] = {}
     for image_id in chain[1:]:
@@ -120,14 +127,14 @@ def tracks_at(spec: GraphSpec, node_id: str) -> Tracks | None:
         moved: list[str] = []
         stayed: list[str] = []
         for kind, ref in list(refs.items()):
-            found = _companion(spec, image, ref, kind, order, chain)
+            found = _companion(spec, image, ref, kind, order, chain, derived)
             steps = 0
             while found is not None and found != refs[kind] and steps < MAX_STEPS:
                 refs[kind] = found
                 if found.node not in moved:
                     moved.append(found.node)
                 steps += 1
-                found = _companion(spec, image, found, kind, order, chain, loose=False)
+                found = _companion(spec, image, found, kind, order, chain, derived, loose=False)
             if steps == 0:
                 stayed.append(kind)
         if moved:
@@ -170,6 +177,7 @@ def _companion(
     kind: str,
     order: dict[str, int],
     chain: list[str],
+    derived: set[str],
     *,
     loose: bool = True,
 ) -> Ref | None:
@@ -179,14 +187,15 @@ def _companion(
     image_reads = {ref.node for ref in _all_refs(image)}
     shared = {ref for ref in _all_refs(image) if ref.node != track.node and ref != image.inputs[0]}
     stop = set(chain) | {track.node}
-    image_draws = _upstream(spec, image, stop)
+    image_draws = _upstream(spec, image, stop, derived)
     for node in readers:
         position = node.inputs.index(track)
         out = _OUTPUT_AT.get((node.op, position), 0 if position == 0 else None)
         if node.id in image_reads:  # the image reads it: random_bbox_crop before a slice
             return Ref(node.id, out) if out is not None else None
         others = {ref for ref in _all_refs(node) if ref != track}
-        if out is not None and (shared & others or image_draws & _upstream(spec, node, stop)):
+        upstream = _upstream(spec, node, stop, derived)
+        if out is not None and (shared & others or image_draws & upstream):
             return Ref(node.id, out)  # one coin, one angle, one matrix (maybe made from them)
     if not loose:
         return None
@@ -203,9 +212,12 @@ def _companion(
     return None
 
 
-def _upstream(spec: GraphSpec, node: Node, stop: set[str]) -> set[str]:
+def _upstream(spec: GraphSpec, node: Node, stop: set[str], derived: set[str]) -> set[str]:
     """The nodes `node` reads, directly or through others, outside the image chain and the
-    tracks (`stop`, not entered): its draws, matrices and whatever they are made of."""
+    tracks (`stop`, not entered): its draws, matrices and whatever they are made of. A node that
+    reads annotations (`derived`: ``random_bbox_crop``) counts but is not entered, so the draws
+    of the annotations' earlier companions (a flip's coin, read by ``bb_flip`` before the crop
+    read its boxes) are not taken for this node's."""
     seen: set[str] = set()
     frontier = [ref.node for ref in _all_refs(node)]
     while frontier:
@@ -214,9 +226,15 @@ def _upstream(spec: GraphSpec, node: Node, stop: set[str]) -> set[str]:
             continue
         seen.add(current)
         found = spec.node(current)
-        if isinstance(found, Node):
+        if isinstance(found, Node) and current not in derived:
             frontier += [ref.node for ref in _all_refs(found)]
     return seen
+
+
+def _annotation_nodes(spec: GraphSpec) -> set[str]:
+    """The nodes that read annotations themselves (:data:`ANNOTATION_OPS`): what they give
+    (``random_bbox_crop``'s anchor) is a draw, what they read is not."""
+    return {node.id for node in spec.operators() if node.op in ANNOTATION_OPS}
 
 
 def _all_refs(node: Node) -> list[Ref]:

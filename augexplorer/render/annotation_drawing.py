@@ -1,6 +1,6 @@
 """Annotations drawn into a picture, for the static grids (the ``render`` command, a notebook's
 static display): boxes in their class colour with the class name, polygons and masks
-translucent. The live panel draws the same things in the browser instead (overlay_data)."""
+translucent, labelled keypoints joined by their skeleton. The live panel draws the same things in the browser instead (overlay_data)."""
 
 from __future__ import annotations
 
@@ -38,8 +38,27 @@ def draw_annotations(
         draw.rectangle((left - 1, top - 1, right + 1, bottom + 1), outline=HALO, width=1)
         draw.rectangle((left, top, right, bottom), outline=(*colour, 255), width=2)
         _name_chip(draw, name, label, left, top, font, picture.size)
+    _keypoints(draw, sample, scale)
     out = Image.alpha_composite(picture.convert("RGBA"), layer)
     return out.convert("RGB")
+
+
+def _keypoints(draw: ImageDraw.ImageDraw, sample: SampleAnnotations, scale: float) -> None:
+    """Each object's labelled keypoints (visibility > 0), its skeleton's bones between them."""
+    if sample.keypoints is None:
+        return
+    for index, points in enumerate(np.asarray(sample.keypoints, np.float32)):
+        label = sample.keypoint_labels[index] if index < len(sample.keypoint_labels) else 1
+        colour = (*class_rgb(label), 255)
+        xy = points[:, :2] * scale
+        labelled = points[:, 2] > 0
+        bones = sample.skeletons[index] if index < len(sample.skeletons) else ()
+        for a, b in bones:  # COCO's pairs count points from 1
+            if 0 < a <= len(xy) and 0 < b <= len(xy) and labelled[a - 1] and labelled[b - 1]:
+                draw.line([tuple(xy[a - 1]), tuple(xy[b - 1])], fill=colour, width=2)
+        for (x, y), seen in zip(xy, labelled, strict=True):
+            if seen:
+                draw.ellipse((x - 2.5, y - 2.5, x + 2.5, y + 2.5), fill=colour, outline=HALO)
 
 
 def _name_chip(

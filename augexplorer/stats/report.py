@@ -130,7 +130,8 @@ class Stats:
                     f"{counts.name(label)} {count}" for label, count in sorted(column.items())
                 )
                 prefix = f"column {index}: " if len(counts.columns) > 1 else ""
-                lines.append(f"labels ({counts.source}) {prefix}{shown}")
+                noun = "objects" if counts.per_box else "labels"  # a COCO source: per box
+                lines.append(f"{noun} ({counts.source}) {prefix}{shown}")
         for flow in self.boxes:
             lines.append(
                 f"boxes through {flow.node} ({flow.op}): {flow.boxes_in} in, {flow.boxes_out} "

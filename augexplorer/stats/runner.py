@@ -208,8 +208,9 @@ class _Counter:
                 pass  # counted per node that reads it (above)
             elif step.role == "source":
                 data = sources.get(step.id)
-                self.labels[step.id] = LabelCounts(step.id, data)
-                self.refs.append(Ref(step.id, 1))
+                labels = Ref(step.id, step.source.labels_output if step.source else 1)
+                self.labels[step.id] = LabelCounts(step.id, data, labels)
+                self.refs.append(labels)
                 if data is not None and data.kind == "arrays":
                     self._output(step, 0)
             else:
@@ -318,8 +319,8 @@ class _Counter:
                 after = fill_share(made, made_axis, fill.value, step=grid_step(made, made_axis))
                 before = fill_share(read, read_axis, fill.value, step=grid_step(read, read_axis))
                 fill.add(max(0.0, after - before))
-        for source_id, counts in self.labels.items():
-            counts.add(host(f"{source_id}:1"))
+        for counts in self.labels.values():
+            counts.add(host(str(counts.ref)))
         self.boxes.add(host)
 
     def fill_in(self, stats: Stats) -> None:
