@@ -148,6 +148,38 @@ def test_auto_devices_follow_the_data_on_a_gpu_machine() -> None:
     assert devices["rotate_angle"] == "cpu"  # argument inputs live on the CPU
 
 
+def test_nodes_that_feed_arguments_or_cpu_only_operators_stay_on_the_cpu() -> None:
+    """On a GPU machine a node left on auto must not move data the CPU has to read: an
+    argument input (a crop window made by an operator), or the boxes a CPU-only operator reads
+    (bb_flip before random_bbox_crop), and whatever those read in turn."""
+    height = Node("height", "random.uniform", args={"range": [100.0, 200.0]}, seed=3)
+    width = Node("width", "random.uniform", args={"range": [100.0, 200.0]}, seed=4)
+    made = Node("made", "stack", (Ref("height"), Ref("width")))
+    spec = BASIC.insert_after(None, height).insert_after(None, width).insert_after(None, made)
+    spec = spec.replace_node(dataclasses.replace(spec.node("crop"), args={"crop": Ref("made")}))
+    devices = {s.id: s.device for s in validate(spec, load_catalog(gpu=True)).steps}
+    assert devices["made"] == "cpu" and devices["crop"] == "gpu"  # stack has a GPU backend
+
+    boxes = Source("source", "coco", reader_args={"ltrb": True, "ratio": True})
+    nodes = (
+        boxes,
+        Node("decode", "decoders.image", (Ref("source"),)),
+        Node("coin", "random.coin_flip", seed=1),
+        Node("flip", "flip", (Ref("decode"),), {"horizontal": Ref("coin")}),
+        Node("bb_flip", "bb_flip", (Ref("source", 1),), {"horizontal": Ref("coin"), "ltrb": True}),
+        Node("box_crop", "random_bbox_crop", (Ref("bb_flip"), Ref("source", 2)), seed=2),
+        Node("crop", "slice", (Ref("flip"), Ref("box_crop", 0), Ref("box_crop", 1))),
+    )
+    detection = GraphSpec(nodes, {"images": Ref("crop"), "boxes": Ref("box_crop", 2)})
+    plan = validate(detection, load_catalog(gpu=True))
+    devices = {s.id: s.device for s in plan.steps}
+    assert devices["bb_flip"] == devices["box_crop"] == "cpu"
+    assert devices["flip"] == devices["crop"] == "gpu" and devices["decode"] == "mixed"
+    # what the user pins stays pinned, and is named
+    pinned = detection.set_device("bb_flip", "gpu")
+    assert any(p.node == "box_crop" for p in problems(pinned, gpu=True))
+
+
 def test_names_must_be_safe_identifiers() -> None:
     spec = GraphSpec((Source("my source"),))
     problem = only(spec)

@@ -22,9 +22,18 @@ class CheckContext:
     # leave no call to read: an unknown operator, an expression that does not parse, ...)
     calls: dict[str, Step] = field(default_factory=dict)
     node_ids: set[str] = field(init=False)
+    _cpu_bound: set[str] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.node_ids = set(self.spec.ids())
+
+    def cpu_bound(self) -> set[str]:
+        """The nodes whose output must stay on the CPU (:func:`.devices.cpu_bound`), once."""
+        if self._cpu_bound is None:
+            from .devices import cpu_bound
+
+            self._cpu_bound = cpu_bound(self.spec, self.catalog)
+        return self._cpu_bound
 
     def problem(
         self,

@@ -1,13 +1,23 @@
 """Where an operator runs: the device the user set, or the one its inputs and backends imply
 (on the GPU where its inputs are, on the GPU or mixed where DALI sees one, else on the CPU);
-problems where that device cannot run it or cannot read its inputs."""
+problems where that device cannot run it or cannot read its inputs.
+
+A node left to choose stays on the CPU where what reads it needs CPU data (:func:`cpu_bound`):
+an argument input or a condition (DALI reads those on the CPU only), or the input of an operator
+that has no GPU backend (``random_bbox_crop`` reading the boxes ``bb_flip`` moved). Otherwise a
+graph that runs on the CPU would fail on a GPU machine, or in its exported module there."""
 
 from __future__ import annotations
 
-from ..catalog import PYTHON_FUNCTION, OpInfo
+from typing import TYPE_CHECKING
+
+from ..catalog import PYTHON_FUNCTION, Catalog, OpInfo
+from ..expressions import GRAPH_OPS
 from ..plan import Step
-from ..spec import Node
-from .context import CheckContext
+from ..spec import GraphSpec, Node, Ref
+
+if TYPE_CHECKING:
+    from .context import CheckContext
 
 
 def resolve_device(ctx: CheckContext, node: Node, info: OpInfo, inputs: list[Step | None]) -> str:
@@ -17,6 +27,8 @@ def resolve_device(ctx: CheckContext, node: Node, info: OpInfo, inputs: list[Ste
     # Python code is written for NumPy: it moves to the GPU (and CuPy) only with its data.
     python_code = info.name == PYTHON_FUNCTION
     device = node.device
+    if device is None and node.id in ctx.cpu_bound() and "cpu" in info.backends and not on_gpu:
+        device = "cpu"
     if device is None:
         if on_gpu:
             device = "gpu"
@@ -50,3 +62,32 @@ def resolve_device(ctx: CheckContext, node: Node, info: OpInfo, inputs: list[Ste
             fix=f"set {node.id!r} to gpu, or move {gpu_inputs[0]!r} to cpu",
         )
     return device
+
+
+def cpu_bound(spec: GraphSpec, catalog: Catalog) -> set[str]:
+    """The nodes whose output must be CPU data: read as an argument input or a condition, or as
+    an input of an operator with no GPU backend, and, since a CPU operator cannot read GPU data,
+    the inputs of those that choose their device, and so on upstream. Expressions are not
+    entered: they run where their inputs are, and ``.shape()`` reads GPU data from the CPU."""
+    if not catalog.gpu:
+        return set()
+    bound: set[str] = set()
+    for node in spec.operators():
+        refs: list[Ref] = [v for v in node.args.values() if isinstance(v, Ref)]
+        refs += [clause.ref for clause in node.when]
+        info = catalog.get(node.op)
+        cpu_only = info is not None and not {"gpu", "mixed"} & set(info.backends)
+        if cpu_only or node.device == "cpu":
+            refs += list(node.inputs)
+        bound.update(ref.node for ref in refs)
+    frontier = list(bound)
+    while frontier:
+        node_id = frontier.pop()
+        node = spec.node(node_id) if node_id in spec else None
+        if not isinstance(node, Node) or node.device is not None or node.op in GRAPH_OPS:
+            continue
+        for ref in node.inputs:
+            if ref.node not in bound:
+                bound.add(ref.node)
+                frontier.append(ref.node)
+    return bound
