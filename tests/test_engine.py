@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from augexplorer import GraphInvalid, Node, Random, Ref, RunError, Session, Source
+from augexplorer.catalog import Catalog
 from augexplorer.data import samples_dir
 
 BATCH = 4
@@ -231,3 +232,18 @@ def test_only_edits_of_fed_values_share_a_built_pipeline(session: Session) -> No
     baked_edit = dataclasses.replace(rotate, args={**rotate.args, "fill_value": 9.0})
     assert not share_structure(rotate, baked_edit)  # fill_value is baked into the pipeline
     assert structure_key(baked_edit, ["cpu"], 4) != structure_key(rotate, ["cpu"], 4)
+
+
+def test_host_copies_are_the_samples_whatever_their_shape(catalog: Catalog) -> None:
+    """Dense batches are copied in one go; each sample comes back as its own array, 0-d draws
+    and ragged encoded files alike."""
+    from augexplorer.engine.result import to_host
+
+    result = Session("reference", batch_size=4, catalog=catalog).run()
+    for ref in ("brightness", "source:1", "source", "rotate_angle"):
+        batch = result.output(ref)
+        for got, want in zip(to_host(batch), [batch.at(i) for i in range(len(batch))], strict=True):
+            want = np.array(want)
+            assert isinstance(got, np.ndarray), ref
+            assert got.dtype == want.dtype and got.shape == want.shape, ref
+            np.testing.assert_array_equal(got, want)
