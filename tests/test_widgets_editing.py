@@ -172,3 +172,16 @@ def test_exported_code_is_highlighted() -> None:
     out = highlighted("def f(x):\n    return x + 1  # one\n")
     assert out.startswith("<pre class='ax-code ax-highlight'>")
     assert '<span class="k">def</span>' in out and '<span class="c1"># one</span>' in out
+
+
+def test_what_the_picker_said_goes_when_the_selection_moves(explorer: Explorer) -> None:
+    browser_update(explorer.graph, selected="source")
+    explorer.picker.pick("gaussian_blur")
+    explorer.flush()
+    assert "placed after decode" in explorer.picker.message  # adding says where it went
+    shown = explorer.picker.message
+    explorer.flush()
+    assert explorer.picker.message == shown  # the add's own redraw keeps it
+    browser_update(explorer.graph, selected="crop")
+    explorer.flush()
+    assert explorer.picker.message == ""

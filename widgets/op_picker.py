@@ -148,11 +148,14 @@ class OpPicker(anywidget.AnyWidget):
         self._key: object = None
         self.add_class("ax-op-picker")
         self.on_msg(self._message)
+        self._said_where = ""
         self.show(None, "")
 
     def show(self, key: object, where: str) -> None:
         """Work out what fits where an operator would go now (`where` names that point);
         `key` identifies the graph's structure, so an argument edit does not redo the work."""
+        if where != self._said_where:
+            self.message = ""  # what the last pick said was about another point of the graph
         if key == self._key and self.items and key is not None:
             return
         self._key = key
@@ -194,15 +197,18 @@ class OpPicker(anywidget.AnyWidget):
         found = self.item(name)
         if found is None:
             self.message = f"no operator {name!r}"
+            self._said_where = self.where
             return False
         if not found["fits"]:
             self.message = f"{name}: {found['reason']}"
+            self._said_where = self.where
             return False
         said = [found["note"], f"{name}: {found['cost']}" if found["cost"] else ""]
         # what adding it had to say: the companions wired on an annotated graph, or that the
         # annotations no longer match after it
         said.append(self._on_add(name) or "")
         self.message = "; ".join(part for part in said if part)
+        self._said_where = self.where  # where the add left the selection
         return True
 
     def _message(self, _: Any, content: Any, buffers: Any = None) -> None:

@@ -14,7 +14,7 @@ from augexplorer.engine import RunResult
 
 NOTE = (
     "Each operator is timed alone on its cached inputs, so the sum is an upper bound on the "
-    "fused pipeline's time. Dark bars ran for the last edit; light ones came from the cache."
+    "fused pipeline's time. Deep blue bars ran for the last edit; pale ones came from the cache."
 )
 
 
