@@ -230,15 +230,47 @@ def test_warp_affine_moves_polygons_by_its_transforms_matrix(coco: Path, catalog
     spec = spec.insert_after(None, turn, rewire=False)
     added = add_operator(spec, catalog, "warp_affine", "decode", {"matrix": Ref("turn")})
     assert added.spec.node("warp_affine").args["inverse_map"] is False
-    assert "no longer match" in added.note  # boxes: DALI has no box operator for an affine map
-    assert "warp_affine" in (tracks_at(added.spec, "warp_affine") or _none()).mismatched
+    assert "no longer match" not in added.note
+    tracks = tracks_at(added.spec, "warp_affine") or _none()
+    assert tracks.mismatched == {} and tracks.refs["boxes"] == Ref("warp_affine_boxes")
+    assert added.spec.node("warp_affine_boxes").op == "coord_transform"
     result = Session(added.spec, catalog=catalog, device_id=None).run()
     before, after = _before_after(result, "warp_affine")
     for i, (was, now) in enumerate(zip(before, after, strict=True)):
         matrix = np.asarray(result.arrays("turn")[i], np.float64).reshape(2, 3)
         assert len(now.polygons) == len(was.polygons)
         for mine, want in zip(now.polygons, was.polygons, strict=True):
-            np.testing.assert_allclose(mine, want @ matrix[:, :2].T + matrix[:, 2], atol=0.05)
+            np.testing.assert_allclose(mine, _affine(want, matrix), atol=0.05)
+        # boxes: the boxes enclosing each box's four corners, moved (not clipped)
+        np.testing.assert_allclose(now.boxes, _boxes_of(_affine(_corners(was.boxes), matrix)),
+                                   atol=0.05)  # fmt: skip
+        assert list(now.labels) == list(was.labels)
+
+
+def _affine(points: np.ndarray, matrix: np.ndarray) -> Any:
+    """Pixel points mapped forward by a 2x3 matrix."""
+    return points @ matrix[:, :2].T + matrix[:, 2]
+
+
+@pytest.mark.parametrize("ltrb", [True, False], ids=["ltrb", "xywh"])
+def test_warp_affine_moves_boxes_in_either_layout_and_in_pixels(
+    coco: Path, catalog: Catalog, ltrb: bool
+) -> None:
+    """A shear and shift (a constant matrix): each box becomes the box around its moved corners,
+    whether the source reads ltrb or xywh, in ratio or (for ltrb) in pixels."""
+    for ratio in (True, False) if ltrb else (True,):
+        spec = _graph(coco, ratio=ratio).set_reader_arg("source", "ltrb", ltrb)
+        matrix = [0.9, 0.3, -20.0, -0.2, 1.1, 15.0]
+        added = add_operator(spec, catalog, "warp_affine", "decode", {"matrix": matrix})
+        tracks = tracks_at(added.spec, "warp_affine") or _none()
+        assert "boxes" not in tracks.mismatched.get("warp_affine", "")
+        assert tracks.refs["boxes"] == Ref("warp_affine_boxes")
+        result = Session(added.spec, catalog=catalog, device_id=None).run()
+        before, after = _before_after(result, "warp_affine")
+        forward = np.asarray(matrix, np.float64).reshape(2, 3)
+        for was, now in zip(before, after, strict=True):
+            want = _boxes_of(_affine(_corners(was.boxes.astype(np.float64)), forward))
+            np.testing.assert_allclose(now.boxes, want, atol=0.05, err_msg=f"ratio={ratio}")
 
 
 def _none() -> Any:

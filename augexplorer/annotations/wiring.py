@@ -14,7 +14,9 @@ reading the same draws (a node of their own, so the image and its annotations ca
   vertices, the ``transforms.rotation`` of a ``coord_transform``; masks rotated with
   nearest-neighbour interpolation.
 - ``warp_affine``: one matrix node read by the image (``inverse_map=False``: the matrix maps
-  points forward, as ``coord_transform`` applies it) and the vertices' ``coord_transform``.
+  points forward, as ``coord_transform`` applies it) and the vertices' ``coord_transform``;
+  boxes become the boxes enclosing their moved corners (a ``coord_transform`` of the box rows
+  by a 4x5 matrix made of the same matrix).
 - ``paste``: one ratio, ``paste_x`` and ``paste_y`` read by ``paste`` and ``bbox_paste``.
 - ``resize``: ratio coordinates need nothing; masks get the same resize, nearest-neighbour.
 
@@ -122,7 +124,7 @@ def with_ratio(spec: GraphSpec, source_id: str | None = None) -> GraphSpec:
     """The fix for pixel coordinates: the COCO source reads boxes and polygons in ratio to the
     image size (``ratio=True``), which every companion but ``bbox_rotate`` needs."""
     for source in spec.sources():
-        if source.kind == "coco" and source_id in (None, source.id):
+        if source.reads_coco and source_id in (None, source.id):
             return spec.set_reader_arg(source.id, "ratio", True)
     raise ValueError("the graph reads no COCO source to set ratio=True on")
 
@@ -411,17 +413,20 @@ def _warp_affine(w: _Wiring) -> None:
         f"{w.node.id} reads its matrix as the forward map of points (inverse_map=False), as "
         "coord_transform applies it."
     )
-    if w.track("boxes") is not None:
-        w.notes.append(
-            f"boxes no longer match after {w.node.id}: DALI has no box operator for an affine "
-            "map (rotate with bbox_rotate, flip with bb_flip and paste with bbox_paste have one)."
-        )
-    if w.has_points and isinstance(matrix, Ref) and w.needs_ratio("coord_transform"):
+    boxes = w.track("boxes")
+    in_ratio: Ref | None = None
+    if isinstance(matrix, Ref) and w.tracks.format.ratio and (boxes is not None or w.has_points):
         size_in = w.expression("size_in", "images.shape()[1::-1] * 1.0", w.images)
         size_out = w.expression("size_out", "1.0 / warped.shape()[1::-1]", Ref(w.node.id))
         to_pixels = w.transform("to_pixels", "scale", {"scale": size_in})
         moved = w.transform("moved", "combine", {}, to_pixels, matrix)
-        w.vertex_companions(w.transform("to_ratio", "scale", {"scale": size_out}, moved))
+        in_ratio = w.transform("to_ratio", "scale", {"scale": size_out}, moved)
+    if boxes is not None and isinstance(matrix, Ref):
+        w.move("boxes", _enclosing_boxes(w, boxes, in_ratio or matrix))
+    elif boxes is not None:
+        w.notes.append(f"boxes no longer match after {w.node.id}: its matrix is no node output.")
+    if w.has_points and w.needs_ratio("coord_transform") and in_ratio is not None:
+        w.vertex_companions(in_ratio)
     masks = w.masks_u8()
     if masks is not None:
         args = {
@@ -433,6 +438,38 @@ def _warp_affine(w: _Wiring) -> None:
         if "size" in w.node.args:
             args["size"] = w.node.args["size"]
         w.move("masks", w.add(Node(w.name("masks"), "warp_affine", (masks,), args)))
+
+
+def _enclosing_boxes(w: _Wiring, boxes: Ref, matrix: Ref) -> Ref:
+    """The boxes enclosing each box's four corners moved by the affine `matrix` (2x3, in the
+    boxes' own coordinates), as one ``coord_transform`` of the box rows by a 4x5 matrix: for
+    ltrb, left' = max(a, 0) * left + min(a, 0) * right + max(b, 0) * top + min(b, 0) * bottom + e
+    (a, b, e the first row), and so on; for xywh the width is |a| * w + |b| * h. Boxes are not
+    clipped to the image: a box moved partly outside keeps its full extent."""
+    if w.tracks.format.ltrb:  # left, top: the positive parts on left, top; right, bottom: swapped
+        texts = {
+            "positive": "math.max(matrix[:, 0:2], 0.0)",
+            "negative": "math.min(matrix[:, 0:2], 0.0)",
+            "offset": "matrix[:, 2:3]",
+        }
+        rows = (("positive", "negative", "offset"), ("negative", "positive", "offset"))
+    else:  # rows: x, y moved like the corner, w, h grown by |a| and |b|
+        texts = {
+            "linear": "matrix[:, 0:2]",
+            "negative": "math.min(matrix[:, 0:2], 0.0)",
+            "offset": "matrix[:, 2:3]",
+            "zeros": "matrix[:, 0:2] * 0.0",
+            "extent": "math.abs(matrix[:, 0:2])",
+            "no_offset": "matrix[:, 2:3] * 0.0",
+        }
+        rows = (("linear", "negative", "offset"), ("zeros", "extent", "no_offset"))
+    parts = {key: w.expression(f"boxes_{key}", text, matrix) for key, text in texts.items()}
+    halves = [
+        w.add(Node(w.name(f"boxes_rows{i}"), "cat", tuple(parts[k] for k in row), {"axis": 1}))
+        for i, row in enumerate(rows)
+    ]
+    table = w.add(Node(w.name("boxes_matrix"), "cat", tuple(halves), {"axis": 0}))
+    return w.add(Node(w.name("boxes"), "coord_transform", (boxes,), {"MT": table}))
 
 
 def _paste(w: _Wiring) -> None:
