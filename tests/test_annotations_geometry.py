@@ -219,6 +219,52 @@ def test_rotate_moves_boxes_with_bbox_rotate_and_polygons_with_coord_transform(
         _assert_points(now, _boxes_of(corners), polygons)
 
 
+def test_rotate_keep_size_clips_boxes_and_turns_polygons_on_the_same_canvas(
+    coco: Path, catalog: Catalog
+) -> None:
+    """keep_size=True: the canvas stays, boxes are clipped to it (bbox_rotate drops those with
+    less than remove_threshold, 0.1, of their area left, and their labels) and polygons turn
+    about the centre without clipping."""
+    angle = Random.uniform(-60.0, 60.0, seed=11)
+    added, result = _wired(coco, catalog, "rotate", {"angle": angle, "keep_size": True})
+    assert added.spec.node("rotate_boxes").args["keep_size"] is True
+    angles = [float(a) for a in result.arrays(added.spec.node("rotate").args["angle"])]
+    before, after = _before_after(result, "rotate")
+    clipped = 0
+    for i, (was, now) in enumerate(zip(before, after, strict=True)):
+        size = _size(result, "decode", i)
+        np.testing.assert_array_equal(_size(result, "rotate", i), size)
+        whole = _boxes_of(_rotated(_corners(was.boxes), angles[i], size, size))
+        inside = np.clip(whole, 0, np.tile(size, 2))
+        area = np.prod(whole[:, 2:] - whole[:, :2], axis=1)
+        left = np.prod(np.maximum(inside[:, 2:] - inside[:, :2], 0), axis=1)
+        kept = left / area >= 0.1
+        clipped += int(np.any(np.abs(inside - whole) > PIXELS))
+        polygons = [_rotated(p, angles[i], size, size) for p in was.polygons]
+        np.testing.assert_allclose(now.boxes, inside[kept], atol=PIXELS)
+        assert list(now.labels) == list(was.labels[kept])
+        for mine, want in zip(now.polygons, polygons, strict=True):
+            np.testing.assert_allclose(mine, want, atol=PIXELS)
+    assert clipped > 0, "the seed should turn some box partly off the canvas"
+
+
+def test_rotate_onto_a_canvas_of_given_size_moves_boxes_and_polygons(
+    coco: Path, catalog: Catalog
+) -> None:
+    """rotate's `size` goes to bbox_rotate too (its boxes are in ratio to that canvas)."""
+    angle = Random.uniform(-30.0, 30.0, seed=4)
+    added, result = _wired(coco, catalog, "rotate", {"angle": angle, "size": [500.0, 700.0]})
+    assert added.spec.node("rotate_boxes").args["size"] == [500.0, 700.0]
+    angles = [float(a) for a in result.arrays(added.spec.node("rotate").args["angle"])]
+    before, after = _before_after(result, "rotate")
+    for i, (was, now) in enumerate(zip(before, after, strict=True)):
+        size_in, size_out = _size(result, "decode", i), _size(result, "rotate", i)
+        np.testing.assert_array_equal(size_out, [700, 500])  # size is (height, width)
+        corners = _rotated(_corners(was.boxes), angles[i], size_in, size_out)
+        polygons = [_rotated(p, angles[i], size_in, size_out) for p in was.polygons]
+        _assert_points(now, _boxes_of(corners), polygons)
+
+
 # ---- warp_affine ------------------------------------------------------------------------------
 def test_warp_affine_moves_polygons_by_its_transforms_matrix(coco: Path, catalog: Catalog) -> None:
     spec = _graph(coco)
@@ -301,6 +347,93 @@ def test_paste_moves_boxes_with_bbox_paste_on_the_same_draws(coco: Path, catalog
         _assert_points(now, pasted(was.boxes.reshape(-1, 2)).reshape(-1, 4), [
             pasted(p) for p in was.polygons
         ])  # fmt: skip
+
+
+# ---- keypoints --------------------------------------------------------------------------------
+KEYPOINT_CASES: dict[str, tuple[str, dict[str, Any]]] = {
+    "flip-horizontal": ("flip", {"horizontal": 1}),
+    "flip-vertical": ("flip", {"horizontal": 0, "vertical": 1}),
+    "random_bbox_crop": ("random_bbox_crop", {}),
+    "resize": ("resize", {"resize_x": 200.0, "resize_y": 120.0}),
+    "rotate-by-90": ("rotate", {"angle": 90.0}),
+    "rotate-any-angle": ("rotate", {"angle": Random.uniform(-40.0, 40.0, seed=5)}),
+    "warp_affine": ("warp_affine", {"matrix": [0.9, 0.3, -20.0, -0.2, 1.1, 15.0]}),
+    "paste": (
+        "paste",
+        {
+            "ratio": Random.uniform(1.2, 2.0, seed=1),
+            "paste_x": Random.uniform(0.0, 1.0, seed=2),
+            "paste_y": Random.uniform(0.0, 1.0, seed=3),
+            "fill_value": [0, 0, 0],
+        },
+    ),
+}
+
+
+def _moved(added: Added, result: RunResult, sample: int, points: np.ndarray) -> Any:
+    """Pixel `points` of one sample where the operator `added` put the image's content, from
+    the draws the run recorded."""
+    node = added.spec.node(added.node_id)
+    size_in, size_out = _size(result, "decode", sample), _size(result, node.id, sample)
+    moved = points.astype(np.float64)
+    if node.op == "flip":
+        for column, axis in enumerate(("horizontal", "vertical")):
+            coin = node.args.get(axis, 0)
+            if isinstance(coin, Ref) and int(result.arrays(coin)[sample]):
+                moved[..., column] = size_in[column] - moved[..., column]
+        return moved
+    if node.op == "slice":  # random_bbox_crop's window, in ratio to the image
+        anchor = result.arrays(Ref("random_bbox_crop", 0))[sample].astype(np.float64)
+        shape = result.arrays(Ref("random_bbox_crop", 1))[sample].astype(np.float64)
+        return (moved / size_in - anchor) / shape * size_out
+    if node.op == "resize":
+        return moved * size_out / size_in
+    if node.op == "rotate":
+        angle = float(result.arrays(node.args["angle"])[sample])
+        return _rotated(moved, angle, size_in, size_out)
+    if node.op == "warp_affine":
+        matrix = np.asarray(result.arrays(node.args["matrix"])[sample], np.float64)
+        return _affine(moved, matrix.reshape(2, 3))
+    assert node.op == "paste", node.op
+    ratio = float(result.arrays(node.args["ratio"])[sample])
+    where = np.array([float(result.arrays(node.args[k])[sample]) for k in ("paste_x", "paste_y")])
+    return (moved / size_in / ratio + where * (ratio - 1) / ratio) * size_out
+
+
+@pytest.fixture(scope="module")
+def keypoint_graph() -> GraphSpec:
+    """The bundled annotated samples (their first photos have keypoints) with keypoints."""
+    source = Source(
+        "source", "coco", shuffle=False, keypoints=True, reader_args={"ratio": True, "ltrb": True}
+    )
+    return chain(source, ("decode", "decoders.image", {"output_type": "RGB"}), batch_size=BATCH)
+
+
+@pytest.mark.parametrize("case", list(KEYPOINT_CASES))
+def test_keypoints_move_with_every_geometric_operator(
+    keypoint_graph: GraphSpec, catalog: Catalog, case: str
+) -> None:
+    op, args = KEYPOINT_CASES[case]
+    added = add_operator(keypoint_graph, catalog, op, "decode", args)
+    tracks = tracks_at(added.spec, added.node_id) or _none()
+    assert "keypoints" not in tracks.mismatched.get(added.node_id, "")
+    if op != "resize":  # ratio coordinates need no companion through a resize
+        assert tracks.refs["keypoints"].node in added.added  # a companion moved them
+    result = Session(added.spec, catalog=catalog, device_id=None).run()
+    before, after = result.annotations("decode"), result.annotations(added.node_id)
+    assert before is not None and after is not None
+    labelled = moved = 0
+    for i, (was, now) in enumerate(zip(before, after, strict=True)):
+        assert was.keypoints is not None and now.keypoints is not None
+        assert now.keypoints.shape == was.keypoints.shape
+        np.testing.assert_array_equal(now.keypoints[..., 2], was.keypoints[..., 2])
+        seen = was.keypoints[..., 2] > 0
+        labelled += int(seen.sum())
+        want = _moved(added, result, i, was.keypoints[..., :2][seen])
+        np.testing.assert_allclose(now.keypoints[..., :2][seen], want, atol=PIXELS)
+        moved += int(np.any(np.abs(want - was.keypoints[..., :2][seen]) > PIXELS))
+    assert labelled > 0, "the first samples should have labelled keypoints"
+    assert moved > 0, "the seeds should move the keypoints of some sample"
 
 
 # ---- masks ------------------------------------------------------------------------------------

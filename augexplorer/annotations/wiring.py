@@ -372,6 +372,8 @@ def _rotate(w: _Wiring) -> None:
             "bbox_normalized": w.tracks.format.ratio,
             "keep_size": keep_size,
         }
+        if "size" in w.node.args:  # the output canvas rotate was given
+            args["size"] = w.node.args["size"]
         inputs = (boxes, labels) if labels is not None else (boxes,)
         rotated = w.add(Node(w.name("boxes"), "bbox_rotate", inputs, args))
         w.move("boxes", rotated)
@@ -396,6 +398,8 @@ def _rotate(w: _Wiring) -> None:
             "interp_type": "INTERP_NN",
             "fill_value": 0.0,
         }
+        if "size" in w.node.args:
+            args["size"] = w.node.args["size"]
         w.move("masks", w.add(Node(w.name("masks"), "rotate", (masks,), args)))
 
 
