@@ -143,6 +143,49 @@ def test_flip_moves_boxes_and_polygons_on_the_images_coin(
         _assert_points(now, _boxes_of(corners), polygons)
 
 
+@pytest.mark.parametrize("masks", [False, True], ids=["polygons", "masks"])
+def test_crop_mirror_normalize_mirrors_annotations_on_its_coin(
+    coco: Path, catalog: Catalog, masks: bool
+) -> None:
+    args = {"mirror": 1, "mean": [0.0, 0.0, 0.0], "std": [255.0, 255.0, 255.0]}
+    added, result = _wired(coco, catalog, "crop_mirror_normalize", args, masks=masks)
+    coin = added.spec.node("crop_mirror_normalize").args["mirror"]
+    assert isinstance(coin, Ref) and added.spec.node(coin.node).op == "random.coin_flip"
+    assert "coin" in added.note
+    tracks = tracks_at(added.spec, "crop_mirror_normalize") or _none()
+    assert tracks.mismatched == {}
+    coins = [int(c) for c in result.arrays(coin)]
+    assert 0 < sum(coins) < BATCH, "the seed should mirror some samples and not others"
+    before, after = _before_after(result, "crop_mirror_normalize")
+    for i, (was, now) in enumerate(zip(before, after, strict=True)):
+        image = result.arrays("decode")[i]
+        mirrored = image[:, ::-1] if coins[i] else image
+        got = np.transpose(result.arrays("crop_mirror_normalize")[i], (1, 2, 0))  # CHW
+        np.testing.assert_allclose(got * 255.0, mirrored, atol=1e-3)
+        if masks:
+            assert was.mask is not None and now.mask is not None
+            want = was.mask[:, ::-1] if coins[i] else was.mask
+            np.testing.assert_array_equal(now.mask, want)
+            continue
+        width = _size(result, "decode", i)[0]
+        corners, polygons = _corners(was.boxes.astype(np.float64)), [p.copy() for p in was.polygons]
+        if coins[i]:
+            corners[..., 0] = width - corners[..., 0]
+            for p in polygons:
+                p[:, 0] = width - p[:, 0]
+        _assert_points(now, _boxes_of(corners), polygons)
+
+
+def test_crop_mirror_normalize_cropping_says_the_annotations_stay(
+    coco: Path, catalog: Catalog
+) -> None:
+    args = {"mirror": 1, "crop": [100.0, 100.0]}
+    added = add_operator(_graph(coco), catalog, "crop_mirror_normalize", "decode", args)
+    assert "no longer match" in added.note and "random_bbox_crop" in added.note
+    plain = add_operator(_graph(coco), catalog, "crop_mirror_normalize", "decode", {})
+    assert plain.added == () and plain.note == ""  # no mirror, no crop: nothing moves
+
+
 # ---- random_bbox_crop + slice -----------------------------------------------------------------
 def test_random_bbox_crop_drives_the_image_crop_and_the_polygons(
     coco: Path, catalog: Catalog
@@ -597,6 +640,7 @@ WIRED: dict[str, dict[str, Any]] = {
     "rotate": {"angle": Random.uniform(-40.0, 40.0, seed=5)},
     "warp_affine": {"matrix": [1.0, 0.2, 0.0, 0.1, 1.0, 0.0]},
     "paste": {"ratio": 1.5, "fill_value": [0, 0, 0]},
+    "crop_mirror_normalize": {"mirror": 1},
 }
 
 

@@ -5,7 +5,8 @@ gets the annotation operators that move boxes, polygon vertices, keypoints and m
 reading the same draws (a node of their own, so the image and its annotations cannot disagree):
 
 - ``flip``: a ``random.coin_flip`` read by ``flip``, ``bb_flip`` (boxes, ``ltrb`` as the source
-  reads them) and ``coord_flip`` (vertices, keypoints); masks through the same ``flip``.
+  reads them) and ``coord_flip`` (vertices, keypoints); masks through the same ``flip``. The
+  ``mirror`` of ``crop_mirror_normalize`` the same way (its crop has no box operator: a note).
 - ``random_bbox_crop`` (DALI's SSD pattern): it reads boxes and labels and gives anchor, shape,
   boxes and labels; the image crop is a ``slice`` reading that anchor and shape, and so are the
   masks; polygons follow through ``segmentation.select_masks`` (the boxes kept) and a
@@ -296,7 +297,11 @@ def _flip(w: _Wiring) -> None:
             w.notes.append(f"{w.node.id} flips {name}ly with probability 0.5 (a coin node).")
         axes[name] = w.shared(f"{name[0]}coin", value, "INT32")
         w.set_arg(name, axes[name])
-    horizontal, vertical = axes.get("horizontal", 0), axes.get("vertical", 0)
+    _flip_companions(w, axes.get("horizontal", 0), axes.get("vertical", 0))
+
+
+def _flip_companions(w: _Wiring, horizontal: ArgValue, vertical: ArgValue) -> None:
+    """``bb_flip``, ``coord_flip`` and a mask ``flip`` reading the image's coins."""
     boxes = w.track("boxes")
     if boxes is not None:
         w.needs_ratio("bb_flip")
@@ -313,6 +318,25 @@ def _flip(w: _Wiring) -> None:
     if masks is not None:
         args = {"horizontal": horizontal, "vertical": vertical}
         w.move("masks", w.add(Node(w.name("masks"), "flip", (masks,), args)))
+
+
+def _crop_mirror_normalize(w: _Wiring) -> None:
+    """Its `mirror` is a horizontal flip: wired like ``flip``'s (one coin). A crop by it has no
+    box operator, so the annotations keep their place only when it does not crop."""
+    mirror = w.node.args.get("mirror", 0)
+    if isinstance(mirror, (int, float, bool)) and mirror:
+        mirror = Random.coin_flip(0.5)
+        w.notes.append(f"{w.node.id} mirrors with probability 0.5 (a coin node).")
+    if not (isinstance(mirror, (int, float, bool)) and not mirror):
+        coin = w.shared("mirror_coin", mirror, "INT32")
+        w.set_arg("mirror", coin)
+        _flip_companions(w, coin, 0)
+    placed = [kind for kind in PLACED_KINDS if w.track(kind) is not None]
+    if placed and moves_pixels(w.node.op, {k: v for k, v in w.node.args.items() if k != "mirror"}):
+        w.notes.append(
+            f"{', '.join(placed)} no longer match the images after {w.node.id}: its crop has no "
+            "box operator; crop with random_bbox_crop and slice before it instead."
+        )
 
 
 def _box_crop(w: _Wiring) -> None:
@@ -525,6 +549,7 @@ def _without_companion(w: _Wiring) -> None:
 
 WIRINGS: dict[str, Callable[[_Wiring], None]] = {
     "flip": _flip,
+    "crop_mirror_normalize": _crop_mirror_normalize,
     BOX_CROP: _box_crop,
     "rotate": _rotate,
     "warp_affine": _warp_affine,
