@@ -1,6 +1,7 @@
 """Geometry kept in step: an operator added to an annotated graph brings its companions, and the
-boxes, polygon vertices and masks after it equal a numpy reference computed from the source's
-annotations and the draws the run recorded (coins, angles, crop windows, paste positions)."""
+boxes, polygon vertices, keypoints and masks after it equal a numpy reference computed from the
+source's annotations and the draws the run recorded (coins, angles, crop windows, paste
+positions, matrices)."""
 
 from __future__ import annotations
 
