@@ -16,6 +16,7 @@ rule leaves out is listed in :attr:`SourceData.ignored` and worded by :meth:`Sou
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -193,9 +194,11 @@ def _open(source: Source, arrays: Any, skip_bad: bool) -> SourceData:
         return _arrays(source, arrays)
     if source.kind == "coco":
         return _coco(source, skip_bad)
+    if source.kind == "yolo":
+        return _yolo(source, skip_bad)
     raise DataError(
         f"unknown source kind {source.kind!r}",
-        fix="use samples, folder, file_list, arrays or coco",
+        fix="use samples, folder, file_list, arrays, coco or yolo",
     )
 
 
@@ -516,6 +519,39 @@ def _coco(source: Source, skip_bad: bool) -> SourceData:
         ),
         coco_images=tuple(image.file_name for image in kept),
     )
+
+
+def _yolo(source: Source, skip_bad: bool) -> SourceData:
+    """A YOLO folder: every label file checked (one error naming each file and line, or with
+    `skip_bad` the images left out and listed), then converted to a COCO file in the cache and
+    opened as a COCO source (so it reads ``kind == "coco"`` from here on)."""
+    from .yolo_folder import YOLO_LINE_FIX, scan_yolo, yolo_annotations_file
+
+    folder = Path(source.path or "")
+    if not folder.is_dir():
+        raise DataError(
+            "the YOLO folder is not a folder" if folder.exists() else "YOLO folder not found",
+            path=str(folder),
+            fix="give the folder holding the images and their .txt label files",
+        )
+    coco, problems = scan_yolo(str(folder))
+    bad = [(str(folder / name), reason) for name, reason in problems]
+    if bad and (not skip_bad or not coco["images"]):
+        shown = "; ".join(reason for _, reason in bad[:_SHOWN])
+        more = f"; and {len(bad) - _SHOWN} more" if len(bad) > _SHOWN else ""
+        raise DataError(
+            f"{len(bad)} image(s) with bad labels: {shown}{more}",
+            path=str(folder),
+            fix=YOLO_LINE_FIX,
+        )
+    if not coco["images"]:
+        raise DataError(
+            "the YOLO folder holds no images", path=str(folder), fix="add images (.jpg, .png)"
+        )
+    annotations_file = yolo_annotations_file(str(folder), coco)
+    as_coco = dataclasses.replace(source, kind="coco", path=annotations_file, file_root=str(folder))
+    data = _coco(as_coco, skip_bad)
+    return dataclasses.replace(data, skipped=(*bad, *data.skipped))
 
 
 def _arrays(source: Source, arrays: Any) -> SourceData:

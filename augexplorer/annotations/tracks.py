@@ -108,7 +108,7 @@ def tracks_at(spec: GraphSpec, node_id: str) -> Tracks | None:
     if not chain:
         return None
     source = spec.node(chain[0])
-    if not isinstance(source, Source) or source.kind != "coco":
+    if not isinstance(source, Source) or not source.reads_coco:
         return None
     names = source.output_names()
     refs = {name: Ref(source.id, i) for i, name in enumerate(names) if name in TRACK_KINDS}

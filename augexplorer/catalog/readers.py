@@ -1,7 +1,8 @@
 """The DALI reader behind each kind of data source, and which of its arguments a source holds.
 
 Folders, file lists and the bundled samples are read by ``fn.readers.file``; a COCO source
-(images with boxes, labels and masks) by ``fn.readers.coco``. The arguments in
+(images with boxes, labels and masks) and a YOLO folder (converted to a COCO file) by
+``fn.readers.coco``. The arguments in
 :data:`SOURCE_OWNED` are fields of :class:`~augexplorer.spec.Source` (or are set from them);
 every other argument of the reader is carried as it is in ``Source.reader_args``.
 """
@@ -31,6 +32,12 @@ COCO_OWNED: dict[str, str] = {
     "name": "the source's id",
 }
 
+YOLO_OWNED: dict[str, str] = {
+    **COCO_OWNED,
+    "annotations_file": "the source's path (the YOLO folder, converted to a COCO file)",
+    "file_root": "the source's path (the YOLO folder)",
+}
+
 # Arguments the exported module also sets for sharding under torchrun: a graph's values are
 # the defaults of its pipeline function, make_loader's shard settings take their place.
 SHARDING = ("shard_id", "num_shards")
@@ -38,9 +45,11 @@ SHARDING = ("shard_id", "num_shards")
 
 def reader_of(kind: str) -> str:
     """The DALI reader that reads a source of this kind (none reads in-memory arrays)."""
-    return COCO_READER if kind == "coco" else READER
+    return COCO_READER if kind in ("coco", "yolo") else READER
 
 
 def owned_by_source(kind: str) -> dict[str, str]:
     """The reader arguments a source of this kind sets itself, and how it says them."""
+    if kind == "yolo":
+        return YOLO_OWNED
     return COCO_OWNED if kind == "coco" else SOURCE_OWNED

@@ -14,12 +14,14 @@ from .values import check_value, value_fix
 def check_source(ctx: CheckContext, source: Source) -> None:
     """Problems of `source`; records its call for the nodes that read it."""
     ctx.check_seed(source.seed, source.id, "seed")
-    if source.kind in ("folder", "file_list") and not source.path:
+    if source.kind in ("folder", "file_list", "yolo") and not source.path:
         ctx.problem(
             f"a {source.kind} source needs a path",
             source.id,
             "path",
-            fix="set path to the folder or list file",
+            fix="set path to the folder or list file"
+            if source.kind != "yolo"
+            else "set path to the folder of images and their YOLO .txt label files",
         )
     if source.file_root is not None and source.kind not in ("file_list", "coco"):
         ctx.problem(

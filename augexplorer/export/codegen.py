@@ -18,6 +18,7 @@ import textwrap
 from collections.abc import Iterable
 from typing import Any
 
+from .. import yolo_folder
 from ..builder import CHOICE_DATA, WEIGHTED_CHOICE, choice_values, dali_value, reader_arg_values
 from ..catalog import load_catalog
 from ..catalog.auto_aug import POLICY_MODULES, is_auto_aug
@@ -38,6 +39,7 @@ from .expression_source import math_import
 from .expression_source import source as expression_source
 from .fusion import FUSE_MODES, FuseMode, fuse_decoders
 from .literals import ENUM_TYPES, dotted, enum_member, identifier, is_plain, literal
+from .yolo_source import yolo_functions_source
 
 
 class ExportError(AugExplorerError):
@@ -98,6 +100,9 @@ MODULE_NAMES = frozenset(
         "images",
         "padded",
     }
+    # what a module reading a YOLO folder adds (augexplorer.yolo_folder's functions)
+    | {"hashlib", "json", *yolo_folder.CARRIED_CONSTANTS}
+    | {function.__name__ for function in yolo_folder.CARRIED}
     | POLICY_MODULES  # nvidia.dali.auto_aug modules, imported where a graph calls a policy
     | {"math"}  # nvidia.dali.math, imported where an expression calls its functions
 )
@@ -230,7 +235,7 @@ class _Writer:
 
     @property
     def coco(self) -> bool:
-        return self.source.kind == "coco"
+        return self.source.reads_coco
 
     @property
     def labels_output(self) -> str | None:
@@ -321,7 +326,17 @@ class _Writer:
             imports = imports.replace("import argparse\n", "import argparse\nimport json\n")
             fields["numpy_import"] = "import numpy as np\n"
             fields["keypoints_ratio"] = literal(bool(self.source.reader_args.get("ratio")))
-        parts += [imports, template_detection.CONSTANTS]
+        yolo = self.source.kind == "yolo"
+        if yolo:  # the folder is converted with os, json and hashlib
+            imports = imports.replace("import argparse\n", "import argparse\nimport hashlib\n")
+            if "import json\n" not in imports:
+                imports = imports.replace("import hashlib\n", "import hashlib\nimport json\n")
+        parts += [
+            imports,
+            template_detection.CONSTANTS_YOLO if yolo else template_detection.CONSTANTS,
+        ]
+        if yolo:
+            parts += [template_detection.YOLO_HEADER, yolo_functions_source()]
         if self.source.keypoints:
             parts.append(template_detection.KEYPOINTS)
         if self.python_steps:
@@ -329,7 +344,7 @@ class _Writer:
         parts += [
             template_detection.PIPELINE_COCO,
             template_detection.DETECTION_ITERATOR,
-            template_detection.LOADER_COCO,
+            template_detection.LOADER_YOLO if yolo else template_detection.LOADER_COCO,
             template_detection.MAIN_COCO,
         ]
         return "".join(_fill(part, fields) for part in parts)
@@ -530,7 +545,7 @@ class _Writer:
         ]
         keypoints = step.source.keypoints
         reader_names = names[:-2] if keypoints else names  # the last two are looked up
-        reader_args = reader_arg_values(step.source.reader_args, "coco")
+        reader_args = reader_arg_values(step.source.reader_args, step.source.kind)
         if keypoints:
             reader_args["image_ids"] = True  # the keypoints are looked up by image id
             reader_names[-1] = self.names[(step.id, step.output_count - 3)]  # read below
@@ -549,6 +564,11 @@ class _Writer:
             line += (
                 f"\n{', '.join(names[-2:])} = keypoints_of({reader_names[-1]}, "
                 "keypoint_tables(annotations_file, images))"
+            )
+        if step.source.kind == "yolo":  # file_root is a YOLO folder: read its COCO form
+            line = (
+                "if annotations_file is None:\n"
+                "    annotations_file = yolo_annotations_file(file_root)\n" + line
             )
         return line
 

@@ -30,7 +30,7 @@ _PER_OBJECT_OUTPUTS: dict[str, frozenset[int]] = {
 class CocoData:
     """The data an exported module reads by default, as augexplorer reads it."""
 
-    annotations_file: str
+    annotations_file: str | None  # None: file_root is a YOLO folder, converted when built
     file_root: str
     # the images read (relative to file_root): None for every image the file lists, or the
     # ones augexplorer kept when skip_bad left some out
@@ -42,6 +42,13 @@ def coco_data(source: Source, annotations_file: str | None = None) -> CocoData:
     images folder and, where the source skips bad images, the images it keeps."""
     from ..data import open_source, sample_annotations, samples_dir
 
+    if source.kind == "yolo":  # the folder is converted when the module's pipeline is built
+        folder = str(annotations_file or source.path)
+        kept = None
+        if source.skip_bad:
+            opened = open_source(dataclasses.replace(source, path=folder), skip_bad=True)
+            kept = list(opened.coco_images) if opened.skipped else None
+        return CocoData(None, folder, kept)
     path = Path(annotations_file or source.path or sample_annotations())
     if source.file_root:
         root = Path(source.file_root)
@@ -68,7 +75,7 @@ def per_object_outputs(spec: GraphSpec, outputs: dict[str, Ref]) -> list[str]:
     for name, ref in outputs.items():
         node = spec.node(ref.node)
         if isinstance(node, Source):
-            per_object = node.kind == "coco" and node.output_names()[ref.output] in PER_OBJECT_KINDS
+            per_object = node.reads_coco and node.output_names()[ref.output] in PER_OBJECT_KINDS
         else:
             per_object = ref in tracked or ref.output in _PER_OBJECT_OUTPUTS.get(
                 node.op, frozenset()

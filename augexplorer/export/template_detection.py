@@ -201,3 +201,28 @@ def keypoints_of(image_ids, tables):
     return types.Constant(xy)[index], types.Constant(visibility)[index]
 
 '''
+
+# A YOLO source: ANNOTATIONS_FILE is None and FILE_ROOT the YOLO folder, converted to a COCO file
+# when the pipeline is built by the functions below (augexplorer.yolo_folder's own).
+CONSTANTS_YOLO = _replaced(
+    _replaced(
+        CONSTANTS,
+        "# The COCO data the graph was explored on; pass your own to make_loader().\n",
+        "# The data the graph was explored on; pass your own to make_loader(). ANNOTATIONS_FILE None:\n"
+        "# FILE_ROOT is a YOLO folder (images with one .txt label file each), converted to a COCO\n"
+        "# file in the cache when the pipeline is built (yolo_annotations_file).\n",
+    ),
+    "# The folder the file's image names are relative to.\n",
+    "# The folder the file's image names are relative to (here the YOLO folder).\n",
+)
+
+YOLO_HEADER = """# Converting a YOLO folder to a COCO file: each line of a label file is `class cx cy w h`,
+# fractions of the image's size; category ids are the class numbers plus one.
+"""
+
+# The images augexplorer kept belong to its folder: another folder's are all read.
+LOADER_YOLO = _replaced(
+    LOADER_COCO,
+    "    if images is None and annotations_file == ANNOTATIONS_FILE:\n",
+    "    if images is None and annotations_file == ANNOTATIONS_FILE and file_root == FILE_ROOT:\n",
+)

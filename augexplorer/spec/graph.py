@@ -25,10 +25,12 @@ from ..expressions import EXPRESSION
 from ..expressions.rename import follow_inputs
 
 Device = Literal["cpu", "gpu", "mixed"]
-SourceKind = Literal["samples", "folder", "file_list", "arrays", "coco"]
+SourceKind = Literal["samples", "folder", "file_list", "arrays", "coco", "yolo"]
 Distribution = Literal["uniform", "normal", "coin_flip", "choice"]
 
-SOURCE_KINDS: tuple[str, ...] = ("samples", "folder", "file_list", "arrays", "coco")
+SOURCE_KINDS: tuple[str, ...] = ("samples", "folder", "file_list", "arrays", "coco", "yolo")
+# Sources read by readers.coco: a YOLO folder is converted to a COCO file when opened.
+COCO_KINDS: tuple[str, ...] = ("coco", "yolo")
 DISTRIBUTIONS: tuple[str, ...] = ("uniform", "normal", "coin_flip", "choice")
 
 
@@ -263,9 +265,12 @@ class Source:
     A file list has one image path per line followed by one or more integer labels; relative
     paths are read from `file_root` when it is set (as DALI's ``readers.file`` reads them), else
     from the list's own folder.
+    A ``yolo`` source's `path` is a folder of images with one YOLO ``.txt`` label file each
+    (:mod:`augexplorer.yolo_folder`): converted to a COCO file when opened, it is read and has
+    the outputs of a COCO source.
 
     Every source but ``arrays`` is read by a DALI reader (``readers.file``, or ``readers.coco``
-    for COCO): `reader_args` holds its other arguments (``initial_fill``, ``shuffle_after_epoch``,
+    for COCO and YOLO): `reader_args` holds its other arguments (``initial_fill``, ``shuffle_after_epoch``,
     ``ltrb``, ``ratio``, ...) as JSON-typed constants, passed to the reader as they are.
     """
 
@@ -293,9 +298,14 @@ class Source:
     def op(self) -> str:
         return f"source.{self.kind}"
 
+    @property
+    def reads_coco(self) -> bool:
+        """Read by ``readers.coco``: a COCO file, or a YOLO folder converted to one."""
+        return self.kind in COCO_KINDS
+
     def output_names(self) -> tuple[str, ...]:
         """What each output holds, in order (DALI's order for ``readers.coco``)."""
-        if self.kind != "coco":
+        if not self.reads_coco:
             return ("images", "labels")
         names = ["images", "boxes", "labels"]
         if self.reader_args.get("polygon_masks"):
@@ -590,7 +600,7 @@ class GraphSpec:
         old = self.sources()[0] if self.sources() else None
         if old is None:
             return dataclasses.replace(self, nodes=(source, *self.nodes))
-        same_reader = (source.kind == "coco") == (old.kind == "coco")  # readers.coco or .file
+        same_reader = source.reads_coco == old.reads_coco  # readers.coco or .file
         if not source.reader_args and source.kind != "arrays" and same_reader:
             source = dataclasses.replace(source, reader_args=old.reader_args)
         return self.replace_node(dataclasses.replace(source, id=old.id))

@@ -99,7 +99,7 @@ class ClauseJSON(_Object):
 
 class SourceJSON(_Object):
     id: Name
-    source: Literal["samples", "folder", "file_list", "arrays", "coco"]
+    source: Literal["samples", "folder", "file_list", "arrays", "coco", "yolo"]
     path: Annotated[str, Meta(max_length=4096)] | None = None
     shuffle: bool = True
     seed: Seed | None = None

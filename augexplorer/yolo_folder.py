@@ -1,0 +1,252 @@
+"""A YOLO folder (images with one ``.txt`` label file each) turned into a COCO file, so that DALI's
+``readers.coco`` reads it and everything after the reader is the COCO source's.
+
+The layout is YOLO's: ``images/a.jpg`` is labelled by ``labels/a.txt`` (the last ``images``
+folder of the path replaced by ``labels``), else by ``a.txt`` beside the image; an image with no
+label file has no objects. Each line of a label file is ``class cx cy w h``: the box's centre and
+size as fractions of the image's size. Class names come from ``classes.txt`` (one a line) or the
+``names:`` of ``data.yaml``/``dataset.yaml`` at the folder's top; without them a class is named by
+its number. Category ids are the class numbers plus one, listed in order, so DALI's labels are
+the class numbers plus one.
+
+The functions that convert (:data:`CARRIED`) use nothing but ``os``, ``json`` and ``hashlib``:
+an exported module carries their source and converts the same folder when its pipeline is built,
+so its outputs are the explorer's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from typing import Any
+
+from .folder_listing import HIDDEN_NAMES, IMAGE_SUFFIXES
+
+YOLO_IMAGE_SUFFIXES = tuple(sorted(IMAGE_SUFFIXES))
+YOLO_HIDDEN_NAMES = HIDDEN_NAMES
+# How far past the image's border (as a fraction of its size) a box edge may reach and be clipped:
+# writers round, and 1.0000001 is not a labelling mistake.
+YOLO_EDGE_SLACK = 1e-4
+YOLO_LINE_FIX = (
+    "write each line as 'class cx cy w h' (a whole class number, then the box's centre and size "
+    "as fractions of the image's size in [0, 1]), or open the source with skip_bad=True to leave "
+    "such images out"
+)
+
+
+def yolo_image_size(path: str) -> tuple[int, int] | None:
+    """(width, height) of a JPEG or PNG from its header; None for any other file."""
+    with open(path, "rb") as stream:
+        head = stream.read(24)
+        if head[:8] == b"\x89PNG\r\n\x1a\n" and len(head) == 24:
+            return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+        if head[:2] != b"\xff\xd8":
+            return None
+        stream.seek(2)
+        while True:
+            marker = stream.read(2)
+            if len(marker) < 2 or marker[0] != 0xFF:
+                return None
+            if marker[1] == 0xFF:  # fill byte before a marker
+                stream.seek(-1, 1)
+                continue
+            if marker[1] == 0x01 or 0xD0 <= marker[1] <= 0xD8:  # markers with no length
+                continue
+            length = int.from_bytes(stream.read(2), "big")
+            if 0xC0 <= marker[1] <= 0xCF and marker[1] not in (0xC4, 0xC8, 0xCC):  # start of frame
+                frame = stream.read(5)
+                return int.from_bytes(frame[3:5], "big"), int.from_bytes(frame[1:3], "big")
+            stream.seek(length - 2, 1)
+
+
+def yolo_class_names(folder: str) -> list[str] | None:
+    """The class names of ``classes.txt``, else of the ``names:`` of ``data.yaml`` (a list
+    written inline or one ``- name`` or ``number: name`` a line); None when neither names any."""
+    listed = os.path.join(folder, "classes.txt")
+    if os.path.isfile(listed):
+        with open(listed, encoding="utf-8") as file:
+            return [line.strip() for line in file if line.strip()]
+    for yaml_name in ("data.yaml", "dataset.yaml"):
+        path = os.path.join(folder, yaml_name)
+        if not os.path.isfile(path):
+            continue
+        with open(path, encoding="utf-8") as file:
+            lines = file.read().splitlines()
+        for index, line in enumerate(lines):
+            if not line.startswith("names:"):
+                continue
+            inline = line[len("names:") :].split("#")[0].strip()
+            if inline.startswith("["):
+                items = inline.strip("[]").split(",")
+            else:
+                items = []
+                for entry in lines[index + 1 :]:
+                    if not entry.startswith((" ", "\t", "-")) or not entry.strip():
+                        break
+                    entry = entry.strip()
+                    items.append(entry[1:] if entry.startswith("-") else entry.partition(":")[2])
+            names = [item.strip().strip("'\"") for item in items]
+            return [name for name in names if name] or None
+    return None
+
+
+def yolo_label_file(folder: str, file_name: str) -> str | None:
+    """The label file of image `file_name` (relative to `folder`): under ``labels`` in place of
+    the last ``images`` folder of its path, else beside it; None when there is none."""
+    stem = os.path.splitext(file_name)[0]
+    parts = stem.split("/")
+    candidates = []
+    if "images" in parts[:-1]:
+        last = len(parts) - 2 - parts[-2::-1].index("images")
+        candidates.append("/".join([*parts[:last], "labels", *parts[last + 1 :]]) + ".txt")
+    candidates.append(stem + ".txt")
+    for candidate in candidates:
+        if os.path.isfile(os.path.join(folder, candidate)):
+            return candidate
+    return None
+
+
+def yolo_box(line: str, class_count: int | None) -> tuple[int, list[float]] | str:
+    """(class, [left, top, right, bottom] as fractions of the image) of one label line, or what
+    is wrong with it."""
+    values = line.split()
+    if len(values) != 5:
+        polygon = " (a segmentation polygon: only boxes are read)" if len(values) > 5 else ""
+        return f"{len(values)} values{polygon}, expected 5: class cx cy w h"
+    try:
+        label = int(values[0])
+    except ValueError:
+        return f"class {values[0]!r} is not a whole number"
+    if label < 0 or (class_count is not None and label >= class_count):
+        return f"class {label} is not one of the {class_count or 0} names (0 to {(class_count or 1) - 1})"
+    try:
+        cx, cy, w, h = [float(value) for value in values[1:]]
+    except ValueError:
+        return f"{' '.join(values[1:])!r}: cx cy w h must be numbers"
+    if not (w > 0 and h > 0):
+        return f"zero-area box (w {w:g}, h {h:g})"
+    left, top, right, bottom = cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
+    low, high = -YOLO_EDGE_SLACK, 1 + YOLO_EDGE_SLACK
+    if not (low <= left and low <= top and right <= high and bottom <= high):
+        return (
+            f"box x {left:g} to {right:g}, y {top:g} to {bottom:g} reaches outside [0, 1] "
+            "(YOLO coordinates are fractions of the image's size)"
+        )
+    return label, [max(left, 0.0), max(top, 0.0), min(right, 1.0), min(bottom, 1.0)]
+
+
+def yolo_images(folder: str) -> list[str]:
+    """The images under `folder` (names relative to it, ``/``-separated, sorted); hidden names
+    left out."""
+    found = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in YOLO_HIDDEN_NAMES)
+        relative = os.path.relpath(root, folder).replace(os.sep, "/")
+        for name in files:
+            hidden = name.startswith(".") or name in YOLO_HIDDEN_NAMES
+            if not hidden and os.path.splitext(name)[1].lower() in YOLO_IMAGE_SUFFIXES:
+                found.append(name if relative == "." else relative + "/" + name)
+    return sorted(found)
+
+
+def scan_yolo(folder: str) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The COCO form of a YOLO folder and its problems, (image name, reason naming the label
+    file and line). An image with a problem is left out of the COCO form."""
+    names = yolo_class_names(folder)
+    images: list[dict[str, Any]] = []
+    annotations: list[dict[str, Any]] = []
+    problems: list[tuple[str, str]] = []
+    top_class = -1
+    for file_name in yolo_images(folder):
+        size = yolo_image_size(os.path.join(folder, file_name))
+        if size is None or size[0] <= 0 or size[1] <= 0:
+            problems.append((file_name, f"{file_name}: size not readable (JPEG and PNG are read)"))
+            continue
+        width, height = size
+        label_file = yolo_label_file(folder, file_name)
+        boxes, reasons = [], []
+        if label_file is not None:
+            with open(os.path.join(folder, label_file), encoding="utf-8", errors="replace") as file:
+                for number, line in enumerate(file, start=1):
+                    if line.strip():
+                        found = yolo_box(line, None if names is None else len(names))
+                        if isinstance(found, str):
+                            reasons.append(f"{label_file} line {number}: {found}")
+                        else:
+                            boxes.append(found)
+        if reasons:
+            problems.append((file_name, "; ".join(reasons)))
+            continue
+        image_id = len(images) + 1
+        images.append({"id": image_id, "file_name": file_name, "width": width, "height": height})
+        for label, (left, top, right, bottom) in boxes:
+            box = [left * width, top * height, (right - left) * width, (bottom - top) * height]
+            annotations.append(
+                {
+                    "id": len(annotations) + 1,
+                    "image_id": image_id,
+                    "category_id": label + 1,
+                    "bbox": box,
+                    "area": box[2] * box[3],
+                    "iscrowd": 0,
+                }
+            )
+            top_class = max(top_class, label)
+    if names is None:
+        names = [str(label) for label in range(top_class + 1)]
+    categories = [{"id": label + 1, "name": name} for label, name in enumerate(names)]
+    return {"images": images, "annotations": annotations, "categories": categories}, problems
+
+
+def yolo_to_coco(folder: str) -> dict[str, Any]:
+    """The COCO form of a YOLO folder: images (names relative to `folder`) with their sizes,
+    one annotation per label line (box in pixels), categories ``class + 1``; images whose label
+    file has a bad line are left out (:func:`scan_yolo` says which and why)."""
+    return scan_yolo(folder)[0]
+
+
+def yolo_cache_file(folder: str) -> str:
+    """Where the COCO form of `folder` is kept: a name made of the folder's path and the size and
+    modification time of every file in it, under ``$XDG_CACHE_HOME/augexplorer`` (default
+    ``~/.cache/augexplorer``)."""
+    folder = os.path.abspath(folder)
+    stamps = [folder]
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            info = os.stat(os.path.join(root, name))
+            stamps.append(
+                f"{os.path.relpath(os.path.join(root, name), folder)} {info.st_size} {info.st_mtime_ns}"
+            )
+    digest = hashlib.sha256("\n".join(stamps).encode("utf-8")).hexdigest()[:20]
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(cache, "augexplorer", "yolo", f"{digest}.json")
+
+
+def yolo_annotations_file(folder: str, coco: dict[str, Any] | None = None) -> str:
+    """The COCO file of a YOLO folder (`coco`, else :func:`yolo_to_coco`), written into the cache
+    unless the folder's unchanged form is there already; its image names are relative to `folder`."""
+    path = yolo_cache_file(folder)
+    if not os.path.isfile(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        written = f"{path}.{os.getpid()}.tmp"
+        with open(written, "w", encoding="utf-8") as file:
+            json.dump(yolo_to_coco(folder) if coco is None else coco, file)
+        os.replace(written, path)  # whole or not at all, for a reader at the same time
+    return path
+
+
+# What an exported module carries, in order (constants first).
+CARRIED_CONSTANTS = ("YOLO_IMAGE_SUFFIXES", "YOLO_HIDDEN_NAMES", "YOLO_EDGE_SLACK")
+CARRIED = (
+    yolo_image_size,
+    yolo_class_names,
+    yolo_label_file,
+    yolo_box,
+    yolo_images,
+    scan_yolo,
+    yolo_to_coco,
+    yolo_cache_file,
+    yolo_annotations_file,
+)
