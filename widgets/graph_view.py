@@ -12,6 +12,7 @@ from augexplorer.engine import RunResult
 from augexplorer.spec import GraphSpec, Node, Random, Ref
 
 from .failure import Failure
+from .graph_layout import graph_layout
 
 STATIC = Path(__file__).parent / "static"
 
@@ -20,6 +21,8 @@ class GraphView(anywidget.AnyWidget):
     _esm = STATIC / "graph_view.js"
     _css = STATIC / "graph_view.css"
     nodes = traitlets.List(traitlets.Dict()).tag(sync=True)
+    # which nodes are drawn inside which branch of which conditional block (graph_layout.py)
+    arrangement = traitlets.List(traitlets.Dict()).tag(sync=True)
     selected = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
@@ -27,7 +30,10 @@ class GraphView(anywidget.AnyWidget):
         self.add_class("ax-graph")
 
     def show(self, spec: GraphSpec, result: RunResult | None, failure: Failure | None) -> None:
-        self.nodes = describe_nodes(spec, result, failure)
+        # one message: the browser never sees nodes without the layout that places them
+        with self.hold_sync():
+            self.nodes = describe_nodes(spec, result, failure)
+            self.arrangement = graph_layout(spec)
 
 
 def describe_nodes(

@@ -1,5 +1,6 @@
-// The graph as SVG: one box per node, top to bottom in the user's order, with edges for
-// inputs (solid) and argument inputs (dashed). Clicking a node sets the `selected` trait.
+// The graph as SVG: one box per node, top to bottom in the user's order (nodes under a
+// condition inside their block), with edges for inputs (solid) and argument inputs (dashed).
+// Clicking a node sets the `selected` trait.
 const SVG = "http://www.w3.org/2000/svg";
 const LINE_H = 14;
 const GAP = 18;
@@ -24,13 +25,14 @@ function text(parent, x, y, content, cls) {
   return t;
 }
 
-function nodeLines(node) {
+function nodeLines(node, inBlock) {
   const lines = [];
   for (const r of node.randoms || []) lines.push({ text: r, cls: "ax-g-random" });
   for (const [arg, ref] of node.arg_refs || []) lines.push({ text: `${arg} ← ${ref}`, cls: "ax-g-argref" });
   if (node.probability !== null && node.probability !== undefined)
     lines.push({ text: `applied with p = ${node.probability}`, cls: "ax-g-random" });
-  if (node.condition) lines.push({ text: `runs ${node.condition}`, cls: "ax-g-random" });
+  // inside a block, the block's header and column say it
+  if (node.condition && !inBlock) lines.push({ text: `runs ${node.condition}`, cls: "ax-g-random" });
   if (node.error) lines.push({ text: node.error, cls: "ax-g-error-text" });
   return lines;
 }
@@ -39,79 +41,202 @@ function clip(s, n) {
   return s.length > n ? s.slice(0, n - 1) + "…" : s;
 }
 
+// Conditional blocks (the `arrangement` trait, from graph_layout.py): a frame with an
+// "if <predicate>" header, one column per branch, side by side where each column keeps
+// MIN_COL pixels, else one under the other; the node after the merge goes below the frame.
+const PAD = 5;
+const HEAD = 20;
+const LABEL = 16;
+const COL_GAP = 4;
+const GAP_IN = 12;
+const MIN_COL = 76; // a box this narrow still shows its name, operator, device and time
+const NARROW = 190; // below this a box puts its time and device on a line of their own
+
+function boxHeight(node, w, inBlock) {
+  return (w < NARROW ? 52 : 38) + LINE_H * nodeLines(node, inBlock).length;
+}
+
+// Places `items` top to bottom from (x, y) at width w; returns the bottom of the last one.
+// Every placed item records its sequence (`seq`) and position there, for the edges.
+function place(items, x, y, w, seq, depth, byId, out) {
+  let bottom = y;
+  items.forEach((item, index) => {
+    const gap = depth === 0 ? GAP : GAP_IN;
+    if (index > 0) y = bottom + gap;
+    if (item.kind === "node") {
+      const node = byId.get(item.id);
+      if (!node) return;
+      const h = boxHeight(node, w, depth > 0);
+      const placed = { kind: "node", node, x, y, w, h, seq, index, depth };
+      out.items.push(placed);
+      out.nodeAt.set(node.id, placed);
+      bottom = y + h;
+      return;
+    }
+    const block = { kind: "block", item, x, y, w, h: 0, seq, index, depth, columns: [] };
+    out.items.push(block);
+    const branches = item.branches || [];
+    const n = branches.length;
+    const sideWidth = (w - 2 * PAD - (n - 1) * COL_GAP) / n;
+    const side = n > 1 && sideWidth >= MIN_COL;
+    const labelled = n > 1;
+    let end = y + HEAD;
+    let cy = y + HEAD;
+    branches.forEach((branch, k) => {
+      const cx = side ? x + PAD + k * (sideWidth + COL_GAP) : x + PAD;
+      const cw = side ? sideWidth : w - 2 * PAD;
+      const top = side ? y + HEAD : cy;
+      const inner = { parent: block, id: out.seqs++ };
+      const itemsTop = top + (labelled ? LABEL : 2);
+      const colEnd = place(branch.items || [], cx, itemsTop, cw, inner, depth + 1, byId, out);
+      block.columns.push({ x: cx, y: top, w: cw, label: labelled ? branch.label : "" });
+      end = Math.max(end, colEnd);
+      cy = colEnd + 6;
+    });
+    block.side = side;
+    block.h = end + PAD - y;
+    bottom = y + block.h;
+  });
+  return bottom;
+}
+
+// The item and its enclosing blocks, innermost first.
+function ancestors(placed) {
+  const chain = [placed];
+  let seq = placed.seq;
+  while (seq.parent) {
+    chain.push(seq.parent);
+    seq = seq.parent.seq;
+  }
+  return chain;
+}
+
+// The two items, one holding each end, that sit in one sequence (null when one block holds both).
+function siblings(a, b) {
+  const chainB = ancestors(b);
+  for (const x of ancestors(a)) {
+    const y = chainB.find((c) => c.seq === x.seq);
+    if (y) return x === y ? null : [x, y];
+  }
+  return null;
+}
+
+function drawBlock(root, block) {
+  const g = svg("g", { class: "ax-g-block", "data-predicate": block.item.predicate,
+    transform: `translate(${block.x}, ${block.y})` }, root);
+  svg("title", {}, g).textContent = block.item.header;
+  svg("rect", { width: block.w, height: block.h, rx: 9, ry: 9, class: "ax-g-block-frame" }, g);
+  text(g, 8, 14, clip(block.item.header, chars(block.w - 12)), "ax-g-block-head");
+  block.columns.forEach((col, k) => {
+    if (!col.label) return;
+    const c = svg("g", { class: "ax-g-branch", "data-branch": k,
+      transform: `translate(${col.x - block.x}, ${col.y - block.y})` }, g);
+    svg("title", {}, c).textContent = col.label;
+    svg("rect", { width: col.w, height: LABEL - 2, rx: 4, ry: 4, class: "ax-g-branch-head" }, c);
+    text(c, 5, 10.5, clip(col.label, chars(col.w - 8)), "ax-g-branch-label");
+  });
+}
+
+function drawNode(root, model, placed, selected) {
+  const { node, w, h } = placed;
+  const inBlock = placed.depth > 0;
+  const classes = ["ax-g-node", `ax-g-${node.kind}`];
+  if (node.id === selected) classes.push("ax-g-selected");
+  if (node.error) classes.push("ax-g-error");
+  if (node.output) classes.push("ax-g-output");
+  const g = svg("g", { class: classes.join(" "), "data-node": node.id,
+    transform: `translate(${placed.x}, ${placed.y})` }, root);
+  const title = svg("title", {}, g);
+  // the whole text of every line, which the box may have to cut short
+  title.textContent = [`${node.id} (${node.op})`, ...nodeLines(node, false).map((l) => l.text)].join("\n");
+  svg("rect", { width: w, height: h, rx: 7, ry: 7, class: "ax-g-box" }, g);
+  const time = node.time_ms === null || node.time_ms === undefined ? "" : `${node.time_ms.toFixed(1)} ms`;
+  const timeCls = node.ran ? "ax-g-time ax-g-ran" : "ax-g-time";
+  let y = 47;
+  if (w < NARROW) {
+    text(g, 8, 17, clip(node.id, chars(w - 14)), "ax-g-id");
+    text(g, 8, 32, clip(node.op, chars(w - 14)), "ax-g-op");
+    text(g, w - 6, 46, time, timeCls);
+    text(g, 8, 46, node.device || "", "ax-g-device ax-g-device-left");
+    y = 61;
+  } else {
+    text(g, 10, 17, clip(node.id, chars(w - 60 - 10)), "ax-g-id");
+    text(g, w - 8, 17, time, timeCls);
+    text(g, 10, 32, clip(node.op, chars(w - 50)), "ax-g-op");
+    text(g, w - 8, 32, node.device || "", "ax-g-device");
+  }
+  nodeLines(node, inBlock).forEach((line, k) =>
+    text(g, 10, y + k * LINE_H, clip(line.text, chars(w - 16)), line.cls));
+  g.addEventListener("click", () => {
+    model.set("selected", node.id === model.get("selected") ? "" : node.id);
+    model.save_changes();
+  });
+}
+
 function draw(model, el) {
   const nodes = model.get("nodes") || [];
   const selected = model.get("selected");
+  // what the engine did not place (an older kernel, or nodes and arrangement out of step)
+  // is drawn as a plain node
+  const arranged = model.get("arrangement") || [];
+  const known = new Set();
+  const collect = (items) => items.forEach((it) =>
+    it.kind === "node" ? known.add(it.id) : (it.branches || []).forEach((b) => collect(b.items || [])));
+  collect(arranged);
+  const items = arranged.concat(nodes.filter((n) => !known.has(n.id)).map((n) => ({ kind: "node", id: n.id })));
   // Fit the column: the boxes take the width there is, between the edges' margins.
   const avail = el.clientWidth || 272;
   BOX_W = Math.max(MIN_BOX, Math.min(MAX_BOX, avail - LEFT - RIGHT - 2));
   el.replaceChildren();
-  const heights = nodes.map((n) => 38 + LINE_H * nodeLines(n).length);
-  const tops = [];
-  let y = 6;
-  for (const h of heights) {
-    tops.push(y);
-    y += h + GAP;
-  }
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const out = { items: [], nodeAt: new Map(), seqs: 1 };
+  const top = { parent: null, id: 0 };
+  const bottom = place(items, LEFT, 6, BOX_W, top, 0, byId, out);
   const width = LEFT + BOX_W + RIGHT;
-  const root = svg("svg", { width, height: Math.max(y, 40), class: "ax-graph-svg" }, el);
+  const root = svg("svg", { width, height: Math.max(bottom + GAP, 40), class: "ax-graph-svg" }, el);
   const defs = svg("defs", {}, root);
   const marker = svg("marker", { id: "ax-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5,
     markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" }, defs);
   svg("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "ax-g-arrowhead" }, marker);
-  const index = new Map(nodes.map((n, i) => [n.id, i]));
+  for (const placed of out.items) if (placed.kind === "block") drawBlock(root, placed);
   const edges = svg("g", {}, root);
-  nodes.forEach((node, b) => {
-    const targetTop = tops[b];
+  const drawn = new Set();
+  nodes.forEach((node) => {
+    const b = out.nodeAt.get(node.id);
+    if (!b) return;
     const refs = (node.inputs || []).map((r) => [r, false]).concat(
       (node.arg_refs || []).map(([, r]) => [r, true]));
     refs.forEach(([ref, isArg], k) => {
-      const a = index.get(ref.split(":")[0]);
-      if (a === undefined) return;
-      const y1 = tops[a] + heights[a];
-      const y2 = targetTop;
-      const span = Math.abs(b - a);
+      const a = out.nodeAt.get(ref.split(":")[0]);
+      if (!a) return;
+      // An edge joins the two items that hold its ends in one sequence: a node, or the frame
+      // of the block holding it. Inside a block only neighbours are joined (the rest would
+      // cross the columns; argument inputs are written in the box).
+      const pair = siblings(a, b);
+      if (!pair) return;
+      const [from, to] = pair;
+      const key = `${out.items.indexOf(from)}-${out.items.indexOf(to)}-${isArg}`;
+      if (drawn.has(key)) return;
+      drawn.add(key);
       let d;
-      if (b === a + 1 && !isArg) {
-        const x = LEFT + BOX_W / 2;
-        d = `M ${x} ${y1} L ${x} ${y2}`;
-      } else {
+      if (to.index === from.index + 1 && !isArg) {
+        const x = from.x + from.w / 2;
+        d = `M ${x} ${from.y + from.h} L ${x} ${to.y}`;
+      } else if (from.depth === 0) {
         // Skips and argument inputs bend out to the side so they never cross a box.
+        const span = Math.abs(to.index - from.index);
         const right = !isArg;
         const xs = right ? LEFT + BOX_W : LEFT;
         const bend = (right ? 1 : -1) * (14 + 6 * Math.min(span, 4) + 3 * k);
-        const ya = tops[a] + heights[a] / 2;
-        const yb = targetTop + heights[b] / 2;
+        const ya = from.y + from.h / 2;
+        const yb = to.y + Math.min(to.h / 2, 30);
         d = `M ${xs} ${ya} C ${xs + bend} ${ya}, ${xs + bend} ${yb}, ${xs} ${yb}`;
-      }
+      } else return;
       svg("path", { d, class: isArg ? "ax-g-edge ax-g-edge-arg" : "ax-g-edge",
         "marker-end": "url(#ax-arrow)" }, edges);
     });
   });
-  nodes.forEach((node, i) => {
-    const classes = ["ax-g-node", `ax-g-${node.kind}`];
-    if (node.id === selected) classes.push("ax-g-selected");
-    if (node.error) classes.push("ax-g-error");
-    if (node.output) classes.push("ax-g-output");
-    const g = svg("g", { class: classes.join(" "), "data-node": node.id,
-      transform: `translate(${LEFT}, ${tops[i]})` }, root);
-    const title = svg("title", {}, g);
-    // the whole text of every line, which the box may have to cut short
-    title.textContent = [`${node.id} (${node.op})`, ...nodeLines(node).map((l) => l.text)].join("\n");
-    svg("rect", { width: BOX_W, height: heights[i], rx: 7, ry: 7, class: "ax-g-box" }, g);
-    const timeRoom = 60;
-    text(g, 10, 17, clip(node.id, chars(BOX_W - timeRoom - 10)), "ax-g-id");
-    text(g, BOX_W - 8, 17, node.time_ms === null ? "" : `${node.time_ms.toFixed(1)} ms`,
-      node.ran ? "ax-g-time ax-g-ran" : "ax-g-time");
-    text(g, 10, 32, clip(node.op, chars(BOX_W - 50)), "ax-g-op");
-    text(g, BOX_W - 8, 32, node.device || "", "ax-g-device");
-    nodeLines(node).forEach((line, k) =>
-      text(g, 10, 47 + k * LINE_H, clip(line.text, chars(BOX_W - 16)), line.cls));
-    g.addEventListener("click", () => {
-      model.set("selected", node.id === model.get("selected") ? "" : node.id);
-      model.save_changes();
-    });
-  });
+  for (const placed of out.items) if (placed.kind === "node") drawNode(root, model, placed, selected);
 }
 
 // Notebook 7 binds the arrow keys to heading navigation for anything focused in a notebook in
@@ -149,6 +274,7 @@ export default {
     keepKeys(el);
     const redraw = () => draw(model, el);
     model.on("change:nodes", redraw);
+    model.on("change:arrangement", redraw);
     model.on("change:selected", redraw);
     redraw();
     // the column's width is known only once the panel is laid out, and changes with the page
@@ -163,6 +289,7 @@ export default {
     return () => {
       resized.disconnect();
       model.off("change:nodes", redraw);
+      model.off("change:arrangement", redraw);
       model.off("change:selected", redraw);
     };
   },
