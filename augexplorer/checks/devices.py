@@ -83,10 +83,10 @@ def cpu_bound(spec: GraphSpec, catalog: Catalog) -> set[str]:
     frontier = list(bound)
     while frontier:
         node_id = frontier.pop()
-        node = spec.node(node_id) if node_id in spec else None
-        if not isinstance(node, Node) or node.device is not None or node.op in GRAPH_OPS:
+        reader = spec.node(node_id) if node_id in spec else None
+        if not isinstance(reader, Node) or reader.device is not None or reader.op in GRAPH_OPS:
             continue
-        for ref in node.inputs:
+        for ref in reader.inputs:
             if ref.node not in bound:
                 bound.add(ref.node)
                 frontier.append(ref.node)
