@@ -295,3 +295,26 @@ def test_exported_module_converts_the_folder_to_the_explorers_outputs(
                     np.testing.assert_array_equal(got, want, err_msg=f"{name} {ref} #{sample}")
                     if run == 0:
                         np.testing.assert_array_equal(live.arrays(ref)[sample], want)
+
+
+def test_the_panel_switches_to_a_yolo_folder(tmp_path: Path, catalog: Catalog) -> None:
+    from augexplorer_widgets import Explorer
+
+    folder = write_yolo(tmp_path / "yolo")
+    panel = Explorer("basic", batch_size=4, autosave=tmp_path / "autosave.json", catalog=catalog)
+    panel.flush()
+    bar = panel.toolbar
+    bar.source.value = "yolo"
+    assert bar.path.layout.display == "" and bar.file_root.layout.display == "none"
+    bar.path.value = str(folder)
+    panel.flush()
+    source = panel.spec.sources()[0]
+    assert (source.kind, source.path) == ("yolo", str(folder))
+    assert source.reader_args == {"ltrb": True, "ratio": True}
+    assert panel.state.failure is None, panel.state.failure
+    assert sorted(t["label"] for t in panel.grid.tiles.tiles) == [
+        "",
+        "cat",
+        "cat x2",
+        "fruit, moon",
+    ]

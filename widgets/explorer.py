@@ -250,7 +250,7 @@ class Explorer(widgets.VBox):
         kind = t.source.value
         t.show_source_fields(kind)
         picked = isinstance(change, dict) and change.get("owner") is t.source
-        if picked and not self._syncing and "coco" in (change["old"], change["new"]):
+        if picked and not self._syncing and {"coco", "yolo"} & {change["old"], change["new"]}:
             # A folder is no annotations file, nor the reverse: the path starts empty.
             self._syncing = True
             try:

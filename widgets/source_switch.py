@@ -17,6 +17,7 @@ from augexplorer.coco_file import read_coco
 from augexplorer.data import sample_annotations
 from augexplorer.errors import DataError
 from augexplorer.spec import GraphSpec, Ref, Source
+from augexplorer.spec.graph import COCO_KINDS
 
 # What a COCO source reads when picked in the panel: corner boxes relative to the image (as
 # bb_flip and random_bbox_crop take them) and polygons, so the panel has outlines to draw.
@@ -32,21 +33,21 @@ def switched_source(
     keypoints = kind == "coco" and _has_keypoints(path)
     if old is None:
         source = Source("source", kind, path or None)  # type: ignore[arg-type]
-        if kind == "coco":
+        if kind in COCO_KINDS:
             source = dataclasses.replace(
                 source,
-                file_root=file_root,
-                reader_args=dict(COCO_READER_ARGS),
+                file_root=file_root if kind == "coco" else None,
+                reader_args=_reader_args(kind),
                 keypoints=keypoints,
             )
         return spec.with_source(source)
-    crossing = (old.kind == "coco") != (kind == "coco")
+    crossing = old.reads_coco != (kind in COCO_KINDS)
     source = dataclasses.replace(
         old,
         kind=kind,  # type: ignore[arg-type]
         path=path or None,
         file_root=file_root if kind == "coco" or old.kind == "coco" else old.file_root,
-        reader_args=(dict(COCO_READER_ARGS) if kind == "coco" else {})
+        reader_args=(_reader_args(kind) if kind in COCO_KINDS else {})
         if crossing
         else old.reader_args,
         keypoints=keypoints,
@@ -74,3 +75,10 @@ def _has_keypoints(path: str | None) -> bool:
     except DataError:
         return False
     return any(obj.keypoints for image in index.images for obj in image.objects)
+
+
+def _reader_args(kind: str) -> dict[str, Any]:
+    """What a COCO-read source reads when picked in the panel (a YOLO folder has no polygons)."""
+    if kind == "yolo":
+        return {key: value for key, value in COCO_READER_ARGS.items() if key != "polygon_masks"}
+    return dict(COCO_READER_ARGS)

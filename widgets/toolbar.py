@@ -24,11 +24,13 @@ SOURCE_CHOICES = [
     ("a folder", "folder"),
     ("a file list", "file_list"),
     ("COCO annotations", "coco"),
+    ("a YOLO folder (boxes)", "yolo"),
 ]
 PATH_PLACEHOLDERS = {
     "folder": "folder path, then Enter",
     "file_list": "file list path, then Enter",
     "coco": "annotations .json (empty: bundled annotated samples)",
+    "yolo": "folder of images with a .txt of boxes each, then Enter",
 }
 ARRAYS_CHOICE = ("in-memory arrays", "arrays")  # only a graph given arrays in code has one
 # The panel draws every image of a batch; more than this is a wall of thumbnails.
