@@ -204,6 +204,8 @@ def _default_outputs(spec: GraphSpec) -> dict[str, Ref]:
     outputs: dict[str, Ref] = {}
     last = spec.operators()[-1].id if spec.operators() else spec.nodes[-1].id
     outputs["images"] = Ref(last)
-    if spec.sources():
-        outputs["labels"] = Ref(spec.sources()[0].id, 1)
+    if spec.sources():  # labels, or a COCO source's boxes, labels, ... by name
+        source = spec.sources()[0]
+        for index, name in enumerate(source.output_names()[1:], start=1):
+            outputs[name] = Ref(source.id, index)
     return outputs

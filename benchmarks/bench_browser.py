@@ -34,8 +34,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import nbformat
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).parent))
@@ -50,6 +48,7 @@ from tests.browser.harness import (  # noqa: E402
     run_all,
     start_lab,
     stop,
+    write_panel_notebook,
 )
 
 # Installed before the page loads: the arrival time of the last large websocket message (the
@@ -159,20 +158,11 @@ def large_view(page: Any, opens: int) -> tuple[list[float], list[float]]:
 
 
 def write_notebook(root: Path, batch: int) -> str:
-    notebook = nbformat.v4.new_notebook()
-    notebook.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    notebook.cells = [
-        nbformat.v4.new_code_cell(
-            "from augexplorer import Explorer\n"
-            f"explorer = Explorer('reference', batch_size={batch}, autosave=None)\nexplorer"
-        )
-    ]
-    nbformat.write(notebook, root / "bench.ipynb")
-    return "bench.ipynb"
+    code = (
+        "from augexplorer import Explorer\n"
+        f"explorer = Explorer('reference', batch_size={batch}, autosave=None)\nexplorer"
+    )
+    return write_panel_notebook(root, "bench", "bench", code)
 
 
 def main() -> int:

@@ -3,6 +3,7 @@ image node and turned into pixel coordinates."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -218,3 +219,15 @@ def test_a_crop_after_a_flip_keeps_every_annotation_in_step(catalog: Catalog) ->
     assert flip_moved.isdisjoint(crop_moved)
     assert tracks.refs["vertices"].node in crop_moved
     assert tracks.refs["keypoints"].node in crop_moved
+
+
+def test_a_graph_without_outputs_returns_the_sources_outputs_by_name(catalog: Catalog) -> None:
+    from augexplorer.validate import validate
+
+    graph = chain(_bundled(ratio=True), ("decode", "decoders.image", {}))
+    plan = validate(dataclasses.replace(graph, outputs={}), catalog)
+    names = _bundled().output_names()
+    assert {name: ref.output for name, ref in plan.outputs.items() if name != "images"} == {
+        name: index for index, name in enumerate(names) if index
+    }
+    assert plan.outputs["labels"].output == 2  # the labels, not the boxes

@@ -39,6 +39,7 @@ from typing import Any
 from ..catalog import Catalog
 from ..catalog.flow import Placement, place
 from ..expressions.nodes import constant, expression
+from ..lowering import random_call
 from ..spec import AnyNode, ArgValue, GraphSpec, Node, Random, Ref
 from .geometry import NO_SAFE_FORM, PLACED_KINDS, moves_pixels
 from .tracks import Tracks, tracks_at
@@ -185,7 +186,8 @@ class _Wiring:
             return value
         node_id = self.name(suffix)
         if isinstance(value, Random):
-            node = _random_node(node_id, value, value.seed or _seed(self.spec, node_id))
+            seed = value.seed or _seed(self.spec, node_id)
+            node = _random_node(node_id, value, seed, dtype)
             if node is None:  # no DALI operator draws it alone: bind the same draw to each
                 self._taken.discard(node_id)
                 return value
@@ -270,18 +272,12 @@ def _seed(spec: GraphSpec, node_id: str) -> int:
     return zlib.crc32(f"{spec.seed}:{node_id}".encode()) & 0x7FFFFFFF
 
 
-def _random_node(node_id: str, value: Random, seed: int) -> Node | None:
-    args: dict[str, ArgValue]
-    if value.dist == "uniform":
-        op, args = "random.uniform", {"range": [value.low, value.high]}
-    elif value.dist == "normal":
-        op, args = "random.normal", {"mean": value.mean, "stddev": value.stddev}
-    elif value.dist == "coin_flip":
-        op, args = "random.coin_flip", {"probability": value.probability}
-    else:
+def _random_node(node_id: str, value: Random, seed: int, dtype: str) -> Node | None:
+    """`value` drawn by a node of its own, as validation draws an argument bound to it; None for
+    a choice (no DALI operator draws one alone without its values as an input)."""
+    if value.dist == "choice":
         return None
-    if value.shape is not None:
-        args["shape"] = [value.shape]
+    op, args = random_call(value, dtype)
     return Node(node_id, op, args=args, seed=seed)
 
 

@@ -181,6 +181,35 @@ def open_notebook(page: Page, lab: Server, name: str) -> None:
     page.locator("#jp-main-statusbar >> text=Idle").first.wait_for(timeout=60_000)
 
 
+def write_panel_notebook(root: Path, folder: str, name: str, code: str) -> str:
+    """A one-cell notebook running `code` (which ends by showing a panel) in `root`/`folder`,
+    named `name`.ipynb; returns its path relative to `root`. A folder of its own per test module:
+    other modules' kernels run other notebooks."""
+    import nbformat
+
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    notebook.cells = [nbformat.v4.new_code_cell(code)]
+    (root / folder).mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook, root / folder / f"{name}.ipynb")
+    return f"{folder}/{name}.ipynb"
+
+
+def open_panel(page: Page, lab: Server, workspace: str, path: str, ready: str) -> None:
+    """Open notebook `path` in a JupyterLab workspace of its own (the default one would reopen
+    it beside the next module's), run it, and wait until `ready` (a CSS selector) shows."""
+    page.goto(f"{lab.url}/lab/workspaces/{workspace}/tree/{path}?token={TOKEN}")
+    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
+    page.evaluate("async () => { await window.jupyterapp.started; }")
+    page.locator("#jp-main-statusbar >> text=Idle").first.wait_for(timeout=60_000)
+    run_all(page)
+    page.locator(ready).first.wait_for(timeout=90_000)
+
+
 def open_in_notebook7(page: Page, server: Server, path: str) -> None:
     """Open a notebook in Notebook 7's single-document page and wait for an idle kernel."""
     page.goto(f"{server.url}/notebooks/{path}?token={TOKEN}")

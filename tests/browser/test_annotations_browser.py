@@ -9,13 +9,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import nbformat
 import pytest
 from annotated_graphs import coco_source, flipped_graph, write_coco
 
 from augexplorer.spec import chain, save
 
-from .harness import TOKEN, Server, kernel_eval, run_all
+from .harness import Server, kernel_eval, open_panel, write_panel_notebook
 from .layout import WIDTHS, screenshot, sideways
 
 pytestmark = pytest.mark.browser
@@ -25,6 +24,12 @@ BATCH = 4
 # How far a drawn box may sit from where the annotation puts it, in CSS pixels: the picture is
 # a JPEG thumbnail rounded to whole pixels.
 TOLERANCE_PX = 1.5
+
+
+LOAD_GRAPH = (
+    "from augexplorer import Explorer\nfrom augexplorer.spec import load\n"
+    "explorer = Explorer(load('graph.json'), autosave=None)\nexplorer"
+)
 
 
 def write_notebook(root: Path) -> str:
@@ -39,32 +44,15 @@ def write_notebook(root: Path) -> str:
         name="masks",
     )
     save(masks, folder / "masks.json", overwrite=True)
-    notebook = nbformat.v4.new_notebook()
-    notebook.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    notebook.cells = [
-        nbformat.v4.new_code_cell(
-            "from augexplorer import Explorer\nfrom augexplorer.spec import load\n"
-            "explorer = Explorer(load('graph.json'), autosave=None)\nexplorer"
-        )
-    ]
-    nbformat.write(notebook, folder / "annotations.ipynb")
-    return f"{FOLDER}/annotations.ipynb"
+    return write_panel_notebook(root, FOLDER, "annotations", LOAD_GRAPH)
 
 
 @pytest.fixture(scope="module")
 def page(browser: Any, lab: Server) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1600, "height": 1000})
     page = context.new_page()
-    page.goto(f"{lab.url}/lab/workspaces/annotations/tree/{write_notebook(lab.root)}?token={TOKEN}")
-    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
-    page.evaluate("async () => { await window.jupyterapp.started; }")
-    page.locator("#jp-main-statusbar >> text=Idle").first.wait_for(timeout=60_000)
-    run_all(page)
-    page.locator(".ax-explorer .ax-tile .ax-overlay rect.ax-ov-box").first.wait_for(timeout=90_000)
+    path = write_notebook(lab.root)
+    open_panel(page, lab, "annotations", path, ".ax-explorer .ax-tile .ax-overlay rect.ax-ov-box")
     yield page
     context.close()
 

@@ -9,13 +9,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import nbformat
 import pytest
 from graph_blocks import blocks_graph
 
 from augexplorer.spec import save
 
-from .harness import TOKEN, Server, run_all
+from .harness import Server, open_panel, write_panel_notebook
 from .layout import WIDTHS, clipped_cards, screenshot, sideways
 
 pytestmark = pytest.mark.browser
@@ -23,36 +22,20 @@ pytestmark = pytest.mark.browser
 FOLDER = "blocks"  # a notebook of its own: other modules' kernels run other notebooks
 
 
-def write_notebook(root: Path) -> str:
-    folder = root / FOLDER
-    folder.mkdir(exist_ok=True)
-    save(blocks_graph(), folder / "graph.json", overwrite=True)
-    notebook = nbformat.v4.new_notebook()
-    notebook.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    notebook.cells = [
-        nbformat.v4.new_code_cell(
-            "from augexplorer import Explorer\nfrom augexplorer.spec import load\n"
-            "explorer = Explorer(load('graph.json'), autosave=None)\nexplorer"
-        )
-    ]
-    nbformat.write(notebook, folder / "blocks.ipynb")
-    return f"{FOLDER}/blocks.ipynb"
+LOAD_GRAPH = (
+    "from augexplorer import Explorer\nfrom augexplorer.spec import load\n"
+    "explorer = Explorer(load('graph.json'), autosave=None)\nexplorer"
+)
 
 
 @pytest.fixture(scope="module")
 def page(browser: Any, lab: Server) -> Iterator[Any]:
+    (lab.root / FOLDER).mkdir(exist_ok=True)
+    save(blocks_graph(), lab.root / FOLDER / "graph.json", overwrite=True)
+    path = write_panel_notebook(lab.root, FOLDER, "blocks", LOAD_GRAPH)
     context = browser.new_context(viewport={"width": 1600, "height": 1000})
     page = context.new_page()
-    page.goto(f"{lab.url}/lab/workspaces/blocks/tree/{write_notebook(lab.root)}?token={TOKEN}")
-    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
-    page.evaluate("async () => { await window.jupyterapp.started; }")
-    page.locator("#jp-main-statusbar >> text=Idle").first.wait_for(timeout=60_000)
-    run_all(page)
-    page.locator(".ax-explorer .ax-graph [data-node='vflip']").first.wait_for(timeout=90_000)
+    open_panel(page, lab, "blocks", path, ".ax-explorer .ax-graph [data-node='vflip']")
     yield page
     context.close()
 

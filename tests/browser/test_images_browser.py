@@ -9,10 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import nbformat
 import pytest
 
-from .harness import TOKEN, Server, kernel_eval, run_all
+from .harness import Server, kernel_eval, open_panel, write_panel_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -20,36 +19,18 @@ FOLDER = "images"  # a notebook of its own: other modules' kernels run other not
 BATCH = 8
 
 
-def write_notebook(root: Path) -> str:
-    notebook = nbformat.v4.new_notebook()
-    notebook.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    notebook.cells = [
-        nbformat.v4.new_code_cell(
-            "from augexplorer import Explorer\n"
-            f"explorer = Explorer('basic', batch_size={BATCH}, autosave=None)\nexplorer"
-        )
-    ]
-    (root / FOLDER).mkdir(exist_ok=True)
-    nbformat.write(notebook, root / FOLDER / "images.ipynb")
-    return f"{FOLDER}/images.ipynb"
+PANEL = (
+    f"from augexplorer import Explorer\nexplorer = Explorer('basic', batch_size={BATCH}, "
+    "autosave=None)\nexplorer"
+)
 
 
 @pytest.fixture(scope="module")
 def page(browser: Any, lab: Server) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1600, "height": 1000})
     page = context.new_page()
-    # A workspace of its own: the default one would reopen this notebook beside the next
-    # module's, whichever order the modules run in.
-    page.goto(f"{lab.url}/lab/workspaces/images/tree/{write_notebook(lab.root)}?token={TOKEN}")
-    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
-    page.evaluate("async () => { await window.jupyterapp.started; }")
-    page.locator("#jp-main-statusbar >> text=Idle").first.wait_for(timeout=60_000)
-    run_all(page)
-    page.locator(".ax-explorer .ax-tile img[src]").first.wait_for(timeout=90_000)
+    path = write_panel_notebook(lab.root, FOLDER, "images", PANEL)
+    open_panel(page, lab, "images", path, ".ax-explorer .ax-tile img[src]")
     yield page
     context.close()
 

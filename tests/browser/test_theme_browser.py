@@ -8,10 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import nbformat
 import pytest
 
-from .harness import TOKEN, Server, run_all
+from .harness import Server, open_panel, write_panel_notebook
 from .layout import screenshot
 
 pytestmark = pytest.mark.browser
@@ -75,22 +74,7 @@ KEY_TEXTS = {
 }
 
 
-def write_notebook(root: Path) -> str:
-    notebook = nbformat.v4.new_notebook()
-    notebook.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    notebook.cells = [
-        nbformat.v4.new_code_cell(
-            "from augexplorer import Explorer\n"
-            "explorer = Explorer('basic', batch_size=4, autosave=None)\nexplorer"
-        )
-    ]
-    (root / FOLDER).mkdir(exist_ok=True)
-    nbformat.write(notebook, root / FOLDER / "theme.ipynb")
-    return f"{FOLDER}/theme.ipynb"
+PANEL = "from augexplorer import Explorer\nexplorer = Explorer('basic', batch_size=4, autosave=None)\nexplorer"
 
 
 def set_theme(page: Any, theme: str, light: bool) -> None:
@@ -110,12 +94,8 @@ def set_theme(page: Any, theme: str, light: bool) -> None:
 def page(browser: Any, lab: Server) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1600, "height": 1400})
     page = context.new_page()
-    page.goto(f"{lab.url}/lab/workspaces/theme/tree/{write_notebook(lab.root)}?token={TOKEN}")
-    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
-    page.evaluate("async () => { await window.jupyterapp.started; }")
-    page.locator("#jp-main-statusbar >> text=Idle").first.wait_for(timeout=60_000)
-    run_all(page)
-    page.locator(".ax-explorer .ax-tile img[src]").first.wait_for(timeout=90_000)
+    path = write_panel_notebook(lab.root, FOLDER, "theme", PANEL)
+    open_panel(page, lab, "theme", path, ".ax-explorer .ax-tile img[src]")
     page.locator(".ax-graph [data-node='rotate']").click()
     page.locator(".ax-arg-fill_value .ax-number-box input").wait_for(timeout=30_000)
     page.locator(".ax-bar-row").first.wait_for(timeout=30_000)
