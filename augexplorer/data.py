@@ -115,8 +115,13 @@ class SourceData:
 
     def notes(self) -> list[str]:
         """One line per kind of thing left out (ignored by the folder rule, or skipped as bad),
-        naming a few paths: for the command line and the panel to show."""
-        return _grouped("not read", self.ignored) + _grouped("skipped", self.skipped)
+        naming a few paths, after how many files were skipped: for the command line and the
+        panel to show."""
+        lines = _grouped("not read", self.ignored)
+        if self.skipped:
+            total = len(self.files) + len(self.skipped)
+            lines.append(f"{len(self.skipped)} of {total} images skipped as bad (skip_bad)")
+        return lines + _grouped("skipped", self.skipped)
 
     def check_memory(self, batch_size: int, budget: int | None = None) -> None:
         """Raise :class:`DataError` if a batch of the largest images could exceed the memory

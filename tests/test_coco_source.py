@@ -90,8 +90,9 @@ def test_skip_bad_leaves_bad_images_out_and_says_which(tmp_path: Path, catalog: 
     result = Session(_graph(path, skip_bad=True), catalog=catalog).run()
     # DALI is given the kept images only: the spoilt one never reaches it
     assert set(result.files()) == {"img_0.jpg", "img_2.jpg"}
-    notes = result.data_notes()
-    assert len(notes) == 1 and "img_1.jpg" in notes[0] and "unknown category id 77" in notes[0]
+    count, why = result.data_notes()
+    assert count == "1 of 3 images skipped as bad (skip_bad)"
+    assert "img_1.jpg" in why and "unknown category id 77" in why
 
 
 def test_a_coco_source_survives_the_spec_file(tmp_path: Path) -> None:
