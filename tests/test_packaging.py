@@ -25,6 +25,20 @@ def test_importing_the_engine_loads_no_ui_or_plotting_package() -> None:
     assert out.stdout.strip() == ""
 
 
+def test_every_package_is_in_the_wheel() -> None:
+    """pyproject lists the packages a wheel holds: a sub-package left out imports in an editable
+    checkout and is missing from a real install."""
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    found = {
+        ".".join(path.parent.relative_to(ROOT).parts)
+        for path in (ROOT / "augexplorer").rglob("__init__.py")
+    }
+    assert found <= listed, sorted(found - listed)
+    assert "augexplorer_widgets" in listed
+
+
 def _name(requirement: str) -> str:
     return re.split(r"[<>=!~\[ ;]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
 
