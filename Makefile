@@ -32,7 +32,7 @@ lab: install
 test: install lint typecheck unit notebooks browser
 
 unit: install
-	$(PY) -m pytest -q -m "not browser and not notebooks" tests
+	$(PY) -m pytest -q -m "not browser and not notebooks" --durations=25 tests
 
 notebooks: install
 	$(PY) -m pytest -q -m notebooks tests
