@@ -206,6 +206,17 @@ class _Wiring:
         old = self.tracks.refs[kind]
         self.moves[old] = new
 
+    def masks_like_images(self, op: str, args: dict[str, ArgValue]) -> None:
+        """The masks through `op` with the image's draws `args` and output `size`, sampled
+        nearest-neighbour and filled with 0 (class values stay whole, new area is no class)."""
+        masks = self.masks_u8()
+        if masks is None:
+            return
+        args = {**args, "interp_type": "INTERP_NN", "fill_value": 0.0}
+        if "size" in self.node.args:
+            args["size"] = self.node.args["size"]
+        self.move("masks", self.add(Node(self.name("masks"), op, (masks,), args)))
+
     def masks_u8(self) -> Ref | None:
         """The masks as uint8, cast once (they come as int32)."""
         masks = self.track("masks")
@@ -410,17 +421,7 @@ def _rotate(w: _Wiring) -> None:
         turned = w.transform("turn_matrix", "rotation", {"angle": turn, "center": centre}, scaled)
         matrix = w.transform("to_ratio", "scale", {"scale": size_out, "center": centre}, turned)
         w.vertex_companions(matrix)
-    masks = w.masks_u8()
-    if masks is not None:
-        args = {
-            "angle": angle,
-            "keep_size": keep_size,
-            "interp_type": "INTERP_NN",
-            "fill_value": 0.0,
-        }
-        if "size" in w.node.args:
-            args["size"] = w.node.args["size"]
-        w.move("masks", w.add(Node(w.name("masks"), "rotate", (masks,), args)))
+    w.masks_like_images("rotate", {"angle": angle, "keep_size": keep_size})
 
 
 def _warp_affine(w: _Wiring) -> None:
@@ -451,17 +452,7 @@ def _warp_affine(w: _Wiring) -> None:
         w.notes.append(f"boxes no longer match after {w.node.id}: its matrix is no node output.")
     if w.has_points and w.needs_ratio("coord_transform") and in_ratio is not None:
         w.vertex_companions(in_ratio)
-    masks = w.masks_u8()
-    if masks is not None:
-        args = {
-            "matrix": matrix,
-            "inverse_map": False,
-            "interp_type": "INTERP_NN",
-            "fill_value": 0.0,
-        }
-        if "size" in w.node.args:
-            args["size"] = w.node.args["size"]
-        w.move("masks", w.add(Node(w.name("masks"), "warp_affine", (masks,), args)))
+    w.masks_like_images("warp_affine", {"matrix": matrix, "inverse_map": False})
 
 
 def _enclosing_boxes(w: _Wiring, boxes: Ref, matrix: Ref) -> Ref:
