@@ -210,6 +210,20 @@ def open_panel(page: Page, lab: Server, workspace: str, path: str, ready: str) -
     page.locator(ready).first.wait_for(timeout=90_000)
 
 
+def set_theme(page: Page, theme: str, light: bool) -> None:
+    """Switch JupyterLab to `theme` (its own command) and wait until its stylesheet applies."""
+    page.evaluate(
+        "(theme) => window.jupyterapp.commands.execute('apputils:change-theme', { theme })",
+        theme,
+    )
+    page.wait_for_function(
+        "(light) => document.body.dataset.jpThemeLight === String(light)",
+        arg=light,
+        timeout=30_000,
+    )
+    page.wait_for_timeout(500)  # the theme's stylesheet applies
+
+
 def open_in_notebook7(page: Page, server: Server, path: str) -> None:
     """Open a notebook in Notebook 7's single-document page and wait for an idle kernel."""
     page.goto(f"{server.url}/notebooks/{path}?token={TOKEN}")

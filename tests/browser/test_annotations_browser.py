@@ -14,7 +14,7 @@ from annotated_graphs import coco_source, flipped_graph, write_coco
 
 from augexplorer.spec import chain, save
 
-from .harness import Server, kernel_eval, open_panel, write_panel_notebook
+from .harness import Server, kernel_eval, open_panel, set_theme, write_panel_notebook
 from .layout import WIDTHS, screenshot, sideways
 
 pytestmark = pytest.mark.browser
@@ -176,23 +176,13 @@ CHIP_CONTRAST = """
 
 
 def test_names_are_legible_in_the_dark_theme(page: Any, artifacts: Path) -> None:
-    page.evaluate(
-        "() => window.jupyterapp.commands.execute('apputils:change-theme',"
-        " { theme: 'JupyterLab Dark' })"
-    )
+    set_theme(page, "JupyterLab Dark", light=False)
     try:
-        page.wait_for_function(
-            "() => document.body.dataset.jpThemeLight === 'false'", timeout=30_000
-        )
-        page.wait_for_timeout(500)
         contrasts = page.evaluate(CHIP_CONTRAST)
         assert contrasts and min(contrasts) >= 4.5, contrasts  # WCAG AA for text
         page.locator(".ax-grid-view").screenshot(path=str(artifacts / "annotations-dark.png"))
     finally:
-        page.evaluate(
-            "() => window.jupyterapp.commands.execute('apputils:change-theme',"
-            " { theme: 'JupyterLab Light' })"
-        )
+        set_theme(page, "JupyterLab Light", light=True)
 
 
 def test_pixel_masks_are_drawn_and_switch_off(page: Any, artifacts: Path) -> None:

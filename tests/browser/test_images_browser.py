@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .harness import Server, kernel_eval, open_panel, write_panel_notebook
+from .harness import Server, kernel_eval, open_panel, set_theme, write_panel_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -165,15 +165,8 @@ def test_nothing_scrolls_sideways(page: Any, artifacts: Path, width: int) -> Non
 
 
 def test_dark_theme(page: Any, artifacts: Path) -> None:
-    page.evaluate(
-        "() => window.jupyterapp.commands.execute('apputils:change-theme',"
-        " { theme: 'JupyterLab Dark' })"
-    )
+    set_theme(page, "JupyterLab Dark", light=False)
     try:
-        page.wait_for_function(
-            "() => document.body.dataset.jpThemeLight === 'false'", timeout=30_000
-        )
-        page.wait_for_timeout(500)
         background, text = page.evaluate(
             "() => { const tile = getComputedStyle(document.querySelector('.ax-tile'));"
             " const label = getComputedStyle(document.querySelector('.ax-tile-label'));"
@@ -186,10 +179,7 @@ def test_dark_theme(page: Any, artifacts: Path) -> None:
         page.locator(".ax-large").screenshot(path=str(artifacts / "images-dark-large.png"))
         page.keyboard.press("Escape")
     finally:
-        page.evaluate(
-            "() => window.jupyterapp.commands.execute('apputils:change-theme',"
-            " { theme: 'JupyterLab Light' })"
-        )
+        set_theme(page, "JupyterLab Light", light=True)
 
 
 def _brightness(css_color: str) -> float:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .harness import Server, open_panel, write_panel_notebook
+from .harness import Server, open_panel, set_theme, write_panel_notebook
 from .layout import screenshot
 
 pytestmark = pytest.mark.browser
@@ -75,19 +75,6 @@ KEY_TEXTS = {
 
 
 PANEL = "from augexplorer import Explorer\nexplorer = Explorer('basic', batch_size=4, autosave=None)\nexplorer"
-
-
-def set_theme(page: Any, theme: str, light: bool) -> None:
-    page.evaluate(
-        "(theme) => window.jupyterapp.commands.execute('apputils:change-theme', { theme })",
-        theme,
-    )
-    page.wait_for_function(
-        "(light) => document.body.dataset.jpThemeLight === String(light)",
-        arg=light,
-        timeout=30_000,
-    )
-    page.wait_for_timeout(500)  # the theme's stylesheet applies
 
 
 @pytest.fixture(scope="module")
