@@ -180,6 +180,41 @@ def test_nodes_that_feed_arguments_or_cpu_only_operators_stay_on_the_cpu() -> No
     assert any(p.node == "box_crop" for p in problems(pinned, gpu=True))
 
 
+def test_auto_nodes_on_cpu_data_stay_on_the_cpu_as_dali_places_them() -> None:
+    """DALI's GPU operators refuse CPU data in most inputs: a node left on auto goes to the GPU
+    only where its data is there (found on a real GPU: boxes from a reader made bb_flip fail)."""
+    nodes = (
+        Source("source", "coco", reader_args={"ltrb": True}),
+        Node("decode", "decoders.image", (Ref("source"),)),
+        Node("coin", "random.coin_flip", seed=1),
+        Node("flip", "flip", (Ref("decode"),), {"horizontal": Ref("coin")}),
+        Node("bb_flip", "bb_flip", (Ref("source", 1),), {"horizontal": Ref("coin"), "ltrb": True}),
+    )
+    spec = GraphSpec(nodes, {"images": Ref("flip"), "boxes": Ref("bb_flip")})
+    devices = {s.id: s.device for s in validate(spec, load_catalog(gpu=True)).steps}
+    assert devices == {
+        "source": "cpu",
+        "decode": "mixed",
+        "coin": "cpu",
+        "flip": "gpu",
+        "bb_flip": "cpu",
+    }
+    problem = next(p for p in problems(spec.set_device("bb_flip", "gpu"), gpu=True))
+    assert (problem.node, problem.argument) == ("bb_flip", "device")
+    assert "cannot read CPU data" in problem.message and "'source'" in problem.message
+    assert problem.fix == "set 'source' to gpu, or set 'bb_flip' to cpu (or leave it on auto)"
+
+
+def test_a_gpu_operator_may_read_the_inputs_its_schema_takes_from_the_cpu() -> None:
+    matrix = Node("matrix", "transforms.rotation", args={"angle": 10.0})
+    warp = Node("warp", "warp_affine", (Ref("decode"), Ref("matrix")))
+    spec = BASIC.insert_after(None, matrix).insert_after("decode", warp)
+    warp_affine = load_catalog(gpu=True).get("warp_affine")
+    assert warp_affine is not None and warp_affine.inputs[1].gpu_reads_cpu
+    devices = {s.id: s.device for s in validate(spec, load_catalog(gpu=True)).steps}
+    assert devices["matrix"] == "cpu" and devices["warp"] == "gpu"
+
+
 def test_names_must_be_safe_identifiers() -> None:
     spec = GraphSpec((Source("my source"),))
     problem = only(spec)

@@ -68,6 +68,9 @@ class ArgInfo:
 class InputInfo:
     name: str
     doc: str = ""
+    # Whether the GPU backend reads this input from CPU memory too (a warp matrix, a slice's
+    # anchor); most GPU inputs must already be on the GPU. From DALI's schema.
+    gpu_reads_cpu: bool = False
 
 
 @dataclass(frozen=True)

@@ -129,8 +129,15 @@ def _inputs(schema: Any) -> tuple[InputInfo, ...]:
             doc = str(schema.GetInputDox(index))
         except RuntimeError:
             name, doc = ("input" if count == 1 else f"input_{index}"), ""
-        inputs.append(InputInfo(name=name, doc=doc))
+        inputs.append(InputInfo(name=name, doc=doc, gpu_reads_cpu=_gpu_reads_cpu(schema, index)))
     return tuple(inputs)
+
+
+def _gpu_reads_cpu(schema: Any, index: int) -> bool:
+    try:
+        return schema.GetInputDevice(index, "cpu", "gpu") == "cpu"
+    except (RuntimeError, IndexError, TypeError):
+        return False
 
 
 def _input_layouts(schema: Any) -> tuple[str, ...]:

@@ -1,5 +1,5 @@
-"""Where an operator runs: the device the user set, or the one its inputs and backends imply
-(on the GPU where its inputs are, on the GPU or mixed where DALI sees one, else on the CPU);
+"""Where an operator runs: the device the user set, or the one its inputs imply (on the GPU
+where any input is, a decoder "mixed" where DALI sees a GPU, else on the CPU);
 problems where that device cannot run it or cannot read its inputs.
 
 A node left to choose stays on the CPU where what reads it needs CPU data (:func:`cpu_bound`):
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..catalog import PYTHON_FUNCTION, Catalog, OpInfo
+from ..catalog import Catalog, OpInfo
 from ..expressions import GRAPH_OPS
 from ..plan import Step
 from ..spec import GraphSpec, Node, Ref
@@ -24,18 +24,17 @@ def resolve_device(ctx: CheckContext, node: Node, info: OpInfo, inputs: list[Ste
     """The device operator `node` runs on, reading the calls `inputs` (None for an input with
     a problem of its own); reports what makes that device impossible."""
     on_gpu = any(step is not None and step.device in ("gpu", "mixed") for step in inputs)
-    # Python code is written for NumPy: it moves to the GPU (and CuPy) only with its data.
-    python_code = info.name == PYTHON_FUNCTION
     device = node.device
     if device is None and node.id in ctx.cpu_bound() and "cpu" in info.backends and not on_gpu:
         device = "cpu"
     if device is None:
+        # As DALI's fn API places a call without device=: where its inputs are. A GPU operator
+        # cannot read CPU inputs, so CPU data (boxes from a reader, random draws, arrays fed
+        # from Python) stays on the CPU; only decoders cross over, as "mixed".
         if on_gpu:
             device = "gpu"
         elif ctx.catalog.gpu and "mixed" in info.backends and inputs:
             device = "mixed"
-        elif ctx.catalog.gpu and "gpu" in info.backends and inputs and not python_code:
-            device = "gpu"
         else:
             device = info.default_device()
     if device not in info.backends:
@@ -61,7 +60,29 @@ def resolve_device(ctx: CheckContext, node: Node, info: OpInfo, inputs: list[Ste
             "device",
             fix=f"set {node.id!r} to gpu, or move {gpu_inputs[0]!r} to cpu",
         )
+    if device == "gpu":
+        _check_gpu_reads(ctx, node, info, inputs)
     return device
+
+
+def _check_gpu_reads(
+    ctx: CheckContext, node: Node, info: OpInfo, inputs: list[Step | None]
+) -> None:
+    """A GPU operator reads most inputs from GPU memory only: DALI refuses CPU data there."""
+    for index, step in enumerate(inputs):
+        if step is None or step.device != "cpu" or not info.inputs:
+            continue
+        described = info.inputs[min(index, len(info.inputs) - 1)]  # variadic: like the first
+        if described.gpu_reads_cpu:
+            continue
+        ctx.problem(
+            f"a gpu operator cannot read CPU data: input {index} comes from {step.id!r}, "
+            "which runs on the CPU",
+            node.id,
+            "device",
+            fix=f"set {step.id!r} to gpu, or set {node.id!r} to cpu (or leave it on auto)",
+        )
+        return
 
 
 def cpu_bound(spec: GraphSpec, catalog: Catalog) -> set[str]:
