@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from augexplorer import GraphInvalid, Node, Random, Ref, RunError, Session, Source
-from augexplorer.catalog import Catalog
+from augexplorer.catalog import Catalog, load_catalog
 from augexplorer.data import samples_dir
 
 BATCH = 4
@@ -242,8 +242,18 @@ def test_host_copies_are_the_samples_whatever_their_shape(catalog: Catalog) -> N
     result = Session("reference", batch_size=4, catalog=catalog).run()
     for ref in ("brightness", "source:1", "source", "rotate_angle"):
         batch = result.output(ref)
-        for got, want in zip(to_host(batch), [batch.at(i) for i in range(len(batch))], strict=True):
+        host = batch.as_cpu() if hasattr(batch, "as_cpu") else batch  # the reference copy
+        for got, want in zip(to_host(batch), [host.at(i) for i in range(len(host))], strict=True):
             want = np.array(want)
             assert isinstance(got, np.ndarray), ref
             assert got.dtype == want.dtype and got.shape == want.shape, ref
             np.testing.assert_array_equal(got, want)
+
+
+def test_a_cpu_session_places_on_the_cpu_whatever_catalog_it_is_given() -> None:
+    """`device_id=None` is "CPU only": a GPU machine's catalog passed with it must not place
+    nodes on the GPU (found on a GPU: such a session ran other kernels than the CPU export)."""
+    session = Session("basic", batch_size=2, device_id=None, catalog=load_catalog(gpu=True))
+    assert not session.catalog.gpu
+    assert {step.device for step in session.plan.steps} == {"cpu"}
+    assert len(session.run().arrays(session.plan.outputs["images"])) == 2

@@ -129,7 +129,8 @@ CASES = [*PRESETS, "multi_input", "python", "folder", "file_list", "multi_label"
 @pytest.mark.parametrize("name", CASES)
 def test_exported_module_matches_live_engine(cases: dict[str, dict], name: str) -> None:
     case = cases[name]
-    session = Session(case["spec"], data=case["data"])
+    # on the CPU, as the exported module ran: the GPU's resampling differs in the last bit
+    session = Session(case["spec"], data=case["data"], device_id=None)
     session.trust()  # the python case's code is this file's own `darken`
     live = session.run()
     exported = case["exported"]
@@ -144,7 +145,7 @@ def test_exported_module_matches_live_engine(cases: dict[str, dict], name: str) 
 
 def test_multi_label_loader_yields_label_rows(cases: dict[str, dict]) -> None:
     case = cases["multi_label"]
-    live = Session(case["spec"]).run()
+    live = Session(case["spec"], device_id=None).run()
     rows = np.asarray(live.labels())
     assert rows.shape == (case["spec"].batch_size, 3)
     np.testing.assert_array_equal(case["exported"]["loader_labels"], rows)
@@ -152,7 +153,7 @@ def test_multi_label_loader_yields_label_rows(cases: dict[str, dict]) -> None:
 
 def test_single_label_loader_yields_reader_labels(cases: dict[str, dict]) -> None:
     case = cases["file_list"]
-    live = Session(case["spec"]).run()
+    live = Session(case["spec"], device_id=None).run()
     expected = np.asarray([np.asarray(a).reshape(-1) for a in live.arrays(Ref("source", 1))])
     np.testing.assert_array_equal(
         case["exported"]["loader_labels"].reshape(expected.shape), expected

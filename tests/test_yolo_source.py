@@ -279,7 +279,7 @@ def test_exported_module_converts_the_folder_to_the_explorers_outputs(
     monkeypatch.setenv("XDG_CACHE_HOME", str(cache_home))
     for name, spec in specs.items():
         # the first batch is the Session's; both are the explorer's fused pipeline's
-        live = Session(spec, catalog=catalog).run()
+        live = Session(spec, device_id=None).run()  # on the CPU, as the module ran
         data = {
             source.id: open_source(source, skip_bad=source.skip_bad) for source in spec.sources()
         }

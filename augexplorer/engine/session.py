@@ -94,8 +94,11 @@ class Session:
         self.device_id: int | None = (
             default_device_id() if device_id == "auto" else _device_id(device_id)
         )
-        # device_id=None means "CPU only", even on a machine with a GPU: place nodes accordingly.
-        self.catalog = catalog or load_catalog(gpu=self.device_id is not None)
+        # device_id=None means "CPU only", even on a machine with a GPU: place nodes accordingly,
+        # also when the catalog passed is the machine's GPU one (its placement would need a GPU).
+        if catalog is None or (catalog.gpu and self.device_id is None):
+            catalog = load_catalog(gpu=self.device_id is not None)
+        self.catalog = catalog
         self.num_threads = num_threads or default_threads()
         self.arrays = data if not isinstance(data, (str, os.PathLike)) else None
         if isinstance(data, (str, os.PathLike)):
