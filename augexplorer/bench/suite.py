@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import platform
@@ -355,12 +356,15 @@ def _contenders(
         "torchvision-style (Pillow) DataLoader": PillowDataset,
         "albumentations (OpenCV) DataLoader": AlbumentationsDataset,
     }
+    needs = {"albumentations (OpenCV) DataLoader": ("albumentations", "cv2")}
     for name, dataset in datasets.items():
 
         def make(dataset: Any = dataset) -> Any:
             return data_loader(dataset(files, recipe), batch_size=batch, workers=workers)
 
-        contenders.append((name, "cpu", make, None if recipe else no_recipe))
+        missing = [m for m in needs.get(name, ()) if importlib.util.find_spec(m) is None]
+        unavailable = f"not measured: {', '.join(missing)} not installed" if missing else None
+        contenders.append((name, "cpu", make, (None if recipe else no_recipe) or unavailable))
     # CPU rows first, GPU rows last
     return sorted(contenders, key=lambda c: c[1] == "gpu")
 
