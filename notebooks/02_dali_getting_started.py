@@ -138,10 +138,11 @@ render_node(result, cell=128)
 # %% [markdown]
 # ## 5. Moving operators to the GPU
 #
-# Each node has a `device`. Left unset, the explorer places it for you: on the GPU where DALI sees
-# one and the operator has a GPU version, on the CPU otherwise. In a graph, data moves from the
-# CPU to the GPU and then stays there, so once one node runs on the GPU, the nodes that read its
-# output run there too.
+# Each node has a `device`. Left unset, the explorer places it as DALI does a call without
+# `device=`: where its data is. The decoder crosses over ("mixed": files read on the CPU, images
+# decoded on the GPU) where DALI sees a GPU, and from there the nodes that read its output run on
+# the GPU too. Data that starts on the CPU and never passes the decoder (boxes from a reader,
+# random draws) stays on the CPU, where DALI's argument inputs must be anyway.
 #
 # Setting a device by hand is one edit. Here we ask for the rotation on the GPU:
 

@@ -348,7 +348,7 @@ class Node:
     op: str
     inputs: tuple[Ref, ...] = ()
     args: Mapping[str, ArgValue] = field(default_factory=dict)
-    device: Device | None = None  # None: the GPU where DALI sees one and the op has a GPU backend
+    device: Device | None = None  # None: where its inputs are (decoders: mixed on a GPU)
     probability: Probability | None = None
     seed: int | None = None  # the operator's own randomness, for random operators
     # Run only where every clause holds; elsewhere the first input passes through unchanged.
