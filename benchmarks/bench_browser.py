@@ -13,7 +13,9 @@ key press -> the kernel receives the slider's message (browser, server, ZMQ) -> 
 starts (debounce) -> the engine ran -> the tiles are rendered and sent -> the page holds every
 new picture (transfer back) -> the first tile is decoded. The transfer back is split once more at
 the arrival of the tiles' websocket message (the largest message of the move): kernel to page
-(the kernel's IOPub thread, the Jupyter server, the socket) and drawing in the page.
+(the kernel's IOPub thread, the Jupyter server, the socket) and drawing in the page; kernel to
+page is split again where the kernel's IOPub thread hands the message to ZMQ (the relay after
+that is the Jupyter server and Chromium's network process).
 
 Then it clicks tiles: from the click to the large view on screen (the tile's own picture, drawn
 in the page) and to the sample at full resolution beside its input and original (a round trip
@@ -123,6 +125,13 @@ def _ax_refreshed():
     state = _ax_refresh(); _ax_stamp('engine'); return state
 explorer.controller.refresh = _ax_refreshed
 explorer.grid.tiles.observe(lambda change: _ax_stamp('sent'), 'tiles')
+# when the kernel's IOPub thread hands the tiles' message (the one large message) to ZMQ
+_ax_iopub = get_ipython().kernel.iopub_thread
+def _ax_really_send(msg, *args, _send=_ax_iopub._really_send, **kwargs):
+    _send(msg, *args, **kwargs)
+    if sum(len(part) for part in msg) > 20000:
+        _ax_stamp('zmq')
+_ax_iopub._really_send = _ax_really_send
 print('hooked')
 """
 
@@ -133,6 +142,8 @@ STAGES = (
     ("render_and_send", "engine", "sent"),
     ("transfer_to_page", "sent", "t1"),
     ("kernel_to_page", "sent", "ws"),
+    ("kernel_to_zmq", "sent", "zmq"),
+    ("relay_to_page", "zmq", "ws"),
     ("draw_in_page", "ws", "t1"),
     ("decode_in_page", "t1", "load"),
 )
@@ -200,7 +211,8 @@ def main() -> int:
                 stages: dict[str, list[float]] = {name: [] for name, _, _ in STAGES}
                 for move in range(args.warmup + args.moves):
                     handle.focus()
-                    handle.press("ArrowRight")
+                    # twenty steps up, twenty down: a move at the slider's end would change nothing
+                    handle.press("ArrowRight" if (move // 20) % 2 == 0 else "ArrowLeft")
                     page.wait_for_function(
                         "() => window.__axT1 > window.__axT0 && window.__axLoad >= window.__axT1",
                         timeout=30_000,
