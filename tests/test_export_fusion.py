@@ -260,7 +260,6 @@ def graph_with(**changes: object) -> GraphSpec:
     "changes",
     [
         {"probability": True},  # a conditional crop
-        {"device": "cpu"},  # decoding kept on the CPU, the crop on the GPU
         {"second_consumer": True},  # the decoded image feeds another node too
         {"decoded_output": True},  # ... or is an output itself
         {"out_of_bounds_policy": "pad"},  # the fused decoder cannot pad
@@ -273,6 +272,13 @@ def test_pairs_that_cannot_be_fused_exactly_stay_apart(changes: dict[str, object
         source = generate(graph_with(**changes), fuse_decoders=mode)
         assert "fn.decoders.image(" in source and "fn.crop(" in source, (changes, mode)
         assert "image_crop" not in source
+
+
+def test_a_decoder_kept_on_the_cpu_fuses_with_the_crop_that_follows_it_there() -> None:
+    """A crop left on auto runs where its data is (DALI's GPU crop cannot read CPU images): with
+    the decoder pinned to the CPU both stay there in the module's GPU plan, and fuse."""
+    source = generate(graph_with(device="cpu"), fuse_decoders="exact")
+    assert "fn.decoders.image_crop(" in source and "fn.crop(" not in source
 
 
 def test_an_unknown_mode_is_refused() -> None:
