@@ -183,6 +183,13 @@ def test_crop_mirror_normalize_cropping_says_the_annotations_stay(
     args = {"mirror": 1, "crop": [100.0, 100.0]}
     added = add_operator(_graph(coco), catalog, "crop_mirror_normalize", "decode", args)
     assert "no longer match" in added.note and "random_bbox_crop" in added.note
+    # and the graph keeps saying so: its bb_flip follows the mirror, nothing follows the crop
+    tracks = tracks_at(added.spec, "crop_mirror_normalize") or _none()
+    assert "boxes" in tracks.mismatched["crop_mirror_normalize"]
+    mirror_only = add_operator(
+        _graph(coco), catalog, "crop_mirror_normalize", "decode", {"mirror": 1}
+    )
+    assert (tracks_at(mirror_only.spec, "crop_mirror_normalize") or _none()).mismatched == {}
     plain = add_operator(_graph(coco), catalog, "crop_mirror_normalize", "decode", {})
     assert plain.added == () and plain.note == ""  # no mirror, no crop: nothing moves
 

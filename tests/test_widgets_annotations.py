@@ -257,3 +257,26 @@ def test_variety_of_an_annotated_image_keeps_its_boxes_and_labels(
     assert before is not None and after is not None
     for sample in after:
         np.testing.assert_allclose(sample.boxes, before[1].boxes)
+
+
+def test_annotations_that_no_longer_match_are_said_over_the_tiles(
+    coco: Path, tmp_path: Path, catalog: Catalog
+) -> None:
+    """A rotate with no box companion after the flip: its boxes are drawn (so the mismatch is
+    seen) and the row of switches says they no longer match; at the flip, nothing is said."""
+    from augexplorer.spec import GraphSpec, Node
+
+    spec = flipped_graph(coco)
+    turned = GraphSpec(
+        (*spec.nodes, Node("turn", "rotate", (Ref("flip"),), {"angle": 30.0})),
+        {**spec.outputs, "images": Ref("turn")},
+        batch_size=spec.batch_size,
+        name=spec.name,
+    )
+    panel = open_panel(turned, tmp_path, catalog)
+    panel.select("turn")
+    note = panel.grid.overlay_toggles.note.value
+    assert "ax-overlay-warning" in note and "no longer match the images after turn (rotate)" in note
+    assert len(drawn(panel)) == 4
+    panel.select("flip")
+    assert "no longer match" not in panel.grid.overlay_toggles.note.value

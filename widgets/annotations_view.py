@@ -8,7 +8,8 @@ the row says why (keypoints: DALI's COCO reader does not read them).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import html
+from collections.abc import Callable, Mapping, Sequence
 
 import ipywidgets as widgets
 
@@ -54,9 +55,13 @@ class AnnotationToggles(widgets.HBox):
         """The kinds switched on that the graph has something of."""
         return [k for k, b in self.buttons.items() if b.value and not b.disabled]
 
-    def offer(self, available: Mapping[str, str | None] | None) -> None:
+    def offer(
+        self, available: Mapping[str, str | None] | None, warnings: Sequence[str] = ()
+    ) -> None:
         """Show the toggles for a graph's annotations: `available` maps each kind to None where
-        there is something to draw, else the reason there is not; None hides the row."""
+        there is something to draw, else the reason there is not; None hides the row.
+        `warnings` say what no longer matches the pictures (drawn all the same, so the
+        mismatch can be seen)."""
         if available is None:
             self.layout.display = "none"
             return
@@ -68,6 +73,7 @@ class AnnotationToggles(widgets.HBox):
             button.tooltip = reason or f"draw the {TITLES[kind]} over the pictures"
             if reason is not None and kind == "keypoints":  # the others: on hover
                 reasons.append(reason)
-        self.note.value = (
-            "<span class='ax-muted'>" + " · ".join(reasons) + "</span>" if reasons else ""
-        )
+        notes = [f"<span class='ax-overlay-warning'>{html.escape(w)}</span>" for w in warnings]
+        if reasons:
+            notes.append("<span class='ax-muted'>" + " · ".join(reasons) + "</span>")
+        self.note.value = " · ".join(notes)

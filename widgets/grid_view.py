@@ -225,7 +225,10 @@ class GridView(widgets.VBox):
         """Send the annotations of `ref`'s images to draw over picture `picture` of each tile
         (none for a graph without annotations), and offer the kinds there are."""
         overlays = node_overlays(result, ref, self.size.value)
-        self.overlay_toggles.offer(available_kinds(overlays) if overlays is not None else None)
+        self.overlay_toggles.offer(
+            available_kinds(overlays) if overlays is not None else None,
+            warnings=result.annotation_warnings(ref.node) if overlays is not None else (),
+        )
         self.tiles.overlay_kinds = self.overlay_toggles.shown
         self.tiles.overlays = [
             [overlay if k == picture else None for k in range(pictures)]

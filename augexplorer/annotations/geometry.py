@@ -81,9 +81,14 @@ def moves_pixels(op: str, args: Mapping[str, Any]) -> bool:
     if op == "flip":
         return _not_zero(args.get("horizontal", 1)) or _not_zero(args.get("vertical", 0))
     if op == "crop_mirror_normalize":
-        cropping = any(name in args for name in ("crop", "crop_h", "crop_w", "crop_d"))
-        return cropping or _not_zero(args.get("mirror", 0))
+        return cmn_crops(args) or _not_zero(args.get("mirror", 0))
     return True
+
+
+def cmn_crops(args: Mapping[str, Any]) -> bool:
+    """Whether a crop_mirror_normalize with `args` crops (no DALI operator follows its crop on
+    boxes or points: its companions follow the mirror only)."""
+    return any(name in args for name in ("crop", "crop_h", "crop_w", "crop_d"))
 
 
 def _not_zero(value: Any) -> bool:

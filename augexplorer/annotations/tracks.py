@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..spec import GraphSpec, Node, Ref, Source
-from .geometry import PLACED_KINDS, SCALES_ONLY, moves_pixels
+from .geometry import PLACED_KINDS, SCALES_ONLY, cmn_crops, moves_pixels
 
 TRACK_KINDS = (
     "boxes",
@@ -139,6 +139,8 @@ def tracks_at(spec: GraphSpec, node_id: str) -> Tracks | None:
                 stayed.append(kind)
         if moved:
             companions[image_id] = tuple(moved)
+        if image.op == "crop_mirror_normalize" and cmn_crops(image.args):
+            stayed = list(refs)  # bb_flip / coord_flip follow its mirror, nothing its crop
         left = _left_behind(image, stayed, form)
         if left:
             mismatched[image_id] = left

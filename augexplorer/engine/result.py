@@ -178,6 +178,14 @@ class RunResult:
             objects = data.coco.keypoint_objects(avoid_class_remapping=remap)
         return annotations_at(tracks, self.arrays, sizes, names, objects)
 
+    def annotation_warnings(self, node_id: str | None = None) -> list[str]:
+        """What no longer matches the images at `node_id` (the final images by default): an
+        image operator on the way moved pixels that no companion moved on the annotations."""
+        from ..annotations import tracks_at
+
+        tracks = tracks_at(self.plan.spec, node_id or self.final.node)
+        return list(tracks.mismatched.values()) if tracks is not None else []
+
     def files(self, source_id: str | None = None) -> list[str]:
         """The file each sample was read from (empty names for in-memory arrays)."""
         source_id = source_id or next(s.id for s in self.plan.steps if s.role == "source")

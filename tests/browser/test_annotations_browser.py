@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from annotated_graphs import coco_source, flipped_graph, write_coco
 
-from augexplorer.spec import chain, save
+from augexplorer.spec import GraphSpec, Node, Ref, chain, save
 
 from .harness import Server, kernel_eval, open_panel, set_theme, write_panel_notebook
 from .layout import WIDTHS, screenshot, sideways
@@ -32,6 +32,17 @@ LOAD_GRAPH = (
 )
 
 
+def turned_graph(coco: Path) -> GraphSpec:
+    """The flipped graph with a rotate after the flip and no companion for its boxes."""
+    spec = flipped_graph(coco, batch_size=BATCH)
+    return GraphSpec(
+        (*spec.nodes, Node("turn", "rotate", (Ref("flip"),), {"angle": 30.0})),
+        {**spec.outputs, "images": Ref("turn")},
+        batch_size=BATCH,
+        name="turned",
+    )
+
+
 def write_notebook(root: Path) -> str:
     folder = root / FOLDER
     folder.mkdir(exist_ok=True)
@@ -44,6 +55,7 @@ def write_notebook(root: Path) -> str:
         name="masks",
     )
     save(masks, folder / "masks.json", overwrite=True)
+    save(turned_graph(coco), folder / "turned.json", overwrite=True)
     return write_panel_notebook(root, FOLDER, "annotations", LOAD_GRAPH)
 
 
@@ -183,6 +195,23 @@ def test_names_are_legible_in_the_dark_theme(page: Any, artifacts: Path) -> None
         page.locator(".ax-grid-view").screenshot(path=str(artifacts / "annotations-dark.png"))
     finally:
         set_theme(page, "JupyterLab Light", light=True)
+
+
+def test_boxes_that_no_longer_match_are_said_above_the_tiles(page: Any, artifacts: Path) -> None:
+    page.locator(".ax-spec-path input").fill("turned.json")
+    page.locator("button.ax-load").click()
+    warning = page.locator(".ax-overlay-note .ax-overlay-warning")
+    warning.wait_for(timeout=60_000)
+    assert "no longer match the images after turn (rotate)" in warning.inner_text()
+    assert page.locator(".ax-tile .ax-overlay rect.ax-ov-box").count() > 0  # drawn all the same
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.wait_for_timeout(500)
+        assert warning.is_visible()
+        overflow = sideways(page)
+        assert all(v <= 1 for v in overflow.values()), (width, overflow)
+        screenshot(page, width, artifacts / f"annotations-mismatch-{width}.png")
+    page.set_viewport_size({"width": 1600, "height": 1000})
 
 
 def test_pixel_masks_are_drawn_and_switch_off(page: Any, artifacts: Path) -> None:
