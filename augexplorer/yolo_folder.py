@@ -28,6 +28,9 @@ YOLO_HIDDEN_NAMES = HIDDEN_NAMES
 # How far past the image's border (as a fraction of its size) a box edge may reach and be clipped:
 # writers round, and 1.0000001 is not a labelling mistake.
 YOLO_EDGE_SLACK = 1e-4
+# Part of every cached conversion's name: a new way of converting must not read an old file
+# (2: sizes as DALI's decoder turns EXIF-rotated JPEGs).
+YOLO_CONVERSION = "yolo-to-coco 2"
 YOLO_LINE_FIX = (
     "write each line as 'class cx cy w h' (a whole class number, then the box's centre and size "
     "as fractions of the image's size in [0, 1]), or open the source with skip_bad=True to leave "
@@ -36,7 +39,10 @@ YOLO_LINE_FIX = (
 
 
 def yolo_image_size(path: str) -> tuple[int, int] | None:
-    """(width, height) of a JPEG or PNG from its header; None for any other file."""
+    """(width, height) of a JPEG or PNG from its header, as DALI's decoder shows the image: a
+    JPEG whose EXIF orientation turns it a quarter (5-8) has the two swapped, since YOLO label
+    lines are fractions of the picture as it is seen. None for any other file."""
+    turned = False  # by the EXIF orientation, read before the frame's size
     with open(path, "rb") as stream:
         head = stream.read(24)
         if head[:8] == b"\x89PNG\r\n\x1a\n" and len(head) == 24:
@@ -56,7 +62,20 @@ def yolo_image_size(path: str) -> tuple[int, int] | None:
             length = int.from_bytes(stream.read(2), "big")
             if 0xC0 <= marker[1] <= 0xCF and marker[1] not in (0xC4, 0xC8, 0xCC):  # start of frame
                 frame = stream.read(5)
-                return int.from_bytes(frame[3:5], "big"), int.from_bytes(frame[1:3], "big")
+                width, height = int.from_bytes(frame[3:5], "big"), int.from_bytes(frame[1:3], "big")
+                return (height, width) if turned else (width, height)
+            if marker[1] == 0xE1:  # APP1: EXIF, whose orientation tag (0x0112) may turn the image
+                segment = stream.read(length - 2)
+                if segment[:6] == b"Exif\x00\x00" and segment[6:8] in (b"II", b"MM"):
+                    tiff, big = segment[6:], segment[6:8] == b"MM"
+                    ifd = int.from_bytes(tiff[4:8], "big" if big else "little")
+                    entries = int.from_bytes(tiff[ifd : ifd + 2], "big" if big else "little")
+                    for index in range(entries):
+                        entry = tiff[ifd + 2 + 12 * index : ifd + 14 + 12 * index]
+                        if int.from_bytes(entry[0:2], "big" if big else "little") == 0x0112:
+                            value = int.from_bytes(entry[8:10], "big" if big else "little")
+                            turned = value in (5, 6, 7, 8)
+                continue
             stream.seek(length - 2, 1)
 
 
@@ -211,7 +230,7 @@ def yolo_cache_file(folder: str) -> str:
     modification time of every file in it, under ``$XDG_CACHE_HOME/augexplorer`` (default
     ``~/.cache/augexplorer``)."""
     folder = os.path.abspath(folder)
-    stamps = [folder]
+    stamps = [YOLO_CONVERSION, folder]
     for root, dirs, files in os.walk(folder):
         dirs.sort()
         for name in sorted(files):
@@ -238,7 +257,12 @@ def yolo_annotations_file(folder: str, coco: dict[str, Any] | None = None) -> st
 
 
 # What an exported module carries, in order (constants first).
-CARRIED_CONSTANTS = ("YOLO_IMAGE_SUFFIXES", "YOLO_HIDDEN_NAMES", "YOLO_EDGE_SLACK")
+CARRIED_CONSTANTS = (
+    "YOLO_IMAGE_SUFFIXES",
+    "YOLO_HIDDEN_NAMES",
+    "YOLO_EDGE_SLACK",
+    "YOLO_CONVERSION",
+)
 CARRIED = (
     yolo_image_size,
     yolo_class_names,

@@ -318,3 +318,30 @@ def test_the_panel_switches_to_a_yolo_folder(tmp_path: Path, catalog: Catalog) -
         "cat x2",
         "fruit, moon",
     ]
+
+
+@pytest.mark.parametrize("orientation", [1, 6, 8])
+def test_exif_rotated_photos_keep_their_boxes_on_the_picture_as_seen(
+    tmp_path: Path, cache_home: Path, catalog: Catalog, orientation: int
+) -> None:
+    """A phone photo stored 120x80 with EXIF orientation 6 or 8 is shown 80x120 (DALI's decoder
+    turns it, as YOLO tools do): its label fractions are of the picture as seen."""
+    folder = tmp_path / "phone"
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    stored = Image.new("RGB", (120, 80), (200, 30, 30))
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    stored.save(folder / "images" / "photo.jpg", exif=exif.tobytes())
+    # the left half of the picture as seen, top to bottom
+    (folder / "labels" / "photo.txt").write_text("0 0.25 0.5 0.5 1.0\n")
+    (folder / "classes.txt").write_text("thing\n")
+
+    seen = (80, 120) if orientation in (6, 8) else (120, 80)
+    image = yolo_to_coco(str(folder))["images"][0]
+    assert (image["width"], image["height"]) == seen
+    result = Session(yolo_graph(folder, ltrb=True), catalog=catalog).run()
+    assert result.arrays(Ref("decode"))[0].shape[:2] == (seen[1], seen[0])
+    annotations = result.annotations("decode")
+    assert annotations is not None
+    np.testing.assert_allclose(annotations[0].boxes, [[0, 0, seen[0] / 2, seen[1]]], atol=0.01)
