@@ -4,7 +4,9 @@
 The layout is YOLO's: ``images/a.jpg`` is labelled by ``labels/a.txt`` (the last ``images``
 folder of the path replaced by ``labels``), else by ``a.txt`` beside the image; an image with no
 label file has no objects. Each line of a label file is ``class cx cy w h``: the box's centre and
-size as fractions of the image's size. Class names come from ``classes.txt`` (one a line) or the
+size as fractions of the image's size, or, in a segmentation dataset, ``class x1 y1 x2 y2 x3 y3
+...``: a polygon's points as fractions (read as a COCO polygon, with the box around it; a source
+with ``polygon_masks=True`` gives them). Class names come from ``classes.txt`` (one a line) or the
 ``names:`` of ``data.yaml``/``dataset.yaml`` at the folder's top; without them a class is named by
 its number. Category ids are the class numbers plus one, listed in order, so DALI's labels are
 the class numbers plus one.
@@ -29,12 +31,12 @@ YOLO_HIDDEN_NAMES = HIDDEN_NAMES
 # writers round, and 1.0000001 is not a labelling mistake.
 YOLO_EDGE_SLACK = 1e-4
 # Part of every cached conversion's name: a new way of converting must not read an old file
-# (2: sizes as DALI's decoder turns EXIF-rotated JPEGs).
-YOLO_CONVERSION = "yolo-to-coco 2"
+# (2: sizes as DALI's decoder turns EXIF-rotated JPEGs; 3: segmentation lines as polygons).
+YOLO_CONVERSION = "yolo-to-coco 3"
 YOLO_LINE_FIX = (
     "write each line as 'class cx cy w h' (a whole class number, then the box's centre and size "
-    "as fractions of the image's size in [0, 1]), or open the source with skip_bad=True to leave "
-    "such images out"
+    "as fractions of the image's size in [0, 1]) or 'class x1 y1 x2 y2 x3 y3 ...' (a polygon's "
+    "points), or open the source with skip_bad=True to leave such images out"
 )
 
 
@@ -126,13 +128,17 @@ def yolo_label_file(folder: str, file_name: str) -> str | None:
     return None
 
 
-def yolo_box(line: str, class_count: int | None) -> tuple[int, list[float]] | str:
-    """(class, [left, top, right, bottom] as fractions of the image) of one label line, or what
-    is wrong with it."""
+def yolo_box(line: str, class_count: int | None) -> tuple[int, list[float], list[float]] | str:
+    """(class, [left, top, right, bottom], polygon) of one label line, all as fractions of the
+    image, or what is wrong with it. A box line (``class cx cy w h``) has no polygon (empty); a
+    segmentation line (``class x1 y1 x2 y2 x3 y3 ...``) gives its points (x, y, x, y, ...) and
+    the box around them."""
     values = line.split()
-    if len(values) != 5:
-        polygon = " (a segmentation polygon: only boxes are read)" if len(values) > 5 else ""
-        return f"{len(values)} values{polygon}, expected 5: class cx cy w h"
+    if len(values) != 5 and (len(values) < 7 or len(values) % 2 == 0):
+        return (
+            f"{len(values)} values, expected 5: class cx cy w h "
+            "(or a class and three or more x y points: class x1 y1 x2 y2 x3 y3 ...)"
+        )
     try:
         label = int(values[0])
     except ValueError:
@@ -140,19 +146,29 @@ def yolo_box(line: str, class_count: int | None) -> tuple[int, list[float]] | st
     if label < 0 or (class_count is not None and label >= class_count):
         return f"class {label} is not one of the {class_count or 0} names (0 to {(class_count or 1) - 1})"
     try:
-        cx, cy, w, h = [float(value) for value in values[1:]]
+        numbers = [float(value) for value in values[1:]]
     except ValueError:
-        return f"{' '.join(values[1:])!r}: cx cy w h must be numbers"
+        what = "cx cy w h" if len(values) == 5 else "the points' x y"
+        return f"{' '.join(values[1:])!r}: {what} must be numbers"
+    polygon: list[float] = []
+    if len(values) == 5:
+        cx, cy, w, h = numbers
+        left, top, right, bottom = cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
+    else:
+        polygon = numbers
+        left, right = min(numbers[0::2]), max(numbers[0::2])
+        top, bottom = min(numbers[1::2]), max(numbers[1::2])
+        w, h = right - left, bottom - top
     if not (w > 0 and h > 0):
         return f"zero-area box (w {w:g}, h {h:g})"
-    left, top, right, bottom = cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
     low, high = -YOLO_EDGE_SLACK, 1 + YOLO_EDGE_SLACK
     if not (low <= left and low <= top and right <= high and bottom <= high):
         return (
             f"box x {left:g} to {right:g}, y {top:g} to {bottom:g} reaches outside [0, 1] "
             "(YOLO coordinates are fractions of the image's size)"
         )
-    return label, [max(left, 0.0), max(top, 0.0), min(right, 1.0), min(bottom, 1.0)]
+    clipped = [max(left, 0.0), max(top, 0.0), min(right, 1.0), min(bottom, 1.0)]
+    return label, clipped, [min(max(value, 0.0), 1.0) for value in polygon]
 
 
 def yolo_images(folder: str) -> list[str]:
@@ -199,18 +215,20 @@ def scan_yolo(folder: str) -> tuple[dict[str, Any], list[tuple[str, str]]]:
             continue
         image_id = len(images) + 1
         images.append({"id": image_id, "file_name": file_name, "width": width, "height": height})
-        for label, (left, top, right, bottom) in boxes:
+        for label, (left, top, right, bottom), polygon in boxes:
             box = [left * width, top * height, (right - left) * width, (bottom - top) * height]
-            annotations.append(
-                {
-                    "id": len(annotations) + 1,
-                    "image_id": image_id,
-                    "category_id": label + 1,
-                    "bbox": box,
-                    "area": box[2] * box[3],
-                    "iscrowd": 0,
-                }
-            )
+            annotation = {
+                "id": len(annotations) + 1,
+                "image_id": image_id,
+                "category_id": label + 1,
+                "bbox": box,
+                "area": box[2] * box[3],
+                "iscrowd": 0,
+            }
+            if polygon:  # x, y, x, y, ... in pixels
+                points = [v * (height if i % 2 else width) for i, v in enumerate(polygon)]
+                annotation["segmentation"] = [points]
+            annotations.append(annotation)
             top_class = max(top_class, label)
     if names is None:
         names = [str(label) for label in range(top_class + 1)]

@@ -172,7 +172,11 @@ BAD_LINES = [
         "0 0.9 0.5 0.4 0.2",
         "labels/train/cat.txt line 1: box x 0.7 to 1.1, y 0.4 to 0.6 reaches outside [0, 1]",
     ),
-    ("0 0.5 0.5 0.2 0.2 0.3 0.3", "labels/train/cat.txt line 1: 7 values (a segmentation polygon"),
+    ("0 0.5 0.5 0.2 0.2 0.3", "labels/train/cat.txt line 1: 6 values, expected 5"),
+    (
+        "0 0.1 0.1 0.9 0.1 1.2 0.8",
+        "labels/train/cat.txt line 1: box x 0.1 to 1.2, y 0.1 to 0.8 reaches outside [0, 1]",
+    ),
 ]
 
 
@@ -345,3 +349,33 @@ def test_exif_rotated_photos_keep_their_boxes_on_the_picture_as_seen(
     annotations = result.annotations("decode")
     assert annotations is not None
     np.testing.assert_allclose(annotations[0].boxes, [[0, 0, seen[0] / 2, seen[1]]], atol=0.01)
+
+
+def test_segmentation_lines_become_polygons_with_their_boxes(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    """Ultralytics' segmentation lines (class x1 y1 x2 y2 ...) are read as COCO polygons in
+    pixels, each with the box around its points; box lines in the same folder stay boxes."""
+    triangle = "2 0.1 0.2 0.5 0.2 0.3 0.6"
+    folder = write_yolo(tmp_path / "yolo", {**LINES, "cat.jpg": [triangle, "0 0.5 0.5 0.4 0.6"]})
+    spec = yolo_graph(folder, ltrb=True, polygon_masks=True)
+    result = Session(spec, catalog=catalog).run()
+    annotations = result.annotations("decode")
+    assert annotations is not None
+    index = [Path(f).name for f in result.files()].index("cat.jpg")
+    cat = annotations[index]
+    height, width = result.arrays(Ref("decode"))[index].shape[:2]
+    np.testing.assert_allclose(
+        cat.boxes,
+        [
+            [0.1 * width, 0.2 * height, 0.5 * width, 0.6 * height],
+            expected_boxes(folder, "cat.jpg", ["0 0.5 0.5 0.4 0.6"])[0][0],
+        ],
+        atol=0.01,
+    )
+    assert cat.names == ("moon", "cat") and len(cat.polygons) == 1 and cat.polygon_masks == (0,)
+    np.testing.assert_allclose(
+        cat.polygons[0],
+        [[0.1 * width, 0.2 * height], [0.5 * width, 0.2 * height], [0.3 * width, 0.6 * height]],
+        atol=0.01,
+    )

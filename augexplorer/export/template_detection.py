@@ -216,8 +216,9 @@ CONSTANTS_YOLO = _replaced(
     "# The folder the file's image names are relative to (here the YOLO folder).\n",
 )
 
-YOLO_HEADER = """# Converting a YOLO folder to a COCO file: each line of a label file is `class cx cy w h`,
-# fractions of the image's size; category ids are the class numbers plus one.
+YOLO_HEADER = """# Converting a YOLO folder to a COCO file: each line of a label file is `class cx cy w h`
+# or a polygon `class x1 y1 x2 y2 ...`, fractions of the image's size; category ids are the
+# class numbers plus one.
 """
 
 # The images augexplorer kept belong to its folder: another folder's are all read.
