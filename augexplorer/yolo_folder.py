@@ -6,7 +6,8 @@ folder of the path replaced by ``labels``), else by ``a.txt`` beside the image; 
 label file has no objects. Each line of a label file is ``class cx cy w h``: the box's centre and
 size as fractions of the image's size, or, in a segmentation dataset, ``class x1 y1 x2 y2 x3 y3
 ...``: a polygon's points as fractions (read as a COCO polygon, with the box around it; a source
-with ``polygon_masks=True`` gives them). Class names come from ``classes.txt`` (one a line) or the
+with ``polygon_masks=True`` gives them). In a pose dataset (``kpt_shape`` in ``data.yaml``) a line
+is a box followed by its keypoints, which a source with ``keypoints=True`` gives. Class names come from ``classes.txt`` (one a line) or the
 ``names:`` of ``data.yaml``/``dataset.yaml`` at the folder's top; without them a class is named by
 its number. Category ids are the class numbers plus one, listed in order, so DALI's labels are
 the class numbers plus one.
@@ -31,8 +32,9 @@ YOLO_HIDDEN_NAMES = HIDDEN_NAMES
 # writers round, and 1.0000001 is not a labelling mistake.
 YOLO_EDGE_SLACK = 1e-4
 # Part of every cached conversion's name: a new way of converting must not read an old file
-# (2: sizes as DALI's decoder turns EXIF-rotated JPEGs; 3: segmentation lines as polygons).
-YOLO_CONVERSION = "yolo-to-coco 3"
+# (2: sizes as DALI's decoder turns EXIF-rotated JPEGs; 3: segmentation lines as polygons;
+# 4: pose datasets' keypoints).
+YOLO_CONVERSION = "yolo-to-coco 4"
 YOLO_LINE_FIX = (
     "write each line as 'class cx cy w h' (a whole class number, then the box's centre and size "
     "as fractions of the image's size in [0, 1]) or 'class x1 y1 x2 y2 x3 y3 ...' (a polygon's "
@@ -112,6 +114,27 @@ def yolo_class_names(folder: str) -> list[str] | None:
     return None
 
 
+def yolo_keypoint_shape(folder: str) -> list[int] | None:
+    """``kpt_shape: [points, values]`` of ``data.yaml`` (a pose dataset: every line is a box and
+    that many keypoints of x, y and, with 3 values, a visibility); None when it says none."""
+    for yaml_name in ("data.yaml", "dataset.yaml"):
+        path = os.path.join(folder, yaml_name)
+        if not os.path.isfile(path):
+            continue
+        with open(path, encoding="utf-8") as file:
+            for line in file.read().splitlines():
+                if line.startswith("kpt_shape:"):
+                    value = line[len("kpt_shape:") :].split("#")[0]
+                    shape = [
+                        int(item)
+                        for item in value.strip(" []").split(",")
+                        if item.strip().isdigit()
+                    ]
+                    if len(shape) == 2 and shape[0] > 0 and shape[1] in (2, 3):
+                        return shape
+    return None
+
+
 def yolo_label_file(folder: str, file_name: str) -> str | None:
     """The label file of image `file_name` (relative to `folder`): under ``labels`` in place of
     the last ``images`` folder of its path, else beside it; None when there is none."""
@@ -128,12 +151,38 @@ def yolo_label_file(folder: str, file_name: str) -> str | None:
     return None
 
 
-def yolo_box(line: str, class_count: int | None) -> tuple[int, list[float], list[float]] | str:
-    """(class, [left, top, right, bottom], polygon) of one label line, all as fractions of the
-    image, or what is wrong with it. A box line (``class cx cy w h``) has no polygon (empty); a
-    segmentation line (``class x1 y1 x2 y2 x3 y3 ...``) gives its points (x, y, x, y, ...) and
-    the box around them."""
+def yolo_box(
+    line: str, class_count: int | None, keypoint_shape: list[int] | None = None
+) -> tuple[int, list[float], list[float], list[float]] | str:
+    """(class, [left, top, right, bottom], polygon, keypoints) of one label line, all as
+    fractions of the image, or what is wrong with it. A box line (``class cx cy w h``) has no
+    polygon (empty); a segmentation line (``class x1 y1 x2 y2 x3 y3 ...``) gives its points (x, y,
+    x, y, ...) and the box around them. In a pose dataset (`keypoint_shape`, from ``kpt_shape``)
+    a line is a box and its keypoints, given as x, y, visibility each (COCO's 0: not labelled,
+    1: hidden, 2: visible; 2 where only x, y are written and they are not 0, 0)."""
     values = line.split()
+    keypoints: list[float] = []
+    if keypoint_shape is not None:
+        points, per_point = keypoint_shape
+        if len(values) != 5 + points * per_point:
+            return (
+                f"{len(values)} values, expected {5 + points * per_point}: class cx cy w h and "
+                f"{points} keypoints of {per_point} values each (kpt_shape in data.yaml)"
+            )
+        try:
+            written = [float(value) for value in values[5:]]
+        except ValueError:
+            return f"{' '.join(values[5:])!r}: the keypoints must be numbers"
+        for index in range(points):
+            x, y = written[index * per_point], written[index * per_point + 1]
+            if per_point == 3:
+                visibility = written[index * per_point + 2]
+            else:
+                visibility = 2.0 if (x, y) != (0.0, 0.0) else 0.0
+            if visibility not in (0.0, 1.0, 2.0):
+                return f"keypoint {index}: visibility {visibility:g} is not 0, 1 or 2"
+            keypoints += [x, y, visibility]
+        values = values[:5]
     if len(values) != 5 and (len(values) < 7 or len(values) % 2 == 0):
         return (
             f"{len(values)} values, expected 5: class cx cy w h "
@@ -168,7 +217,7 @@ def yolo_box(line: str, class_count: int | None) -> tuple[int, list[float], list
             "(YOLO coordinates are fractions of the image's size)"
         )
     clipped = [max(left, 0.0), max(top, 0.0), min(right, 1.0), min(bottom, 1.0)]
-    return label, clipped, [min(max(value, 0.0), 1.0) for value in polygon]
+    return label, clipped, [min(max(value, 0.0), 1.0) for value in polygon], keypoints
 
 
 def yolo_images(folder: str) -> list[str]:
@@ -189,6 +238,7 @@ def scan_yolo(folder: str) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """The COCO form of a YOLO folder and its problems, (image name, reason naming the label
     file and line). An image with a problem is left out of the COCO form."""
     names = yolo_class_names(folder)
+    keypoint_shape = yolo_keypoint_shape(folder)
     images: list[dict[str, Any]] = []
     annotations: list[dict[str, Any]] = []
     problems: list[tuple[str, str]] = []
@@ -205,7 +255,8 @@ def scan_yolo(folder: str) -> tuple[dict[str, Any], list[tuple[str, str]]]:
             with open(os.path.join(folder, label_file), encoding="utf-8", errors="replace") as file:
                 for number, line in enumerate(file, start=1):
                     if line.strip():
-                        found = yolo_box(line, None if names is None else len(names))
+                        classes = None if names is None else len(names)
+                        found = yolo_box(line, classes, keypoint_shape)
                         if isinstance(found, str):
                             reasons.append(f"{label_file} line {number}: {found}")
                         else:
@@ -215,7 +266,7 @@ def scan_yolo(folder: str) -> tuple[dict[str, Any], list[tuple[str, str]]]:
             continue
         image_id = len(images) + 1
         images.append({"id": image_id, "file_name": file_name, "width": width, "height": height})
-        for label, (left, top, right, bottom), polygon in boxes:
+        for label, (left, top, right, bottom), polygon, keypoints in boxes:
             box = [left * width, top * height, (right - left) * width, (bottom - top) * height]
             annotation = {
                 "id": len(annotations) + 1,
@@ -228,11 +279,18 @@ def scan_yolo(folder: str) -> tuple[dict[str, Any], list[tuple[str, str]]]:
             if polygon:  # x, y, x, y, ... in pixels
                 points = [v * (height if i % 2 else width) for i, v in enumerate(polygon)]
                 annotation["segmentation"] = [points]
+            if keypoint_shape is not None:  # x, y in pixels, visibility
+                scales = [width, height, 1]
+                annotation["keypoints"] = [v * scales[i % 3] for i, v in enumerate(keypoints)]
+                annotation["num_keypoints"] = len([v for v in keypoints[2::3] if v > 0])
             annotations.append(annotation)
             top_class = max(top_class, label)
     if names is None:
         names = [str(label) for label in range(top_class + 1)]
     categories = [{"id": label + 1, "name": name} for label, name in enumerate(names)]
+    if keypoint_shape is not None:  # YOLO names no keypoints: numbered, no skeleton
+        for category in categories:
+            category["keypoints"] = [str(point) for point in range(keypoint_shape[0])]
     return {"images": images, "annotations": annotations, "categories": categories}, problems
 
 
@@ -284,6 +342,7 @@ CARRIED_CONSTANTS = (
 CARRIED = (
     yolo_image_size,
     yolo_class_names,
+    yolo_keypoint_shape,
     yolo_label_file,
     yolo_box,
     yolo_images,

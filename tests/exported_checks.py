@@ -94,6 +94,7 @@ TEMPLATE_CALLS = {
 YOLO_FUNCTIONS = {
     "yolo_image_size",
     "yolo_class_names",
+    "yolo_keypoint_shape",
     "yolo_label_file",
     "yolo_box",
     "yolo_images",
@@ -108,6 +109,10 @@ TEMPLATE_CALLS |= YOLO_FUNCTIONS | {
     "'; '.join",
     "'\\n'.join",
     "'\\n'.join(stamps).encode",
+    "value.strip",
+    "item.strip().isdigit",
+    "value.strip(' []').split",
+    "line[len('kpt_shape:'):].split",
     "annotations.append",
     "boxes.append",
     "candidates.append",

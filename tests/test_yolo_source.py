@@ -256,12 +256,41 @@ def flip_graph(folder: Path, *, skip_bad: bool = False) -> GraphSpec:
     return GraphSpec(nodes, outputs, batch_size=3, name="yolo_flip")
 
 
+def source_outputs_graph(folder: Path, kinds: tuple[str, ...], **source_args: Any) -> GraphSpec:
+    """Decode the folder's images; give them and the source's outputs named `kinds`."""
+    source = Source("source", "yolo", str(folder), shuffle=False, **source_args)
+    outputs = {"images": Ref("decode")}
+    outputs |= {n: Ref("source", i) for i, n in enumerate(source.output_names()) if n in kinds}
+    decode = Node("decode", "decoders.image", (Ref("source"),), {"output_type": "RGB"})
+    return GraphSpec((source, decode), outputs, batch_size=4, name="yolo_outputs")
+
+
+def write_pose_and_segments(tmp_path: Path) -> dict[str, GraphSpec]:
+    """A pose folder (kpt_shape, keypoints=True) and a segmentation folder (polygons)."""
+    pose = write_yolo(tmp_path / "pose", {"cat.jpg": ["0 0.5 0.5 0.4 0.6 0.4 0.3 2 0.6 0.3 1"]})
+    (pose / "data.yaml").write_text("names: [person]\nkpt_shape: [2, 3]\n")
+    (pose / "classes.txt").unlink()
+    segments = write_yolo(
+        tmp_path / "segments",
+        {"cat.jpg": ["2 0.1 0.2 0.5 0.2 0.3 0.6"], "espresso.jpg": ["1 0.2 0.2 0.8 0.3 0.5 0.9"]},
+    )
+    return {
+        "pose": source_outputs_graph(
+            pose, ("boxes", "labels", "keypoints", "keypoint_visibility"), keypoints=True
+        ),
+        "segments": source_outputs_graph(
+            segments, ("boxes", "polygons", "vertices"), reader_args={"polygon_masks": True}
+        ),
+    }
+
+
 def test_exported_module_converts_the_folder_to_the_explorers_outputs(
     tmp_path: Path, catalog: Catalog, cache_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = write_yolo(tmp_path / "yolo")
     skipping = write_yolo(tmp_path / "skipping", {**LINES, "cat_face.jpg": ["5 0.5 0.5 0.2 0.2"]})
     specs = {"flip": flip_graph(folder), "skip_bad": flip_graph(skipping, skip_bad=True)}
+    specs |= write_pose_and_segments(tmp_path)
     jobs = []
     for name, spec in specs.items():
         module = export(spec, tmp_path / f"{name}_aug.py")
@@ -279,7 +308,7 @@ def test_exported_module_converts_the_folder_to_the_explorers_outputs(
     # the module writes its own COCO file, into a cache of its own
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "module_cache"))
     saved = run_exported(jobs, tmp_path)
-    assert len(list((tmp_path / "module_cache" / "augexplorer" / "yolo").iterdir())) == 2
+    assert len(list((tmp_path / "module_cache" / "augexplorer" / "yolo").iterdir())) == len(specs)
     monkeypatch.setenv("XDG_CACHE_HOME", str(cache_home))
     for name, spec in specs.items():
         # the first batch is the Session's; both are the explorer's fused pipeline's
@@ -379,3 +408,40 @@ def test_segmentation_lines_become_polygons_with_their_boxes(
         [[0.1 * width, 0.2 * height], [0.5 * width, 0.2 * height], [0.3 * width, 0.6 * height]],
         atol=0.01,
     )
+
+
+@pytest.mark.parametrize("per_point", [3, 2])
+def test_pose_datasets_give_their_keypoints(
+    tmp_path: Path, catalog: Catalog, per_point: int
+) -> None:
+    """``kpt_shape`` in data.yaml: each line is a box and its keypoints, which a source with
+    keypoints=True gives (x, y in pixels and COCO's visibility). With two values a point, an odd
+    count of values is still a pose line, not a polygon."""
+    points = ["0.4 0.3 2", "0.6 0.3 1", "0 0 0"] if per_point == 3 else ["0.4 0.3", "0 0"]
+    line = "0 0.5 0.5 0.4 0.6 " + " ".join(points)
+    folder = write_yolo(tmp_path / "pose", {"cat.jpg": [line]})
+    (folder / "classes.txt").unlink()
+    (folder / "data.yaml").write_text(
+        f"names: [person]\nkpt_shape: [{len(points)}, {per_point}]  # points, values\n"
+    )
+    source = Source("source", "yolo", str(folder), shuffle=False, keypoints=True)
+    spec = chain(source, ("decode", "decoders.image", {"output_type": "RGB"}), batch_size=4)
+    result = Session(spec, catalog=catalog).run()
+    annotations = result.annotations("decode")
+    assert annotations is not None
+    index = [Path(f).name for f in result.files()].index("cat.jpg")
+    height, width = result.arrays(Ref("decode"))[index].shape[:2]
+    cat = annotations[index]
+    assert cat.keypoints is not None and cat.names == ("person",)
+    want = [[0.4 * width, 0.3 * height, 2], [0.6 * width, 0.3 * height, 1], [0, 0, 0]]
+    if per_point == 2:
+        want = [want[0], [0, 0, 0]]
+    np.testing.assert_allclose(cat.keypoints[0], want, atol=0.01)
+    np.testing.assert_allclose(
+        cat.boxes, [[0.3 * width, 0.2 * height, 0.7 * width, 0.8 * height]], atol=0.01
+    )
+
+    # a line whose count does not fit kpt_shape is named, with the count it should have
+    (folder / "labels" / "train" / "cat.txt").write_text("0 0.5 0.5 0.4 0.6 0.4 0.3\n")
+    with pytest.raises(DataError, match=r"line 1: 7 values, expected \d+: class cx cy w h and"):
+        open_source(source)
