@@ -238,6 +238,7 @@ def scan_yolo(folder: str) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """The COCO form of a YOLO folder and its problems, (image name, reason naming the label
     file and line). An image with a problem is left out of the COCO form."""
     names = yolo_class_names(folder)
+    classes = None if names is None else len(names)
     keypoint_shape = yolo_keypoint_shape(folder)
     images: list[dict[str, Any]] = []
     annotations: list[dict[str, Any]] = []
@@ -255,7 +256,6 @@ def scan_yolo(folder: str) -> tuple[dict[str, Any], list[tuple[str, str]]]:
             with open(os.path.join(folder, label_file), encoding="utf-8", errors="replace") as file:
                 for number, line in enumerate(file, start=1):
                     if line.strip():
-                        classes = None if names is None else len(names)
                         found = yolo_box(line, classes, keypoint_shape)
                         if isinstance(found, str):
                             reasons.append(f"{label_file} line {number}: {found}")

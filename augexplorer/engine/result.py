@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..annotations import SampleAnnotations
+from ..annotations import SampleAnnotations, Tracks
 from ..data import SourceData
 from ..plan import Plan, Step
 from ..spec import Ref
@@ -47,6 +47,11 @@ class RunResult:
     steps: dict[str, StepResult]
     batch_index: int
     sources: dict[str, SourceData] = field(default_factory=dict)
+    # node -> its annotation tracks, worked out once per result (the grid asks for the
+    # annotations and for what no longer matches at the same node on every redraw)
+    _tracks: dict[str, Tracks | None] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     # ---- outputs ----------------------------------------------------------------------------
     def output(self, ref: Ref | str) -> Any:
@@ -151,10 +156,10 @@ class RunResult:
         images by default), in the pixel coordinates of its images; None where the images come
         from no annotated source, or where the images or annotations hold only some samples
         (inside a conditional block)."""
-        from ..annotations import annotations_at, tracks_at
+        from ..annotations import annotations_at
 
         node_id = node_id or self.final.node
-        tracks = tracks_at(self.plan.spec, node_id)
+        tracks = self._tracks_at(node_id)
         if tracks is None or not tracks.refs:
             return None
         ref = Ref(node_id) if node_id != tracks.source else None
@@ -181,10 +186,15 @@ class RunResult:
     def annotation_warnings(self, node_id: str | None = None) -> list[str]:
         """What no longer matches the images at `node_id` (the final images by default): an
         image operator on the way moved pixels that no companion moved on the annotations."""
+        tracks = self._tracks_at(node_id or self.final.node)
+        return list(tracks.mismatched.values()) if tracks is not None else []
+
+    def _tracks_at(self, node_id: str) -> Tracks | None:
         from ..annotations import tracks_at
 
-        tracks = tracks_at(self.plan.spec, node_id or self.final.node)
-        return list(tracks.mismatched.values()) if tracks is not None else []
+        if node_id not in self._tracks:
+            self._tracks[node_id] = tracks_at(self.plan.spec, node_id)
+        return self._tracks[node_id]
 
     def files(self, source_id: str | None = None) -> list[str]:
         """The file each sample was read from (empty names for in-memory arrays)."""
