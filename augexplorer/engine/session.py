@@ -123,6 +123,11 @@ class Session:
     # ---- edits ------------------------------------------------------------------------------
     def update(self, spec: GraphSpec) -> RunResult:
         """Make `spec` the session's graph and run it."""
+        edit = constant_edit(self._validated_spec, spec)
+        if edit is not None:
+            fast = self._constant_edit_plan(spec, *edit)
+            if fast is not None:
+                return self.run()
         self.spec = spec  # kept even if invalid: the user's graph is never lost
         plan = validate(spec, self.catalog)
         self._validated_spec = spec
@@ -133,22 +138,27 @@ class Session:
         return self.run()
 
     def set_arg(self, node_id: str, name: str, value: ArgValue) -> RunResult:
-        spec = self.spec.set_arg(node_id, name, value)
-        validated = self.spec is self._validated_spec or self.spec == self._validated_spec
-        if validated:
-            try:
-                fast = validate_constant_edit(self.plan, node_id, name, value)
-            except GraphInvalid:
-                self.spec = spec  # the user's edit is kept, as with a full validation
-                raise
-            if fast is not None:
-                for before, after in zip(self.plan.steps, fast.steps, strict=True):
-                    if before is not after:  # the one step the edit made anew
-                        share_structure(before, after, changed=(name,))
-                        break
-                self.spec, self.plan, self._validated_spec = spec, fast, spec
-                return self.run()
-        return self.update(spec)
+        return self.update(self.spec.set_arg(node_id, name, value))
+
+    def _constant_edit_plan(
+        self, spec: GraphSpec, node_id: str, name: str, value: ArgValue
+    ) -> Plan | None:
+        """Make `spec`, the validated graph with one constant argument set anew, the session's
+        graph, checking only that value (a slider drag must not re-check the whole graph on
+        every step); None where the edit needs a full validation."""
+        try:
+            fast = validate_constant_edit(self.plan, node_id, name, value)
+        except GraphInvalid:
+            self.spec = spec  # the user's edit is kept, as with a full validation
+            raise
+        if fast is None:
+            return None
+        for before, after in zip(self.plan.steps, fast.steps, strict=True):
+            if before is not after:  # the one step the edit made anew
+                share_structure(before, after, changed=(name,))
+                break
+        self.spec, self.plan, self._validated_spec = spec, fast, spec
+        return fast
 
     def set_probability(self, node_id: str, p: float | None) -> RunResult:
         probability = None if p is None else Probability(p, self._node_probability_seed(node_id))
@@ -456,3 +466,29 @@ def _device_id(value: int | str | None) -> int | None:
     if value is None or isinstance(value, int):
         return value
     raise ValueError(f"device_id must be 'auto', None (CPU only) or a GPU index, not {value!r}")
+
+
+def constant_edit(old: GraphSpec, new: GraphSpec) -> tuple[str, str, ArgValue] | None:
+    """`(node, argument, value)` where `new` is `old` with one argument of one node set to a new
+    value, the rest untouched; None for any other change."""
+    if new is old or len(new.nodes) != len(old.nodes):
+        return None
+    changed = [(a, b) for a, b in zip(old.nodes, new.nodes, strict=True) if a is not b and a != b]
+    if len(changed) != 1:
+        return None
+    before, after = changed[0]
+    if not isinstance(before, Node) or not isinstance(after, Node):
+        return None
+    names = {
+        n for n in before.args.keys() | after.args.keys() if before.args.get(n) != after.args.get(n)
+    }
+    if len(names) != 1:
+        return None
+    (name,) = names
+    if name not in before.args or name not in after.args:
+        return None  # an argument set or unset anew changes the call itself
+    if dataclasses.replace(before, args=after.args) != after:
+        return None
+    if dataclasses.replace(old, nodes=new.nodes) != new:
+        return None
+    return after.id, name, after.args[name]
