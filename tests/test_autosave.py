@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
+from tempfile import TemporaryDirectory
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from augexplorer_widgets import Explorer
 from augexplorer_widgets.autosave import Autosave
 from augexplorer_widgets.autosave_key import SHARED, autosave_path
 from augexplorer_widgets.autosave_recovery import keep_aside
+from test_widgets import in_own_thread
 
 from augexplorer.presets import preset
 from augexplorer.spec import from_json, to_json
@@ -253,3 +255,44 @@ def test_another_notebook_or_voila_is_not_offered_the_graph(
     assert again.banner.shown
     again.banner.restore.click()
     assert again.spec.node("rotate").args["fill_value"] == 99.0
+
+
+def test_edits_save_a_moment_later_and_only_the_latest() -> None:
+    """Inside the kernel's loop a slider's edits are saved once they pause (no fsync between a
+    step and its pictures); the last one always reaches the file."""
+    import asyncio
+
+    spec = preset("basic")
+    steps = [spec.set_arg("rotate", "fill_value", float(v)) for v in range(5)]
+    seen: dict[str, Any] = {}
+
+    def saved(path: Path) -> float:
+        return float(
+            from_json(json.loads(path.read_text())["graph"]).node("rotate").args["fill_value"]
+        )
+
+    async def drag(path: Path) -> None:
+        store = Autosave(path)
+        for step in steps:
+            store.save_soon(step)
+        seen["at_once"] = path.exists()
+        await asyncio.sleep(0.3)
+        seen["after"] = saved(path)
+        store.save_soon(spec.set_arg("rotate", "fill_value", 42.0))
+        store.flush()  # the panel's flush writes what is waiting at once
+        seen["flushed"] = saved(path)
+        store.save_soon(spec.set_arg("rotate", "fill_value", 7.0))
+        store.discard()  # a discarded autosave is not written back by a late save
+        await asyncio.sleep(0.3)
+        seen["discarded"] = path.exists()
+
+    with TemporaryDirectory() as folder:
+        in_own_thread(lambda: asyncio.run(drag(Path(folder) / "graph.json")))
+    assert seen == {"at_once": False, "after": 4.0, "flushed": 42.0, "discarded": False}
+
+
+def test_without_an_event_loop_edits_save_at_once(tmp_path: Path) -> None:
+    store = Autosave(tmp_path / "graph.json")
+    store.save_soon(preset("basic").set_arg("rotate", "fill_value", 3.0))
+    graph = from_json(json.loads((tmp_path / "graph.json").read_text())["graph"])
+    assert graph.node("rotate").args["fill_value"] == 3.0

@@ -335,3 +335,26 @@ def test_coalescer_runs_a_lone_request_on_the_next_turn_and_spaces_a_burst() -> 
     assert coalescer.runs == 2
     assert times[0] - started[0] < 0.1  # far less than the 0.2 s delay
     assert times[1] - times[0] >= 0.19
+
+
+def test_an_at_once_coalescer_runs_a_lone_request_inside_it_and_settles_the_rest() -> None:
+    """The slider's flush runs inside the message that asked (no turn of the loop between the
+    step and its pictures); work with `settle_s` always waits, even after a quiet spell."""
+    import asyncio
+
+    seen: list[str] = []
+    edits = Coalescer(lambda: seen.append("run"), delay_s=0.2, at_once=True)
+    panel = Coalescer(lambda: seen.append("panel"), settle_s=0.05)
+
+    async def steps() -> None:
+        edits.request()
+        seen.append("asked")
+        panel.request()
+        edits.request()  # right after a run: waits out the delay
+        seen.append("asked again")
+        await asyncio.sleep(0.1)
+        seen.append("0.1 s")
+        await asyncio.sleep(0.3)
+
+    in_own_thread(lambda: asyncio.run(steps()))
+    assert seen == ["run", "asked", "asked again", "panel", "0.1 s", "run"]

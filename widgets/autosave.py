@@ -1,5 +1,8 @@
 """Autosave the graph after every edit, atomically, so a kernel restart loses nothing.
 
+Edits save a moment later (:meth:`Autosave.save_soon`), once a slider's run has gone out: a
+synchronous, fsynced write would sit between every slider step and its pictures.
+
 Nothing autosaved is ever destroyed by the panel: a damaged autosave is kept aside before the
 first write (see :mod:`.autosave_recovery`), and so is a graph that was offered for restore and
 not taken.
@@ -17,8 +20,13 @@ from augexplorer.spec import GraphSpec, to_json
 
 from .autosave_key import SHARED
 from .autosave_recovery import Damaged, Saved, keep_aside, read_autosave
+from .coalesce import Coalescer
 
 DEFAULT_PATH = SHARED
+
+# How long an edit's save waits (and, in a drag, how far apart saves are): the kernel loses at
+# most this much of a drag if it dies mid-drag.
+SAVE_SETTLE_S = 0.1
 
 __all__ = ["DEFAULT_PATH", "Autosave", "Damage", "Saved"]
 
@@ -42,12 +50,32 @@ class Autosave:
         self.damage: Damage | None = None
         self.kept_offer: Path | None = None  # where an offered graph that was not taken went
         self._offered = False  # the file holds a graph offered for restore: keep it on save
+        self._unsaved: GraphSpec | None = None
+        self._soon = Coalescer(self._save_unsaved, delay_s=SAVE_SETTLE_S, settle_s=SAVE_SETTLE_S)
 
     @property
     def enabled(self) -> bool:
         return self.path is not None
 
+    def save_soon(self, spec: GraphSpec) -> None:
+        """Save `spec` a moment from now (at once where no event loop runs); a later edit
+        before then replaces it."""
+        self._unsaved = spec
+        self._soon.request()
+
+    def flush(self) -> None:
+        """Write the edit waiting to be saved, if any, now."""
+        self._soon.flush()
+
+    def _save_unsaved(self) -> None:
+        spec, self._unsaved = self._unsaved, None
+        if spec is not None:
+            self.save(spec)
+
     def save(self, spec: GraphSpec) -> None:
+        """Save `spec` now (an edit waiting for :meth:`save_soon` is replaced by it)."""
+        self._soon.cancel()
+        self._unsaved = None
         if self.path is None:
             return
         if self._offered:
@@ -110,6 +138,8 @@ class Autosave:
         self._offered = False
 
     def discard(self) -> None:
+        self._soon.cancel()
+        self._unsaved = None
         if self.path is not None:
             self.path.unlink(missing_ok=True)
 

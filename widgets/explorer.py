@@ -43,6 +43,11 @@ def _section(title: str, *children: widgets.Widget) -> widgets.VBox:
     return box
 
 
+# How long the panel around the grid waits after a slider's edit: the grid's pictures cross the
+# Jupyter server and reach the page first (25-40 ms on a busy two-core machine).
+PANEL_SETTLE_S = 0.1
+
+
 class Explorer(widgets.VBox):
     """Edit a DALI augmentation graph live: ``Explorer()`` (bundled samples, the basic preset) or
     ``Explorer("randaugment", data="path/to/folder")``.
@@ -80,7 +85,10 @@ class Explorer(widgets.VBox):
         self.stats_view = StatsView(lambda: self.controller.session)
         self.banner = RestoreBanner(offer, store.damage, self._restore_autosave, self._keep_graph)
         self.notice = Notice(self.undo)
-        self._coalescer = Coalescer(self._flush)
+        self._coalescer = Coalescer(self._flush, at_once=True)
+        # After a slider's edit the grid goes out alone; the rest of the panel follows once it
+        # settles, so that its messages do not compete with the pictures' on their way.
+        self._panel = Coalescer(self._draw_panel_later, delay_s=0.08, settle_s=PANEL_SETTLE_S)
         self._side_views = Coalescer(self._draw_side_views, delay_s=0.08)
         self._syncing = False
         self._wire()
@@ -146,7 +154,9 @@ class Explorer(widgets.VBox):
     def flush(self) -> PanelState:
         """Run whatever edits are waiting (they normally run a moment after the last one)."""
         self._coalescer.flush()
+        self._panel.flush()
         self._side_views.flush()
+        self.controller.autosave.flush()
         return self.controller.state
 
     # ---- wiring -----------------------------------------------------------------------------
@@ -217,7 +227,8 @@ class Explorer(widgets.VBox):
         self._render(state if isinstance(state, PanelState) else self.controller.state)
 
     def _flush(self) -> None:
-        self._render(self.controller.refresh())
+        self._redraw_grid(self.controller.refresh())
+        self._panel.request()
 
     def _add_op(self, op: str) -> str:
         """Add `op`; what adding it had to say (companions wired, annotations that no longer
@@ -316,6 +327,17 @@ class Explorer(widgets.VBox):
     def _render(self, state: PanelState) -> PanelState:
         # The grid goes out first: it is what the user waits for after moving a slider.
         self._redraw_grid(state)
+        self._panel.cancel()
+        self._draw_panel(state)
+        self._side_views.request()
+        return state
+
+    def _draw_panel_later(self) -> None:
+        self._draw_panel(self.controller.state)
+        self._side_views.request()
+
+    def _draw_panel(self, state: PanelState) -> None:
+        """Everything around the grid: graph, selected node, toolbar, picker, notes, status."""
         self._syncing = True
         try:
             self.graph.show(state.spec, state.result, state.failure)
@@ -332,8 +354,6 @@ class Explorer(widgets.VBox):
             self._syncing = False
         self.notice.follow(state.spec)
         self._status(state)
-        self._side_views.request()
-        return state
 
     def _redraw_grid(self, state: PanelState | None = None) -> None:
         state = state or self.controller.state

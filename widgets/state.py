@@ -163,7 +163,7 @@ class Controller:
     def _set(self, spec: GraphSpec, run: bool) -> PanelState:
         self._spec = spec
         self._dirty = True
-        self.autosave.save(spec)
+        self.autosave.save_soon(spec)
         return self.refresh() if run else self.state
 
     def set_arg(self, node: str, arg: str, value: ArgValue, *, run: bool = True) -> PanelState:
