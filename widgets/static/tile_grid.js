@@ -15,6 +15,19 @@ function h(tag, cls, parent, text) {
   return el;
 }
 
+// Every redraw rewrites sixteen captions: writing only what changed spares the page a layout.
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+function setStyle(el, name, value) {
+  if (el.style.getPropertyValue(name) !== value) el.style.setProperty(name, value);
+}
+
+function setHidden(el, hidden) {
+  if (el.hidden !== hidden) el.hidden = hidden;
+}
+
 // A data URL: sixteen Blob URLs cost ~10 ms of the page's main thread (each one a trip to
 // the browser's blob registry), the same pictures as base64 text well under half of that.
 function dataUrl(view, type) {
@@ -91,8 +104,8 @@ class TileGrid {
     const tiles = this.model.get("tiles") || [];
     const size = this.model.get("size");
     const per = Math.max(1, ...tiles.map((t) => (t.pictures || []).length));
-    this.grid.style.setProperty("--ax-tile", `${size * per + 8 * (per - 1)}px`);
-    this.grid.style.setProperty("--ax-picture", `${size}px`);
+    setStyle(this.grid, "--ax-tile", `${size * per + 8 * (per - 1)}px`);
+    setStyle(this.grid, "--ax-picture", `${size}px`);
     this.el.classList.toggle("ax-stale", Boolean(this.model.get("stale")));
     const shape = tiles.map((t) => (t.pictures || []).length).join(",");
     if (shape !== this.shape) this.build(tiles, shape);
@@ -136,29 +149,27 @@ class TileGrid {
   }
 
   fill(fig, tile) {
-    fig.dataset.index = String(tile.index);
-    fig.title = `${tile.file || ""}\nclick for the large view`.trim();
+    const index = String(tile.index);
+    if (fig.dataset.index !== index) fig.dataset.index = index;
+    const title = `${tile.file || ""}\nclick for the large view`.trim();
+    if (fig.title !== title) fig.title = title;
     const boxes = fig.querySelectorAll(".ax-tile-picture");
     (tile.pictures || []).forEach((picture, k) => {
       const img = boxes[k].querySelector("img");
       const tag = boxes[k].querySelector(".ax-tile-tag");
-      tag.textContent = (tile.tags || [])[k] || "";
-      tag.hidden = !tag.textContent;
-      if (picture) {
-        img.src = dataUrl(picture, "image/jpeg");
-        img.hidden = false;
-      } else {
-        img.hidden = true;
-      }
+      setText(tag, (tile.tags || [])[k] || "");
+      setHidden(tag, !tag.textContent);
+      if (picture) img.src = dataUrl(picture, "image/jpeg");
+      setHidden(img, !picture);
     });
     const values = fig.querySelector(".ax-tile-values");
-    values.textContent = tile.text || "";
-    values.hidden = !tile.text;
-    fig.querySelector(".ax-tile-index").textContent = `#${tile.index}`;
-    fig.querySelector(".ax-tile-label").textContent = tile.label || "";
+    setText(values, tile.text || "");
+    setHidden(values, !tile.text);
+    setText(fig.querySelector(".ax-tile-index"), `#${tile.index}`);
+    setText(fig.querySelector(".ax-tile-label"), tile.label || "");
     const draws = fig.querySelector(".ax-tile-draws");
-    draws.textContent = tile.draws || "";
-    draws.hidden = !tile.draws;
+    setText(draws, tile.draws || "");
+    setHidden(draws, !tile.draws);
   }
 
   // Annotations over every picture that has some (annotation_overlay.js).
