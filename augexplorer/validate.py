@@ -58,7 +58,9 @@ def validate_constant_edit(plan: Plan, node_id: str, name: str, value: Any) -> P
     if is_auto_aug(step.op):  # its arguments are checked together (m against the bins, ...)
         return None
     arg = step.info.arg(name)
-    if arg is None:
+    # Other nodes' checks read some constants (a dtype, a layout, a predicate's shape, a count
+    # of outputs); a number on a continuous scale is read by none of them.
+    if arg is None or arg.kind != "FLOAT":
         return None
     message = check_value(step.info, arg, value)
     if message:

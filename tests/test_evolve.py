@@ -5,14 +5,16 @@ from __future__ import annotations
 import dataclasses
 import functools
 import sys
+from pathlib import Path
 
 import pytest
 
 from augexplorer import Session, preset, validate
 from augexplorer.engine.session import constant_edit
-from augexplorer.errors import GraphInvalid
+from augexplorer.errors import AugExplorerError, GraphInvalid
 from augexplorer.evolve import evolve
-from augexplorer.spec import Node
+from augexplorer.presets import chain
+from augexplorer.spec import Node, Random, Ref, Source
 from augexplorer.validate import validate_constant_edit
 
 
@@ -90,6 +92,9 @@ def test_a_graph_with_one_constant_changed_is_recognised() -> None:
     moved = spec.set_arg("brightness", "brightness", 1.7)
     assert constant_edit(spec, dataclasses.replace(moved, seed=spec.seed + 1)) is None
     assert constant_edit(spec, spec) is None
+    # a type changed behind an equal value (1 == True == 1.0) is a change of its own
+    retyped = spec.set_arg("brightness", "contrast", True).set_arg("brightness", "brightness", 1.3)
+    assert constant_edit(spec.set_arg("brightness", "contrast", 1), retyped) is None
 
 
 def test_the_session_checks_only_the_constant_a_slider_changed() -> None:
@@ -118,3 +123,70 @@ def test_the_session_checks_only_the_constant_a_slider_changed() -> None:
         assert len(calls) == 1  # two changes: checked whole
     finally:
         session_module.validate = full  # type: ignore[attr-defined]
+
+
+def test_constants_other_nodes_read_take_the_full_check() -> None:
+    """A dtype or a layout is read by the nodes after it: a new one is checked whole, and a
+    graph it breaks is refused as a full validation refuses it."""
+    spec = chain(
+        Source("source", "samples"),
+        ("decode", "decoders.image", {"output_type": "RGB"}),
+        ("normalize", "crop_mirror_normalize", {"dtype": "UINT8", "output_layout": "HWC"}),
+        ("jpeg", "jpeg_compression_distortion", {"quality": 50}),
+        batch_size=2,
+    )
+    session = Session(spec)
+    for arg, value in (("dtype", "FLOAT"), ("output_layout", "CHW")):
+        edited = spec.set_arg("normalize", arg, value)
+        assert constant_edit(spec, edited) == ("normalize", arg, value)
+        assert validate_constant_edit(session.plan, "normalize", arg, value) is None
+        with pytest.raises(GraphInvalid):
+            validate(edited)
+        with pytest.raises(GraphInvalid):
+            session.update(edited)
+
+
+@pytest.mark.parametrize("name", ["reference", "basic", "random_affine", "imagenet_train"])
+def test_every_fast_check_gives_the_plan_a_full_validation_gives(name: str) -> None:
+    spec = preset(name)
+    plan = validate(spec)
+    checked = 0
+    for node in spec.nodes:
+        if not isinstance(node, Node):
+            continue
+        for arg, value in node.args.items():
+            if isinstance(value, (Random, Ref)):
+                continue
+            new = [v + 0.25 for v in value] if isinstance(value, list) else value
+            if isinstance(value, float):
+                new = value + 0.25
+            edited = spec.set_arg(node.id, arg, new)
+            try:
+                full = validate(edited)
+            except GraphInvalid:
+                full = None
+            try:
+                fast = validate_constant_edit(plan, node.id, arg, new)
+            except GraphInvalid:
+                assert full is None, f"{node.id}.{arg}: refused by the fast check only"
+                continue
+            if fast is not None:
+                assert full is not None, f"{node.id}.{arg}: refused by the full check only"
+                assert fast == full, f"{node.id}.{arg}"
+                checked += 1
+    assert checked  # the preset has numbers a slider moves
+
+
+def test_a_source_that_fails_to_open_is_not_the_graph_later_edits_build_on(
+    tmp_path: Path,
+) -> None:
+    session = Session(preset("reference"), batch_size=2)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    moved = session.spec.with_source(Source("source", "folder", path=str(empty)))
+    with pytest.raises(AugExplorerError):
+        session.update(moved)
+    # the next slider step on the graph with the folder is checked (and refused) whole
+    with pytest.raises(AugExplorerError):
+        session.update(moved.set_arg("brightness", "brightness", 1.2))
+    assert session.plan.spec.sources()[0].kind == "samples"  # the last good graph still runs

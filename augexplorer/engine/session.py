@@ -130,11 +130,12 @@ class Session:
                 return self.run()
         self.spec = spec  # kept even if invalid: the user's graph is never lost
         plan = validate(spec, self.catalog)
-        self._validated_spec = spec
         if plan.spec.batch_size != self.plan.spec.batch_size:
             self._reset_runners()
         self._open_sources(plan)
-        self.plan = plan
+        # Only now is `plan` the session's: a source that fails to open leaves the last good
+        # graph as the one later edits are checked against.
+        self.plan, self._validated_spec = plan, spec
         return self.run()
 
     def set_arg(self, node_id: str, name: str, value: ArgValue) -> RunResult:
@@ -470,17 +471,20 @@ def _device_id(value: int | str | None) -> int | None:
 
 def constant_edit(old: GraphSpec, new: GraphSpec) -> tuple[str, str, ArgValue] | None:
     """`(node, argument, value)` where `new` is `old` with one argument of one node set to a new
-    value, the rest untouched; None for any other change."""
+    value, the rest untouched; None for any other change. Values compare with their types
+    (1, 1.0 and True are three different values to a schema check)."""
     if new is old or len(new.nodes) != len(old.nodes):
         return None
-    changed = [(a, b) for a, b in zip(old.nodes, new.nodes, strict=True) if a is not b and a != b]
+    changed = [(a, b) for a, b in zip(old.nodes, new.nodes, strict=True) if not _same(a, b)]
     if len(changed) != 1:
         return None
     before, after = changed[0]
     if not isinstance(before, Node) or not isinstance(after, Node):
         return None
     names = {
-        n for n in before.args.keys() | after.args.keys() if before.args.get(n) != after.args.get(n)
+        n
+        for n in before.args.keys() | after.args.keys()
+        if not _same(before.args.get(n), after.args.get(n))
     }
     if len(names) != 1:
         return None
@@ -492,3 +496,7 @@ def constant_edit(old: GraphSpec, new: GraphSpec) -> tuple[str, str, ArgValue] |
     if dataclasses.replace(old, nodes=new.nodes) != new:
         return None
     return after.id, name, after.args[name]
+
+
+def _same(a: object, b: object) -> bool:
+    return a is b or (a == b and repr(a) == repr(b))
