@@ -293,6 +293,25 @@ def test_edits_save_a_moment_later_and_only_the_latest() -> None:
 
 def test_without_an_event_loop_edits_save_at_once(tmp_path: Path) -> None:
     store = Autosave(tmp_path / "graph.json")
-    store.save_soon(preset("basic").set_arg("rotate", "fill_value", 3.0))
+    in_own_thread(lambda: store.save_soon(preset("basic").set_arg("rotate", "fill_value", 3.0)))
     graph = from_json(json.loads((tmp_path / "graph.json").read_text())["graph"])
     assert graph.node("rotate").args["fill_value"] == 3.0
+
+
+def test_a_panel_reading_the_file_gets_the_step_another_panel_has_waiting() -> None:
+    """Re-running the panel's cell right after a drag: the new panel reads the old panel's last
+    step, not the one before it."""
+    import asyncio
+
+    seen: dict[str, Any] = {}
+
+    async def rerun(path: Path) -> None:
+        old = Autosave(path)
+        old.save(preset("basic"))
+        old.save_soon(preset("basic").set_arg("rotate", "fill_value", 9.0))
+        saved = Autosave(path).load()  # no turn of the loop in between
+        seen["offered"] = saved.spec.node("rotate").args["fill_value"] if saved else None
+
+    with TemporaryDirectory() as folder:
+        in_own_thread(lambda: asyncio.run(rerun(Path(folder) / "graph.json")))
+    assert seen == {"offered": 9.0}

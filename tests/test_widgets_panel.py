@@ -11,6 +11,8 @@ import pytest
 from augexplorer_widgets import Explorer
 from augexplorer_widgets import export_view as export_module
 from augexplorer_widgets.autosave import Autosave
+from augexplorer_widgets.explorer import PANEL_SETTLE_S
+from test_widgets import in_own_thread
 
 from augexplorer.data import samples_dir
 from augexplorer.spec import Random
@@ -328,3 +330,29 @@ def test_the_panel_says_what_the_folder_left_out(catalog, tmp_path: Path) -> Non
     assert "stray.jpg" in shown and ".ipynb_checkpoints" in shown
     plain = Explorer("basic", batch_size=4, autosave=tmp_path / "b.json", catalog=catalog)
     assert plain.flush().ok and plain.data_notes.value == ""
+
+
+def test_a_slider_step_draws_the_grid_inside_its_message_and_the_panel_after() -> None:
+    """In the kernel's event loop a slider step's grid is drawn before the step's message is
+    done; the graph, toolbar and status follow once the step settles, showing the last step."""
+    import asyncio
+
+    seen: dict[str, Any] = {}
+
+    async def drag() -> None:
+        explorer = Explorer("reference", batch_size=2, autosave=None)
+        explorer.select("brightness")
+        slider = explorer.node_panel.controls["brightness"].editor.slider
+        history = list(explorer.toolbar.history.options)
+        pictures = list(explorer.grid.pictures)
+        for value in (1.2, 1.3, 1.4):
+            browser_update(slider, value=value)
+        seen["grid at once"] = explorer.grid.pictures != pictures
+        seen["history at once"] = list(explorer.toolbar.history.options) == history
+        await asyncio.sleep(PANEL_SETTLE_S * 3)
+        seen["history after"] = explorer.toolbar.history.options[-1][0]
+        seen["value"] = explorer.spec.node("brightness").args["brightness"]
+
+    in_own_thread(lambda: asyncio.run(drag()))
+    assert seen["grid at once"] and seen["history at once"]
+    assert "1.4" in seen["history after"] and seen["value"] == 1.4

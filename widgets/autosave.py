@@ -1,7 +1,8 @@
 """Autosave the graph after every edit, atomically, so a kernel restart loses nothing.
 
-Edits save a moment later (:meth:`Autosave.save_soon`), once a slider's run has gone out: a
-synchronous, fsynced write would sit between every slider step and its pictures.
+A slider's steps save a moment later (:meth:`Autosave.save_soon`), once the step's pictures are
+out: a synchronous, fsynced write would sit between every step and its pictures. What waits is
+written when the kernel exits and before any panel reads the same file.
 
 Nothing autosaved is ever destroyed by the panel: a damaged autosave is kept aside before the
 first write (see :mod:`.autosave_recovery`), and so is a graph that was offered for restore and
@@ -10,8 +11,10 @@ not taken.
 
 from __future__ import annotations
 
+import atexit
 import datetime as _dt
 import json
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,6 +64,7 @@ class Autosave:
         """Save `spec` a moment from now (at once where no event loop runs); a later edit
         before then replaces it."""
         self._unsaved = spec
+        _WAITING.add(self)
         self._soon.request()
 
     def flush(self) -> None:
@@ -96,6 +100,8 @@ class Autosave:
         """The autosaved graph, or None when there is none. A damaged file is moved aside at
         once (so no later save can overwrite it) and described in :attr:`damage`; what could
         be read of it is returned, marked with a note."""
+        if self.path is not None:
+            _flush_waiting(self.path)  # another panel's last step on this file comes first
         if self.path is None or not (self.path.exists() or self.path.is_symlink()):
             return None
         if self.path.is_dir():  # never moved: it is the user's folder, not a damaged autosave
@@ -157,3 +163,16 @@ class Autosave:
             )
             self.path = None
             return False
+
+
+# Autosaves with an edit waiting to be written (weakly: a panel that is gone has nothing to say).
+_WAITING: weakref.WeakSet[Autosave] = weakref.WeakSet()
+
+
+def _flush_waiting(path: Path | None = None) -> None:
+    for store in list(_WAITING):
+        if path is None or store.path == path:
+            store.flush()
+
+
+atexit.register(_flush_waiting)

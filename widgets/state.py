@@ -163,8 +163,12 @@ class Controller:
     def _set(self, spec: GraphSpec, run: bool) -> PanelState:
         self._spec = spec
         self._dirty = True
+        if run:
+            self.autosave.save(spec)
+            return self.refresh()
+        # coalesced edits (a slider's steps) save a moment later, not between step and pictures
         self.autosave.save_soon(spec)
-        return self.refresh() if run else self.state
+        return self.state
 
     def set_arg(self, node: str, arg: str, value: ArgValue, *, run: bool = True) -> PanelState:
         # One slider drag is one undo step; switching to or from a distribution is its own step.
