@@ -80,7 +80,8 @@ def pictures(
     size: int,
 ) -> list[bytes | None]:
     """Every sample's thumbnail, in two halves on two threads: libjpeg-turbo runs without the
-    GIL, so a batch of 16 takes ~2.2 ms instead of ~3.5 where a second core is free."""
+    GIL, so encoding a batch of 16 224-px tiles takes ~2.2 ms instead of ~3.5 where a second
+    core is free."""
 
     def encode(part: Sequence[np.ndarray]) -> list[bytes | None]:
         return [thumbnail(a, layout, normalization, size) for a in part]
