@@ -71,6 +71,10 @@ class Autosave:
         """Write the edit waiting to be saved, if any, now."""
         self._soon.flush()
 
+    def _drop_waiting(self) -> None:
+        self._soon.cancel()
+        self._unsaved = None
+
     def _save_unsaved(self) -> None:
         spec, self._unsaved = self._unsaved, None
         if spec is not None:
@@ -78,8 +82,7 @@ class Autosave:
 
     def save(self, spec: GraphSpec) -> None:
         """Save `spec` now (an edit waiting for :meth:`save_soon` is replaced by it)."""
-        self._soon.cancel()
-        self._unsaved = None
+        self._drop_waiting()
         if self.path is None:
             return
         if self._offered:
@@ -144,8 +147,7 @@ class Autosave:
         self._offered = False
 
     def discard(self) -> None:
-        self._soon.cancel()
-        self._unsaved = None
+        self._drop_waiting()
         if self.path is not None:
             self.path.unlink(missing_ok=True)
 
