@@ -40,6 +40,12 @@ YOLO_LINE_FIX = (
     "as fractions of the image's size in [0, 1]) or 'class x1 y1 x2 y2 x3 y3 ...' (a polygon's "
     "points), or open the source with skip_bad=True to leave such images out"
 )
+YOLO_POSE_LINE_FIX = (
+    "write each line as 'class cx cy w h' and then kpt_shape's points as 'x y v' (fractions of "
+    "the image's size in [0, 1]; v is 0 for a point not labelled, 1 hidden, 2 visible; a point "
+    "outside the image is written 0 0 0), or open the source with skip_bad=True to leave such "
+    "images out"
+)
 
 
 def yolo_image_size(path: str) -> tuple[int, int] | None:
@@ -181,7 +187,15 @@ def yolo_box(
                 visibility = 2.0 if (x, y) != (0.0, 0.0) else 0.0
             if visibility not in (0.0, 1.0, 2.0):
                 return f"keypoint {index}: visibility {visibility:g} is not 0, 1 or 2"
-            keypoints += [x, y, visibility]
+            edge = (-YOLO_EDGE_SLACK, 1 + YOLO_EDGE_SLACK)
+            if visibility and not (edge[0] <= x <= edge[1] and edge[0] <= y <= edge[1]):
+                # pose datasets write a point outside the picture as 0 0 0: a labelled one
+                # there would be drawn, and trained on, off the image
+                return (
+                    f"keypoint {index}: x {x:g}, y {y:g} is outside [0, 1] (fractions of the "
+                    "image's size); a point outside the image is written 0 0 0"
+                )
+            keypoints += [min(max(x, 0.0), 1.0), min(max(y, 0.0), 1.0), visibility]
         values = values[:5]
     if len(values) != 5 and (len(values) < 7 or len(values) % 2 == 0):
         return (

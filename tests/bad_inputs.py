@@ -914,8 +914,75 @@ COCO_CASES = [
 ]
 
 
+# ---- YOLO folders: every label line is checked when the source opens ---------------------------
+
+YOLO_FIX = "skip_bad=True"
+
+
+def _yolo_case(
+    name: str, line: str, expect: Expect, note: str = "", kpt_shape: str | None = None
+) -> Case:
+    """A YOLO folder of two images, the first labelled by `line` and the second well; with
+    `kpt_shape` ("[points, values]") a pose dataset read with keypoints."""
+
+    def make(root: Path) -> Edit:
+        folder = root / "yolo"
+        for stem, text in (("a", line), ("b", "0 0.5 0.5 0.2 0.2")):
+            image = folder / "images" / "train" / f"{stem}.jpg"
+            image.parent.mkdir(parents=True, exist_ok=True)
+            image.write_bytes(jpeg_bytes())
+            label = folder / "labels" / "train" / f"{stem}.txt"
+            label.parent.mkdir(parents=True, exist_ok=True)
+            if kpt_shape is not None and stem == "b":
+                text += " 0.5 0.5 2" * int(kpt_shape.strip("[]").split(",")[0])
+            label.write_text(text + "\n")
+        if kpt_shape is None:
+            (folder / "classes.txt").write_text("square\nround\n")
+        else:
+            (folder / "data.yaml").write_text(f"names: [person]\nkpt_shape: {kpt_shape}\n")
+        return _source_edit(Source("source", "yolo", str(folder), keypoints=kpt_shape is not None))
+
+    return Case(f"yolo:{name}", "source", make, expect, note)
+
+
+def _bad_line(*names: str) -> Expect:
+    return fails(DataError, "labels/train/a.txt line 1", *names, remedy=YOLO_FIX)
+
+
+YOLO_CASES = [
+    _yolo_case("class_not_named", "5 0.5 0.5 0.2 0.2", _bad_line("class 5", "0 to 1")),
+    _yolo_case(
+        "box_outside_the_image",
+        "0 0.9 0.5 0.5 0.2",
+        _bad_line("outside [0, 1]"),
+        "pixel coordinates written where fractions belong",
+    ),
+    _yolo_case("not_numbers", "0 0.5 0.5 wide 0.2", _bad_line("must be numbers")),
+    _yolo_case("four_values", "0 0.5 0.5 0.2", _bad_line("4 values, expected 5")),
+    _yolo_case(
+        "keypoint_outside_the_image",
+        "0 0.5 0.5 0.2 0.2 0.5 0.5 2 1.4 0.5 2",
+        _bad_line("keypoint 1", "outside [0, 1]", "0 0 0"),
+        "a labelled point off the image would be drawn and trained on there",
+        kpt_shape="[2, 3]",
+    ),
+    _yolo_case(
+        "keypoint_visibility",
+        "0 0.5 0.5 0.2 0.2 0.5 0.5 3 0.4 0.5 2",
+        _bad_line("keypoint 0", "visibility 3 is not 0, 1 or 2"),
+        kpt_shape="[2, 3]",
+    ),
+    _yolo_case(
+        "keypoint_count",
+        "0 0.5 0.5 0.2 0.2 0.5 0.5 2",
+        _bad_line("8 values, expected 11", "kpt_shape"),
+        kpt_shape="[2, 3]",
+    ),
+]
+
+
 CASES: list[Case] = (
-    IMAGE_CASES + SOURCE_CASES + COCO_CASES + ARGUMENT_CASES + GRAPH_CASES + SPEC_CASES
+    IMAGE_CASES + SOURCE_CASES + COCO_CASES + YOLO_CASES + ARGUMENT_CASES + GRAPH_CASES + SPEC_CASES
 )
 
 

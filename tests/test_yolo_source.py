@@ -445,3 +445,17 @@ def test_pose_datasets_give_their_keypoints(
     (folder / "labels" / "train" / "cat.txt").write_text("0 0.5 0.5 0.4 0.6 0.4 0.3\n")
     with pytest.raises(DataError, match=r"line 1: 7 values, expected \d+: class cx cy w h and"):
         open_source(source)
+
+    # a labelled point outside the picture is named, with how to write it; an unlabelled one
+    # (visibility 0) may sit anywhere
+    outside = "1.7 0.3 2" if per_point == 3 else "1.7 0.3"
+    (folder / "labels" / "train" / "cat.txt").write_text(
+        "0 0.5 0.5 0.4 0.6 " + " ".join([outside, *points[1:]]) + "\n"
+    )
+    with pytest.raises(DataError, match=r"keypoint 0: x 1.7, y 0.3 is outside \[0, 1\]"):
+        open_source(source)
+    if per_point == 3:
+        (folder / "labels" / "train" / "cat.txt").write_text(
+            "0 0.5 0.5 0.4 0.6 " + " ".join([points[0], points[1], "1.7 -0.2 0"]) + "\n"
+        )
+        assert open_source(source) is not None
