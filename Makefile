@@ -10,6 +10,11 @@ STAMP := $(VENV)/.installed
 # the same command installs the CUDA build from the package index.
 TORCH ?= torch==2.13.0
 
+# A suite that runs past this many seconds is stopped, its threads' stacks written (tests/
+# conftest.py): a hang fails in minutes with where it hung, not at CI's own limit.
+SUITE_LIMIT ?= 1800
+PYTEST := timeout --kill-after=30 $(SUITE_LIMIT) $(PY) -m pytest
+
 .PHONY: lab test unit notebooks browser lint typecheck bench install clean
 
 $(PY):
@@ -32,14 +37,14 @@ lab: install
 test: install lint typecheck unit notebooks browser
 
 unit: install
-	$(PY) -m pytest -q -m "not browser and not notebooks" --durations=25 tests
+	$(PYTEST) -q -m "not browser and not notebooks" --durations=25 tests
 
 notebooks: install
-	$(PY) -m pytest -q -m notebooks tests
+	$(PYTEST) -q -m notebooks tests
 
 browser: install
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null; }
-	$(PY) -m pytest -q -m browser tests
+	$(PYTEST) -q -m browser tests
 
 lint: install
 	$(VENV)/bin/ruff check .

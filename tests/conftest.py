@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
+import faulthandler
+import os
+import signal
+import sys
+from typing import TextIO
+
 import pytest
 
 from augexplorer.catalog import load_catalog
 from augexplorer.devices import has_gpu
+
+_TERMINAL = pytest.StashKey[TextIO]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The Makefile stops a suite that runs past its limit with SIGTERM: every thread's stack is
+    # written first, even one stuck in C++ holding the GIL, where pytest-timeout cannot act.
+    # A copy of the terminal's stderr: during a test, pytest points descriptor 2 at its capture.
+    terminal = os.fdopen(os.dup(sys.stderr.fileno()), "w")
+    config.stash[_TERMINAL] = terminal  # open for as long as the handler may write to it
+    faulthandler.register(signal.SIGTERM, file=terminal, all_threads=True, chain=True)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -4,8 +4,10 @@ bundled sample photos."""
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import tomllib
@@ -72,3 +74,33 @@ def test_bundled_samples_are_varied_and_licensed() -> None:
     licenses = (samples_dir().parent / "LICENSES.md").read_text()
     for path in files:
         assert f"{path.parent.name}/{path.name}" in licenses
+
+
+def test_a_suite_stopped_by_its_time_limit_writes_where_it_hung(tmp_path: Path) -> None:
+    """The Makefile stops a suite that runs too long with SIGTERM; tests/conftest.py has every
+    thread's stack written to the terminal first (pytest's capture would otherwise swallow it)."""
+    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    started = tmp_path / "started"
+    (tmp_path / "test_stuck.py").write_text(
+        "import pathlib, time\n\n\ndef test_stuck_here():\n"
+        f"    pathlib.Path({str(started)!r}).touch()\n    time.sleep(120)\n"
+    )
+    suite = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not started.exists() and suite.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert started.exists(), "the stuck test never started"
+        suite.send_signal(signal.SIGTERM)
+        output, _ = suite.communicate(timeout=60)
+    finally:
+        suite.kill()
+    assert suite.returncode == -signal.SIGTERM
+    assert "most recent call first" in output
+    assert re.search(r'test_stuck\.py", line 6 in test_stuck_here', output), output[-2000:]
