@@ -6,14 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import ipywidgets as widgets
 import pytest
 from augexplorer_widgets import Explorer
-from augexplorer_widgets.arg_controls import RandomEditor, make_random
+from augexplorer_widgets.arg_controls import NumberSlider, RandomEditor, make_random
 from augexplorer_widgets.code_view import highlighted
+from augexplorer_widgets.node_panel import starting_value
 from augexplorer_widgets.op_picker import HIDDEN_GROUP, group_of
+from test_widgets_panel import find
 
 from augexplorer.catalog import Catalog
-from augexplorer.spec import DISTRIBUTIONS, Node, Random
+from augexplorer.spec import Node, Random
 
 
 def browser_update(widget: Any, **state: Any) -> None:
@@ -98,11 +101,11 @@ def test_distribution_editors_have_visible_labels(explorer: Explorer) -> None:
     control = explorer.node_panel.controls["angle"]
     assert isinstance(control.editor, RandomEditor)
     assert {"ax-param-low", "ax-param-high"} <= classes_under(control.editor)
-    browser_update(control.editor.dist, index=DISTRIBUTIONS.index("normal"))
+    browser_update(control.editor.dist, index=control.editor.dist.options.index("normal"))
     explorer.flush()
     editor = explorer.node_panel.controls["angle"].editor
     assert {"ax-param-mean", "ax-param-stddev"} <= classes_under(editor)
-    browser_update(editor.dist, index=DISTRIBUTIONS.index("choice"))
+    browser_update(editor.dist, index=editor.dist.options.index("choice"))
     explorer.flush()
     editor = explorer.node_panel.controls["angle"].editor
     assert {"ax-param-values", "ax-param-weights"} <= classes_under(editor)
@@ -185,3 +188,103 @@ def test_what_the_picker_said_goes_when_the_selection_moves(explorer: Explorer) 
     browser_update(explorer.graph, selected="crop")
     explorer.flush()
     assert explorer.picker.message == ""
+
+
+def boxes_with_tooltips(root: Any) -> list[Any]:
+    """Boxes under `root` given a tooltip: ipywidgets' box view fails to draw one (the page
+    shows "Failed to create view" in its place)."""
+    found = [root] if isinstance(root, widgets.Box) and root.tooltip is not None else []
+    for child in getattr(root, "children", ()):
+        found += boxes_with_tooltips(child)
+    return found
+
+
+def test_a_coin_flip_is_offered_only_where_dali_can_draw_it(explorer: Explorer) -> None:
+    """DALI's random.coin_flip draws bool, uint8 or int32: a float argument is not offered one,
+    and a spec that asks for one anyway is refused by name with the choice that does it."""
+    browser_update(explorer.graph, selected="rotate")
+    angle = explorer.node_panel.controls["angle"].editor
+    assert isinstance(angle, RandomEditor)
+    assert "coin_flip" not in angle.dist.options and "choice" in angle.dist.options
+    browser_update(explorer.graph, selected="flip")
+    horizontal = explorer.node_panel.controls["horizontal"].editor  # int32
+    assert isinstance(horizontal, RandomEditor) and "coin_flip" in horizontal.dist.options
+    assert boxes_with_tooltips(explorer) == []
+
+    state = explorer.set_arg("rotate", "angle", Random.coin_flip(0.3))
+    assert state.failure is not None and state.failure.kind == "invalid"  # before DALI runs
+    message = state.failure.argument_messages("rotate")["angle"]
+    assert "bool, uint8 or int32" in message
+    assert "choice: values 0, 1 and weights 0.7, 0.3" in message
+
+
+def test_the_page_snapping_a_slider_to_its_steps_is_not_an_edit(explorer: Explorer) -> None:
+    """Drawn on the page, a slider puts its value on ``min + n * step`` in floating point and
+    sends it back (-20 as -19.999999999999986): selecting a node, undoing or redoing must not
+    turn that into a step of the history (which would also drop the steps to redo)."""
+    browser_update(explorer.graph, selected="rotate")
+    spec, steps = explorer.spec, len(explorer.state.history)
+    editor = explorer.node_panel.controls["angle"].editor
+    assert isinstance(editor, RandomEditor) and editor.random == Random.uniform(-20.0, 20.0)
+    slider = editor.params["range"]
+    browser_update(slider, value=[-19.999999999999986, 20.000000000000014])
+    explorer.flush()
+    assert explorer.spec is spec and len(explorer.state.history) == steps
+
+    # a real move of one end keeps the other exact, and drops the page's float noise
+    browser_update(slider, value=[-15.000000000000002, 20.000000000000014])
+    explorer.flush()
+    assert explorer.spec.node("rotate").args["angle"] == Random.uniform(-15.0, 20.0)
+    assert editor.params["low"].value == "-15"
+    explorer.undo()
+    assert explorer.state.can_redo
+    editor = explorer.node_panel.controls["angle"].editor
+    browser_update(editor.params["range"], value=[-19.999999999999986, 20.0])  # redrawn
+    explorer.flush()
+    assert explorer.state.can_redo, "the redo step must survive the page redrawing a slider"
+
+    # a number slider: snapped, or shown at its end for a value beyond its range
+    browser_update(explorer.graph, selected="flip")
+    explorer.set_arg("rotate", "fill_value", 300.0)
+    browser_update(explorer.graph, selected="rotate")
+    fill = explorer.node_panel.controls["fill_value"].editor
+    assert isinstance(fill, NumberSlider) and fill.slider.value == fill.slider.max
+    spec = explorer.spec
+    browser_update(fill.slider, value=fill.slider.max - 1e-13)
+    explorer.flush()
+    assert explorer.spec is spec and fill.box.value == "300"
+    browser_update(fill.slider, value=fill.slider.max - 10 + 3e-14)
+    explorer.flush()
+    assert explorer.spec.node("rotate").args["fill_value"] == fill.slider.max - 10
+
+
+def test_an_unset_argument_without_a_default_says_what_dali_does_instead(
+    explorer: Explorer,
+) -> None:
+    """rotate without fill_value repeats the border pixels, which no value gives: the row
+    says so (from DALI's doc) rather than showing a made-up 0, and "set" gives it a value."""
+    explorer.add("rotate", after="flip")
+    rotate = explorer.state.selected
+    assert rotate is not None and "fill_value" not in explorer.spec.node(rotate).args
+    control = explorer.node_panel.controls["fill_value"]
+    assert "ax-arg-unset" in control.editor._dom_classes
+    note = find(control, "ax-arg-unset-note")
+    assert "not set: the source coordinates are clamped and the border pixel is repeated" in (
+        note.value
+    )
+    assert find(control, "ax-number") is None  # no slider pretending to hold a value
+    find(control, "ax-arg-set").click()
+    explorer.flush()
+    assert explorer.spec.node(rotate).args["fill_value"] == 0.0
+    assert isinstance(explorer.node_panel.controls["fill_value"].editor, NumberSlider)
+    explorer.undo()
+    assert "ax-arg-unset" in explorer.node_panel.controls["fill_value"].editor._dom_classes
+
+
+def test_a_set_argument_starts_from_the_curated_starter_and_a_vector_as_a_vector(
+    catalog: Catalog,
+) -> None:
+    assert starting_value(catalog["transforms.shear"], "angles") == [10.0, 0.0]
+    assert starting_value(catalog["transforms.scale"], "center") == [0.0, 0.0]
+    assert starting_value(catalog["pad"], "shape") == [0, 0]
+    assert starting_value(catalog["crop"], "crop_pos_x") == 0.5  # DALI's default

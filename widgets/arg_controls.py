@@ -9,6 +9,7 @@ into text boxes read here, so a value that is not applied stays typed and says w
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +17,8 @@ import ipywidgets as widgets
 import traitlets
 
 from augexplorer.catalog import ArgInfo
-from augexplorer.spec import DISTRIBUTIONS, ArgValue, PythonCode, Random, Ref
+from augexplorer.catalog.limits import distributions_for
+from augexplorer.spec import ArgValue, PythonCode, Random, Ref
 
 from .numbers import format_number, parse_number
 
@@ -163,8 +165,14 @@ class NumberSlider(widgets.HBox):
             self._syncing = False
 
     def _from_slider(self, change: dict[str, Any]) -> None:
-        if not self._syncing:
-            self.value = change["new"]
+        if self._syncing:
+            return
+        new, old = change["new"], change["old"]
+        if _same_on_slider(new, old, self.slider.step):
+            # The page put the value on the slider's steps: nothing was moved (and a value
+            # beyond the slider's range, which the slider shows at its end, stays).
+            return
+        self.value = new if self.integer else _from_page(new)
 
     def _from_box(self, change: dict[str, Any]) -> None:
         if self._syncing:
@@ -195,6 +203,18 @@ class NumberSlider(widgets.HBox):
             self.slider.value = min(max(value, self.slider.min), self.slider.max)
         finally:
             self._syncing = False
+
+
+def _same_on_slider(new: float, old: float, step: float) -> bool:
+    """Whether a value the page's slider sent is `old` put on the slider's steps: the page
+    snaps a value to ``min + n * step`` in floating point (-20 comes back as
+    -19.999999999999986); a move by the user changes it by a step at least."""
+    return math.isclose(new, old, rel_tol=1e-9, abs_tol=abs(step) * 1e-6)
+
+
+def _from_page(value: float) -> float:
+    """A slider's value without the page's floating-point noise (0.30000000000000004 -> 0.3)."""
+    return float(f"{value:.12g}")
 
 
 def read_constant(arg: ArgInfo | None, widget: widgets.ValueWidget) -> ArgValue:
@@ -285,9 +305,11 @@ class RandomEditor(widgets.HBox):
         self._on_change = on_change
         self._on_error = on_error
         self._quiet = False
-        self.dist = widgets.Dropdown(
-            options=list(DISTRIBUTIONS), value=random.dist, layout={"width": "92px"}
-        )
+        # only what DALI can draw for this argument's type (no coin flip for a float)
+        offered = list(distributions_for(arg.kind if arg is not None else None))
+        if random.dist not in offered:  # a spec written elsewhere: shown, its error beside it
+            offered.append(random.dist)
+        self.dist = widgets.Dropdown(options=offered, value=random.dist, layout={"width": "92px"})
         self.dist.add_class("ax-random-dist")
         self.params = self._param_widgets(random)
         self.random = random
@@ -352,7 +374,10 @@ class RandomEditor(widgets.HBox):
                 ),
             }
         for name, widget in out.items():
-            widget.tooltip = name
+            # a box of widgets (the probability's slider and box) takes no tooltip of its own
+            parts = [widget.slider, widget.box] if isinstance(widget, NumberSlider) else [widget]
+            for part in parts:
+                part.tooltip = name
             widget.add_class(f"ax-random-{name}")
             widget.observe(self._param_changed, "value")
         return out
@@ -409,7 +434,15 @@ class RandomEditor(widgets.HBox):
         slider = self.params.get("range")
         from_slider = slider is not None and change.get("owner") is slider
         if slider is not None and from_slider:
-            low, high = slider.value
+            r = self.random
+            low, high = (
+                kept if _same_on_slider(new, old, slider.step) else _from_page(new)
+                for new, old, kept in zip(
+                    change["new"], change["old"], (r.low, r.high), strict=True
+                )
+            )
+            if (low, high) == (r.low, r.high):
+                return  # the page put the range on the slider's steps: nothing was moved
             self._quiet = True  # the boxes follow the slider; they hold what is applied
             try:
                 self.params["low"].value = format_number(low)
@@ -507,7 +540,11 @@ class ArgControl(widgets.VBox):
         *,
         on_change: OnChange,
         on_reset: Callable[[str], None],
+        unset_start: ArgValue | None = None,
     ) -> None:
+        """`unset_start`: the argument is not set and has no default (the operator then does
+        something no value gives, DALI's doc says what): the row says so instead of showing a
+        made-up value, and "set" gives it `unset_start`."""
         self.name = name
         self.arg = arg
         self.kind = value_kind(value)
@@ -543,7 +580,11 @@ class ArgControl(widgets.VBox):
         reset.on_click(lambda _: on_reset(name))
         self.editor: widgets.Widget
         rows: list[widgets.Widget]
-        if isinstance(value, Random):
+        self._unset_start = unset_start
+        if unset_start is not None:
+            self.editor = self._set_button(unset_start)
+            rows = [widgets.HBox([label, self.editor, self.random_toggle]), self._unset_note()]
+        elif isinstance(value, Random):
             self.editor = RandomEditor(arg, value, lambda r: on_change(name, r), on_error=self._say)
             self.editor.add_class("ax-random-row")
             spacer = widgets.HTML("", layout={"width": "auto", "flex": "1 1 auto"})
@@ -565,6 +606,27 @@ class ArgControl(widgets.VBox):
         super().__init__([*rows, self.message])
         self.add_class(f"ax-arg-{name}")
         self.add_class("ax-arg")
+
+    def _set_button(self, start: ArgValue) -> widgets.Button:
+        button = widgets.Button(
+            description="set",
+            tooltip=f"give {self.name} a value ({_in_force(self.arg, start)}), then tune it",
+            layout={"width": "auto"},
+        )
+        button.add_class("ax-arg-set")
+        button.add_class("ax-arg-unset")
+        button.on_click(lambda _: self._on_change(self.name, start))
+        return button
+
+    def _unset_note(self) -> widgets.HTML:
+        """What the operator does without the argument, in DALI's words."""
+        when = self.arg.when_unset() if self.arg is not None else ""
+        note = widgets.HTML(
+            "not set" + (f": {_escape(_unset_summary(when))}" if when else ""),
+            layout={"min_width": "0"},
+        )
+        note.add_class("ax-arg-unset-note")
+        return note
 
     @property
     def unparsed(self) -> tuple[str, str, ArgValue] | None:
@@ -646,9 +708,12 @@ class ArgControl(widgets.VBox):
             return
         if change["new"]:
             try:
-                current = (
-                    read_constant(self.arg, self.editor) if hasattr(self.editor, "value") else 0
-                )
+                if self._unset_start is not None:
+                    current = self._unset_start
+                elif hasattr(self.editor, "value"):
+                    current = read_constant(self.arg, self.editor)
+                else:
+                    current = 0
             except (ValueError, SyntaxError):
                 current = self._value if not isinstance(self._value, (Random, Ref)) else 0
             self._unparsed = None
@@ -665,6 +730,14 @@ def _tooltip(arg: ArgInfo | None) -> str:
     if arg.has_default:
         head += f", default {arg.default!r}"
     return f"{head}. {text}"[:900]
+
+
+def _unset_summary(when: str) -> str:
+    """DALI's "If a value is not specified, the border pixel is repeated." as "the border pixel
+    is repeated": what happens, without the condition the row already states."""
+    head, comma, rest = when.partition(", ")
+    text = rest if comma and head.lower().startswith(("if ", "when ")) else when
+    return text.rstrip(".")
 
 
 def _in_force(arg: ArgInfo | None, value: ArgValue) -> str:

@@ -7,13 +7,14 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import ipywidgets as widgets
 
 from augexplorer.catalog import Catalog, OpInfo
 from augexplorer.catalog.flow import decoder_downstream, input_problems
-from augexplorer.catalog.hints import tunable_args
+from augexplorer.catalog.hints import starting_values, tunable_args
+from augexplorer.catalog.limits import VECTOR_LENGTHS
 from augexplorer.spec import ArgValue, GraphSpec, Node
 
 from .arg_controls import ArgControl, NumberSlider, number_box, value_kind
@@ -109,7 +110,7 @@ class NodePanel(widgets.VBox):
         shape = (
             node_id,
             node.op,
-            tuple((name, value_kind(node.args.get(name))) for name in shown),
+            tuple((name, _shown_kind(node, info, name)) for name in shown),
             node.inputs,
             node.probability is not None,
             node.device,
@@ -188,6 +189,11 @@ class NodePanel(widgets.VBox):
                 value,
                 on_change=lambda n, v: self._emit(self.actions.set_arg, node.id, n, v),
                 on_reset=lambda n: self._emit(self.actions.unset_arg, node.id, n),
+                unset_start=(
+                    starting_value(info, name)
+                    if info is not None and _shown_kind(node, info, name) == "unset"
+                    else None
+                ),
             )
             if name in typed:
                 self.controls[name].keep_unparsed(typed[name])
@@ -318,7 +324,7 @@ class NodePanel(widgets.VBox):
         def add(change: dict[str, Any]) -> None:
             name = change["new"]
             if name:
-                self._emit(self.actions.set_arg, node.id, name, _starting_value(info, name))
+                self._emit(self.actions.set_arg, node.id, name, starting_value(info, name))
 
         adder.observe(add, "value")
         return adder
@@ -411,6 +417,15 @@ class NodePanel(widgets.VBox):
             action(*args)
 
 
+def _shown_kind(node: Node, info: OpInfo | None, name: str) -> str:
+    """The kind of control `name` needs: "unset" for an argument left out that has no default
+    (no value shows what the operator then does), else the kind of its value."""
+    arg = info.arg(name) if info is not None else None
+    if name not in node.args and arg is not None and arg.optional_without_default:
+        return "unset"
+    return value_kind(node.args.get(name))
+
+
 def _default(info: OpInfo | None, name: str) -> ArgValue:
     arg = info.arg(name) if info is not None else None
     if arg is None or arg.default is None:
@@ -418,15 +433,28 @@ def _default(info: OpInfo | None, name: str) -> ArgValue:
     return arg.default
 
 
-def _starting_value(info: OpInfo, name: str) -> ArgValue:
+def starting_value(info: OpInfo, name: str) -> ArgValue:
+    """The value an argument takes when the user sets it: the curated starter, else its
+    default, else a value from its curated range (a vector's as many times as it takes)."""
+    curated = starting_values(info.name).get(name)
+    if curated is not None:
+        return cast(ArgValue, curated)
     arg = info.arg(name)
+    value: ArgValue
     if arg is not None and arg.default is None and arg.hint is not None:
         low = min(max(0.0, arg.hint.low), arg.hint.high)
-        return int(low) if arg.is_integer else float(low)
-    if arg is not None and arg.default is None and arg.choices:
+        value = int(low) if arg.is_integer else float(low)
+    elif arg is not None and arg.default is None and arg.choices:
         return arg.choices[0]
-    value = _default(info, name)
-    return list(value) if isinstance(value, tuple) else value
+    else:
+        value = _default(info, name)
+    if isinstance(value, tuple):
+        return list(value)
+    if arg is not None and arg.is_vector and arg.is_numeric and not isinstance(value, list):
+        one = value if isinstance(value, (int, float)) else 0
+        one = int(one) if arg.is_integer else float(one)
+        return [one] * min(VECTOR_LENGTHS.get((info.name, name), (2,)))
+    return value
 
 
 def _errors_html(errors: dict[str, str]) -> str:

@@ -76,6 +76,20 @@ NOT_DRAWN: dict[tuple[str, str], str] = {
     ),
 }
 
+# The argument types a coin flip can be drawn for: DALI's random.coin_flip draws bool, uint8 or
+# int32 and refuses float, uint32 and int64 when the pipeline runs (DALI 2.4, measured).
+COIN_FLIP_KINDS = frozenset({"BOOL", "UINT8", "INT32"})
+
+
+def distributions_for(kind: str | None) -> tuple[str, ...]:
+    """The distributions an argument of DALI type `kind` can be drawn from (all when unknown)."""
+    from ..spec import DISTRIBUTIONS
+
+    if kind is None or kind in COIN_FLIP_KINDS:
+        return DISTRIBUTIONS
+    return tuple(d for d in DISTRIBUTIONS if d != "coin_flip")
+
+
 _OUTPUT_SIZE = ("resize_x", "resize_y", "resize_z", "resize_shorter", "resize_longer", "size")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -27,6 +28,9 @@ NUMERIC_KINDS = frozenset(
     }
 )
 INTEGER_KINDS = NUMERIC_KINDS - {"FLOAT", "FLOAT16", "FLOAT64"}
+
+# How DALI's argument docs say what happens when an argument is left out.
+_UNSET = re.compile(r"\bnot (specified|set|provided|given)\b|\bomitted\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,18 @@ class ArgInfo:
     def describe_type(self) -> str:
         base = self.kind.lower()
         return f"list of {base}" if self.is_vector else base
+
+    @property
+    def optional_without_default(self) -> bool:
+        """Optional with no default value: left out, the operator does something no value of
+        the argument gives (rotate without `fill_value` repeats the border pixels)."""
+        return not self.required and not self.has_default
+
+    def when_unset(self) -> str:
+        """What the operator does without this argument: the sentence of DALI's doc that says
+        so, or an empty string where the doc does not."""
+        sentences = re.split(r"(?<=[.])\s+", " ".join(self.doc.split()))
+        return next((s for s in sentences if _UNSET.search(s)), "")
 
 
 @dataclass(frozen=True)

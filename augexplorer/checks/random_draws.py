@@ -7,7 +7,7 @@ import math
 import struct
 
 from ..catalog import ArgInfo
-from ..catalog.limits import NOT_DRAWN, VECTOR_LENGTHS, value_counts
+from ..catalog.limits import COIN_FLIP_KINDS, NOT_DRAWN, VECTOR_LENGTHS, value_counts
 from ..spec import Node, Random
 from .context import CheckContext
 
@@ -81,7 +81,16 @@ def check_random_binding(ctx: CheckContext, node: Node, arg: ArgInfo, value: Ran
         ctx.problem(
             "normal stddev must be >= 0", node.id, arg.name, fix="use a non-negative stddev"
         )
-    if value.dist == "coin_flip" and not 0 <= value.probability <= 1:
+    if value.dist == "coin_flip" and arg.kind not in COIN_FLIP_KINDS:
+        ctx.problem(
+            f"a coin flip draws 0 or 1 as bool, uint8 or int32; DALI cannot draw it for a "
+            f"{arg.kind.lower()} argument",
+            node.id,
+            arg.name,
+            fix=f"draw it with choice: values 0, 1 and weights {1 - value.probability:g}, "
+            f"{value.probability:g}",
+        )
+    elif value.dist == "coin_flip" and not 0 <= value.probability <= 1:
         ctx.problem(
             "coin flip probability must be in [0, 1]",
             node.id,

@@ -97,8 +97,17 @@ def test_picker_offers_auto_augment_policies_with_their_cost(page: Any, artifact
 
 
 def test_distribution_editors_show_their_labels(page: Any, artifacts: Path) -> None:
+    # Drawn, the range slider puts -20 on its steps as -19.999999999999986 and sends it back:
+    # selecting the node must leave the graph and its history as they were.
+    history = (
+        "explorer.flush(); print(len(explorer.state.history), explorer.state.can_redo, "
+        "repr(explorer.spec.node('rotate').args['angle']))"
+    )
+    before = kernel_eval(page, history)
     page.locator(".ax-graph [data-node='rotate']").click()
     page.locator(".ax-arg-angle .ax-param-low").first.wait_for(timeout=30_000)
+    page.wait_for_timeout(500)
+    assert kernel_eval(page, history) == before
     assert page.locator(".ax-arg-angle .ax-param-high").first.is_visible()
     page.locator(".ax-arg-angle select").first.select_option("normal")
     page.locator(".ax-arg-angle .ax-param-mean").first.wait_for(timeout=30_000)
