@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 
 class AugExplorerError(Exception):
@@ -101,3 +102,14 @@ class UntrustedCode(AugExplorerError):
 
 class FileExistsRefused(AugExplorerError, FileExistsError):
     """A write that would replace an existing file the caller did not ask to overwrite."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            f"{path} already exists; pass overwrite=True (--overwrite) to replace it, "
+            "or pick another name"
+        )
+        self.path = path
+
+    def in_panel(self, switch: str) -> str:
+        """The same refusal where the way to overwrite is the panel's check box `switch`."""
+        return f"{self.path} already exists; tick “{switch}” to replace it, or type another name"

@@ -34,9 +34,7 @@ def check_writable(path: str | Path, *, overwrite: bool = False) -> Path:
     if path.is_dir():
         raise CannotWrite(path, "it is a folder", "give the path of a file, inside it or elsewhere")
     if path.exists() and not overwrite:
-        raise FileExistsRefused(
-            f"{path} already exists; pass overwrite=True (--overwrite) to replace it, or pick another name"
-        )
+        raise FileExistsRefused(path)
     folder = _nearest_existing(path.parent)
     if not folder.is_dir():
         raise CannotWrite(

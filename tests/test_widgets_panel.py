@@ -174,7 +174,27 @@ def test_export_writes_module_and_shows_code(explorer: Explorer, tmp_path: Path)
     assert "pipeline_def" in explorer.export_view.code.value
     assert explorer.export_view.copy.text == target.read_text()
     explorer.export_view.button.click()  # a second export refuses to replace the file
-    assert "already exists" in explorer.export_view.message.value
+    said = explorer.export_view.message.value
+    assert "already exists; tick “replace an existing file” to replace it" in said
+    assert "overwrite=True" not in said  # the panel's way, not the API's
+    browser_update(explorer.export_view.overwrite, value=True)
+    explorer.export_view.button.click()
+    assert "Wrote" in explorer.export_view.message.value
+
+
+def test_save_refuses_an_existing_file_and_says_how_in_the_panel(
+    explorer: Explorer, tmp_path: Path
+) -> None:
+    target = tmp_path / "graph.json"
+    target.write_text("{}")
+    toolbar = explorer.toolbar
+    browser_update(toolbar.spec_path, value=str(target))
+    toolbar.save.click()
+    assert "already exists; tick “replace file” to replace it" in toolbar.file_message.value
+    assert target.read_text() == "{}"
+    browser_update(toolbar.overwrite, value=True)
+    toolbar.save.click()
+    assert "saved" in toolbar.file_message.value and target.read_text() != "{}"
 
 
 def test_export_guard_without_the_exporter(

@@ -14,7 +14,7 @@ import ipywidgets as widgets
 
 from augexplorer.catalog import Catalog
 from augexplorer.engine import RunResult, Session
-from augexplorer.errors import AugExplorerError
+from augexplorer.errors import AugExplorerError, FileExistsRefused
 from augexplorer.spec import ArgValue, GraphSpec
 from augexplorer.spec import load as load_spec
 
@@ -33,7 +33,7 @@ from .restore_banner import RestoreBanner
 from .state import Controller, PanelState
 from .stats_view import StatsView
 from .timing_view import TimingView, summary
-from .toolbar import Toolbar
+from .toolbar import REPLACE, Toolbar
 from .variety import Variety
 
 
@@ -293,7 +293,8 @@ class Explorer(widgets.VBox):
             path = self.controller.save(t.spec_path.value, overwrite=t.overwrite.value)
             t.file_message.value = f"<span class='ax-muted'>saved {html.escape(str(path))}</span>"
         except (AugExplorerError, OSError) as error:
-            t.file_message.value = f"<span class='ax-errors'>{html.escape(str(error))}</span>"
+            said = error.in_panel(REPLACE) if isinstance(error, FileExistsRefused) else str(error)
+            t.file_message.value = f"<span class='ax-errors'>{html.escape(said)}</span>"
 
     def _load(self) -> None:
         t = self.toolbar

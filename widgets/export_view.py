@@ -15,12 +15,13 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from augexplorer.errors import AugExplorerError
+from augexplorer.errors import AugExplorerError, FileExistsRefused
 from augexplorer.spec import GraphSpec
 
 from .code_view import highlighted
 from .copy_button import CopyButton
 
+OVERWRITE = "replace an existing file"
 UNAVAILABLE = (
     "Exporting needs augexplorer.export, which this installation lacks; "
     "update augexplorer, or save the graph as JSON (Save) in the meantime."
@@ -51,9 +52,7 @@ class ExportView(widgets.VBox):
             description="Export", icon="download", layout={"width": "auto"}
         )
         self.button.add_class("ax-export-button")
-        self.overwrite = widgets.Checkbox(
-            value=False, description="replace an existing file", indent=False
-        )
+        self.overwrite = widgets.Checkbox(value=False, description=OVERWRITE, indent=False)
         self.message = widgets.HTML("")
         self.message.add_class("ax-export-message")
         self.code = widgets.HTML("")
@@ -62,7 +61,11 @@ class ExportView(widgets.VBox):
         self.button.on_click(lambda _: self.export())
         super().__init__(
             [
-                widgets.HBox([self.path, self.button, self.overwrite, self.copy]),
+                widgets.HBox(
+                    [self.path, self.button, self.overwrite, self.copy],
+                    # on a narrow page the row wraps; no button is squeezed to "Exp…"
+                    layout={"flex_flow": "row wrap", "align_items": "center"},
+                ),
                 self.message,
                 self.code,
             ]
@@ -96,8 +99,9 @@ class ExportView(widgets.VBox):
             exporter(self._get_spec(), path, overwrite=self.overwrite.value)
             source = path.read_text(encoding="utf-8")
         except (AugExplorerError, OSError, ValueError) as error:
+            said = error.in_panel(OVERWRITE) if isinstance(error, FileExistsRefused) else str(error)
             self.message.value = (
-                f"<span class='ax-errors'>Export failed: {html.escape(str(error))}</span>"
+                f"<span class='ax-errors'>Export failed: {html.escape(said)}</span>"
             )
             return None
         self.message.value = (

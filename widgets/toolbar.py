@@ -19,6 +19,7 @@ from augexplorer.spec import GraphSpec
 from .history import Step
 from .numbers import parse_bounded_int
 
+REPLACE = "replace file"  # the check box that lets Save write over an existing file
 SOURCE_CHOICES = [
     ("bundled samples", "samples"),
     ("a folder", "folder"),
@@ -113,7 +114,7 @@ class Toolbar(widgets.VBox):
         self.save = _button("Save", "save", "save the graph as JSON", "ax-save")
         self.load = _button("Load", "folder-open", "load a graph from JSON", "ax-load")
         self.overwrite = widgets.Checkbox(
-            value=False, description="replace file", indent=False, layout={"width": "110px"}
+            value=False, description=REPLACE, indent=False, layout={"width": "110px"}
         )
         self.file_message = widgets.HTML("")
         top = widgets.HBox(

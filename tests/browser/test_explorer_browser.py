@@ -236,4 +236,14 @@ def test_layout_at_common_widths(page: Any, artifacts: Path, width: int) -> None
         " return el.scrollWidth - el.clientWidth; }"
     )
     assert overflow <= 1, f"the panel scrolls sideways by {overflow} px at {width} px"
+    # No button's label cut to "…" (ipywidgets' buttons ellipsize), the export tab's included.
+    page.locator(".ax-tabs .lm-TabBar-tab", has_text="Export").click()
+    page.locator(".ax-export-button").wait_for(timeout=10_000)
+    cut = page.evaluate(
+        "() => [...document.querySelectorAll('.ax-explorer button')]"
+        ".filter(b => b.offsetParent !== null && b.scrollWidth > b.clientWidth)"
+        ".map(b => b.textContent.trim() || b.title)"
+    )
+    assert cut == [], f"button labels cut at {width} px: {cut}"
+    page.locator(".ax-tabs .lm-TabBar-tab", has_text="Timing").click()
     page.set_viewport_size({"width": 1700, "height": 1100})

@@ -116,7 +116,16 @@ def test_large_view_opens_moves_reads_pixels_and_closes(page: Any, artifacts: Pa
         f"r = explorer.result; print(', '.join(str(int(v)) for v in r.arrays(r.final)[2][{y}, {x}]))",
     ).strip()
     assert f"[{pixel}]" in readout.inner_text()
+    # ... and beside the pointer, over the picture (the line under the pictures may be off
+    # the screen when they stack on a narrow page)
+    tip = page.locator(".ax-pane-after .ax-pointer-value")
+    assert tip.is_visible() and tip.inner_text() == f"[{pixel}]"
+    near = tip.bounding_box()
+    assert box["x"] <= near["x"] and near["x"] + near["width"] <= box["x"] + box["width"] + 1
+    assert box["y"] <= near["y"] and near["y"] + near["height"] <= box["y"] + box["height"] + 1
     page.locator(".ax-large").screenshot(path=str(artifacts / "images-large-view.png"))
+    page.mouse.move(box["x"] - 20, box["y"] - 20)
+    tip.wait_for(state="hidden", timeout=5_000)
     # Arrow keys move between samples (the page's own view and the kernel's agree).
     page.keyboard.press("ArrowRight")
     page.locator(".ax-large-title", has_text=f"#3 · sample 4 of {BATCH}").wait_for(timeout=10_000)

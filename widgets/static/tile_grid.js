@@ -280,6 +280,8 @@ class TileGrid {
     }
     const frame = h("div", "ax-ov-frame ax-ov-frame-pane", fig);
     const canvas = h("canvas", "ax-pane-canvas", frame);
+    const tip = h("span", "ax-pointer-value", frame);
+    tip.hidden = true;
     drawOverlay(frame, p.overlay); // annotation_overlay.js
     drawPixels(canvas, p);
     h("div", "ax-pane-meta", fig, meta);
@@ -294,11 +296,21 @@ class TileGrid {
       const start = (y * p.width + x) * channels;
       const source = values || pixels;
       const v = Array.from(source.subarray(start, start + channels), (n) => formatValue(n, dtype));
-      readout.textContent = `${p.role} (${p.node}) at x ${x}, y ${y}: ` +
-        (channels === 1 ? v[0] : `[${v.join(", ")}]`) + ` ${dtype}`;
+      const value = channels === 1 ? v[0] : `[${v.join(", ")}]`;
+      readout.textContent = `${p.role} (${p.node}) at x ${x}, y ${y}: ${value} ${dtype}`;
       readout.dataset.x = String(x);
       readout.dataset.y = String(y);
+      // The value beside the pointer too: on a narrow page the pictures stack and the line
+      // under them runs past the screen (the notebook's boxes scroll, so it cannot stick).
+      tip.textContent = value;
+      tip.hidden = false;
+      const px = e.clientX - r.left;
+      const py = e.clientY - r.top;
+      const right = px + 14 + tip.offsetWidth <= r.width;
+      tip.style.left = `${right ? px + 14 : Math.max(0, px - 14 - tip.offsetWidth)}px`;
+      tip.style.top = `${py + 16 + tip.offsetHeight <= r.height ? py + 16 : Math.max(0, py - 16 - tip.offsetHeight)}px`;
     });
+    canvas.addEventListener("mouseleave", () => { tip.hidden = true; });
   }
 
   facts(root, view) {
