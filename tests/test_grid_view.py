@@ -175,9 +175,11 @@ def test_ab_compares_the_selected_node_over_the_whole_batch(explorer: Explorer) 
     assert len(tiles) == 4 and all(t["tags"] == ["A before", "B now"] for t in tiles)
     assert "A/B of node <b>rotate</b>" in explorer.grid.caption.value
     assert all(t["pictures"][0] != t["pictures"][1] for t in tiles)  # the fill changed
+    assert "did not change" not in explorer.grid.caption.value
     explorer.select("resize")  # upstream of the edit: A and B are the same images
     assert "A/B of node <b>resize</b>" in explorer.grid.caption.value
     assert all(t["pictures"][0] == t["pictures"][1] for t in explorer.grid.tiles.tiles)
+    assert "the last edit did not change this output" in explorer.grid.caption.value
 
 
 def test_ab_says_when_the_node_did_not_exist_before(explorer: Explorer) -> None:

@@ -38,7 +38,10 @@ def test_statistics_run_in_a_thread_while_the_session_keeps_editing() -> None:
     assert not view.running and view.stats is not None
     assert view.progress.value == 30 and view.stats.samples == 30 * BATCH
     assert "`rotate` ran on" in view.report.value  # the rare branch, in the warnings
+    assert view.report.value.count("`rotate` ran on") == 1  # listed once, not again below
     assert view.plot.value[:4] == b"\x89PNG" and view.plot.layout.display == ""
+    # two 400-pixel panels a row: shown at its own size in the output column at 1280 px
+    assert int.from_bytes(view.plot.value[16:20], "big") == 800
     assert not view.run_button.disabled and view.cancel_button.disabled
 
 

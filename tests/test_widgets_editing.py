@@ -63,6 +63,10 @@ def test_picker_groups_by_what_operators_do_and_hides_audio_video_readers(
     listed = {item["name"] for item in explorer.picker.matches("")}
     assert "hsv" in listed and "mfcc" not in listed and "readers.file" not in listed
     assert "mfcc" in {item["name"] for item in explorer.picker.matches("mfcc")}  # searched for
+    # every word, anywhere in the name (its parts read as words) or the summary
+    assert "random_resized_crop" in {i["name"] for i in explorer.picker.matches("random crop")}
+    assert "gaussian_blur" in {i["name"] for i in explorer.picker.matches("blur gaussian")}
+    assert explorer.picker.matches("rotate zzz") == []
     browser_update(explorer.picker, show_hidden=True)
     assert "readers.file" in {item["name"] for item in explorer.picker.matches("")}
 
@@ -181,7 +185,7 @@ def test_what_the_picker_said_goes_when_the_selection_moves(explorer: Explorer) 
     browser_update(explorer.graph, selected="source")
     explorer.picker.pick("gaussian_blur")
     explorer.flush()
-    assert "placed after decode" in explorer.picker.message  # adding says where it went
+    assert explorer.picker.message.startswith("Added gaussian_blur: placed after decode")
     shown = explorer.picker.message
     explorer.flush()
     assert explorer.picker.message == shown  # the add's own redraw keeps it

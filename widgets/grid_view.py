@@ -8,6 +8,7 @@ import html
 from typing import Any
 
 import ipywidgets as widgets
+import numpy as np
 
 from augexplorer.engine import RunResult
 from augexplorer.render.overlay_data import available_kinds, node_overlays, pane_overlay
@@ -174,8 +175,20 @@ class GridView(widgets.VBox):
         ]
         self._view = (result, node, True)
         self._annotate(result, what.ref, picture=1, pictures=2)  # on "B now"
+        now = result.arrays(what.ref)
+        unchanged = len(now) == len(kept.arrays) and all(
+            a.shape == b.shape and np.array_equal(a, b)
+            for a, b in zip(now, kept.arrays, strict=True)
+        )
+        said = (
+            " · <b>the last edit did not change this output</b>: A and B are the same (select a "
+            "node after the one you edited)"
+            if unchanged
+            else ""
+        )
         self.caption.value = _muted(
-            f"A/B of {_what(what)}: A before the last edit · B now, same draws · all {count} samples"
+            f"A/B of {_what(what)}: A before the last edit · B now, same draws · all {count} "
+            f"samples{said}"
         )
 
     def _show_variety(self, result: RunResult, what: Shown) -> None:

@@ -125,6 +125,12 @@ def group_of(op: OpInfo) -> str:
     return "other"
 
 
+def _searched_text(item: dict[str, Any]) -> str:
+    """What a search reads of an item: its name, the name's parts as words, its summary."""
+    name = item["name"]
+    return f"{name} {name.replace('.', ' ').replace('_', ' ')} {item['summary']}".lower()
+
+
 class OpPicker(anywidget.AnyWidget):
     _esm = STATIC / "op_picker.js"
     items = traitlets.List(traitlets.Dict()).tag(sync=True)
@@ -181,11 +187,12 @@ class OpPicker(anywidget.AnyWidget):
     def matches(self, text: str) -> list[dict[str, Any]]:
         """The items a search for `text` lists, in the order shown: what fits first."""
         needle = text.lower().strip()
+        words = needle.split()
         found = [
             item
             for item in self.items
             if (self.show_hidden or needle or item["group"] != HIDDEN_GROUP)
-            and (not needle or needle in item["name"].lower() or needle in item["summary"].lower())
+            and all(word in _searched_text(item) for word in words)
         ]
         return sorted(found, key=lambda i: (not i["fits"], GROUPS.index(i["group"]), i["name"]))
 
@@ -207,7 +214,9 @@ class OpPicker(anywidget.AnyWidget):
         # what adding it had to say: the companions wired on an annotated graph, or that the
         # annotations no longer match after it
         said.append(self._on_add(name) or "")
-        self.message = "; ".join(part for part in said if part)
+        notes = "; ".join(part for part in said if part)
+        # Named as the add it was about: the line above already speaks of the next one.
+        self.message = f"Added {name}: {notes}" if notes else ""
         self._said_where = self.where  # where the add left the selection
         return True
 

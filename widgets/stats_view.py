@@ -19,6 +19,8 @@ from augexplorer.errors import AugExplorerError
 from augexplorer.stats import Stats, collect_stats
 
 DEFAULT_BATCHES = 32
+# Two 400-pixel panels a row: the output column at 1280 px holds the figure at its own size.
+PLOT_COLUMNS = 2
 NOTE = (
     "Runs the graph over many batches with fresh draws each batch, as training would, and sums "
     "up what it drew, how often each branch ran, what each node put out and which labels it "
@@ -118,7 +120,7 @@ class StatsView(widgets.VBox):
         try:
             from augexplorer.stats.plot import figure_png, stats_figure
 
-            self.plot.value = figure_png(stats_figure(stats))
+            self.plot.value = figure_png(stats_figure(stats, columns=PLOT_COLUMNS))
         except ImportError:  # matplotlib missing: the figures above still stand
             self.plot.value = b""
         self.plot.layout.display = "" if self.plot.value else "none"
@@ -133,4 +135,5 @@ def report_html(stats: Stats) -> str:
         if warnings
         else "<div class='ax-muted'>no warnings</div>"
     )
-    return f"{listed}<pre class='ax-stats-summary'>{html.escape(stats.summary())}</pre>"
+    summary = stats.summary(warnings=False)  # listed above
+    return f"{listed}<pre class='ax-stats-summary'>{html.escape(summary)}</pre>"

@@ -98,7 +98,7 @@ class Toolbar(widgets.VBox):
         # Every step of the undo history, saying what it did; picking one goes back (or
         # forward) to it.
         self.history = widgets.Dropdown(
-            options=[], description="history", layout={"width": "230px"}
+            options=[], description="history", layout={"width": "280px"}
         )
         self.history.style.description_width = "48px"
         self.history.add_class("ax-history")
@@ -151,7 +151,9 @@ class Toolbar(widgets.VBox):
         shown, and the undo history. The caller keeps its observers quiet while this runs."""
         if history and self._changed("history", history):
             self.history.options = [(step_label(step), step.index) for step in history]
-            self.history.value = next(step.index for step in history if step.current)
+            current = next(step for step in history if step.current)
+            self.history.value = current.index
+            self.history.tooltip = step_label(current)  # the whole of it, where the box cuts it
         preset = spec.name if spec.name in PRESETS else ""
         if self._changed("preset", preset):
             self.preset.value = preset

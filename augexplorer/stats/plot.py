@@ -17,7 +17,10 @@ COLUMNS = 3
 MEASURED, DECLARED = "#4c78a8", "#e15759"
 
 
-def stats_figure(stats: Stats) -> Any:
+def stats_figure(stats: Stats, columns: int = COLUMNS) -> Any:
+    """The figure, `columns` panels a row of 400 pixels each (at the 100 dpi of
+    :func:`figure_png`): a page shows it at its own size, its text legible, where it is given
+    that width."""
     from matplotlib.figure import Figure
 
     panels: list[Any] = [*stats.draws]
@@ -25,11 +28,11 @@ def stats_figure(stats: Stats) -> Any:
         panels.append("rates")
     panels += [fill for fill in stats.fills]
     panels += [counts for counts in stats.labels if counts.columns]
-    rows = max(1, math.ceil(len(panels) / COLUMNS))
-    figure = Figure(figsize=(4.0 * COLUMNS, 3.0 * rows), layout="constrained")
+    rows = max(1, math.ceil(len(panels) / columns))
+    figure = Figure(figsize=(4.0 * columns, 3.0 * rows), layout="constrained")
     figure.suptitle(f"{stats.name}: {stats.samples:,} samples", fontsize=10)
     for index, panel in enumerate(panels):
-        axes = figure.add_subplot(rows, COLUMNS, index + 1)
+        axes = figure.add_subplot(rows, columns, index + 1)
         if isinstance(panel, DrawHistogram):
             _draw_panel(axes, panel)
         elif panel == "rates":

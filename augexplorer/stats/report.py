@@ -80,13 +80,14 @@ class Stats:
             }
         )
 
-    def summary(self) -> str:
-        """A few lines per section, for a terminal."""
+    def summary(self, warnings: bool = True) -> str:
+        """A few lines per section, for a terminal (the warnings left out where they are
+        shown apart)."""
         lines = [
             f"{self.name}: {self.samples:,} samples ({self.batches} batches of {self.batch_size})"
             + (f", cancelled after {self.batches} of {self.requested}" if self.cancelled else "")
         ]
-        if self.warnings:
+        if self.warnings and warnings:
             lines.append("warnings:")
             lines += [f"  - {w}" for w in self.warnings]
         if self.rates:

@@ -96,6 +96,22 @@ def test_picker_offers_auto_augment_policies_with_their_cost(page: Any, artifact
     search.fill("")
 
 
+def test_picker_search_reads_words_and_enter_adds_the_first_that_fits(page: Any) -> None:
+    select(page, "crop")
+    search = page.locator(".ax-op-search input")
+    search.fill("random crop")  # the words of random_resized_crop, in another order
+    first = page.locator(".ax-op-item:not(.ax-op-off)").first
+    first.wait_for(timeout=30_000)
+    assert first.get_attribute("data-op") == "random_resized_crop"
+    search.press("Enter")
+    page.locator(".ax-graph [data-node^='random_resized_crop']").wait_for(timeout=30_000)
+    search.fill("")
+    kernel_eval(page, "explorer.undo(); explorer.flush()")
+    page.locator(".ax-graph [data-node^='random_resized_crop']").wait_for(
+        state="detached", timeout=30_000
+    )
+
+
 def test_distribution_editors_show_their_labels(page: Any, artifacts: Path) -> None:
     # Drawn, the range slider puts -20 on its steps as -19.999999999999986 and sends it back:
     # selecting the node must leave the graph and its history as they were.

@@ -11,12 +11,19 @@ function el(tag, cls, text) {
   return e;
 }
 
+// Every word of the search somewhere in the name or the summary: "random crop" finds
+// random_resized_crop (op_picker.py's `matches` reads the same way).
+function found(item, words) {
+  const text = `${item.name} ${item.name.replace(/[._]/g, " ")} ${item.summary}`.toLowerCase();
+  return words.every((w) => text.includes(w));
+}
+
 function visible(model, needle) {
   const showHidden = model.get("show_hidden");
   const hidden = hiddenGroup(model.get("groups") || []);
+  const words = needle.split(/\s+/).filter(Boolean);
   return (model.get("items") || []).filter((i) =>
-    (showHidden || needle || i.group !== hidden) &&
-    (!needle || i.name.toLowerCase().includes(needle) || i.summary.toLowerCase().includes(needle)));
+    (showHidden || needle || i.group !== hidden) && found(i, words));
 }
 
 function drawList(model, list) {
@@ -73,6 +80,13 @@ export default {
       check.checked = model.get("show_hidden");
       drawList(model, list);
     };
+    // Enter adds the first operator listed that fits, as a click on it would.
+    search.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter") return;
+      e.preventDefault();
+      const first = list.querySelector(".ax-op-item:not(.ax-op-off)");
+      if (first) model.send({ add: first.dataset.op });
+    });
     search.addEventListener("input", () => {
       model.set("search", search.value);
       model.save_changes();
