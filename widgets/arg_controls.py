@@ -597,7 +597,7 @@ class ArgControl(widgets.VBox):
                 if isinstance(self.editor, NumberSlider):
                     self.editor.on_unparsed = self._typed_number
                 else:
-                    self.editor.layout.width = VALUE_WIDTH
+                    self.editor.add_class("ax-arg-value")  # sized by the row (graph_view.css)
                 self.editor.observe(self._constant_changed, "value")
             rows = [widgets.HBox([label, self.editor, self.random_toggle, reset])]
         rows[0].add_class("ax-arg-row")
