@@ -113,6 +113,8 @@ def test_distribution_editors_have_visible_labels(explorer: Explorer) -> None:
     explorer.flush()
     editor = explorer.node_panel.controls["angle"].editor
     assert {"ax-param-values", "ax-param-weights"} <= classes_under(editor)
+    # a choice of one value would draw it every time: it starts from the gentle range's ends
+    assert explorer.spec.node("rotate").args["angle"].values == (-18.0, 0.0, 18.0)
 
 
 def test_random_starts_around_the_current_value(catalog: Catalog) -> None:

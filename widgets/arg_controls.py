@@ -291,6 +291,18 @@ def constant_from(arg: ArgInfo | None, random: Random) -> ArgValue:
     return centre
 
 
+def choice_values(arg: ArgInfo | None, centre: float) -> list[float] | list[int]:
+    """Values a new choice starts with: the centre and the ends of the gentle range that
+    "random" starts from, so the first draws already differ (one value would draw it always)."""
+    spread = make_random(arg, centre)
+    if spread.dist == "coin_flip":
+        return [0, 1]
+    values = sorted({spread.low, float(centre), spread.high})
+    if arg is not None and arg.is_integer:
+        return sorted({round(v) for v in values})
+    return [round(v, 4) for v in values]
+
+
 class RandomEditor(widgets.HBox):
     """Distribution and parameters of a random argument."""
 
@@ -490,7 +502,7 @@ class RandomEditor(widgets.HBox):
         elif change["new"] == "coin_flip":
             new = Random.coin_flip(0.5, seed=r.seed)
         else:
-            new = Random.choice([base], shape=r.shape, seed=r.seed)
+            new = Random.choice(choice_values(self.arg, base), shape=r.shape, seed=r.seed)
         self._on_change(new)  # the inspector rebuilds this row for the new distribution
 
 

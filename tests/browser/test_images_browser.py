@@ -159,6 +159,21 @@ def test_vary_this_image_from_the_large_view(page: Any, artifacts: Path) -> None
     )
 
 
+def test_large_view_of_values_that_are_no_picture(page: Any) -> None:
+    """The source's output is encoded bytes: shown as text, with no pointer readout to offer."""
+    page.locator(".ax-graph [data-node='source']").click()
+    page.locator(".ax-grid-caption", has_text="source").wait_for(timeout=30_000)
+    page.locator(".ax-tile[data-index='0']").click()
+    page.locator(".ax-large .ax-pane-values").first.wait_for(timeout=30_000)
+    assert (
+        "bytes of an encoded file" in page.locator(".ax-large .ax-pane-values").first.inner_text()
+    )
+    assert page.locator(".ax-large .ax-readout").is_hidden()
+    page.keyboard.press("Escape")
+    page.locator(".ax-graph [data-node='source']").click()  # unselected: the output again
+    page.locator(".ax-grid-caption", has_text="the graph's output").wait_for(timeout=30_000)
+
+
 @pytest.mark.parametrize("width", [1280, 1600, 1920])
 def test_nothing_scrolls_sideways(page: Any, artifacts: Path, width: int) -> None:
     page.set_viewport_size({"width": width, "height": 1000})

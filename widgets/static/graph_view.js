@@ -148,7 +148,8 @@ function drawNode(root, model, placed, selected) {
     transform: `translate(${placed.x}, ${placed.y})` }, root);
   const title = svg("title", {}, g);
   // the whole text of every line, which the box may have to cut short
-  title.textContent = [`${node.id} (${node.op})`, ...nodeLines(node, false).map((l) => l.text)].join("\n");
+  const click = node.id === selected ? "click to unselect" : "click to select: its output and its arguments";
+  title.textContent = [`${node.id} (${node.op})`, ...nodeLines(node, false).map((l) => l.text), click].join("\n");
   svg("rect", { width: w, height: h, rx: 7, ry: 7, class: "ax-g-box" }, g);
   const time = node.time_ms === null || node.time_ms === undefined ? "" : `${node.time_ms.toFixed(1)} ms`;
   const timeCls = node.ran ? "ax-g-time ax-g-ran" : "ax-g-time";

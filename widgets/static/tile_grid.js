@@ -267,6 +267,8 @@ class TileGrid {
       return;
     }
     for (const p of view.panes || []) this.pane(panes, p, readout);
+    // Values that are no picture (encoded bytes, a matrix) are shown whole: nothing to point at.
+    readout.hidden = !(view.panes || []).some((p) => p.pixels);
     this.facts(root, view);
   }
 
