@@ -13,7 +13,8 @@ TORCH ?= torch==2.13.0
 # A suite that runs past this many seconds is stopped, its threads' stacks written (tests/
 # conftest.py): a hang fails in minutes with where it hung, not at CI's own limit.
 SUITE_LIMIT ?= 1800
-PYTEST := timeout --kill-after=30 $(SUITE_LIMIT) $(PY) -m pytest
+# --foreground: Ctrl-C still reaches pytest from a terminal.
+PYTEST := timeout --foreground --kill-after=30 $(SUITE_LIMIT) $(PY) -m pytest
 
 .PHONY: lab test unit notebooks browser lint typecheck bench install clean
 

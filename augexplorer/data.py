@@ -530,7 +530,13 @@ def _yolo(source: Source, skip_bad: bool) -> SourceData:
     """A YOLO folder: every label file checked (one error naming each file and line, or with
     `skip_bad` the images left out and listed), then converted to a COCO file in the cache and
     opened as a COCO source (so it reads ``kind == "coco"`` from here on)."""
-    from .yolo_folder import YOLO_LINE_FIX, YOLO_POSE_LINE_FIX, scan_yolo, yolo_annotations_file
+    from .yolo_folder import (
+        YOLO_LINE_FIX,
+        YOLO_POSE_LINE_FIX,
+        scan_yolo,
+        yolo_annotations_file,
+        yolo_keypoint_shape,
+    )
 
     folder = Path(source.path or "")
     if not folder.is_dir():
@@ -547,7 +553,7 @@ def _yolo(source: Source, skip_bad: bool) -> SourceData:
         raise DataError(
             f"{len(bad)} image(s) with bad labels: {shown}{more}",
             path=str(folder),
-            fix=YOLO_POSE_LINE_FIX if _has_keypoints(coco) else YOLO_LINE_FIX,
+            fix=YOLO_LINE_FIX if yolo_keypoint_shape(str(folder)) is None else YOLO_POSE_LINE_FIX,
         )
     if not coco["images"]:
         raise DataError(
@@ -557,11 +563,6 @@ def _yolo(source: Source, skip_bad: bool) -> SourceData:
     as_coco = dataclasses.replace(source, kind="coco", path=annotations_file, file_root=str(folder))
     data = _coco(as_coco, skip_bad)
     return dataclasses.replace(data, skipped=(*bad, *data.skipped))
-
-
-def _has_keypoints(coco: dict[str, Any]) -> bool:
-    """Whether a COCO form describes a pose dataset (its categories name keypoints)."""
-    return any("keypoints" in category for category in coco["categories"])
 
 
 def _arrays(source: Source, arrays: Any) -> SourceData:

@@ -33,8 +33,8 @@ YOLO_HIDDEN_NAMES = HIDDEN_NAMES
 YOLO_EDGE_SLACK = 1e-4
 # Part of every cached conversion's name: a new way of converting must not read an old file
 # (2: sizes as DALI's decoder turns EXIF-rotated JPEGs; 3: segmentation lines as polygons;
-# 4: pose datasets' keypoints).
-YOLO_CONVERSION = "yolo-to-coco 4"
+# 4: pose datasets' keypoints; 5: a labelled keypoint off the image refused, the rest clamped).
+YOLO_CONVERSION = "yolo-to-coco 5"
 YOLO_LINE_FIX = (
     "write each line as 'class cx cy w h' (a whole class number, then the box's centre and size "
     "as fractions of the image's size in [0, 1]) or 'class x1 y1 x2 y2 x3 y3 ...' (a polygon's "

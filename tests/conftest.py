@@ -20,7 +20,10 @@ def pytest_configure(config: pytest.Config) -> None:
     # The Makefile stops a suite that runs past its limit with SIGTERM: every thread's stack is
     # written first, even one stuck in C++ holding the GIL, where pytest-timeout cannot act.
     # A copy of the terminal's stderr: during a test, pytest points descriptor 2 at its capture.
-    terminal = os.fdopen(os.dup(sys.stderr.fileno()), "w")
+    try:
+        terminal = os.fdopen(os.dup(sys.stderr.fileno()), "w")
+    except (AttributeError, OSError, ValueError):  # pytest.main() where stderr has no file
+        return
     config.stash[_TERMINAL] = terminal  # open for as long as the handler may write to it
     faulthandler.register(signal.SIGTERM, file=terminal, all_threads=True, chain=True)
 

@@ -249,6 +249,32 @@ def test_the_page_snapping_a_slider_to_its_steps_is_not_an_edit(explorer: Explor
     explorer.flush()
     assert explorer.state.can_redo, "the redo step must survive the page redrawing a slider"
 
+    # a value between the slider's steps comes back on the nearest step: still no edit
+    explorer.set_arg("rotate", "angle", Random.uniform(-20.5, 20.25))
+    editor = explorer.node_panel.controls["angle"].editor
+    spec, steps = explorer.spec, len(explorer.state.history)
+    browser_update(editor.params["range"], value=[-20.0, 20.0])  # -20.5 rounds half up
+    explorer.flush()
+    assert explorer.spec is spec and len(explorer.state.history) == steps
+    browser_update(editor.params["range"], value=[-19.0, 20.0])  # the low end moved a step on
+    explorer.flush()
+    assert explorer.spec.node("rotate").args["angle"] == Random.uniform(-19.0, 20.25)
+    # a range typed beyond the scale widens it by whole steps: the ends stay on them
+    explorer.set_arg("rotate", "angle", Random.uniform(-200.0, 20.0))
+    slider = explorer.node_panel.controls["angle"].editor.params["range"]
+    assert slider.min == -200.0 and slider.value == (-200.0, 20.0)
+    # the node's probability: 0.3333 shows as 0.33 on its slider of 0.01 steps
+    explorer.controller.set_probability("rotate", 0.3333)
+    browser_update(explorer.graph, selected="crop")
+    browser_update(explorer.graph, selected="rotate")
+    spec = explorer.spec
+    browser_update(explorer.node_panel.probability.slider, value=0.33)
+    explorer.flush()
+    assert explorer.spec is spec and explorer.spec.node("rotate").probability.p == 0.3333
+    browser_update(explorer.node_panel.probability.slider, value=0.34)
+    explorer.flush()
+    assert explorer.spec.node("rotate").probability.p == 0.34
+
     # a number slider: snapped, or shown at its end for a value beyond its range
     browser_update(explorer.graph, selected="flip")
     explorer.set_arg("rotate", "fill_value", 300.0)

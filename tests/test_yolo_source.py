@@ -459,3 +459,14 @@ def test_pose_datasets_give_their_keypoints(
             "0 0.5 0.5 0.4 0.6 " + " ".join([points[0], points[1], "1.7 -0.2 0"]) + "\n"
         )
         assert open_source(source) is not None
+
+
+def test_a_pose_folder_with_only_bad_lines_gets_the_pose_line_fix(tmp_path: Path) -> None:
+    """The fix offered follows data.yaml's kpt_shape, even where no line could be read (and so
+    no class was ever seen)."""
+    folder = write_yolo(tmp_path / "pose", {"cat.jpg": ["0 0.5 0.5 0.4 0.6 1.5 0.3 2"]})
+    (folder / "classes.txt").unlink()
+    (folder / "data.yaml").write_text("kpt_shape: [1, 3]\n")
+    with pytest.raises(DataError, match=r"keypoint 0: x 1.5, y 0.3 is outside") as raised:
+        open_source(Source("source", "yolo", str(folder), keypoints=True))
+    assert "kpt_shape's points as 'x y v'" in str(raised.value)

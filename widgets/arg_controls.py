@@ -168,7 +168,7 @@ class NumberSlider(widgets.HBox):
         if self._syncing:
             return
         new, old = change["new"], change["old"]
-        if _same_on_slider(new, old, self.slider.step):
+        if _same_on_slider(new, old, self.slider):
             # The page put the value on the slider's steps: nothing was moved (and a value
             # beyond the slider's range, which the slider shows at its end, stays).
             return
@@ -205,11 +205,25 @@ class NumberSlider(widgets.HBox):
             self._syncing = False
 
 
-def _same_on_slider(new: float, old: float, step: float) -> bool:
-    """Whether a value the page's slider sent is `old` put on the slider's steps: the page
-    snaps a value to ``min + n * step`` in floating point (-20 comes back as
-    -19.999999999999986); a move by the user changes it by a step at least."""
-    return math.isclose(new, old, rel_tol=1e-9, abs_tol=abs(step) * 1e-6)
+def _same_on_slider(new: float, old: float, slider: widgets.Widget) -> bool:
+    """Whether a value the page's slider sent is `old` put on the slider's steps, not a move.
+
+    Drawn, a slider shows `old` on the step nearest to it (JavaScript rounds a half up) and
+    sends that back, in floating point (-20 as -19.999999999999986, a probability of 0.3333 as
+    0.33). A move by the user lands on another step: a step or more from that one."""
+    step = abs(float(slider.step or 0)) or 1.0
+    low, high = float(slider.min), float(slider.max)
+    tolerance = step * 1e-6
+    if math.isclose(new, old, rel_tol=1e-9, abs_tol=tolerance):
+        return True
+    position = (min(max(old, low), high) - low) / step
+    nearest = {math.floor(position + 0.5)}
+    if abs(position % 1 - 0.5) < 1e-9:  # exactly between two steps: either, by float noise
+        nearest = {math.floor(position), math.ceil(position)}
+    return any(
+        math.isclose(new, min(low + k * step, high), rel_tol=1e-9, abs_tol=tolerance)
+        for k in nearest
+    )
 
 
 def _from_page(value: float) -> float:
@@ -297,7 +311,12 @@ def choice_values(arg: ArgInfo | None, centre: float) -> list[float] | list[int]
     spread = make_random(arg, centre)
     if spread.dist == "coin_flip":
         return [0, 1]
-    values = sorted({spread.low, float(centre), spread.high})
+    step = arg.hint.step if arg is not None and arg.hint is not None else None
+    if step:  # whole steps either side, so a value the steps keep valid stays valid (odd sizes)
+        away = max(1, round((spread.high - spread.low) / 2 / step)) * step
+        values = sorted({float(centre) - away, float(centre), float(centre) + away})
+    else:
+        values = sorted({spread.low, float(centre), spread.high})
     if arg is not None and arg.is_integer:
         return sorted({round(v) for v in values})
     return [round(v, 4) for v in values]
@@ -336,13 +355,15 @@ class RandomEditor(widgets.HBox):
             if hint is not None:
                 # The slider's own readout would drop or clamp typed text without a word: the
                 # bounds are typed in boxes read here instead.
-                low, high = min(hint.low, random.low), max(hint.high, random.high)
+                step = hint.step or (hint.high - hint.low) / 100
+                low = _widened(hint.low, random.low, -step)
+                high = _widened(hint.high, random.high, step)
                 out = {
                     "range": widgets.FloatRangeSlider(
                         value=(random.low, random.high),
                         min=low,
                         max=high,
-                        step=hint.step or (high - low) / 100,
+                        step=step,
                         readout=False,
                         layout={"width": "150px"},
                     ),
@@ -448,7 +469,7 @@ class RandomEditor(widgets.HBox):
         if slider is not None and from_slider:
             r = self.random
             low, high = (
-                kept if _same_on_slider(new, old, slider.step) else _from_page(new)
+                kept if _same_on_slider(new, old, slider) else _from_page(new)
                 for new, old, kept in zip(
                     change["new"], change["old"], (r.low, r.high), strict=True
                 )
@@ -529,12 +550,22 @@ def _labelled(name: str, widget: widgets.Widget) -> widgets.Widget:
     return box
 
 
+def _widened(end: float, value: float, step: float) -> float:
+    """`end` of a slider's scale, moved by whole steps (`step` < 0 downwards) until it holds
+    `value`: the scale's steps stay where they were, so values on them stay on them."""
+    beyond = (value - end) / step
+    if beyond <= 0:
+        return end
+    return _from_page(end + math.ceil(beyond - 1e-9) * step)
+
+
 def _show_range(slider: widgets.FloatRangeSlider, low: float, high: float) -> None:
     """Put (low, high) on the slider, widening its scale to hold a typed value beyond it."""
+    step = float(slider.step)
     if low < slider.min:
-        slider.min = low
+        slider.min = _widened(slider.min, low, -step)
     if high > slider.max:
-        slider.max = high
+        slider.max = _widened(slider.max, high, step)
     slider.value = (low, high)
 
 
@@ -585,8 +616,13 @@ class ArgControl(widgets.VBox):
         )
         self.random_toggle.add_class("ax-random-toggle")
         self.random_toggle.observe(self._toggle_random, "value")
+        unset = "leave it out, as DALI has no default for it"
         reset = widgets.Button(
-            icon="times", tooltip="back to DALI's default", layout={"width": "28px"}
+            icon="times",
+            tooltip=unset
+            if arg is not None and arg.optional_without_default
+            else ("back to DALI's default"),
+            layout={"width": "28px"},
         )
         reset.add_class("ax-arg-reset")
         reset.on_click(lambda _: on_reset(name))

@@ -450,6 +450,8 @@ def starting_value(info: OpInfo, name: str) -> ArgValue:
         value = _default(info, name)
     if isinstance(value, tuple):
         return list(value)
+    if arg is not None and arg.is_integer and isinstance(value, float):
+        return int(value)
     if arg is not None and arg.is_vector and arg.is_numeric and not isinstance(value, list):
         one = value if isinstance(value, (int, float)) else 0
         one = int(one) if arg.is_integer else float(one)

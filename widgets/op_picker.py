@@ -210,7 +210,7 @@ class OpPicker(anywidget.AnyWidget):
             self.message = f"{name}: {found['reason']}"
             self._said_where = self.where
             return False
-        said = [found["note"], f"{name}: {found['cost']}" if found["cost"] else ""]
+        said = [found["note"], found["cost"]]
         # what adding it had to say: the companions wired on an annotated graph, or that the
         # annotations no longer match after it
         said.append(self._on_add(name) or "")

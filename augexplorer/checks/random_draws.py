@@ -14,6 +14,11 @@ from .context import CheckContext
 CHOICE_WEIGHT_TOLERANCE = 5e-5
 
 
+def _chance(value: Random) -> float:
+    """A coin flip's probability, put in [0, 1] for a fix to suggest."""
+    return min(max(value.probability, 0.0), 1.0)
+
+
 def check_random_binding(ctx: CheckContext, node: Node, arg: ArgInfo, value: Random) -> None:
     """Problems of argument `arg` of `node` drawn as `value`."""
     instead = NOT_DRAWN.get((node.op, arg.name))
@@ -87,8 +92,8 @@ def check_random_binding(ctx: CheckContext, node: Node, arg: ArgInfo, value: Ran
             f"{arg.kind.lower()} argument",
             node.id,
             arg.name,
-            fix=f"draw it with choice: values 0, 1 and weights {1 - value.probability:g}, "
-            f"{value.probability:g}",
+            fix=f"draw it with choice: values 0, 1 and weights {1 - _chance(value):g}, "
+            f"{_chance(value):g}",
         )
     elif value.dist == "coin_flip" and not 0 <= value.probability <= 1:
         ctx.problem(

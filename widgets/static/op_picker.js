@@ -82,7 +82,8 @@ export default {
     };
     // Enter adds the first operator listed that fits, as a click on it would.
     search.addEventListener("keydown", (e) => {
-      if (e.key !== "Enter") return;
+      // not while an input method composes, nor on an empty search (a click picks from all)
+      if (e.key !== "Enter" || e.isComposing || !search.value.trim()) return;
       e.preventDefault();
       const first = list.querySelector(".ax-op-item:not(.ax-op-off)");
       if (first) model.send({ add: first.dataset.op });
