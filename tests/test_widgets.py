@@ -48,6 +48,21 @@ def test_history_undo_redo_and_merge() -> None:
     assert not history.can_redo and history.current == b
 
 
+def test_values_typed_one_after_another_are_steps_of_their_own() -> None:
+    """A drag's values arrive milliseconds apart and merge; values typed seconds apart (128,
+    then 300, then -5) stay steps, so undo can go back to 300."""
+    now = [0.0]
+    a = preset("basic")
+    history = History(a, clock=lambda: now[0])
+    for at, value in ((0.0, 1.0), (0.03, 2.0), (0.06, 3.0), (4.0, 128.0), (9.0, 300.0)):
+        now[0] = at
+        history.push(a.set_arg("rotate", "fill_value", value), merge_key="rotate.fill_value")
+    assert [s.label for s in history.steps()] == ["start: basic", "edit", "edit", "edit"]
+    assert history.current.node("rotate").args["fill_value"] == 300.0
+    assert history.undo().node("rotate").args["fill_value"] == 128.0
+    assert history.undo().node("rotate").args["fill_value"] == 3.0  # the drag's last value
+
+
 def test_history_limit_keeps_the_newest() -> None:
     spec = preset("basic")
     history = History(spec, limit=3)

@@ -1,15 +1,22 @@
 """Undo and redo over immutable graph snapshots.
 
 Specs are immutable values, so a history is just a list of them and a cursor, each with a line
-saying what the step did. Consecutive edits that share a merge key (one slider being dragged)
-collapse into one step, so undo takes back the whole drag rather than each intermediate value.
+saying what the step did. Consecutive edits that share a merge key and follow each other within
+a moment (one slider being dragged) collapse into one step, so undo takes back the whole drag
+rather than each intermediate value; values typed one after another stay steps of their own.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from augexplorer.spec import GraphSpec
+
+# A drag sends its values milliseconds apart (a held arrow key every ~30 ms); a person typing a
+# new value into the box takes longer than this.
+MERGE_WINDOW_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -23,7 +30,15 @@ class Step:
 
 
 class History:
-    def __init__(self, initial: GraphSpec, limit: int = 200, label: str = "") -> None:
+    def __init__(
+        self,
+        initial: GraphSpec,
+        limit: int = 200,
+        label: str = "",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._clock = clock
+        self._pushed_at = -float("inf")
         self._snapshots: list[GraphSpec] = [initial]
         self._labels: list[str] = [label or f"start: {initial.name}"]
         self._cursor = 0
@@ -59,7 +74,10 @@ class History:
             return
         del self._snapshots[self._cursor + 1 :]
         del self._labels[self._cursor + 1 :]
-        if merge_key is not None and merge_key == self._merge_key and self._cursor > 0:
+        now = self._clock()
+        recent = now - self._pushed_at <= MERGE_WINDOW_S
+        self._pushed_at = now
+        if merge_key is not None and merge_key == self._merge_key and self._cursor > 0 and recent:
             self._snapshots[self._cursor] = spec
             self._labels[self._cursor] = label
         else:
