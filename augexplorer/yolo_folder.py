@@ -168,6 +168,7 @@ def yolo_box(
     1: hidden, 2: visible; 2 where only x, y are written and they are not 0, 0)."""
     values = line.split()
     keypoints: list[float] = []
+    low, high = -YOLO_EDGE_SLACK, 1 + YOLO_EDGE_SLACK  # a fraction of the image, give or take
     if keypoint_shape is not None:
         points, per_point = keypoint_shape
         if len(values) != 5 + points * per_point:
@@ -187,8 +188,7 @@ def yolo_box(
                 visibility = 2.0 if (x, y) != (0.0, 0.0) else 0.0
             if visibility not in (0.0, 1.0, 2.0):
                 return f"keypoint {index}: visibility {visibility:g} is not 0, 1 or 2"
-            edge = (-YOLO_EDGE_SLACK, 1 + YOLO_EDGE_SLACK)
-            if visibility and not (edge[0] <= x <= edge[1] and edge[0] <= y <= edge[1]):
+            if visibility and not (low <= x <= high and low <= y <= high):
                 # pose datasets write a point outside the picture as 0 0 0: a labelled one
                 # there would be drawn, and trained on, off the image
                 return (
@@ -224,7 +224,6 @@ def yolo_box(
         w, h = right - left, bottom - top
     if not (w > 0 and h > 0):
         return f"zero-area box (w {w:g}, h {h:g})"
-    low, high = -YOLO_EDGE_SLACK, 1 + YOLO_EDGE_SLACK
     if not (low <= left and low <= top and right <= high and bottom <= high):
         return (
             f"box x {left:g} to {right:g}, y {top:g} to {bottom:g} reaches outside [0, 1] "

@@ -616,12 +616,12 @@ class ArgControl(widgets.VBox):
         )
         self.random_toggle.add_class("ax-random-toggle")
         self.random_toggle.observe(self._toggle_random, "value")
-        unset = "leave it out, as DALI has no default for it"
+        no_default = arg is not None and arg.optional_without_default
         reset = widgets.Button(
             icon="times",
-            tooltip=unset
-            if arg is not None and arg.optional_without_default
-            else ("back to DALI's default"),
+            tooltip="leave it out, as DALI has no default for it"
+            if no_default
+            else "back to DALI's default",
             layout={"width": "28px"},
         )
         reset.add_class("ax-arg-reset")

@@ -14,7 +14,7 @@ import ipywidgets as widgets
 
 from augexplorer.catalog import Catalog
 from augexplorer.engine import RunResult, Session
-from augexplorer.errors import AugExplorerError, FileExistsRefused
+from augexplorer.errors import AugExplorerError
 from augexplorer.spec import ArgValue, GraphSpec
 from augexplorer.spec import load as load_spec
 
@@ -24,6 +24,7 @@ from .coalesce import Coalescer
 from .data_notes import DataNotes
 from .errors_view import ErrorsView
 from .export_view import ExportView
+from .file_errors import said_in_panel
 from .graph_view import GraphView
 from .grid_view import GridView
 from .node_panel import NodeActions, NodePanel
@@ -293,7 +294,7 @@ class Explorer(widgets.VBox):
             path = self.controller.save(t.spec_path.value, overwrite=t.overwrite.value)
             t.file_message.value = f"<span class='ax-muted'>saved {html.escape(str(path))}</span>"
         except (AugExplorerError, OSError) as error:
-            said = error.in_panel(REPLACE) if isinstance(error, FileExistsRefused) else str(error)
+            said = said_in_panel(error, REPLACE)
             t.file_message.value = f"<span class='ax-errors'>{html.escape(said)}</span>"
 
     def _load(self) -> None:

@@ -15,11 +15,12 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from augexplorer.errors import AugExplorerError, FileExistsRefused
+from augexplorer.errors import AugExplorerError
 from augexplorer.spec import GraphSpec
 
 from .code_view import highlighted
 from .copy_button import CopyButton
+from .file_errors import said_in_panel
 
 OVERWRITE = "replace an existing file"
 UNAVAILABLE = (
@@ -99,7 +100,7 @@ class ExportView(widgets.VBox):
             exporter(self._get_spec(), path, overwrite=self.overwrite.value)
             source = path.read_text(encoding="utf-8")
         except (AugExplorerError, OSError, ValueError) as error:
-            said = error.in_panel(OVERWRITE) if isinstance(error, FileExistsRefused) else str(error)
+            said = said_in_panel(error, OVERWRITE)
             self.message.value = (
                 f"<span class='ax-errors'>Export failed: {html.escape(said)}</span>"
             )

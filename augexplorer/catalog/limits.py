@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..spec import DISTRIBUTIONS
+
 LIMITS: dict[tuple[str, str], tuple[float, float]] = {
     ("*", "probability"): (0.0, 1.0),
     ("*", "crop_pos_x"): (0.0, 1.0),
@@ -83,8 +85,6 @@ COIN_FLIP_KINDS = frozenset({"BOOL", "UINT8", "INT32"})
 
 def distributions_for(kind: str | None) -> tuple[str, ...]:
     """The distributions an argument of DALI type `kind` can be drawn from (all when unknown)."""
-    from ..spec import DISTRIBUTIONS
-
     if kind is None or kind in COIN_FLIP_KINDS:
         return DISTRIBUTIONS
     return tuple(d for d in DISTRIBUTIONS if d != "coin_flip")

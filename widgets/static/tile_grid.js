@@ -106,9 +106,7 @@ class TileGrid {
     const per = Math.max(1, ...tiles.map((t) => (t.pictures || []).length));
     setStyle(this.grid, "--ax-tile", `${size * per + 8 * (per - 1)}px`);
     setStyle(this.grid, "--ax-picture", `${size}px`);
-    if (this.grid.classList.contains("ax-tiles-pairs") !== per > 1) {
-      this.grid.classList.toggle("ax-tiles-pairs", per > 1);
-    }
+    this.grid.classList.toggle("ax-tiles-pairs", per > 1);
     this.el.classList.toggle("ax-stale", Boolean(this.model.get("stale")));
     const shape = tiles.map((t) => (t.pictures || []).length).join(",");
     if (shape !== this.shape) this.build(tiles, shape);
