@@ -68,6 +68,15 @@ def test_wilson_interval_holds_the_rate_and_narrows_with_trials() -> None:
     assert low < 0.3 < high and high - low < wide
 
 
+def test_wilson_interval_holds_a_rate_of_none_or_all() -> None:
+    """No success or every one: an end is the rate itself, never a rounding past it (the plot's
+    error bars are the distances to the ends and must not be negative)."""
+    for trials in range(1, 400):
+        for successes in (0, trials):
+            low, high = wilson_interval(successes, trials)
+            assert low <= successes / trials <= high, (successes, trials)
+
+
 # ---- node outputs against numpy ---------------------------------------------------------------
 def test_node_figures_equal_numpy_over_every_sample_read() -> None:
     images, labels = known_images()

@@ -27,7 +27,8 @@ def test_statistics_run_in_a_thread_while_the_session_keeps_editing() -> None:
     session = small_session()
     session.run()
     view = StatsView(lambda: session)
-    assert view.plot.layout.display == "none"  # no broken-image icon before the first run
+    # no broken-image icon before the first run, in either theme
+    assert view.plot.layout.display == view.plot_dark.layout.display == "none"
     view.batches.value = 30
     view.start()
     assert view.thread is not None and view.thread is not threading.current_thread()
@@ -42,6 +43,9 @@ def test_statistics_run_in_a_thread_while_the_session_keeps_editing() -> None:
     assert view.plot.value[:4] == b"\x89PNG" and view.plot.layout.display == ""
     # two 400-pixel panels a row: shown at its own size in the output column at 1280 px
     assert int.from_bytes(view.plot.value[16:20], "big") == 800
+    # and drawn again for a dark page (the page's theme shows one of the two)
+    assert view.plot_dark.value[:4] == b"\x89PNG" and view.plot_dark.layout.display == ""
+    assert view.plot_dark.value != view.plot.value
     assert not view.run_button.disabled and view.cancel_button.disabled
 
 
@@ -76,3 +80,27 @@ def test_the_explorer_has_a_statistics_tab() -> None:
     tabs = explorer.children[-1]
     assert "Statistics" in tabs.titles  # type: ignore[attr-defined]
     assert explorer.stats_view in tabs.children  # type: ignore[attr-defined]
+
+
+def test_the_dark_plot_is_light_text_on_the_page_s_own_background() -> None:
+    """Drawn for JupyterLab Dark: no white sheet (its background is transparent) and its text
+    light; the light plot keeps matplotlib's white."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    from augexplorer.stats import collect_stats
+    from augexplorer.stats.plot import figure_png, stats_figure
+
+    session = small_session()
+    stats = collect_stats(session.plan.spec, session.arrays, batches=2, device_id=None)
+    light, dark = (
+        np.asarray(Image.open(BytesIO(figure_png(stats_figure(stats, theme=t)))).convert("RGBA"))
+        for t in ("light", "dark")
+    )
+    assert tuple(light[2, 2]) == (255, 255, 255, 255)
+    assert dark[2, 2, 3] == 0  # the corner: transparent
+    # text, ticks and frames: light grey on the dark plot about as much as black on the light
+    light_ink = (dark[..., :3].min(axis=2) > 200) & (dark[..., 3] > 128)
+    dark_ink = light[..., :3].max(axis=2) < 60
+    assert dark_ink.sum() > 500 and light_ink.sum() > dark_ink.sum() / 2

@@ -17,6 +17,7 @@ import ipywidgets as widgets
 from augexplorer.engine import Session
 from augexplorer.errors import AugExplorerError
 from augexplorer.stats import Stats, collect_stats
+from augexplorer.stats.plot import Theme, figure_png, stats_figure
 
 DEFAULT_BATCHES = 32
 # Two 400-pixel panels a row: the output column at 1280 px holds the figure at its own size.
@@ -46,12 +47,19 @@ class StatsView(widgets.VBox):
         self.report = widgets.HTML("")
         self.report.add_class("ax-stats-report")
         # Hidden while empty: an Image with no picture shows the browser's broken-image icon.
+        # Drawn for a light and for a dark page; the page's theme shows one (graph_view.css), so
+        # switching themes after a run needs no redraw.
         self.plot = widgets.Image(format="png", layout={"max_width": "100%", "display": "none"})
+        self.plot.add_class("ax-plot-light")
+        self.plot_dark = widgets.Image(
+            format="png", layout={"max_width": "100%", "display": "none"}
+        )
+        self.plot_dark.add_class("ax-plot-dark")
         self.run_button.on_click(lambda _button: self.start())
         self.cancel_button.on_click(lambda _button: self.cancel())
         controls = widgets.HBox([self.batches, self.run_button, self.cancel_button, self.progress])
         note = widgets.HTML(f"<span class='ax-muted'>{NOTE}</span>")
-        super().__init__([controls, self.status, self.report, self.plot, note])
+        super().__init__([controls, self.status, self.report, self.plot, self.plot_dark, note])
         self.add_class("ax-stats")
         self.stats: Stats | None = None
         self.thread: threading.Thread | None = None
@@ -117,13 +125,16 @@ class StatsView(widgets.VBox):
             done = f"cancelled after {stats.batches} of {stats.requested} batches: " + done
         self.status.value = f"<span class='ax-muted'>{html.escape(done)}</span>"
         self.report.value = report_html(stats)
-        try:
-            from augexplorer.stats.plot import figure_png, stats_figure
+        for plot, theme in ((self.plot, "light"), (self.plot_dark, "dark")):
+            plot.value = _plot_png(stats, theme)
+            plot.layout.display = "" if plot.value else "none"
 
-            self.plot.value = figure_png(stats_figure(stats, columns=PLOT_COLUMNS))
-        except ImportError:  # matplotlib missing: the figures above still stand
-            self.plot.value = b""
-        self.plot.layout.display = "" if self.plot.value else "none"
+
+def _plot_png(stats: Stats, theme: Theme) -> bytes:
+    try:
+        return figure_png(stats_figure(stats, columns=PLOT_COLUMNS, theme=theme))
+    except ImportError:  # matplotlib missing: the figures above still stand
+        return b""
 
 
 def report_html(stats: Stats) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import math
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -16,11 +16,38 @@ from .report import Stats
 COLUMNS = 3
 MEASURED, DECLARED = "#4c78a8", "#e15759"
 
+Theme = Literal["light", "dark"]
+# matplotlib's own look on white, or light text on a transparent background for a dark page
+# (JupyterLab Dark, Voila's dark theme): the page's own colour shows through.
+THEMES: dict[str, dict[str, Any]] = {
+    "light": {},
+    "dark": {
+        "figure.facecolor": "none",
+        "axes.facecolor": "none",
+        "text.color": "#e0e0e0",
+        "axes.labelcolor": "#e0e0e0",
+        "axes.edgecolor": "#9e9e9e",
+        "xtick.color": "#e0e0e0",
+        "ytick.color": "#e0e0e0",
+        "legend.facecolor": "#2a2a2a",
+        "legend.edgecolor": "#616161",
+        "legend.labelcolor": "#e0e0e0",
+    },
+}
 
-def stats_figure(stats: Stats, columns: int = COLUMNS) -> Any:
+
+def stats_figure(stats: Stats, columns: int = COLUMNS, theme: Theme = "light") -> Any:
     """The figure, `columns` panels a row of 400 pixels each (at the 100 dpi of
     :func:`figure_png`): a page shows it at its own size, its text legible, where it is given
-    that width."""
+    that width. `theme` "dark" draws it for a dark page."""
+    import matplotlib
+
+    # The style applies as the figure and its artists are made, so the whole drawing is inside.
+    with matplotlib.rc_context(THEMES[theme]):
+        return _figure(stats, columns)
+
+
+def _figure(stats: Stats, columns: int) -> Any:
     from matplotlib.figure import Figure
 
     panels: list[Any] = [*stats.draws]
@@ -64,6 +91,8 @@ def _draw_panel(axes: Any, draw: DrawHistogram) -> None:
 
 
 def _rates_panel(axes: Any, stats: Stats) -> None:
+    import matplotlib
+
     names = [rate.what for rate in stats.rates]
     measured = [rate.rate for rate in stats.rates]
     intervals = [rate.interval() for rate in stats.rates]
@@ -74,7 +103,9 @@ def _rates_panel(axes: Any, stats: Stats) -> None:
         ]
     )
     positions = np.arange(len(names))
-    axes.barh(positions, measured, xerr=errors, color=MEASURED, label="ran (95%)")
+    # matplotlib draws error bars black whatever the style: the text's colour reads on both
+    ecolor = matplotlib.rcParams["text.color"]
+    axes.barh(positions, measured, xerr=errors, color=MEASURED, ecolor=ecolor, label="ran (95%)")
     declared = [(i, r.expected) for i, r in enumerate(stats.rates) if r.expected is not None]
     if declared:
         axes.scatter(

@@ -17,7 +17,8 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
     denominator = 1 + z * z / trials
     centre = (rate + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At 0 or every success an end is the rate itself; rounding could put it a hair past.
+    return max(0.0, min(rate, centre - half)), min(1.0, max(rate, centre + half))
 
 
 @dataclass

@@ -155,3 +155,26 @@ def test_dark_theme_large_view_is_legible(page: Any, artifacts: Path) -> None:
     finally:
         page.keyboard.press("Escape")
         page.locator(".ax-large").wait_for(state="hidden", timeout=10_000)
+
+
+def test_dark_theme_shows_the_statistics_plot_drawn_for_it(page: Any, artifacts: Path) -> None:
+    """The plot is drawn for both themes; the page shows the dark one, and the light one again
+    when the theme is switched back, without a new run."""
+    stats = page.locator(".ax-explorer .ax-stats")
+    page.locator(".ax-explorer .lm-TabBar-tab", has_text="Statistics").click()
+    stats.locator(".widget-text input").fill("2")  # batches
+    stats.locator(".widget-text input").press("Enter")
+    stats.locator("button", has_text="Run statistics").click()
+    dark, light = stats.locator("img.ax-plot-dark"), stats.locator("img.ax-plot-light")
+    dark.wait_for(state="visible", timeout=60_000)
+    page.wait_for_function(
+        "() => document.querySelector('.ax-stats img.ax-plot-dark').naturalWidth > 0"
+    )
+    assert light.is_hidden()
+    stats.screenshot(path=str(artifacts / "theme-dark-statistics.png"))
+    set_theme(page, "JupyterLab Light", light=True)
+    try:
+        assert light.is_visible() and dark.is_hidden()
+    finally:
+        set_theme(page, "JupyterLab Dark", light=False)
+    page.locator(".ax-explorer .lm-TabBar-tab", has_text="Timing").click()
