@@ -125,7 +125,11 @@ class StatsView(widgets.VBox):
             done = f"cancelled after {stats.batches} of {stats.requested} batches: " + done
         self.status.value = f"<span class='ax-muted'>{html.escape(done)}</span>"
         self.report.value = report_html(stats)
-        for plot, theme in ((self.plot, "light"), (self.plot_dark, "dark")):
+        themed: tuple[tuple[widgets.Image, Theme], ...] = (
+            (self.plot, "light"),
+            (self.plot_dark, "dark"),
+        )
+        for plot, theme in themed:
             plot.value = _plot_png(stats, theme)
             plot.layout.display = "" if plot.value else "none"
 

@@ -19,7 +19,7 @@ MEASURED, DECLARED = "#4c78a8", "#e15759"
 Theme = Literal["light", "dark"]
 # matplotlib's own look on white, or light text on a transparent background for a dark page
 # (JupyterLab Dark, Voila's dark theme): the page's own colour shows through.
-THEMES: dict[str, dict[str, Any]] = {
+THEMES: dict[Theme, Any] = {  # Any: matplotlib types its rc keys as literals
     "light": {},
     "dark": {
         "figure.facecolor": "none",
