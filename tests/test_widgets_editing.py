@@ -127,6 +127,19 @@ def test_random_starts_around_the_current_value(catalog: Catalog) -> None:
     assert make_random(None, 50.0) == Random.uniform(40.0, 60.0)
 
 
+def test_random_starts_on_the_slider_s_steps(catalog: Catalog) -> None:
+    """The range slider moves on the hint's steps: a range between them would be shown as
+    another one than the one drawn from."""
+    contrast = catalog["contrast"].arg("contrast")  # curated 0..3 in steps of 0.05
+    drawn = make_random(contrast, 1.33)
+    assert drawn == Random.uniform(1.05, 1.65)
+    for value in (0.0, 0.01, 0.33, 1.0, 2.97, 3.0):
+        drawn = make_random(contrast, value)
+        for end in (drawn.low, drawn.high):
+            assert round(end / 0.05, 6) == round(end / 0.05), (value, drawn)
+        assert 0.0 <= drawn.low < drawn.high <= 3.0, (value, drawn)
+
+
 def test_sliders_move_in_fine_steps(explorer: Explorer) -> None:
     browser_update(explorer.graph, selected="resize")
     explorer.controller.set_arg("rotate", "angle", 10.0)

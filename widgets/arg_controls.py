@@ -16,7 +16,7 @@ from typing import Any
 import ipywidgets as widgets
 import traitlets
 
-from augexplorer.catalog import ArgInfo
+from augexplorer.catalog import ArgInfo, Hint
 from augexplorer.catalog.limits import distributions_for
 from augexplorer.spec import ArgValue, PythonCode, Random, Ref
 
@@ -282,12 +282,26 @@ def make_random(arg: ArgInfo | None, value: ArgValue) -> Random:
             low, high = centre, centre + spread
         else:
             low, high = centre - spread, centre
+        low, high = _on_steps(low, high, arg.hint)
     else:
         spread = abs(centre) * 0.2 or 1.0
         low, high = centre - spread, centre + spread
     if arg is not None and arg.is_integer:
         low, high = float(round(low)), float(round(high))
     return Random.uniform(round(low, 4), round(high, 4), shape=shape)
+
+
+def _on_steps(low: float, high: float, hint: Hint) -> tuple[float, float]:
+    """`low` and `high` on the nearest of the hint's steps (counted from its low end, as the
+    range slider counts them), at least one step apart: what the slider shows is the range."""
+    if not hint.step:
+        return low, high
+    step, start = hint.step, hint.low
+    low = start + round((low - start) / step) * step
+    high = start + round((high - start) / step) * step
+    if high - low < step / 2:
+        low, high = max(hint.low, low - step), min(hint.high, high + step)
+    return low, high
 
 
 def constant_from(arg: ArgInfo | None, random: Random) -> ArgValue:

@@ -95,7 +95,7 @@ def test_large_view_opens_moves_reads_pixels_and_closes(page: Any, artifacts: Pa
     page.locator(".ax-tile[data-index='2']").click()
     large = page.locator(".ax-large")
     large.wait_for(state="visible", timeout=10_000)
-    assert page.locator(".ax-large-title").inner_text() == f"#2 · sample 3 of {BATCH}"
+    assert page.locator(".ax-large-title").inner_text() == f"#2 · 3 / {BATCH}"
     canvas = page.locator(".ax-pane-after canvas")
     canvas.wait_for(timeout=30_000)  # the full resolution arrived
     assert canvas.evaluate("c => [c.width, c.height]") == [224, 224]
@@ -128,14 +128,14 @@ def test_large_view_opens_moves_reads_pixels_and_closes(page: Any, artifacts: Pa
     tip.wait_for(state="hidden", timeout=5_000)
     # Arrow keys move between samples (the page's own view and the kernel's agree).
     page.keyboard.press("ArrowRight")
-    page.locator(".ax-large-title", has_text=f"#3 · sample 4 of {BATCH}").wait_for(timeout=10_000)
+    page.locator(".ax-large-title", has_text=f"#3 · 4 / {BATCH}").wait_for(timeout=10_000)
     page.wait_for_function(
         "() => document.querySelector('.ax-large canvas') !== null", timeout=30_000
     )
     assert kernel_eval(page, "print(explorer.grid.tiles.large['index'])").strip() == "3"
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
-    page.locator(".ax-large-title", has_text=f"#1 · sample 2 of {BATCH}").wait_for(timeout=10_000)
+    page.locator(".ax-large-title", has_text=f"#1 · 2 / {BATCH}").wait_for(timeout=10_000)
     page.keyboard.press("Escape")
     large.wait_for(state="hidden", timeout=10_000)
     assert page.locator(".ax-tiles").is_visible()

@@ -239,7 +239,10 @@ class TileGrid {
     const head = h("div", "ax-large-head", root);
     const tiles = this.model.get("tiles") || [];
     const place = tiles.findIndex((t) => t.index === index);
-    h("span", "ax-large-title", head, `#${index} · sample ${place + 1} of ${tiles.length}`);
+    // "#2" names the sample as its tile does (its place in the batch, from 0); "3 / 8" is where
+    // the view stands among the tiles, as an image viewer counts.
+    const title = h("span", "ax-large-title", head, `#${index} · ${place + 1} / ${tiles.length}`);
+    title.title = `sample #${index} of the batch: tile ${place + 1} of the ${tiles.length} shown`;
     h("span", "ax-large-label", head, tile.label || "");
     h("span", "ax-large-spacer", head);
     const button = (text, title, action, cls) => {
