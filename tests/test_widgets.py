@@ -25,7 +25,7 @@ from augexplorer import Session
 from augexplorer.catalog import ArgInfo, Hint
 from augexplorer.catalog.limits import NEEDS_ONE_OF
 from augexplorer.presets import preset
-from augexplorer.spec import Random
+from augexplorer.spec import Random, Ref
 
 
 @pytest.fixture
@@ -79,9 +79,28 @@ def test_edit_runs_only_what_changed_and_keeps_before(controller: Controller) ->
     state = controller.set_arg("rotate", "fill_value", 128.0)
     assert state.ok
     assert set(state.result.ran()) == {"rotate", "crop", "flip"}  # type: ignore[union-attr]
-    before = state.before.of("flip") if state.before is not None else None
+    before = state.before.of(Ref("flip")) if state.before is not None else None
     assert before is not None and len(before.arrays) == 4
     assert before.arrays[0].shape == state.result.arrays("flip")[0].shape  # type: ignore[union-attr]
+
+
+def test_before_holds_the_graph_s_output_when_it_is_not_a_node_s_first() -> None:
+    """A/B compares an output with the same output before: a graph whose output is a node's
+    second output (here the source's labels) has that one kept, beside the node's first."""
+    from dataclasses import replace
+
+    from augexplorer_widgets.snapshot import take_snapshot
+
+    spec = preset("basic")
+    labels = Ref("source", 1)
+    spec = replace(spec, outputs={"labels": labels, **spec.outputs}, batch_size=4)
+    result = Session(spec, device_id=None).run()
+    assert result.final == labels
+    kept = take_snapshot(result).of(labels)
+    assert kept is not None
+    assert [a.tolist() for a in kept.arrays] == [a.tolist() for a in result.arrays(labels)]
+    decoded = take_snapshot(result).of(Ref("decode"))  # and every node's first output
+    assert decoded is not None and decoded.arrays[0].ndim == 3
 
 
 def test_invalid_edit_keeps_spec_and_last_good_result(controller: Controller) -> None:

@@ -142,16 +142,15 @@ class GridView(widgets.VBox):
 
     def _show_ab(self, result: RunResult, what: Shown, before: Snapshot | None) -> None:
         node = what.ref.node
-        kept = before.of(node) if before is not None else None
+        kept = before.of(what.ref) if before is not None else None
         if before is None or kept is None:
+            name = html.escape(str(what.ref))
             if before is None:
                 reason = "Make an edit to compare with what was before."
-            elif node in before.left_out:
-                reason = (
-                    f"The output of {html.escape(node)} before the last edit was too large to keep."
-                )
+            elif what.ref in before.left_out:
+                reason = f"The output of {name} before the last edit was too large to keep."
             else:
-                reason = f"{html.escape(node)} did not exist before the last edit."
+                reason = f"{name} did not exist before the last edit."
             self.note.value = _muted(f"A/B: {reason} Showing now only.")
             self._show_batch(result, what)
             return

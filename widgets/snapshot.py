@@ -2,7 +2,8 @@
 
 Host copies: DALI reuses the memory of live outputs on the next run. Every node's output is kept
 (the selected node and the graph's output first) within a memory budget, so A/B can compare
-whichever node is selected after the edit.
+whichever node is selected after the edit. Outputs are kept by node output, not by node: the
+graph's output may be a node's second output, and A must be the same output as B.
 """
 
 from __future__ import annotations
@@ -38,34 +39,36 @@ class Output:
 
 @dataclass(frozen=True)
 class Snapshot:
-    outputs: Mapping[str, Output]  # by node id
+    outputs: Mapping[Ref, Output]
     spec: GraphSpec
-    left_out: tuple[str, ...] = ()  # nodes over the memory budget
+    left_out: tuple[Ref, ...] = ()  # outputs over the memory budget
 
-    def of(self, node: str) -> Output | None:
-        return self.outputs.get(node)
+    def of(self, ref: Ref) -> Output | None:
+        return self.outputs.get(ref)
 
 
 def take_snapshot(
     result: RunResult, selected: str | None = None, budget: int = BUDGET_BYTES
 ) -> Snapshot:
-    """Copies of `result`'s node outputs, `selected` and the graph's output first."""
+    """Copies of `result`'s node outputs (each node's first, and the graph's output), `selected`
+    and the graph's output first."""
     nodes = list(reversed(result.node_ids()))
-    first = [n for n in (selected, result.final.node) if n is not None and n in nodes]
-    outputs: dict[str, Output] = {}
-    left_out: list[str] = []
+    first = [Ref(selected)] if selected is not None and selected in nodes else []
+    refs = [*first, result.final, *(Ref(node) for node in nodes)]
+    outputs: dict[Ref, Output] = {}
+    left_out: list[Ref] = []
     used = 0
-    for node in dict.fromkeys(first + nodes):
-        batch = result.output(Ref(node))
+    for ref in dict.fromkeys(refs):
+        batch = result.output(ref)
         # Sized from the shapes before copying: four bytes a value covers every image type.
         size = 4 * sum(int(np.prod(shape)) for shape in batch.shape())
         if used + size > budget:
-            left_out.append(node)
+            left_out.append(ref)
             continue
         used += size
-        arrays = tuple(result.arrays(Ref(node)))
-        norm = display_normalization(result, Ref(node), arrays[0]) if arrays else None
-        samples = tuple(result.sample_indices(Ref(node)))
+        arrays = tuple(result.arrays(ref))
+        norm = display_normalization(result, ref, arrays[0]) if arrays else None
+        samples = tuple(result.sample_indices(ref))
         held = None if samples == tuple(range(len(arrays))) else samples
-        outputs[node] = Output(arrays, str(batch.layout() or ""), norm, held)
+        outputs[ref] = Output(arrays, str(batch.layout() or ""), norm, held)
     return Snapshot(outputs, result.plan.spec, tuple(left_out))
