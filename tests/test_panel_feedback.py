@@ -106,6 +106,26 @@ def test_uniform_bounds_are_typed_in_boxes_that_say_why(explorer: Explorer) -> N
     assert explorer.spec.node("rotate").args["angle"].low == -5.0
 
 
+def test_a_reversed_range_typed_is_refused_on_the_argument(explorer: Explorer) -> None:
+    """A low typed above the high: the range slider cannot show it (it raised in the kernel and
+    the edit vanished); the graph's check names the argument and the fix, and the next good
+    value clears it."""
+    browser_update(explorer.graph, selected="rotate")
+    control = explorer.node_panel.controls["angle"]
+    browser_update(control.editor.params["low"], value="30")
+    explorer.flush()
+    assert explorer.spec.node("rotate").args["angle"] == Random.uniform(30.0, 20.0)
+    failure = explorer.state.failure
+    assert failure is not None
+    assert "reversed" in failure.argument_messages("rotate")["angle"]
+    assert "swap low and high" in failure.argument_messages("rotate")["angle"]
+    assert control.editor.params["range"].value == (-20.0, 20.0)  # as it was: it holds no such
+    browser_update(control.editor.params["high"], value="40")
+    explorer.flush()
+    assert explorer.spec.node("rotate").args["angle"] == Random.uniform(30.0, 40.0)
+    assert explorer.state.ok and control.editor.params["range"].value == (30.0, 40.0)
+
+
 def test_a_probability_is_typed_and_refused_beyond_0_and_1(explorer: Explorer) -> None:
     browser_update(explorer.graph, selected="flip")
     browser_update(explorer.node_panel.apply, value=True)

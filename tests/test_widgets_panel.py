@@ -162,6 +162,11 @@ def test_mode_views_variety_and_ab(explorer: Explorer) -> None:
     browser_update(explorer.grid.mode, index=1)  # Variety
     assert "one image, 8 draws" in explorer.grid.caption.value
     assert explorer.grid.note.value == ""
+    # a large view open over the grid closes when another mode is picked: it would hide it
+    browser_update(explorer.grid.tiles, opened=2)
+    assert explorer.grid.tiles.large
+    browser_update(explorer.grid.mode, index=2)
+    assert explorer.grid.tiles.opened == -1
 
 
 def test_export_writes_module_and_shows_code(explorer: Explorer, tmp_path: Path) -> None:

@@ -574,7 +574,11 @@ def _widened(end: float, value: float, step: float) -> float:
 
 
 def _show_range(slider: widgets.FloatRangeSlider, low: float, high: float) -> None:
-    """Put (low, high) on the slider, widening its scale to hold a typed value beyond it."""
+    """Put (low, high) on the slider, widening its scale to hold a typed value beyond it. A
+    reversed range stays off it (a range slider cannot hold one): the graph's check refuses
+    it on the argument, naming the fix, and the boxes keep what was typed."""
+    if low > high:
+        return
     step = float(slider.step)
     if low < slider.min:
         slider.min = _widened(slider.min, low, -step)

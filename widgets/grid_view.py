@@ -264,6 +264,7 @@ class GridView(widgets.VBox):
 
     def _mode_changed(self) -> None:
         self.draws.layout.display = "" if self.mode.value == "Variety" else "none"
+        self.tiles.opened = -1  # the mode picked is what is shown, not a large view over it
         self._redraw()
 
     def _draws_changed(self) -> None:
