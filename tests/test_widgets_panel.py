@@ -155,6 +155,26 @@ def test_node_tools_device_probability_and_rewire(explorer: Explorer) -> None:
     assert explorer.spec.node("flip").inputs[0].node == "resize" and explorer.state.ok
 
 
+def test_an_output_with_no_pixels_is_said_not_left_as_the_old_pictures(
+    explorer: Explorer,
+) -> None:
+    """A crop to 0x0 runs in DALI; its tiles and large view say the images are empty. Drawing
+    them failed, and the previous pictures stayed under a caption naming the new output."""
+    explorer.add("random_resized_crop", after="flip")
+    explorer.flush()
+    node = explorer.spec.nodes[-1].id
+    explorer.set_arg(node, "size", [0.0, 0.0])
+    explorer.flush()
+    assert explorer.state.ok and explorer.grid.note.value == ""
+    tiles = explorer.grid.tiles.tiles
+    assert len(tiles) == 4
+    assert all(t["pictures"] == [None] for t in tiles)
+    assert all(t["text"] == "empty: 0x0x3 uint8, no pixels to show" for t in tiles)
+    browser_update(explorer.grid.tiles, opened=1)
+    after = explorer.grid.tiles.large["panes"][0]
+    assert after["role"] == "after" and after["pixels"] is None and "empty" in after["text"]
+
+
 def test_mode_views_variety_and_ab(explorer: Explorer) -> None:
     explorer.set_arg("rotate", "fill_value", 200.0)
     browser_update(explorer.grid.mode, index=2)  # A/B

@@ -28,6 +28,8 @@ class Normalization:
 
 
 def is_image_like(sample: np.ndarray, layout: str = "") -> bool:
+    if sample.size == 0:
+        return False  # an image with no pixels (a crop to 0x0) is said in words, not drawn
     if layout and ("H" in layout and "W" in layout):
         return True
     return (sample.ndim == 2 and min(sample.shape) > 4) or (

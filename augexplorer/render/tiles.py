@@ -59,6 +59,9 @@ def thumbnail(
 def value_text(sample: np.ndarray) -> str:
     """A short text of a non-image output (a matrix, a label, encoded bytes)."""
     array = np.asarray(sample)
+    if array.size == 0:
+        shape = "x".join(str(n) for n in array.shape)
+        return f"empty: {shape} {array.dtype}, no pixels to show"
     if array.ndim == 1 and array.dtype == np.uint8 and array.size > 64:
         return f"{array.size} bytes of an encoded file"
     if array.dtype.kind == "f":
