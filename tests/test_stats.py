@@ -220,6 +220,26 @@ def test_fill_warning_for_a_large_rotation_on_a_fixed_canvas() -> None:
     assert warning.argument == "angle"
 
 
+@pytest.mark.parametrize(("typed", "stored"), [(1e9, 255.0), (-5.0, 0.0)])
+def test_a_fill_value_beyond_the_pixels_type_is_counted_as_dali_stores_it(
+    typed: float, stored: float
+) -> None:
+    """DALI saturates the fill to uint8 (1e9 is 255, -5 is 0): the fill share is that of the
+    value stored, not 0 because no pixel equals the number typed."""
+    wide = [np.full((24, 96, 3), 100, dtype=np.uint8) for _ in range(4)]
+
+    def share(fill: float) -> float:
+        spec = arrays_graph(
+            ("rotate", "rotate", {"angle": 90.0, "keep_size": True, "fill_value": fill})
+        )
+        figures = collect_stats(spec, wide, batches=1, device_id=None).fill("rotate")
+        assert figures is not None
+        return figures.mean_share
+
+    assert share(stored) > 0.5
+    assert share(typed) == share(stored)
+
+
 def test_small_rotation_on_a_growing_canvas_is_quiet() -> None:
     spec = arrays_graph(("rotate", "rotate", {"angle": Random.uniform(-5, 5), "fill_value": 0.0}))
     stats = collect_stats(spec, tiny_images(4, 32), batches=2, device_id=None)

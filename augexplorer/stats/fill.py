@@ -73,6 +73,15 @@ def grid_step(image: np.ndarray, channel_axis: int | None) -> int:
     return 2 if len(spatial) == 2 and min(spatial) >= GRID_FROM else 1
 
 
+def as_stored(value: list[float], dtype: np.dtype[Any]) -> list[float]:
+    """The fill value as an image of `dtype` holds it: DALI rounds and saturates it to an
+    integer type (a fill of 1e9 on uint8 pixels is 255, -5 is 0)."""
+    if dtype.kind not in "ui":
+        return value
+    info = np.iinfo(dtype)
+    return [float(min(max(round(v), info.min), info.max)) for v in value]
+
+
 def fill_share(
     image: np.ndarray, channel_axis: int | None, value: list[float], *, step: int = 1
 ) -> float:
@@ -80,6 +89,7 @@ def fill_share(
     every `step`-th row and column (a regular grid estimates a share of area closely)."""
     if image.size == 0:
         return 0.0
+    value = as_stored(value, image.dtype)
     if step > 1 and image.ndim >= 2:
         spatial = [axis for axis in range(image.ndim) if axis != channel_axis][:2]
         index = [slice(None)] * image.ndim
