@@ -109,7 +109,3 @@ class FileExistsRefused(AugExplorerError, FileExistsError):
             "or pick another name"
         )
         self.path = path
-
-    def in_panel(self, switch: str) -> str:
-        """The same refusal where the way to overwrite is the panel's check box `switch`."""
-        return f"{self.path} already exists; tick “{switch}” to replace it, or type another name"

@@ -46,15 +46,10 @@ class StatsView(widgets.VBox):
         self.status.add_class("ax-stats-status")
         self.report = widgets.HTML("")
         self.report.add_class("ax-stats-report")
-        # Hidden while empty: an Image with no picture shows the browser's broken-image icon.
         # Drawn for a light and for a dark page; the page's theme shows one (graph_view.css), so
         # switching themes after a run needs no redraw.
-        self.plot = widgets.Image(format="png", layout={"max_width": "100%", "display": "none"})
-        self.plot.add_class("ax-plot-light")
-        self.plot_dark = widgets.Image(
-            format="png", layout={"max_width": "100%", "display": "none"}
-        )
-        self.plot_dark.add_class("ax-plot-dark")
+        self.plot, self.plot_dark = _plot_image("light"), _plot_image("dark")
+        self._plots: dict[Theme, widgets.Image] = {"light": self.plot, "dark": self.plot_dark}
         self.run_button.on_click(lambda _button: self.start())
         self.cancel_button.on_click(lambda _button: self.cancel())
         controls = widgets.HBox([self.batches, self.run_button, self.cancel_button, self.progress])
@@ -125,13 +120,16 @@ class StatsView(widgets.VBox):
             done = f"cancelled after {stats.batches} of {stats.requested} batches: " + done
         self.status.value = f"<span class='ax-muted'>{html.escape(done)}</span>"
         self.report.value = report_html(stats)
-        themed: tuple[tuple[widgets.Image, Theme], ...] = (
-            (self.plot, "light"),
-            (self.plot_dark, "dark"),
-        )
-        for plot, theme in themed:
+        for theme, plot in self._plots.items():
             plot.value = _plot_png(stats, theme)
             plot.layout.display = "" if plot.value else "none"
+
+
+def _plot_image(theme: Theme) -> widgets.Image:
+    # Hidden while empty: an Image with no picture shows the browser's broken-image icon.
+    image = widgets.Image(format="png", layout={"max_width": "100%", "display": "none"})
+    image.add_class(f"ax-plot-{theme}")
+    return image
 
 
 def _plot_png(stats: Stats, theme: Theme) -> bytes:
