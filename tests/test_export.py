@@ -28,9 +28,11 @@ from augexplorer.errors import FileExistsRefused
 from augexplorer.export import ExportError, export, generate
 from augexplorer.presets import PRESETS
 
+RUNS = 2  # batches compared: the random operators' state carries over from one to the next
+
 
 # Runs in a fresh process: imports each exported module by path (nothing from augexplorer) and
-# saves the outputs of one batch of its pipeline, plus the labels make_loader() yields.
+# saves the outputs of RUNS batches of its pipeline, plus the labels make_loader() yields.
 def multi_input_graph() -> GraphSpec:
     """Two branches joined by a multi-input operator, with a random binding on one branch."""
     nodes = (
@@ -115,6 +117,7 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
                 "data": None,
                 "device": "cpu",
                 "loader": True,
+                "runs": RUNS,
             }
         )
         results[name] = {"spec": spec, "data": data, "module": module}
@@ -132,15 +135,19 @@ def test_exported_module_matches_live_engine(cases: dict[str, dict], name: str) 
     # on the CPU, as the exported module ran: the GPU's resampling differs in the last bit
     session = Session(case["spec"], data=case["data"], device_id=None)
     session.trust()  # the python case's code is this file's own `darken`
-    live = session.run()
     exported = case["exported"]
-    for index, ref in enumerate(live.plan.outputs.values()):
-        arrays = live.arrays(ref)
-        assert len(arrays) == case["spec"].batch_size
-        for sample, expected in enumerate(arrays):
-            got = exported[f"{index}_{sample}"]
-            assert got.dtype == expected.dtype and got.shape == expected.shape, (name, ref)
-            np.testing.assert_array_equal(got, expected, err_msg=f"{name}: {ref} #{sample}")
+    # batch after batch: "next batch" shows the images and the draws training gets there
+    for run in range(RUNS):
+        live = session.run() if run == 0 else session.next_batch()
+        prefix = f"run{run}_" if run else ""
+        for index, ref in enumerate(live.plan.outputs.values()):
+            arrays = live.arrays(ref)
+            assert len(arrays) == case["spec"].batch_size
+            for sample, expected in enumerate(arrays):
+                got = exported[f"{prefix}{index}_{sample}"]
+                what = f"{name}: batch {run + 1}, {ref} #{sample}"
+                assert got.dtype == expected.dtype and got.shape == expected.shape, what
+                np.testing.assert_array_equal(got, expected, err_msg=what)
 
 
 def test_multi_label_loader_yields_label_rows(cases: dict[str, dict]) -> None:

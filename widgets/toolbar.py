@@ -84,7 +84,12 @@ class Toolbar(widgets.VBox):
         self.batch_message.add_class("ax-batch-message")
         self.run = _button("Run", "play", "run the graph again", "ax-run")
         self.reroll = _button("Reroll", "random", "new random draws (undoable)", "ax-reroll")
-        self.next_batch = _button("Next batch", "forward", "read the next images", "ax-next")
+        self.next_batch = _button(
+            "Next batch",
+            "forward",
+            "the next batch as training gets it: its images, its draws",
+            "ax-next",
+        )
         self.seed_lock = widgets.Checkbox(
             value=True,
             description="seed lock",

@@ -462,6 +462,19 @@ class StepRunner:
         return outputs[step.id], elapsed
 
 
+def array_batch(data: SourceData, batch_size: int, index: int) -> tuple[list[Any], list[Any]]:
+    """The images and labels of batch `index` of an arrays source (wrapping around its end),
+    as the session's reader and the exported module's ``ArrayBatches`` feed them."""
+    import numpy as np
+
+    count = len(data.arrays)
+    start = index * batch_size
+    picked = [(start + i) % count for i in range(batch_size)]
+    images = [data.arrays[i] for i in picked]
+    labels = [np.array([data.labels[i]], dtype=np.int32) for i in picked]
+    return images, labels
+
+
 class SourceRunner:
     """Reads batches from a data source; keeps its position so "next batch" moves on."""
 
@@ -479,7 +492,7 @@ class SourceRunner:
         self.step = step
         self.data = data
         self.batch_size = batch_size
-        self._array_position = 0
+        self._batches = 0  # batches read so far
 
         options: dict[str, Any] = {
             "batch_size": batch_size,
@@ -498,18 +511,10 @@ class SourceRunner:
     def run(self) -> tuple[list[Any], float]:
         start = time.perf_counter()
         if self.data.kind == "arrays":
-            import numpy as np
-
-            count = len(self.data.arrays)
-            indices = [(self._array_position + i) % count for i in range(self.batch_size)]
-            self._array_position = (self._array_position + self.batch_size) % count
-            self.pipeline.feed_input(
-                f"{self.step.id}_images", [self.data.arrays[i] for i in indices]
-            )
-            self.pipeline.feed_input(
-                f"{self.step.id}_labels",
-                [np.array([self.data.labels[i]], dtype=np.int32) for i in indices],
-            )
+            images, labels = array_batch(self.data, self.batch_size, self._batches)
+            self.pipeline.feed_input(f"{self.step.id}_images", images)
+            self.pipeline.feed_input(f"{self.step.id}_labels", labels)
+        self._batches += 1
         outputs = list(self.pipeline.run())
         return outputs, (time.perf_counter() - start) * 1000.0
 

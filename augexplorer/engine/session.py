@@ -7,7 +7,9 @@ upstream changes the key.
 
 Random steps are rebuilt before each run, so with the same seeds they draw the same values: an
 edit shows only its own effect ("seed locked"). :meth:`Session.reroll` and
-:meth:`Session.next_batch` are the explicit ways to see new draws or new images.
+:meth:`Session.next_batch` are the explicit ways to see new draws or new images. On a later batch
+the random steps' outputs are those the training pipeline draws there
+(:mod:`~augexplorer.engine.training_draws`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import dataclasses
 import os
 import random as _random
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +43,7 @@ from .runners import (
     structure_key,
     suggest_fix,
 )
+from .training_draws import TrainingDraws, replay_key, replayed_steps
 
 
 @dataclass
@@ -116,6 +119,9 @@ class Session:
         self._data_generation = 0
         self._runners: OrderedDict[tuple[Any, ...], StepRunner | StepGroupRunner] = OrderedDict()
         self._cache: dict[str, _Cached] = {}
+        self._replay: TrainingDraws | None = None
+        self._replayed_for: Plan | None = None
+        self._replayed_steps: dict[str, Step] = {}
         self._rng = _random.Random(spec.seed)
         self.listeners: list[Callable[[RunResult], None]] = []
         self._open_sources(self.plan)
@@ -184,7 +190,8 @@ class Session:
         return self.update(self.plan.spec.reseeded(self._new_seed))
 
     def next_batch(self) -> RunResult:
-        """Read the next batch of images (draws stay seed-locked)."""
+        """The next batch as training gets it: the next images, and the draws the exported
+        pipeline makes for them (its random operators' state moves on from batch to batch)."""
         self.batch_index += 1
         self._source_batches.clear()
         return self.run()
@@ -217,12 +224,16 @@ class Session:
         results: dict[str, StepResult] = {}
         cache, read = self._cache, (self.batch_index, self._data_generation)
         blocks = plan.blocks
+        # on a later batch the random steps draw as the training pipeline does at that batch
+        replayed = self._replayed(plan) if self.batch_index else {}
         for step in plan.steps:
             # A Merkle key as nested tuples holding the step itself (compared by value): an
             # unchanged step is the very same object as last run, so comparing costs next to
-            # nothing. Sources also key on the batch they read and the data behind them.
+            # nothing. Sources also key on the batch they read and the data behind them, and
+            # so do random steps on a later batch (they draw anew on each).
             upstream = tuple([keys[node] for node in step.upstream_nodes])
-            key = (step, read if step.role == "source" else None, upstream)
+            reads_batch = step.role == "source" or step.id in replayed
+            key = (step, read if reads_batch else None, upstream)
             cached = cache.get(step.id)
             if cached is not None and cached.key == key:
                 # downstream keys then hold the cached key itself, and compare by identity
@@ -240,10 +251,14 @@ class Session:
                 # of it; nothing outside the block reads the others
                 if step is block.last:
                     self._run_block(block, keys, results)
+                    if self.batch_index and step.id in replayed:
+                        self._take_training_draws(plan, replayed, block.steps, results)
                 continue
             outputs, time_ms = self._run_step(step, results)
             cache[step.id] = _Cached(key, outputs, time_ms)
             results[step.id] = StepResult(step, outputs, time_ms, ran=True)
+            if self.batch_index and step.id in replayed:
+                self._take_training_draws(plan, replayed, (step,), results)
         if len(self._cache) > len(keys):  # every step is cached by now: the rest are stale
             for stale in set(self._cache) - set(keys):
                 del self._cache[stale]
@@ -254,6 +269,52 @@ class Session:
         for listener in list(self.listeners):
             listener(result)
         return result
+
+    def _replayed(self, plan: Plan) -> dict[str, Step]:
+        """The steps of `plan` whose outputs on a later batch come from the replay, by id."""
+        if self._replayed_for is not plan:
+            self._replayed_for = plan
+            self._replayed_steps = {s.id: s for s in replayed_steps(plan, _is_random)}
+        return self._replayed_steps
+
+    def _take_training_draws(
+        self,
+        plan: Plan,
+        replayed: dict[str, Step],
+        steps: Sequence[Step],
+        results: dict[str, StepResult],
+    ) -> None:
+        """Give `steps`, just run, the outputs the training pipeline has for them at this batch
+        (their run here drew the first batch's values; it still gives their time and errors)."""
+        key = replay_key(plan, tuple(replayed.values()), (self._data_generation, self.device_id))
+        drawn = None
+        if self._replay is not None and self._replay.key == key:
+            drawn = self._replay.at(self.batch_index)
+        try:
+            if drawn is None:
+                self._replay = None  # a replay's pipeline and outputs are large: one at a time
+                self._replay = TrainingDraws(
+                    plan,
+                    self._data,
+                    tuple(replayed.values()),
+                    key=key,
+                    device_id=self.device_id,
+                    num_threads=self.num_threads,
+                )
+                drawn = self._replay.at(self.batch_index)
+        except Exception as error:
+            self._replay = None
+            ours = _own_error(error)
+            if ours is not None:
+                raise ours from None
+            raise self._run_error(steps[-1], error, []) from None
+        assert drawn is not None
+        for step in steps:
+            cached = self._cache[step.id]
+            cached.outputs = drawn[step.id]
+            results[step.id] = StepResult(
+                step, cached.outputs, cached.time_ms, ran=True, samples=cached.samples
+            )
 
     def _run_step(self, step: Step, results: dict[str, StepResult]) -> tuple[list[Any], float]:
         if step.role == "source":
