@@ -103,6 +103,14 @@ def test_export_to_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert list(tmp_path.iterdir()) == []
 
 
+def test_export_to_a_name_python_cannot_import(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    error = refused(["export", "basic", "-o", str(tmp_path / "my aug.py")], capsys)
+    assert "my aug.py cannot be imported" in error and "(fix: name it my_aug.py)" in error
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_export_under_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     blocker = tmp_path / "file.txt"
     blocker.write_text("a file, not a folder")

@@ -217,6 +217,41 @@ def test_export_refuses_to_overwrite(tmp_path: Path) -> None:
     assert "def make_loader" in target.read_text()
 
 
+@pytest.mark.parametrize(
+    ("name", "said", "fix"),
+    [
+        ("my aug.py", "`import my aug` is not Python", "my_aug.py"),
+        ("1bad.py", "does not start with a digit", "aug_1bad.py"),
+        ("class.py", "`class` is a Python keyword", "class_aug.py"),
+        ("out.txt", "is not a Python module", "out.py"),
+        ("random.py", "would hide Python's own `random` module", "random_aug.py"),
+        ("torch.py", "would hide the installed `torch` module", "torch_aug.py"),
+    ],
+)
+def test_export_refuses_a_name_a_training_script_cannot_import(
+    tmp_path: Path, name: str, said: str, fix: str
+) -> None:
+    with pytest.raises(ExportError) as raised:
+        export(preset("basic"), tmp_path / name)
+    assert said in str(raised.value) and f"(fix: name it {fix})" in str(raised.value)
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_the_suggested_name_imports(tmp_path: Path) -> None:
+    with pytest.raises(ExportError, match=r"name it my_aug\.py"):
+        export(preset("imagenet_val"), tmp_path / "my aug.py")
+    export(preset("imagenet_val"), tmp_path / "my_aug.py")
+    imported = subprocess.run(
+        [sys.executable, "-c", "import my_aug; print(my_aug.imagenet_val_pipeline.__name__)"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stdout.strip() == "imagenet_val_pipeline"
+
+
 def test_export_names_what_it_cannot_write() -> None:
     two_sources = GraphSpec(
         (
@@ -251,13 +286,18 @@ def test_node_names_that_clash_with_module_names_are_renamed() -> None:
     assert "print" not in assigned
 
 
-def test_cli_export(tmp_path: Path) -> None:
+def test_cli_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from augexplorer.cli import main
 
     target = tmp_path / "val_aug.py"
     assert main(["export", "imagenet_val", "-o", str(target)]) == 0
     assert "def imagenet_val_pipeline(" in target.read_text()
     assert main(["export", "imagenet_val", "-o", str(target)]) == 2  # exists: refused
+    spaced = tmp_path / "with space" / "val_aug.py"
+    spaced.parent.mkdir()
+    assert main(["export", "imagenet_val", "-o", str(spaced)]) == 0
+    said = capsys.readouterr().out
+    assert f"python '{spaced}' --help" in said  # a command that can be pasted as it is
 
 
 @pytest.mark.gpu

@@ -251,6 +251,51 @@ def test_the_export_box_holds_the_name_that_is_written(
     assert view.export() == Path("imagenet_train_pipeline.py")
 
 
+@pytest.fixture
+def exporting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The folder exports are written to (the current one), where the exporter is installed."""
+    if export_module.find_exporter() is None:
+        pytest.skip("augexplorer.export is not installed")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_export_refuses_a_name_that_cannot_be_imported_and_says_which_would(
+    explorer: Explorer, exporting: Path
+) -> None:
+    view = explorer.export_view
+    browser_update(view.path, value="my aug.py")
+    assert view.export() is None
+    refusal = said(view.message)
+    assert "Export failed: my aug.py cannot be imported" in refusal
+    assert "name it my_aug.py" in refusal
+    assert not list(exporting.glob("*.py"))
+    browser_update(view.path, value="")
+    assert view.export() == Path("basic_pipeline.py")
+    assert "the box was empty: the graph's default name" in said(view.message)
+    folder = exporting / "with space"
+    folder.mkdir()
+    browser_update(view.path, value=str(folder / "aug.py"))
+    assert view.export() is not None
+    assert f"python '{folder / 'aug.py'}'" in said(view.message)
+
+
+def test_export_of_a_graph_that_fails_here_warns(explorer: Explorer, exporting: Path) -> None:
+    explorer.set_arg("crop", "crop", [4000.0, 4000.0])
+    state = explorer.set_arg("crop", "out_of_bounds_policy", "error")
+    assert state.failure is not None and state.failure.kind == "run"
+    assert explorer.export_view.export() == Path("basic_pipeline.py")
+    warned = said(explorer.export_view.message)
+    assert "The graph fails here now: node 'crop'" in warned
+    assert "The module will fail the same way" in warned
+    explorer.undo()
+    explorer.undo()
+    assert explorer.state.ok
+    explorer.export_view.overwrite.value = True
+    assert explorer.export_view.export() is not None
+    assert "fails here" not in explorer.export_view.message.value
+
+
 # ---- replacing an edited graph is announced, with Undo ------------------------------------------
 
 

@@ -82,7 +82,7 @@ class Explorer(widgets.VBox):
         self.variety = Variety(session.catalog)
         self.grid = GridView(self.variety)
         self.timing = TimingView()
-        self.export_view = ExportView(lambda: self.controller.state.spec)
+        self.export_view = ExportView(lambda: self.controller.state.spec, self._run_failure)
         self.stats_view = StatsView(lambda: self.controller.session)
         self.banner = RestoreBanner(offer, store.damage, self._restore_autosave, self._keep_graph)
         self.notice = Notice(self.undo)
@@ -307,6 +307,13 @@ class Explorer(widgets.VBox):
             return
         self._replace(lambda: self.controller.replace(spec), f"the file {path}")
         t.file_message.value = f"<span class='ax-muted'>loaded {html.escape(path)}</span>"
+
+    def _run_failure(self) -> str | None:
+        """What fails when the graph runs here now (a DALI error, data that cannot be read)."""
+        failure = self.controller.state.failure
+        if failure is None or failure.kind not in ("run", "data"):
+            return None
+        return "; ".join(failure.lines())
 
     def _say(self, text: str) -> None:
         self.toolbar.status.value = f"<span class='ax-errors'>{html.escape(text)}</span>"

@@ -2,13 +2,15 @@
 
 The file name box holds the name that will be written: the graph's default (``basic_pipeline.py``)
 until the user types another, and the default follows the graph (a preset picked, undo) for as
-long as the user has not.
+long as the user has not. A name a training script could not import is refused with one that
+works (:mod:`augexplorer.export.module_name`); a graph that fails here is written with a warning.
 """
 
 from __future__ import annotations
 
 import html
 import importlib
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -39,8 +41,16 @@ def find_exporter() -> Callable[..., Any] | None:
 
 
 class ExportView(widgets.VBox):
-    def __init__(self, get_spec: Callable[[], GraphSpec]) -> None:
+    """`get_spec`: the user's graph; `get_failure`: what fails in it now, if anything (the
+    module is written all the same, and says so: it would fail the same way)."""
+
+    def __init__(
+        self,
+        get_spec: Callable[[], GraphSpec],
+        get_failure: Callable[[], str | None] = lambda: None,
+    ) -> None:
         self._get_spec = get_spec
+        self._get_failure = get_failure
         self._default = self.default_path()
         self.path = widgets.Text(
             value=self._default,
@@ -95,7 +105,8 @@ class ExportView(widgets.VBox):
         if exporter is None:
             self.message.value = f"<span class='ax-errors'>{html.escape(UNAVAILABLE)}</span>"
             return None
-        path = Path(self.path.value.strip() or self.default_path())
+        typed = self.path.value.strip()
+        path = Path(typed or self.default_path())
         try:
             exporter(self._get_spec(), path, overwrite=self.overwrite.value)
             source = path.read_text(encoding="utf-8")
@@ -105,10 +116,18 @@ class ExportView(widgets.VBox):
                 f"<span class='ax-errors'>Export failed: {html.escape(said)}</span>"
             )
             return None
-        self.message.value = (
-            f"Wrote <code>{html.escape(str(path))}</code>: import it, or run "
-            f"<code>python {html.escape(str(path))}</code>."
-        )
+        written = f"<code>{html.escape(str(path))}</code>"
+        if not typed:
+            written += " (the box was empty: the graph's default name)"
+        command = html.escape(f"python {shlex.quote(str(path))}")
+        said = f"Wrote {written}: import it, or run <code>{command}</code>."
+        failure = self._get_failure()
+        if failure is not None:
+            said += (
+                f"<br><span class='ax-errors'>The graph fails here now: {html.escape(failure)}. "
+                "The module will fail the same way until that is fixed.</span>"
+            )
+        self.message.value = said
         self.code.value = highlighted(source)
         self.copy.text = source
         return path

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -53,5 +54,9 @@ def run(args: argparse.Namespace) -> int:
         data_path=args.data,
         fuse_decoders=args.fuse_decoders,
     )
-    print(f"wrote {path} (run it: python {path} --help; import it back: augexplorer import {path})")
+    quoted = shlex.quote(str(path))
+    print(
+        f"wrote {path} (run it: python {quoted} --help; "
+        f"import it back: augexplorer import {quoted})"
+    )
     return 0

@@ -20,6 +20,7 @@ from ..spec import GraphSpec
 from .codegen import ExportError, generate
 from .fusion import FUSE_MODES, FuseMode
 from .importer import import_graph, import_pipeline
+from .module_name import importable_path, module_name_problem
 from .serialized import ImportRefused
 
 __all__ = [
@@ -43,6 +44,11 @@ def export(
     fuse_decoders: FuseMode = "exact",
 ) -> Path:
     """Write the training module of `spec` to `path` (atomically; an existing file is replaced
-    only with `overwrite`). `fuse_decoders` as in :func:`generate`."""
+    only with `overwrite`). `fuse_decoders` as in :func:`generate`. A file name a training
+    script could not import (``my aug.py``, ``class.py``, ``random.py``) is refused first."""
+    path = Path(path)
+    problem = module_name_problem(path)
+    if problem is not None:
+        raise ExportError(f"{problem} (fix: name it {importable_path(path).name})")
     source = generate(spec, data_path=data_path, fuse_decoders=fuse_decoders)
-    return atomic_write_text(Path(path), source, overwrite=overwrite)
+    return atomic_write_text(path, source, overwrite=overwrite)
