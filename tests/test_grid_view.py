@@ -12,7 +12,7 @@ import pytest
 from augexplorer_widgets import Explorer
 from PIL import Image
 
-from augexplorer.spec import Ref
+from augexplorer.spec import Random, Ref
 
 
 def page_update(widget: Any, **state: Any) -> None:
@@ -180,6 +180,21 @@ def test_ab_compares_the_selected_node_over_the_whole_batch(explorer: Explorer) 
     assert "A/B of node <b>resize</b>" in explorer.grid.caption.value
     assert all(t["pictures"][0] == t["pictures"][1] for t in explorer.grid.tiles.tiles)
     assert "the last edit did not change this output" in explorer.grid.caption.value
+
+
+def test_ab_says_both_draws_when_an_edit_draws_other_values(explorer: Explorer) -> None:
+    explorer.select("rotate")
+    explorer.set_arg("rotate", "fill_value", 200.0)
+    page_update(explorer.grid.mode, index=2)  # A/B
+    assert "same draws" in explorer.grid.caption.value
+    assert not any(t["draws"].startswith("A: ") for t in explorer.grid.tiles.tiles)
+    explorer.set_arg("rotate", "angle", Random.uniform(40.0, 50.0))
+    assert "new draws (each tile says both)" in explorer.grid.caption.value
+    for tile in explorer.grid.tiles.tiles:
+        before, now = tile["draws"].split(" · B: ")
+        assert before.startswith("A: ") and before != f"A: {now}"
+        angle = float(now.split("angle=")[1].split()[0])
+        assert 40.0 <= angle <= 50.0
 
 
 def test_ab_says_when_the_node_did_not_exist_before(explorer: Explorer) -> None:

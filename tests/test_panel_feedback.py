@@ -296,6 +296,32 @@ def test_export_of_a_graph_that_fails_here_warns(explorer: Explorer, exporting: 
     assert "fails here" not in explorer.export_view.message.value
 
 
+# ---- a default that stands for "not given" is shown as not set ----------------------------------
+
+
+def test_a_placeholder_default_is_shown_as_not_set_and_the_fix_names_both_arguments(
+    explorer: Explorer,
+) -> None:
+    # crop_w's DALI default 0 means "take the window from `crop`"; shown as 0 beside a slider
+    # whose range starts at 8, it read as a value
+    browser_update(explorer.graph, selected="crop")
+    row = explorer.node_panel.controls["crop_w"]
+    assert said(row.children[1]) == "not set: DALI's default 0 stands for not given"
+    row.editor.click()  # "set"
+    assert explorer.spec.node("crop").args["crop_w"] == 8.0
+    failure = explorer.state.failure
+    assert failure is not None
+    assert "(fix: give crop_w and crop_h a value each)" in failure.lines()[0]
+    explorer.set_arg("crop", "crop_h", 8.0)
+    failure = explorer.state.failure
+    assert failure is not None
+    assert "leave crop out to use the others" in failure.lines()[0]
+    explorer.controller.unset_arg("crop", "crop")
+    assert explorer.state.ok
+    assert explorer.result is not None
+    assert explorer.result.arrays("crop")[0].shape == (8, 8, 3)
+
+
 # ---- replacing an edited graph is announced, with Undo ------------------------------------------
 
 

@@ -188,6 +188,13 @@ def test_unavailable_op_is_refused_with_its_reason(controller: Controller) -> No
         controller.add_op(unavailable[0].name)
 
 
+def test_history_lines_of_weight_edits_read_apart(controller: Controller) -> None:
+    controller.set_arg("rotate", "angle", Random.choice([0.0, 90.0], [1.0, 1.0]))
+    controller.set_arg("rotate", "angle", Random.choice([0.0, 90.0], [1.0, 3.0]))
+    lines = [step.label for step in controller.state.history[-2:]]
+    assert lines == ["rotate.angle ~ choice(0, 90)", "rotate.angle ~ choice(0, 90) weighted 1, 3"]
+
+
 def test_reroll_changes_draws_and_seed_lock_keeps_them(controller: Controller) -> None:
     first = controller.refresh().result
     assert first is not None

@@ -109,6 +109,9 @@ def test_distribution_editors_have_visible_labels(explorer: Explorer) -> None:
     explorer.flush()
     editor = explorer.node_panel.controls["angle"].editor
     assert {"ax-param-mean", "ax-param-stddev"} <= classes_under(editor)
+    # the normal starts from the range it replaces (U(-20, 20)), not from N(0, 1)
+    normal = explorer.spec.node("rotate").args["angle"]
+    assert (normal.dist, normal.mean, normal.stddev) == ("normal", 0.0, 10.0)
     browser_update(editor.dist, index=editor.dist.options.index("choice"))
     explorer.flush()
     editor = explorer.node_panel.controls["angle"].editor

@@ -155,6 +155,22 @@ def test_node_tools_device_probability_and_rewire(explorer: Explorer) -> None:
     assert explorer.spec.node("flip").inputs[0].node == "resize" and explorer.state.ok
 
 
+def test_an_input_is_offered_only_from_nodes_that_do_not_read_this_one(
+    explorer: Explorer,
+) -> None:
+    browser_update(explorer.graph, selected="rotate")
+    options = list(explorer.node_panel.inputs[0].options)
+    assert options == ["source", "decode", "resize"]  # crop and flip read rotate: a cycle
+    browser_update(explorer.graph, selected="flip")
+    assert list(explorer.node_panel.inputs[0].options) == [
+        "source",
+        "decode",
+        "resize",
+        "rotate",
+        "crop",
+    ]
+
+
 def test_an_output_with_no_pixels_is_said_not_left_as_the_old_pictures(
     explorer: Explorer,
 ) -> None:

@@ -533,7 +533,10 @@ class RandomEditor(widgets.HBox):
             new = make_random(self.arg, base)
             new = Random.uniform(new.low, new.high, shape=r.shape, seed=r.seed)
         elif change["new"] == "normal":
-            new = Random.normal(base, 1.0, shape=r.shape, seed=r.seed)
+            # a quarter of the range it replaces: about 95% of the draws stay within it
+            spread = r if r.dist == "uniform" else make_random(self.arg, base)
+            stddev = float(f"{(float(spread.high) - float(spread.low)) / 4:.3g}") or 1.0
+            new = Random.normal(base, stddev, shape=r.shape, seed=r.seed)
         elif change["new"] == "coin_flip":
             new = Random.coin_flip(0.5, seed=r.seed)
         else:
@@ -687,6 +690,8 @@ class ArgControl(widgets.VBox):
     def _unset_note(self) -> widgets.HTML:
         """What the operator does without the argument, in DALI's words."""
         when = self.arg.when_unset() if self.arg is not None else ""
+        if not when and self.arg is not None and self.arg.default_is_placeholder:
+            when = f"DALI's default {_in_force(self.arg, self.arg.default)} stands for not given"
         note = widgets.HTML(
             "not set" + (f": {_escape(_unset_summary(when))}" if when else ""),
             layout={"min_width": "0"},

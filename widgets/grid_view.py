@@ -160,17 +160,24 @@ class GridView(widgets.VBox):
         wanted = [kept.arrays[p] for _, p in pairs]
         older = pictures(wanted, kept.layout, kept.normalization, self.size.value)
         count = len(pairs)
+        before_draws = [
+            before.draws[t.index] if t.index < len(before.draws) else "" for t, _ in pairs
+        ]
+        same_draws = all(a == t.draws for a, (t, _) in zip(before_draws, pairs, strict=True))
         self.tiles.tiles = [
             tile_state(
                 t.index,
                 [picture, t.picture],
                 tags=("A before", "B now"),
                 label=t.label,
-                draws=t.draws,
+                # an edit of a distribution or of the seeds draws other values: say both
+                draws=t.draws
+                if drawn == t.draws
+                else f"A: {drawn or 'none'} · B: {t.draws or 'none'}",
                 file=t.file,
                 text=t.text,
             )
-            for (t, _), picture in zip(pairs, older, strict=True)
+            for (t, _), picture, drawn in zip(pairs, older, before_draws, strict=True)
         ]
         self._view = (result, node, True)
         self._annotate(result, what.ref, picture=1, pictures=2)  # on "B now"
@@ -186,7 +193,8 @@ class GridView(widgets.VBox):
             else ""
         )
         self.caption.value = _muted(
-            f"A/B of {_what(what)}: A before the last edit · B now, same draws · all {count} "
+            f"A/B of {_what(what)}: A before the last edit · B now, "
+            f"{'same draws' if same_draws else 'new draws (each tile says both)'} · all {count} "
             f"samples{said}"
         )
 

@@ -380,7 +380,9 @@ class NodePanel(widgets.VBox):
             self._emit(self.actions.set_probability, node.id, change["new"])
 
         self.probability.observe(probability_changed, "value")
-        others = [i for i in spec.ids() if i != node.id]
+        # an input may come from any node but this one and those that read it (a cycle)
+        after = spec.downstream(node.id)
+        others = [i for i in spec.ids() if i != node.id and i not in after]
         inputs = []
         for index, ref in enumerate(node.inputs):
             options = list(dict.fromkeys([*others, str(ref)]))
@@ -418,10 +420,12 @@ class NodePanel(widgets.VBox):
 
 
 def _shown_kind(node: Node, info: OpInfo | None, name: str) -> str:
-    """The kind of control `name` needs: "unset" for an argument left out that has no default
-    (no value shows what the operator then does), else the kind of its value."""
+    """The kind of control `name` needs: "unset" for an argument left out that has no default,
+    or a default that only stands for "not given" (no value shows what the operator then does),
+    else the kind of its value."""
     arg = info.arg(name) if info is not None else None
-    if name not in node.args and arg is not None and arg.optional_without_default:
+    unset = arg is not None and (arg.optional_without_default or arg.default_is_placeholder)
+    if name not in node.args and unset:
         return "unset"
     return value_kind(node.args.get(name))
 
@@ -435,13 +439,15 @@ def _default(info: OpInfo | None, name: str) -> ArgValue:
 
 def starting_value(info: OpInfo, name: str) -> ArgValue:
     """The value an argument takes when the user sets it: the curated starter, else its
-    default, else a value from its curated range (a vector's as many times as it takes)."""
+    default (unless it stands for "not given"), else a value from its curated range (a vector's
+    as many times as it takes)."""
     curated = starting_values(info.name).get(name)
     if curated is not None:
         return cast(ArgValue, curated)
     arg = info.arg(name)
     value: ArgValue
-    if arg is not None and arg.default is None and arg.hint is not None:
+    unset = arg is not None and (arg.default is None or arg.default_is_placeholder)
+    if arg is not None and unset and arg.hint is not None:
         low = min(max(0.0, arg.hint.low), arg.hint.high)
         value = int(low) if arg.is_integer else float(low)
     elif arg is not None and arg.default is None and arg.choices:

@@ -42,6 +42,7 @@ class Snapshot:
     outputs: Mapping[Ref, Output]
     spec: GraphSpec
     left_out: tuple[Ref, ...] = ()  # outputs over the memory budget
+    draws: tuple[str, ...] = ()  # each sample's drawn values, as its tile's caption says them
 
     def of(self, ref: Ref) -> Output | None:
         return self.outputs.get(ref)
@@ -71,4 +72,4 @@ def take_snapshot(
         samples = tuple(result.sample_indices(ref))
         held = None if samples == tuple(range(len(arrays))) else samples
         outputs[ref] = Output(arrays, str(batch.layout() or ""), norm, held)
-    return Snapshot(outputs, result.plan.spec, tuple(left_out))
+    return Snapshot(outputs, result.plan.spec, tuple(left_out), tuple(result.draw_captions()))

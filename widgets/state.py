@@ -442,6 +442,9 @@ def _hint_start(arg: ArgInfo) -> ArgValue:
 def _shown(value: ArgValue) -> str:
     """An argument's value as a history line shows it."""
     if isinstance(value, Random):
+        weights = value.p if value.dist == "choice" else None
+        if weights and len(set(weights)) > 1:  # edits of the weights alone must read apart
+            return f"~ {value.short()} weighted {', '.join(f'{w:g}' for w in weights)}"
         return f"~ {value.short()}"
     if isinstance(value, Ref):
         return f"← {value}"

@@ -73,6 +73,14 @@ class ArgInfo:
         the argument gives (rotate without `fill_value` repeats the border pixels)."""
         return not self.required and not self.has_default
 
+    @property
+    def default_is_placeholder(self) -> bool:
+        """A default outside the curated range (crop_w's 0): it stands for "not given" (crop
+        then takes its window from `crop`), not for a value to tune from."""
+        if not self.has_default or self.hint is None or not isinstance(self.default, (int, float)):
+            return False
+        return not self.hint.low <= float(self.default) <= self.hint.high
+
     def when_unset(self) -> str:
         """What the operator does without this argument: the sentence of DALI's doc that says
         so, or an empty string where the doc does not."""

@@ -541,6 +541,13 @@ _PYTHON_FAILURE = re.compile(
     r"(?:<python_function \w+>\((?P<line>\d+)\))?.*",
     re.S,
 )
+# DALI's words for two arguments that go together, or that exclude each other (crop's window)
+_TOGETHER = re.compile(
+    r"`(?P<first>\w+)` and `(?P<second>\w+)` arguments must be provided together"
+)
+_NOT_WITH = re.compile(
+    r"`(?P<one>\w+)` argument is not compatible with (?P<others>`\w+`(?:, `\w+`)*)"
+)
 _CODEC_FAILURE = re.compile(r"nvImageCodec failure: '#(\d+)'")
 # nvImageCodec's status codes (nvimgcodecStatus_t) that a bad file or a full device produces.
 _CODEC_STATUS = {
@@ -608,6 +615,15 @@ def suggest_fix(text: str, *, batch_size: int) -> str | None:
         return "feed this argument from a node whose output has the expected type"
     if "should have" in text and "elements" in text:
         return "give the argument as many values as the error says"
+    together = _TOGETHER.search(text)
+    if together is not None:
+        return f"give {together['first']} and {together['second']} a value each"
+    apart = _NOT_WITH.search(text)
+    if apart is not None:
+        return (
+            f"set either {apart['one']} or {apart['others'].replace('`', '')}, not both: "
+            f"leave {apart['one']} out to use the others"
+        )
     if "must be provided" in text:
         return "give the argument the error names a value"
     if "Found distinct layouts" in text:

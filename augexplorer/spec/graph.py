@@ -442,6 +442,18 @@ class GraphSpec:
             or any(clause.ref.node == node_id for clause in node.when)
         ]
 
+    def downstream(self, node_id: str) -> set[str]:
+        """Every node that reads `node_id`, directly or through others: none of them can be an
+        input of `node_id` (the graph would go round in a cycle)."""
+        found: set[str] = set()
+        waiting = [node_id]
+        while waiting:
+            for reader in self.consumers(waiting.pop()):
+                if reader not in found:
+                    found.add(reader)
+                    waiting.append(reader)
+        return found
+
     def final_output(self) -> Ref | None:
         """The image output: the first named output, else the last node."""
         if self.outputs:
