@@ -8,7 +8,7 @@ the exporter writes the same calls as source text (its tests check the outputs a
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from .annotations.keypoints import KeypointTable
@@ -287,15 +287,19 @@ def define_graph(
     *,
     shard_id: int = 0,
     num_shards: int = 1,
+    only: Collection[str] | None = None,
 ) -> dict[str, list[Any]]:
-    """Call every step of `plan` inside a pipeline definition; returns each step's DataNodes
-    (a conditional block's inner steps hold only the samples where the block runs)."""
+    """Call every step of `plan` (of `only`, by id, when given: steps and everything they read,
+    blocks whole) inside a pipeline definition; returns each step's DataNodes (a conditional
+    block's inner steps hold only the samples where the block runs)."""
     nodes: dict[str, list[Any]] = {}
 
     def get(ref: Ref) -> Any:
         return nodes[ref.node][ref.output]
 
     for step in plan.steps:
+        if only is not None and step.id not in only:
+            continue
         if step.role == "source":
             nodes[step.id] = call_source(
                 step, data[step.id], shard_id=shard_id, num_shards=num_shards

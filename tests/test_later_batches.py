@@ -14,7 +14,17 @@ import pytest
 from nvidia.dali import fn, pipeline_def, types
 
 import augexplorer.engine.session as session_module
-from augexplorer import GraphSpec, Node, Random, Ref, RunResult, Session, Source
+from augexplorer import (
+    GraphSpec,
+    Node,
+    PythonCode,
+    Random,
+    Ref,
+    RunError,
+    RunResult,
+    Session,
+    Source,
+)
 from augexplorer.builder import build_pipeline
 from augexplorer.engine.training_draws import TrainingDraws
 
@@ -140,3 +150,52 @@ def test_the_draws_shown_are_the_ones_applied_on_a_later_batch() -> None:
     for flag, before, after in zip(flips, cropped, flipped, strict=True):
         np.testing.assert_array_equal(after, before[:, ::-1] if flag else before)
     assert len(flips) == len(first) == BATCH
+
+
+def halve(image):  # type: ignore[no-untyped-def]
+    return image // 2
+
+
+def rotated_arrays_graph(python: bool) -> GraphSpec:
+    """Arrays rotated by a drawn angle, then (with `python`) halved by Python code: code the
+    random angle does not read, which the replay must leave out (DALI keeps a python_function
+    in any pipeline that defines it, and it reads images the replay does not feed)."""
+    nodes: list[Source | Node] = [
+        Source("source", "arrays"),
+        Node("rotate", "rotate", (Ref("source"),), {"angle": Random.uniform(-30.0, 30.0)}),
+    ]
+    if python:
+        code = PythonCode.from_function(halve)
+        nodes.append(Node("halve", "python_function", (Ref("rotate"),), {"function": code}))
+    last = nodes[-1].id
+    return GraphSpec(tuple(nodes), {"images": Ref(last)}, batch_size=BATCH, seed=5)
+
+
+def test_code_the_draws_do_not_read_stays_out_of_the_replay() -> None:
+    with_code = Session(rotated_arrays_graph(True), data=sample_arrays(), device_id=None)
+    with_code.trust()
+    without = Session(rotated_arrays_graph(False), data=sample_arrays(), device_id=None)
+    for session in (with_code, without):
+        session.run()
+        session.next_batch()
+    third, plain = with_code.next_batch(), without.next_batch()
+    assert third.draws("rotate") == plain.draws("rotate")
+    for rotated, halved in zip(plain.arrays("rotate"), third.arrays("halve"), strict=True):
+        np.testing.assert_array_equal(halved, rotated // 2)
+
+
+def test_a_failed_replay_leaves_no_first_batch_draws_behind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    session = Session("basic", batch_size=BATCH, device_id=None)
+    session.run()
+
+    def broken(self: TrainingDraws, batch_index: int) -> None:
+        raise RuntimeError("the replay failed")
+
+    monkeypatch.setattr(TrainingDraws, "at", broken)
+    with pytest.raises(RunError, match="the replay failed"):
+        session.next_batch()
+    monkeypatch.undo()
+    again = session.run()  # the steps that ran before the failure are not taken as drawn
+    assert_outputs(again, fused_batch(again, 1), "batch 2 after a failed replay")

@@ -4,6 +4,7 @@ replaced. Driven through the widgets' traits, as the browser would."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from pathlib import Path
 from typing import Any
@@ -260,6 +261,15 @@ def exporting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+def test_the_default_export_name_is_importable_whatever_the_graph_is_called(
+    catalog,
+    tmp_path: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    spec = dataclasses.replace(preset("basic"), name="my graph")
+    explorer = Explorer(spec, batch_size=4, autosave=tmp_path / "autosave.json", catalog=catalog)
+    assert explorer.export_view.path.value == "my_graph_pipeline.py"
+
+
 def test_export_refuses_a_name_that_cannot_be_imported_and_says_which_would(
     explorer: Explorer, exporting: Path
 ) -> None:
@@ -287,7 +297,7 @@ def test_export_of_a_graph_that_fails_here_warns(explorer: Explorer, exporting: 
     assert explorer.export_view.export() == Path("basic_pipeline.py")
     warned = said(explorer.export_view.message)
     assert "The graph fails here now: node 'crop'" in warned
-    assert "The module will fail the same way" in warned
+    assert "On this data the module will fail the same way" in warned
     explorer.undo()
     explorer.undo()
     assert explorer.state.ok

@@ -169,6 +169,14 @@ def test_an_input_is_offered_only_from_nodes_that_do_not_read_this_one(
         "rotate",
         "crop",
     ]
+    picker = explorer.node_panel.inputs[0]
+    browser_update(picker, index=list(picker.options).index("resize"))  # flip no longer reads crop
+    browser_update(explorer.graph, selected="crop")
+    assert "flip" in explorer.node_panel.inputs[0].options
+    # undo rewires flip to crop again while crop stays selected: the list follows
+    explorer.undo()
+    assert explorer.state.selected == "crop"
+    assert "flip" not in explorer.node_panel.inputs[0].options
 
 
 def test_an_output_with_no_pixels_is_said_not_left_as_the_old_pictures(

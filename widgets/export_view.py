@@ -87,7 +87,13 @@ class ExportView(widgets.VBox):
             self.message.value = f"<span class='ax-errors'>{html.escape(UNAVAILABLE)}</span>"
 
     def default_path(self) -> str:
-        return f"{self._get_spec().name or 'augmentation'}_pipeline.py"
+        """The graph's name as a module name (a graph may be called "my graph")."""
+        name = f"{self._get_spec().name or 'augmentation'}_pipeline.py"
+        try:  # where augexplorer.export is missing, exporting is off anyway (UNAVAILABLE)
+            from augexplorer.export.module_name import importable_path
+        except ImportError:
+            return name
+        return str(importable_path(Path(name)))
 
     def follow(self) -> None:
         """The graph changed: a name the user did not type follows the graph's default."""
@@ -125,7 +131,7 @@ class ExportView(widgets.VBox):
         if failure is not None:
             said += (
                 f"<br><span class='ax-errors'>The graph fails here now: {html.escape(failure)}. "
-                "The module will fail the same way until that is fixed.</span>"
+                "On this data the module will fail the same way until that is fixed.</span>"
             )
         self.message.value = said
         self.code.value = highlighted(source)

@@ -115,6 +115,7 @@ class NodePanel(widgets.VBox):
             node.probability is not None,
             node.device,
             tuple(spec.ids()),
+            frozenset(spec.downstream(node_id)),  # what its inputs may not come from
         )
         if shape != self._shape:
             self._build(spec, node, info, shown)

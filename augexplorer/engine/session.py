@@ -287,10 +287,10 @@ class Session:
         """Give `steps`, just run, the outputs the training pipeline has for them at this batch
         (their run here drew the first batch's values; it still gives their time and errors)."""
         key = replay_key(plan, tuple(replayed.values()), (self._data_generation, self.device_id))
-        drawn = None
-        if self._replay is not None and self._replay.key == key:
-            drawn = self._replay.at(self.batch_index)
         try:
+            drawn = None
+            if self._replay is not None and self._replay.key == key:
+                drawn = self._replay.at(self.batch_index)
             if drawn is None:
                 self._replay = None  # a replay's pipeline and outputs are large: one at a time
                 self._replay = TrainingDraws(
@@ -302,13 +302,18 @@ class Session:
                     num_threads=self.num_threads,
                 )
                 drawn = self._replay.at(self.batch_index)
+            assert drawn is not None and all(step.id in drawn for step in steps)
         except Exception as error:
+            # nothing of the failed replay stays: neither the pipeline (its reader may have
+            # moved on) nor the steps' cached first-batch draws, which a later run would take
+            # for this batch's
             self._replay = None
+            for step in steps:
+                self._cache.pop(step.id, None)
             ours = _own_error(error)
             if ours is not None:
                 raise ours from None
             raise self._run_error(steps[-1], error, []) from None
-        assert drawn is not None
         for step in steps:
             cached = self._cache[step.id]
             cached.outputs = drawn[step.id]
@@ -502,6 +507,7 @@ class Session:
         self._runners.clear()
         self._source_runners.clear()
         self._cache.clear()
+        self._replay = None
 
     def _new_seed(self) -> int:
         return self._rng.randrange(1, 2**31 - 1)

@@ -89,7 +89,9 @@ class TrainingDraws:
 
         @pipeline_def(**options)
         def replay() -> tuple[Any, ...]:
-            nodes = define_graph(plan, data)
+            # only what the random steps read: a python_function elsewhere would run (DALI
+            # keeps it for its side effects) and read inputs nobody feeds here
+            nodes = define_graph(plan, data, only={step.id for step in needed})
             self._counts.extend((step.id, len(nodes[step.id])) for step in steps)
             return tuple(output for step in steps for output in nodes[step.id])
 
@@ -123,6 +125,7 @@ class TrainingDraws:
 
 
 def replay_key(plan: Plan, steps: Sequence[Step], extra: Any) -> Any:
-    """What a replay depends on: the replayed steps and everything they read (compared by value;
-    an unchanged step is the same object from one plan to the next), plus `extra`."""
-    return (_closure(plan, steps), plan.spec.batch_size, extra)
+    """What a replay depends on: which steps it gives, and they and everything they read
+    (compared by value; an unchanged step is the same object from one plan to the next), plus
+    `extra`."""
+    return (tuple(step.id for step in steps), _closure(plan, steps), plan.spec.batch_size, extra)
