@@ -306,6 +306,47 @@ def test_the_page_snapping_a_slider_to_its_steps_is_not_an_edit(explorer: Explor
     assert explorer.spec.node("rotate").args["fill_value"] == fill.slider.max - 10
 
 
+def sent_values(widget: Any, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The values `widget` sends the page of its own accord (echoes of the page's own
+    messages left out)."""
+    sent: list[Any] = []
+    send = widget._send
+
+    def recording(msg: dict[str, Any], buffers: Any = None) -> None:
+        if msg.get("method") == "update" and "value" in msg.get("state", {}):
+            sent.append(msg["state"]["value"])
+        send(msg, buffers)
+
+    monkeypatch.setattr(widget, "_send", recording)
+    return sent
+
+
+def test_a_slider_never_sends_the_page_back_its_own_value_cleaned(
+    explorer: Explorer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page sends 14.999999999999998 for 15. Sending the clean 15 back would reach the page
+    after the user's next key presses or drag, and pull the handle back to 15."""
+    browser_update(explorer.graph, selected="rotate")
+    fill = explorer.node_panel.controls["fill_value"].editor
+    assert isinstance(fill, NumberSlider)
+    sent = sent_values(fill.slider, monkeypatch)
+    browser_update(fill.slider, value=14.999999999999998)
+    explorer.flush()
+    assert explorer.spec.node("rotate").args["fill_value"] == 15.0 and fill.box.value == "15"
+    assert sent == []
+    explorer.undo()  # a value from elsewhere still goes to the page
+    assert sent == [0.0]
+
+    angle = explorer.node_panel.controls["angle"].editor
+    assert isinstance(angle, RandomEditor)
+    sent = sent_values(angle.params["range"], monkeypatch)
+    browser_update(angle.params["range"], value=[-15.000000000000002, 20.000000000000014])
+    explorer.flush()
+    browser_update(explorer.graph, selected="rotate")  # the panel redrawn around the editor
+    assert explorer.spec.node("rotate").args["angle"] == Random.uniform(-15.0, 20.0)
+    assert sent == []
+
+
 def test_an_unset_argument_without_a_default_says_what_dali_does_instead(
     explorer: Explorer,
 ) -> None:

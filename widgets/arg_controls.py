@@ -200,7 +200,7 @@ class NumberSlider(widgets.HBox):
         self._syncing = True
         try:
             self.box.value = format_number(value)
-            self.slider.value = min(max(value, self.slider.min), self.slider.max)
+            _put_on_slider(self.slider, min(max(value, self.slider.min), self.slider.max))
         finally:
             self._syncing = False
 
@@ -224,6 +224,22 @@ def _same_on_slider(new: float, old: float, slider: widgets.Widget) -> bool:
         math.isclose(new, min(low + k * step, high), rel_tol=1e-9, abs_tol=tolerance)
         for k in nearest
     )
+
+
+def _put_on_slider(slider: widgets.Widget, value: float | tuple[float, float]) -> None:
+    """Set `slider` to `value` unless it holds it already up to the page's float noise.
+
+    The page sends 14.999999999999998 for 15; putting the clean 15 back would send the page an
+    update that lands after the user's next moves and drags the handle back to 15."""
+    step = abs(float(slider.step or 0)) or 1.0
+    held = slider.value if isinstance(value, tuple) else (slider.value,)
+    wanted = value if isinstance(value, tuple) else (value,)
+    if len(held) == len(wanted) and all(
+        math.isclose(h, w, rel_tol=1e-9, abs_tol=step * 1e-6)
+        for h, w in zip(held, wanted, strict=True)
+    ):
+        return
+    slider.value = value
 
 
 def _from_page(value: float) -> float:
@@ -587,7 +603,7 @@ def _show_range(slider: widgets.FloatRangeSlider, low: float, high: float) -> No
         slider.min = _widened(slider.min, low, -step)
     if high > slider.max:
         slider.max = _widened(slider.max, high, step)
-    slider.value = (low, high)
+    _put_on_slider(slider, (low, high))
 
 
 class ArgControl(widgets.VBox):
