@@ -172,3 +172,37 @@ def test_slider_arrow_moves_one_step_and_shift_arrow_ten(page: Any, artifacts: P
     handle.press("ArrowLeft")
     page.wait_for_function(shown, arg=start, timeout=30_000)
     assert _ran_fill_value(page, start) == start
+
+
+def test_range_slider_keeps_every_arrow_press(page: Any) -> None:
+    """Arrow presses on a range's end, faster than the kernel runs: none is lost (the page sends
+    -19.999999999999986 for -20; the kernel once sent back the clean value, which landed after
+    later presses and pulled the handle back)."""
+    select(page, "rotate")
+    kernel_eval(
+        page,
+        "from augexplorer.spec import Random;"
+        " explorer.set_arg('rotate', 'angle', Random.uniform(-20.0, 20.0)); print(1)",
+    )
+    low = page.locator(".ax-arg-angle .ax-param-low input").first
+    page.wait_for_function(
+        "() => document.querySelector('.ax-arg-angle .ax-param-low input')?.value === '-20'",
+        timeout=30_000,
+    )
+    handle = page.locator(".ax-arg-angle .noUi-handle-lower").first
+    handle.focus()
+    presses = 15
+    for _ in range(presses):
+        handle.press("ArrowRight")
+    page.wait_for_function(
+        "() => document.querySelector('.ax-arg-angle .ax-param-low input').value === '-5'",
+        timeout=30_000,
+    )
+    code = "explorer.flush(); print(explorer.spec.node('rotate').args['angle'].low)"
+    ran = float("nan")
+    for _ in range(40):
+        ran = float(kernel_eval(page, code))
+        if ran == -5.0:
+            break
+        page.wait_for_timeout(250)
+    assert ran == -5.0 and low.input_value() == "-5"
