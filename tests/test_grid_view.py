@@ -56,6 +56,12 @@ def test_one_tile_per_sample_with_its_caption_as_text(explorer: Explorer) -> Non
         assert picture_size(tile["pictures"][0]) == (array.shape[1], array.shape[0])
 
 
+def test_the_caption_counts_batches_from_one(explorer: Explorer) -> None:
+    assert "· batch 1 ·" in explorer.grid.caption.value
+    explorer.toolbar.next_batch.click()
+    assert "· batch 2 ·" in explorer.grid.caption.value
+
+
 def test_tile_size_control_sets_the_picture_size(explorer: Explorer) -> None:
     explorer.select("decode")  # the decoded photos, each larger than 160 px
     result = explorer.result

@@ -199,3 +199,31 @@ def test_a_failed_replay_leaves_no_first_batch_draws_behind(
     monkeypatch.undo()
     again = session.run()  # the steps that ran before the failure are not taken as drawn
     assert_outputs(again, fused_batch(again, 1), "batch 2 after a failed replay")
+
+
+def cropped_noise_graph(crop: bool) -> GraphSpec:
+    """Noise (a random operator that reads the images) after an optional 40 px crop."""
+    nodes: list[Source | Node] = [Source("source", "arrays")]
+    if crop:
+        nodes.append(Node("crop", "crop", (Ref("source"),), {"crop": [40.0, 40.0]}))
+    nodes.append(Node("noise", "noise.gaussian", (Ref(nodes[-1].id),), {"stddev": 10.0}))
+    return GraphSpec(tuple(nodes), {"images": Ref("noise")}, batch_size=2)
+
+
+def test_a_replay_failing_on_an_earlier_batch_names_that_node_and_batch() -> None:
+    # the second batch holds a 20 px image, the others are 60 px: a 40 px crop added at the third
+    # batch runs there, and fails on the second, which the replay of the noise's draws runs
+    rng = np.random.default_rng(3)
+    images = [rng.integers(0, 256, (s, s, 3), dtype=np.uint8) for s in (60, 60, 60, 20, 60, 60)]
+    session = Session(cropped_noise_graph(False), data=(images, [0] * 6), device_id=None)
+    session.run()
+    session.next_batch()
+    shown = session.next_batch()
+    with pytest.raises(RunError) as raised:
+        session.update(cropped_noise_graph(True))
+    error = raised.value
+    assert error.node == "crop"  # not the noise, whose replay ran the crop
+    assert error.dali_message.startswith("on batch 2, which training reads before this one:")
+    assert "out of bounds" in error.dali_message
+    assert error.fix is not None and "out_of_bounds_policy" in error.fix
+    assert session.result is shown  # the last good result stays

@@ -328,6 +328,17 @@ def test_a_graph_that_fails_names_the_node() -> None:
     assert raised.value.node == "crop"
 
 
+def test_a_failure_on_a_later_batch_names_the_node_that_failed() -> None:
+    from augexplorer.errors import RunError
+
+    # the first batch (checked by the live engine) crops fine; the second holds small images
+    images = tiny_images(4, size=80) + tiny_images(4, size=20)
+    spec = arrays_graph(("crop", "crop", {"crop": [64.0, 64.0]}), ("flip", "flip", {}))
+    with pytest.raises(RunError, match="out of bounds") as raised:
+        collect_stats(spec, images, batches=2, device_id=None)
+    assert raised.value.node == "crop"
+
+
 def test_a_graph_with_no_random_argument_still_has_node_figures() -> None:
     spec = arrays_graph(("flip", "flip", {}))
     assert isinstance(spec.nodes[1], Node) and spec.outputs["images"] == Ref("flip")

@@ -136,7 +136,7 @@ class GridView(widgets.VBox):
         self._view = (result, what.ref.node, True)
         self._annotate(result, what.ref, picture=0, pictures=1)
         self.caption.value = _muted(
-            f"{_what(what)} · batch {result.batch_index} · {len(tiles)} images "
+            f"{_what(what)} · batch {result.batch_index + 1} · {len(tiles)} images "
             "· click an image for a large view"
         )
 

@@ -596,6 +596,13 @@ def clean_dali_message(text: str) -> str:
     return message[:600] or "DALI reported an error without a message"
 
 
+def failed_step(steps: Sequence[Step], text: str) -> Step | None:
+    """The one step of a fused pipeline's `steps` whose operator DALI's error `text` names
+    ("Error in CPU operator `nvidia.dali.fn.crop`"); None when none or several run it."""
+    named = [step for step in steps if f"fn.{step.op}`" in text]
+    return named[0] if len(named) == 1 else None
+
+
 def is_out_of_memory(text: str) -> bool:
     """Whether a DALI error says that a (GPU or host) allocation failed."""
     return bool(_OUT_OF_MEMORY.search(text))
@@ -623,6 +630,11 @@ def suggest_fix(text: str, *, batch_size: int) -> str | None:
         return (
             f"set either {apart['one']} or {apart['others'].replace('`', '')}, not both: "
             f"leave {apart['one']} out to use the others"
+        )
+    if "out of bounds with current policy" in text:
+        return (
+            "crop no more than the smallest image, or set out_of_bounds_policy to 'pad' (fills "
+            "with fill_values) or 'trim_to_shape'"
         )
     if "must be provided" in text:
         return "give the argument the error names a value"

@@ -39,11 +39,12 @@ from .runners import (
     StepGroupRunner,
     StepRunner,
     clean_dali_message,
+    failed_step,
     share_structure,
     structure_key,
     suggest_fix,
 )
-from .training_draws import TrainingDraws, replay_key, replayed_steps
+from .training_draws import TrainingDraws, replay_key, replayed_steps, steps_and_inputs
 
 
 @dataclass
@@ -287,13 +288,14 @@ class Session:
         """Give `steps`, just run, the outputs the training pipeline has for them at this batch
         (their run here drew the first batch's values; it still gives their time and errors)."""
         key = replay_key(plan, tuple(replayed.values()), (self._data_generation, self.device_id))
+        replay = self._replay
         try:
             drawn = None
-            if self._replay is not None and self._replay.key == key:
-                drawn = self._replay.at(self.batch_index)
+            if replay is not None and replay.key == key:
+                drawn = replay.at(self.batch_index)
             if drawn is None:
-                self._replay = None  # a replay's pipeline and outputs are large: one at a time
-                self._replay = TrainingDraws(
+                self._replay = replay = None  # a replay is large: one at a time
+                replay = TrainingDraws(
                     plan,
                     self._data,
                     tuple(replayed.values()),
@@ -301,7 +303,8 @@ class Session:
                     device_id=self.device_id,
                     num_threads=self.num_threads,
                 )
-                drawn = self._replay.at(self.batch_index)
+                self._replay = replay
+                drawn = replay.at(self.batch_index)
             assert drawn is not None and all(step.id in drawn for step in steps)
         except Exception as error:
             # nothing of the failed replay stays: neither the pipeline (its reader may have
@@ -313,7 +316,8 @@ class Session:
             ours = _own_error(error)
             if ours is not None:
                 raise ours from None
-            raise self._run_error(steps[-1], error, []) from None
+            failed_at = replay.position if replay is not None else None
+            raise self._replay_error(plan, steps, error, failed_at) from None
         for step in steps:
             cached = self._cache[step.id]
             cached.outputs = drawn[step.id]
@@ -455,6 +459,22 @@ class Session:
         if step.role in ("random", "apply"):
             message = f"drawing {step.bound_arg or 'the coin flip'}: {message}"
         return RunError(step.origin, message, fix=fix, files=files)
+
+    def _replay_error(
+        self, plan: Plan, steps: Sequence[Step], error: Exception, failed_at: int | None
+    ) -> RunError:
+        """The error of a replay that failed: it names the node whose operator failed (the
+        replay runs many as one pipeline) and the batch, which may be one before this."""
+        replayed = steps_and_inputs(plan, self._replayed(plan).values())
+        blamed = failed_step(replayed, str(error)) or steps[-1]
+        named = self._run_error(blamed, error, [])
+        if failed_at is None or failed_at >= self.batch_index:
+            return named
+        # an earlier batch than the one shown: training would stop there
+        message = (
+            f"on batch {failed_at + 1}, which training reads before this one: {named.dali_message}"
+        )
+        return RunError(named.node, message, fix=named.fix, files=named.files)
 
     def _bad_files(self, step: Step, encoded: Any) -> list[str]:
         """Decode each sample alone to find the ones that fail (only after a decoder error)."""

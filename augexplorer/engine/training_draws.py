@@ -33,7 +33,7 @@ def replayed_steps(plan: Plan, is_random: Any) -> tuple[Step, ...]:
     return tuple(step for step in plan.steps if step.id in chosen)
 
 
-def _closure(plan: Plan, wanted: Iterable[Step]) -> tuple[Step, ...]:
+def steps_and_inputs(plan: Plan, wanted: Iterable[Step]) -> tuple[Step, ...]:
     """`wanted` and every step they read, directly or not, in plan order."""
     by_id = {step.id: step for step in plan.steps}
     seen: set[str] = set()
@@ -69,7 +69,7 @@ class TrainingDraws:
         self.batch_size = plan.spec.batch_size
         # only the arrays the random steps read (images, labels): DALI leaves out the others,
         # and feeding an input it left out fails
-        needed = _closure(plan, steps)
+        needed = steps_and_inputs(plan, steps)
         arrays = {s.id for s in needed if s.role == "source" and data[s.id].kind == "arrays"}
         self._fed = {
             (ref.node, ref.output)
@@ -128,4 +128,9 @@ def replay_key(plan: Plan, steps: Sequence[Step], extra: Any) -> Any:
     """What a replay depends on: which steps it gives, and they and everything they read
     (compared by value; an unchanged step is the same object from one plan to the next), plus
     `extra`."""
-    return (tuple(step.id for step in steps), _closure(plan, steps), plan.spec.batch_size, extra)
+    return (
+        tuple(step.id for step in steps),
+        steps_and_inputs(plan, steps),
+        plan.spec.batch_size,
+        extra,
+    )

@@ -140,7 +140,7 @@ def _run_error(plan: Plan, arrays: Any, device: int | None, error: Exception) ->
     """The error of a failed statistics run, naming the node: the graph's first batch is run
     through the live engine, which names the node and the files at fault."""
     from ..engine import Session
-    from ..engine.runners import clean_dali_message, suggest_fix
+    from ..engine.runners import clean_dali_message, failed_step, suggest_fix
     from ..errors import AugExplorerError, RunError
 
     if isinstance(error, AugExplorerError):
@@ -150,9 +150,9 @@ def _run_error(plan: Plan, arrays: Any, device: int | None, error: Exception) ->
     except AugExplorerError as named:
         return named
     message = clean_dali_message(str(error))
-    node = next((s.origin for s in plan.steps if f"fn.{s.op}`" in message), None)
+    step = failed_step(plan.steps, str(error))
     return RunError(
-        node or plan.outputs[next(iter(plan.outputs))].node,
+        step.origin if step is not None else plan.outputs[next(iter(plan.outputs))].node,
         message,
         fix=suggest_fix(message, batch_size=plan.spec.batch_size),
     )
