@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -145,6 +145,23 @@ class Plan:
     @property
     def devices(self) -> set[str]:
         return {step.device for step in self.steps}
+
+    def with_inputs(self, wanted: Iterable[Step]) -> tuple[Step, ...]:
+        """`wanted` and every step they read, directly or not (arguments and coin flips
+        included; a conditional block whole, as it runs), in plan order."""
+        by_id = {step.id: step for step in self.steps}
+        seen: set[str] = set()
+        stack = [step.id for step in wanted]
+        while stack:
+            node = stack.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            stack.extend(by_id[node].upstream_nodes)
+            block = self.blocks.get(node)
+            if block is not None:
+                stack.extend(step.id for step in block.steps)
+        return tuple(step for step in self.steps if step.id in seen)
 
     def ancestors(self, step_id: str) -> list[str]:
         """Steps `step_id` depends on, nearest first (breadth-first over positional inputs)."""

@@ -87,7 +87,8 @@ def test_large_view_shows_the_sample_its_input_and_the_original(explorer: Explor
     assert result is not None
     assert large["index"] == 2 and large["node"] == "rotate"
     assert large["file"] == result.files()[2] and large["label"] == result.captions()[2]
-    assert large["draws"] == result.draws_of(2)
+    # the values that made this picture: the flip after the rotation drew nothing here
+    assert large["draws"] == {"rotate": result.draws_of(2)["rotate"]}
     assert large["draws"]["rotate"]["angle"] == result.draws("rotate")["rotate"]["angle"][2]
     roles = {p["role"]: p for p in large["panes"]}
     assert [p["role"] for p in large["panes"]] == ["after", "before", "original"]
@@ -201,6 +202,24 @@ def test_ab_says_both_draws_when_an_edit_draws_other_values(explorer: Explorer) 
         assert before.startswith("A: ") and before != f"A: {now}"
         angle = float(now.split("angle=")[1].split()[0])
         assert 40.0 <= angle <= 50.0
+
+
+def test_tiles_and_ab_say_only_the_draws_the_shown_node_depends_on(explorer: Explorer) -> None:
+    explorer.select("rotate")
+    result = explorer.result
+    assert result is not None
+    angles = result.draws("rotate")["rotate"]["angle"]
+    for tile in explorer.grid.tiles.tiles:
+        assert tile["draws"].startswith("angle=") and "horizontal" not in tile["draws"]
+        assert tile["draws"] == f"angle={float(tile['draws'][6:]):.3g}"
+        assert float(tile["draws"][6:]) == pytest.approx(angles[tile["index"]], rel=1e-2)
+    # an edit after the selected node draws other flips, none of which reach the rotation
+    explorer.set_arg("flip", "horizontal", Random.choice([0, 1], p=[0.25, 0.75]))
+    page_update(explorer.grid.mode, index=2)  # A/B
+    assert "same draws" in explorer.grid.caption.value
+    assert not any(t["draws"].startswith("A: ") for t in explorer.grid.tiles.tiles)
+    explorer.select("flip")  # where the new flips do show
+    assert "new draws (each tile says both)" in explorer.grid.caption.value
 
 
 def test_ab_says_when_the_node_did_not_exist_before(explorer: Explorer) -> None:

@@ -160,8 +160,12 @@ class GridView(widgets.VBox):
         wanted = [kept.arrays[p] for _, p in pairs]
         older = pictures(wanted, kept.layout, kept.normalization, self.size.value)
         count = len(pairs)
+        # only the draws the shown node depends on: an edit downstream draws nothing here
+        drawn_before = before.draw_captions(
+            result.reaching_nodes(node), result.plan.spec.batch_size
+        )
         before_draws = [
-            before.draws[t.index] if t.index < len(before.draws) else "" for t, _ in pairs
+            drawn_before[t.index] if t.index < len(drawn_before) else "" for t, _ in pairs
         ]
         same_draws = all(a == t.draws for a, (t, _) in zip(before_draws, pairs, strict=True))
         self.tiles.tiles = [

@@ -8,12 +8,14 @@ graph's output may be a node's second output, and A must be the same output as B
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from augexplorer.engine import RunResult
+from augexplorer.engine.result import caption_draws
 from augexplorer.render import Normalization
 from augexplorer.render.tiles import display_normalization
 from augexplorer.spec import GraphSpec, Ref
@@ -42,10 +44,17 @@ class Snapshot:
     outputs: Mapping[Ref, Output]
     spec: GraphSpec
     left_out: tuple[Ref, ...] = ()  # outputs over the memory budget
-    draws: tuple[str, ...] = ()  # each sample's drawn values, as its tile's caption says them
+    # the values drawn, by node and argument, one per sample (RunResult.draws)
+    draws: Mapping[str, Mapping[str, list[Any]]] = field(default_factory=dict)
 
     def of(self, ref: Ref) -> Output | None:
         return self.outputs.get(ref)
+
+    def draw_captions(self, nodes: Collection[str], count: int) -> list[str]:
+        """Each sample's drawn values as its tile says them, from the draws of `nodes` only
+        (those the shown node depends on, in the graph as it is now)."""
+        kept = {node: dict(args) for node, args in self.draws.items() if node in nodes}
+        return caption_draws(kept, count, name_nodes=True)
 
 
 def take_snapshot(
@@ -72,4 +81,4 @@ def take_snapshot(
         samples = tuple(result.sample_indices(ref))
         held = None if samples == tuple(range(len(arrays))) else samples
         outputs[ref] = Output(arrays, str(batch.layout() or ""), norm, held)
-    return Snapshot(outputs, result.plan.spec, tuple(left_out), tuple(result.draw_captions()))
+    return Snapshot(outputs, result.plan.spec, tuple(left_out), result.draws())

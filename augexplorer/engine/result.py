@@ -52,6 +52,9 @@ class RunResult:
     _tracks: dict[str, Tracks | None] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    _reads: dict[str, frozenset[str]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     # ---- outputs ----------------------------------------------------------------------------
     def output(self, ref: Ref | str) -> Any:
@@ -207,36 +210,65 @@ class RunResult:
         files skipped as bad): nothing is left out without a word."""
         return [note for data in self.sources.values() for note in data.notes()]
 
-    def draws(self, node_id: str | None = None) -> dict[str, dict[str, list[Any]]]:
-        """Values drawn per sample, by node and argument (``"apply"`` for coin flips)."""
+    def draws(
+        self, node_id: str | None = None, *, reaching: str | None = None
+    ) -> dict[str, dict[str, list[Any]]]:
+        """Values drawn per sample, by node and argument (``"apply"`` for coin flips); with
+        `reaching`, only the draws that node's output depends on (a downstream draw did not
+        make the picture of an upstream node)."""
+        made = self.reaching_nodes(reaching) if reaching is not None else None
         out: dict[str, dict[str, list[Any]]] = {}
         for result in self.steps.values():
             step = result.step
             if step.role not in ("random", "apply") or (node_id and step.origin != node_id):
+                continue
+            if made is not None and step.origin not in made:
                 continue
             key = step.bound_arg if step.role == "random" else "apply"
             values = [_plain(v) for v in to_host(result.outputs[0])]
             out.setdefault(step.origin, {})[str(key)] = values
         return out
 
-    def draws_of(self, sample: int) -> dict[str, dict[str, Any]]:
-        """Every value drawn for one sample, by node and argument (``"apply"`` for coin flips)."""
+    def reaching_nodes(self, node: str) -> frozenset[str]:
+        """The nodes whose outputs, draws or coin flips `node`'s output depends on, itself
+        included (worked out once per result)."""
+        reads = self._reads.get(node)
+        if reads is None:
+            wanted = [self.plan.step(node)] if node in self.steps else []
+            reads = frozenset(step.origin for step in self.plan.with_inputs(wanted))
+            self._reads[node] = reads
+        return reads
+
+    def draws_of(self, sample: int, *, reaching: str | None = None) -> dict[str, dict[str, Any]]:
+        """Every value drawn for one sample, by node and argument (``"apply"`` for coin flips);
+        `reaching` as in :meth:`draws`."""
         return {
             node: {arg: values[sample] for arg, values in args.items() if sample < len(values)}
-            for node, args in self.draws().items()
+            for node, args in self.draws(reaching=reaching).items()
         }
 
-    def draw_captions(self, node_id: str | None = None) -> list[str]:
-        """One short line per sample naming the drawn values, e.g. ``angle=12.3 apply=1``."""
-        draws = self.draws(node_id)
-        count = self.plan.spec.batch_size
-        lines = [[] for _ in range(count)]  # type: list[list[str]]
-        for node, args in draws.items():
-            for arg, values in args.items():
-                for i, value in enumerate(values[:count]):
-                    label = f"{node}.{arg}" if node_id is None and len(draws) > 1 else arg
-                    lines[i].append(f"{label}={_short(value)}")
-        return [" ".join(parts) for parts in lines]
+    def draw_captions(
+        self, node_id: str | None = None, *, reaching: str | None = None
+    ) -> list[str]:
+        """One short line per sample naming the drawn values, e.g. ``angle=12.3 apply=1``;
+        `reaching` as in :meth:`draws`."""
+        return caption_draws(
+            self.draws(node_id, reaching=reaching), self.plan.spec.batch_size, node_id is None
+        )
+
+
+def caption_draws(
+    draws: dict[str, dict[str, list[Any]]], count: int, name_nodes: bool
+) -> list[str]:
+    """One short line per sample from :meth:`RunResult.draws`; with `name_nodes` and more than
+    one node drawing, each value is named ``node.argument``."""
+    lines: list[list[str]] = [[] for _ in range(count)]
+    for node, args in draws.items():
+        for arg, values in args.items():
+            for i, value in enumerate(values[:count]):
+                label = f"{node}.{arg}" if name_nodes and len(draws) > 1 else arg
+                lines[i].append(f"{label}={_short(value)}")
+    return [" ".join(parts) for parts in lines]
 
 
 def _plain(value: np.ndarray) -> Any:

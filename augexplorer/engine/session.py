@@ -44,7 +44,7 @@ from .runners import (
     structure_key,
     suggest_fix,
 )
-from .training_draws import TrainingDraws, replay_key, replayed_steps, steps_and_inputs
+from .training_draws import TrainingDraws, replay_key, replayed_steps
 
 
 @dataclass
@@ -465,7 +465,7 @@ class Session:
     ) -> RunError:
         """The error of a replay that failed: it names the node whose operator failed (the
         replay runs many as one pipeline) and the batch, which may be one before this."""
-        replayed = steps_and_inputs(plan, self._replayed(plan).values())
+        replayed = plan.with_inputs(self._replayed(plan).values())
         blamed = failed_step(replayed, str(error)) or steps[-1]
         named = self._run_error(blamed, error, [])
         if failed_at is None or failed_at >= self.batch_index:

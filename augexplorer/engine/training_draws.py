@@ -14,7 +14,7 @@ steps the random ones read as well: their state at batch k is that of the traini
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..builder import define_graph
@@ -31,23 +31,6 @@ def replayed_steps(plan: Plan, is_random: Any) -> tuple[Step, ...]:
         if any(step.id in chosen for step in block.steps):
             chosen.update(step.id for step in block.steps)
     return tuple(step for step in plan.steps if step.id in chosen)
-
-
-def steps_and_inputs(plan: Plan, wanted: Iterable[Step]) -> tuple[Step, ...]:
-    """`wanted` and every step they read, directly or not, in plan order."""
-    by_id = {step.id: step for step in plan.steps}
-    seen: set[str] = set()
-    stack = [step.id for step in wanted]
-    while stack:
-        node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        stack.extend(by_id[node].upstream_nodes)
-        block = plan.blocks.get(node)
-        if block is not None:  # a block is defined whole
-            stack.extend(step.id for step in block.steps)
-    return tuple(step for step in plan.steps if step.id in seen)
 
 
 class TrainingDraws:
@@ -69,7 +52,7 @@ class TrainingDraws:
         self.batch_size = plan.spec.batch_size
         # only the arrays the random steps read (images, labels): DALI leaves out the others,
         # and feeding an input it left out fails
-        needed = steps_and_inputs(plan, steps)
+        needed = plan.with_inputs(steps)
         arrays = {s.id for s in needed if s.role == "source" and data[s.id].kind == "arrays"}
         self._fed = {
             (ref.node, ref.output)
@@ -130,7 +113,7 @@ def replay_key(plan: Plan, steps: Sequence[Step], extra: Any) -> Any:
     `extra`."""
     return (
         tuple(step.id for step in steps),
-        steps_and_inputs(plan, steps),
+        plan.with_inputs(steps),
         plan.spec.batch_size,
         extra,
     )

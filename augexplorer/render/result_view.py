@@ -69,7 +69,7 @@ def render_node(
     texts: list[str] = []
     if captions:
         labels = result.captions()
-        draws = result.draw_captions()
+        draws = result.draw_captions(reaching=ref.node)
         texts = [
             " ".join(
                 t

@@ -121,6 +121,6 @@ def sample_view(result: RunResult, node: str | None, index: int) -> SampleView:
         file=files[index] if index < len(files) else "",
         label=captions[index] if index < len(captions) else "",
         labels=labels[index] if index < len(labels) else [],
-        draws=result.draws_of(index),
+        draws=result.draws_of(index, reaching=ref.node),
         panes=panes,
     )

@@ -110,7 +110,7 @@ def node_tiles(result: RunResult, ref: Ref, size: int) -> list[Tile]:
     layout = result.layout(ref)
     norm = display_normalization(result, ref, arrays[0]) if arrays else None
     labels = result.captions()
-    draws = result.draw_captions()
+    draws = result.draw_captions(reaching=ref.node)
     files = result.files()
     samples = result.sample_indices(ref)
     return [
