@@ -72,7 +72,11 @@ def constant_widget(arg: ArgInfo | None, value: ArgValue) -> widgets.ValueWidget
         options = list(arg.choices)
         if value not in options:
             options.append(value)
-        return widgets.Dropdown(options=options, value=value)
+        # wide enough for its longest choice (INTERP_LINEAR...): the row wraps rather than cut it
+        longest = max(len(str(option)) for option in options)
+        return widgets.Dropdown(
+            options=options, value=value, layout={"min_width": f"{min(280, 36 + 8 * longest)}px"}
+        )
     if arg.kind == "BOOL" and not arg.is_vector:
         return widgets.Checkbox(value=bool(value), indent=False)
     if arg.is_numeric and not arg.is_vector:

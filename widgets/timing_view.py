@@ -37,7 +37,8 @@ def chart_html(result: RunResult) -> str:
         kind = "ax-bar-ran" if node in ran else "ax-bar-cached"
         rows.append(
             f"<div class='ax-bar-row' data-node='{html.escape(node)}'>"
-            f"<span class='ax-bar-name'>{html.escape(node)}</span>"
+            f"<span class='ax-bar-name' title='{html.escape(node)}: {ms:.1f} ms'>"
+            f"{html.escape(node)}</span>"
             f"<span class='ax-bar-track'><span class='ax-bar {kind}' style='width:{width:.1f}%'>"
             f"</span></span><span class='ax-bar-ms'>{ms:.1f} ms</span></div>"
         )

@@ -50,11 +50,17 @@ class Toolbar(widgets.VBox):
         self.preset = widgets.Dropdown(
             options=[("preset…", "")] + [(name, name) for name in PRESETS],
             value="",
-            layout={"width": "150px"},
+            description="preset",
+            layout={"width": "196px"},
+            style={"description_width": "42px"},
         )
         self.preset.add_class("ax-preset")
         self.source = widgets.Dropdown(
-            options=SOURCE_CHOICES, value="samples", layout={"width": "150px"}
+            options=SOURCE_CHOICES,
+            value="samples",
+            description="data",
+            layout={"width": "186px"},
+            style={"description_width": "32px"},
         )
         self.source.add_class("ax-source")
         self.path = widgets.Text(
@@ -102,9 +108,7 @@ class Toolbar(widgets.VBox):
         self.redo = _button("", "repeat", "redo", "ax-redo")
         # Every step of the undo history, saying what it did; picking one goes back (or
         # forward) to it.
-        self.history = widgets.Dropdown(
-            options=[], description="history", layout={"width": "280px"}
-        )
+        self.history = widgets.Dropdown(options=[], description="history")
         self.history.style.description_width = "48px"
         self.history.add_class("ax-history")
         self.status = widgets.HTML("")
@@ -122,6 +126,13 @@ class Toolbar(widgets.VBox):
             value=False, description=REPLACE, indent=False, layout={"width": "110px"}
         )
         self.file_message = widgets.HTML("")
+        # Controls that belong together wrap together on a narrow page; a refused batch size
+        # is said on a line of its own (graph_view.css), not between the buttons.
+        actions = widgets.HBox([self.run, self.reroll, self.next_batch, self.seed_lock])
+        actions.add_class("ax-toolbar-group")
+        steps = widgets.HBox([self.undo, self.redo, self.history])
+        steps.add_class("ax-toolbar-group")
+        steps.add_class("ax-history-group")
         top = widgets.HBox(
             [
                 title,
@@ -130,15 +141,10 @@ class Toolbar(widgets.VBox):
                 self.path,
                 self.file_root,
                 self.batch,
-                self.batch_message,
-                self.run,
-                self.reroll,
-                self.next_batch,
-                self.seed_lock,
-                self.undo,
-                self.redo,
-                self.history,
+                actions,
+                steps,
                 self.status,
+                self.batch_message,
             ]
         )
         top.add_class("ax-toolbar")

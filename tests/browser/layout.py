@@ -14,9 +14,20 @@ ROOMY_WIDTH = 1600
 PARTS = (".ax-explorer", ".ax-body", ".ax-output", ".ax-tiles-root", ".ax-tiles", ".ax-graph-root")
 
 
+# Every element of the panel that would show a sideways scrollbar: one that scrolls (overflow-x
+# auto or scroll) and holds more than its width; keyed by its classes.
+SCROLLERS = """() => Object.fromEntries(
+  [...document.querySelectorAll('.ax-explorer, .ax-explorer *')]
+    .filter(el => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
+    .map(el => [`${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`,
+                el.scrollWidth - el.clientWidth])
+    .filter(([, over]) => over > 1))"""
+
+
 def sideways(page: Any) -> dict[str, int]:
-    """How far each part of the panel scrolls sideways (0 everywhere when it fits)."""
-    return dict(
+    """How far each part of the panel scrolls sideways (0 everywhere when it fits): the main
+    parts by name, and any other element that would show a sideways scrollbar."""
+    parts = dict(
         page.evaluate(
             "(parts) => Object.fromEntries(parts.map(css => {"
             " const el = document.querySelector(css);"
@@ -24,6 +35,7 @@ def sideways(page: Any) -> dict[str, int]:
             list(PARTS),
         )
     )
+    return {**parts, **page.evaluate(SCROLLERS)}
 
 
 def widths(page: Any, css: str) -> list[float]:

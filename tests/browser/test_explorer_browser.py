@@ -11,6 +11,7 @@ from augexplorer_widgets.export_view import find_exporter
 from augexplorer.data import samples_dir
 
 from .harness import Server, grid_src, kernel_eval, open_notebook, run_all
+from .layout import sideways
 
 pytestmark = pytest.mark.browser
 
@@ -147,6 +148,11 @@ def test_typed_values_that_are_not_applied_say_why(page: Any, artifacts: Path) -
     batch.press("Enter")
     page.locator(".ax-batch-message", has_text="at least 1").wait_for(timeout=30_000)
     assert batch.input_value() == "0"
+    # said on a line of its own: the toolbar's buttons stay where they were, nothing scrolls
+    message = page.locator(".ax-batch-message").first.bounding_box()
+    run = page.locator(".ax-run").first.bounding_box()
+    assert message["y"] > run["y"] + run["height"] - 1
+    assert all(v <= 1 for v in sideways(page).values()), sideways(page)
     page.locator(".ax-toolbar").first.screenshot(path=str(artifacts / "browser-09-batch-0.png"))
     page.locator(".ax-arg-fill_value").screenshot(path=str(artifacts / "browser-10-abc.png"))
     assert kernel_eval(page, "print(explorer.spec.batch_size)").strip() == "8"
@@ -231,11 +237,8 @@ def test_layout_at_common_widths(page: Any, artifacts: Path, width: int) -> None
     page.wait_for_timeout(500)  # lab lays out again after a resize
     panel = page.locator(".ax-explorer").first
     panel.screenshot(path=str(artifacts / f"browser-width-{width}.png"))
-    overflow = page.evaluate(
-        "() => { const el = document.querySelector('.ax-explorer');"
-        " return el.scrollWidth - el.clientWidth; }"
-    )
-    assert overflow <= 1, f"the panel scrolls sideways by {overflow} px at {width} px"
+    overflow = sideways(page)  # the panel, and every part of it that could scroll
+    assert all(v <= 1 for v in overflow.values()), (width, overflow)
     # No button's label cut to "…" (ipywidgets' buttons ellipsize), the export tab's included.
     page.locator(".ax-tabs .lm-TabBar-tab", has_text="Export").click()
     page.locator(".ax-export-button").wait_for(timeout=10_000)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from .harness import Server, kernel_eval, open_panel, set_theme, write_panel_notebook
+from .layout import sideways
 
 pytestmark = pytest.mark.browser
 
@@ -44,18 +45,6 @@ def widths(page: Any, css: str) -> list[float]:
     )
 
 
-def sideways(page: Any) -> dict[str, int]:
-    """How far each part of the panel scrolls sideways (0 everywhere when it fits)."""
-    return dict(
-        page.evaluate(
-            "() => Object.fromEntries(['.ax-explorer', '.ax-body', '.ax-output',"
-            " '.ax-tiles-root', '.ax-tiles', '.ax-large'].map(css => {"
-            " const el = document.querySelector(css);"
-            " return [css, el ? el.scrollWidth - el.clientWidth : 0]; }))"
-        )
-    )
-
-
 def test_tiles_are_at_least_200_px_wide_with_text_captions(page: Any, artifacts: Path) -> None:
     tiles = widths(page, ".ax-tile")
     assert len(tiles) == BATCH and min(tiles) >= 200, tiles
@@ -75,15 +64,16 @@ def test_tile_size_control_changes_the_tiles(page: Any) -> None:
     before = widths(page, ".ax-tile")[0]
     handle = page.locator(".ax-tile-size .noUi-handle, .ax-tile-size input[type=range]").first
     handle.focus()
+    # smaller tiles: more columns (larger ones may keep the columns the output has room for)
     for _ in range(4):
-        handle.press("ArrowRight")  # +80 px
+        handle.press("ArrowLeft")  # -80 px
     page.wait_for_function(
-        "(w) => document.querySelector('.ax-tile').getBoundingClientRect().width > w + 40",
+        "(w) => document.querySelector('.ax-tile').getBoundingClientRect().width < w - 40",
         arg=before,
         timeout=30_000,
     )
     for _ in range(4):
-        handle.press("ArrowLeft")
+        handle.press("ArrowRight")
     page.wait_for_function(
         "(w) => Math.abs(document.querySelector('.ax-tile').getBoundingClientRect().width - w) < 40",
         arg=before,
@@ -180,6 +170,20 @@ def test_nothing_scrolls_sideways(page: Any, artifacts: Path, width: int) -> Non
     page.wait_for_timeout(500)  # lab lays out again after a resize
     page.locator(".ax-explorer").first.screenshot(path=str(artifacts / f"images-width-{width}.png"))
     assert all(v <= 1 for v in sideways(page).values()), sideways(page)
+    # a node's panel: sliders on rows of their own, a probability, a range, a choice
+    if page.locator(".ax-arg-fill_value").count() == 0:  # a click on the selected deselects
+        page.locator(".ax-graph [data-node='rotate']").click()
+    page.locator(".ax-arg-fill_value .noUi-handle").wait_for(timeout=30_000)
+    if page.locator(".ax-arg-interp_type").count() == 0:
+        page.locator(".ax-arg-adder select").select_option("interp_type")
+        page.locator(".ax-arg-interp_type select").wait_for(timeout=30_000)
+    assert all(v <= 1 for v in sideways(page).values()), sideways(page)
+    # the choice shown whole (INTERP_LINEAR), beside the drop-down's arrow
+    assert page.locator(".ax-arg-interp_type select").evaluate(
+        "s => { const c = document.createElement('canvas').getContext('2d');"
+        " const style = getComputedStyle(s); c.font = `${style.fontSize} ${style.fontFamily}`;"
+        " return c.measureText(s.options[s.selectedIndex].text).width + 20 <= s.clientWidth; }"
+    )
     page.locator(".ax-tile[data-index='0']").click()
     page.locator(".ax-pane-after canvas").wait_for(timeout=30_000)
     assert all(v <= 1 for v in sideways(page).values()), sideways(page)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from .harness import Server, open_panel, set_theme, write_panel_notebook
-from .layout import screenshot
+from .layout import screenshot, sideways
 
 pytestmark = pytest.mark.browser
 
@@ -171,6 +171,8 @@ def test_dark_theme_shows_the_statistics_plot_drawn_for_it(page: Any, artifacts:
         "() => document.querySelector('.ax-stats img.ax-plot-dark').naturalWidth > 0"
     )
     assert light.is_hidden()
+    over = sideways(page)  # the plot at the column's full width does not scroll it sideways
+    assert all(v <= 1 for v in over.values()), over
     stats.screenshot(path=str(artifacts / "theme-dark-statistics.png"))
     set_theme(page, "JupyterLab Light", light=True)
     try:

@@ -29,7 +29,11 @@ export default {
       model.save_changes();
       setTimeout(() => (button.textContent = model.get("label")), 1500);
     });
-    const sync = () => (button.disabled = !model.get("text"));
+    // shown once there is code to copy (an export wrote it)
+    const sync = () => {
+      button.disabled = !model.get("text");
+      el.style.display = model.get("text") ? "" : "none";
+    };
     model.on("change:text", sync);
     sync();
     el.appendChild(button);
