@@ -101,6 +101,23 @@ def test_recorded_draws_are_the_values_applied(session: Session) -> None:
         np.testing.assert_array_equal(after, expected)
 
 
+def test_captions_name_each_value_and_say_which_nodes_were_skipped() -> None:
+    from augexplorer.engine.result import caption_draws
+
+    draws = {
+        "tilt": {"apply": [1, 0, 1], "angle": [12.34, 50.0, -3.0]},
+        "blur": {"apply": [1, 0, 0]},
+        "flip": {"horizontal": [0, 1, 1]},
+    }
+    assert caption_draws(draws, 3, name_nodes=True) == [
+        "tilt.angle=12.3 blur applied flip.horizontal=0",
+        "flip.horizontal=1 skipped tilt,blur",  # no angle: the rotation was not applied
+        "tilt.angle=-3 flip.horizontal=1 skipped blur",
+    ]
+    one = {"tilt": draws["tilt"]}
+    assert caption_draws(one, 3, name_nodes=False) == ["angle=12.3", "skipped", "angle=-3"]
+
+
 def test_outputs_stay_on_device_until_asked(session: Session) -> None:
     result = session.run()
     output = result.output("flip")

@@ -72,6 +72,22 @@ def test_an_image_operator_asked_for_after_the_source_goes_after_the_decoder(
     assert not refused.ok and "decoder" in str(refused.reason)
 
 
+def test_random_bbox_crop_without_boxes_says_so_wherever_it_is_asked_for(
+    catalog: Catalog,
+) -> None:
+    from augexplorer.annotations.wiring import placement
+
+    basic = preset("basic")
+    # after resize a slice would be refused for the 224 px crop after it; without boxes, that is
+    # not the reason a person needs
+    assert not place(basic, catalog, "slice", "resize").ok
+    for node in basic.ids():
+        where = placement(basic, catalog, "random_bbox_crop", node)
+        assert where.reason == (
+            "random_bbox_crop crops around boxes: read a COCO source (boxes) first"
+        ), node
+
+
 def test_a_placement_that_breaks_a_later_node_is_refused(catalog: Catalog) -> None:
     # normalize writes CHW float: rotate after it could not read that
     where = place(preset("basic"), catalog, "crop_mirror_normalize", "resize")

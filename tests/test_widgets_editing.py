@@ -180,6 +180,28 @@ def test_a_misplaced_operator_offers_to_move_after_the_decoder(
     assert panel.fix_row.layout.display == "none"
 
 
+def panel_text(explorer: Explorer) -> str:
+    panel = explorer.node_panel
+    return panel.node_error.value + panel.misplaced.value
+
+
+def test_an_input_that_cannot_be_read_is_said_once(catalog: Catalog, tmp_path: Path) -> None:
+    explorer = Explorer("basic", batch_size=2, autosave=tmp_path / "a.json", catalog=catalog)
+    explorer.select("rotate")
+    explorer.node_panel.actions.rewire("rotate", 0, "source")
+    explorer.flush()
+    # no decoder to move after: said with its fix among the node's problems
+    assert panel_text(explorer).count("takes HWC images") == 1
+    assert "(fix: connect it to a node whose output it can read)" in panel_text(explorer)
+    explorer.undo()
+    blurred = explorer.spec.insert_after("source", Node("blur", "gaussian_blur"))
+    explorer.controller.replace(blurred)
+    explorer.select("blur")
+    # beside the button that moves it after the decoder
+    assert panel_text(explorer).count("encoded image files") == 1
+    assert explorer.node_panel.misplaced.value.count("encoded image files") == 1
+
+
 def test_the_history_lists_what_each_step_did_and_jumps_back(explorer: Explorer) -> None:
     explorer.set_arg("rotate", "fill_value", 40.0)
     explorer.add("hsv", after="crop")

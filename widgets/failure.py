@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from augexplorer.errors import DataError, GraphInvalid, Problem, RunError, UntrustedCode
@@ -40,11 +41,12 @@ class Failure:
                 out.setdefault(problem.node, []).append(_line(problem))
         return {node: "; ".join(lines) for node, lines in out.items()}
 
-    def argument_messages(self, node_id: str) -> dict[str, str]:
-        """Problems of one node, by argument (`""` for the node as a whole)."""
+    def argument_messages(self, node_id: str, said: Collection[str] = ()) -> dict[str, str]:
+        """Problems of one node, by argument (`""` for the node as a whole), but for those
+        whose message is in `said` (shown elsewhere, with their fix as a button)."""
         out: dict[str, list[str]] = {}
         for problem in self.problems:
-            if problem.node == node_id:
+            if problem.node == node_id and problem.message not in said:
                 out.setdefault(problem.argument or "", []).append(_line(problem))
         return {arg: "; ".join(lines) for arg, lines in out.items()}
 

@@ -76,7 +76,14 @@ class NodePanel(widgets.VBox):
                 self._empty()
             return
         node = spec.node(node_id)
-        errors = failure.argument_messages(node_id) if failure is not None else {}
+        # An operator that cannot read its input says so once: beside the button that moves it
+        # after the decoder where there is one, else with the other problems and their fixes.
+        misplaced = input_problems(spec, self.catalog).get(node_id)
+        decoder = decoder_downstream(spec, self.catalog, node_id) if misplaced else None
+        said = (misplaced,) if misplaced and decoder else ()
+        errors = failure.argument_messages(node_id, said) if failure is not None else {}
+        if misplaced and not decoder and failure is not None:
+            misplaced = None  # said with its fix in the node's errors
         if not isinstance(node, Node):
             if self._shape != ("source", node_id):
                 self._shape = ("source", node_id)
@@ -133,12 +140,10 @@ class NodePanel(widgets.VBox):
         finally:
             self._quiet = False
         self.node_error.value = _errors_html({"": errors[""]} if "" in errors else {})
-        self._show_misplaced(spec, node_id)
+        self._show_misplaced(misplaced, decoder)
 
-    def _show_misplaced(self, spec: GraphSpec, node_id: str) -> None:
+    def _show_misplaced(self, problem: str | None, decoder: str | None) -> None:
         """An operator that cannot read what it is given says so, with the fix as a button."""
-        problem = input_problems(spec, self.catalog).get(node_id)
-        decoder = decoder_downstream(spec, self.catalog, node_id) if problem else None
         self.misplaced.value = f"⚠ {html.escape(problem)}" if problem else ""
         self.move_after_decoder.description = f"Move after {decoder}" if decoder else ""
         self.fix_row.layout.display = "" if problem else "none"

@@ -85,15 +85,19 @@ def placement(
     if op != BOX_CROP:
         return place(spec, catalog, op, selected, args)
     where = place(spec, catalog, "slice", selected)
-    if not where.ok or where.anchor is None:
-        return dataclasses.replace(where, op=op)
-    tracks = tracks_at(spec, where.anchor)
+    # boxes first: on a graph without them, why the slice could not go there is beside the point
+    at = where.anchor if where.anchor is not None else selected
+    tracks = tracks_at(spec, at) if at is not None and at in spec else None
     if tracks is None or tracks.get("boxes") is None:
         return Placement(
             op,
             where.anchor,
             "random_bbox_crop crops around boxes: read a COCO source (boxes) first",
         )
+    if not where.ok or where.anchor is None:
+        # the reason names the slice that applies the window: say whose it is
+        reason = (where.reason or "").replace("slice ", "random_bbox_crop's crop (a slice) ", 1)
+        return dataclasses.replace(where, op=op, reason=reason or None)
     return dataclasses.replace(where, op=op)
 
 

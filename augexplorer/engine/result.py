@@ -260,14 +260,29 @@ class RunResult:
 def caption_draws(
     draws: dict[str, dict[str, list[Any]]], count: int, name_nodes: bool
 ) -> list[str]:
-    """One short line per sample from :meth:`RunResult.draws`; with `name_nodes` and more than
-    one node drawing, each value is named ``node.argument``."""
+    """One short line per sample from :meth:`RunResult.draws`, each value named
+    ``node.argument`` with `name_nodes` (else ``argument``). Nodes their coin flip skipped on a
+    sample are named once at the end ("skipped rotate,hue") instead of values they did not
+    apply; a node applied with nothing else drawn says "applied"."""
     lines: list[list[str]] = [[] for _ in range(count)]
+    skipped: list[list[str]] = [[] for _ in range(count)]
     for node, args in draws.items():
-        for arg, values in args.items():
-            for i, value in enumerate(values[:count]):
-                label = f"{node}.{arg}" if name_nodes and len(draws) > 1 else arg
+        flips = args.get("apply")
+        for i in range(count):
+            drawn = [(arg, values[i]) for arg, values in args.items() if i < len(values)]
+            if flips is not None and i < len(flips):
+                drawn = [(arg, value) for arg, value in drawn if arg != "apply"]
+                if not flips[i]:
+                    skipped[i].append(node)
+                    continue
+                if not drawn:
+                    lines[i].append(f"{node} applied" if name_nodes else "applied")
+            for arg, value in drawn:
+                label = f"{node}.{arg}" if name_nodes else arg
                 lines[i].append(f"{label}={_short(value)}")
+    for line, nodes in zip(lines, skipped, strict=True):
+        if nodes:
+            line.append(f"skipped {','.join(nodes)}" if name_nodes else "skipped")
     return [" ".join(parts) for parts in lines]
 
 
