@@ -55,7 +55,8 @@ class DataError(AugExplorerError):
     def __init__(self, message: str, *, path: str | None = None, fix: str | None = None) -> None:
         self.path = path
         self.fix = fix
-        text = f"{path}: {message}" if path else message
+        self.message = f"{path}: {message}" if path else message  # what is wrong, without the fix
+        text = self.message
         if fix:
             text += f" (fix: {fix})"
         super().__init__(text)

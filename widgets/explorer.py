@@ -7,6 +7,7 @@ latest value); errors show on the node and argument they concern while the last 
 from __future__ import annotations
 
 import html
+import os
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ import ipywidgets as widgets
 
 from augexplorer.catalog import Catalog
 from augexplorer.engine import RunResult, Session
-from augexplorer.errors import AugExplorerError
+from augexplorer.errors import AugExplorerError, DataError
 from augexplorer.spec import ArgValue, GraphSpec
 from augexplorer.spec import load as load_spec
 
@@ -25,6 +26,7 @@ from .data_notes import DataNotes
 from .errors_view import ErrorsView
 from .export_view import ExportView
 from .file_errors import said_in_panel
+from .fix_bar import FixBar
 from .graph_view import GraphView
 from .grid_view import GridView
 from .node_panel import NodeActions, NodePanel
@@ -67,7 +69,17 @@ class Explorer(widgets.VBox):
         autosave: str | Path | bool | None = True,
         catalog: Catalog | None = None,
     ) -> None:
-        session = Session(spec, data, batch_size=batch_size, catalog=catalog)
+        unread: tuple[str, str] | None = None
+        try:
+            session = Session(spec, data, batch_size=batch_size, catalog=catalog)
+        except DataError:
+            if not isinstance(data, (str, os.PathLike)):
+                raise
+            # A folder or file list that cannot be read (bad files, a wrong path): the panel
+            # opens on the graph's own data and then reads the path given, which fails there,
+            # saying why beside its fix (skip bad files, another path in the toolbar).
+            session = Session(spec, None, batch_size=batch_size, catalog=catalog)
+            unread = ("file_list" if os.path.isfile(data) else "folder", os.fspath(data))
         self.controller = Controller(session, autosave=Autosave(autosave_path(autosave)))
         store = self.controller.autosave
         offer = store.offer(session.spec)
@@ -78,6 +90,12 @@ class Explorer(widgets.VBox):
         self.picker = OpPicker(session.catalog, self._add_op, self.controller.placement)
         self.node_panel = NodePanel(session.catalog, self._node_actions())
         self.errors = ErrorsView()
+        self.fixes = FixBar(
+            skip_bad=lambda: self._now(lambda: self.controller.set_skip_bad(True)),
+            move_after_decoder=lambda node: self._now(
+                lambda: self.controller.move_after_decoder(node)
+            ),
+        )
         self.data_notes = DataNotes()
         self.variety = Variety(session.catalog)
         self.grid = GridView(self.variety)
@@ -108,13 +126,15 @@ class Explorer(widgets.VBox):
             [graph, node, adding], layout={"flex": "0 0 400px", "width": "400px"}
         )
         editing.add_class("ax-editing")
-        output = _section("Output", self.errors, self.data_notes, self.grid)
+        output = _section("Output", self.errors, self.fixes, self.data_notes, self.grid)
         output.layout = widgets.Layout(flex="1 1 420px", min_width="0")
         output.add_class("ax-output")
         body = widgets.HBox([editing, output], layout={"align_items": "flex-start"})
         body.add_class("ax-body")
         super().__init__([self.toolbar, self.banner, self.notice, body, tabs])
         self.add_class("ax-explorer")
+        if unread is not None:
+            self.controller.set_source(*unread)  # fails: the failure is shown, not raised
         self._render(self.controller.refresh())
 
     # ---- public API (runs at once; the UI coalesces) ------------------------------------------
@@ -353,6 +373,7 @@ class Explorer(widgets.VBox):
             self.graph.selected = state.selected or ""
             self.node_panel.show(state.spec, state.selected, state.failure)
             self.errors.show(state.failure)
+            self._show_fixes(state)
             self.data_notes.show(state.result)
             self.toolbar.undo.disabled = not state.can_undo
             self.toolbar.redo.disabled = not state.can_redo
@@ -363,6 +384,19 @@ class Explorer(widgets.VBox):
             self._syncing = False
         self.notice.follow(state.spec)
         self._status(state)
+
+    def _show_fixes(self, state: PanelState) -> None:
+        if state.failure is None:
+            self.fixes.show(None, False, {})
+            return
+        sources = state.spec.sources()
+        c = self.controller
+        moves = {node: c.decoder_for(node) for node in c.misplaced()}
+        self.fixes.show(
+            state.failure,
+            skipping=bool(sources) and sources[0].skip_bad,
+            misplaced={node: decoder for node, decoder in moves.items() if decoder},
+        )
 
     def _redraw_grid(self, state: PanelState | None = None) -> None:
         state = state or self.controller.state

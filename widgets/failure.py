@@ -30,8 +30,13 @@ class Failure:
                 tuple(Problem(error.message, node, None, error.fix) for node in error.nodes),
             )
         if isinstance(error, DataError):
-            return cls("data", (Problem(str(error), source_id, "path", error.fix),))
+            return cls("data", (Problem(error.message, source_id, "path", error.fix),))
         return cls("internal", (Problem(f"{type(error).__name__}: {error}"),))
+
+    @property
+    def suggests_skip_bad(self) -> bool:
+        """Whether a fix of these problems is leaving bad files out (the source's skip_bad)."""
+        return any("skip_bad" in (problem.fix or problem.message) for problem in self.problems)
 
     def node_messages(self) -> dict[str, str]:
         """One line per node that has problems (for the graph view)."""

@@ -1,0 +1,63 @@
+"""One-click fixes for what the errors above the grid suggest, so that no fix needs code.
+
+Bad files in the data: "Skip bad files" sets the source's switch (it can be undone). An image
+operator placed before the decoder: "Move <node> after <decoder>" for each such node, whether or
+not it is selected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import ipywidgets as widgets
+
+from .failure import Failure
+
+
+class FixBar(widgets.HBox):
+    def __init__(
+        self, skip_bad: Callable[[], None], move_after_decoder: Callable[[str], None]
+    ) -> None:
+        self._move = move_after_decoder
+        self.skip_bad = widgets.Button(
+            description="Skip bad files",
+            icon="filter",
+            button_style="warning",
+            tooltip="leave out the files that cannot be read (they are listed); undoable",
+            layout={"width": "auto"},
+        )
+        self.skip_bad.add_class("ax-fix-skip-bad")
+        self.skip_bad.on_click(lambda _button: skip_bad())
+        self.moves: dict[str, widgets.Button] = {}
+        super().__init__([], layout={"display": "none", "flex_flow": "row wrap"})
+        self.add_class("ax-fix-bar")
+
+    def show(self, failure: Failure | None, skipping: bool, misplaced: Mapping[str, str]) -> None:
+        """Offer the fixes for `failure` (None: nothing failed): skipping bad files where the
+        source does not yet (`skipping`), and moving each node of `misplaced` (node -> its
+        decoder)."""
+        offer_skip = failure is not None and failure.suggests_skip_bad and not skipping
+        moves = dict(misplaced) if failure is not None else {}
+        if set(moves) != set(self.moves) or any(
+            self.moves[node].description != _move_label(node, decoder)
+            for node, decoder in moves.items()
+        ):
+            self.moves = {node: self._move_button(node, decoder) for node, decoder in moves.items()}
+        self.children = ([self.skip_bad] if offer_skip else []) + list(self.moves.values())
+        self.layout.display = "" if self.children else "none"
+
+    def _move_button(self, node: str, decoder: str) -> widgets.Button:
+        button = widgets.Button(
+            description=_move_label(node, decoder),
+            icon="arrow-down",
+            button_style="warning",
+            tooltip=f"{node} reads encoded files: move it after {decoder}, which decodes them",
+            layout={"width": "auto"},
+        )
+        button.add_class("ax-fix-move")
+        button.on_click(lambda _button: self._move(node))
+        return button
+
+
+def _move_label(node: str, decoder: str) -> str:
+    return f"Move {node} after {decoder}"
