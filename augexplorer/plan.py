@@ -146,9 +146,10 @@ class Plan:
     def devices(self) -> set[str]:
         return {step.device for step in self.steps}
 
-    def with_inputs(self, wanted: Iterable[Step]) -> tuple[Step, ...]:
+    def with_inputs(self, wanted: Iterable[Step], *, whole_blocks: bool = True) -> tuple[Step, ...]:
         """`wanted` and every step they read, directly or not (arguments and coin flips
-        included; a conditional block whole, as it runs), in plan order."""
+        included), in plan order; with `whole_blocks`, a conditional block whole, as DALI runs
+        it (a pipeline of these steps), else only the block's steps they read."""
         by_id = {step.id: step for step in self.steps}
         seen: set[str] = set()
         stack = [step.id for step in wanted]
@@ -158,10 +159,18 @@ class Plan:
                 continue
             seen.add(node)
             stack.extend(by_id[node].upstream_nodes)
-            block = self.blocks.get(node)
+            block = self.blocks.get(node) if whole_blocks else None
             if block is not None:
                 stack.extend(step.id for step in block.steps)
         return tuple(step for step in self.steps if step.id in seen)
+
+    def nodes_read_by(self, step_id: str) -> frozenset[str]:
+        """The user's nodes whose outputs, draws or coin flips step `step_id`'s output depends
+        on, its own included (empty for a step the plan does not have)."""
+        if not any(step.id == step_id for step in self.steps):
+            return frozenset()
+        read = self.with_inputs([self.step(step_id)], whole_blocks=False)
+        return frozenset(step.origin for step in read)
 
     def ancestors(self, step_id: str) -> list[str]:
         """Steps `step_id` depends on, nearest first (breadth-first over positional inputs)."""

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from augexplorer_widgets import Explorer
 from bad_inputs import image_folder
 
 from augexplorer.catalog import Catalog
-from augexplorer.spec import Node
+from augexplorer.errors import DataError
+from augexplorer.spec import GraphSpec, Node, Ref, Source
 
 
 def texts(explorer: Explorer) -> list[str]:
@@ -64,3 +66,35 @@ def test_a_misplaced_operator_is_moved_from_the_errors_without_selecting_it(
     assert explorer.spec.node("blur").inputs[0].node == "decode"
     assert explorer.state.ok, explorer.state.failure
     assert texts(explorer) == []
+
+
+def test_a_decoder_failure_does_not_offer_skipping_files_it_would_keep(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    # a JPEG whose header passes the check and whose Huffman table the decoder rejects
+    folder = image_folder(tmp_path, "bad_table.jpg", good=1)
+    explorer = Explorer("basic", folder, batch_size=2, autosave=None, catalog=catalog)
+    failure = explorer.state.failure
+    assert failure is not None and failure.kind == "run", failure
+    assert "bad_table.jpg" in explorer.errors.value and "skip_bad" not in explorer.errors.value
+    assert texts(explorer) == []
+
+
+def test_reopening_the_same_unreadable_folder_offers_no_restore(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    folder = image_folder(tmp_path, "truncated.jpg", good=2)
+    saved = tmp_path / "autosave.json"
+    Explorer("basic", folder, batch_size=2, autosave=saved, catalog=catalog)
+    again = Explorer("basic", folder, batch_size=2, autosave=saved, catalog=catalog)
+    assert again.banner.layout.display == "none"  # the autosave holds this very graph
+    assert [path.name for path in tmp_path.iterdir() if "autosave" in path.name] == [saved.name]
+
+
+def test_when_the_graphs_own_data_fails_too_the_paths_error_is_raised(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    folder = image_folder(tmp_path, "truncated.jpg", good=1)
+    arrays_graph = GraphSpec((Source("source", "arrays"),), {"images": Ref("source")}, batch_size=2)
+    with pytest.raises(DataError, match=r"truncated\.jpg"):
+        Explorer(arrays_graph, folder, autosave=None, catalog=catalog)

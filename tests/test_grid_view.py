@@ -3,6 +3,7 @@ the caption says after a failed edit. Real DALI on the CPU; messages as the page
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from pathlib import Path
 from typing import Any
@@ -220,6 +221,35 @@ def test_tiles_and_ab_say_only_the_draws_the_shown_node_depends_on(explorer: Exp
     assert not any(t["draws"].startswith("A: ") for t in explorer.grid.tiles.tiles)
     explorer.select("flip")  # where the new flips do show
     assert "new draws (each tile says both)" in explorer.grid.caption.value
+
+
+def test_ab_says_new_draws_when_a_random_node_upstream_was_removed(explorer: Explorer) -> None:
+    explorer.select("crop")
+    explorer.node_panel.actions.remove("rotate")  # A was rotated by drawn angles; B is not
+    explorer.flush()
+    page_update(explorer.grid.mode, index=2)  # A/B
+    assert "new draws (each tile says both)" in explorer.grid.caption.value
+    for tile in explorer.grid.tiles.tiles:
+        before, now = tile["draws"].split(" · B: ")
+        assert before.startswith("A: rotate.angle=") and now == "none"
+
+
+def test_draws_behind_a_node_in_a_block_leave_out_later_nodes_of_the_block() -> None:
+    from graph_blocks import blocks_graph
+
+    from augexplorer import Session
+
+    spec = blocks_graph()
+    brighten = spec.node("brighten")
+    spec = spec.replace_node(
+        dataclasses.replace(brighten, args={"brightness": Random.uniform(1.2, 1.6)})
+    )
+    result = Session(spec, device_id=None).run()
+    assert "brighten" in result.draws()  # drawn, in the same block as the rotation
+    behind_rotate = result.reaching_nodes("rotate")
+    assert {"rotate", "angle", "coin", "flip"} <= behind_rotate
+    assert "brighten" not in behind_rotate and "brighten" not in result.draws(reaching="rotate")
+    assert "brighten" in result.reaching_nodes("vflip")
 
 
 def test_ab_says_when_the_node_did_not_exist_before(explorer: Explorer) -> None:

@@ -193,6 +193,14 @@ def test_an_input_that_cannot_be_read_is_said_once(catalog: Catalog, tmp_path: P
     # no decoder to move after: said with its fix among the node's problems
     assert panel_text(explorer).count("takes HWC images") == 1
     assert "(fix: connect it to a node whose output it can read)" in panel_text(explorer)
+    # with another problem on the node, validation names only that one: the input's is kept
+    explorer.set_arg("rotate", "interp_type", "NOT_A_MODE")
+    explorer.flush()
+    failure = explorer.state.failure
+    assert failure is not None and "NOT_A_MODE" in str(failure.problems)
+    assert "takes HWC images" not in str(failure.problems)
+    assert panel_text(explorer).count("takes HWC images") == 1
+    explorer.undo()
     explorer.undo()
     blurred = explorer.spec.insert_after("source", Node("blur", "gaussian_blur"))
     explorer.controller.replace(blurred)

@@ -33,6 +33,7 @@ from .node_panel import NodeActions, NodePanel
 from .notice import Notice
 from .op_picker import OpPicker
 from .restore_banner import RestoreBanner
+from .source_switch import switched_source
 from .state import Controller, PanelState
 from .stats_view import StatsView
 from .timing_view import TimingView, summary
@@ -72,19 +73,24 @@ class Explorer(widgets.VBox):
         unread: tuple[str, str] | None = None
         try:
             session = Session(spec, data, batch_size=batch_size, catalog=catalog)
-        except DataError:
+        except DataError as unreadable:
             if not isinstance(data, (str, os.PathLike)):
                 raise
             # A folder or file list that cannot be read (bad files, a wrong path): the panel
             # opens on the graph's own data and then reads the path given, which fails there,
             # saying why beside its fix (skip bad files, another path in the toolbar).
-            session = Session(spec, None, batch_size=batch_size, catalog=catalog)
+            try:
+                session = Session(spec, None, batch_size=batch_size, catalog=catalog)
+            except AugExplorerError:
+                raise unreadable from None  # the graph's own data fails too: the path's error
             unread = ("file_list" if os.path.isfile(data) else "folder", os.fspath(data))
         self.controller = Controller(session, autosave=Autosave(autosave_path(autosave)))
         store = self.controller.autosave
-        offer = store.offer(session.spec)
+        # the graph asked for, unreadable path included: an autosave of it is nothing to offer
+        start = switched_source(session.spec, *unread) if unread else session.spec
+        offer = store.offer(start)
         if offer is None:
-            store.save(session.spec)  # a damaged file was moved aside first: nothing is lost
+            store.save(start)  # a damaged file was moved aside first: nothing is lost
         self.toolbar = Toolbar()
         self.graph = GraphView()
         self.picker = OpPicker(session.catalog, self._add_op, self.controller.placement)

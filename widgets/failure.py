@@ -35,8 +35,12 @@ class Failure:
 
     @property
     def suggests_skip_bad(self) -> bool:
-        """Whether a fix of these problems is leaving bad files out (the source's skip_bad)."""
-        return any("skip_bad" in (problem.fix or problem.message) for problem in self.problems)
+        """Whether leaving bad files out (the source's skip_bad) fixes these problems: only for
+        data that cannot be read. A decoder's failure on a file that passed the header check
+        also names skip_bad, but skipping would not leave that file out."""
+        return self.kind == "data" and any(
+            "skip_bad" in (problem.fix or problem.message) for problem in self.problems
+        )
 
     def node_messages(self) -> dict[str, str]:
         """One line per node that has problems (for the graph view)."""

@@ -42,6 +42,8 @@ class FixBar(widgets.HBox):
             self.moves[node].description != _move_label(node, decoder)
             for node, decoder in moves.items()
         ):
+            for button in self.moves.values():
+                button.close()  # gone from the page; its model would stay in the kernel
             self.moves = {node: self._move_button(node, decoder) for node, decoder in moves.items()}
         self.children = ([self.skip_bad] if offer_skip else []) + list(self.moves.values())
         self.layout.display = "" if self.children else "none"

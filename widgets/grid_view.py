@@ -161,9 +161,7 @@ class GridView(widgets.VBox):
         older = pictures(wanted, kept.layout, kept.normalization, self.size.value)
         count = len(pairs)
         # only the draws the shown node depends on: an edit downstream draws nothing here
-        drawn_before = before.draw_captions(
-            result.reaching_nodes(node), result.plan.spec.batch_size
-        )
+        drawn_before = before.draw_captions(node, result.plan.spec.batch_size)
         before_draws = [
             drawn_before[t.index] if t.index < len(drawn_before) else "" for t, _ in pairs
         ]

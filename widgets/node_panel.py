@@ -82,7 +82,7 @@ class NodePanel(widgets.VBox):
         decoder = decoder_downstream(spec, self.catalog, node_id) if misplaced else None
         said = (misplaced,) if misplaced and decoder else ()
         errors = failure.argument_messages(node_id, said) if failure is not None else {}
-        if misplaced and not decoder and failure is not None:
+        if misplaced and not decoder and _says(failure, node_id, misplaced):
             misplaced = None  # said with its fix in the node's errors
         if not isinstance(node, Node):
             if self._shape != ("source", node_id):
@@ -469,6 +469,14 @@ def starting_value(info: OpInfo, name: str) -> ArgValue:
         one = int(one) if arg.is_integer else float(one)
         return [one] * min(VECTOR_LENGTHS.get((info.name, name), (2,)))
     return value
+
+
+def _says(failure: Failure | None, node_id: str, message: str) -> bool:
+    """Whether `failure` holds `message` for the node (validation leaves out a node's input
+    problem when the node has another one)."""
+    return failure is not None and any(
+        problem.node == node_id and problem.message == message for problem in failure.problems
+    )
 
 
 def _errors_html(errors: dict[str, str]) -> str:

@@ -8,7 +8,7 @@ graph's output may be a node's second output, and A must be the same output as B
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +16,7 @@ import numpy as np
 
 from augexplorer.engine import RunResult
 from augexplorer.engine.result import caption_draws
+from augexplorer.plan import Plan
 from augexplorer.render import Normalization
 from augexplorer.render.tiles import display_normalization
 from augexplorer.spec import GraphSpec, Ref
@@ -46,14 +47,16 @@ class Snapshot:
     left_out: tuple[Ref, ...] = ()  # outputs over the memory budget
     # the values drawn, by node and argument, one per sample (RunResult.draws)
     draws: Mapping[str, Mapping[str, list[Any]]] = field(default_factory=dict)
+    plan: Plan | None = None  # what read what, as it was
 
     def of(self, ref: Ref) -> Output | None:
         return self.outputs.get(ref)
 
-    def draw_captions(self, nodes: Collection[str], count: int) -> list[str]:
-        """Each sample's drawn values as its tile says them, from the draws of `nodes` only
-        (those the shown node depends on, in the graph as it is now)."""
-        kept = {node: dict(args) for node, args in self.draws.items() if node in nodes}
+    def draw_captions(self, node: str, count: int) -> list[str]:
+        """Each sample's drawn values as its tile said them for `node`: the draws its output
+        depended on in the graph as it was (a node since removed may have drawn them)."""
+        behind = self.plan.nodes_read_by(node) if self.plan is not None else frozenset()
+        kept = {name: dict(args) for name, args in self.draws.items() if name in behind}
         return caption_draws(kept, count, name_nodes=True)
 
 
@@ -81,4 +84,4 @@ def take_snapshot(
         samples = tuple(result.sample_indices(ref))
         held = None if samples == tuple(range(len(arrays))) else samples
         outputs[ref] = Output(arrays, str(batch.layout() or ""), norm, held)
-    return Snapshot(outputs, result.plan.spec, tuple(left_out), result.draws())
+    return Snapshot(outputs, result.plan.spec, tuple(left_out), result.draws(), result.plan)

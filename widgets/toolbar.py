@@ -48,7 +48,7 @@ class Toolbar(widgets.VBox):
     def __init__(self) -> None:
         title = widgets.HTML("<span class='ax-title'>augexplorer</span>")
         self.preset = widgets.Dropdown(
-            options=[("preset…", "")] + [(name, name) for name in PRESETS],
+            options=[("choose…", "")] + [(name, name) for name in PRESETS],
             value="",
             description="preset",
             layout={"width": "196px"},

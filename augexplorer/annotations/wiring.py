@@ -95,9 +95,11 @@ def placement(
             "random_bbox_crop crops around boxes: read a COCO source (boxes) first",
         )
     if not where.ok or where.anchor is None:
-        # the reason names the slice that applies the window: say whose it is
-        reason = (where.reason or "").replace("slice ", "random_bbox_crop's crop (a slice) ", 1)
-        return dataclasses.replace(where, op=op, reason=reason or None)
+        # the reason is the slice's, which applies the window: say whose slice it is
+        reason = (
+            f"random_bbox_crop's window is cut by a slice: {where.reason}" if where.reason else None
+        )
+        return dataclasses.replace(where, op=op, reason=reason)
     return dataclasses.replace(where, op=op)
 
 

@@ -52,7 +52,7 @@ class RunResult:
     _tracks: dict[str, Tracks | None] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
-    _reads: dict[str, frozenset[str]] = field(
+    _reaching: dict[str, frozenset[str]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
 
@@ -216,13 +216,13 @@ class RunResult:
         """Values drawn per sample, by node and argument (``"apply"`` for coin flips); with
         `reaching`, only the draws that node's output depends on (a downstream draw did not
         make the picture of an upstream node)."""
-        made = self.reaching_nodes(reaching) if reaching is not None else None
+        behind = self.reaching_nodes(reaching) if reaching is not None else None
         out: dict[str, dict[str, list[Any]]] = {}
         for result in self.steps.values():
             step = result.step
             if step.role not in ("random", "apply") or (node_id and step.origin != node_id):
                 continue
-            if made is not None and step.origin not in made:
+            if behind is not None and step.origin not in behind:
                 continue
             key = step.bound_arg if step.role == "random" else "apply"
             values = [_plain(v) for v in to_host(result.outputs[0])]
@@ -232,12 +232,10 @@ class RunResult:
     def reaching_nodes(self, node: str) -> frozenset[str]:
         """The nodes whose outputs, draws or coin flips `node`'s output depends on, itself
         included (worked out once per result)."""
-        reads = self._reads.get(node)
-        if reads is None:
-            wanted = [self.plan.step(node)] if node in self.steps else []
-            reads = frozenset(step.origin for step in self.plan.with_inputs(wanted))
-            self._reads[node] = reads
-        return reads
+        reaching = self._reaching.get(node)
+        if reaching is None:
+            reaching = self._reaching[node] = self.plan.nodes_read_by(node)
+        return reaching
 
     def draws_of(self, sample: int, *, reaching: str | None = None) -> dict[str, dict[str, Any]]:
         """Every value drawn for one sample, by node and argument (``"apply"`` for coin flips);
@@ -261,8 +259,8 @@ def caption_draws(
     draws: dict[str, dict[str, list[Any]]], count: int, name_nodes: bool
 ) -> list[str]:
     """One short line per sample from :meth:`RunResult.draws`, each value named
-    ``node.argument`` with `name_nodes` (else ``argument``). Nodes their coin flip skipped on a
-    sample are named once at the end ("skipped rotate,hue") instead of values they did not
+    ``node.argument`` with `name_nodes` (else ``argument``). The nodes that a coin flip skipped
+    on a sample are named once at the end ("skipped rotate,hue") instead of values they did not
     apply; a node applied with nothing else drawn says "applied"."""
     lines: list[list[str]] = [[] for _ in range(count)]
     skipped: list[list[str]] = [[] for _ in range(count)]

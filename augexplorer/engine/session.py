@@ -450,10 +450,8 @@ class Session:
         if inputs and step.op.startswith("decoders."):
             files = self._bad_files(step, inputs[0])
             if files:
-                fix = (
-                    "remove or replace these files (they are not images DALI can decode), "
-                    "or set skip_bad on the source to leave out files that fail a header check"
-                )
+                # not skip_bad: these files passed its header check, so it would keep them
+                fix = "remove or replace these files: they look like images, but DALI cannot decode them"
         if fix is None:
             fix = suggest_fix(message, batch_size=self.plan.spec.batch_size)
         if step.role in ("random", "apply"):
