@@ -167,9 +167,11 @@ class Plan:
     def nodes_read_by(self, step_id: str) -> frozenset[str]:
         """The user's nodes whose outputs, draws or coin flips step `step_id`'s output depends
         on, its own included (empty for a step the plan does not have)."""
-        if not any(step.id == step_id for step in self.steps):
+        try:
+            step = self.step(step_id)
+        except KeyError:
             return frozenset()
-        read = self.with_inputs([self.step(step_id)], whole_blocks=False)
+        read = self.with_inputs([step], whole_blocks=False)
         return frozenset(step.origin for step in read)
 
     def ancestors(self, step_id: str) -> list[str]:

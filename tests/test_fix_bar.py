@@ -18,13 +18,19 @@ def texts(explorer: Explorer) -> list[str]:
     return [button.description for button in explorer.fixes.children]
 
 
+def opened_failing(path: Path, catalog: Catalog, kind: str) -> Explorer:
+    """A panel opened on the data at `path`, which fails there with a failure of `kind`."""
+    explorer = Explorer("basic", path, batch_size=2, autosave=None, catalog=catalog)
+    failure = explorer.state.failure
+    assert failure is not None and failure.kind == kind, failure
+    return explorer
+
+
 def test_a_folder_with_a_corrupt_file_opens_the_panel_with_a_skip_switch(
     catalog: Catalog, tmp_path: Path
 ) -> None:
     folder = image_folder(tmp_path, "truncated.jpg", good=3)
-    explorer = Explorer("basic", folder, batch_size=2, autosave=None, catalog=catalog)
-    failure = explorer.state.failure
-    assert failure is not None and failure.kind == "data"
+    explorer = opened_failing(folder, catalog, "data")
     said = explorer.errors.value
     assert "truncated.jpg" in said and said.count("(fix:") == 1  # the fix once, not twice
     assert explorer.spec.sources()[0].path == str(folder)  # the folder asked for stays
@@ -43,9 +49,7 @@ def test_a_path_that_is_not_there_opens_the_panel_saying_so(
     catalog: Catalog, tmp_path: Path
 ) -> None:
     missing = tmp_path / "no_such_folder"
-    explorer = Explorer("basic", missing, batch_size=2, autosave=None, catalog=catalog)
-    failure = explorer.state.failure
-    assert failure is not None and failure.kind == "data"
+    explorer = opened_failing(missing, catalog, "data")
     assert str(missing) in explorer.errors.value and explorer.errors.value.count("(fix:") == 1
     assert texts(explorer) == []  # nothing to skip: the path itself is the fix, in the toolbar
     assert explorer.toolbar.path.value == str(missing)
@@ -73,9 +77,7 @@ def test_a_decoder_failure_does_not_offer_skipping_files_it_would_keep(
 ) -> None:
     # a JPEG whose header passes the check and whose Huffman table the decoder rejects
     folder = image_folder(tmp_path, "bad_table.jpg", good=1)
-    explorer = Explorer("basic", folder, batch_size=2, autosave=None, catalog=catalog)
-    failure = explorer.state.failure
-    assert failure is not None and failure.kind == "run", failure
+    explorer = opened_failing(folder, catalog, "run")
     assert "bad_table.jpg" in explorer.errors.value and "skip_bad" not in explorer.errors.value
     assert texts(explorer) == []
 

@@ -78,7 +78,10 @@ class NodePanel(widgets.VBox):
         node = spec.node(node_id)
         # An operator that cannot read its input says so once: beside the button that moves it
         # after the decoder where there is one, else with the other problems and their fixes.
-        misplaced = input_problems(spec, self.catalog).get(node_id)
+        # (a source reads nothing: no flow to work out for it)
+        misplaced = (
+            input_problems(spec, self.catalog).get(node_id) if isinstance(node, Node) else None
+        )
         decoder = decoder_downstream(spec, self.catalog, node_id) if misplaced else None
         said = (misplaced,) if misplaced and decoder else ()
         errors = failure.argument_messages(node_id, said) if failure is not None else {}
