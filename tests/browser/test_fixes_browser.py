@@ -89,6 +89,9 @@ def test_ab_compares_the_selected_node_over_the_whole_batch(page: Any, artifacts
     box = page.locator(".ax-arg-fill_value .ax-number-box input").first
     box.fill("200")
     box.press("Enter")
+    # the edit is in before A/B is asked for (else A/B shows the edit before it: the move)
+    applied = "explorer.flush(); print(explorer.spec.node('rotate').args['fill_value'])"
+    assert kernel_eval(page, applied).strip() == "200.0"
     page.locator(".ax-grid-mode button", has_text="A/B").click()
     caption = page.locator(".ax-grid-caption").first
     page.wait_for_function(
