@@ -130,6 +130,14 @@ class Plan:
         """Whether a step calls Python code from the graph (python_function), computed once."""
         return any(step.op == "python_function" for step in self.steps)
 
+    @functools.cached_property
+    def needs_trust(self) -> bool:
+        """Whether anything of the plan runs only once trusted (Python code, nodes that write
+        files), computed once: most graphs have neither, and then nothing is looked up."""
+        from .trust import has_side_effects
+
+        return self.runs_python or has_side_effects(self.spec)
+
     @property
     def uses_conditionals(self) -> bool:
         return any(step.uses_conditionals for step in self.steps)

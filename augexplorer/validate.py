@@ -69,4 +69,9 @@ def validate_constant_edit(plan: Plan, node_id: str, name: str, value: Any) -> P
     new_step = evolve(step, keep=("upstream_nodes",), args={**step.args, name: value})
     steps = tuple([new_step if s is step else s for s in plan.steps])
     spec = plan.spec.set_arg(node_id, name, value)
-    return evolve(plan, keep=("runs_python",), spec=spec, steps=steps)
+    # A number decides neither what needs trust nor which steps form a conditional block;
+    # a block holds its steps, so one holding the edited step is worked out anew.
+    keep: tuple[str, ...] = ("runs_python", "needs_trust")
+    if node_id not in plan.blocks:
+        keep += ("blocks",)
+    return evolve(plan, keep=keep, spec=spec, steps=steps)

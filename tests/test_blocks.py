@@ -197,6 +197,36 @@ def test_an_edit_inside_the_block_reruns_it_whole_and_only_it() -> None:
     assert after.output("scaled") is edited.output("scaled")  # from the cache
 
 
+def test_a_slider_step_inside_a_block_runs_the_block_with_the_new_value() -> None:
+    # A number edited is checked alone (a slider drag); the plan keeps its blocks unless the
+    # edited step is in one, whose steps must then be the plan's own.
+    graph = float_block().replace_node(
+        Node(
+            "scaled",
+            "brightness",
+            inputs=(Ref("to_float"),),
+            args={"brightness": 0.5},
+            when=(COIN,),
+        )
+    )
+    session = Session(graph, device_id=None)
+    session.run()
+    kept = session.plan.blocks
+    edited = session.set_arg("scaled", "brightness", 0.25)
+    assert session.plan.blocks is not kept
+    assert session.plan.blocks["scaled"].steps[1] is session.plan.step("scaled")
+    assert set(edited.ran()) == {"to_float", "scaled", "to_uint8", "flip"}
+    scaled, small = edited.arrays("scaled"), edited.arrays("small")
+    assert scaled, "the coin ran the block on no sample"
+    for position, sample in enumerate(edited.sample_indices("scaled")):
+        np.testing.assert_allclose(scaled[position], small[sample].astype(np.float32) * 0.25)
+    inside = session.plan.blocks
+    outside = session.set_arg("small", "resize_x", 30.0)
+    assert session.plan.blocks is inside  # nothing of the blocks changed
+    assert set(outside.ran()) == {"small", "to_float", "scaled", "to_uint8", "flip"}
+    assert {b.last.id for b in find_blocks(session.plan)} == {"to_uint8"}
+
+
 def test_a_block_that_runs_nowhere_passes_its_input_through() -> None:
     result = Session(float_block(probability=0.0), device_id=None).run()
     assert result.sample_indices("scaled") == []

@@ -29,9 +29,10 @@ from ..catalog import Catalog, load_catalog
 from ..data import SourceData, open_source, source_for_path
 from ..devices import default_device_id
 from ..errors import AugExplorerError, GraphInvalid, RunError
+from ..evolve import evolve
 from ..plan import Plan, Step
 from ..spec import ArgValue, GraphSpec, Node, Probability, Source
-from ..trust import check_trusted, has_side_effects, trust_graph, untrusted_nodes
+from ..trust import check_trusted, trust_graph, untrusted_nodes
 from ..validate import validate, validate_constant_edit
 from .result import RunResult, StepResult, to_host
 from .runners import (
@@ -219,7 +220,7 @@ class Session:
         raises :class:`~augexplorer.errors.UntrustedCode` before anything runs.
         """
         plan = self.plan
-        if plan.runs_python or has_side_effects(plan.spec):
+        if plan.needs_trust:
             check_trusted(plan.spec)
         keys: dict[str, Any] = {}
         results: dict[str, StepResult] = {}
@@ -336,7 +337,8 @@ class Session:
         devices = tuple(results[ref.node].step.device for ref in step.inputs)
         # DALI pins the type and layout of what an external_source is fed on its first run: a
         # new upstream type (a cast added before this step) needs a pipeline of its own.
-        fed = tuple((str(x.dtype), x.layout()) for x in inputs)
+        # (DALI's type enum as it is: its str() costs more than the rest of this key)
+        fed = tuple([(x.dtype, x.layout()) for x in inputs])
         runner_key = (structure_key(step, devices, self.plan.spec.batch_size), fed)
         found = None if _is_random(step) else self._runners.get(runner_key)
         runner = found if isinstance(found, StepRunner) else None
@@ -373,7 +375,7 @@ class Session:
         feeds = {ref: results[ref.node].outputs[ref.output] for ref in reads}
         devices = {ref.node: results[ref.node].step.device for ref in reads}
         inputs = [feeds[ref] for step in block.steps for ref in step.inputs if ref in feeds]
-        fed = tuple((str(ref), str(x.dtype), x.layout()) for ref, x in feeds.items())
+        fed = tuple((str(ref), x.dtype, x.layout()) for ref, x in feeds.items())
         batch_size = self.plan.spec.batch_size
         structure = tuple(structure_key(s, (), batch_size) for s in block.steps)
         runner_key = ("block", structure, tuple(sorted(devices.items())), fed)
@@ -576,9 +578,9 @@ def constant_edit(old: GraphSpec, new: GraphSpec) -> tuple[str, str, ArgValue] |
     (name,) = names
     if name not in before.args or name not in after.args:
         return None  # an argument set or unset anew changes the call itself
-    if dataclasses.replace(before, args=after.args) != after:
+    if evolve(before, args=after.args) != after:
         return None
-    if dataclasses.replace(old, nodes=new.nodes) != new:
+    if evolve(old, nodes=new.nodes) != new:
         return None
     return after.id, name, after.args[name]
 

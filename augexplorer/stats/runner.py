@@ -62,9 +62,9 @@ def collect_stats(
     if batches < 1:
         raise ValueError("batches must be at least 1")
     plan, arrays, device, threads = _plan(graph, data, device_id, num_threads)
-    from ..trust import check_trusted, has_side_effects
+    from ..trust import check_trusted
 
-    if plan.runs_python or has_side_effects(plan.spec):
+    if plan.needs_trust:
         check_trusted(plan.spec)
     size = batch_size or plan.spec.batch_size
     sources = {
