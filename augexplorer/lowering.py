@@ -10,7 +10,6 @@ assumes the graph passed its checks and checks nothing again.
 from __future__ import annotations
 
 import dataclasses
-import zlib
 from typing import Any
 
 from .catalog import ArgInfo, Catalog
@@ -20,11 +19,7 @@ from .expressions import GRAPH_OPS
 from .node_calls import operator_call, source_call
 from .plan import Plan, Step
 from .spec import GraphSpec, Node, Probability, Random, Ref, Source
-
-
-def derive_seed(graph_seed: int, *parts: str) -> int:
-    """A stable seed for one random draw, from the graph's seed and what the draw is for."""
-    return zlib.crc32(":".join([str(graph_seed), *parts]).encode()) & 0x7FFFFFFF
+from .spec.seeds import derive_seed
 
 
 def lower(spec: GraphSpec, catalog: Catalog, checked: CheckedGraph) -> Plan:

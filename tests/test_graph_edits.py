@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
-from augexplorer import GraphSpec, Node, Ref, Session, preset
+from augexplorer import GraphSpec, Node, Probability, Ref, Session, preset
+from augexplorer.catalog import load_catalog
 from augexplorer.errors import GraphInvalid
 from augexplorer.validate import validate
 
@@ -59,6 +61,30 @@ def test_renaming_follows_every_edge_and_output() -> None:
     assert spec.outputs["images"] == Ref("warped")
     with pytest.raises(ValueError, match="already exists"):
         spec.rename("zoom", "resize")
+
+
+def test_a_renamed_node_draws_what_it_drew() -> None:
+    # Unset seeds follow from a node's name: renaming pins them, or the same graph under
+    # new names would show (and train on) other images.
+    random_ops = {op.name for op in load_catalog() if op.random}
+    spec = dataclasses.replace(preset("basic"), batch_size=4)
+    spec = spec.insert_after(
+        "resize",
+        Node("zoom", "random_resized_crop", inputs=(Ref("resize"),), args={"size": [240.0, 240.0]}),
+    )
+    spec = spec.set_probability("rotate", Probability(0.5))
+    assert all(getattr(node, "seed", None) is None for node in spec.nodes)
+    before = Session(spec, device_id=None).run()
+    renamed = spec
+    for old, new in [("source", "photos"), ("zoom", "zoomed"), ("rotate", "tilt")]:
+        renamed = renamed.rename(old, new, random_ops)
+    after = Session(renamed, device_id=None).run()
+    assert after.draws()["tilt"] == before.draws()["rotate"]
+    assert after.files() == before.files()  # the same shuffle
+    for a, b in zip(before.arrays(before.final), after.arrays(after.final), strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert renamed.node("zoomed").seed is not None
+    assert renamed.node("resize") == spec.node("resize")  # nodes not renamed are left as they were
 
 
 def test_duplicating_a_matrix_node_puts_the_copy_in_the_chain() -> None:

@@ -252,6 +252,28 @@ def test_draws_behind_a_node_in_a_block_leave_out_later_nodes_of_the_block() -> 
     assert "brighten" in result.reaching_nodes("vflip")
 
 
+def test_ab_follows_a_renamed_node(explorer: Explorer) -> None:
+    result = explorer.result
+    assert result is not None
+    angles = result.draws("rotate")["rotate"]["angle"]
+    explorer.select("crop")  # downstream: its tiles name the rotation's draws
+    explorer.rename("rotate", "tilt")
+    page_update(explorer.grid.mode, index=2)  # A/B
+    caption = explorer.grid.caption.value
+    # the same node under a new name: the same draws, the same pictures
+    assert "same draws" in caption and "did not change this output" in caption
+    for tile in explorer.grid.tiles.tiles:
+        assert tile["draws"] == f"tilt.angle={angles[tile['index']]:.3g}"
+        assert tile["pictures"][0] == tile["pictures"][1]
+    explorer.select("tilt")  # the renamed node itself has an A
+    assert "A/B of node <b>tilt</b>" in explorer.grid.caption.value
+    assert all(len(t["pictures"]) == 2 for t in explorer.grid.tiles.tiles)
+    explorer.undo()  # the rename undone: the node is "rotate" again, compared with "tilt"
+    explorer.select("rotate")
+    assert "same draws" in explorer.grid.caption.value
+    assert all(t["draws"].startswith("rotate.angle=") for t in explorer.grid.tiles.tiles)
+
+
 def test_ab_says_when_the_node_did_not_exist_before(explorer: Explorer) -> None:
     explorer.add("gaussian_blur", after="crop")
     page_update(explorer.grid.mode, index=2)  # A/B

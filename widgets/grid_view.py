@@ -142,6 +142,8 @@ class GridView(widgets.VBox):
 
     def _show_ab(self, result: RunResult, what: Shown, before: Snapshot | None) -> None:
         node = what.ref.node
+        if before is not None:
+            before = before.named_as(result.plan.spec)  # a renamed node is still the same node
         kept = before.of(what.ref) if before is not None else None
         if before is None or kept is None:
             name = html.escape(str(what.ref))

@@ -8,6 +8,7 @@ graph's output may be a node's second output, and A must be the same output as B
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,15 +50,58 @@ class Snapshot:
     draws: Mapping[str, Mapping[str, list[Any]]] = field(default_factory=dict)
     plan: Plan | None = None  # what read what, as it was
 
+    # old name -> the name the node has now, for nodes renamed since (see `named_as`)
+    names: Mapping[str, str] = field(default_factory=dict)
+
     def of(self, ref: Ref) -> Output | None:
         return self.outputs.get(ref)
 
     def draw_captions(self, node: str, count: int) -> list[str]:
         """Each sample's drawn values as its tile said them for `node`: the draws its output
-        depended on in the graph as it was (a node since removed may have drawn them)."""
-        behind = self.plan.nodes_read_by(node) if self.plan is not None else frozenset()
-        kept = {name: dict(args) for name, args in self.draws.items() if name in behind}
+        depended on in the graph as it was (a node since removed may have drawn them), under
+        the names the nodes have now."""
+        old = {now: then for then, now in self.names.items()}.get(node, node)
+        behind = self.plan.nodes_read_by(old) if self.plan is not None else frozenset()
+        kept = {
+            self.names.get(name, name): dict(args)
+            for name, args in self.draws.items()
+            if name in behind
+        }
         return caption_draws(kept, count, name_nodes=True)
+
+    def named_as(self, spec: GraphSpec) -> Snapshot:
+        """This snapshot with its nodes under the names they have in `spec`: a node renamed since
+        (or a rename undone) is still the same node to compare, with the same draws."""
+        names = renamed(self.spec, spec)
+        if not names:
+            return self
+
+        def rename(ref: Ref) -> Ref:
+            return Ref(names.get(ref.node, ref.node), ref.output)
+
+        return dataclasses.replace(
+            self,
+            outputs={rename(ref): output for ref, output in self.outputs.items()},
+            left_out=tuple(rename(ref) for ref in self.left_out),
+            names={**self.names, **names},
+        )
+
+
+def renamed(old: GraphSpec, new: GraphSpec) -> dict[str, str]:
+    """Old name -> new name for each node of `old` that `new` holds under another name: a name
+    `new` lacks, whose place in the graph holds the same operator under a name `old` lacks
+    (a rename keeps a node's place, so the node is taken for the same one)."""
+    if len(old.nodes) != len(new.nodes):
+        return {}
+    old_ids, new_ids = set(old.ids()), set(new.ids())
+    return {
+        before.id: after.id
+        for before, after in zip(old.nodes, new.nodes, strict=True)
+        if before.id not in new_ids
+        and after.id not in old_ids
+        and type(before) is type(after)
+        and getattr(before, "op", None) == getattr(after, "op", None)
+    }
 
 
 def take_snapshot(

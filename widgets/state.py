@@ -314,7 +314,7 @@ class Controller:
         if new_id == node:
             return self.state
         check_node_name(new_id)
-        spec = self._spec.rename(node, new_id)
+        spec = self._spec.rename(node, new_id, self._random_ops())
         if self._selected == node:
             self._selected = new_id
         return self.edit(spec, label=f"renamed {node} to {new_id}")
@@ -364,8 +364,10 @@ class Controller:
         return self.edit(self.reseeded(self._spec), label="new random draws")
 
     def reseeded(self, spec: GraphSpec) -> GraphSpec:
-        random_ops = {op.name for op in self.catalog if op.random}
-        return spec.reseeded(self._new_seed, random_ops)
+        return spec.reseeded(self._new_seed, self._random_ops())
+
+    def _random_ops(self) -> set[str]:
+        return {op.name for op in self.catalog if op.random}
 
     def untrusted(self) -> list[str]:
         """The nodes of the graph whose Python code or side effects have not been trusted."""

@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Literal, TypeAlias
 from ..evolve import evolve
 from ..expressions import EXPRESSION
 from ..expressions.rename import follow_inputs
+from .seeds import derive_seed
 
 Device = Literal["cpu", "gpu", "mixed"]
 SourceKind = Literal["samples", "folder", "file_list", "arrays", "coco", "yolo"]
@@ -534,17 +535,41 @@ class GraphSpec:
         spec = self._redirect(redirect)
         return dataclasses.replace(spec, nodes=tuple(n for n in spec.nodes if n.id != node_id))
 
-    def rename(self, node_id: str, new_id: str) -> GraphSpec:
-        """Give a node a new name; every edge and output that read it follows."""
+    def rename(self, node_id: str, new_id: str, random_ops: Container[str] = ()) -> GraphSpec:
+        """Give a node a new name; every edge and output that read it follows. The node draws
+        what it drew before: the seeds it left unset (derived from its name) are pinned first,
+        its own seed where its op is one of `random_ops` (the catalog's random operators)."""
         if new_id in self:
             raise ValueError(f"a node named {new_id!r} already exists; pick another name")
-        spec = self._redirect(lambda ref: Ref(new_id, ref.output) if ref.node == node_id else ref)
+        spec = self.replace_node(self._pinned(self.node(node_id), random_ops))
+        spec = spec._redirect(lambda ref: Ref(new_id, ref.output) if ref.node == node_id else ref)
         return dataclasses.replace(
             spec,
             nodes=tuple(
                 dataclasses.replace(n, id=new_id) if n.id == node_id else n for n in spec.nodes
             ),
         )
+
+    def _pinned(self, node: AnyNode, random_ops: Container[str]) -> AnyNode:
+        """`node` with the seeds it leaves unset set to those lowering derives for it."""
+        if isinstance(node, Source):
+            if node.seed is not None:
+                return node
+            return dataclasses.replace(node, seed=derive_seed(self.seed, node.id))
+        args = {
+            name: dataclasses.replace(value, seed=derive_seed(self.seed, node.id, name))
+            if isinstance(value, Random) and value.seed is None
+            else value
+            for name, value in node.args.items()
+        }
+        probability = node.probability
+        if probability is not None and probability.seed is None:
+            applied = derive_seed(self.seed, node.id, "apply")
+            probability = dataclasses.replace(probability, seed=applied)
+        seed = node.seed
+        if seed is None and node.op in random_ops:
+            seed = derive_seed(self.seed, node.id)
+        return dataclasses.replace(node, args=args, probability=probability, seed=seed)
 
     def _redirect(self, redirect: Callable[[Ref], Ref | None]) -> GraphSpec:
         """The one place edges are rewired: every positional input, argument input and graph
