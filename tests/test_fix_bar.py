@@ -33,6 +33,9 @@ def test_a_folder_with_a_corrupt_file_opens_the_panel_with_a_skip_switch(
     explorer = opened_failing(folder, catalog, "data")
     said = explorer.errors.value
     assert "truncated.jpg" in said and said.count("(fix:") == 1  # the fix once, not twice
+    # nothing has run yet, so no "last good result" is claimed over the empty grid
+    assert explorer.result is None and "nothing to show until it is fixed" in said
+    assert "last good" not in said
     assert explorer.spec.sources()[0].path == str(folder)  # the folder asked for stays
     assert texts(explorer) == ["Skip bad files"]
     explorer.fixes.skip_bad.click()
@@ -43,6 +46,7 @@ def test_a_folder_with_a_corrupt_file_opens_the_panel_with_a_skip_switch(
     assert {Path(file).name for file in result.files()} <= {f"good_{i}.jpg" for i in range(3)}
     explorer.undo()  # the switch is an edit like any other
     assert not explorer.spec.sources()[0].skip_bad and texts(explorer) == ["Skip bad files"]
+    assert "showing the last good result" in explorer.errors.value  # the folder's good files
 
 
 def test_a_path_that_is_not_there_opens_the_panel_saying_so(

@@ -15,18 +15,20 @@ class ErrorsView(widgets.HTML):
         self.add_class("ax-errors")
         self.add_class("ax-error-list")
 
-    def show(self, failure: Failure | None) -> None:
+    def show(self, failure: Failure | None, *, shown: bool = True) -> None:
+        """`failure` above the grid; `shown`: whether a good result is on screen below it (a
+        panel opened on a folder it cannot read has none)."""
         # An empty HTML widget still takes a line's height: hidden, it leaves no gap.
         self.layout.display = "none" if failure is None else ""
         if failure is None:
             self.value = ""
             return
         items = "".join(f"<li>{html.escape(line)}</li>" for line in failure.lines())
-        lead = {
-            "invalid": "The graph has problems; showing the last good result.",
-            "run": "DALI failed; showing the last good result.",
-            "data": "The data source cannot be read; showing the last good result.",
-            "untrusted": "The graph holds Python code that has not been trusted, so nothing ran; "
-            "showing the last good result.",
-        }.get(failure.kind, "Something went wrong; showing the last good result.")
-        self.value = f"<b>{lead}</b><ul>{items}</ul>"
+        problem = {
+            "invalid": "The graph has problems",
+            "run": "DALI failed",
+            "data": "The data source cannot be read",
+            "untrusted": "The graph holds Python code that has not been trusted, so nothing ran",
+        }.get(failure.kind, "Something went wrong")
+        after = "showing the last good result" if shown else "nothing to show until it is fixed"
+        self.value = f"<b>{problem}; {after}.</b><ul>{items}</ul>"

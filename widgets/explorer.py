@@ -378,7 +378,7 @@ class Explorer(widgets.VBox):
             self.graph.show(state.spec, state.result, state.failure)
             self.graph.selected = state.selected or ""
             self.node_panel.show(state.spec, state.selected, state.failure)
-            self.errors.show(state.failure)
+            self.errors.show(state.failure, shown=state.result is not None)
             self._show_fixes(state)
             self.data_notes.show(state.result)
             self.toolbar.undo.disabled = not state.can_undo
