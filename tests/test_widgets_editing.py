@@ -151,6 +151,30 @@ def test_sliders_move_in_fine_steps(explorer: Explorer) -> None:
     assert slider.step == 1 and slider.max - slider.min <= 180
 
 
+def test_one_step_from_a_value_between_steps_lands_on_the_next_step(explorer: Explorer) -> None:
+    # 14.5 on a slider of whole degrees shows at 15; an arrow key moves the page's handle to 16,
+    # which is a step and a half from the value the box says: the step next to 14.5 is meant.
+    browser_update(explorer.graph, selected="rotate")
+    for key, expected in [(16.0, 15.0), (14.0, 14.0)]:
+        explorer.set_arg("rotate", "angle", 14.5)
+        slider = explorer.node_panel.controls["angle"].editor.slider
+        assert slider.step == 1
+        browser_update(slider, value=15.0)  # the page showing 14.5 on its steps: no edit
+        explorer.flush()
+        assert explorer.spec.node("rotate").args["angle"] == 14.5
+        browser_update(slider, value=key)
+        explorer.flush()
+        assert explorer.spec.node("rotate").args["angle"] == expected
+    browser_update(slider, value=15.0)  # from a value on a step, a step is a step
+    explorer.flush()
+    assert explorer.spec.node("rotate").args["angle"] == 15.0
+    explorer.set_arg("rotate", "angle", 14.5)
+    slider = explorer.node_panel.controls["angle"].editor.slider
+    browser_update(slider, value=20.0)  # a drag lands where the handle went
+    explorer.flush()
+    assert explorer.spec.node("rotate").args["angle"] == 20.0
+
+
 def test_skip_bad_files_is_a_switch_on_the_source(explorer: Explorer) -> None:
     browser_update(explorer.graph, selected="source")
     switch = explorer.node_panel.skip_bad

@@ -176,6 +176,9 @@ class NumberSlider(widgets.HBox):
             # The page put the value on the slider's steps: nothing was moved (and a value
             # beyond the slider's range, which the slider shows at its end, stays).
             return
+        nearer = _step_from_between(new, self.value, self.slider)
+        if nearer is not None:
+            new = nearer
         self.value = new if self.integer else _from_page(new)
 
     def _from_box(self, change: dict[str, Any]) -> None:
@@ -228,6 +231,28 @@ def _same_on_slider(new: float, old: float, slider: widgets.Widget) -> bool:
         math.isclose(new, min(low + k * step, high), rel_tol=1e-9, abs_tol=tolerance)
         for k in nearest
     )
+
+
+def _step_from_between(new: float, value: Any, slider: widgets.Widget) -> float | None:
+    """Where one step from `value` lands, where `value` lies between the slider's steps (14.5
+    typed on a slider of whole steps) and the page moved its handle one step from where it
+    showed it (15): the step next to `value` that way (15 or 14), not a step and a half
+    (16 or 14); None for any other move, which lands where the handle went."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return None
+    step = abs(float(slider.step or 0)) or 1.0
+    low, high = float(slider.min), float(slider.max)
+    if not low < value < high:
+        return None
+    position = (value - low) / step
+    if math.isclose(position, round(position), abs_tol=1e-6):
+        return None  # on a step: the page moved from the value itself
+    shown = low + math.floor(position + 0.5) * step
+    moved = (new - shown) / step
+    if not math.isclose(abs(moved), 1.0, abs_tol=1e-6):
+        return None
+    k = math.ceil(position) if moved > 0 else math.floor(position)
+    return min(max(low + k * step, low), high)
 
 
 def _put_on_slider(slider: widgets.Widget, value: float | tuple[float, float]) -> None:
