@@ -337,6 +337,30 @@ def test_a_failure_on_a_later_batch_names_the_node_that_failed() -> None:
     with pytest.raises(RunError, match="out of bounds") as raised:
         collect_stats(spec, images, batches=2, device_id=None)
     assert raised.value.node == "crop"
+    assert raised.value.dali_message.startswith("on batch 2 of the statistics run: ")
+
+
+def test_a_failure_read_ahead_names_the_batch_it_was_on(tmp_path: Path) -> None:
+    # A file reader runs a batch ahead while the last one is counted: the failure of the third
+    # batch is still reported as the third's.
+    from PIL import Image
+
+    from augexplorer.errors import RunError
+
+    for index in range(12):
+        size = 20 if index >= 8 else 80
+        pixels = np.full((size, size, 3), index * 20, np.uint8)
+        Image.fromarray(pixels).save(tmp_path / f"{index:02d}.jpg")
+    spec = chain(
+        Source("source", "folder", str(tmp_path), shuffle=False),
+        ("decode", "decoders.image", {"output_type": "RGB"}),
+        ("crop", "crop", {"crop": [64.0, 64.0]}),
+        batch_size=4,
+    )
+    with pytest.raises(RunError, match="out of bounds") as raised:
+        collect_stats(spec, batches=3, device_id=None)
+    assert raised.value.node == "crop"
+    assert raised.value.dali_message.startswith("on batch 3 of the statistics run: ")
 
 
 def test_a_graph_with_no_random_argument_still_has_node_figures() -> None:

@@ -86,6 +86,7 @@ def collect_stats(
     feeder = _ArrayFeeder(plan, sources, size)
     start = time.perf_counter()
     stats = Stats(plan.spec.name or "graph", size, 0, batches)
+    index = 0
     try:
         pipeline.build()
         for index in range(batches):
@@ -98,7 +99,7 @@ def collect_stats(
             if progress is not None:
                 progress(index + 1, batches)
     except Exception as error:
-        raise _run_error(plan, arrays, device, error) from None
+        raise _run_error(plan, arrays, device, error, index) from None
     stats.seconds = time.perf_counter() - start
     counter.fill_in(stats)
     stats.warnings = find_warnings(stats, plan)
@@ -136,9 +137,12 @@ def _plan(
     return plan, arrays, device, num_threads or default_threads()
 
 
-def _run_error(plan: Plan, arrays: Any, device: int | None, error: Exception) -> Exception:
-    """The error of a failed statistics run, naming the node: the graph's first batch is run
-    through the live engine, which names the node and the files at fault."""
+def _run_error(
+    plan: Plan, arrays: Any, device: int | None, error: Exception, index: int
+) -> Exception:
+    """The error of a failed statistics run on batch `index` (from 0), naming the node: the
+    graph's first batch is run through the live engine, which names the node and the files at
+    fault; a later batch's failure is named from DALI's message, with the batch."""
     from ..engine import Session
     from ..engine.runners import clean_dali_message, failed_step, suggest_fix
     from ..errors import AugExplorerError, RunError
@@ -153,7 +157,7 @@ def _run_error(plan: Plan, arrays: Any, device: int | None, error: Exception) ->
     step = failed_step(plan.steps, str(error))
     return RunError(
         step.origin if step is not None else plan.outputs[next(iter(plan.outputs))].node,
-        message,
+        f"on batch {index + 1} of the statistics run: {message}" if index else message,
         fix=suggest_fix(message, batch_size=plan.spec.batch_size),
     )
 
