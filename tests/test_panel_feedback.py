@@ -290,6 +290,18 @@ def test_export_refuses_a_name_that_cannot_be_imported_and_says_which_would(
     assert f"python '{folder / 'aug.py'}'" in said(view.message)
 
 
+def test_export_of_a_name_without_suffix_writes_that_module(
+    explorer: Explorer, exporting: Path
+) -> None:
+    view = explorer.export_view
+    browser_update(view.path, value="my_aug")
+    assert view.export() == Path("my_aug.py") and (exporting / "my_aug.py").is_file()
+    assert view.path.value == "my_aug.py"  # the box holds the file written
+    assert "my_aug.py</code> (.py added to the name typed)" in said(view.message)
+    browser_update(view.path, value="my_aug.txt")  # another suffix is not taken for a module
+    assert view.export() is None and "not a Python module" in said(view.message)
+
+
 def test_export_of_a_graph_that_fails_here_warns(explorer: Explorer, exporting: Path) -> None:
     explorer.set_arg("crop", "crop", [4000.0, 4000.0])
     state = explorer.set_arg("crop", "out_of_bounds_policy", "error")
@@ -344,7 +356,23 @@ def test_a_preset_over_an_edited_graph_says_so_and_undoes(explorer: Explorer) ->
     assert "Replaced your edited graph “basic” with the preset “randaugment”" in said(notice.text)
     notice.undo.click()
     assert explorer.spec == edited and not notice.shown
-    assert explorer.toolbar.preset.value == "basic"
+    assert explorer.toolbar.preset.label == "basic, edited"
+
+
+def test_an_edited_preset_can_be_picked_again_to_start_over(explorer: Explorer) -> None:
+    preset_box = explorer.toolbar.preset
+    assert preset_box.label == "basic"
+    browser_update(explorer.toolbar.batch, value="6")  # nor data nor batch size edit a preset
+    explorer.flush()
+    assert preset_box.label == "basic"
+    explorer.set_arg("rotate", "fill_value", 99.0)
+    assert preset_box.label == "basic, edited" and "start over" in preset_box.tooltip
+    choose(preset_box, "basic")  # a change of the drop-down, not the value it held
+    assert explorer.spec == dataclasses.replace(preset("basic"), batch_size=6)
+    assert preset_box.label == "basic" and explorer.notice.shown
+    explorer.notice.undo.click()
+    assert explorer.spec.node("rotate").args["fill_value"] == 99.0
+    assert preset_box.label == "basic, edited"
 
 
 def test_a_preset_over_an_unedited_graph_needs_no_notice(explorer: Explorer) -> None:

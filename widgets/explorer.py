@@ -37,7 +37,7 @@ from .source_switch import switched_source
 from .state import Controller, PanelState
 from .stats_view import StatsView
 from .timing_view import TimingView, summary
-from .toolbar import REPLACE, Toolbar
+from .toolbar import EDITED, REPLACE, Toolbar
 from .variety import Variety
 
 
@@ -270,7 +270,7 @@ class Explorer(widgets.VBox):
 
     def _preset_picked(self, change: dict[str, Any]) -> None:
         name = change["new"]
-        if name and not self._syncing:
+        if name and name != EDITED and not self._syncing:
             self._replace(lambda: self.controller.pick_preset(name), f"the preset “{name}”")
 
     def _replace(self, action: Any, what: str) -> None:
@@ -383,7 +383,7 @@ class Explorer(widgets.VBox):
             self.data_notes.show(state.result)
             self.toolbar.undo.disabled = not state.can_undo
             self.toolbar.redo.disabled = not state.can_redo
-            self.toolbar.show(state.spec, state.history)
+            self.toolbar.show(state.spec, state.history, edited=self.controller.preset_edited)
             self.picker.show(*self.controller.insertion_point())
             self.export_view.follow()
         finally:

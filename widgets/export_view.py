@@ -113,6 +113,10 @@ class ExportView(widgets.VBox):
             return None
         typed = self.path.value.strip()
         path = Path(typed or self.default_path())
+        added = bool(typed) and not path.suffix
+        if added:  # a module's name typed as it is imported: the file is that name with .py
+            path = path.with_name(f"{path.name}.py")
+            self.path.value = str(path)
         try:
             exporter(self._get_spec(), path, overwrite=self.overwrite.value)
             source = path.read_text(encoding="utf-8")
@@ -125,6 +129,8 @@ class ExportView(widgets.VBox):
         written = f"<code>{html.escape(str(path))}</code>"
         if not typed:
             written += " (the box was empty: the graph's default name)"
+        elif added:
+            written += " (.py added to the name typed)"
         command = html.escape(f"python {shlex.quote(str(path))}")
         said = f"Wrote {written}: import it, or run <code>{command}</code>."
         failure = self._get_failure()

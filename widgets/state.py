@@ -26,7 +26,7 @@ from augexplorer.catalog.flow import (
 )
 from augexplorer.catalog.hints import starting_values
 from augexplorer.engine import RunResult, Session
-from augexplorer.presets import preset
+from augexplorer.presets import PRESETS, preset
 from augexplorer.spec import (
     ArgValue,
     Device,
@@ -321,12 +321,22 @@ class Controller:
 
     def pick_preset(self, name: str) -> PanelState:
         """Start from a preset graph, keeping the current data source and batch size."""
+        return self.replace(self._preset_here(name), label=f"preset {name}")
+
+    @property
+    def preset_edited(self) -> bool:
+        """Whether the graph is a preset (by its name) with edits, which picking that preset
+        again would take back; its data source and batch size are not edits of the preset."""
+        name = self._spec.name
+        return name in PRESETS and self._preset_here(name) != self._spec
+
+    def _preset_here(self, name: str) -> GraphSpec:
+        """Preset `name` on the current data source, at the current batch size."""
         spec = preset(name)
         sources = self._spec.sources()
         if sources:
             spec = spec.with_source(sources[0])
-        spec = dataclasses.replace(spec, batch_size=self._spec.batch_size)
-        return self.replace(spec, label=f"preset {name}")
+        return dataclasses.replace(spec, batch_size=self._spec.batch_size)
 
     def set_skip_bad(self, skip: bool) -> PanelState:
         """Leave out (or read again) files that are not images: the fix the error for corrupt

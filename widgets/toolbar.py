@@ -44,11 +44,22 @@ def _button(text: str, icon: str, tip: str, css: str) -> widgets.Button:
     return b
 
 
+# The preset drop-down's entry for a preset with edits: no preset's name.
+EDITED = "edited:"
+
+
+def preset_options(edited: str = "") -> list[tuple[str, str]]:
+    """The preset drop-down's entries; `edited`: the preset the graph was made from, shown
+    first as edited, so that picking the preset itself is a change the drop-down reports."""
+    first = [(f"{edited}, edited", EDITED)] if edited else [("choose…", "")]
+    return first + [(name, name) for name in PRESETS]
+
+
 class Toolbar(widgets.VBox):
     def __init__(self) -> None:
         title = widgets.HTML("<span class='ax-title'>augexplorer</span>")
         self.preset = widgets.Dropdown(
-            options=[("choose…", "")] + [(name, name) for name in PRESETS],
+            options=preset_options(),
             value="",
             description="preset",
             layout={"width": "196px"},
@@ -157,17 +168,26 @@ class Toolbar(widgets.VBox):
         self._shown: dict[str, object] = {}
 
     # ---- the graph on screen ----------------------------------------------------------------
-    def show(self, spec: GraphSpec, history: tuple[Step, ...] = ()) -> None:
+    def show(
+        self, spec: GraphSpec, history: tuple[Step, ...] = (), *, edited: bool = False
+    ) -> None:
         """Show `spec`'s preset, source and batch size where they differ from what was last
-        shown, and the undo history. The caller keeps its observers quiet while this runs."""
+        shown, and the undo history; `edited`: the graph is its preset with edits (the preset's
+        own entry can then be picked again, to start over from it). The caller keeps its
+        observers quiet while this runs."""
         if history and self._changed("history", history):
             self.history.options = [(step_label(step), step.index) for step in history]
             current = next(step for step in history if step.current)
             self.history.value = current.index
             self.history.tooltip = step_label(current)  # the whole of it, where the box cuts it
         preset = spec.name if spec.name in PRESETS else ""
-        if self._changed("preset", preset):
-            self.preset.value = preset
+        edited = edited and bool(preset)
+        if self._changed("preset", (preset, edited)):
+            self.preset.options = preset_options(preset if edited else "")
+            self.preset.value = EDITED if edited else preset
+            self.preset.tooltip = (
+                f"{preset} with your edits: pick {preset} to start over from it" if edited else ""
+            )
         sources = spec.sources()
         source = sources[0] if sources else None
         if source and self._changed("source", (source.kind, source.path, source.file_root)):
