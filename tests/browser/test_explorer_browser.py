@@ -223,9 +223,23 @@ def test_a_preset_over_the_edited_graph_can_be_undone(page: Any, artifacts: Path
     page.locator(".ax-notice-undo").click()
     page.locator(".ax-graph [data-node='rotate']").wait_for(timeout=60_000)
     notice.wait_for(state="hidden")
-    # The toolbar follows the undo: the preset shown is the graph's again.
+    # The toolbar follows the undo: the preset shown is the graph's again, with its edits.
+    page.wait_for_function(
+        "() => document.querySelector('.ax-preset select').value === 'basic, edited'",
+        timeout=30_000,
+    )
+    # ... so that picking the preset itself starts over from it
+    page.locator(".ax-preset select").select_option("basic")
+    again = page.locator(".ax-notice", has_text="with the preset “basic”")
+    again.wait_for(timeout=60_000)
     page.wait_for_function(
         "() => document.querySelector('.ax-preset select').value === 'basic'", timeout=30_000
+    )
+    page.locator(".ax-notice-undo").click()  # the edits back, for the tests after this one
+    again.wait_for(state="hidden")
+    page.wait_for_function(
+        "() => document.querySelector('.ax-preset select').value === 'basic, edited'",
+        timeout=30_000,
     )
 
 
