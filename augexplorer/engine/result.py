@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +40,12 @@ class StepResult:
     @property
     def device(self) -> str:
         return self.step.device
+
+    @functools.cached_property
+    def types(self) -> tuple[tuple[Any, str], ...]:
+        """Each output's DALI type and layout, read once: a step fed this output needs them (an
+        external source keeps what it was first fed), and a cached result serves many runs."""
+        return tuple((batch.dtype, batch.layout()) for batch in self.outputs)
 
 
 @dataclass

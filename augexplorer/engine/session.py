@@ -147,7 +147,17 @@ class Session:
         return self.run()
 
     def set_arg(self, node_id: str, name: str, value: ArgValue) -> RunResult:
-        return self.update(self.spec.set_arg(node_id, name, value))
+        spec = self.spec.set_arg(node_id, name, value)
+        before = self.spec.node(node_id)
+        # The edit is known: the graphs need no comparing to find it (update compares them).
+        if self.spec is self._validated_spec and name in before.args:
+            held = before.args[name]  # set_arg raised above for a source
+            fast = (
+                None if _same(held, value) else self._constant_edit_plan(spec, node_id, name, value)
+            )
+            if fast is not None:
+                return self.run()
+        return self.update(spec)
 
     def _constant_edit_plan(
         self, spec: GraphSpec, node_id: str, name: str, value: ArgValue
@@ -337,8 +347,7 @@ class Session:
         devices = tuple(results[ref.node].step.device for ref in step.inputs)
         # DALI pins the type and layout of what an external_source is fed on its first run: a
         # new upstream type (a cast added before this step) needs a pipeline of its own.
-        # (DALI's type enum as it is: its str() costs more than the rest of this key)
-        fed = tuple([(x.dtype, x.layout()) for x in inputs])
+        fed = tuple([results[ref.node].types[ref.output] for ref in step.inputs])
         runner_key = (structure_key(step, devices, self.plan.spec.batch_size), fed)
         found = None if _is_random(step) else self._runners.get(runner_key)
         runner = found if isinstance(found, StepRunner) else None
@@ -375,7 +384,7 @@ class Session:
         feeds = {ref: results[ref.node].outputs[ref.output] for ref in reads}
         devices = {ref.node: results[ref.node].step.device for ref in reads}
         inputs = [feeds[ref] for step in block.steps for ref in step.inputs if ref in feeds]
-        fed = tuple((str(ref), x.dtype, x.layout()) for ref, x in feeds.items())
+        fed = tuple((str(ref), *results[ref.node].types[ref.output]) for ref in feeds)
         batch_size = self.plan.spec.batch_size
         structure = tuple(structure_key(s, (), batch_size) for s in block.steps)
         runner_key = ("block", structure, tuple(sorted(devices.items())), fed)
