@@ -84,6 +84,10 @@ def test_a_renamed_node_draws_what_it_drew() -> None:
     for a, b in zip(before.arrays(before.final), after.arrays(after.final), strict=True):
         np.testing.assert_array_equal(a, b)
     assert renamed.node("zoomed").seed is not None
+    # a copy draws its own values, however the seeds of what it copies were set
+    copied = renamed.duplicate("tilt").node("tilt_2")
+    assert isinstance(copied, Node) and copied.args["angle"].seed is None
+    assert copied.probability is not None and copied.probability.seed is None
     assert renamed.node("resize") == spec.node("resize")  # nodes not renamed are left as they were
 
 

@@ -13,6 +13,7 @@ import pytest
 from augexplorer_widgets import Explorer
 from PIL import Image
 
+from augexplorer.presets import preset
 from augexplorer.spec import Random, Ref
 
 
@@ -272,6 +273,20 @@ def test_ab_follows_a_renamed_node(explorer: Explorer) -> None:
     explorer.select("rotate")
     assert "same draws" in explorer.grid.caption.value
     assert all(t["draws"].startswith("rotate.angle=") for t in explorer.grid.tiles.tiles)
+
+
+def test_only_a_node_the_same_but_for_its_name_is_taken_for_renamed() -> None:
+    from augexplorer_widgets.snapshot import renamed
+
+    from augexplorer.validate import validate
+
+    basic = validate(preset("basic")).spec
+    assert renamed(basic, validate(preset("basic").rename("rotate", "tilt")).spec) == {
+        "rotate": "tilt"
+    }
+    # another node at the same place (a graph swapped, several steps undone) is not the same
+    other = preset("basic").rename("rotate", "tilt").set_arg("tilt", "fill_value", 9.0)
+    assert renamed(basic, validate(other).spec) == {}
 
 
 def test_ab_says_when_the_node_did_not_exist_before(explorer: Explorer) -> None:

@@ -300,6 +300,10 @@ def test_export_of_a_name_without_suffix_writes_that_module(
     assert "my_aug.py</code> (.py added to the name typed)" in said(view.message)
     browser_update(view.path, value="my_aug.txt")  # another suffix is not taken for a module
     assert view.export() is None and "not a Python module" in said(view.message)
+    for folder in (".", "out/"):  # a folder is no module name: refused with why, nothing added
+        browser_update(view.path, value=folder)
+        assert view.export() is None and "Export failed" in said(view.message)
+        assert view.path.value == folder
 
 
 def test_export_of_a_graph_that_fails_here_warns(explorer: Explorer, exporting: Path) -> None:
@@ -373,6 +377,16 @@ def test_an_edited_preset_can_be_picked_again_to_start_over(explorer: Explorer) 
     explorer.notice.undo.click()
     assert explorer.spec.node("rotate").args["fill_value"] == 99.0
     assert preset_box.label == "basic, edited"
+
+
+def test_without_the_seed_lock_a_picked_preset_is_not_edited(explorer: Explorer) -> None:
+    # Unlocked, every edit draws anew, the pick of a preset too: new draws are no edit.
+    browser_update(explorer.toolbar.seed_lock, value=False)
+    explorer.set_arg("rotate", "fill_value", 99.0)
+    assert explorer.toolbar.preset.label == "basic, edited"
+    choose(explorer.toolbar.preset, "basic")
+    assert explorer.spec.node("rotate").args["fill_value"] == 0.0
+    assert explorer.toolbar.preset.label == "basic"
 
 
 def test_a_preset_over_an_unedited_graph_needs_no_notice(explorer: Explorer) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import ipywidgets as widgets
 import pytest
 from augexplorer_widgets import Explorer
-from augexplorer_widgets.arg_controls import NumberSlider, RandomEditor, make_random
+from augexplorer_widgets.arg_controls import NumberSlider, RandomEditor, make_random, number_box
 from augexplorer_widgets.code_view import highlighted
 from augexplorer_widgets.node_panel import starting_value
 from augexplorer_widgets.op_picker import HIDDEN_GROUP, group_of
@@ -173,6 +173,13 @@ def test_one_step_from_a_value_between_steps_lands_on_the_next_step(explorer: Ex
     browser_update(slider, value=20.0)  # a drag lands where the handle went
     explorer.flush()
     assert explorer.spec.node("rotate").args["angle"] == 20.0
+
+
+def test_an_integer_slider_stepping_from_between_its_steps_stays_an_integer() -> None:
+    control = NumberSlider(widgets.IntSlider(min=1, max=31, step=2, readout=False), number_box(), 6)
+    browser_update(control.slider, value=7)  # the page showing 6 on its odd steps
+    browser_update(control.slider, value=9)  # one step on: the odd step next to 6
+    assert control.value == 7 and isinstance(control.value, int)
 
 
 def test_skip_bad_files_is_a_switch_on_the_source(explorer: Explorer) -> None:

@@ -178,7 +178,7 @@ class NumberSlider(widgets.HBox):
             return
         nearer = _step_from_between(new, self.value, self.slider)
         if nearer is not None:
-            new = nearer
+            new = round(nearer) if self.integer else nearer
         self.value = new if self.integer else _from_page(new)
 
     def _from_box(self, change: dict[str, Any]) -> None:

@@ -30,5 +30,6 @@ class ErrorsView(widgets.HTML):
             "data": "The data source cannot be read",
             "untrusted": "The graph holds Python code that has not been trusted, so nothing ran",
         }.get(failure.kind, "Something went wrong")
-        after = "showing the last good result" if shown else "nothing to show until it is fixed"
+        fixed = "trusted" if failure.kind == "untrusted" else "fixed"
+        after = "showing the last good result" if shown else f"nothing to show until it is {fixed}"
         self.value = f"<b>{problem}; {after}.</b><ul>{items}</ul>"

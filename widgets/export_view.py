@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import importlib
+import os
 import shlex
 from collections.abc import Callable
 from pathlib import Path
@@ -113,7 +114,9 @@ class ExportView(widgets.VBox):
             return None
         typed = self.path.value.strip()
         path = Path(typed or self.default_path())
-        added = bool(typed) and not path.suffix
+        # (not a folder typed: "out/" or "." is refused by the exporter, with why)
+        added = bool(typed) and not path.suffix and path.name not in ("", ".", "..")
+        added = added and not typed.endswith(("/", os.sep))
         if added:  # a module's name typed as it is imported: the file is that name with .py
             path = path.with_name(f"{path.name}.py")
             self.path.value = str(path)

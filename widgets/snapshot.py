@@ -88,9 +88,10 @@ class Snapshot:
 
 
 def renamed(old: GraphSpec, new: GraphSpec) -> dict[str, str]:
-    """Old name -> new name for each node of `old` that `new` holds under another name: a name
-    `new` lacks, whose place in the graph holds the same operator under a name `old` lacks
-    (a rename keeps a node's place, so the node is taken for the same one)."""
+    """Old name -> new name for each node of `old` that `new` holds under another name: at its
+    place in the graph (a rename keeps it), a node under a name `old` lacks that is the old
+    one in all but its name. `old` and `new` are plans' specs, every seed filled in (a rename
+    pins the seeds its old name gave), so a node redrawn or edited is not taken for it."""
     if len(old.nodes) != len(new.nodes):
         return {}
     old_ids, new_ids = set(old.ids()), set(new.ids())
@@ -99,8 +100,7 @@ def renamed(old: GraphSpec, new: GraphSpec) -> dict[str, str]:
         for before, after in zip(old.nodes, new.nodes, strict=True)
         if before.id not in new_ids
         and after.id not in old_ids
-        and type(before) is type(after)
-        and getattr(before, "op", None) == getattr(after, "op", None)
+        and dataclasses.replace(before, id=after.id) == after
     }
 
 

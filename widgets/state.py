@@ -326,9 +326,12 @@ class Controller:
     @property
     def preset_edited(self) -> bool:
         """Whether the graph is a preset (by its name) with edits, which picking that preset
-        again would take back; its data source and batch size are not edits of the preset."""
+        again would take back. Its data source, batch size and seeds are no edits of the preset
+        (new draws are not a new graph; without the seed lock every edit draws anew)."""
         name = self._spec.name
-        return name in PRESETS and self._preset_here(name) != self._spec
+        if name not in PRESETS:
+            return False
+        return self._preset_here(name).unseeded() != self._spec.unseeded()
 
     def _preset_here(self, name: str) -> GraphSpec:
         """Preset `name` on the current data source, at the current batch size."""

@@ -184,10 +184,13 @@ class Toolbar(widgets.VBox):
         edited = edited and bool(preset)
         if self._changed("preset", (preset, edited)):
             self.preset.options = preset_options(preset if edited else "")
-            self.preset.value = EDITED if edited else preset
             self.preset.tooltip = (
                 f"{preset} with your edits: pick {preset} to start over from it" if edited else ""
             )
+        # also where the user's pick left another entry showing than the graph's
+        wanted = EDITED if edited else preset
+        if self.preset.value != wanted:
+            self.preset.value = wanted
         sources = spec.sources()
         source = sources[0] if sources else None
         if source and self._changed("source", (source.kind, source.path, source.file_root)):

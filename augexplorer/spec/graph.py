@@ -618,8 +618,10 @@ class GraphSpec:
         )
 
     def duplicate(self, node_id: str) -> GraphSpec:
+        """A copy of the node after it. The copy draws values of its own: seeds set on the node
+        (by a reroll or a rename) are left for the copy to derive from its name."""
         node = self._operator(node_id)
-        copy = dataclasses.replace(node, id=self.unique_id(node.id))
+        copy = dataclasses.replace(_unseeded(node), id=self.unique_id(node.id))
         return self.insert_after(node_id, dataclasses.replace(copy, inputs=()), rewire=True)
 
     def rewire(self, node_id: str, index: int, ref: Ref) -> GraphSpec:
@@ -667,6 +669,13 @@ class GraphSpec:
     def unset_reader_arg(self, source_id: str, name: str) -> GraphSpec:
         return self.replace_node(self._source(source_id).without_reader_arg(name))
 
+    def unseeded(self) -> GraphSpec:
+        """A copy with every operator's seeds left unset (its draws, coin flips and own seed);
+        sources keep theirs. Two graphs equal unseeded differ at most in what they draw."""
+        return dataclasses.replace(
+            self, nodes=tuple(_unseeded(n) if isinstance(n, Node) else n for n in self.nodes)
+        )
+
     def reseeded(self, draw: Callable[[], int], random_ops: Container[str] = ()) -> GraphSpec:
         """A copy with a new seed, from `draw`, for every random argument, every coin flip, and
         every random operator (one that already has a seed, or whose op is in `random_ops`).
@@ -700,6 +709,16 @@ class GraphSpec:
         if not isinstance(node, Node):
             raise ValueError(f"{node_id!r} is a data source, not an operator")
         return node
+
+
+def _unseeded(node: Node) -> Node:
+    """`node` with its seeds unset: derived from its name when the graph is lowered."""
+    args = {
+        name: dataclasses.replace(value, seed=None) if isinstance(value, Random) else value
+        for name, value in node.args.items()
+    }
+    probability = node.probability and dataclasses.replace(node.probability, seed=None)
+    return dataclasses.replace(node, args=args, probability=probability, seed=None)
 
 
 def chain(
