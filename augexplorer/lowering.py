@@ -19,7 +19,7 @@ from .expressions import GRAPH_OPS
 from .node_calls import operator_call, source_call
 from .plan import Plan, Step
 from .spec import GraphSpec, Node, Probability, Random, Ref, Source
-from .spec.seeds import derive_seed
+from .spec.graph import pinned_seeds
 
 
 def lower(spec: GraphSpec, catalog: Catalog, checked: CheckedGraph) -> Plan:
@@ -54,9 +54,9 @@ class _Lowering:
         )
 
     def _source(self, source: Source) -> Source:
-        seed = source.seed if source.seed is not None else derive_seed(self.spec.seed, source.id)
-        filled = dataclasses.replace(source, seed=seed)
-        self.steps[source.id] = source_call(filled, seed)
+        filled = pinned_seeds(source, self.spec.seed)
+        assert filled.seed is not None
+        self.steps[source.id] = source_call(filled, filled.seed)
         return filled
 
     def _operator(self, node: Node) -> Node:
@@ -65,24 +65,19 @@ class _Lowering:
             return self._graph_node(node, call)
         info = call.info
         assert info is not None, f"{node.id} passed its checks"
+        node = pinned_seeds(node, self.spec.seed, random=info.random)
         seed = node.seed
-        if info.random and seed is None:
-            seed = derive_seed(self.spec.seed, node.id)
         arg_inputs: dict[str, Ref] = {}
-        filled_args = dict(node.args)
         for name, value in node.args.items():
             if isinstance(value, Ref):
                 arg_inputs[name] = value
             elif isinstance(value, Random):
                 arg = info.arg(name)
                 assert arg is not None, f"{node.id}.{name} passed its checks"
-                bound = self._seeded_draw(node, arg, value)
-                filled_args[name] = bound
-                arg_inputs[name] = Ref(self._random_step(node, arg, bound))
+                arg_inputs[name] = Ref(self._random_step(node, arg, value))
         apply = None
-        probability = node.probability
+        probability = _as_float(node.probability)
         if probability is not None:
-            probability = self._seeded_probability(node, probability)
             apply = Ref(self._apply_step(node, probability))
         if node.when:  # checks allow a condition or a probability, not both
             apply = predicate(node, self._fresh_id, self._add)
@@ -96,15 +91,12 @@ class _Lowering:
             when=node.when if apply is not None else (),
             seed=seed if info.random else None,
         )
-        return dataclasses.replace(
-            node, args=filled_args, probability=probability, seed=seed if info.random else node.seed
-        )
+        return dataclasses.replace(node, probability=probability)
 
     def _graph_node(self, node: Node, call: Step) -> Node:
         """An expression or a constant (:mod:`augexplorer.expressions`)."""
-        probability = node.probability
+        probability = _as_float(pinned_seeds(node, self.spec.seed).probability)
         if probability is not None:
-            probability = self._seeded_probability(node, probability)
             call = dataclasses.replace(call, apply=Ref(self._apply_step(node, probability)))
         if node.when:
             call = dataclasses.replace(
@@ -112,20 +104,6 @@ class _Lowering:
             )
         self.steps[node.id] = call
         return dataclasses.replace(node, probability=probability)
-
-    def _seeded_draw(self, node: Node, arg: ArgInfo, value: Random) -> Random:
-        seed = (
-            value.seed if value.seed is not None else derive_seed(self.spec.seed, node.id, arg.name)
-        )
-        return dataclasses.replace(value, seed=seed)
-
-    def _seeded_probability(self, node: Node, probability: Probability) -> Probability:
-        seed = (
-            probability.seed
-            if probability.seed is not None
-            else derive_seed(self.spec.seed, node.id, "apply")
-        )
-        return Probability(float(probability.p), seed)
 
     def _add(self, step: Step) -> None:
         self.steps[step.id] = step
@@ -204,3 +182,10 @@ def _default_outputs(spec: GraphSpec) -> dict[str, Ref]:
         for index, name in enumerate(source.output_names()[1:], start=1):
             outputs[name] = Ref(source.id, index)
     return outputs
+
+
+def _as_float(probability: Probability | None) -> Probability | None:
+    """A coin flip's probability as DALI takes it (a float, where the graph may hold 1)."""
+    if probability is None:
+        return None
+    return Probability(float(probability.p), probability.seed)

@@ -18,9 +18,10 @@ from .checks.structure import MAX_CYCLES_REPORTED
 from .checks.values import MAX_PYTHON_SOURCE, check_value, value_fix
 from .errors import GraphInvalid, Problem
 from .evolve import evolve
-from .lowering import derive_seed, lower, random_call
+from .lowering import lower, random_call
 from .plan import Plan
 from .spec import GraphSpec, Random, Ref
+from .spec.seeds import derive_seed
 
 __all__ = [
     "CHOICE_WEIGHT_TOLERANCE",

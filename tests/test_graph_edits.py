@@ -11,6 +11,7 @@ import pytest
 from augexplorer import GraphSpec, Node, Probability, Ref, Session, preset
 from augexplorer.catalog import load_catalog
 from augexplorer.errors import GraphInvalid
+from augexplorer.presets import PRESETS
 from augexplorer.validate import validate
 
 
@@ -89,6 +90,19 @@ def test_a_renamed_node_draws_what_it_drew() -> None:
     assert isinstance(copied, Node) and copied.args["angle"].seed is None
     assert copied.probability is not None and copied.probability.seed is None
     assert renamed.node("resize") == spec.node("resize")  # nodes not renamed are left as they were
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_renaming_any_node_of_a_preset_leaves_its_seeds_as_lowering_derived_them(
+    name: str,
+) -> None:
+    random_ops = {op.name for op in load_catalog() if op.random}
+    spec = preset(name)
+    seeds = {s.id: s.seed for s in validate(spec).steps}
+    for node in spec.nodes:
+        plan = validate(spec.rename(node.id, f"{node.id}_renamed", random_ops))
+        by_origin = {s.id.replace(f"{node.id}_renamed", node.id): s.seed for s in plan.steps}
+        assert by_origin == seeds, node.id
 
 
 def test_duplicating_a_matrix_node_puts_the_copy_in_the_chain() -> None:

@@ -69,6 +69,9 @@ def default_threads() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
 
+_UNSET = object()  # an argument a node does not set
+
+
 class Session:
     """A graph, a data source and the cached outputs of its last run.
 
@@ -147,16 +150,12 @@ class Session:
         return self.run()
 
     def set_arg(self, node_id: str, name: str, value: ArgValue) -> RunResult:
-        spec = self.spec.set_arg(node_id, name, value)
-        before = self.spec.node(node_id)
+        spec = self.spec.set_arg(node_id, name, value)  # raises for a source
+        held = self.spec.node(node_id).args.get(name, _UNSET)
         # The edit is known: the graphs need no comparing to find it (update compares them).
-        if self.spec is self._validated_spec and name in before.args:
-            held = before.args[name]  # set_arg raised above for a source
-            fast = (
-                None if _same(held, value) else self._constant_edit_plan(spec, node_id, name, value)
-            )
-            if fast is not None:
-                return self.run()
+        known = self.spec is self._validated_spec and held is not _UNSET and not _same(held, value)
+        if known and self._constant_edit_plan(spec, node_id, name, value) is not None:
+            return self.run()
         return self.update(spec)
 
     def _constant_edit_plan(

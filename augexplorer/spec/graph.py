@@ -18,7 +18,7 @@ import hashlib
 import json
 from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, TypeAlias
+from typing import Any, ClassVar, Literal, TypeAlias, TypeVar
 
 from ..evolve import evolve
 from ..expressions import EXPRESSION
@@ -541,7 +541,9 @@ class GraphSpec:
         its own seed where its op is one of `random_ops` (the catalog's random operators)."""
         if new_id in self:
             raise ValueError(f"a node named {new_id!r} already exists; pick another name")
-        spec = self.replace_node(self._pinned(self.node(node_id), random_ops))
+        node = self.node(node_id)
+        random = isinstance(node, Node) and node.op in random_ops
+        spec = self.replace_node(pinned_seeds(node, self.seed, random=random))
         spec = spec._redirect(lambda ref: Ref(new_id, ref.output) if ref.node == node_id else ref)
         return dataclasses.replace(
             spec,
@@ -549,27 +551,6 @@ class GraphSpec:
                 dataclasses.replace(n, id=new_id) if n.id == node_id else n for n in spec.nodes
             ),
         )
-
-    def _pinned(self, node: AnyNode, random_ops: Container[str]) -> AnyNode:
-        """`node` with the seeds it leaves unset set to those lowering derives for it."""
-        if isinstance(node, Source):
-            if node.seed is not None:
-                return node
-            return dataclasses.replace(node, seed=derive_seed(self.seed, node.id))
-        args = {
-            name: dataclasses.replace(value, seed=derive_seed(self.seed, node.id, name))
-            if isinstance(value, Random) and value.seed is None
-            else value
-            for name, value in node.args.items()
-        }
-        probability = node.probability
-        if probability is not None and probability.seed is None:
-            applied = derive_seed(self.seed, node.id, "apply")
-            probability = dataclasses.replace(probability, seed=applied)
-        seed = node.seed
-        if seed is None and node.op in random_ops:
-            seed = derive_seed(self.seed, node.id)
-        return dataclasses.replace(node, args=args, probability=probability, seed=seed)
 
     def _redirect(self, redirect: Callable[[Ref], Ref | None]) -> GraphSpec:
         """The one place edges are rewired: every positional input, argument input and graph
@@ -709,6 +690,34 @@ class GraphSpec:
         if not isinstance(node, Node):
             raise ValueError(f"{node_id!r} is a data source, not an operator")
         return node
+
+
+N = TypeVar("N", bound="Source | Node")
+
+
+def pinned_seeds(node: N, graph_seed: int, *, random: bool = False) -> N:
+    """`node` with the seeds it leaves unset derived from `graph_seed` and its name, the one
+    rule lowering and renaming share: a source's own seed; a node's draws (by argument), its
+    coin flip ("apply") and, where `random` (its operator draws), its own seed."""
+    if isinstance(node, Source):
+        if node.seed is not None:
+            return node
+        return dataclasses.replace(node, seed=derive_seed(graph_seed, node.id))
+    args = {
+        name: dataclasses.replace(value, seed=derive_seed(graph_seed, node.id, name))
+        if isinstance(value, Random) and value.seed is None
+        else value
+        for name, value in node.args.items()
+    }
+    probability = node.probability
+    if probability is not None and probability.seed is None:
+        probability = dataclasses.replace(
+            probability, seed=derive_seed(graph_seed, node.id, "apply")
+        )
+    seed = node.seed
+    if random and seed is None:
+        seed = derive_seed(graph_seed, node.id)
+    return dataclasses.replace(node, args=args, probability=probability, seed=seed)
 
 
 def _unseeded(node: Node) -> Node:
