@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import PurePath
+from urllib.parse import quote
 
 
 def running_as_root() -> bool:
@@ -31,13 +33,29 @@ def lab_command(
 ) -> list[str]:
     """The JupyterLab command line for `args` on this machine."""
     command = [python, "-m", "jupyterlab"]
-    if root and not any(a.startswith(("--allow-root", "--ServerApp.allow_root")) for a in args):
+    if root and not _given(args, "--allow-root", "--ServerApp.allow_root"):
         command.append("--allow-root")
-    if not display and not any(
-        a.startswith(("--no-browser", "--ServerApp.open_browser")) for a in args
-    ):
+    if not display and not _given(args, "--no-browser", "--ServerApp.open_browser"):
         command.append("--no-browser")
+        notebook = _notebook(args)
+        if notebook is not None and not _given(args, "--LabApp.default_url"):
+            # The URL JupyterLab prints is its default one: make it the notebook's, as the
+            # browser it would open on a desktop shows it (it serves the notebook's folder).
+            command.append(f"--LabApp.default_url=/lab/tree/{quote(notebook.name)}")
     return [*command, *args]
+
+
+def _given(args: Sequence[str], *options: str) -> bool:
+    return any(a.startswith(options) for a in args)
+
+
+def _notebook(args: Sequence[str]) -> PurePath | None:
+    """The notebook `args` open, unless a root folder is given (its path is then relative to
+    that folder, which JupyterLab alone resolves)."""
+    if _given(args, "--ServerApp.root_dir", "--notebook-dir", "--root-dir"):
+        return None
+    files = [a for a in args if not a.startswith("-") and a.endswith(".ipynb")]
+    return PurePath(files[0]) if len(files) == 1 else None
 
 
 HEADLESS_NOTE = (
