@@ -4,22 +4,24 @@ controls and changes the images."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
-from augexplorer_widgets.state import Controller, starting_args
+from augexplorer_widgets import Explorer
+from augexplorer_widgets.state import Controller
 from PIL import Image
 
 from augexplorer import Session
+from augexplorer.annotations.wiring import BOX_CROP, placement, with_ratio
 from augexplorer.catalog import Catalog
 from augexplorer.catalog.auto_aug import is_auto_aug
 from augexplorer.catalog.flow import flow, input_problems, place
-from augexplorer.catalog.hints import tunable_args
 from augexplorer.catalog.inputs import Data, is_image_step, refusal
 from augexplorer.errors import GraphInvalid
 from augexplorer.presets import PRESETS, preset
-from augexplorer.spec import GraphSpec, Node, Ref
+from augexplorer.spec import GraphSpec, Node, Ref, Source
 from augexplorer.validate import validate
 
 
@@ -75,8 +77,6 @@ def test_an_image_operator_asked_for_after_the_source_goes_after_the_decoder(
 def test_random_bbox_crop_without_boxes_says_so_wherever_it_is_asked_for(
     catalog: Catalog,
 ) -> None:
-    from augexplorer.annotations.wiring import placement
-
     basic = preset("basic")
     # after resize a slice would be refused for the 224 px crop after it; without boxes, that is
     # not the reason a person needs
@@ -121,55 +121,136 @@ def _differs(before: np.ndarray, after: np.ndarray) -> bool:
     )
 
 
-def _positions(spec: GraphSpec) -> list[str]:
-    """Where the test adds each operator: every node, except before one of DALI's auto_aug
-    policies, whose pipeline is built anew (1-3 s) on every run an edit upstream of it causes;
-    those positions are the same decoder and source the other presets check."""
+@pytest.fixture(scope="module")
+def tiny_coco(tiny_folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A COCO file over the two small JPEGs (a box and its polygon on each block): the
+    annotated presets read it, as cheap as the folder."""
+    images, annotations = [], []
+    for image_id, name in enumerate(("a/0.jpg", "b/1.jpg"), start=1):
+        images.append({"id": image_id, "file_name": name, "width": 160, "height": 120})
+        x, y, w, h = 40.0, 30.0, 80.0, 60.0  # the block tiny_folder paints
+        annotations.append(
+            {
+                "id": image_id,
+                "image_id": image_id,
+                "category_id": image_id,
+                "bbox": [x, y, w, h],
+                "area": w * h,
+                "iscrowd": 0,
+                "segmentation": [[x + w / 2, y, x + w, y + h / 2, x + w / 2, y + h, x, y + h / 2]],
+            }
+        )
+    categories = [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]
+    path = tmp_path_factory.mktemp("coco") / "annotations.json"
+    path.write_text(
+        json.dumps({"images": images, "annotations": annotations, "categories": categories})
+    )
+    return path
+
+
+def _preset_spec(name: str, folder: Path, coco: Path) -> GraphSpec:
+    """Preset `name` reading the small images: the annotated presets through `coco`."""
+    spec = preset(name)
+    if spec.sources()[0].reads_coco:
+        return spec.with_data(Source("source", "coco", str(coco), file_root=str(folder)))
+    return spec.with_data(Source("source", "folder", str(folder)))
+
+
+def _preset_session(name: str, folder: Path, coco: Path, catalog: Catalog) -> Session:
+    return Session(_preset_spec(name, folder, coco), batch_size=2, catalog=catalog)
+
+
+def test_random_bbox_crop_on_boxes_in_pixels_is_refused_with_the_fix(
+    catalog: Catalog, tiny_folder: Path, tiny_coco: Path
+) -> None:
+    # The segmentation preset reads boxes in pixels, and DALI's random_bbox_crop fails on boxes
+    # outside [0, 1]: the picker offered it there, and the graph failed on every run.
+    spec = _preset_spec("segmentation", tiny_folder, tiny_coco)
+    where = placement(spec, catalog, "random_bbox_crop", "crop")
+    assert not where.ok and "set ratio=True on it (with_ratio)" in str(where.reason)
+    fixed = with_ratio(spec)
+    controller = Controller(Session(fixed, batch_size=2, catalog=catalog), rng_seed=1)
+    assert controller.placement("random_bbox_crop", "crop").ok
+    state = controller.add_op("random_bbox_crop", "crop")
+    assert state.ok, state.failure
+
+
+def _split_at_policy(spec: GraphSpec) -> tuple[list[str], list[str]]:
+    """The positions before the first of DALI's auto_aug policies, and the rest. An edit before
+    a policy builds its pipeline anew (its draws start over; 1-3 s on a CPU) on every run."""
     ids = spec.ids()
     policies = [index for index, node in enumerate(spec.nodes) if is_auto_aug(node.op)]
-    return ids[policies[0] :] if policies else ids
+    first = policies[0] if policies else 0
+    return ids[:first], ids[first:]
 
 
-# The annotated presets read a COCO file; this test gives every preset a folder to read.
-FOLDER_PRESETS = [name for name in PRESETS if preset(name).sources()[0].kind != "coco"]
-
-
-@pytest.mark.parametrize("preset_name", FOLDER_PRESETS)
-def test_every_placement_the_picker_allows_runs(
-    catalog: Catalog, tiny_folder: Path, preset_name: str
-) -> None:
-    session = Session(preset_name, str(tiny_folder), batch_size=2, catalog=catalog)
-    controller = Controller(session, rng_seed=1)
-    base = session.spec
-    tried: dict[str, str] = {}
+def _sweep(controller: Controller, positions: list[str], ops: list[str]) -> tuple[int, int]:
+    """Adds each of `ops` at each of `positions`: each placement the picker allows must run, each
+    it refuses must say why. Returns (allowed, run): a placement whose operator lands after the
+    same node as one already run (at the source, after its decoder) is that graph, not run twice."""
+    base = controller.state.spec
+    ran: set[tuple[str, str | None]] = set()
     allowed = 0
-    for op in image_ops(catalog):
-        for position in _positions(base):
+    for op in ops:
+        for position in positions:
             controller.select(position)
             where = controller.placement(op)
             if not where.ok:
                 assert where.reason, (op, position)
                 continue
             allowed += 1
+            if (op, where.anchor) in ran:
+                continue
+            ran.add((op, where.anchor))
             state = controller.add_op(op)
-            key = f"{op} after {where.anchor}"
-            assert state.ok, f"{key} was allowed but fails: {state.failure}"
+            assert state.ok, f"{op} after {where.anchor} was allowed but fails: {state.failure}"
             node = state.selected
             assert node is not None and state.result is not None
-            tried[key] = node
-            controller.undo()
+            assert node in state.result.ran(), (op, where.anchor)  # run now, not from a cache
+            # back to the preset without running it: the next add_op runs what differs (an undo
+            # would run everything after the anchor once more, a policy's rebuild included)
+            controller.edit(base, run=False, label="back to the preset")
+    return allowed, len(ran)
+
+
+def _picked_ops(catalog: Catalog) -> list[str]:
+    # random_bbox_crop is picked like an image operator where there are boxes (refused with the
+    # reason elsewhere)
+    return [*image_ops(catalog), BOX_CROP]
+
+
+@pytest.mark.parametrize("preset_name", list(PRESETS))
+def test_every_placement_the_picker_allows_runs(
+    catalog: Catalog, tiny_folder: Path, tiny_coco: Path, preset_name: str
+) -> None:
+    session = _preset_session(preset_name, tiny_folder, tiny_coco, catalog)
+    _, positions = _split_at_policy(session.spec)  # the rest: the test below
+    allowed, _ = _sweep(Controller(session, rng_seed=1), positions, _picked_ops(catalog))
     assert allowed >= len(image_ops(catalog))  # most operators fit somewhere in every preset
+
+
+# A policy pipeline built per placement: about 3 minutes on two CPU cores.
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "preset_name", [name for name in PRESETS if _split_at_policy(preset(name))[0]]
+)
+def test_every_placement_before_an_auto_aug_policy_runs(
+    catalog: Catalog, tiny_folder: Path, tiny_coco: Path, preset_name: str
+) -> None:
+    session = _preset_session(preset_name, tiny_folder, tiny_coco, catalog)
+    before_policy, _ = _split_at_policy(session.spec)
+    allowed, run = _sweep(Controller(session, rng_seed=1), before_policy, _picked_ops(catalog))
+    assert allowed >= len(image_ops(catalog)) and run > 0
 
 
 def test_new_image_operators_start_with_controls_and_a_visible_effect(
     catalog: Catalog, tiny_folder: Path
 ) -> None:
-    session = Session("basic", str(tiny_folder), batch_size=2, catalog=catalog)
-    controller = Controller(session, rng_seed=1)
+    explorer = Explorer("basic", str(tiny_folder), batch_size=2, autosave=None, catalog=catalog)
     without_effect = []
     for op in image_ops(catalog):
         info = catalog[op]
-        state = controller.add_op(op, after="flip")
+        state = explorer.add(op, after="flip")
         assert state.ok, (op, state.failure)
         node = state.selected
         assert node is not None and state.result is not None
@@ -177,7 +258,11 @@ def test_new_image_operators_start_with_controls_and_a_visible_effect(
         after = state.result.arrays(Ref(node))[0]
         if not _differs(np.asarray(before), np.asarray(after)):
             without_effect.append(op)
-        shown = set(starting_args(info)) | set(tunable_args(info))
+        # What the panel shows for the new node: a control for every value it starts with.
+        panel = explorer.node_panel
+        assert f"<div class='ax-node-title'>{node} " in panel.title.value, op
+        shown = set(panel.controls) | set(panel.code_views)
         assert shown or not info.args, f"{op} starts with no visible argument"
-        controller.undo()
+        assert set(state.spec.node(node).args) <= shown, (op, shown)
+        explorer.undo()
     assert without_effect == []

@@ -23,6 +23,7 @@ reading the same draws (a node of their own, so the image and its annotations ca
 
 Companions that move coordinates in ratio to the image size (all of them but ``bbox_rotate``)
 need the source to read ``ratio=True``: the note says so and :func:`with_ratio` is the fix.
+``random_bbox_crop`` is refused until then: DALI fails on boxes outside [0, 1].
 An operator that moves pixels with no annotation-safe form is added with a note saying so, and
 :attr:`~.tracks.Tracks.mismatched` names it from then on. Masks are cast to uint8 once
 (DALI's resize, rotate, warp_affine and paste take no int32).
@@ -93,6 +94,14 @@ def placement(
             op,
             where.anchor,
             "random_bbox_crop crops around boxes: read a COCO source (boxes) first",
+        )
+    if not tracks.format.ratio:
+        # DALI's random_bbox_crop takes boxes in [0, 1] only: pixel boxes fail on every run
+        return Placement(
+            op,
+            where.anchor,
+            f"random_bbox_crop takes boxes in ratio to the image size, but source "
+            f"{tracks.source} reads pixels: set ratio=True on it (with_ratio) first",
         )
     if not where.ok or where.anchor is None:
         # the reason is the slice's, which applies the window: say whose slice it is
@@ -355,8 +364,8 @@ def _crop_mirror_normalize(w: _Wiring) -> None:
 def _box_crop(w: _Wiring) -> None:
     """``random_bbox_crop`` picked: it becomes the crop window, and the image node a slice."""
     boxes, labels = w.track("boxes"), w.track("labels")
-    assert boxes is not None  # placement refuses a graph without boxes
-    w.needs_ratio("random_bbox_crop")
+    # placement refuses a graph without boxes, or with boxes in pixels
+    assert boxes is not None and w.tracks.format.ratio
     crop_id = w.node.id
     args: dict[str, ArgValue] = {
         "bbox_layout": "xyXY" if w.tracks.format.ltrb else "xyWH",
