@@ -4,6 +4,7 @@ the caption says after a failed edit. Real DALI on the CPU; messages as the page
 from __future__ import annotations
 
 import dataclasses
+import html
 import io
 from pathlib import Path
 from typing import Any
@@ -70,11 +71,11 @@ def test_tile_size_control_sets_the_picture_size(explorer: Explorer) -> None:
     assert result is not None
     natural = [(a.shape[1], a.shape[0]) for a in result.arrays(Ref("decode"))]
     assert all(max(size) > 160 for size in natural)
-    page_update(explorer.grid.size, value=160)
-    assert explorer.grid.tiles.size == 160
+    page_update(explorer.grid.size.slider, value=160)
+    assert explorer.grid.tiles.size == 160 and explorer.grid.size.box.value == "160"
     sizes = [picture_size(p) for p in explorer.grid.pictures if p is not None]
     assert len(sizes) == 4 and all(max(size) == 160 for size in sizes)
-    page_update(explorer.grid.size, value=400)
+    page_update(explorer.grid.size.box, value="400")  # typed
     sizes = [picture_size(p) for p in explorer.grid.pictures if p is not None]
     for (width, height), size in zip(natural, sizes, strict=True):
         fitted = (width, height) if max(width, height) <= 400 else size
@@ -308,10 +309,105 @@ def test_vary_this_image_from_the_large_view(explorer: Explorer) -> None:
     assert {Path(t["file"]).name for t in tiles} == {Path(result.files()[2]).name}
     assert len({t["draws"] for t in tiles}) > 1  # every copy drew its own angle
     assert "one image, 5 draws: sample #2" in explorer.grid.caption.value
-    page_update(explorer.grid.draws, value=3)
-    assert len(explorer.grid.tiles.tiles) == 3
-    page_message(explorer.grid.tiles, {"event": "vary", "sample": "x"})  # ignored, not raised
-    assert len(explorer.grid.tiles.tiles) == 3
+    assert explorer.grid.draws.value == "5" and explorer.grid.tiles.vary_draws == 5
+    page_update(explorer.grid.draws, value="3")
+    assert len(explorer.grid.tiles.tiles) == 3 and explorer.grid.tiles.vary_draws == 3
+    # The page sends the draws as typed, text included: one that is not applied says why.
+    page_update(explorer.grid.tiles, opened=1)
+    page_message(explorer.grid.tiles, {"event": "vary", "sample": 1, "draws": "abc"})
+    assert explorer.grid.tiles.vary_refused == (
+        "⚠ Not applied: 'abc' is not a whole number; the number of draws must be between 2 "
+        "and 64. The number of draws stays 3."
+    )
+    assert explorer.grid.tiles.opened == 1, "the large view stays open"
+    assert len(explorer.grid.tiles.tiles) == 3 and explorer.grid.variety.copies == 3
+    page_message(explorer.grid.tiles, {"event": "vary", "sample": 1, "draws": "4"})
+    assert explorer.grid.tiles.vary_refused == "" and len(explorer.grid.tiles.tiles) == 4
+    # A message without the view's own index is not the page's: ignored, not raised.
+    page_message(explorer.grid.tiles, {"event": "vary", "sample": "x", "draws": "6"})
+    assert len(explorer.grid.tiles.tiles) == 4
+
+
+# ---- typed values that are not applied say why (issue 12) ---------------------------------------
+
+REFUSED = [
+    ("100", "{what} must be between {low} and {high}, not 100"),
+    ("1", "{what} must be between {low} and {high}, not 1"),
+    ("abc", "'abc' is not a whole number; {what} must be between {low} and {high}"),
+]
+
+
+@pytest.mark.parametrize(("typed", "reason"), REFUSED, ids=[t for t, _ in REFUSED])
+def test_draws_typed_in_the_large_view_that_are_not_applied_say_why(
+    explorer: Explorer, typed: str, reason: str
+) -> None:
+    grid = explorer.grid
+    page_update(grid.tiles, opened=2)
+    page_message(grid.tiles, {"event": "vary", "sample": 2, "draws": typed})
+    why = reason.format(what="the number of draws", low=2, high=64)
+    assert grid.tiles.vary_refused == f"⚠ Not applied: {why}. The number of draws stays 8."
+    # nothing changed: the large view stays open over the batch, the draws as they were
+    assert grid.tiles.opened == 2 and grid.mode.value == "Batch"
+    assert grid.variety.copies == 8 and grid.tiles.vary_draws == 8 and grid.draws.value == "8"
+    page_update(grid.tiles, opened=3)  # another sample: what was said of the last one goes
+    assert grid.tiles.vary_refused == ""
+
+
+@pytest.mark.parametrize(("typed", "reason"), REFUSED, ids=[t for t, _ in REFUSED])
+def test_draws_typed_in_the_variety_tab_that_are_not_applied_say_why(
+    explorer: Explorer, typed: str, reason: str
+) -> None:
+    grid = explorer.grid
+    page_update(grid.mode, index=1)  # Variety
+    assert len(grid.tiles.tiles) == 8
+    page_update(grid.draws, value=typed)
+    why = reason.format(what="the number of draws", low=2, high=64)
+    assert html.unescape(grid.refused.value) == (
+        f"<span class='ax-errors'>⚠ Not applied: {why}. The number of draws stays 8.</span>"
+    )
+    assert grid.refused.layout.display != "none"
+    assert grid.draws.value == typed, "what was typed stays"
+    assert "ax-input-refused" in grid.draws._dom_classes
+    assert grid.variety.copies == 8 and len(grid.tiles.tiles) == 8 and grid.tiles.vary_draws == 8
+    page_update(grid.draws, value="6")  # in range: applied, and the complaint goes
+    assert grid.variety.copies == 6 and len(grid.tiles.tiles) == 6
+    assert grid.refused.value == "" and grid.refused.layout.display == "none"
+    assert "ax-input-refused" not in grid.draws._dom_classes
+
+
+@pytest.mark.parametrize(("typed", "reason"), REFUSED, ids=[t for t, _ in REFUSED])
+def test_a_tile_size_typed_that_is_not_applied_says_why(
+    explorer: Explorer, typed: str, reason: str
+) -> None:
+    grid = explorer.grid
+    drawn = grid.pictures
+    page_update(grid.size.box, value=typed)
+    why = reason.format(what="the tile size", low=120, high=480)
+    assert html.unescape(grid.refused.value) == (
+        f"<span class='ax-errors'>⚠ Not applied: {why}. The tile size stays 240.</span>"
+    )
+    assert grid.refused.layout.display != "none"
+    assert grid.size.box.value == typed, "what was typed stays"
+    assert "ax-input-refused" in grid.size.box._dom_classes
+    assert grid.size.value == 240 and grid.tiles.size == 240 and grid.pictures == drawn
+    page_update(grid.size.box, value="300")  # in range, off the slider's steps: applied
+    assert grid.size.value == 300 and grid.tiles.size == 300
+    assert grid.refused.value == "" and "ax-input-refused" not in grid.size.box._dom_classes
+
+
+def test_both_refusals_show_until_each_box_is_put_right(explorer: Explorer) -> None:
+    grid = explorer.grid
+    page_update(grid.mode, index=1)  # Variety
+    page_update(grid.size.box, value="1000")
+    page_update(grid.draws, value="0")
+    said = html.unescape(grid.refused.value)
+    assert "The tile size stays 240" in said and "The number of draws stays 8" in said
+    page_update(grid.size.slider, value=200)  # the slider applies a size: its complaint goes
+    said = html.unescape(grid.refused.value)
+    assert "tile size" not in said and "The number of draws stays 8" in said
+    assert grid.size.box.value == "200"
+    page_update(grid.draws, value="8")  # the draws in force typed again: nothing stands
+    assert grid.refused.value == "" and grid.refused.layout.display == "none"
 
 
 def test_results_answer_the_large_views_questions(explorer: Explorer) -> None:

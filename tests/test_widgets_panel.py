@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from augexplorer_widgets.autosave import Autosave
 from augexplorer_widgets.explorer import PANEL_SETTLE_S
 from test_widgets import in_own_thread
 
+from augexplorer.catalog import Catalog
 from augexplorer.data import samples_dir
 from augexplorer.spec import Random
 
@@ -220,8 +222,13 @@ def test_export_writes_module_and_shows_code(explorer: Explorer, tmp_path: Path)
     browser_update(explorer.export_view.path, value=str(target))
     explorer.export_view.button.click()
     assert target.is_file()
-    assert "pipeline_def" in explorer.export_view.code.value
-    assert explorer.export_view.copy.text == target.read_text()
+    source = target.read_text()
+    code = explorer.export_view.code.value
+    assert "pipeline_def" in code
+    # shown highlighted (Pygments' token classes, coloured by the theme); copied as plain code
+    assert code.startswith("<pre class='ax-code ax-highlight'>")
+    assert '<span class="k">def</span>' in code and "<span" not in source
+    assert explorer.export_view.copy.text == source
     explorer.export_view.button.click()  # a second export refuses to replace the file
     said = explorer.export_view.message.value
     assert "already exists; tick “replace an existing file” to replace it" in said
@@ -383,6 +390,22 @@ def test_random_toggle_is_labelled(explorer: Explorer) -> None:
     browser_update(explorer.graph, selected="rotate")
     toggle = explorer.node_panel.controls["angle"].random_toggle
     assert toggle.description == "random" and toggle.value and not toggle.disabled
+
+
+def test_each_argument_label_shows_its_doc_on_hover(explorer: Explorer, catalog: Catalog) -> None:
+    browser_update(explorer.graph, selected="rotate")
+    info = catalog["rotate"]
+    controls = explorer.node_panel.controls
+    assert {"angle", "fill_value"} <= set(controls)
+    for name, control in controls.items():
+        arg = info.arg(name)
+        assert arg is not None, name
+        label = find(control, "ax-arg-label")
+        assert label is not None
+        shown = re.fullmatch(r'<span title="([^"]*)">([^<]*)</span>', label.value)
+        assert shown is not None and html.unescape(shown[2]) == name, label.value
+        doc = " ".join(arg.doc.split())  # the tooltip runs DALI's lines together
+        assert len(doc) >= 20 and doc[:60] in html.unescape(shown[1]), name
 
 
 def test_the_panel_says_what_the_folder_left_out(catalog, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

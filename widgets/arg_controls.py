@@ -9,6 +9,7 @@ into text boxes read here, so a value that is not applied stays typed and says w
 from __future__ import annotations
 
 import contextlib
+import html
 import math
 from collections.abc import Callable
 from typing import Any
@@ -20,7 +21,7 @@ from augexplorer.catalog import ArgInfo, Hint
 from augexplorer.catalog.limits import distributions_for
 from augexplorer.spec import ArgValue, PythonCode, Random, Ref
 
-from .numbers import format_number, parse_number
+from .numbers import format_number, parse_in_range, parse_number
 
 OnChange = Callable[[str, ArgValue], None]
 LABEL_WIDTH = "112px"
@@ -185,10 +186,10 @@ class NumberSlider(widgets.HBox):
         if self._syncing:
             return
         try:
-            number = parse_number(change["new"], self.integer)
-            if self.bounds is not None and not self.bounds[0] <= number <= self.bounds[1]:
-                low, high = (format_number(b) for b in self.bounds)
-                raise ValueError(f"{self.what} must be between {low} and {high}, not {number}")
+            if self.bounds is None:
+                number = parse_number(change["new"], self.integer)
+            else:  # the reason names the limits, whatever was typed
+                number = parse_in_range(change["new"], *self.bounds, self.what, self.integer)
         except ValueError as error:
             if self.on_unparsed is not None:
                 self.on_unparsed(change["new"], str(error))
@@ -664,8 +665,7 @@ class ArgControl(widgets.VBox):
         self._unparsed: tuple[str, str, ArgValue] | None = None
         self._value = value
         self._error: str | None = None  # the graph's own complaint about the value in force
-        label = widgets.Label(name, layout={"width": LABEL_WIDTH})
-        label.tooltip = _tooltip(arg)
+        label = hover_label(name, _tooltip(arg), layout={"width": LABEL_WIDTH})
         label.add_class("ax-arg-label")
         per_sample = arg is not None and arg.per_sample
         self.random_toggle = widgets.ToggleButton(
@@ -836,6 +836,13 @@ class ArgControl(widgets.VBox):
             self._on_change(self.name, make_random(self.arg, current))
         elif isinstance(self.editor, RandomEditor):
             self._on_change(self.name, constant_from(self.arg, self.editor.random))
+
+
+def hover_label(text: str, tooltip: str, **kwargs: Any) -> widgets.HTML:
+    """`text` with `tooltip` shown on hover. An ipywidgets Label's own tooltip never reaches
+    the page (it is set on the hidden description element), so the text carries its title."""
+    title = html.escape(tooltip, quote=True)
+    return widgets.HTML(f'<span title="{title}">{html.escape(text)}</span>', **kwargs)
 
 
 def _tooltip(arg: ArgInfo | None) -> str:

@@ -17,13 +17,16 @@ from augexplorer.render.tiles import node_tiles, pictures
 from augexplorer.spec import Ref
 
 from .annotations_view import AnnotationToggles
+from .arg_controls import NumberSlider, number_box
 from .failure import Failure
+from .numbers import parse_in_range
 from .shown import Shown, shown
 from .snapshot import Snapshot
 from .tile_grid import DEFAULT_SIZE, TileGrid, large_state, tile_state
 from .variety import MAX_COPIES, MIN_COPIES, Variety, VarietyError
 
 MODES = ("Batch", "Variety", "A/B")
+MIN_SIZE, MAX_SIZE = 120, 480  # CSS pixels per picture
 
 
 def _muted(text: str) -> str:
@@ -43,34 +46,48 @@ class GridView(widgets.VBox):
             options=list(MODES), value="Batch", style={"button_width": "76px"}
         )
         self.mode.add_class("ax-grid-mode")
-        self.size = widgets.IntSlider(
-            value=DEFAULT_SIZE,
-            min=120,
-            max=480,
-            step=20,
-            description="tile size",
-            continuous_update=False,
-            readout_format="d",
-            style={"description_width": "56px"},
-            layout={"width": "230px"},
+        # The slider's own readout would clamp a typed size, or drop text, without a word: the
+        # size is typed in a box read here, which says why a value is not applied.
+        self.size = NumberSlider(
+            widgets.IntSlider(
+                min=MIN_SIZE,
+                max=MAX_SIZE,
+                step=20,
+                description="tile size",
+                continuous_update=False,
+                readout=False,
+                style={"description_width": "56px"},
+            ),
+            number_box(),
+            DEFAULT_SIZE,
+            bounds=(MIN_SIZE, MAX_SIZE),
+            what="the tile size",
         )
+        self.size.slider.layout.width = "190px"
+        self.size.box.layout.width = "52px"
         self.size.add_class("ax-tile-size")
-        self.draws = widgets.BoundedIntText(
-            value=variety.copies,
-            min=MIN_COPIES,
-            max=MAX_COPIES,
+        self.size.on_unparsed = self._size_refused
+        # A text box, not a BoundedIntText: the page would clamp what is typed there unsaid.
+        self.draws = widgets.Text(
+            value=str(variety.copies),
             description="draws",
+            continuous_update=False,
             style={"description_width": "40px"},
             layout={"width": "110px", "display": "none"},
         )
         self.draws.add_class("ax-variety-draws")
+        # Why a typed tile size or number of draws was not applied, on a line of its own.
+        self.refused = widgets.HTML("", layout={"display": "none", "flex": "1 1 100%"})
+        self.refused.add_class("ax-grid-refused")
+        self._refusals: dict[str, str] = {}
+        self._syncing = False
         self.caption = widgets.HTML("")
         self.caption.add_class("ax-grid-caption")
         self.note = widgets.HTML("")
         self.tiles = TileGrid(size=DEFAULT_SIZE, vary_draws=variety.copies)
         self.overlay_toggles = AnnotationToggles(self._overlay_kinds_changed)
         self.tiles.overlay_kinds = self.overlay_toggles.shown
-        head = widgets.HBox([self.mode, self.size, self.draws])
+        head = widgets.HBox([self.mode, self.size, self.draws, self.refused])
         head.add_class("ax-grid-head")
         super().__init__([head, self.overlay_toggles, self.caption, self.note, self.tiles])
         self.add_class("ax-grid-view")
@@ -79,8 +96,8 @@ class GridView(widgets.VBox):
         self._last: tuple[Any, ...] | None = None
         self._view: tuple[RunResult, str | None, bool] | None = None  # what the large view reads
         self.mode.observe(lambda _: self._mode_changed(), "value")
-        self.size.observe(lambda _: self._redraw(), "value")
-        self.draws.observe(lambda _: self._draws_changed(), "value")
+        self.size.observe(lambda _: self._size_changed(), "value")
+        self.draws.observe(self._draws_typed, "value")
         self.tiles.observe(lambda _: self._draw_large(), "opened")
         self.tiles.on_vary(self.vary)
 
@@ -263,11 +280,19 @@ class GridView(widgets.VBox):
         self.tiles.overlay_kinds = kinds
 
     # ---- controls ---------------------------------------------------------------------------
-    def vary(self, sample: int, draws: int) -> None:
-        """Show `draws` copies of sample `sample` under new draws: "Vary this image"."""
+    def vary(self, sample: int, draws: int | str) -> None:
+        """Show `draws` copies of sample `sample` under new draws: "Vary this image". `draws`
+        as typed in the large view: a value that cannot be used leaves the view open, saying
+        why, and the draws as they were."""
+        try:
+            copies = self._read_draws(str(draws))
+        except ValueError as error:
+            self.tiles.vary_refused = f"⚠ {self._draws_refusal(str(error))}"
+            return
+        self.tiles.vary_refused = ""
         self.variety_sample = max(0, sample)
-        self.draws.value = min(MAX_COPIES, max(MIN_COPIES, draws))
-        self.variety.copies = self.draws.value
+        self._say_refused("draws", None)  # the box shows the draws now in force
+        self._use_draws(copies)
         self.tiles.opened = -1
         if self.mode.value == "Variety":
             self._redraw()
@@ -279,10 +304,63 @@ class GridView(widgets.VBox):
         self.tiles.opened = -1  # the mode picked is what is shown, not a large view over it
         self._redraw()
 
-    def _draws_changed(self) -> None:
-        self.variety.copies = self.draws.value
-        self.tiles.vary_draws = self.draws.value
+    def _size_changed(self) -> None:
+        self._say_refused("size", None)  # a size applied (typed or from the slider) stands
         self._redraw()
+
+    def _size_refused(self, typed: str, reason: str) -> None:
+        """The tile size box holds text that was not applied (`reason`; empty: the size in force
+        was typed again, so nothing stands against it any more)."""
+        if not reason:
+            self._say_refused("size", None)
+            return
+        self._say_refused("size", f"Not applied: {reason}. The tile size stays {self.size.value}.")
+
+    def _draws_typed(self, change: dict[str, Any]) -> None:
+        if self._syncing:
+            return
+        try:
+            copies = self._read_draws(change["new"])
+        except ValueError as error:  # the text stays typed, with the reason beside it
+            self._say_refused("draws", self._draws_refusal(str(error)))
+            return
+        self._say_refused("draws", None)
+        self._use_draws(copies)
+        self._redraw()
+
+    def _read_draws(self, text: str) -> int:
+        """The number of draws typed; raises ValueError saying why it cannot be used."""
+        return int(parse_in_range(text, MIN_COPIES, MAX_COPIES, "the number of draws", True))
+
+    def _draws_refusal(self, reason: str) -> str:
+        return f"Not applied: {reason}. The number of draws stays {self.variety.copies}."
+
+    def _use_draws(self, copies: int) -> None:
+        """Draw `copies` copies from now on, shown as such in the Variety tab's box and in the
+        large view's."""
+        self.variety.copies = copies
+        self.tiles.vary_draws = copies
+        self._syncing = True
+        try:
+            self.draws.value = str(copies)
+        finally:
+            self._syncing = False
+
+    def _say_refused(self, box: str, message: str | None) -> None:
+        """Show (or, with None, take back) why what was typed in `box` ("size" or "draws") was
+        not applied; the box is outlined while its text stands refused."""
+        widget = self.size.box if box == "size" else self.draws
+        if message:
+            self._refusals[box] = message
+            widget.add_class("ax-input-refused")
+        else:
+            self._refusals.pop(box, None)
+            widget.remove_class("ax-input-refused")
+        self.refused.value = "<br>".join(
+            f"<span class='ax-errors'>⚠ {html.escape(said)}</span>"
+            for said in self._refusals.values()
+        )
+        self.refused.layout.display = "" if self._refusals else "none"
 
     def _redraw(self) -> None:
         self.tiles.size = self.size.value

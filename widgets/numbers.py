@@ -13,14 +13,23 @@ import math
 MAX_CHARS = 40
 
 
+class Unreadable(ValueError):
+    """Text that is no number of the kind asked for. `reason` says what was wrong, without the
+    hint on what to type instead (a box with limits names those instead)."""
+
+    def __init__(self, reason: str, hint: str = "") -> None:
+        super().__init__(f"{reason}; {hint}" if hint else reason)
+        self.reason = reason
+
+
 def parse_number(text: str, integer: bool) -> int | float:
     """``"2.5"`` -> 2.5; raises ValueError saying what was wrong and what to type instead."""
     typed = text.strip().replace("_", "")
     kind = "a whole number" if integer else "a number"
     if not typed:
-        raise ValueError(f"the box is empty; type {kind}")
+        raise Unreadable("the box is empty", f"type {kind}")
     if len(typed) > MAX_CHARS:
-        raise ValueError(f"{_short(text)} is too long to be {kind}")
+        raise Unreadable(f"{_short(text)} is too long to be {kind}")
     try:
         return int(typed)
     except ValueError:
@@ -28,11 +37,27 @@ def parse_number(text: str, integer: bool) -> int | float:
     try:
         value = float(typed)
     except ValueError:
-        raise ValueError(f"{_short(text)} is not {kind}") from None
+        raise Unreadable(f"{_short(text)} is not {kind}") from None
     if integer:
         if not math.isfinite(value) or not value.is_integer():
-            raise ValueError(f"{_short(text)} is not a whole number; type e.g. {_nearest(value)}")
+            raise Unreadable(
+                f"{_short(text)} is not a whole number", f"type e.g. {_nearest(value)}"
+            )
         return int(value)
+    return value
+
+
+def parse_in_range(text: str, low: float, high: float, what: str, integer: bool) -> int | float:
+    """A number from `low` to `high`; raises ValueError saying why, naming `what` and the range,
+    whatever was wrong with the text (``'abc' is not a whole number; the number of draws must be
+    between 2 and 64``): a box with limits always says what it takes."""
+    allowed = f"{what} must be between {format_number(low)} and {format_number(high)}"
+    try:
+        value = parse_number(text, integer)
+    except Unreadable as error:
+        raise ValueError(f"{error.reason}; {allowed}") from None
+    if not low <= value <= high:
+        raise ValueError(f"{allowed}, not {format_number(value)}")
     return value
 
 

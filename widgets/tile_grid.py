@@ -88,6 +88,9 @@ class TileGrid(anywidget.AnyWidget):
     opened = traitlets.Int(-1).tag(sync=True)  # the sample in the large view; -1 when closed
     large = traitlets.Dict().tag(sync=True)
     vary_draws = traitlets.Int(8).tag(sync=True)
+    # Why the draws typed in the large view were not applied ("" when nothing stands refused):
+    # the page shows it beside its box, which keeps what was typed.
+    vary_refused = traitlets.Unicode("").tag(sync=True)
     # Annotations over the pictures: per tile, per picture, an overlay (render.overlay_data) or
     # None; the kinds drawn change without resending them.
     overlays: traitlets.List[list[dict[str, Any] | None]] = traitlets.List().tag(sync=True)
@@ -96,11 +99,15 @@ class TileGrid(anywidget.AnyWidget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.add_class("ax-tile-grid")
-        self._on_vary: Callable[[int, int], None] | None = None
+        self._on_vary: Callable[[int, str], None] | None = None
         self.on_msg(self._message)
+        # another sample, or none: what was said about the last one's box no longer stands
+        self.observe(lambda _: setattr(self, "vary_refused", ""), "opened")
 
-    def on_vary(self, callback: Callable[[int, int], None]) -> None:
-        """`callback(sample, draws)` runs when "Vary this image" is pressed in the large view."""
+    def on_vary(self, callback: Callable[[int, str], None]) -> None:
+        """`callback(sample, draws)` runs when "Vary this image" is pressed in the large view,
+        with the draws as typed there: the callback reads them, and sets :attr:`vary_refused`
+        where they cannot be used."""
         self._on_vary = callback
 
     def _message(self, _: Any, content: Any, buffers: Any) -> None:
@@ -109,7 +116,7 @@ class TileGrid(anywidget.AnyWidget):
         if self._on_vary is None:
             return
         try:
-            sample, draws = int(content["sample"]), int(content["draws"])
+            sample = int(content["sample"])
         except (KeyError, TypeError, ValueError):
-            return
-        self._on_vary(sample, draws)
+            return  # the page sends the view's own index: nothing a person typed is lost
+        self._on_vary(sample, str(content.get("draws", "")))

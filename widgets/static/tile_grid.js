@@ -339,16 +339,29 @@ class TileGrid {
     if (!view.can_vary) return;
     const vary = h("div", "ax-vary", root);
     const label = h("label", "", vary, "draws ");
+    // Text, not a number input: that one reads text it cannot parse as "" (sent as 0), so the
+    // kernel could not say what was typed; it reads the text and says why a value is not
+    // applied (vary_refused).
     const count = h("input", "ax-vary-draws", label);
-    count.type = "number";
-    count.min = "2";
-    count.max = "64";
+    count.type = "text";
+    count.inputMode = "numeric";
     count.value = String(this.model.get("vary_draws"));
+    // Keys typed in the box edit it: arrows move its caret, not to another sample (Esc closes).
+    count.addEventListener("keydown", (e) => { if (e.key !== "Escape") e.stopPropagation(); });
     const go = h("button", "jupyter-button ax-vary-button", vary, "Vary this image");
     go.title = "the same image under many draws of every random value";
     go.addEventListener("click", () => {
-      this.model.send({ event: "vary", sample: view.index, draws: Number(count.value) });
+      this.model.send({ event: "vary", sample: view.index, draws: count.value });
     });
+    h("span", "ax-vary-refused ax-errors", vary);
+    this.showVaryRefused();
+  }
+
+  showVaryRefused() {
+    const said = this.large.querySelector(".ax-vary-refused");
+    if (!said) return;
+    setText(said, this.model.get("vary_refused") || "");
+    setHidden(said, !said.textContent);
   }
 }
 
@@ -366,6 +379,8 @@ export default {
     model.on("change:overlays", overlays);
     model.on("change:overlay_kinds", kinds);
     model.on("change:opened", large);
+    const refused = () => view.showVaryRefused();
+    model.on("change:vary_refused", refused);
     view.drawTiles();
     return () => {
       model.off("change:tiles", tiles);
@@ -375,6 +390,7 @@ export default {
       model.off("change:overlays", overlays);
       model.off("change:overlay_kinds", kinds);
       model.off("change:opened", large);
+      model.off("change:vary_refused", refused);
     };
   },
 };
