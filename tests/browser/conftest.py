@@ -14,6 +14,7 @@ from .harness import (
     CHROMIUM_ARGS,
     Server,
     copy_notebooks,
+    plant_edited_autosaves,
     start_lab,
     start_voila,
     stop,
@@ -36,6 +37,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory, work_root: Path) -> Iterator[S
 
 @pytest.fixture(scope="session")
 def voila(tmp_path_factory: pytest.TempPathFactory, work_root: Path) -> Iterator[Server]:
+    plant_edited_autosaves(work_root, "01_quickstart.ipynb")
     server = start_voila(tmp_path_factory.mktemp("voila"), work_root, "01_quickstart.ipynb")
     yield server
     stop(server.process)

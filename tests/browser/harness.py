@@ -168,6 +168,24 @@ def start_voila(base: Path, root: Path, notebook: str) -> Server:
     return Server(url, root, _start(command, base, root, None, "voila.log", port=port))
 
 
+def plant_edited_autosaves(root: Path, notebook: str) -> list[Path]:
+    """An edited graph autosaved where a panel could look for one: the folder's shared autosave
+    (a kernel that knows no notebook) and JupyterLab's autosave of `notebook`. A panel that
+    must not offer them (Voila's) is then tested against graphs that are there."""
+    from augexplorer_widgets.autosave import Autosave
+    from augexplorer_widgets.autosave_key import SHARED, autosave_path
+
+    from augexplorer import preset
+
+    edited = preset("basic").set_arg("rotate", "fill_value", 77.0)
+    lab_file = autosave_path(True, env={"JPY_SESSION_NAME": str(root / notebook)})
+    assert lab_file is not None
+    planted = [root / SHARED, root / lab_file]
+    for path in planted:
+        Autosave(path).save(edited)
+    return planted
+
+
 def copy_notebooks(root: Path, names: tuple[str, ...] = ("01_quickstart.ipynb",)) -> None:
     for name in names:
         shutil.copy(ROOT / "notebooks" / name, root / name)

@@ -14,6 +14,34 @@ ROOMY_WIDTH = 1600
 PARTS = (".ax-explorer", ".ax-body", ".ax-output", ".ax-tiles-root", ".ax-tiles", ".ax-graph-root")
 
 
+# The colour an element's text is drawn in, the colour behind it (the first ancestor with an
+# opaque background; an SVG text's card), and their contrast ratio as WCAG 2 defines it.
+CONTRAST = """
+(css) => {
+  const rgb = (c) => { const m = c.match(/[\\d.]+/g).map(Number);
+    return { r: m[0], g: m[1], b: m[2], a: m.length > 3 ? m[3] : 1 }; };
+  const lum = ({ r, g, b }) => { const f = (v) => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const el = document.querySelector(css);
+  if (!el) return null;
+  let fg, bg;
+  if (el instanceof SVGElement) {
+    fg = getComputedStyle(el).fill;
+    const box = el.closest('[data-node]')?.querySelector('.ax-g-box');
+    bg = getComputedStyle(box).fill;
+  } else {
+    fg = getComputedStyle(el).color;
+    for (let e = el; e; e = e.parentElement) {
+      const c = getComputedStyle(e).backgroundColor;
+      if (rgb(c).a > 0.5) { bg = c; break; }
+    }
+  }
+  const [a, b] = [lum(rgb(fg)), lum(rgb(bg))];
+  return { fg, bg, ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) };
+}
+"""
+
 # Every element of the panel that would show a sideways scrollbar: one that scrolls (overflow-x
 # auto or scroll) and holds more than its width; keyed by its classes.
 SCROLLERS = """() => Object.fromEntries(
@@ -61,6 +89,20 @@ def clipped_cards(page: Any) -> list[str]:
     )
 
 
+def beyond_its_cell(page: Any) -> int:
+    """How many pixels the panel reaches past the right edge of the notebook output it sits in
+    (0 when it fits): a cell that clips or scrolls its output would hide the part beyond it,
+    which none of the panel's own measures can see."""
+    return int(
+        page.evaluate(
+            "() => { const panel = document.querySelector('.ax-explorer');"
+            " const cell = panel.closest('.jp-OutputArea-output') || panel.parentElement;"
+            " return Math.max(0, Math.ceil(panel.getBoundingClientRect().right"
+            " - cell.getBoundingClientRect().right)); }"
+        )
+    )
+
+
 def screenshot(page: Any, width: int, path: Path) -> None:
     """The whole panel at `width`: the window is made tall enough to hold it, since a panel
     taller than the window comes out cut and overlaid by the page's fixed header."""
@@ -88,6 +130,7 @@ def check_layout(page: Any, width: int, artifacts: Path, name: str) -> None:
         "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
     assert page_overflow <= 1, (width, page_overflow)
+    assert beyond_its_cell(page) <= 1, (width, beyond_its_cell(page))
     assert clipped_cards(page) == [], (width, clipped_cards(page))
     tiles = widths(page, ".ax-tile")
     assert tiles, "no tiles on the page"

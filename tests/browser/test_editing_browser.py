@@ -5,16 +5,16 @@ test_theme_browser.py)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .harness import Server, kernel_eval, open_notebook, run_all
+from .layout import WIDTHS, beyond_its_cell, clipped_cards, screenshot
 
 pytestmark = pytest.mark.browser
-
-WIDTHS = (1280, 1600, 1920)
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +49,7 @@ def select(page: Any, node: str) -> None:
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_graph_and_picker_fit_their_column(page: Any, artifacts: Path, width: int) -> None:
+    screenshot(page, width, artifacts / f"editing-{width}.png")
     page.set_viewport_size({"width": width, "height": 1000})
     page.wait_for_timeout(300)  # the graph redraws for its new width
     assert _sideways(page, ".ax-graph-root") == 0
@@ -56,7 +57,9 @@ def test_graph_and_picker_fit_their_column(page: Any, artifacts: Path, width: in
     svg = page.locator(".ax-graph-svg").first.bounding_box()
     column = page.locator(".ax-graph-root").first.bounding_box()
     assert svg["width"] <= column["width"] + 1
-    page.locator(".ax-explorer").first.screenshot(path=str(artifacts / f"editing-{width}.png"))
+    assert clipped_cards(page) == [], clipped_cards(page)
+    assert beyond_its_cell(page) <= 1, beyond_its_cell(page)
+    page.set_viewport_size({"width": 1600, "height": 1000})
 
 
 def test_picker_greys_what_does_not_fit_and_adds_in_one_click(page: Any, artifacts: Path) -> None:
@@ -94,6 +97,50 @@ def test_picker_offers_auto_augment_policies_with_their_cost(page: Any, artifact
     assert "rebuilds a DALI pipeline" in row.locator(".ax-op-cost").inner_text()
     page.locator(".ax-op-picker").first.screenshot(path=str(artifacts / "editing-auto-aug.png"))
     search.fill("")
+
+
+def test_picker_groups_by_what_operators_do_and_hides_audio_video_readers(page: Any) -> None:
+    select(page, "crop")
+    page.locator(".ax-op-where", has_text="after crop").wait_for(timeout=30_000)
+    search = page.locator(".ax-op-search input")
+    search.fill("")
+    titles = [  # as written: the page shows them in capitals
+        t.split(" · ")[0]
+        for t in page.locator(".ax-op-group-title").evaluate_all(
+            "els => els.map(e => e.textContent)"
+        )
+    ]
+    groups = json.loads(
+        kernel_eval(
+            page,
+            "import json; from augexplorer_widgets.op_picker import GROUPS; "
+            "print(json.dumps(GROUPS))",
+        )
+    )
+    hidden = groups[-1]
+    assert titles and titles == [g for g in groups if g in titles], titles  # in GROUPS order
+    assert hidden not in titles and page.locator(".ax-op-item[data-op='mfcc']").count() == 0
+    show = page.locator(".ax-op-show-hidden input")
+    show.check()
+    try:
+        page.locator(".ax-op-group-title", has_text=hidden).wait_for(timeout=30_000)
+        assert page.locator(".ax-op-item[data-op='mfcc']").count() == 1
+    finally:
+        show.uncheck()
+    page.locator(".ax-op-group-title", has_text=hidden).wait_for(state="detached")
+
+
+def test_argument_labels_carry_dalis_doc_on_hover(page: Any) -> None:
+    select(page, "rotate")
+    label = page.locator(".ax-arg-fill_value .ax-arg-label").first
+    label.wait_for(timeout=30_000)
+    doc = kernel_eval(
+        page,
+        "from augexplorer.catalog import load_catalog; "
+        "print(' '.join(load_catalog()['rotate'].arg('fill_value').doc.split())[:60])",
+    )
+    hover = label.evaluate("e => e.querySelector('span[title]')?.title")
+    assert doc.strip() and doc.strip() in (hover or ""), (doc, hover)
 
 
 def test_picker_search_reads_words_and_enter_adds_the_first_that_fits(page: Any) -> None:

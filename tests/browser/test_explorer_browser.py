@@ -11,7 +11,7 @@ from augexplorer_widgets.export_view import find_exporter
 from augexplorer.data import samples_dir
 
 from .harness import Server, grid_src, kernel_eval, open_notebook, run_all
-from .layout import sideways
+from .layout import beyond_its_cell, screenshot, sideways
 
 pytestmark = pytest.mark.browser
 
@@ -247,12 +247,12 @@ def test_a_preset_over_the_edited_graph_can_be_undone(page: Any, artifacts: Path
 def test_layout_at_common_widths(page: Any, artifacts: Path, width: int) -> None:
     """The panel at three window widths, as a person would look at it: saved for review, and
     the panel itself never wider than the notebook gives it."""
+    screenshot(page, width, artifacts / f"browser-width-{width}.png")
     page.set_viewport_size({"width": width, "height": 1100})
     page.wait_for_timeout(500)  # lab lays out again after a resize
-    panel = page.locator(".ax-explorer").first
-    panel.screenshot(path=str(artifacts / f"browser-width-{width}.png"))
     overflow = sideways(page)  # the panel, and every part of it that could scroll
     assert all(v <= 1 for v in overflow.values()), (width, overflow)
+    assert beyond_its_cell(page) <= 1, (width, beyond_its_cell(page))
     # No button's label cut to "…" (ipywidgets' buttons ellipsize), the export tab's included.
     page.locator(".ax-tabs .lm-TabBar-tab", has_text="Export").click()
     page.locator(".ax-export-button").wait_for(timeout=10_000)

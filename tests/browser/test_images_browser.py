@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from .harness import Server, kernel_eval, open_panel, set_theme, write_panel_notebook
-from .layout import sideways
+from .layout import CONTRAST, beyond_its_cell, screenshot, sideways
 
 pytestmark = pytest.mark.browser
 
@@ -46,6 +46,8 @@ def widths(page: Any, css: str) -> list[float]:
 
 
 def test_tiles_are_at_least_200_px_wide_with_text_captions(page: Any, artifacts: Path) -> None:
+    # as a person works: JupyterLab's file browser open beside the notebook
+    assert widths(page, "#jp-left-stack")[0] >= 200
     tiles = widths(page, ".ax-tile")
     assert len(tiles) == BATCH and min(tiles) >= 200, tiles
     panel = widths(page, ".ax-explorer")[0]
@@ -57,6 +59,13 @@ def test_tiles_are_at_least_200_px_wide_with_text_captions(page: Any, artifacts:
     )
     assert labels == captions
     assert "angle=" in page.locator(".ax-tile-draws").first.inner_text()
+    # legible: text of a readable size, in a colour that stands out from the tile
+    for css in (".ax-tile-label", ".ax-tile-draws"):
+        size = page.evaluate(
+            f"() => parseFloat(getComputedStyle(document.querySelector('{css}')).fontSize)"
+        )
+        assert size >= 11, (css, size)
+        assert page.evaluate(CONTRAST, css)["ratio"] >= 4.5, (css, page.evaluate(CONTRAST, css))
     page.locator(".ax-explorer").first.screenshot(path=str(artifacts / "images-tiles-1600.png"))
 
 
@@ -83,6 +92,16 @@ def test_tile_size_control_changes_the_tiles(page: Any) -> None:
         timeout=30_000,
     )
     assert float(handle.get_attribute("aria-valuenow") or 0) == 240
+    # a size typed that cannot be taken says why; the tiles keep theirs
+    box = page.locator(".ax-tile-size .ax-number-box input").first
+    box.fill("1000")
+    box.press("Enter")
+    refused = page.locator(".ax-grid-refused")
+    refused.wait_for(timeout=30_000)
+    assert "between 120 and 480" in refused.inner_text(), refused.inner_text()
+    box.fill("240")
+    box.press("Enter")
+    refused.wait_for(state="hidden", timeout=30_000)
 
 
 def test_large_view_opens_moves_reads_pixels_and_closes(page: Any, artifacts: Path) -> None:
@@ -140,6 +159,13 @@ def test_large_view_opens_moves_reads_pixels_and_closes(page: Any, artifacts: Pa
 def test_vary_this_image_from_the_large_view(page: Any, artifacts: Path) -> None:
     page.locator(".ax-tile[data-index='1']").click()
     page.locator(".ax-vary-button").wait_for(timeout=30_000)
+    # a number of draws that cannot be taken says why, beside the button, and the view stays
+    page.locator(".ax-vary-draws").fill("100")
+    page.locator(".ax-vary-button").click()
+    refused = page.locator(".ax-vary-refused")
+    refused.wait_for(timeout=30_000)
+    assert "between 2 and 64" in refused.inner_text() and "100" in refused.inner_text()
+    page.locator(".ax-large").screenshot(path=str(artifacts / "images-vary-refused.png"))
     page.locator(".ax-vary-draws").fill("6")
     page.locator(".ax-vary-button").click()
     page.locator(".ax-grid-caption", has_text="one image, 6 draws: sample #1").wait_for(
@@ -170,10 +196,11 @@ def test_large_view_of_values_that_are_no_picture(page: Any) -> None:
 
 @pytest.mark.parametrize("width", [1280, 1600, 1920])
 def test_nothing_scrolls_sideways(page: Any, artifacts: Path, width: int) -> None:
+    screenshot(page, width, artifacts / f"images-width-{width}.png")
     page.set_viewport_size({"width": width, "height": 1000})
     page.wait_for_timeout(500)  # lab lays out again after a resize
-    page.locator(".ax-explorer").first.screenshot(path=str(artifacts / f"images-width-{width}.png"))
     assert all(v <= 1 for v in sideways(page).values()), sideways(page)
+    assert beyond_its_cell(page) <= 1, beyond_its_cell(page)
     # a node's panel: sliders on rows of their own, a probability, a range, a choice
     if page.locator(".ax-arg-fill_value").count() == 0:  # a click on the selected deselects
         page.locator(".ax-graph [data-node='rotate']").click()

@@ -11,39 +11,11 @@ from typing import Any
 import pytest
 
 from .harness import Server, open_panel, set_theme, write_panel_notebook
-from .layout import screenshot, sideways
+from .layout import CONTRAST, WIDTHS, check_layout, screenshot, sideways
 
 pytestmark = pytest.mark.browser
 
 FOLDER = "theme"  # a notebook and a workspace of its own
-
-# The colour an element's text is drawn in, the colour behind it (the first ancestor with an
-# opaque background; an SVG text's card), and their contrast ratio as WCAG 2 defines it.
-CONTRAST = """
-(css) => {
-  const rgb = (c) => { const m = c.match(/[\\d.]+/g).map(Number);
-    return { r: m[0], g: m[1], b: m[2], a: m.length > 3 ? m[3] : 1 }; };
-  const lum = ({ r, g, b }) => { const f = (v) => { v /= 255;
-    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
-    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
-  const el = document.querySelector(css);
-  if (!el) return null;
-  let fg, bg;
-  if (el instanceof SVGElement) {
-    fg = getComputedStyle(el).fill;
-    const box = el.closest('[data-node]')?.querySelector('.ax-g-box');
-    bg = getComputedStyle(box).fill;
-  } else {
-    fg = getComputedStyle(el).color;
-    for (let e = el; e; e = e.parentElement) {
-      const c = getComputedStyle(e).backgroundColor;
-      if (rgb(c).a > 0.5) { bg = c; break; }
-    }
-  }
-  const [a, b] = [lum(rgb(fg)), lum(rgb(bg))];
-  return { fg, bg, ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) };
-}
-"""
 
 # A theme variable resolved to the colour the browser computes for it (rgb(...)).
 THEME_COLOR = """
@@ -180,3 +152,13 @@ def test_dark_theme_shows_the_statistics_plot_drawn_for_it(page: Any, artifacts:
     finally:
         set_theme(page, "JupyterLab Dark", light=False)
     page.locator(".ax-explorer .lm-TabBar-tab", has_text="Timing").click()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_dark_theme_layout_at_common_widths(page: Any, artifacts: Path, width: int) -> None:
+    """The dark panel fits at each width as the light one does (screenshots for review)."""
+    try:
+        check_layout(page, width, artifacts, "theme-dark")
+        assert page.evaluate("() => document.body.dataset.jpThemeLight") == "false"
+    finally:
+        page.set_viewport_size({"width": 1600, "height": 1400})

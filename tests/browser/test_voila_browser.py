@@ -3,6 +3,7 @@ graph JupyterLab autosaved, and fits the page at 1280, 1600 and 1920 px."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,10 +29,32 @@ def page(browser: Any, voila: Server) -> Iterator[Any]:
 def test_voila_renders_the_panel(page: Any, artifacts: Path) -> None:
     assert page.locator(".ax-graph [data-node='rotate']").count() == 1
     assert page.locator(".ax-tile").count() == 8  # the quickstart's batch
-    # Whether or not JupyterLab autosaved an edited graph of the same notebook, Voila does not
-    # offer it.
-    assert page.locator(".ax-banner").first.is_hidden()
     page.locator(".ax-explorer").first.screenshot(path=str(artifacts / "voila-panel.png"))
+
+
+def test_voila_keeps_its_own_autosave(page: Any, voila: Server) -> None:
+    """JupyterLab's autosave of the same notebook and the folder's shared one hold an edited
+    graph (the fixture put them there): Voila offers neither, and its edits go to a file of its
+    own, leaving theirs as they were."""
+    folder = voila.root / ".augexplorer"
+    planted = {
+        path: path.read_text()
+        for path in folder.glob("autosave*.json")
+        if not path.name.startswith("autosave-voila-")
+    }
+    assert len(planted) >= 2, sorted(planted)
+    assert page.locator(".ax-banner").first.is_hidden()
+
+    def own() -> dict[Path, str]:
+        return {path: path.read_text() for path in folder.glob("autosave-voila-*.json")}
+
+    before = own()
+    page.locator(".ax-reroll").first.click()  # an edit (new seeds): saved at once
+    deadline = time.monotonic() + 30
+    while (not own() or own() == before) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert own() and own() != before, sorted(p.name for p in folder.iterdir())
+    assert {path: path.read_text() for path in planted} == planted
 
 
 @pytest.mark.parametrize("width", WIDTHS)
