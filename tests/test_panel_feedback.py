@@ -370,7 +370,7 @@ def test_an_edited_preset_can_be_picked_again_to_start_over(explorer: Explorer) 
     explorer.flush()
     assert preset_box.label == "basic"
     explorer.set_arg("rotate", "fill_value", 99.0)
-    assert preset_box.label == "basic, edited" and "start over" in preset_box.tooltip
+    assert preset_box.label == "basic, edited" and "start over" in preset_box.description
     choose(preset_box, "basic")  # a change of the drop-down, not the value it held
     assert explorer.spec == dataclasses.replace(preset("basic"), batch_size=6)
     assert preset_box.label == "basic" and explorer.notice.shown

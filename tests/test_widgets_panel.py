@@ -408,6 +408,31 @@ def test_each_argument_label_shows_its_doc_on_hover(explorer: Explorer, catalog:
         assert len(doc) >= 20 and doc[:60] in html.unescape(shown[1]), name
 
 
+def hover_text(description: str) -> tuple[str, str]:
+    """(the text shown, the text on hover) of a description given as HTML with a title."""
+    shown = re.fullmatch(r'<span title="([^"]*)">([^<]*)</span>', description)
+    assert shown is not None, description
+    return html.unescape(shown[2]), html.unescape(shown[1])
+
+
+def test_described_controls_explain_themselves_on_hover(explorer: Explorer) -> None:
+    """A tooltip of a widget with a description never reaches the page (ipywidgets#3964): the
+    description itself carries it."""
+    toolbar = explorer.toolbar
+    assert toolbar.seed_lock.description_allow_html
+    assert hover_text(toolbar.seed_lock.description) == (
+        "seed lock",
+        "keep the same random draws across edits",
+    )
+    explorer.set_arg("rotate", "fill_value", 12.0)
+    shown, hover = hover_text(toolbar.history.description)
+    assert shown == "history" and "fill_value" in hover  # the whole step, where the box cuts it
+    browser_update(explorer.graph, selected="source")
+    explorer.flush()
+    shown, hover = hover_text(explorer.node_panel.skip_bad.description)
+    assert shown == "skip bad files" and "not images" in hover
+
+
 def test_the_panel_says_what_the_folder_left_out(catalog, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
 
     root = tmp_path / "data"

@@ -9,7 +9,6 @@ into text boxes read here, so a value that is not applied stays typed and says w
 from __future__ import annotations
 
 import contextlib
-import html
 import math
 from collections.abc import Callable
 from typing import Any
@@ -21,6 +20,7 @@ from augexplorer.catalog import ArgInfo, Hint
 from augexplorer.catalog.limits import distributions_for
 from augexplorer.spec import ArgValue, PythonCode, Random, Ref
 
+from .hover import hover_label
 from .numbers import format_number, parse_in_range, parse_number
 
 OnChange = Callable[[str, ArgValue], None]
@@ -836,13 +836,6 @@ class ArgControl(widgets.VBox):
             self._on_change(self.name, make_random(self.arg, current))
         elif isinstance(self.editor, RandomEditor):
             self._on_change(self.name, constant_from(self.arg, self.editor.random))
-
-
-def hover_label(text: str, tooltip: str, **kwargs: Any) -> widgets.HTML:
-    """`text` with `tooltip` shown on hover. An ipywidgets Label's own tooltip never reaches
-    the page (it is set on the hidden description element), so the text carries its title."""
-    title = html.escape(tooltip, quote=True)
-    return widgets.HTML(f'<span title="{title}">{html.escape(text)}</span>', **kwargs)
 
 
 def _tooltip(arg: ArgInfo | None) -> str:

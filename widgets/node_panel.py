@@ -20,6 +20,7 @@ from augexplorer.spec import ArgValue, GraphSpec, Node
 from .arg_controls import ArgControl, NumberSlider, number_box, value_kind
 from .code_view import CodeView
 from .failure import Failure
+from .hover import describe
 
 AUTO = "auto"
 
@@ -91,11 +92,11 @@ class NodePanel(widgets.VBox):
             if self._shape != ("source", node_id):
                 self._shape = ("source", node_id)
                 self._node_id = node_id
-                self.skip_bad = widgets.Checkbox(
-                    value=node.skip_bad,
-                    description="skip bad files",
-                    indent=False,
-                    tooltip="leave out files that are not images (they are listed), instead of "
+                self.skip_bad = widgets.Checkbox(value=node.skip_bad, indent=False)
+                describe(
+                    self.skip_bad,
+                    "skip bad files",
+                    "leave out files that are not images (they are listed), instead of "
                     "failing on them",
                 )
                 self.skip_bad.add_class("ax-skip-bad")

@@ -17,6 +17,7 @@ from augexplorer.presets import PRESETS
 from augexplorer.spec import GraphSpec
 
 from .history import Step
+from .hover import describe
 from .numbers import parse_bounded_int
 
 REPLACE = "replace file"  # the check box that lets Save write over an existing file
@@ -107,13 +108,8 @@ class Toolbar(widgets.VBox):
             "the next batch as training gets it: its images, its draws",
             "ax-next",
         )
-        self.seed_lock = widgets.Checkbox(
-            value=True,
-            description="seed lock",
-            indent=False,
-            layout={"width": "95px"},
-            tooltip="keep the same random draws across edits",
-        )
+        self.seed_lock = widgets.Checkbox(value=True, indent=False, layout={"width": "95px"})
+        describe(self.seed_lock, "seed lock", "keep the same random draws across edits")
         self.seed_lock.add_class("ax-seed-lock")
         self.undo = _button("", "undo", "undo", "ax-undo")
         self.redo = _button("", "repeat", "redo", "ax-redo")
@@ -179,13 +175,16 @@ class Toolbar(widgets.VBox):
             self.history.options = [(step_label(step), step.index) for step in history]
             current = next(step for step in history if step.current)
             self.history.value = current.index
-            self.history.tooltip = step_label(current)  # the whole of it, where the box cuts it
+            # the whole of it, where the box cuts it
+            describe(self.history, "history", step_label(current))
         preset = spec.name if spec.name in PRESETS else ""
         edited = edited and bool(preset)
         if self._changed("preset", (preset, edited)):
             self.preset.options = preset_options(preset if edited else "")
-            self.preset.tooltip = (
-                f"{preset} with your edits: pick {preset} to start over from it" if edited else ""
+            describe(
+                self.preset,
+                "preset",
+                f"{preset} with your edits: pick {preset} to start over from it" if edited else "",
             )
         # also where the user's pick left another entry showing than the graph's
         wanted = EDITED if edited else preset

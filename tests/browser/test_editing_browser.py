@@ -141,6 +141,9 @@ def test_argument_labels_carry_dalis_doc_on_hover(page: Any) -> None:
     )
     hover = label.evaluate("e => e.querySelector('span[title]')?.title")
     assert doc.strip() and doc.strip() in (hover or ""), (doc, hover)
+    # and a control with a description: its tooltip on the description itself
+    lock = page.locator(".ax-seed-lock label span[title]").first
+    assert "random draws" in (lock.get_attribute("title") or "")
 
 
 def test_picker_search_reads_words_and_enter_adds_the_first_that_fits(page: Any) -> None:
