@@ -348,12 +348,15 @@ class Session:
         # new upstream type (a cast added before this step) needs a pipeline of its own.
         fed = tuple([results[ref.node].types[ref.output] for ref in step.inputs])
         runner_key = (structure_key(step, devices, self.plan.spec.batch_size), fed)
-        found = None if _is_random(step) else self._runners.get(runner_key)
+        random = _is_random(step)
+        found = self._runners.get(runner_key)
         runner = found if isinstance(found, StepRunner) else None
-        if runner is not None:
-            self._runners.move_to_end(runner_key)
         try:
-            if runner is None:
+            if runner is not None:
+                self._runners.move_to_end(runner_key)
+                if random:  # its draws start from its seed on every run, as a new build's do
+                    runner = runner.fresh_copy()
+            else:
                 runner = StepRunner(
                     step,
                     batch_size=self.plan.spec.batch_size,
@@ -361,7 +364,7 @@ class Session:
                     num_threads=self.num_threads,
                     input_devices=devices,
                 )
-                if not _is_random(step):
+                if not random or runner.keep_built_state():
                     self._remember_runner(runner_key, runner)
             return runner.run(step, inputs, arg_inputs, predicate)
         except Exception as error:  # DALI raises RuntimeError, IndexError, TypeError, ...
@@ -388,7 +391,7 @@ class Session:
         structure = tuple(structure_key(s, (), batch_size) for s in block.steps)
         runner_key = ("block", structure, tuple(sorted(devices.items())), fed)
         random = any(_is_random(step) for step in block.steps)
-        runner = None if random else self._runners.get(runner_key)
+        runner = self._runners.get(runner_key)
         try:
             if not isinstance(runner, StepGroupRunner):
                 runner = StepGroupRunner(
@@ -399,10 +402,12 @@ class Session:
                     input_devices=devices,
                     blocks=(block,),
                 )
-                if not random:
+                if not random or runner.keep_built_state():
                     self._remember_runner(runner_key, runner)
             else:
                 self._runners.move_to_end(runner_key)
+                if random:  # draws from the seeds again, as a new build's do
+                    runner = runner.fresh_copy()
             outputs, time_ms = runner.run(feeds, block.steps)
         except Exception as error:
             self._runners.pop(runner_key, None)  # a failed pipeline may be invalid
