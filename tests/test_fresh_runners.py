@@ -33,7 +33,7 @@ def built_groups(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
 def assert_same_as_a_new_session(session: Session) -> None:
     edited = session.result
     assert edited is not None
-    fresh = Session(session.spec, device_id=None).run()
+    fresh = Session(session.spec, device_id=session.device_id).run()
     for step in session.plan.steps:
         if step.role == "source":
             continue
@@ -41,8 +41,13 @@ def assert_same_as_a_new_session(session: Session) -> None:
             np.testing.assert_array_equal(ours, theirs, err_msg=step.id)
 
 
-def test_an_auto_aug_policy_rerun_is_loaded_not_built(monkeypatch: pytest.MonkeyPatch) -> None:
-    session = Session(dataclasses.replace(preset("trivial_augment_wide"), batch_size=4))
+@pytest.mark.parametrize(
+    "policy", ["trivial_augment_wide", "auto_augment_imagenet", "dali_rand_augment"]
+)
+def test_an_auto_aug_policy_rerun_is_loaded_not_built(
+    policy: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = Session(dataclasses.replace(preset(policy), batch_size=4))
     session.run()
     built = built_groups(monkeypatch)
     result = session.set_arg("resize", "resize_x", 240.0)
@@ -91,4 +96,19 @@ def test_a_block_with_a_random_operator_reruns_as_a_new_build(
     result = session.set_arg("small", "resize_x", 56.0)
     assert "noise" in result.ran()
     assert not any("noise" in group for group in built)  # the block was loaded, not built
+    assert_same_as_a_new_session(session)
+
+
+def test_new_seeds_replace_the_kept_pipeline_rather_than_pile_up() -> None:
+    """Rerolls give every random step new seeds, so a new pipeline each: the one kept for a step
+    is replaced, and the pipelines kept for re-use of the other steps stay."""
+    session = Session(dataclasses.replace(preset("trivial_augment_wide"), batch_size=4))
+    session.run()
+    random_steps = {step.id for step in session.plan.steps if step.role == "random"}
+    random_steps |= {"decode", "augment"}  # operators that draw: the crop window, the policy
+    kept = dict(session._runners)
+    for _ in range(5):
+        session.reroll()
+    assert set(session._built_random) <= random_steps
+    assert dict(session._runners) == kept  # no step that draws nothing was pushed out
     assert_same_as_a_new_session(session)

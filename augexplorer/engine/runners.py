@@ -441,9 +441,10 @@ def _reads(step: Step, input_devices: Mapping[str, str]) -> list[tuple[Ref, str]
 
 
 class StepRunner:
-    """Runs one operator step; built once, re-used while its structure and input devices stay.
+    """Runs one operator step; built once, re-used while its structure and input devices stay
+    (a random step runs a fresh copy each time: :meth:`fresh_copy`).
 
-    A one-step :class:`StepGroupRunner`; `input_devices` are the devices of `step.inputs`.
+        A one-step :class:`StepGroupRunner`; `input_devices` are the devices of `step.inputs`.
     """
 
     def __init__(

@@ -5,8 +5,9 @@ step it reads (a Merkle key). After an edit, a step whose key is unchanged is se
 cache; everything else re-runs, in dependency order. A result is therefore never stale: any change
 upstream changes the key.
 
-Random steps are rebuilt before each run, so with the same seeds they draw the same values: an
-edit shows only its own effect ("seed locked"). :meth:`Session.reroll` and
+Random steps start from their seeds on each run (a copy of their pipeline as first built, loaded
+from DALI's serialized form), so with the same seeds they draw the same values: an edit shows
+only its own effect ("seed locked"). :meth:`Session.reroll` and
 :meth:`Session.next_batch` are the explicit ways to see new draws or new images. On a later batch
 the random steps' outputs are those the training pipeline draws there
 (:mod:`~augexplorer.engine.training_draws`).
@@ -20,7 +21,7 @@ import random as _random
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -59,6 +60,7 @@ class _Cached:
 
 
 MAX_RUNNERS = 64  # built step pipelines kept for re-use
+Runner = TypeVar("Runner", StepRunner, StepGroupRunner)
 
 
 def _is_random(step: Step) -> bool:
@@ -123,6 +125,9 @@ class Session:
         # (new arrays, a folder picked again): part of the sources' keys
         self._data_generation = 0
         self._runners: OrderedDict[tuple[Any, ...], StepRunner | StepGroupRunner] = OrderedDict()
+        # A random step's (or block's, by its last step) pipeline as first built, under its key:
+        # one per step, so new seeds replace the last ones' rather than pile up.
+        self._built_random: dict[str, tuple[tuple[Any, ...], Any]] = {}
         self._cache: dict[str, _Cached] = {}
         self._replay: TrainingDraws | None = None
         self._replayed_for: Plan | None = None
@@ -273,6 +278,8 @@ class Session:
         if len(self._cache) > len(keys):  # every step is cached by now: the rest are stale
             for stale in set(self._cache) - set(keys):
                 del self._cache[stale]
+        for gone in set(self._built_random) - set(keys):  # steps no longer in the graph
+            del self._built_random[gone]
         result = RunResult(
             plan=plan, steps=results, batch_index=self.batch_index, sources=dict(self._data)
         )
@@ -349,28 +356,31 @@ class Session:
         fed = tuple([results[ref.node].types[ref.output] for ref in step.inputs])
         runner_key = (structure_key(step, devices, self.plan.spec.batch_size), fed)
         random = _is_random(step)
-        found = self._runners.get(runner_key)
+        found = None if random else self._runners.get(runner_key)
         runner = found if isinstance(found, StepRunner) else None
+
+        def build() -> StepRunner:
+            return StepRunner(
+                step,
+                batch_size=self.plan.spec.batch_size,
+                device_id=self.device_id,
+                num_threads=self.num_threads,
+                input_devices=devices,
+            )
+
         try:
-            if runner is not None:
+            if random:
+                runner = self._fresh_runner(step.id, runner_key, build)
+            elif runner is not None:
                 self._runners.move_to_end(runner_key)
-                if random:  # its draws start from its seed on every run, as a new build's do
-                    runner = runner.fresh_copy()
             else:
-                runner = StepRunner(
-                    step,
-                    batch_size=self.plan.spec.batch_size,
-                    device_id=self.device_id,
-                    num_threads=self.num_threads,
-                    input_devices=devices,
-                )
-                if not random or runner.keep_built_state():
-                    self._remember_runner(runner_key, runner)
+                runner = build()
+                self._remember_runner(runner_key, runner)
             return runner.run(step, inputs, arg_inputs, predicate)
         except Exception as error:  # DALI raises RuntimeError, IndexError, TypeError, ...
-            self._runners.pop(
-                runner_key, None
-            )  # a failed pipeline may be invalid: rebuild next time
+            # a failed pipeline may be invalid: rebuild next time
+            self._runners.pop(runner_key, None)
+            self._built_random.pop(step.id, None)
             ours = _own_error(error)
             if ours is not None:  # already names the node (Python code that does not compile)
                 raise ours from None
@@ -391,26 +401,31 @@ class Session:
         structure = tuple(structure_key(s, (), batch_size) for s in block.steps)
         runner_key = ("block", structure, tuple(sorted(devices.items())), fed)
         random = any(_is_random(step) for step in block.steps)
-        runner = self._runners.get(runner_key)
+        found = None if random else self._runners.get(runner_key)
+        runner = found if isinstance(found, StepGroupRunner) else None
+
+        def build() -> StepGroupRunner:
+            return StepGroupRunner(
+                block.steps,
+                batch_size=batch_size,
+                device_id=self.device_id,
+                num_threads=self.num_threads,
+                input_devices=devices,
+                blocks=(block,),
+            )
+
         try:
-            if not isinstance(runner, StepGroupRunner):
-                runner = StepGroupRunner(
-                    block.steps,
-                    batch_size=batch_size,
-                    device_id=self.device_id,
-                    num_threads=self.num_threads,
-                    input_devices=devices,
-                    blocks=(block,),
-                )
-                if not random or runner.keep_built_state():
-                    self._remember_runner(runner_key, runner)
-            else:
+            if random:
+                runner = self._fresh_runner(block.last.id, runner_key, build)
+            elif runner is not None:
                 self._runners.move_to_end(runner_key)
-                if random:  # draws from the seeds again, as a new build's do
-                    runner = runner.fresh_copy()
+            else:
+                runner = build()
+                self._remember_runner(runner_key, runner)
             outputs, time_ms = runner.run(feeds, block.steps)
         except Exception as error:
             self._runners.pop(runner_key, None)  # a failed pipeline may be invalid
+            self._built_random.pop(block.last.id, None)
             ours = _own_error(error)
             if ours is not None:
                 raise ours from None
@@ -528,6 +543,28 @@ class Session:
             )
             self._source_runners.pop(step.id, None)
 
+    def _fresh_runner(
+        self, step_id: str, key: tuple[Any, ...], build: Callable[[], Runner]
+    ) -> Runner:
+        """A runner for random step (or block) `step_id` that draws from its seeds as a new
+        build does: a copy of its pipeline as first built, loaded from DALI's serialized form
+        (an auto_aug policy builds in ~1 s, loads in ~30 ms). Every run takes such a copy, the
+        first included, so the equivalence tests against the exported module check the copies.
+        Built each time where DALI cannot serialize or load the pipeline (Python code)."""
+        kept = self._built_random.get(step_id)
+        if kept is not None and kept[0] == key:
+            copy: Runner = kept[1].fresh_copy()
+            return copy
+        built = build()
+        if not built.keep_built_state():
+            return built
+        try:
+            first: Runner = built.fresh_copy()
+        except Exception:  # not loadable: this step is built for every run
+            return built
+        self._built_random[step_id] = (key, built)
+        return first
+
     def _remember_runner(self, key: tuple[Any, ...], runner: StepRunner | StepGroupRunner) -> None:
         """Keep built runners for re-use, the most recently used first; a long session that
         tries many structures does not keep every pipeline it ever built."""
@@ -538,6 +575,7 @@ class Session:
 
     def _reset_runners(self) -> None:
         self._runners.clear()
+        self._built_random.clear()
         self._source_runners.clear()
         self._cache.clear()
         self._replay = None
