@@ -110,10 +110,25 @@ def test_add_operator_from_the_picker_then_undo(explorer: Explorer) -> None:
     assert "gaussian_blur" in explorer.spec and explorer.state.ok
     assert explorer.spec.node("gaussian_blur").inputs[0].node == "rotate"
     assert explorer.state.selected == "gaussian_blur"
+    views_show(explorer, "gaussian_blur", True)
     explorer.toolbar.undo.click()
     assert "gaussian_blur" not in explorer.spec
+    views_show(explorer, "gaussian_blur", False)  # every view follows the undo
     explorer.toolbar.redo.click()
     assert "gaussian_blur" in explorer.spec
+    views_show(explorer, "gaussian_blur", True)
+
+
+def views_show(explorer: Explorer, node: str, shown: bool) -> None:
+    """Whether the graph, the timing chart, the picker's insertion point and the history all
+    show `node` (once the panel, redrawn a moment after the grid, has settled)."""
+    explorer.flush()
+    assert (node in [n["id"] for n in explorer.graph.nodes]) is shown
+    assert (f"data-node='{node}'" in explorer.timing.chart.value) is shown
+    assert (node in explorer.picker.where) is shown, explorer.picker.where
+    history = [label for label, _ in explorer.toolbar.history.options]
+    now = next(label for label, index in explorer.toolbar.history.options if "now" in label)
+    assert (node in now) is shown, history
 
 
 def test_unavailable_operators_are_listed_with_their_reason(explorer: Explorer) -> None:

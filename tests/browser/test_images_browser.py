@@ -94,6 +94,11 @@ def test_tile_size_control_changes_the_tiles(page: Any) -> None:
     assert float(handle.get_attribute("aria-valuenow") or 0) == 240
     # a size typed that cannot be taken says why; the tiles keep theirs
     box = page.locator(".ax-tile-size .ax-number-box input").first
+    # the kernel has answered every step of the slider (each one's echo rewrites the box)
+    kernel_eval(page, "explorer.flush()")
+    page.wait_for_function(
+        "() => document.querySelector('.ax-tile-size .ax-number-box input').value === '240'"
+    )
     box.fill("1000")
     box.press("Enter")
     refused = page.locator(".ax-grid-refused")
