@@ -58,7 +58,8 @@ def test_bad_files_are_left_out_with_one_click(page: Any, artifacts: Path) -> No
     page.locator(".ax-tile img[src]").first.wait_for(timeout=60_000)
     files = kernel_eval(page, "print(sorted({f.split('/')[-1] for f in explorer.result.files()}))")
     assert "broken.jpg" not in files and ".jpg" in files
-    assert "left files out" in page.locator(".ax-explorer").first.inner_text()
+    # said by the panel, redrawn a moment after the grid
+    page.locator(".ax-explorer", has_text="left files out").first.wait_for(timeout=30_000)
     assert page.locator(".ax-fix-skip-bad").count() == 0 or not button.is_visible()
 
 
