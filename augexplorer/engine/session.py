@@ -278,8 +278,9 @@ class Session:
         if len(self._cache) > len(keys):  # every step is cached by now: the rest are stale
             for stale in set(self._cache) - set(keys):
                 del self._cache[stale]
-        for gone in set(self._built_random) - set(keys):  # steps no longer in the graph
-            del self._built_random[gone]
+        if self._built_random:  # most graphs draw nothing: no set work on their edits
+            for gone in self._built_random.keys() - keys.keys():  # steps no longer in the graph
+                del self._built_random[gone]
         result = RunResult(
             plan=plan, steps=results, batch_index=self.batch_index, sources=dict(self._data)
         )
