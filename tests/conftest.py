@@ -40,3 +40,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def catalog():  # type: ignore[no-untyped-def]
     return load_catalog()
+
+
+@pytest.fixture(scope="session")
+def reference_python() -> str:
+    """The python of the environment with the real torchvision and albumentations that ports
+    are checked against (`make reference`). Under CI it must exist; elsewhere tests that need it
+    skip, saying how to make it."""
+    path = os.environ.get("AUGEXPLORER_REFERENCE_PYTHON", "")
+    if path and os.access(path, os.X_OK):
+        return path
+    if os.environ.get("CI"):
+        pytest.fail("the reference environment is missing: run `make reference` (make test does)")
+    pytest.skip("no reference environment with real torchvision: `make reference` makes it")

@@ -2,13 +2,16 @@
 
 from .graph import (
     DISTRIBUTIONS,
+    FIDELITIES,
     SOURCE_KINDS,
     AnyNode,
     ArgValue,
     Clause,
     Device,
+    Fidelity,
     GraphSpec,
     Node,
+    Origin,
     Probability,
     PythonCode,
     Random,
@@ -20,6 +23,7 @@ from .io import FORMAT, VERSION, dumps, from_json, load, loads, save, to_json
 
 __all__ = [
     "DISTRIBUTIONS",
+    "FIDELITIES",
     "FORMAT",
     "SOURCE_KINDS",
     "VERSION",
@@ -27,8 +31,10 @@ __all__ = [
     "ArgValue",
     "Clause",
     "Device",
+    "Fidelity",
     "GraphSpec",
     "Node",
+    "Origin",
     "Probability",
     "PythonCode",
     "Random",

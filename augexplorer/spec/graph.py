@@ -28,6 +28,11 @@ from .seeds import derive_seed
 Device = Literal["cpu", "gpu", "mixed"]
 SourceKind = Literal["samples", "folder", "file_list", "arrays", "coco", "yolo"]
 Distribution = Literal["uniform", "normal", "coin_flip", "choice"]
+# How faithfully a node ported from another library reproduces it (augexplorer.port):
+# "exact": the same pixels for the same parameter values; "distribution": parameters drawn as the
+# library draws them, by another generator; "approximate": differs, as its `differences` say.
+Fidelity = Literal["exact", "distribution", "approximate"]
+FIDELITIES: tuple[str, ...] = ("exact", "distribution", "approximate")
 
 SOURCE_KINDS: tuple[str, ...] = ("samples", "folder", "file_list", "arrays", "coco", "yolo")
 # Sources read by readers.coco: a YOLO folder is converted to a COCO file when opened.
@@ -176,6 +181,39 @@ class Clause:
 
     def describe(self) -> str:
         return str(self.ref) if self.holds else f"not {self.ref}"
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a node ported from another library's pipeline came from, and how faithful it is.
+
+    `transform` is the call as the user wrote it (``RandomResizedCrop(224)``), `line` its line in
+    the file it was read from (None for a live object), `fidelity` the measured grade and
+    `differences` what differs from the library, one sentence each.
+    """
+
+    library: str
+    transform: str
+    fidelity: Fidelity
+    line: int | None = None
+    differences: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """``torchvision RandomRotation(15) (line 12): approximate``."""
+        where = f" (line {self.line})" if self.line is not None else ""
+        return f"{self.library} {self.transform}{where}: {self.fidelity}"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "library": self.library,
+            "transform": self.transform,
+            "fidelity": self.fidelity,
+        }
+        if self.line is not None:
+            out["line"] = self.line
+        if self.differences:
+            out["differences"] = list(self.differences)
+        return out
 
 
 @dataclass(frozen=True)
@@ -354,6 +392,8 @@ class Node:
     seed: int | None = None  # the operator's own randomness, for random operators
     # Run only where every clause holds; elsewhere the first input passes through unchanged.
     when: tuple[Clause, ...] = ()
+    # Set on nodes ported from a torchvision or albumentations pipeline: what they stand for.
+    origin: Origin | None = None
 
     def describe_condition(self) -> str:
         """``if flip and not angle_neg``, or "" for a node that runs on every sample."""

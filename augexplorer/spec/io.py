@@ -21,6 +21,7 @@ from .graph import (
     Clause,
     GraphSpec,
     Node,
+    Origin,
     Probability,
     PythonCode,
     Random,
@@ -39,6 +40,7 @@ from .schema import (
     GraphJSON,
     NodeJSON,
     NormalJSON,
+    OriginJSON,
     PythonJSON,
     RandomJSON,
     RefJSON,
@@ -99,6 +101,8 @@ def node_to_json(node: AnyNode) -> dict[str, Any]:
         out["when"] = [
             {"ref": str(c.ref)} if c.holds else {"ref": str(c.ref), "is": False} for c in node.when
         ]
+    if node.origin is not None:
+        out["origin"] = node.origin.to_json()
     return out
 
 
@@ -229,6 +233,17 @@ def _node(index: int, data: dict[str, Any]) -> AnyNode:
             Clause(_ref(clause.ref, f"{where}.when[{i}].ref"), clause.holds)
             for i, clause in enumerate(node.when)
         ),
+        origin=node.origin and _origin(node.origin),
+    )
+
+
+def _origin(origin: OriginJSON) -> Origin:
+    return Origin(
+        library=origin.library,
+        transform=origin.transform,
+        fidelity=origin.fidelity,
+        line=origin.line,
+        differences=tuple(origin.differences),
     )
 
 

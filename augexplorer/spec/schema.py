@@ -110,6 +110,16 @@ class SourceJSON(_Object):
     keypoints: bool = False
 
 
+class OriginJSON(_Object):
+    library: Name
+    transform: Annotated[str, Meta(max_length=MAX_TEXT)]
+    fidelity: Literal["exact", "distribution", "approximate"]
+    line: Annotated[int, Meta(ge=1)] | None = None
+    differences: Annotated[
+        list[Annotated[str, Meta(max_length=MAX_TEXT)]], Meta(max_length=64)
+    ] = []
+
+
 class NodeJSON(_Object):
     id: Name
     op: Annotated[str, Meta(min_length=1, max_length=MAX_NAME)]
@@ -119,6 +129,7 @@ class NodeJSON(_Object):
     probability: ProbabilityJSON | None = None
     seed: Seed | None = None
     when: Annotated[list[ClauseJSON], Meta(max_length=64)] = []
+    origin: OriginJSON | None = None
 
 
 ConstantValue = int | float | bool

@@ -1,0 +1,98 @@
+"""What a port is made of: the transforms read from the user's pipeline, and what each became.
+
+A port reads a pipeline of another library (torchvision, albumentations) without running it,
+into :class:`TransformCall` trees; each library's mapping turns one call into a
+:class:`PortedStep` (graph nodes, each carrying its :class:`~augexplorer.spec.Origin`) or a
+:class:`Refusal`; :class:`PortResult` holds the graph and the summary a person reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..spec import GraphSpec, Node, Origin
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """An argument whose value the source does not give as a literal (``size=args.size``)."""
+
+    text: str
+    line: int | None
+
+    def explain(self, argument: str) -> str:
+        where = f"line {self.line}: " if self.line is not None else ""
+        return (
+            f"{where}{argument}={self.text} is known only when the file runs; write the value "
+            f"in the call, or give it with --param {self.text}=VALUE"
+        )
+
+
+@dataclass(frozen=True)
+class TransformCall:
+    """One transform as the user wrote it: its class name (as the library names it, e.g.
+    ``RandomResizedCrop``), its positional and keyword arguments (literals, or :class:`Unknown`),
+    its line (None for a live object) and, for composes (``RandomApply``, ``OneOf``), the
+    transforms it holds."""
+
+    library: str
+    name: str
+    args: tuple[Any, ...] = ()
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    line: int | None = None
+    children: tuple[TransformCall, ...] = ()
+
+    def text(self) -> str:
+        """The call as a person would write it: ``RandomResizedCrop(224, scale=(0.08, 1.0))``."""
+        parts = [_literal(value) for value in self.args]
+        parts += [f"{name}={_literal(value)}" for name, value in self.kwargs.items()]
+        if self.children:
+            parts.insert(0, f"[{len(self.children)} transforms]")
+        return f"{self.name}({', '.join(parts)})"
+
+
+def _literal(value: Any) -> str:
+    return value.text if isinstance(value, Unknown) else repr(value)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A transform the port cannot express in DALI: `reason` says why and what to use instead
+    (the nearest DALI operator, or a python_function node)."""
+
+    call: TransformCall
+    reason: str
+
+    def describe(self) -> str:
+        where = f"line {self.call.line}: " if self.call.line is not None else ""
+        return f"{where}{self.call.text()} not ported: {self.reason}"
+
+
+@dataclass(frozen=True)
+class PortedStep:
+    """What one transform became: graph nodes in order (each with its Origin)."""
+
+    call: TransformCall
+    nodes: tuple[Node, ...]
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class PortResult:
+    """A ported pipeline: the graph, every step in order, and the transforms left out."""
+
+    spec: GraphSpec
+    steps: tuple[PortedStep, ...]
+    refusals: tuple[Refusal, ...] = ()
+
+    def summary(self) -> str:
+        """One line per transform: what it became, its fidelity and what differs."""
+        lines = []
+        for step in self.steps:
+            nodes = ", ".join(node.id for node in step.nodes) or "(folded into another node)"
+            lines.append(f"{step.origin.describe()} -> {nodes}")
+            lines += [f"    {difference}" for difference in step.origin.differences]
+        lines += [refusal.describe() for refusal in self.refusals]
+        return "\n".join(lines)
