@@ -1,5 +1,5 @@
 """Ports of other libraries' augmentation pipelines (torchvision, albumentations) into graphs."""
 
-from .model import PortedStep, PortResult, Refusal, TransformCall, Unknown
+from .model import PortedStep, PortResult, Refusal, Symbol, TransformCall, Unknown
 
-__all__ = ["PortResult", "PortedStep", "Refusal", "TransformCall", "Unknown"]
+__all__ = ["PortResult", "PortedStep", "Refusal", "Symbol", "TransformCall", "Unknown"]

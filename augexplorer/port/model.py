@@ -31,6 +31,20 @@ class Unknown:
 
 
 @dataclass(frozen=True)
+class Symbol:
+    """A library constant named in the source or held by a live object, by its dotted name
+    with the import alias resolved (``torchvision.transforms.InterpolationMode.BICUBIC``,
+    ``InterpolationMode.BICUBIC``, ``cv2.BORDER_REFLECT``, ``torch.float32``)."""
+
+    text: str
+
+    @property
+    def last(self) -> str:
+        """The constant's own name: ``BICUBIC``, ``float32``."""
+        return self.text.rsplit(".", 1)[-1]
+
+
+@dataclass(frozen=True)
 class TransformCall:
     """One transform as the user wrote it: its class name (as the library names it, e.g.
     ``RandomResizedCrop``), its positional and keyword arguments (literals, or :class:`Unknown`),
@@ -52,9 +66,24 @@ class TransformCall:
             parts.insert(0, f"[{len(self.children)} transforms]")
         return f"{self.name}({', '.join(parts)})"
 
+    def argument(self, index: int, name: str, default: Any = None) -> Any:
+        """Argument `name`, given by keyword or as positional argument `index`, else
+        `default`."""
+        if name in self.kwargs:
+            return self.kwargs[name]
+        return self.args[index] if index < len(self.args) else default
+
+    def unknowns(self) -> dict[str, Unknown]:
+        """The arguments known only at run time, by name (positional ones as ``#0``, ...)."""
+        found = {f"#{i}": v for i, v in enumerate(self.args) if isinstance(v, Unknown)}
+        found.update({k: v for k, v in self.kwargs.items() if isinstance(v, Unknown)})
+        return found
+
 
 def _literal(value: Any) -> str:
-    return value.text if isinstance(value, Unknown) else repr(value)
+    if isinstance(value, Unknown | Symbol):
+        return value.text
+    return repr(value)
 
 
 @dataclass(frozen=True)

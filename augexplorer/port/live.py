@@ -1,0 +1,46 @@
+"""Read a live pipeline object (a Compose built in the notebook) into a TransformCall tree,
+from its attributes, without calling it (:mod:`.live_walk`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .live_walk import describe
+from .model import Symbol, TransformCall, Unknown
+from .reading import LIBRARY_MODULES, ReadRefused, library_of
+
+
+def read_live(obj: Any) -> TransformCall:
+    """The call tree of a torchvision or albumentations transform object (a Compose)."""
+    module = type(obj).__module__
+    if library_of(module) is None and not module.startswith(tuple(LIBRARY_MODULES)):
+        raise ReadRefused(
+            f"{type(obj).__name__} (from {module}) is not a torchvision or albumentations "
+            "transform (fix: pass the Compose object itself, or the file that builds it)"
+        )
+    return call_from_tree(describe(obj))
+
+
+def call_from_tree(tree: dict[str, Any]) -> TransformCall:
+    """A TransformCall from :func:`.live_walk.describe`'s tree (of this process or another)."""
+    module = str(tree.get("module", ""))
+    library = library_of(module) or ("torchvision" if module.startswith("torchvision") else "")
+    if module.startswith("albumentations"):
+        library = "albumentations"
+    kwargs = {str(k): decode(v) for k, v in dict(tree.get("kwargs", {})).items()}
+    children = tuple(call_from_tree(child) for child in tree.get("children", ()))
+    return TransformCall(library or "custom", str(tree["name"]), (), kwargs, None, children)
+
+
+def decode(value: Any) -> Any:
+    if isinstance(value, list):
+        return [decode(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    if "tuple" in value:
+        return tuple(decode(item) for item in value["tuple"])
+    if "symbol" in value:
+        return Symbol(str(value["symbol"]))
+    if "dict" in value:
+        return {k: decode(v) for k, v in value["dict"].items()}
+    return Unknown(str(value.get("unknown", value)), None)

@@ -1,0 +1,87 @@
+"""Describe a live pipeline object (a torchvision or albumentations Compose in a notebook) from
+its attributes, without calling it: a JSON-able tree that :mod:`.live` turns into
+:class:`~.model.TransformCall` trees.
+
+This module imports nothing of augexplorer, so it also runs where only the user's library is
+installed (the reference environment the ports are checked against).
+
+A transform's arguments are its constructor's parameters read back from the attributes of the
+same names (torchvision keeps ``size``, ``scale``, ``ratio``, ``degrees``, ``p``, ... as it
+normalized them: ``degrees=15`` is held as ``[-15.0, 15.0]``, which means the same);
+albumentations transforms describe themselves (``to_dict_private``). Values: numbers, text,
+lists; tuples as ``{"tuple": [...]}``, enums and dtypes as ``{"symbol": "Class.NAME"}``,
+anything else as ``{"unknown": repr}``.
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+from typing import Any
+
+NESTED_ATTRIBUTE = "transforms"
+
+
+def describe(obj: Any) -> dict[str, Any]:
+    """The tree of a transform object: ``{"module", "name", "kwargs", "children"}``."""
+    cls = type(obj)
+    module = cls.__module__
+    if module.startswith("albumentations") and hasattr(obj, "to_dict_private"):
+        return _from_saved(obj.to_dict_private(), module)
+    kwargs: dict[str, Any] = {}
+    children: list[dict[str, Any]] = []
+    for name, parameter in _parameters(cls).items():
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        if not hasattr(obj, name):
+            continue
+        value = getattr(obj, name)
+        if name == NESTED_ATTRIBUTE and isinstance(value, list | tuple):
+            children = [describe(child) for child in value]
+            continue
+        kwargs[name] = encode(value)
+    return {"module": module, "name": cls.__name__, "kwargs": kwargs, "children": children}
+
+
+def _parameters(cls: type) -> dict[str, inspect.Parameter]:
+    try:
+        signature = inspect.signature(cls)
+    except (TypeError, ValueError):
+        return {}
+    return {k: v for k, v in signature.parameters.items() if k != "self"}
+
+
+def _from_saved(data: dict[str, Any], module: str) -> dict[str, Any]:
+    """albumentations' own description (``__class_fullname__``, ``p``, ``transforms``, its
+    arguments) as a tree."""
+    name = str(data.get("__class_fullname__", "?")).rsplit(".", 1)[-1]
+    kwargs = {
+        key: encode(value)
+        for key, value in data.items()
+        if key not in ("__class_fullname__", "transforms")
+    }
+    children = [_from_saved(child, module) for child in data.get("transforms") or ()]
+    return {"module": "albumentations", "name": name, "kwargs": kwargs, "children": children}
+
+
+def encode(value: Any) -> Any:
+    """A value as JSON: see the module's documentation."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, enum.Enum):
+        return {"symbol": f"{type(value).__name__}.{value.name}"}
+    if isinstance(value, tuple):
+        return {"tuple": [encode(item) for item in value]}
+    if isinstance(value, list):
+        return [encode(item) for item in value]
+    if isinstance(value, dict) and all(isinstance(key, str) for key in value):
+        return {"dict": {key: encode(item) for key, item in value.items()}}
+    if type(value).__module__ == "torch" and type(value).__name__ == "dtype":
+        return {"symbol": str(value)}
+    item = getattr(value, "item", None)
+    if callable(item) and getattr(value, "ndim", None) == 0:  # a NumPy or torch scalar
+        return encode(item())
+    tolist = getattr(value, "tolist", None)
+    if callable(tolist):  # a NumPy array or a torch tensor
+        return encode(tolist())
+    return {"unknown": repr(value)}

@@ -1,0 +1,406 @@
+"""Read the augmentation pipelines of a Python file or a notebook without running any of it.
+
+The file is parsed (:mod:`ast`), never executed: import aliases are followed
+(``import torchvision.transforms as T``, ``from torchvision.transforms import v2``,
+``import albumentations as A``, ``from albumentations import HorizontalFlip``), and every
+``Compose`` of a known library (torchvision's ``Compose``, albumentations' ``Compose`` and
+``ReplayCompose``) becomes a :class:`~.model.TransformCall` tree; nested composes
+(``RandomApply``, ``RandomChoice``, ``RandomOrder``, ``OneOf``, ``SomeOf``, ``Sequential``) hold
+their transforms as children. Argument values are literals (:func:`ast.literal_eval`), names
+assigned a literal anywhere in the file, library constants (:class:`~.model.Symbol`), or, for
+anything else, :class:`~.model.Unknown` with its text and line.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import SpecFormatError
+from .model import Symbol, TransformCall, Unknown
+
+# The module each library's transforms are imported from, by the library's name.
+LIBRARY_MODULES: dict[str, tuple[str, ...]] = {
+    "torchvision": ("torchvision.transforms",),
+    "albumentations": ("albumentations",),
+}
+# The top-level pipeline classes of each library.
+COMPOSES: dict[str, frozenset[str]] = {
+    "torchvision": frozenset({"Compose"}),
+    "albumentations": frozenset({"Compose", "ReplayCompose"}),
+}
+# Classes that hold other transforms (their first argument, or ``transforms=``).
+NESTED: dict[str, frozenset[str]] = {
+    "torchvision": frozenset({"Compose", "RandomApply", "RandomChoice", "RandomOrder"}),
+    "albumentations": frozenset(
+        {"Compose", "ReplayCompose", "OneOf", "SomeOf", "Sequential", "OneOrOther"}
+    ),
+}
+
+
+class ReadRefused(SpecFormatError):
+    """A file whose pipeline cannot be read (none, several and none chosen, not Python)."""
+
+
+@dataclass(frozen=True)
+class FoundPipeline:
+    """One pipeline in a file: the name it is known by (the name it is assigned to, the
+    function returning it, or ``line N``) and its compose as a call tree."""
+
+    name: str
+    compose: TransformCall
+
+    @property
+    def library(self) -> str:
+        return self.compose.library
+
+
+def library_of(dotted: str) -> str | None:
+    """The library a resolved dotted name belongs to (``torchvision.transforms.v2.Resize``:
+    torchvision), or None."""
+    for library, modules in LIBRARY_MODULES.items():
+        if any(dotted == m or dotted.startswith(m + ".") for m in modules):
+            return library
+    return None
+
+
+def notebook_source(text: str, where: str = "notebook") -> str:
+    """The code cells of a notebook (.ipynb JSON) as one Python text, cells one after another.
+    IPython lines (``%magic``, ``!shell``) become comments so the lines keep their numbers."""
+    try:
+        notebook = json.loads(text)
+        cells = notebook["cells"]
+    except (ValueError, KeyError, TypeError):
+        raise ReadRefused(f"{where}: not a notebook (.ipynb JSON with cells)") from None
+    lines: list[str] = []
+    for cell in cells:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        text_lines = ("".join(source) if isinstance(source, list) else str(source)).splitlines()
+        lines += ["# " + x if x.lstrip().startswith(("%", "!")) else x for x in text_lines]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def file_source(path: Path) -> str:
+    """A file's Python text: a notebook's code cells, or the file itself."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ReadRefused(f"{path}: no such file") from None
+    except UnicodeDecodeError:
+        raise ReadRefused(f"{path}: not a text file") from None
+    return notebook_source(text, str(path)) if path.suffix.lower() == ".ipynb" else text
+
+
+def read_file(
+    path: str | Path, *, pipeline: str | None = None, params: Mapping[str, Any] | None = None
+) -> FoundPipeline:
+    """The pipeline of a Python file or notebook, read without running it; `pipeline` names
+    one where the file has several, `params` gives values for names the file leaves unknown."""
+    path = Path(path)
+    found = read_source(file_source(path), where=str(path), params=params)
+    return choose(found, pipeline, where=str(path))
+
+
+def choose(found: list[FoundPipeline], pipeline: str | None, *, where: str) -> FoundPipeline:
+    """The pipeline named `pipeline`, or the only one."""
+    names = ", ".join(p.name for p in found)
+    if not found:
+        raise ReadRefused(
+            f"{where}: no torchvision or albumentations Compose found (fix: give a file that "
+            "builds one, such as T.Compose([...]) or A.Compose([...]))"
+        )
+    if pipeline is None:
+        if len(found) == 1:
+            return found[0]
+        raise ReadRefused(
+            f"{where} holds {len(found)} pipelines ({names}) (fix: pick one with "
+            f"--pipeline NAME, or pipeline='NAME')"
+        )
+    for candidate in found:
+        if candidate.name == pipeline:
+            return candidate
+    raise ReadRefused(f"{where} has no pipeline {pipeline!r} (fix: one of {names})")
+
+
+def holds_pipeline(text: str) -> bool:
+    """Whether a Python text builds a torchvision or albumentations Compose (read, not run)."""
+    try:
+        return bool(read_source(text))
+    except ReadRefused:
+        return False
+
+
+def read_source(
+    text: str, *, where: str = "file", params: Mapping[str, Any] | None = None
+) -> list[FoundPipeline]:
+    """Every pipeline a Python text builds, in the order they appear."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as error:
+        raise ReadRefused(f"{where}: not valid Python (line {error.lineno})") from None
+    except (ValueError, RecursionError, MemoryError) as error:
+        raise ReadRefused(f"{where}: not valid Python ({type(error).__name__})") from None
+    return _Reader(tree, params or {}).pipelines()
+
+
+class _Reader:
+    def __init__(self, tree: ast.Module, params: Mapping[str, Any]) -> None:
+        self.tree = tree
+        self.params = params
+        self.aliases: dict[str, str] = {}
+        self.star_modules: list[str] = []
+        # every simple assignment `name = value` in the file, any scope, in line order
+        self.assigned: dict[str, list[ast.Assign]] = {}
+        self.parents: dict[ast.AST, ast.AST] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                self.parents[child] = node
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        self.aliases[alias.asname] = alias.name
+                    else:
+                        top = alias.name.split(".")[0]
+                        self.aliases[top] = top
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    if alias.name == "*":
+                        self.star_modules.append(node.module)
+                    else:
+                        self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name):
+                    self.assigned.setdefault(target.id, []).append(node)
+
+    # ---- names ---------------------------------------------------------------------------------
+    def dotted(self, node: ast.expr) -> str | None:
+        """The dotted name an expression stands for, aliases followed: ``T.Resize`` ->
+        ``torchvision.transforms.Resize``; None for anything but names and attributes."""
+        if isinstance(node, ast.Name):
+            if node.id in self.aliases:
+                return self.aliases[node.id]
+            for module in self.star_modules:
+                if library_of(f"{module}.{node.id}"):
+                    return f"{module}.{node.id}"
+            return node.id
+        if isinstance(node, ast.Attribute):
+            base = self.dotted(node.value)
+            return f"{base}.{node.attr}" if base else None
+        return None
+
+    def transform_class(self, call: ast.Call) -> tuple[str, str] | None:
+        """(library, class name) of a call to a library's transform class, else None."""
+        dotted = self.dotted(call.func)
+        if dotted is None:
+            return None
+        library = library_of(dotted)
+        name = dotted.rsplit(".", 1)[-1]
+        if library is None or not name[:1].isupper():
+            return None
+        return library, name
+
+    def is_compose(self, node: ast.AST) -> bool:
+        if not isinstance(node, ast.Call):
+            return False
+        found = self.transform_class(node)
+        return found is not None and found[1] in COMPOSES[found[0]]
+
+    # ---- pipelines -----------------------------------------------------------------------------
+    def pipelines(self) -> list[FoundPipeline]:
+        found: list[FoundPipeline] = []
+        taken: set[str] = set()
+        for node in ast.walk(self.tree):
+            if not self.is_compose(node) or self._inside_compose(node):
+                continue
+            assert isinstance(node, ast.Call)
+            name = self._name_of(node)
+            if name in taken:
+                name = f"{name} (line {node.lineno})"
+            taken.add(name)
+            found.append(FoundPipeline(name, self.call(node)))
+        found.sort(key=lambda p: p.compose.line or 0)
+        return found
+
+    def _inside_compose(self, node: ast.AST) -> bool:
+        parent = self.parents.get(node)
+        while parent is not None:
+            if isinstance(parent, ast.Call) and self.transform_class(parent):
+                found = self.transform_class(parent)
+                if found and found[1] in NESTED[found[0]]:
+                    return True
+            parent = self.parents.get(parent)
+        return False
+
+    def _name_of(self, node: ast.Call) -> str:
+        """The name a compose is known by: its assignment's target, the function returning it,
+        the keyword it is passed as, else its line."""
+        child: ast.AST = node
+        parent = self.parents.get(node)
+        while parent is not None:
+            if isinstance(parent, ast.Assign | ast.AnnAssign):
+                target = parent.targets[0] if isinstance(parent, ast.Assign) else parent.target
+                text = ast.unparse(target)
+                if isinstance(child, ast.keyword) and child.arg:
+                    return f"{text}.{child.arg}" if child.value is not node else text
+                return text
+            if isinstance(parent, ast.Return):
+                function = self._enclosing_function(parent)
+                if function is not None:
+                    return function
+            if isinstance(parent, ast.FunctionDef | ast.Module | ast.ClassDef):
+                break
+            if isinstance(parent, ast.keyword) and parent.arg and parent.value is node:
+                child = parent
+            parent = self.parents.get(parent)
+        return f"line {node.lineno}"
+
+    def _enclosing_function(self, node: ast.AST) -> str | None:
+        parent = self.parents.get(node)
+        while parent is not None:
+            if isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef):
+                return parent.name
+            parent = self.parents.get(parent)
+        return None
+
+    # ---- calls and values ----------------------------------------------------------------------
+    def call(self, node: ast.Call) -> TransformCall:
+        found = self.transform_class(node)
+        if found is None:  # not a library's class: a custom transform, kept by its name
+            name = ast.unparse(node.func)
+            return TransformCall(
+                "custom", name, self._values(node.args), self._keywords(node), node.lineno
+            )
+        library, name = found
+        args = list(node.args)
+        keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        children: tuple[TransformCall, ...] = ()
+        if name in NESTED[library]:
+            listed = keywords.pop("transforms", None) or (args.pop(0) if args else None)
+            if listed is not None:
+                children = tuple(self.transforms(listed))
+        kwargs = {key: self.value(value) for key, value in keywords.items()}
+        return TransformCall(library, name, self._values(args), kwargs, node.lineno, children)
+
+    def _values(self, nodes: list[ast.expr]) -> tuple[Any, ...]:
+        return tuple(self.value(node) for node in nodes)
+
+    def _keywords(self, node: ast.Call) -> dict[str, Any]:
+        return {k.arg: self.value(k.value) for k in node.keywords if k.arg}
+
+    def transforms(self, node: ast.expr) -> Iterator[TransformCall]:
+        """The transforms a list holds: calls, names assigned a call, lists assigned to a
+        name, and lists added together."""
+        if isinstance(node, ast.Name):
+            assigned = self._assignment(node.id, node.lineno)
+            if assigned is not None:
+                yield from self.transforms(assigned)
+                return
+        if isinstance(node, ast.List | ast.Tuple):
+            for item in node.elts:
+                if isinstance(item, ast.Starred):
+                    yield from self.transforms(item.value)
+                elif isinstance(item, ast.Call):
+                    yield self.call(item)
+                elif isinstance(item, ast.Name) and isinstance(
+                    assigned := self._assignment(item.id, item.lineno), ast.Call
+                ):
+                    yield self.call(assigned)
+                else:
+                    yield TransformCall("custom", ast.unparse(item), line=item.lineno)
+            return
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            yield from self.transforms(node.left)
+            yield from self.transforms(node.right)
+            return
+        if isinstance(node, ast.Call):  # a single transform where a list is expected
+            yield self.call(node)
+            return
+        yield TransformCall("custom", ast.unparse(node), line=getattr(node, "lineno", None))
+
+    def _assignment(self, name: str, line: int) -> ast.expr | None:
+        """The value last assigned to `name` before `line` (any scope), else the first one."""
+        candidates = self.assigned.get(name, [])
+        before = [a for a in candidates if a.lineno < line]
+        chosen = before[-1] if before else (candidates[0] if candidates else None)
+        return chosen.value if chosen is not None else None
+
+    def value(self, node: ast.expr, depth: int = 0) -> Any:
+        """A literal, a constant named in the file, a library constant, else Unknown."""
+        try:
+            return ast.literal_eval(node)
+        except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+            pass
+        unknown = Unknown(ast.unparse(node), getattr(node, "lineno", None))
+        if depth > 20:
+            return unknown
+        if isinstance(node, ast.Name):
+            if node.id in self.params:
+                return self.params[node.id]
+            assigned = self._assignment(node.id, node.lineno)
+            if assigned is not None and not isinstance(assigned, ast.Call):
+                found = self.value(assigned, depth + 1)
+                return unknown if isinstance(found, Unknown) else found
+            return unknown
+        if isinstance(node, ast.Attribute):
+            dotted = self.dotted(node)
+            head = dotted.split(".")[0] if dotted else ""
+            if dotted and (library_of(dotted) or head in {"torch", "cv2", "PIL", "np", "numpy"}):
+                return Symbol(dotted)
+            return unknown
+        if isinstance(node, ast.List | ast.Tuple):
+            items = [self.value(item, depth + 1) for item in node.elts]
+            if any(isinstance(item, Unknown) for item in items):
+                return unknown
+            return items if isinstance(node, ast.List) else tuple(items)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            inner = self.value(node.operand, depth + 1)
+            return -inner if isinstance(inner, int | float) else unknown
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in _NUMBER_BUILTINS
+            and node.func.id not in self.aliases
+            and len(node.args) == 1
+            and not node.keywords
+        ):
+            inner = self.value(node.args[0], depth + 1)
+            if isinstance(inner, int | float) and not isinstance(inner, bool):
+                return _NUMBER_BUILTINS[node.func.id](inner)
+            return unknown
+        if isinstance(node, ast.BinOp):
+            left = self.value(node.left, depth + 1)
+            right = self.value(node.right, depth + 1)
+            if isinstance(left, int | float) and isinstance(right, int | float):
+                return _arithmetic(node.op, left, right, unknown)
+        return unknown
+
+
+# Pure builtins on one number, computed here (``int(256 / 224 * size)``): nothing of the
+# file runs.
+_NUMBER_BUILTINS: dict[str, Any] = {"int": int, "float": float, "round": round, "abs": abs}
+
+
+def _arithmetic(op: ast.operator, left: float, right: float, unknown: Unknown) -> Any:
+    """Simple arithmetic on known numbers (``int(0.875 * size)`` is not: it calls)."""
+    try:
+        if isinstance(op, ast.Add):
+            return left + right
+        if isinstance(op, ast.Sub):
+            return left - right
+        if isinstance(op, ast.Mult):
+            return left * right
+        if isinstance(op, ast.Div):
+            return left / right
+        if isinstance(op, ast.FloorDiv):
+            return left // right
+    except ZeroDivisionError:
+        return unknown
+    return unknown

@@ -1,0 +1,224 @@
+"""Reading torchvision and albumentations pipelines from files, notebooks and live objects,
+without running anything of them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from augexplorer.port.live import call_from_tree
+from augexplorer.port.model import Symbol, TransformCall, Unknown
+from augexplorer.port.reading import ReadRefused, read_file, read_source
+
+REPO = Path(__file__).resolve().parents[1]
+
+IMAGENET = """
+import argparse
+import torchvision.transforms as transforms
+import torchvision.datasets as datasets
+from torchvision.transforms import InterpolationMode
+
+SIZE = 224
+args = argparse.ArgumentParser().parse_args()
+
+def main_worker(args):
+    normalize = transforms.Normalize(mean=[0.485, 0.456, 0.406],
+                                     std=[0.229, 0.224, 0.225])
+    train_dataset = datasets.ImageFolder(
+        args.data,
+        transforms.Compose([
+            transforms.RandomResizedCrop(SIZE, interpolation=InterpolationMode.BICUBIC),
+            transforms.RandomHorizontalFlip(),
+            transforms.RandomApply([transforms.ColorJitter(0.4, 0.4, 0.4, 0.1)], p=0.8),
+            transforms.ToTensor(),
+            normalize,
+        ]))
+    val_transform = transforms.Compose([
+        transforms.Resize(int(SIZE * 256 / 224)),
+        transforms.CenterCrop(args.crop),
+        transforms.ToTensor(),
+        normalize,
+    ])
+"""
+
+
+def _names(call: TransformCall) -> list[str]:
+    return [child.name for child in call.children]
+
+
+def test_a_training_script_gives_each_compose_by_name_with_values_resolved() -> None:
+    found = read_source(IMAGENET)
+    assert [p.name for p in found] == ["train_dataset", "val_transform"]
+    train, val = (p.compose for p in found)
+    assert train.library == "torchvision"
+    assert _names(train) == [
+        "RandomResizedCrop",
+        "RandomHorizontalFlip",
+        "RandomApply",
+        "ToTensor",
+        "Normalize",
+    ]
+    crop = train.children[0]
+    assert crop.args == (224,) and crop.line == 16
+    assert crop.kwargs["interpolation"] == Symbol(
+        "torchvision.transforms.InterpolationMode.BICUBIC"
+    )
+    assert crop.kwargs["interpolation"].last == "BICUBIC"
+    apply = train.children[2]
+    assert apply.kwargs == {"p": 0.8}
+    assert apply.children[0].args == (0.4, 0.4, 0.4, 0.1)
+    assert train.children[4].kwargs["std"] == [0.229, 0.224, 0.225]
+    assert val.children[0].args == (256,)  # int(SIZE * 256 / 224), computed, not run
+    assert val.children[1].args == (Unknown("args.crop", 24),)
+    assert "line 24: #0=args.crop is known only when the file runs" in (
+        val.children[1].unknowns()["#0"].explain("#0")
+    )
+
+
+def test_a_pipeline_is_chosen_by_name_and_several_are_listed(tmp_path: Path) -> None:
+    path = tmp_path / "train.py"
+    path.write_text(IMAGENET)
+    with pytest.raises(ReadRefused, match=r"2 pipelines \(train_dataset, val_transform\)"):
+        read_file(path)
+    assert read_file(path, pipeline="val_transform").compose.children[0].name == "Resize"
+    with pytest.raises(ReadRefused, match=r"no pipeline 'test'.*train_dataset, val_transform"):
+        read_file(path, pipeline="test")
+    assert read_file(path, pipeline="val_transform", params={"args": 1}).name == "val_transform"
+
+
+@pytest.mark.parametrize(
+    "imports, prefix",
+    [
+        ("from torchvision.transforms import v2", "v2."),
+        ("from torchvision.transforms import v2 as T", "T."),
+        ("import torchvision.transforms.v2 as T", "T."),
+        ("import torchvision", "torchvision.transforms."),
+        ("from torchvision import transforms", "transforms."),
+        ("from torchvision.transforms import *", ""),
+    ],
+)
+def test_import_aliases_are_followed(imports: str, prefix: str) -> None:
+    source = (
+        f"{imports}\npipe = {prefix}Compose([{prefix}RandomSizedCrop(224), {prefix}Scale(256)])\n"
+    )
+    (found,) = read_source(source)
+    assert found.name == "pipe"
+    assert _names(found.compose) == ["RandomSizedCrop", "Scale"]
+
+
+def test_albumentations_composes_and_their_nested_groups() -> None:
+    source = textwrap.dedent(
+        """
+        import albumentations as A
+        from albumentations import HorizontalFlip
+        import cv2
+
+        def get_train_transforms(size=256):
+            return A.ReplayCompose([
+                A.OneOf([A.Blur(blur_limit=3), A.MotionBlur()], p=0.3),
+                A.SomeOf([HorizontalFlip(), A.VerticalFlip()], n=1),
+                A.Sequential([A.Rotate(limit=30, border_mode=cv2.BORDER_REFLECT)], p=0.5),
+                A.Resize(size, size),
+            ])
+        """
+    )
+    (found,) = read_source(source)
+    assert found.name == "get_train_transforms" and found.library == "albumentations"
+    one_of, some_of, sequential, resize = found.compose.children
+    assert (one_of.name, one_of.kwargs, _names(one_of)) == (
+        "OneOf",
+        {"p": 0.3},
+        ["Blur", "MotionBlur"],
+    )
+    assert _names(some_of) == ["HorizontalFlip", "VerticalFlip"] and some_of.kwargs == {"n": 1}
+    assert sequential.children[0].kwargs["border_mode"] == Symbol("cv2.BORDER_REFLECT")
+    assert resize.args == (Unknown("size", 11), Unknown("size", 11))
+
+
+def test_a_custom_transform_and_a_lambda_are_kept_by_name() -> None:
+    source = textwrap.dedent(
+        """
+        import torchvision.transforms as T
+        from mylib import Cutout
+        t = T.Compose([T.Lambda(lambda x: x * 2), Cutout(16), T.ToTensor()])
+        """
+    )
+    (found,) = read_source(source)
+    lam, cutout, _ = found.compose.children
+    assert lam.name == "Lambda" and isinstance(lam.args[0], Unknown)
+    assert (cutout.library, cutout.name, cutout.args) == ("custom", "Cutout", (16,))
+
+
+def test_a_notebook_is_read_from_its_code_cells(tmp_path: Path) -> None:
+    cells = [
+        {"cell_type": "markdown", "source": ["# Training"]},
+        {
+            "cell_type": "code",
+            "source": ["%matplotlib inline\n", "import torchvision.transforms as T"],
+        },
+        {"cell_type": "code", "source": "aug = T.Compose([\n    T.RandomCrop(32, padding=4),\n])"},
+    ]
+    path = tmp_path / "train.ipynb"
+    path.write_text(json.dumps({"cells": cells, "nbformat": 4, "nbformat_minor": 5}))
+    found = read_file(path)
+    assert found.name == "aug"
+    assert found.compose.children[0].kwargs == {"padding": 4}
+    assert found.compose.children[0].line == 5  # cell lines in order, magics kept as lines
+
+
+def test_nothing_of_the_file_runs(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    path = tmp_path / "train.py"
+    path.write_text(
+        f"open({str(marker)!r}, 'w').write('x')\nraise SystemExit(3)\n"
+        "import torchvision.transforms as T\nt = T.Compose([T.CenterCrop(open('x').read())])\n"
+    )
+    found = read_file(path)
+    assert isinstance(found.compose.children[0].args[0], Unknown)
+    assert not marker.exists()
+
+
+def test_a_file_without_a_pipeline_says_what_to_give(tmp_path: Path) -> None:
+    path = tmp_path / "plain.py"
+    path.write_text("import torch\nx = torch.zeros(3)\n")
+    with pytest.raises(ReadRefused, match="no torchvision or albumentations Compose"):
+        read_file(path)
+
+
+LIVE = """
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("live_walk", sys.argv[1])
+walk = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(walk)
+import torchvision.transforms as T
+t = T.Compose([
+    T.RandomResizedCrop(224, interpolation=T.InterpolationMode.BICUBIC),
+    T.RandomApply([T.ColorJitter(0.4, 0.4, 0.4, 0.1)], p=0.8),
+    T.RandomRotation(15),
+    T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
+])
+print(json.dumps(walk.describe(t)))
+"""
+
+
+def test_a_live_torchvision_compose_is_read_from_its_attributes(reference_python: str) -> None:
+    out = subprocess.run(
+        [reference_python, "-c", LIVE, str(REPO / "augexplorer/port/live_walk.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout
+    compose = call_from_tree(json.loads(out))
+    assert (compose.library, compose.name) == ("torchvision", "Compose")
+    crop, apply, rotation, normalize = compose.children
+    assert crop.kwargs["size"] == (224, 224) and crop.kwargs["scale"] == (0.08, 1.0)
+    assert crop.kwargs["interpolation"] == Symbol("InterpolationMode.BICUBIC")
+    assert apply.kwargs == {"p": 0.8}
+    assert apply.children[0].kwargs["hue"] == (-0.1, 0.1)
+    assert rotation.kwargs["degrees"] == [-15.0, 15.0]
+    assert normalize.kwargs["mean"] == [0.485, 0.456, 0.406]
