@@ -50,6 +50,9 @@ def _section(title: str, *children: widgets.Widget) -> widgets.VBox:
 # How long the panel around the grid waits after a slider's edit: the grid's pictures cross the
 # Jupyter server and reach the page first (25-40 ms on a busy two-core machine).
 PANEL_SETTLE_S = 0.1
+# How long the open Export tab waits after the last edit before making the graph's code again:
+# black formats it in 110-180 ms, which a slider drag must not pay at every step.
+CODE_SETTLE_S = 0.5
 
 
 class Explorer(widgets.VBox):
@@ -107,7 +110,9 @@ class Explorer(widgets.VBox):
         self.grid = GridView(self.variety)
         self.timing = TimingView()
         self.export_view = ExportView(lambda: self.controller.state.spec, self._run_failure)
-        self.stats_view = StatsView(lambda: self.controller.session)
+        self.stats_view = StatsView(
+            lambda: self.controller.session, lambda: self.controller.state.spec, self.graph_title
+        )
         self.banner = RestoreBanner(offer, store.damage, self._restore_autosave, self._keep_graph)
         self.notice = Notice(self.undo)
         self._coalescer = Coalescer(self._flush, at_once=True)
@@ -118,6 +123,9 @@ class Explorer(widgets.VBox):
         self._syncing = False
         self._wire()
         tabs = widgets.Tab([self.timing, self.export_view, self.stats_view])
+        self._code = Coalescer(
+            self.export_view.refresh, delay_s=CODE_SETTLE_S, settle_s=CODE_SETTLE_S
+        )
         tabs.set_title(0, "Timing")
         tabs.set_title(1, "Export")
         tabs.set_title(2, "Statistics")
@@ -125,6 +133,8 @@ class Explorer(widgets.VBox):
         graph = _section("Graph", self.graph)
         node = _section("Selected node", self.node_panel)
         adding = _section("Add operator", self.picker)
+        self.tabs = tabs
+        tabs.observe(lambda ch: self.export_view.set_visible(ch["new"] == 1), "selected_index")
         # The images come first: the editing column keeps a fixed width and the output takes
         # the rest; on a narrow page the output wraps below, at full width. The selected node's
         # controls sit right under the graph, where the click that selected it was.
@@ -159,6 +169,11 @@ class Explorer(widgets.VBox):
     def set_arg(self, node: str, arg: str, value: ArgValue) -> PanelState:
         return self._render(self.controller.set_arg(node, arg, value))
 
+    def graph_title(self) -> str:
+        """The graph's name as the panel says it: a preset with edits is "basic, edited"."""
+        name = self.controller.state.spec.name or "graph"
+        return f"{name}, edited" if self.controller.preset_edited else name
+
     def select(self, node: str | None) -> PanelState:
         return self._render(self.controller.select(node))
 
@@ -186,6 +201,7 @@ class Explorer(widgets.VBox):
         self.controller.autosave.flush()
         return self.controller.state
 
+        self._code.flush()
     # ---- wiring -----------------------------------------------------------------------------
     def _node_actions(self) -> NodeActions:
         c = self.controller
@@ -389,6 +405,8 @@ class Explorer(widgets.VBox):
         finally:
             self._syncing = False
         self.notice.follow(state.spec)
+            self.export_view.graph_changed()
+            self.stats_view.follow()
         self._status(state)
 
     def _show_fixes(self, state: PanelState) -> None:
@@ -416,6 +434,8 @@ class Explorer(widgets.VBox):
 
     def _status(self, state: PanelState) -> None:
         result = state.result
+        if self.export_view.visible:
+            self._code.request()
         if result is None:
             self.toolbar.status.value = ""
             return

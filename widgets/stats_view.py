@@ -3,6 +3,10 @@
 Statistics never run inside the edit loop: the Run button starts them in a background thread on a
 snapshot of the graph, with a progress bar and a Cancel button, while the panel stays usable.
 The figures and warnings show as HTML; the plots as a PNG drawn by matplotlib when the run ends.
+
+Figures are true only of the graph and the data they were counted on: they are titled with the
+graph's name as the panel gives it ("basic, edited") and the data read, and once the graph shown
+is another (a preset picked, an edit, other data) a line above them says so and what changed.
 """
 
 from __future__ import annotations
@@ -16,8 +20,11 @@ import ipywidgets as widgets
 
 from augexplorer.engine import Session
 from augexplorer.errors import AugExplorerError
-from augexplorer.stats import Stats, collect_stats
+from augexplorer.spec import GraphSpec
+from augexplorer.stats import Provenance, Stats, collect_stats
 from augexplorer.stats.plot import Theme, figure_png, stats_figure
+
+from .graph_changes import graph_changes
 
 DEFAULT_BATCHES = 32
 # Two 400-pixel panels a row: the output column at 1280 px holds the figure at its own size.
@@ -30,8 +37,19 @@ NOTE = (
 
 
 class StatsView(widgets.VBox):
-    def __init__(self, get_session: Callable[[], Session]) -> None:
+    """`get_session`: the session whose graph runs; `get_spec`: the graph shown (the user's,
+    which may fail to run where the session keeps the last that ran; default: the session's);
+    `get_title`: its name as the panel says it (default: the graph's name)."""
+
+    def __init__(
+        self,
+        get_session: Callable[[], Session],
+        get_spec: Callable[[], GraphSpec] | None = None,
+        get_title: Callable[[], str] | None = None,
+    ) -> None:
         self._get_session = get_session
+        self._get_spec = get_spec or (lambda: get_session().plan.spec)
+        self._get_title = get_title or (lambda: self._get_spec().name or "graph")
         self.batches = widgets.BoundedIntText(
             value=DEFAULT_BATCHES,
             min=1,
@@ -44,6 +62,9 @@ class StatsView(widgets.VBox):
         self.progress = widgets.IntProgress(value=0, min=0, max=1, layout={"width": "240px"})
         self.status = widgets.HTML("")
         self.status.add_class("ax-stats-status")
+        # figures of another graph or data than the one shown: says so, above them
+        self.stale = widgets.HTML("")
+        self.stale.add_class("ax-stats-stale-line")
         self.report = widgets.HTML("")
         self.report.add_class("ax-stats-report")
         # Drawn for a light and for a dark page; the page's theme shows one (graph_view.css), so
@@ -54,11 +75,17 @@ class StatsView(widgets.VBox):
         self.cancel_button.on_click(lambda _button: self.cancel())
         controls = widgets.HBox([self.batches, self.run_button, self.cancel_button, self.progress])
         note = widgets.HTML(f"<span class='ax-muted'>{NOTE}</span>")
-        super().__init__([controls, self.status, self.report, self.plot, self.plot_dark, note])
+        super().__init__(
+            [controls, self.status, self.stale, self.report, self.plot, self.plot_dark, note]
+        )
         self.add_class("ax-stats")
         self.stats: Stats | None = None
         self.thread: threading.Thread | None = None
         self._cancel = threading.Event()
+        # the graph shown (and its data) when the run started, and what it was called
+        self._counting: tuple[GraphSpec, Any, str] | None = None
+        self._counted: tuple[GraphSpec, Any, str] | None = None  # ... of the figures shown
+        self._followed: tuple[GraphSpec, Any] | None = None
 
     @property
     def running(self) -> bool:
@@ -71,10 +98,13 @@ class StatsView(widgets.VBox):
         session = self._get_session()
         # a snapshot, taken here: later edits change the session, never this run
         spec, arrays = session.plan.spec, session.arrays
+        title = self._get_title()
+        self._counting = (self._get_spec(), arrays, title)
         options: dict[str, Any] = {
             "batches": int(self.batches.value),
             "device_id": session.device_id,
             "num_threads": session.num_threads,
+            "name": title,
         }
         self._cancel = threading.Event()
         self.progress.max, self.progress.value = options["batches"], 0
@@ -115,6 +145,8 @@ class StatsView(widgets.VBox):
             self.status.value = f"<span class='ax-error'>{html.escape(failure or '')}</span>"
             return
         self.stats = stats
+        self._counted, self._followed = self._counting, None
+        self.follow()
         done = f"{stats.samples:,} samples in {stats.seconds:.1f} s"
         if stats.cancelled:
             done = f"cancelled after {stats.batches} of {stats.requested} batches: " + done
@@ -123,6 +155,44 @@ class StatsView(widgets.VBox):
         for theme, plot in self._plots.items():
             plot.value = _plot_png(stats, theme)
             plot.layout.display = "" if plot.value else "none"
+
+    def follow(self) -> None:
+        """The graph shown may have changed: figures counted on another graph or other data
+        say so (cheap when nothing changed: the panel calls this on every redraw)."""
+        if self._counted is None:
+            return
+        session = self._get_session()
+        spec, arrays = self._get_spec(), session.arrays
+        followed = self._followed
+        if followed is not None and followed[1] is arrays and followed[0] == spec:
+            return
+        self._followed = (spec, arrays)
+        self.stale.value = stale_line(self._counted, spec, arrays, self._get_title)
+
+
+def stale_line(
+    counted: tuple[GraphSpec, Any, str], spec: GraphSpec, arrays: Any, title: Callable[[], str]
+) -> str:
+    """The line over figures counted on `counted` (graph, arrays, title) while `spec` fed
+    `arrays` is shown: "" where they are its figures."""
+    old, old_arrays, old_title = counted
+    other_data = Provenance.of(old, old_arrays).other_data(spec, arrays)
+    changes = graph_changes(old, spec)
+    if not changes and not other_data:
+        return ""
+    said = []
+    if old.name != spec.name:
+        said.append("another graph")
+    elif changes and changes != "other data":
+        said.append(f"an edit: {changes}")
+    if other_data:
+        said.append("other data")
+    now = title()
+    return (
+        "<span class='ax-stats-stale'>Out of date: these figures are of "
+        f"“{html.escape(old_title)}”, not of the graph shown (“{html.escape(now)}”: "
+        f"{html.escape(', '.join(said))}). Run statistics again to count it.</span>"
+    )
 
 
 def _plot_image(theme: Theme) -> widgets.Image:

@@ -14,6 +14,7 @@ from .findings import StatsWarning
 from .labels import LabelCounts
 from .moments import RunningMoments
 from .pixels import OutputStats
+from .provenance import Provenance
 from .rates import Rate, wilson_interval
 from .report import Stats
 from .runner import collect_stats
@@ -23,6 +24,7 @@ __all__ = [
     "FillStats",
     "LabelCounts",
     "OutputStats",
+    "Provenance",
     "Rate",
     "RunningMoments",
     "Stats",

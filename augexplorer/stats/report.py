@@ -13,6 +13,7 @@ from .fill import FillStats
 from .findings import StatsWarning, is_near_unit
 from .labels import LabelCounts
 from .pixels import OutputStats
+from .provenance import Provenance
 from .rates import Rate
 
 
@@ -33,6 +34,8 @@ class Stats:
     labels: list[LabelCounts] = field(default_factory=list)
     boxes: list[BoxFlow] = field(default_factory=list)  # per geometric node of annotated graphs
     warnings: list[StatsWarning] = field(default_factory=list)
+    # the graph and the data these figures were counted on (None: made by hand, e.g. in tests)
+    provenance: Provenance | None = None
 
     @property
     def samples(self) -> int:
@@ -77,14 +80,17 @@ class Stats:
                 "fill": [f.to_json() for f in self.fills],
                 "labels": [c.to_json() for c in self.labels],
                 "boxes": [b.to_json() for b in self.boxes],
+                **(self.provenance.to_json() if self.provenance is not None else {}),
             }
         )
 
     def summary(self, warnings: bool = True) -> str:
         """A few lines per section, for a terminal (the warnings left out where they are
         shown apart)."""
+        data = f" on {self.provenance.data}" if self.provenance is not None else ""
         lines = [
-            f"{self.name}: {self.samples:,} samples ({self.batches} batches of {self.batch_size})"
+            f"{self.name}{data}: {self.samples:,} samples ({self.batches} batches of "
+            f"{self.batch_size})"
             + (f", cancelled after {self.batches} of {self.requested}" if self.cancelled else "")
         ]
         if self.warnings and warnings:

@@ -26,6 +26,7 @@ from .fill import FillStats, fill_share, fill_value, grid_step
 from .findings import find_warnings
 from .labels import LabelCounts
 from .pixels import OutputStats, channel_axis
+from .provenance import Provenance
 from .rates import Rate
 from .report import Stats
 
@@ -48,12 +49,14 @@ def collect_stats(
     num_threads: int | None = None,
     progress: Progress | None = None,
     cancel: CancelFlag | None = None,
+    name: str | None = None,
 ) -> Stats:
     """Statistics of `graph` (a spec, a preset name or a :class:`~augexplorer.Session`) over
     `batches` batches. `data` is a folder, a file list or arrays, as for a session (a session's
     own data is used when it is None). `progress(done, total)` is called after each batch;
     when `cancel.is_set()` the run stops after the current batch and the figures so far come
-    back with ``cancelled=True``.
+    back with ``cancelled=True``. `name` titles the figures (default: the graph's name); they
+    carry the graph as it ran and the data it read (:attr:`Stats.provenance`).
 
     Raises what a run raises: :class:`~augexplorer.errors.GraphInvalid`,
     :class:`~augexplorer.errors.DataError`, :class:`~augexplorer.errors.RunError` (naming the
@@ -85,7 +88,8 @@ def collect_stats(
     )
     feeder = _ArrayFeeder(plan, sources, size)
     start = time.perf_counter()
-    stats = Stats(plan.spec.name or "graph", size, 0, batches)
+    stats = Stats(name or plan.spec.name or "graph", size, 0, batches)
+    stats.provenance = Provenance.of(plan.spec, arrays)
     index = 0
     try:
         pipeline.build()
