@@ -22,8 +22,8 @@ class Unknown:
     text: str
     line: int | None
 
-    def explain(self, argument: str) -> str:
-        where = f"line {self.line}: " if self.line is not None else ""
+    def explain(self, argument: str, *, with_line: bool = True) -> str:
+        where = f"line {self.line}: " if self.line is not None and with_line else ""
         return (
             f"{where}{argument}={self.text} is known only when the file runs; write the value "
             f"in the call, or give it with --param {self.text}=VALUE"

@@ -1,0 +1,356 @@
+"""Turn a pipeline read from another library (a :class:`~.model.TransformCall` tree) into a graph.
+
+The graph reads the user's data (the bundled samples by default, else a folder or a file list,
+as any graph's source), decodes it to RGB, then holds a node or a small group of nodes per
+transform, made by the library's mapping (:class:`Mapping`: a handler per class name). The
+user's randomness is kept: a transform's ``p=`` becomes apply-with-probability (one coin for
+all the nodes of the transform), a group applied with a probability (``RandomApply``) runs its
+nodes under one coin flip, a group that picks one transform (``RandomChoice``, ``OneOf``) draws
+one choice and runs each transform where the choice is its index. Every draw is seeded from
+the graph's seed and the node's name (:mod:`augexplorer.spec.seeds`), as any graph's are.
+A transform the library's mapping cannot express is left out, with a :class:`~.model.Refusal`
+naming it, its line and the nearest DALI operator.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..expressions.nodes import expression
+from ..spec import Clause, GraphSpec, Node, Origin, Probability, Ref, Source
+from ..spec.graph import Fidelity
+from ..spec.seeds import derive_seed
+from .model import PortedStep, PortResult, Refusal, TransformCall
+
+FIDELITY_ORDER: tuple[Fidelity, ...] = ("exact", "distribution", "approximate")
+
+
+class Refuse(Exception):
+    """Raised by a handler: the transform cannot be expressed; `reason` says why and what to
+    use instead."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Grade:
+    """A handler's measured grade for the call it ported and what differs, one sentence each."""
+
+    fidelity: Fidelity
+    differences: tuple[str, ...] = ()
+
+
+def worst(*fidelities: Fidelity) -> Fidelity:
+    """The least faithful of several grades (a group is as faithful as its worst part)."""
+    return max(fidelities, key=FIDELITY_ORDER.index, default="exact")
+
+
+# A handler: ports `call` by adding nodes through the context, returns the grade.
+Handler = Callable[[TransformCall, "PortContext"], Grade]
+# A group handler: ports a transform holding others (RandomApply, OneOf) by calling
+# `context.port_children` under the conditions it sets up; returns the grade of the grouping.
+GroupHandler = Callable[[TransformCall, "PortContext"], Grade]
+
+
+@dataclass
+class LibraryMapping:
+    """A library's mapping: handlers by class name, and groups (transforms holding others)."""
+
+    library: str
+    handlers: dict[str, Handler] = field(default_factory=dict)
+    groups: dict[str, GroupHandler] = field(default_factory=dict)
+    # what a refused class's nearest DALI operator is, by class name
+    nearest: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class PortContext:
+    """What a handler builds with: the image so far, fresh node names, the conditions the
+    transform runs under, and the layout state (HWC uint8 until a tensor conversion)."""
+
+    mapping: LibraryMapping
+    graph_seed: int
+    nodes: list[Node] = field(default_factory=list)
+    image: Ref = field(default_factory=lambda: Ref("decode"))
+    clauses: tuple[Clause, ...] = ()
+    steps: list[PortedStep] = field(default_factory=list)
+    refusals: list[Refusal] = field(default_factory=list)
+    taken: set[str] = field(default_factory=lambda: {"reader", "decode"})
+    # state the library's handlers share (a pending ToTensor to fold Normalize into, ...)
+    state: dict[str, Any] = field(default_factory=dict)
+    # nodes that only compute values from the image (a mean, a shape): they run on every
+    # sample, whatever condition the transform runs under
+    helpers: set[str] = field(default_factory=set)
+    _current: list[Node] = field(default_factory=list)
+
+    # ---- for handlers --------------------------------------------------------------------------
+    def fresh_id(self, base: str) -> str:
+        stem = base.replace(".", "_")
+        name, index = stem, 2
+        while name in self.taken:
+            name, index = f"{stem}_{index}", index + 1
+        self.taken.add(name)
+        return name
+
+    def add(
+        self,
+        base: str,
+        op: str,
+        args: Mapping[str, Any] | None = None,
+        *,
+        inputs: Sequence[Ref] | None = None,
+        image: bool = True,
+        seed: bool = False,
+    ) -> Ref:
+        """Add a node named after `base`. With `image` it reads the image so far (unless
+        `inputs` are given) and becomes the image; without, it is a helper (a draw, a matrix)
+        that reads only `inputs`. `seed`: the operator draws, so it gets a seed."""
+        node_id = self.fresh_id(base)
+        if inputs is None:
+            inputs = (self.image,) if image else ()
+        node = Node(
+            node_id,
+            op,
+            inputs=tuple(inputs),
+            args=dict(args or {}),
+            seed=self.seed_for(node_id) if seed else None,
+        )
+        self.nodes.append(node)
+        self._current.append(node)
+        if image:
+            self.image = Ref(node_id)
+        else:
+            self.helpers.add(node_id)
+        return Ref(node_id)
+
+    def seed_for(self, *parts: str) -> int:
+        from ..spec.seeds import derive_seed
+
+        return derive_seed(self.graph_seed, "port", *parts)
+
+    def replace(self, node_id: str, **changes: Any) -> None:
+        """Change a node added before (folding a later transform into it)."""
+        for index, node in enumerate(self.nodes):
+            if node.id == node_id:
+                self.nodes[index] = dataclasses.replace(node, **changes)
+                for i, current in enumerate(self._current):
+                    if current.id == node_id:
+                        self._current[i] = self.nodes[index]
+                return
+        raise KeyError(node_id)
+
+    def node(self, node_id: str) -> Node:
+        return next(node for node in self.nodes if node.id == node_id)
+
+    def coin(self, base: str, probability: float) -> Ref:
+        """A per-sample boolean, true with `probability`, seeded."""
+        return self.add(
+            base,
+            "random.coin_flip",
+            {"probability": float(probability), "dtype": "BOOL"},
+            image=False,
+            seed=True,
+        )
+
+    def port_children(
+        self, children: Iterable[TransformCall], clauses: Sequence[Clause] = ()
+    ) -> None:
+        """Port transforms (a group's) under the given clauses added to the current ones."""
+        outer = self.clauses
+        self.clauses = (*outer, *clauses)
+        try:
+            for child in children:
+                self.port(child)
+        finally:
+            self.clauses = outer
+
+    def choice(self, base: str, weights: Sequence[float]) -> list[Clause]:
+        """Draw one of ``len(weights)`` indices per sample (with those weights) and return, for
+        each index, the clause that holds where it was drawn."""
+        count = len(weights)
+        total = float(sum(weights))
+        if total <= 0:
+            raise Refuse("the transforms' probabilities add up to 0, so none is ever picked")
+        from ..expressions.nodes import constant
+
+        values = constant(self.fresh_id(f"{base}_indices"), list(range(count)), "INT32")
+        self.nodes.append(values)
+        self._current.append(values)
+        pick = self.add(
+            base,
+            "random.choice",
+            {"p": [float(w) / total for w in weights]},
+            inputs=(Ref(values.id),),
+            image=False,
+            seed=True,
+        )
+        clauses = []
+        for index in range(count):
+            node_id = self.fresh_id(f"{pick.node}_is_{index}")
+            node = expression(node_id, f"{pick.node} == {index}")
+            self.nodes.append(node)
+            self._current.append(node)
+            clauses.append(Clause(Ref(node_id)))
+        return clauses
+
+    # ---- the walk ------------------------------------------------------------------------------
+    def port(self, call: TransformCall) -> None:
+        """Port one transform (a group's transforms in turn), recording its step or refusal."""
+        group = self.mapping.groups.get(call.name) if call.library == self.mapping.library else None
+        if group is not None:
+            self._port_group(call, group)
+            return
+        handler = (
+            self.mapping.handlers.get(call.name) if call.library == self.mapping.library else None
+        )
+        if handler is None:
+            self.refusals.append(Refusal(call, self._unsupported(call)))
+            return
+        unknown = call.unknowns()
+        if unknown:
+            name, value = next(iter(unknown.items()))
+            self.refusals.append(Refusal(call, value.explain(name, with_line=False)))
+            return
+        saved_nodes, saved_image, saved_state = list(self.nodes), self.image, dict(self.state)
+        outer, self._current = self._current, []
+        try:
+            grade = handler(call, self)
+        except Refuse as refused:
+            self.nodes, self.image, self.state = saved_nodes, saved_image, saved_state
+            self.refusals.append(Refusal(call, refused.reason))
+            return
+        finally:
+            made, self._current = self._current, outer
+        self._finish(call, grade, made)
+
+    def _port_group(self, call: TransformCall, group: GroupHandler) -> None:
+        saved_nodes, saved_image = list(self.nodes), self.image
+        steps_before, refusals_before = len(self.steps), len(self.refusals)
+        outer, self._current = self._current, []
+        try:
+            grade = group(call, self)
+        except Refuse as refused:
+            self.nodes, self.image = saved_nodes, saved_image
+            del self.steps[steps_before:]
+            del self.refusals[refusals_before:]
+            self.refusals.append(Refusal(call, refused.reason))
+            return
+        finally:
+            helpers, self._current = self._current, outer
+        origin = self._origin(call, grade)
+        self._tag(helpers, origin)
+        self.steps.insert(steps_before, PortedStep(call, tuple(self._nodes_of(helpers)), origin))
+
+    def _origin(self, call: TransformCall, grade: Grade) -> Origin:
+        text = call.text()
+        return Origin(self.mapping.library, text, grade.fidelity, call.line, grade.differences)
+
+    def _finish(self, call: TransformCall, grade: Grade, made: list[Node]) -> None:
+        origin = self._origin(call, grade)
+        if self.clauses:
+            made = made + self._condition(made, self.clauses)
+        self._tag(made, origin)
+        self.steps.append(PortedStep(call, tuple(self._nodes_of(made)), origin))
+
+    def _nodes_of(self, made: Iterable[Node]) -> list[Node]:
+        ids = [node.id for node in made]
+        return [node for node in self.nodes if node.id in ids]
+
+    def _tag(self, made: Iterable[Node], origin: Origin) -> None:
+        for node in made:
+            current = self.node(node.id)
+            if current.origin is None:
+                self.replace(node.id, origin=origin)
+
+    def _condition(self, made: Iterable[Node], clauses: Sequence[Clause]) -> list[Node]:
+        """Run the nodes that read the image only where `clauses` hold; helpers (draws,
+        matrices) run on every sample, which changes nothing that is seen. Returns the coins
+        added for nodes whose own apply probability becomes a clause."""
+        added: list[Node] = []
+        for node in list(made):
+            current = self.node(node.id)
+            if not current.inputs or node.id in self.helpers:
+                continue
+            if current.probability is not None:
+                # a node has either an apply probability or a condition: its own coin becomes
+                # one more clause
+                coin = self.coin(f"{node.id}_apply", current.probability.p)
+                added.append(self.node(coin.node))
+                self.replace(node.id, probability=None, when=(*clauses, Clause(coin)))
+            else:
+                self.replace(node.id, when=(*clauses, *current.when))
+        return added
+
+    def apply_with_probability(self, p: float, made: Sequence[Ref] | None = None) -> None:
+        """Apply the nodes of the transform being ported with probability `p`: a single node
+        through its own apply probability, several under one coin flip."""
+        if p >= 1:
+            return
+        targets = [self.node(r.node) for r in made] if made else list(self._current)
+        targets = [n for n in targets if n.inputs and n.id not in self.helpers]
+        if len(targets) == 1 and not self.clauses:
+            self.replace(targets[0].id, probability=Probability(float(p)))
+            return
+        coin = self.coin(f"{targets[0].id}_apply", p)
+        for node in targets:
+            self.replace(node.id, when=(*node.when, Clause(coin)))
+
+    def _unsupported(self, call: TransformCall) -> str:
+        nearest = self.mapping.nearest.get(call.name)
+        if call.library == "custom":
+            return (
+                f"{call.name} is not a {self.mapping.library} transform (a custom class or "
+                "function), so it cannot be read without running it (fix: write it as a DALI "
+                "node, or a python_function node)"
+            )
+        if nearest:
+            return f"DALI has no equivalent of {call.name}; the nearest operator is {nearest}"
+        return (
+            f"{call.name} is not ported yet (fix: add the DALI operator by hand in the "
+            "explorer, or a python_function node)"
+        )
+
+
+@dataclass(frozen=True)
+class DataSource:
+    """Which data a ported graph reads: the bundled samples, a folder or a file list."""
+
+    kind: str = "samples"
+    path: str | None = None
+    shuffle: bool = True
+
+
+def build_graph(
+    compose: TransformCall,
+    mapping: LibraryMapping,
+    *,
+    name: str = "ported",
+    data: DataSource | None = None,
+    batch_size: int = 8,
+    seed: int = 0,
+    finish: Callable[[PortContext], None] | None = None,
+) -> PortResult:
+    """The graph of a library's compose: reader, RGB decoder, the ported transforms in order.
+    `finish` lets the library's mapping close the graph (a pending layout change)."""
+    data = data or DataSource()
+    source = Source(
+        "reader",
+        kind=data.kind,  # type: ignore[arg-type]
+        path=data.path,
+        shuffle=data.shuffle,
+        seed=derive_seed(seed, "port", "reader"),
+    )
+    decode = Node("decode", "decoders.image", (Ref("reader"),), {"output_type": "RGB"})
+    context = PortContext(mapping, seed)
+    context.port_children(compose.children if compose.children else [compose])
+    if finish is not None:
+        finish(context)
+    nodes: tuple[Any, ...] = (source, decode, *context.nodes)
+    outputs = {"images": context.image, "labels": Ref("reader", 1)}
+    spec = GraphSpec(nodes, outputs, batch_size=batch_size, seed=seed, name=name)
+    return PortResult(spec, tuple(context.steps), tuple(context.refusals))

@@ -1,0 +1,128 @@
+"""torchvision's transforms (``torchvision.transforms`` and ``transforms.v2``) as DALI nodes.
+
+One module per family of transforms; :data:`MAPPING` holds a handler per class name (old
+names such as ``RandomSizedCrop`` and ``Scale`` too) and the groups (``RandomApply``,
+``RandomChoice``, ``RandomOrder``, a nested ``Compose``). :func:`port` turns a read pipeline
+into a graph.
+"""
+
+from __future__ import annotations
+
+from ..build import DataSource, Grade, LibraryMapping, PortContext, build_graph
+from ..model import PortResult, TransformCall
+from . import auto_aug, color, erasing, geometry, tensor
+from .grades import grade
+
+
+def _random_apply(call: TransformCall, context: PortContext) -> Grade:
+    p = float(call.argument(0, "p", 0.5))
+    if p >= 1:
+        context.port_children(call.children)
+        return grade(call.name)
+    coin = context.coin("random_apply", p)
+    from ...spec import Clause
+
+    context.port_children(call.children, [Clause(coin)])
+    return grade(call.name)
+
+
+def _random_choice(call: TransformCall, context: PortContext) -> Grade:
+    weights = call.argument(0, "p") or [1.0] * len(call.children)
+    clauses = context.choice("random_choice", [float(w) for w in weights])
+    for child, clause in zip(call.children, clauses, strict=True):
+        context.port_children([child], [clause])
+    return grade(call.name)
+
+
+def _random_order(call: TransformCall, context: PortContext) -> Grade:
+    context.port_children(call.children)
+    return grade(call.name)
+
+
+def _compose(call: TransformCall, context: PortContext) -> Grade:
+    context.port_children(call.children)
+    return Grade("exact")
+
+
+MAPPING = LibraryMapping(
+    "torchvision",
+    handlers={
+        "Resize": geometry.resize,
+        "Scale": geometry.resize,
+        "CenterCrop": geometry.center_crop,
+        "RandomCrop": geometry.random_crop,
+        "RandomResizedCrop": geometry.random_resized_crop,
+        "RandomSizedCrop": geometry.random_resized_crop,
+        "RandomHorizontalFlip": geometry.flip(horizontal=True),
+        "RandomVerticalFlip": geometry.flip(horizontal=False),
+        "Pad": geometry.pad,
+        "RandomRotation": geometry.random_rotation,
+        "ColorJitter": color.color_jitter,
+        "Grayscale": color.grayscale,
+        "RandomGrayscale": color.random_grayscale,
+        "GaussianBlur": color.gaussian_blur,
+        "RandomInvert": color.random_invert,
+        "RandomErasing": erasing.random_erasing,
+        "ToTensor": tensor.to_tensor,
+        "PILToTensor": tensor.to_image,
+        "ToImage": tensor.to_image,
+        "ToPILImage": tensor.to_image,
+        "ToDtype": tensor.to_dtype,
+        "ConvertImageDtype": tensor.to_dtype,
+        "Normalize": tensor.normalize,
+        "AutoAugment": auto_aug.auto_augment,
+        "RandAugment": auto_aug.rand_augment,
+        "TrivialAugmentWide": auto_aug.trivial_augment_wide,
+    },
+    groups={
+        "RandomApply": _random_apply,
+        "RandomChoice": _random_choice,
+        "RandomOrder": _random_order,
+        "Compose": _compose,
+    },
+    nearest={
+        "Lambda": "python_function",
+        "RandomPerspective": "experimental.warp_perspective",
+        "RandomAffine": "transforms.* with warp_affine",
+        "ElasticTransform": "python_function (DALI has no elastic warp)",
+        "AugMix": "auto_aug (DALI has no AugMix)",
+        "FiveCrop": "crop (one node per crop)",
+        "TenCrop": "crop and flip (one node per crop)",
+        "LinearTransformation": "python_function",
+        "RandomPosterize": "an expression node (images & mask)",
+        "RandomSolarize": "an expression node",
+        "RandomEqualize": "experimental.equalize",
+        "RandomAutocontrast": "an expression node",
+        "RandomAdjustSharpness": "auto_aug's sharpness",
+        "RandomIoUCrop": "random_bbox_crop",
+        "RandomZoomOut": "paste",
+        "ScaleJitter": "resize",
+        "RandomShortestSize": "resize",
+        "RandomResize": "resize",
+        "ClampBoundingBoxes": "bbox operators",
+        "SanitizeBoundingBoxes": "bbox operators",
+    },
+)
+
+
+def port(
+    compose: TransformCall,
+    *,
+    name: str = "ported",
+    data: DataSource | None = None,
+    batch_size: int = 8,
+    seed: int = 0,
+) -> PortResult:
+    """The graph of a torchvision Compose (as read by :mod:`augexplorer.port.reading`)."""
+    return build_graph(
+        compose,
+        MAPPING,
+        name=name,
+        data=data,
+        batch_size=batch_size,
+        seed=seed,
+        finish=tensor.finish,
+    )
+
+
+__all__ = ["MAPPING", "port"]

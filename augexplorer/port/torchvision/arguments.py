@@ -1,0 +1,73 @@
+"""torchvision's argument forms, read as torchvision reads them (sizes, ranges, interpolation)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..build import Refuse
+from ..model import Symbol
+
+# torchvision's InterpolationMode (and PIL's constants, which v1 still takes) -> DALI's.
+INTERPOLATION = {
+    "NEAREST": "INTERP_NN",
+    "NEAREST_EXACT": "INTERP_NN",
+    "BILINEAR": "INTERP_LINEAR",
+    "BICUBIC": "INTERP_CUBIC",
+    "LANCZOS": "INTERP_LANCZOS3",
+    "BOX": "INTERP_LINEAR",
+    "HAMMING": "INTERP_LINEAR",
+}
+_PIL_CODES = {0: "NEAREST", 1: "LANCZOS", 2: "BILINEAR", 3: "BICUBIC", 4: "BOX", 5: "HAMMING"}
+
+
+def interpolation_name(value: Any, default: str) -> str:
+    """torchvision's mode name (``BILINEAR``) from an enum, its string value or a PIL code."""
+    if value is None:
+        return default
+    if isinstance(value, Symbol):
+        name = value.last.upper()
+    elif isinstance(value, str):
+        name = value.upper()
+    elif isinstance(value, int) and value in _PIL_CODES:
+        name = _PIL_CODES[value]
+    else:
+        raise Refuse(f"interpolation={value!r} is not one of torchvision's modes")
+    if name not in INTERPOLATION:
+        raise Refuse(f"interpolation {name} has no DALI counterpart")
+    return name
+
+
+def size_pair(value: Any, what: str = "size") -> tuple[int, int]:
+    """A size as torchvision reads it: an int is square, a one-item sequence too, else (h, w)."""
+    if isinstance(value, bool):
+        raise Refuse(f"{what}={value!r} is not a size")
+    if isinstance(value, int | float):
+        return int(value), int(value)
+    if isinstance(value, Sequence) and len(value) == 1:
+        return int(value[0]), int(value[0])
+    if isinstance(value, Sequence) and len(value) == 2:
+        return int(value[0]), int(value[1])
+    raise Refuse(f"{what}={value!r} is not a size (an int, or (height, width))")
+
+
+def symmetric_range(value: Any, what: str, *, centre: float = 0.0) -> tuple[float, float]:
+    """``d`` -> (centre - d, centre + d), a pair as it is: torchvision's ranges."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if value < 0:
+            raise Refuse(f"{what}={value} must not be negative")
+        return centre - float(value), centre + float(value)
+    if isinstance(value, Sequence) and len(value) == 2:
+        return float(value[0]), float(value[1])
+    raise Refuse(f"{what}={value!r} is not a number or a (low, high) pair")
+
+
+def fill_value(value: Any) -> float:
+    """A single fill value; per-channel fills must agree (DALI fills with one value)."""
+    if value is None:
+        return 0.0
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, Sequence) and value and all(v == value[0] for v in value):
+        return float(value[0])
+    raise Refuse(f"fill={value!r}: DALI fills with one value for every channel")

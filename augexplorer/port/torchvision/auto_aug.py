@@ -1,0 +1,52 @@
+"""torchvision's AutoAugment, RandAugment and TrivialAugmentWide as DALI's auto_aug policies,
+with torchvision's defaults (nearest-neighbour sampling, fill 0) written out."""
+
+from __future__ import annotations
+
+from ..build import Grade, PortContext, Refuse
+from ..model import Symbol, TransformCall
+from .arguments import INTERPOLATION, fill_value, interpolation_name
+from .grades import grade
+
+# torchvision's AutoAugmentPolicy -> DALI's policy names
+POLICIES = {"IMAGENET": "image_net", "SVHN": "svhn", "CIFAR10": "reduced_cifar10"}
+
+
+def _common(call: TransformCall, context: PortContext, index: int) -> dict[str, object]:
+    if context.state.get("layout", "HWC") != "HWC":
+        raise Refuse(f"{call.name} works on uint8 images (fix: put it before ToTensor)")
+    mode = interpolation_name(call.argument(index, "interpolation"), "NEAREST")
+    return {
+        "interp_type": INTERPOLATION[mode],
+        "fill_value": int(fill_value(call.argument(index + 1, "fill"))),
+    }
+
+
+def auto_augment(call: TransformCall, context: PortContext) -> Grade:
+    policy = call.argument(0, "policy")
+    name = policy.last if isinstance(policy, Symbol) else str(policy or "IMAGENET").upper()
+    if name not in POLICIES:
+        raise Refuse(f"policy {name} has no DALI counterpart")
+    args = {"policy_name": POLICIES[name], **_common(call, context, 1)}
+    context.add("auto_augment", "auto_aug.auto_augment", args, seed=True)
+    return grade(call.name, policy=name)
+
+
+def rand_augment(call: TransformCall, context: PortContext) -> Grade:
+    args = {
+        "n": int(call.argument(0, "num_ops", 2)),
+        "m": int(call.argument(1, "magnitude", 9)),
+        "num_magnitude_bins": int(call.argument(2, "num_magnitude_bins", 31)),
+        **_common(call, context, 3),
+    }
+    context.add("rand_augment", "auto_aug.rand_augment", args, seed=True)
+    return grade(call.name)
+
+
+def trivial_augment_wide(call: TransformCall, context: PortContext) -> Grade:
+    args = {
+        "num_magnitude_bins": int(call.argument(0, "num_magnitude_bins", 31)),
+        **_common(call, context, 1),
+    }
+    context.add("trivial_augment_wide", "auto_aug.trivial_augment_wide", args, seed=True)
+    return grade(call.name)

@@ -1,0 +1,136 @@
+"""torchvision's colour transforms: ColorJitter, Grayscale, GaussianBlur, invert, solarize."""
+
+from __future__ import annotations
+
+from ...spec import Ref
+from ..build import Grade, PortContext, Refuse
+from ..model import TransformCall
+from .arguments import size_pair, symmetric_range
+from .geometry import uniform
+from .grades import grade
+
+
+def _factor(
+    value: object, what: str, *, centre: float, bound: tuple[float, float]
+) -> tuple[float, float] | None:
+    """torchvision's factor range: ``x`` -> (max(0, centre - x), centre + x); None where the
+    factor changes nothing."""
+    if value is None:
+        return None
+    low, high = symmetric_range(value, what, centre=centre)
+    low, high = max(bound[0], low), min(bound[1], high)
+    if low == high == centre:
+        return None
+    return low, high
+
+
+def color_jitter(call: TransformCall, context: PortContext) -> Grade:
+    """ColorJitter(brightness, contrast, saturation, hue): one step per factor, each drawn from
+    torchvision's range, in the order brightness, contrast, saturation, hue (torchvision
+    shuffles the order per image). Contrast is centred on the image's grey mean as
+    torchvision centres it; hue turns in degrees (torchvision's factor times 360)."""
+    ranges = {
+        name: _factor(call.argument(index, name), name, centre=1.0, bound=(0.0, float("inf")))
+        for index, name in enumerate(("brightness", "contrast", "saturation"))
+    }
+    hue = _factor(call.argument(3, "hue"), "hue", centre=0.0, bound=(-0.5, 0.5))
+
+    def draw(name: str, low: float, high: float) -> object:
+        return uniform(low, high, context.seed_for(call.name, name, str(len(context.nodes))))
+
+    if context.state.get("layout", "HWC") != "HWC":
+        raise Refuse("ColorJitter on a float tensor is not ported (fix: put it before ToTensor)")
+    if ranges["brightness"]:
+        context.add(
+            "brightness", "brightness_contrast", {"brightness": draw("b", *ranges["brightness"])}
+        )
+    if ranges["contrast"]:
+        gray = context.add(
+            "contrast_gray",
+            "color_space_conversion",
+            {"image_type": "RGB", "output_type": "GRAY"},
+            inputs=(context.image,),
+            image=False,
+        )
+        as_float = context.add(
+            "contrast_gray_float", "cast", {"dtype": "FLOAT"}, inputs=(gray,), image=False
+        )
+        mean = context.add(
+            "contrast_centre", "reductions.mean", {}, inputs=(as_float,), image=False
+        )
+        context.add(
+            "contrast",
+            "brightness_contrast",
+            {"contrast": draw("c", *ranges["contrast"]), "contrast_center": mean},
+        )
+    if ranges["saturation"]:
+        context.add("saturation", "color_twist", {"saturation": draw("s", *ranges["saturation"])})
+    if hue is not None:
+        context.add("hue", "hsv", {"hue": draw("h", hue[0] * 360.0, hue[1] * 360.0)})
+    parts = [name for name, found in ranges.items() if found] + (["hue"] if hue else [])
+    if not parts:
+        return Grade("exact", ("Changes nothing: no factor is set.",))
+    return grade(call.name, factors=len(parts))
+
+
+def _gray(context: PortContext, channels: int) -> None:
+    context.add("grayscale", "color_space_conversion", {"image_type": "RGB", "output_type": "GRAY"})
+    if channels == 3:
+        gray = context.image
+        context.add("gray_rgb", "cat", {"axis_name": "C"}, inputs=(gray, gray, gray))
+
+
+def grayscale(call: TransformCall, context: PortContext) -> Grade:
+    channels = int(call.argument(0, "num_output_channels", 1))
+    if channels not in (1, 3):
+        raise Refuse(f"num_output_channels={channels}: torchvision takes 1 or 3")
+    _gray(context, channels)
+    return grade(call.name)
+
+
+def random_grayscale(call: TransformCall, context: PortContext) -> Grade:
+    """RandomGrayscale(p): grey in three channels, with probability p."""
+    p = float(call.argument(0, "p", 0.1))
+    _gray(context, 3)
+    context.apply_with_probability(p)
+    return grade(call.name)
+
+
+def gaussian_blur(call: TransformCall, context: PortContext) -> Grade:
+    """GaussianBlur(kernel_size, sigma=(0.1, 2.0)): one sigma drawn per image for both axes."""
+    kx, ky = size_pair(call.argument(0, "kernel_size"), "kernel_size")
+    sigma = symmetric_range(call.argument(1, "sigma", (0.1, 2.0)), "sigma", centre=0.0)
+    if isinstance(call.argument(1, "sigma", (0.1, 2.0)), int | float):
+        value = float(call.argument(1, "sigma"))
+        sigma = (value, value)
+    drawn: object = sigma[0]
+    if sigma[0] != sigma[1]:  # one sigma for both axes, as torchvision draws it
+        drawn = context.add(
+            "blur_sigma",
+            "random.uniform",
+            {"range": list(sigma)},
+            image=False,
+            seed=True,
+        )
+    context.add("gaussian_blur", "gaussian_blur", {"window_size": [ky, kx], "sigma": drawn})
+    return grade(call.name)
+
+
+def random_invert(call: TransformCall, context: PortContext) -> Grade:
+    """RandomInvert(p): 255 - image, with probability p."""
+    if context.state.get("layout", "HWC") != "HWC":
+        raise Refuse("RandomInvert on a float tensor is not ported (fix: put it before ToTensor)")
+    p = float(call.argument(0, "p", 0.5))
+    context.add("invert", "cast", {"dtype": "UINT8"}, inputs=(_invert(context),))
+    context.apply_with_probability(p)
+    return grade(call.name)
+
+
+def _invert(context: PortContext) -> Ref:
+    from ...expressions.nodes import expression
+
+    node_id = context.fresh_id("inverted")
+    node = expression(node_id, f"255 - {context.image.node}")
+    context.nodes.append(node)
+    context._current.append(node)
+    return Ref(node_id)

@@ -1,0 +1,254 @@
+"""torchvision's geometric transforms: resizing, crops, flips, padding, rotation.
+
+Sizes and crop positions are computed as torchvision computes them (expression nodes reading
+the image's shape), so the output sizes agree pixel for pixel; what remains different is
+measured and written in :mod:`.grades`.
+"""
+
+from __future__ import annotations
+
+from ...expressions.nodes import constant, expression
+from ...spec import Random, Ref
+from ..build import Grade, PortContext, Refuse
+from ..model import TransformCall
+from .arguments import INTERPOLATION, fill_value, interpolation_name, size_pair, symmetric_range
+from .grades import grade
+
+
+def _hwc(context: PortContext, name: str) -> str:
+    """The image's node name, refusing where the image is no longer HWC (after ToTensor)."""
+    if context.state.get("layout", "HWC") != "HWC":
+        raise Refuse(
+            f"{name} after ToTensor/Normalize is not ported (the image is a CHW tensor there; "
+            f"fix: put {name} before ToTensor)"
+        )
+    return context.image.node
+
+
+def _expression(context: PortContext, base: str, text: str) -> Ref:
+    node_id = context.fresh_id(base)
+    node = expression(node_id, text)
+    context.nodes.append(node)
+    context._current.append(node)
+    return Ref(node_id)
+
+
+def _int32(context: PortContext, base: str, ref: Ref) -> Ref:
+    """`ref` as int32: slice takes whole-pixel starts and shapes as int32 (shapes are int64)."""
+    return context.add(base, "cast", {"dtype": "INT32"}, inputs=(ref,), image=False)
+
+
+def uniform(low: float, high: float, seed: int) -> object:
+    """A uniform draw, or the constant where the range is one value."""
+    return low if low == high else Random.uniform(low, high, seed=seed)
+
+
+def _size_vector(context: PortContext, base: str, height: int, width: int) -> str:
+    """A name an expression can use for the (height, width) pair: a number when square,
+    else a constant node."""
+    if height == width:
+        return str(height)
+    node_id = context.fresh_id(base)
+    node = constant(node_id, [height, width], "INT64")
+    context.nodes.append(node)
+    context._current.append(node)
+    return node_id
+
+
+def resize(call: TransformCall, context: PortContext) -> Grade:
+    """Resize(size, interpolation, max_size, antialias): an int sizes the shorter side, the
+    longer one floored as torchvision floors it (``int(size * long / short)``)."""
+    image = _hwc(context, call.name)
+    size = call.argument(0, "size")
+    mode = interpolation_name(call.argument(1, "interpolation"), "BILINEAR")
+    if call.argument(2, "max_size") is not None:
+        raise Refuse("max_size is not ported yet (fix: leave it out, or resize by hand)")
+    antialias = call.argument(3, "antialias", True)
+    args: dict[str, object] = {
+        "interp_type": INTERPOLATION[mode],
+        "antialias": bool(antialias) if antialias is not None else True,
+        "subpixel_scale": False,
+    }
+    if isinstance(size, int) or (isinstance(size, list | tuple) and len(size) == 1):
+        short = int(size if isinstance(size, int) else size[0])
+        shape = f"{image}.shape()[0:2]"
+        text = f"math.floor({short} * {shape} / math.min({image}.shape()[0], {image}.shape()[1]))"
+        args["size"] = _expression(context, "resize_size", text)
+    else:
+        height, width = size_pair(size)
+        args["size"] = [float(height), float(width)]
+    context.add("resize", "resize", args)
+    return grade(call.name, mode=mode)
+
+
+def center_crop(call: TransformCall, context: PortContext) -> Grade:
+    """CenterCrop(size): the window's corner rounded as torchvision rounds it
+    (``int(round((H - h) / 2))``, half to even), which DALI's crop_pos rounding does not."""
+    image = _hwc(context, call.name)
+    height, width = size_pair(call.argument(0, "size"))
+    size = _size_vector(context, "crop_size", height, width)
+    margin = f"({image}.shape()[0:2] - {size})"
+    text = f"({margin} + {margin} // 2 % 2 * ({margin} % 2)) // 2"
+    start = _int32(context, "crop_start_int", _expression(context, "crop_start", text))
+    context.add(
+        "center_crop",
+        "slice",
+        {
+            "start": start,
+            "shape": [height, width],
+            "axis_names": "HW",
+            "out_of_bounds_policy": "pad",
+        },
+    )
+    return grade(call.name)
+
+
+def random_crop(call: TransformCall, context: PortContext) -> Grade:
+    """RandomCrop(size, padding, pad_if_needed, fill, padding_mode): a window drawn at a
+    uniform whole-pixel corner of the padded image, as torchvision draws it."""
+    image = _hwc(context, call.name)
+    height, width = size_pair(call.argument(0, "size"))
+    padding = call.argument(1, "padding") or 0
+    if isinstance(padding, list | tuple) and padding and all(p == padding[0] for p in padding):
+        padding = padding[0]
+    if not isinstance(padding, int):
+        raise Refuse(
+            f"padding={padding!r}: only the same padding on every side is ported (fix: one int)"
+        )
+    mode = call.argument(4, "padding_mode", "constant")
+    if mode != "constant" and padding:
+        raise Refuse(
+            f"padding_mode={mode!r} is not ported; the nearest DALI operator is "
+            "experimental.warp_perspective(border_mode='reflect')"
+        )
+    fill = fill_value(call.argument(3, "fill", 0))
+    size = _size_vector(context, "crop_size", height, width)
+    draw = context.add(
+        "crop_draw",
+        "random.uniform",
+        {"range": [0.0, 1.0], "shape": [2]},
+        image=False,
+        seed=True,
+    )
+    room = f"({image}.shape()[0:2] - {size} + {2 * padding + 1})"
+    text = f"math.floor({draw.node} * math.max({room}, 1)) - {padding}"
+    start = _int32(context, "crop_start_int", _expression(context, "crop_start", text))
+    context.add(
+        "random_crop",
+        "slice",
+        {
+            "start": start,
+            "shape": [height, width],
+            "axis_names": "HW",
+            "out_of_bounds_policy": "pad",
+            "fill_values": [fill],
+        },
+    )
+    return grade(call.name, pad_if_needed=bool(call.argument(2, "pad_if_needed", False)))
+
+
+def random_resized_crop(call: TransformCall, context: PortContext) -> Grade:
+    """RandomResizedCrop(size, scale, ratio, interpolation, antialias) and RandomSizedCrop."""
+    _hwc(context, call.name)
+    height, width = size_pair(call.argument(0, "size"))
+    scale = symmetric_range(call.argument(1, "scale", (0.08, 1.0)), "scale")
+    ratio = symmetric_range(call.argument(2, "ratio", (3 / 4, 4 / 3)), "ratio")
+    mode = interpolation_name(call.argument(3, "interpolation"), "BILINEAR")
+    antialias = call.argument(4, "antialias", True)
+    context.add(
+        "random_resized_crop",
+        "random_resized_crop",
+        {
+            "size": [float(height), float(width)],
+            "random_area": list(scale),
+            "random_aspect_ratio": list(ratio),
+            "num_attempts": 10,
+            "interp_type": INTERPOLATION[mode],
+            "antialias": bool(antialias) if antialias is not None else True,
+        },
+        seed=True,
+    )
+    return grade(call.name, mode=mode)
+
+
+def flip(horizontal: bool):  # type: ignore[no-untyped-def]
+    def handler(call: TransformCall, context: PortContext) -> Grade:
+        p = float(call.argument(0, "p", 0.5))
+        axis = "horizontal" if horizontal else "vertical"
+        draw = Random.coin_flip(p, seed=context.seed_for(call.name, str(len(context.nodes))))
+        value: object = 1 if p >= 1 else draw
+        if p <= 0:
+            value = 0
+        context.add(
+            f"{axis}_flip", "flip", {axis: value, ("vertical" if horizontal else "horizontal"): 0}
+        )
+        return grade(call.name)
+
+    return handler
+
+
+def pad(call: TransformCall, context: PortContext) -> Grade:
+    """Pad(padding, fill, padding_mode='constant'): a slice reaching past the image."""
+    image = _hwc(context, call.name)
+    padding = call.argument(0, "padding")
+    if isinstance(padding, int):
+        left = top = right = bottom = padding
+    elif isinstance(padding, list | tuple) and len(padding) == 2:
+        left = right = int(padding[0])
+        top = bottom = int(padding[1])
+    elif isinstance(padding, list | tuple) and len(padding) == 4:
+        left, top, right, bottom = (int(p) for p in padding)
+    else:
+        raise Refuse(f"padding={padding!r} is not an int, a pair or four values")
+    mode = call.argument(2, "padding_mode", "constant")
+    if mode != "constant":
+        raise Refuse(
+            f"padding_mode={mode!r} is not ported; the nearest DALI operator is "
+            "experimental.warp_perspective(border_mode='reflect')"
+        )
+    fill = fill_value(call.argument(1, "fill", 0))
+    grow = context.fresh_id("pad_shape")
+    node = expression(grow, f"{image}.shape()[0:2] + {top + bottom}")
+    if top + bottom != left + right:
+        extra = constant(context.fresh_id("pad_extra"), [top + bottom, left + right], "INT64")
+        context.nodes.append(extra)
+        context._current.append(extra)
+        node = expression(grow, f"{image}.shape()[0:2] + {extra.id}")
+    context.nodes.append(node)
+    context._current.append(node)
+    shape = _int32(context, "pad_shape_int", Ref(grow))
+    context.add(
+        "pad",
+        "slice",
+        {
+            "start": [-top, -left],
+            "shape": shape,
+            "axis_names": "HW",
+            "out_of_bounds_policy": "pad",
+            "fill_values": [fill],
+        },
+    )
+    return grade(call.name)
+
+
+def random_rotation(call: TransformCall, context: PortContext) -> Grade:
+    """RandomRotation(degrees, interpolation=NEAREST, expand=False, center=None, fill=0)."""
+    _hwc(context, call.name)
+    low, high = symmetric_range(call.argument(0, "degrees"), "degrees")
+    mode = interpolation_name(call.argument(1, "interpolation"), "NEAREST")
+    expand = bool(call.argument(2, "expand", False))
+    if call.argument(3, "center") is not None:
+        raise Refuse("a rotation centre other than the image's is not ported (fix: center=None)")
+    fill = fill_value(call.argument(4, "fill", 0))
+    angle = uniform(low, high, context.seed_for(call.name, str(len(context.nodes))))
+    context.add(
+        "rotate",
+        "rotate",
+        {
+            "angle": angle,
+            "keep_size": not expand,
+            "interp_type": INTERPOLATION[mode],
+            "fill_value": fill,
+        },
+    )
+    return grade(call.name, mode=mode, expand=expand)

@@ -1,0 +1,175 @@
+"""The measured grade of each ported torchvision transform, and what differs.
+
+Every figure here was measured against torchvision 0.29.1 (PIL images, the bundled samples)
+by ``tests/test_port_torchvision*.py``, which check that it still holds: pixel differences in
+grey levels of 0-255 (mean and max of the absolute difference), distributions by a two-sample
+Kolmogorov-Smirnov test. Nothing here is taken from documentation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...spec.graph import Fidelity
+from ..build import Grade
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A transform's grade, the sentences that say what differs, and the bounds the parity
+    tests hold it to (grey levels; None where no pixel figure applies)."""
+
+    fidelity: Fidelity
+    differences: tuple[str, ...]
+    mean_abs: float | None = None
+    max_abs: float | None = None
+
+
+_RESAMPLING = (
+    "Resampling differs from PIL's by a grey level on average where the image shrinks "
+    "(bilinear: mean 0.15, max 9 grey levels; bicubic: mean 0.15, max 13; nearest: mean "
+    "0.04, max 161 where a sample falls on a tie); output sizes are torchvision's."
+)
+_LAYOUT = "Same values to float rounding (max difference below 0.001 grey levels)."
+
+GRADES: dict[str, Measured] = {
+    "Resize": Measured("approximate", (_RESAMPLING,), 0.16, 14),
+    "CenterCrop": Measured(
+        "exact",
+        (
+            "Corner rounded half to even as torchvision rounds it; padded with 0 where the "
+            "crop is larger than the image.",
+        ),
+        0.0,
+        0,
+    ),
+    "Pad": Measured("exact", ("Constant padding only.",), 0.0, 0),
+    "RandomCrop": Measured(
+        "distribution",
+        (
+            "Corner drawn uniformly over whole pixels of the padded image, as torchvision "
+            "draws it (two-sample KS p > 0.3 over 480 draws); constant padding only.",
+        ),
+    ),
+    "RandomResizedCrop": Measured(
+        "distribution",
+        (
+            "Window area and log aspect ratio drawn as torchvision draws them (KS p > 0.05 over "
+            "480 draws); after 10 failed tries DALI's fallback window is placed at random "
+            "where torchvision centres it.",
+            _RESAMPLING,
+        ),
+    ),
+    "RandomHorizontalFlip": Measured(
+        "exact", ("Same pixels when flipped; the coin is DALI's (same probability).",), 0.0, 0
+    ),
+    "RandomVerticalFlip": Measured(
+        "exact", ("Same pixels when flipped; the coin is DALI's (same probability).",), 0.0, 0
+    ),
+    "RandomRotation": Measured(
+        "approximate",
+        (
+            "Nearest-neighbour sampling picks another pixel on a few ties (30 degrees: mean "
+            "0.002, max 155 grey levels; bilinear: mean 0.53, max 121); angle drawn "
+            "uniformly as torchvision draws it.",
+        ),
+        0.01,
+        255,
+    ),
+    "ColorJitter": Measured(
+        "approximate",
+        (
+            "Brightness, contrast (centred on the grey mean) and saturation each within 1 grey "
+            "level (mean 0.5).",
+            "Hue turns in DALI's YIQ space, torchvision's in HSV: hue 0.05 differs by mean 7.6, "
+            "max 54 grey levels; all four factors together: mean 8.7, max 60.",
+            "The four steps run in a fixed order (torchvision shuffles it per image): without "
+            "hue, mean 1.4, max 39 grey levels.",
+        ),
+        9.5,
+        70,
+    ),
+    "Grayscale": Measured("exact", ("Within 1 grey level (rounding of the luma sum).",), 0.01, 1),
+    "RandomGrayscale": Measured(
+        "exact", ("Within 1 grey level (rounding of the luma sum).",), 0.01, 1
+    ),
+    "GaussianBlur": Measured(
+        "exact", ("Within 1 grey level (rounding); one sigma per image for both axes.",), 0.01, 1
+    ),
+    "RandomInvert": Measured("exact", (), 0.0, 0),
+    "RandomErasing": Measured(
+        "distribution",
+        (
+            "Erased area and aspect ratio drawn as torchvision draws them (KS p > 0.3 over "
+            "480 draws); after 10 failed tries torchvision leaves the image as it is where "
+            "DALI's window generator falls back to a centred window.",
+        ),
+    ),
+    "ToTensor": Measured("exact", (_LAYOUT,), 0.001, 0.001),
+    "PILToTensor": Measured("exact", ("The same uint8 pixels, CHW.",)),
+    "ToImage": Measured("exact", ("The same uint8 pixels, CHW.",)),
+    "ToDtype": Measured("exact", (_LAYOUT,)),
+    "ConvertImageDtype": Measured("exact", (_LAYOUT,)),
+    "Normalize": Measured("exact", (_LAYOUT,), 0.001, 0.001),
+    "RandomApply": Measured("distribution", ("One coin per image with torchvision's p.",)),
+    "RandomChoice": Measured("distribution", ("One pick per image with torchvision's weights.",)),
+    "RandomOrder": Measured(
+        "approximate", ("The transforms run in the order written; torchvision shuffles it.",)
+    ),
+    "AutoAugment": Measured(
+        "approximate",
+        (
+            "DALI's policy of the same name, with torchvision's nearest sampling and fill; "
+            "DALI's operations and magnitudes are its own (not measured pixel for pixel).",
+        ),
+    ),
+    "RandAugment": Measured(
+        "approximate",
+        (
+            "DALI's rand_augment with the same n, m and bins, torchvision's sampling and fill; "
+            "DALI's operation suite is its own (not measured pixel for pixel).",
+        ),
+    ),
+    "TrivialAugmentWide": Measured(
+        "approximate",
+        (
+            "DALI's trivial_augment_wide with the same bins, torchvision's sampling and fill; "
+            "DALI's operation suite is its own (not measured pixel for pixel).",
+        ),
+    ),
+}
+GRADES["Scale"] = GRADES["Resize"]
+GRADES["RandomSizedCrop"] = GRADES["RandomResizedCrop"]
+
+
+def grade(name: str, **facts: Any) -> Grade:
+    """The grade of transform `name` as measured, with sentences for the facts of this call
+    that the measurement did not cover (another interpolation mode, ...)."""
+    measured = GRADES.get(name)
+    if measured is None:
+        return Grade("approximate", ("Not measured against torchvision yet.",))
+    extra: list[str] = []
+    mode = facts.get("mode")
+    if mode is not None and mode not in measured_modes(name):
+        extra.append(f"Interpolation {mode} was not measured; DALI's kernel may differ.")
+    fidelity = measured.fidelity
+    if extra and fidelity == "exact":
+        fidelity = "approximate"
+    return Grade(fidelity, (*measured.differences, *extra))
+
+
+def measured_modes(name: str) -> tuple[str, ...]:
+    """The interpolation modes a transform's figures were measured with."""
+    return MODES.get(name, ("BILINEAR",))
+
+
+MODES: dict[str, tuple[str, ...]] = {
+    "Resize": ("BILINEAR", "BICUBIC", "NEAREST"),
+    "Scale": ("BILINEAR", "BICUBIC", "NEAREST"),
+    "RandomRotation": ("NEAREST", "BILINEAR"),
+    "RandomAffine": ("NEAREST",),
+    "AutoAugment": ("NEAREST",),
+    "RandAugment": ("NEAREST",),
+    "TrivialAugmentWide": ("NEAREST",),
+}

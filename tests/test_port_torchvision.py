@@ -1,0 +1,80 @@
+"""Ported torchvision transforms against real torchvision (the reference environment): pixel
+parity where the parameters can be fixed, the bounds each grade states (grades.GRADES)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from port_parity import difference, ported, reference, run, sample_images
+
+from augexplorer.port.torchvision.grades import GRADES
+
+# (transform class whose grade states the bound, the transform with its draws fixed)
+CASES: dict[str, tuple[str, str]] = {
+    "resize_short": ("Resize", "T.Resize(256)"),
+    "resize_pair": ("Resize", "T.Resize((200, 240))"),
+    "resize_bicubic": ("Resize", "T.Resize(256, interpolation=T.InterpolationMode.BICUBIC)"),
+    "scale": ("Scale", "T.Resize(180)"),
+    "center_crop": ("CenterCrop", "T.CenterCrop(224)"),
+    "center_crop_odd": ("CenterCrop", "T.CenterCrop((201, 150))"),
+    "center_crop_large": ("CenterCrop", "T.CenterCrop(400)"),
+    "pad": ("Pad", "T.Pad((3, 5), fill=7)"),
+    "hflip": ("RandomHorizontalFlip", "T.RandomHorizontalFlip(p=1.0)"),
+    "vflip": ("RandomVerticalFlip", "T.RandomVerticalFlip(p=1.0)"),
+    "rotation": ("RandomRotation", "T.RandomRotation((30, 30))"),
+    "jitter_brightness": ("ColorJitter", "T.ColorJitter(brightness=(1.3, 1.3))"),
+    "jitter_contrast": ("ColorJitter", "T.ColorJitter(contrast=(0.7, 0.7))"),
+    "jitter_saturation": ("ColorJitter", "T.ColorJitter(saturation=(1.4, 1.4))"),
+    "jitter_all": (
+        "ColorJitter",
+        "T.ColorJitter((1.2, 1.2), (0.8, 0.8), (1.2, 1.2), (0.05, 0.05))",
+    ),
+    "grayscale": ("Grayscale", "T.Grayscale()"),
+    "grayscale_rgb": ("RandomGrayscale", "T.RandomGrayscale(p=1.0)"),
+    "blur": ("GaussianBlur", "T.GaussianBlur(9, sigma=(3.0, 3.0))"),
+    "invert": ("RandomInvert", "T.RandomInvert(p=1.0)"),
+    "to_tensor": ("ToTensor", "T.ToTensor()"),
+    "normalize": (
+        "Normalize",
+        "T.ToTensor(), T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def compared(reference_python: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    tmp = tmp_path_factory.mktemp("parity")
+    images = sample_images(12)
+    codes = {name: f"T.Compose([{code}])" for name, (_, code) in CASES.items()}
+    theirs = reference(reference_python, codes, images, tmp)
+    found = {}
+    for name, (_, code) in CASES.items():
+        ours = run(ported(code, images, tmp))
+        scale = 255.0 if ours[0].dtype == np.float32 else 1.0
+        std = (0.229, 0.224, 0.225) if name == "normalize" else None
+        if std is not None:  # back to [0, 1] units before grey levels
+            ours = [o * np.asarray(std, np.float32)[:, None, None] for o in ours]
+            theirs[name] = [t * np.asarray(std, np.float32)[:, None, None] for t in theirs[name]]
+        found[name] = difference(ours, theirs[name], scale=scale)
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_pixels_stay_within_the_measured_bound(case: str, compared: dict[str, Any]) -> None:
+    transform, _ = CASES[case]
+    measured = GRADES[transform]
+    found = compared[case]
+    assert found.shapes_agree, f"{case}: output sizes differ from torchvision's"
+    assert measured.mean_abs is not None and measured.max_abs is not None
+    assert found.mean_abs <= measured.mean_abs, f"{case}: {found}"
+    assert found.max_abs <= measured.max_abs, f"{case}: {found}"
+    if measured.fidelity == "exact":
+        assert found.max_abs <= 1.0, f"{case} is graded exact but differs: {found}"
+
+
+def test_every_pixel_graded_transform_has_a_case() -> None:
+    bounded = {name for name, m in GRADES.items() if m.mean_abs is not None}
+    assert bounded <= {transform for transform, _ in CASES.values()}
