@@ -52,6 +52,7 @@ def large_state(view: SampleView, *, can_vary: bool) -> dict[str, Any]:
         "label": view.label,
         "labels": view.labels,
         "draws": view.draws,
+        "draws_note": view.draws_note,
         "can_vary": can_vary,
         "panes": [
             {
@@ -67,6 +68,7 @@ def large_state(view: SampleView, *, can_vary: bool) -> dict[str, Any]:
                 "values_dtype": p.values_dtype,
                 "channels": p.channels,
                 "text": p.text,
+                "window": list(p.window) if p.window is not None else None,
             }
             for p in view.panes
         ],

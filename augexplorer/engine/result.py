@@ -13,6 +13,7 @@ from ..data import SourceData
 from ..plan import Plan, Step
 from ..spec import Ref
 
+from .internal_draws import WINDOW_OPS, NodeWindows, draws_internally, node_windows
 
 def to_host(batch: Any) -> list[np.ndarray]:
     """Copy a DALI TensorList (CPU or GPU) to one numpy array per sample."""
@@ -222,12 +223,15 @@ class RunResult:
     ) -> dict[str, dict[str, list[Any]]]:
         """Values drawn per sample, by node and argument (``"apply"`` for coin flips); with
         `reaching`, only the draws that node's output depends on (a downstream draw did not
-        make the picture of an upstream node)."""
+        make the picture of an upstream node). A crop window an operator drew itself is
+        ``"window"``, where DALI lets it be known (:mod:`.internal_draws`): one caption per
+        sample of the batch, None where it is not known; a random node's own output (a coin
+        several nodes read) is ``"drawn"``."""
         behind = self.reaching_nodes(reaching) if reaching is not None else None
         out: dict[str, dict[str, list[Any]]] = {}
         for result in self.steps.values():
             step = result.step
-            if step.role not in ("random", "apply") or (node_id and step.origin != node_id):
+            if node_id and step.origin != node_id:
                 continue
             if behind is not None and step.origin not in behind:
                 continue
@@ -256,10 +260,42 @@ class RunResult:
         self, node_id: str | None = None, *, reaching: str | None = None
     ) -> list[str]:
         """One short line per sample naming the drawn values, e.g. ``angle=12.3 apply=1``;
+            if step.op in WINDOW_OPS and step.role == "node":
+                windows = self.windows(step.origin)
+                if windows is not None:
+                    captions = [w.caption() if w else None for w in windows.windows]
+                    out.setdefault(step.origin, {})["window"] = captions
+                continue
+            if step.role == "node" and step.op.startswith("random."):
+                # a random node of the user's (a coin that several nodes read): its output is
+                # what it drew
+                values = [_plain(v) for v in to_host(result.outputs[0])]
+                out.setdefault(step.origin, {})["drawn"] = values
+                continue
+            if step.role not in ("random", "apply"):
+                continue
         `reaching` as in :meth:`draws`."""
         return caption_draws(
             self.draws(node_id, reaching=reaching), self.plan.spec.batch_size, node_id is None
         )
+
+    def windows(self, node_id: str) -> NodeWindows | None:
+        """The crop windows `node_id` drew itself, per sample, where DALI lets them be known
+        (:func:`.internal_draws.node_windows`); None otherwise."""
+        step = self.plan.node_step(node_id)
+        return node_windows(self, step) if step.op in WINDOW_OPS else None
+
+    def hidden_draws(self, *, reaching: str | None = None) -> list[str]:
+        """The nodes (up to `reaching`) that draw random values inside themselves, none of
+        which is known here: what the panel says "draws internally" of."""
+        behind = self.reaching_nodes(reaching) if reaching is not None else None
+        return [
+            r.step.origin
+            for r in self.steps.values()
+            if draws_internally(r.step)
+            and (behind is None or r.step.origin in behind)
+            and (r.step.op not in WINDOW_OPS or self.windows(r.step.origin) is None)
+        ]
 
 
 def caption_draws(
@@ -274,7 +310,11 @@ def caption_draws(
     for node, args in draws.items():
         flips = args.get("apply")
         for i in range(count):
-            drawn = [(arg, values[i]) for arg, values in args.items() if i < len(values)]
+            drawn = [
+                (arg, values[i])
+                for arg, values in args.items()
+                if i < len(values) and values[i] is not None  # None: not known (a window)
+            ]
             if flips is not None and i < len(flips):
                 drawn = [(arg, value) for arg, value in drawn if arg != "apply"]
                 if not flips[i]:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.internal_draws import FROM_OUTPUTS, WINDOW_OPS
 from ..engine.result import RunResult
 from ..spec import Ref
 from .display import is_image_like, to_hwc, to_rgb8
@@ -39,6 +40,9 @@ class Pane:
     values_dtype: str = ""
     channels: int = 0
     text: str = ""  # for outputs that are not images
+    # the crop window the node drew on this picture (the "before" of a random crop), where
+    # known: x, y, width, height in its pixels
+    window: tuple[float, float, float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,9 @@ class SampleView:
     labels: list[int]
     draws: dict[str, dict[str, Any]]
     panes: list[Pane] = field(default_factory=list)
+    # what the draws above leave unsaid: operators that draw inside themselves, or that
+    # nothing random reaches this node though the graph draws elsewhere ("" where all is said)
+    draws_note: str = ""
 
 
 def pane(result: RunResult, ref: Ref, index: int, role: str) -> Pane:
@@ -110,7 +117,10 @@ def sample_view(result: RunResult, node: str | None, index: int) -> SampleView:
         if position is None:  # inside a conditional block that did not run on this sample
             continue
         seen.add(candidate)
-        panes.append(pane(result, candidate, position, role))
+        made = pane(result, candidate, position, role)
+        if role == "before" and made.pixels is not None:
+            made = dataclasses.replace(made, window=_window_on(result, ref.node, index, made))
+        panes.append(made)
     labels = result.labels()
     captions = result.captions()
     files = result.files()
@@ -121,6 +131,46 @@ def sample_view(result: RunResult, node: str | None, index: int) -> SampleView:
         file=files[index] if index < len(files) else "",
         label=captions[index] if index < len(captions) else "",
         labels=labels[index] if index < len(labels) else [],
-        draws=result.draws_of(index, reaching=ref.node),
+        draws=(draws := result.draws_of(index, reaching=ref.node)),
         panes=panes,
+        draws_note=draws_note(result, ref.node, bool(draws)),
     )
+
+
+def _window_on(
+    result: RunResult, node: str, index: int, before: Pane
+) -> tuple[float, float, float, float] | None:
+    """The window `node` cropped from sample `index`, in pixels of its input (`before`): one it
+    drew itself, or one a ``random_bbox_crop`` drew for it (a ``slice`` reading its anchor and
+    shape)."""
+    step = result.plan.node_step(node)
+    drawer = node if step.op in WINDOW_OPS else None
+    for ref in step.inputs[1:]:
+        producer = result.plan.step(ref.node)
+        if producer.op == FROM_OUTPUTS and ref.output in (0, 1):
+            drawer = producer.origin
+    windows = result.windows(drawer) if drawer is not None else None
+    window = windows.windows[index] if windows is not None else None
+    if window is None:
+        return None
+    if not window.relative:
+        return (window.x, window.y, window.width, window.height)
+    w, h = before.width, before.height
+    return (window.x * w, window.y * h, window.width * w, window.height * h)
+
+
+def draws_note(result: RunResult, node: str, drawn: bool) -> str:
+    """What the drawn values shown for `node` leave unsaid: operators up to it that draw
+    inside themselves (DALI returns none of those values), or, with nothing drawn up to it, that
+    the graph draws only after it; "nothing random in this graph" only where that is so."""
+    hidden = result.hidden_draws(reaching=node)
+    if hidden:
+        names = ", ".join(hidden)
+        verb = "draws" if len(hidden) == 1 else "draw"
+        return f"{names} {verb} internally: DALI does not return what was drawn"
+    if drawn:
+        return ""
+    later = [n for n in {**result.draws(), **dict.fromkeys(result.hidden_draws())} if n != node]
+    if later:
+        return f"nothing random up to {node}; drawn after it: {', '.join(later)}"
+    return "nothing random in this graph"

@@ -15,6 +15,7 @@ from .labels import LabelCounts
 from .pixels import OutputStats
 from .provenance import Provenance
 from .rates import Rate
+from .windows import WindowStats
 
 
 @dataclass
@@ -33,6 +34,7 @@ class Stats:
     fills: list[FillStats] = field(default_factory=list)
     labels: list[LabelCounts] = field(default_factory=list)
     boxes: list[BoxFlow] = field(default_factory=list)  # per geometric node of annotated graphs
+    windows: list[WindowStats] = field(default_factory=list)  # crop windows random crops drew
     warnings: list[StatsWarning] = field(default_factory=list)
     # the graph and the data these figures were counted on (None: made by hand, e.g. in tests)
     provenance: Provenance | None = None
@@ -80,6 +82,7 @@ class Stats:
                 "fill": [f.to_json() for f in self.fills],
                 "labels": [c.to_json() for c in self.labels],
                 "boxes": [b.to_json() for b in self.boxes],
+                "windows": [w.to_json() for w in self.windows],
                 **(self.provenance.to_json() if self.provenance is not None else {}),
             }
         )
@@ -112,6 +115,7 @@ class Stats:
                     f"  {draw.node}.{draw.argument}: mean {_g(draw.moments.mean)}, "
                     f"std {_g(draw.moments.std)}; {draw.declared.describe()}"
                 )
+        lines += [w.describe() for w in self.windows]
         lines.append("node outputs (per-channel mean / std, min..max):")
         for output in self.outputs:
             moments = output.moments

@@ -29,6 +29,7 @@ from .pixels import OutputStats, channel_axis
 from .provenance import Provenance
 from .rates import Rate
 from .report import Stats
+from .windows import window_counters
 
 Progress = Callable[[int, int], None]
 
@@ -244,6 +245,9 @@ class _Counter:
             condition = node.describe_condition() if isinstance(node, Node) else str(predicate)
             rate = Rate(f"{step.origin} ran ({condition})", step.origin, "when", None)
         self.applied[step.id] = rate
+        # the crop windows random crops drew, where DALI lets them be known
+        self.windows = window_counters(plan, batch_size)
+        self.refs += [ref for w in self.windows for ref in w.refs if ref not in self.refs]
         if predicate not in self.refs:
             self.refs.append(predicate)
 
@@ -338,3 +342,6 @@ class _Counter:
         stats.fills = [fill for fill, _ in self.fills.values()]
         stats.labels = list(self.labels.values())
         stats.boxes = self.boxes.flows
+        for windows in self.windows:
+            windows.add(host)
+        stats.windows = [w.stats for w in self.windows]

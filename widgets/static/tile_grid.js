@@ -76,12 +76,26 @@ function drawsText(draws) {
   const rows = [];
   for (const [node, args] of Object.entries(draws || {})) {
     for (const [arg, value] of Object.entries(args)) {
+      if (value === null || value === undefined) continue; // not known for this sample
       const shown = typeof value === "number" && !Number.isInteger(value)
-        ? value.toPrecision(4) : JSON.stringify(value);
+        ? value.toPrecision(4) : typeof value === "string" ? value : JSON.stringify(value);
       rows.push([`${node}.${arg}`, shown]);
     }
   }
   return rows;
+}
+
+// The crop window a random crop drew, outlined on its "before" picture (in that picture's
+// pixels, placed in fractions so it follows the picture's displayed size).
+function drawWindow(frame, p) {
+  const [x, y, w, hgt] = p.window;
+  const box = h("div", "ax-crop-window", frame);
+  box.style.left = `${(100 * x) / p.width}%`;
+  box.style.top = `${(100 * y) / p.height}%`;
+  box.style.width = `${(100 * w) / p.width}%`;
+  box.style.height = `${(100 * hgt) / p.height}%`;
+  box.title = `crop window: ${Math.round(w)}×${Math.round(hgt)} at (${Math.round(x)}, ${Math.round(y)})`;
+  box.dataset.window = p.window.join(",");
 }
 
 class TileGrid {
@@ -289,6 +303,7 @@ class TileGrid {
     const tip = h("span", "ax-pointer-value", frame);
     tip.hidden = true;
     drawOverlay(frame, p.overlay); // annotation_overlay.js
+    if (p.window) drawWindow(frame, p);
     drawPixels(canvas, p);
     h("div", "ax-pane-meta", fig, meta);
     const values = p.values ? typed(p.values, p.values_dtype) : null;
@@ -334,8 +349,10 @@ class TileGrid {
         "ax-fact-shape");
     }
     const draws = drawsText(view.draws);
-    if (!draws.length) row("drawn", "nothing random in this graph", "ax-fact-draw");
     for (const [name, value] of draws) row(name, value, "ax-fact-draw");
+    // what the values leave unsaid: operators that draw inside themselves, or randomness that
+    // only comes after this node (the kernel words it: "nothing random" only where it is so)
+    if (view.draws_note) row("drawn", view.draws_note, "ax-fact-draw ax-fact-draw-note");
     if (!view.can_vary) return;
     const vary = h("div", "ax-vary", root);
     const label = h("label", "", vary, "draws ");

@@ -1,0 +1,112 @@
+"""What the panel shows belongs to the graph shown, in JupyterLab: the Export tab's code (before
+any file is written, after an edit, and what "Copy code" puts on the clipboard), the Statistics
+tab's figures once another preset is picked, and a random crop's window in the large view."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .harness import Server, kernel_eval, open_panel, write_panel_notebook
+from .layout import screenshot
+
+pytestmark = pytest.mark.browser
+
+FOLDER = "what_you_see"  # a notebook of its own: other modules' kernels run other notebooks
+PANEL = (
+    "from augexplorer import Explorer\n"
+    "explorer = Explorer('basic', batch_size=4, autosave=None)\n"
+    "explorer.add('random_resized_crop', after='decode')\nexplorer"
+)
+WIDTHS = (1280, 1600, 1920)
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, lab: Server) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=lab.url)
+    page = context.new_page()
+    path = write_panel_notebook(lab.root, FOLDER, "what_you_see", PANEL)
+    open_panel(page, lab, "what_you_see", path, ".ax-explorer .ax-tile img[src]")
+    yield page
+    context.close()
+
+
+def shown_code(page: Any) -> str:
+    return str(page.locator(".ax-export-code pre").inner_text())
+
+
+def tab(page: Any, title: str) -> None:
+    page.locator(".ax-tabs .lm-TabBar-tab", has_text=title).click()
+
+
+def test_export_tab_shows_the_current_graphs_code_and_copies_it(page: Any, artifacts: Path) -> None:
+    tab(page, "Export")
+    page.locator(".ax-export-code pre").wait_for(timeout=60_000)
+    status = page.locator(".ax-export-code-status")
+    assert "not written to a file yet" in status.inner_text()
+    assert "fn.rotate(" in shown_code(page) and "fn.random_resized_crop(" in shown_code(page)
+    for width in WIDTHS:
+        screenshot(page, width, artifacts / f"what-you-see-export-{width}.png")
+    page.set_viewport_size({"width": 1600, "height": 1000})
+    # an edit: the code follows, without the removed node
+    kernel_eval(page, "explorer.node_panel.actions.remove('rotate')")
+    page.wait_for_function(
+        "() => !document.querySelector('.ax-export-code pre').innerText.includes('fn.rotate(')",
+        timeout=60_000,
+    )
+    code = shown_code(page)
+    assert "fn.random_resized_crop(" in code
+    # "Copy code" puts exactly the code shown on the clipboard
+    page.locator(".ax-export .ax-copy-btn").click()
+    page.locator(".ax-export .ax-copy-btn", has_text="Copied").wait_for(timeout=10_000)
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    assert copied.strip() == code.strip()
+    assert "fn.rotate(" not in copied
+    page.locator(".ax-export").screenshot(path=str(artifacts / "what-you-see-export-edited.png"))
+
+
+def test_statistics_say_when_they_are_another_graphs(page: Any, artifacts: Path) -> None:
+    tab(page, "Statistics")
+    page.locator(".ax-stats input[type='number']").fill("2")
+    page.locator(".ax-stats button", has_text="Run statistics").click()
+    page.locator(".ax-stats-status", has_text="samples in").wait_for(timeout=120_000)
+    summary = page.locator(".ax-stats-summary").inner_text()
+    assert summary.startswith("basic, edited on the bundled samples")
+    assert "crop windows of random_resized_crop (DALI's generator" in summary
+    page.locator(".ax-preset select").select_option("randaugment")
+    stale = page.locator(".ax-stats-stale")
+    stale.wait_for(timeout=60_000)
+    said = stale.inner_text()
+    assert "these figures are of “basic, edited”" in said and "another graph" in said
+    for width in WIDTHS:
+        screenshot(page, width, artifacts / f"what-you-see-stats-stale-{width}.png")
+    page.set_viewport_size({"width": 1600, "height": 1000})
+    kernel_eval(page, "explorer.undo()")
+    stale.wait_for(state="detached", timeout=60_000)
+
+
+def test_large_view_draws_the_crop_window_on_the_before_picture(page: Any, artifacts: Path) -> None:
+    kernel_eval(page, "explorer.select('random_resized_crop')")
+    page.locator(".ax-grid-caption", has_text="random_resized_crop").wait_for(timeout=60_000)
+    assert "random_resized_crop.window=" in page.locator(".ax-tile").first.inner_text()
+    page.locator(".ax-tile[data-index='1']").click()
+    window = page.locator(".ax-pane-before .ax-crop-window")
+    window.wait_for(timeout=60_000)
+    facts = page.locator(".ax-large-facts").inner_text()
+    assert "random_resized_crop.window" in facts and "nothing random" not in facts
+    shown = [float(v) for v in str(window.get_attribute("data-window")).split(",")]
+    drawn = kernel_eval(
+        page,
+        "w = explorer.result.windows('random_resized_crop').windows[1]; "
+        "print(w.x, w.y, w.width, w.height)",
+    )
+    assert shown == [float(v) for v in drawn.split()]
+    for width in WIDTHS:
+        screenshot(page, width, artifacts / f"what-you-see-crop-window-{width}.png")
+    page.set_viewport_size({"width": 1600, "height": 1000})
+    page.locator(".ax-large").screenshot(path=str(artifacts / "what-you-see-large-view.png"))
+    page.keyboard.press("Escape")
