@@ -71,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
         if name in params:
             raise ImportRefused(f"--param {name} is given twice (fix: give each parameter once)")
         params[name] = value
+    if _ported(args, params, Path(args.output)):
+        return 0
     with warnings.catch_warnings(record=True) as noted:
         warnings.simplefilter("always", DrawsDiffer)
         spec = import_graph(
@@ -81,6 +83,30 @@ def run(args: argparse.Namespace) -> int:
     path = save(spec, Path(args.output), overwrite=args.overwrite)
     print(f"wrote {path} ({len(spec.nodes)} nodes)")
     return 0
+
+
+def _ported(args: argparse.Namespace, params: dict[str, Any], output: Path) -> bool:
+    """A torchvision or albumentations pipeline file: ported (read, never run), its summary
+    printed, one line per transform with its grade. False for any other file."""
+    from ..port.door import is_port_file, port_file
+    from ..spec import save
+
+    module = Path(args.module)
+    try:
+        text = module.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False  # import_graph names the problem
+    if not is_port_file(module, text):
+        return False
+    result = port_file(module, pipeline=args.pipeline, params=params)
+    print(result.summary())
+    path = save(result.spec, output, overwrite=args.overwrite)
+    ported = len(result.steps)
+    print(
+        f"wrote {path} ({len(result.spec.nodes)} nodes; {ported} transforms ported, "
+        f"{len(result.refusals)} not)"
+    )
+    return True
 
 
 def _param(text: str) -> tuple[str, Any]:

@@ -56,6 +56,10 @@ def import_graph(
         raise SpecFormatError(f"{path}: no such file") from None
     except UnicodeDecodeError:
         raise SpecFormatError(f"{path}: not a text file") from None
+    from ..port.door import is_port_file, port_file
+
+    if is_port_file(path, text):  # a torchvision or albumentations Compose: read, not run
+        return port_file(path, pipeline=pipeline, params=params).spec
     if path.suffix.lower() == ".json" or _is_json_object(text):
         _refuse_params(path, params, "a spec (JSON), read as one")
         try:

@@ -255,7 +255,8 @@ class PortContext:
         if self.clauses:
             made = made + self._condition(made, self.clauses)
         self._tag(made, origin)
-        self.steps.append(PortedStep(call, tuple(self._nodes_of(made)), origin))
+        folded = self.state.pop("folded_into", None)
+        self.steps.append(PortedStep(call, tuple(self._nodes_of(made)), origin, folded))
 
     def _nodes_of(self, made: Iterable[Node]) -> list[Node]:
         ids = [node.id for node in made]

@@ -24,9 +24,10 @@ class Unknown:
 
     def explain(self, argument: str, *, with_line: bool = True) -> str:
         where = f"line {self.line}: " if self.line is not None and with_line else ""
+        fix = f", or give it with --param {self.text}=VALUE" if self.text.isidentifier() else ""
         return (
             f"{where}{argument}={self.text} is known only when the file runs; write the value "
-            f"in the call, or give it with --param {self.text}=VALUE"
+            f"in the call{fix}"
         )
 
 
@@ -106,6 +107,8 @@ class PortedStep:
     call: TransformCall
     nodes: tuple[Node, ...]
     origin: Origin
+    # a transform that added no node of its own: the node it was folded into
+    folded_into: str | None = None
 
 
 @dataclass(frozen=True)
@@ -118,9 +121,19 @@ class PortResult:
 
     def summary(self) -> str:
         """One line per transform: what it became, its fidelity and what differs."""
-        lines = []
+        grades = [step.origin.fidelity for step in self.steps]
+        counts = ", ".join(
+            f"{grades.count(name)} {name}"
+            for name in ("exact", "distribution", "approximate")
+            if name in grades
+        )
+        lines = [
+            f"{len(self.steps)} transforms ported ({counts or 'none'}), "
+            f"{len(self.refusals)} not ported"
+        ]
         for step in self.steps:
-            nodes = ", ".join(node.id for node in step.nodes) or "(folded into another node)"
+            folded = f"(folded into {step.folded_into})" if step.folded_into else "(no node)"
+            nodes = ", ".join(node.id for node in step.nodes) or folded
             lines.append(f"{step.origin.describe()} -> {nodes}")
             lines += [f"    {difference}" for difference in step.origin.differences]
         lines += [refusal.describe() for refusal in self.refusals]

@@ -380,6 +380,10 @@ class _Reader:
             right = self.value(node.right, depth + 1)
             if isinstance(left, int | float) and isinstance(right, int | float):
                 return _arithmetic(node.op, left, right, unknown)
+            if isinstance(node.op, ast.Mult) and isinstance(left, list | tuple):
+                return left * right if isinstance(right, int) and 0 <= right <= 64 else unknown
+            if isinstance(node.op, ast.Add) and type(left) is type(right):
+                return left + right if isinstance(left, list | tuple) else unknown
         return unknown
 
 

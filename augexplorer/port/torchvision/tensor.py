@@ -81,7 +81,7 @@ def normalize(call: TransformCall, context: PortContext) -> Grade:
             differences=(*origin.differences, *grade(call.name).differences),
         )
     context.replace(cmn, args=args, origin=origin)
-    context.state["cmn"] = None
+    context.state.update(cmn=None, folded_into=cmn)
     return grade(call.name)
 
 

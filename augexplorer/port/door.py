@@ -1,0 +1,97 @@
+"""The way in for another library's pipeline: a file or notebook (read, never run), or a live
+Compose object, ported into a graph by its library's mapping.
+
+A Python file is ported when it builds a torchvision or albumentations Compose and is neither
+a module exported by augexplorer (it has a ``GRAPH``) nor DALI code (it imports
+``nvidia.dali``): those have their own ways in (:mod:`augexplorer.export.importer`).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .build import DataSource
+from .live import read_live
+from .model import PortResult, TransformCall
+from .reading import FoundPipeline, ReadRefused, choose, file_source, read_source
+
+PORTED_LIBRARIES = ("torchvision", "albumentations")
+
+
+def is_port_file(path: Path, text: str) -> bool:
+    """Whether `text` (the file at `path`) is another library's pipeline to port: it builds a
+    torchvision or albumentations Compose, has no GRAPH and does not import DALI."""
+    if path.suffix.lower() == ".ipynb":
+        try:
+            text = file_source(path)
+        except ReadRefused:
+            return False
+    elif path.suffix.lower() not in (".py", ""):
+        return False
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(
+            a.name.startswith("nvidia.dali") for a in node.names
+        ):
+            return False
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("nvidia.dali"):
+            return False
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "GRAPH" for t in node.targets
+        ):
+            return False
+    try:
+        return bool(read_source(text))
+    except ReadRefused:
+        return False
+
+
+def port_file(
+    path: str | Path,
+    *,
+    pipeline: str | None = None,
+    params: Mapping[str, Any] | None = None,
+    data: DataSource | None = None,
+) -> PortResult:
+    """Port the pipeline of a Python file or notebook (read without running it); `pipeline`
+    names one where it has several, `params` gives values the file leaves to run time."""
+    path = Path(path)
+    found = read_source(file_source(path), where=str(path), params=params)
+    return port_found(choose(found, pipeline, where=str(path)), data=data)
+
+
+def port_found(found: FoundPipeline, *, data: DataSource | None = None) -> PortResult:
+    return port_call(found.compose, name=_graph_name(found.name), data=data)
+
+
+def port_object(obj: Any, *, name: str = "ported", data: DataSource | None = None) -> PortResult:
+    """Port a live Compose (torchvision or albumentations), read from its attributes without
+    calling it."""
+    return port_call(read_live(obj), name=name, data=data)
+
+
+def port_call(
+    compose: TransformCall, *, name: str = "ported", data: DataSource | None = None
+) -> PortResult:
+    """Port a read compose with its library's mapping."""
+    if compose.library not in PORTED_LIBRARIES:
+        raise ReadRefused(
+            f"{compose.name} is not a torchvision or albumentations Compose (fix: pass the "
+            "Compose itself)"
+        )
+    module = importlib.import_module(f"{__package__}.{compose.library}")
+    result: PortResult = module.port(compose, name=name, data=data)
+    return result
+
+
+def _graph_name(name: str) -> str:
+    """A graph name from a pipeline's name in the file (``self.transform`` -> ``transform``)."""
+    cleaned = "".join(c if c.isalnum() or c == "_" else "_" for c in name.rsplit(".", 1)[-1])
+    return cleaned.strip("_") or "ported"

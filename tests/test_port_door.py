@@ -1,0 +1,161 @@
+"""The way in: `augexplorer import` and import_graph port a torchvision pipeline file or
+notebook without running it; a live Compose is ported from its attributes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from augexplorer.export.importer import import_graph
+from augexplorer.port.door import is_port_file, port_call, port_file
+from augexplorer.port.live import call_from_tree
+from augexplorer.port.reading import ReadRefused
+from augexplorer.spec import Node, load
+
+REPO = Path(__file__).resolve().parents[1]
+
+TRAIN = textwrap.dedent(
+    """
+    import sys
+    import torchvision.transforms as T
+    open(sys.argv[0] + ".ran", "w").write("ran")  # never runs: the file is read
+
+    CROP = 224
+    train_transform = T.Compose([
+        T.RandomResizedCrop(CROP),
+        T.RandomHorizontalFlip(),
+        T.ToTensor(),
+        T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
+    ])
+    val_transform = T.Compose([T.Resize(256), T.CenterCrop(crop_size), T.ToTensor()])
+    """
+)
+
+
+@pytest.fixture
+def train_file(tmp_path: Path) -> Path:
+    path = tmp_path / "train.py"
+    path.write_text(TRAIN)
+    return path
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "augexplorer", "import", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+    )
+
+
+def test_the_cli_ports_a_pipeline_file_without_running_it(train_file: Path) -> None:
+    out = train_file.with_suffix(".json")
+    done = _cli(str(train_file), "-o", str(out), "--pipeline", "train_transform")
+    assert done.returncode == 0, done.stderr
+    assert "4 transforms ported (3 exact, 1 distribution), 0 not ported" in done.stdout
+    assert "torchvision RandomResizedCrop(224) (line 8): distribution -> random_resized_crop" in (
+        done.stdout
+    )
+    assert "(folded into to_tensor)" in done.stdout
+    spec = load(out)
+    crop = spec.node("random_resized_crop")
+    assert isinstance(crop, Node) and crop.origin is not None and crop.origin.line == 8
+    assert not Path(str(train_file) + ".ran").exists()
+
+
+def test_several_pipelines_are_listed_and_unknown_values_named(train_file: Path) -> None:
+    out = train_file.with_suffix(".json")
+    done = _cli(str(train_file), "-o", str(out))
+    assert done.returncode != 0
+    assert "2 pipelines (train_transform, val_transform)" in done.stderr
+    done = _cli(str(train_file), "-o", str(out), "--pipeline", "val_transform")
+    assert done.returncode == 0, done.stderr
+    assert (
+        "line 13: CenterCrop(crop_size) not ported: #0=crop_size is known only when the file "
+        "runs; write the value in the call, or give it with --param crop_size=VALUE"
+    ) in done.stdout
+    done = _cli(
+        str(train_file),
+        "-o",
+        str(out),
+        "--pipeline",
+        "val_transform",
+        "--param",
+        "crop_size=200",
+        "--overwrite",
+    )
+    assert "3 transforms ported" in done.stdout and "0 not ported" in done.stdout
+
+
+def test_import_graph_ports_a_notebook(tmp_path: Path) -> None:
+    cells = [
+        {"cell_type": "code", "source": "import torchvision.transforms.v2 as v2\n"},
+        {"cell_type": "code", "source": "aug = v2.Compose([v2.RandomCrop(32, padding=4)])"},
+    ]
+    path = tmp_path / "train.ipynb"
+    path.write_text(json.dumps({"cells": cells, "nbformat": 4, "nbformat_minor": 5}))
+    spec = import_graph(path)
+    assert [n.op for n in spec.operators()][-1] == "slice"
+    assert spec.name == "aug"
+
+
+def test_dali_code_and_exported_modules_are_not_ported(tmp_path: Path) -> None:
+    dali = tmp_path / "dali_pipe.py"
+    dali.write_text(
+        "from nvidia.dali import fn\nimport torchvision.transforms as T\n"
+        "t = T.Compose([T.ToTensor()])\n"
+    )
+    assert not is_port_file(dali, dali.read_text())
+    exported = tmp_path / "exported.py"
+    exported.write_text("GRAPH = {}\nimport torchvision.transforms as T\nt = T.Compose([])\n")
+    assert not is_port_file(exported, exported.read_text())
+
+
+def test_a_live_compose_is_ported_as_its_source_is(reference_python: str, tmp_path: Path) -> None:
+    script = textwrap.dedent(
+        """
+        import importlib.util, json, sys
+        spec = importlib.util.spec_from_file_location("live_walk", sys.argv[1])
+        walk = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(walk)
+        import torchvision.transforms as T
+        t = T.Compose([T.RandomResizedCrop(224), T.RandomApply([T.ColorJitter(0.4)], p=0.8),
+                       T.ToTensor(), T.Normalize([0.5] * 3, [0.25] * 3)])
+        print(json.dumps(walk.describe(t)))
+        """
+    )
+    out = subprocess.run(
+        [reference_python, "-c", script, str(REPO / "augexplorer/port/live_walk.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout
+    live = port_call(call_from_tree(json.loads(out)))
+    source = tmp_path / "same.py"
+    source.write_text(
+        "import torchvision.transforms as T\n"
+        "t = T.Compose([T.RandomResizedCrop(224), T.RandomApply([T.ColorJitter(0.4)], p=0.8),\n"
+        "               T.ToTensor(), T.Normalize([0.5] * 3, [0.25] * 3)])\n"
+    )
+    read = port_file(source)
+
+    def calls(result: object) -> list[tuple[str, dict[str, object]]]:
+        nodes = result.spec.unseeded().nodes  # type: ignore[attr-defined]
+        return [(n.id, dict(n.args)) for n in nodes if isinstance(n, Node)]
+
+    assert calls(live) == calls(read)
+    assert not live.refusals and not read.refusals
+
+
+def test_a_custom_object_is_refused_with_the_fix() -> None:
+    from augexplorer.port.door import port_object
+
+    with pytest.raises(ReadRefused, match="not a torchvision or albumentations transform"):
+        port_object(object())
