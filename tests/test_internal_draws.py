@@ -87,12 +87,12 @@ def test_a_window_is_claimed_only_where_it_gives_the_nodes_pixels(
     node is said to draw internally."""
     session = with_random_crop()
     result = session.run()
-    real = internal.run_generator
+    real = internal.WindowGenerator.__init__
 
-    def other_seed(step, images, batch_size):  # type: ignore[no-untyped-def]
-        return real(dataclasses.replace(step, seed=(step.seed or 0) + 1), images, batch_size)
+    def other_seed(self, step, batch_size):  # type: ignore[no-untyped-def]
+        real(self, dataclasses.replace(step, seed=(step.seed or 0) + 1), batch_size)
 
-    monkeypatch.setattr(internal, "run_generator", other_seed)
+    monkeypatch.setattr(internal.WindowGenerator, "__init__", other_seed)
     internal._recovered.clear()
     assert result.windows("rrc") is None
     assert "rrc" not in result.draws()
@@ -137,6 +137,29 @@ def test_a_later_batch_says_the_window_is_drawn_internally() -> None:
     assert later.batch_index == 1 and later.windows("rrc") is None
     note = sample_view(later, "flip", 0).draws_note
     assert note == "rrc draws internally: DALI does not return what was drawn"
+
+
+def test_a_random_crop_decoder_shows_its_window_on_the_whole_image() -> None:
+    """imagenet_train decodes only a random window of each file: the window is recovered, and
+    the large view's "before" is the whole image, decoded again, with the window on it."""
+    session = Session("imagenet_train", batch_size=4, device_id=None)
+    result = session.run()
+    windows = result.windows("decode")
+    assert windows is not None and windows.known == 4
+    crops = result.arrays("decode")
+    for index, (window, crop) in enumerate(zip(windows.windows, crops, strict=True)):
+        assert window is not None
+        view = sample_view(result, "decode", index)
+        before = next(p for p in view.panes if p.role == "before")
+        assert before.node == "decode" and before.window
+        assert before.caption == "the whole image, decoded again"
+        whole = windows.wholes[index]
+        assert whole is not None and (before.width, before.height) == whole.shape[1::-1]
+        x, y, w, h = (int(v) for v in before.window)
+        # the window cut from the whole image is the node's output, pixel for pixel
+        assert np.array_equal(whole[y : y + h, x : x + w], crop)
+        assert not np.array_equal(whole[y + 1 : y + 1 + h, x : x + w], crop)
+    assert "decode.window=" in result.draw_captions()[0]
 
 
 def test_random_bbox_crop_windows_are_its_outputs() -> None:
@@ -209,13 +232,13 @@ def test_recovery_is_once_per_output(monkeypatch: pytest.MonkeyPatch) -> None:
     result = session.run()
     internal._recovered.clear()
     calls: list[int] = []
-    real = internal.run_generator
+    real = internal.WindowGenerator.draw
 
-    def counted(step, images, batch_size):  # type: ignore[no-untyped-def]
+    def counted(self, images):  # type: ignore[no-untyped-def]
         calls.append(1)
-        return real(step, images, batch_size)
+        return real(self, images)
 
-    monkeypatch.setattr(internal, "run_generator", counted)
+    monkeypatch.setattr(internal.WindowGenerator, "draw", counted)
     result.draws()
     result.draw_captions(reaching="flip")
     # an edit downstream keeps the crop's cached output: nothing recovered again
@@ -269,3 +292,17 @@ def test_statistics_count_random_bbox_crop_windows_from_its_outputs() -> None:
     (windows,) = stats.windows
     assert windows.node == "box_crop" and windows.how == "output" and windows.windows == 8
     assert windows.area.min[0] >= 0.3**2 - 1e-6 and windows.area.max[0] <= 1.0 + 1e-6
+
+
+def test_statistics_count_a_random_crop_decoders_windows() -> None:
+    from augexplorer.stats import collect_stats
+
+    stats = collect_stats("imagenet_train", batches=2, batch_size=4, device_id=None)
+    (windows,) = stats.windows
+    assert (windows.node, windows.how, windows.windows, windows.unknown) == (
+        "decode",
+        "recovered",
+        8,
+        0,
+    )
+    assert windows.area.min[0] >= 0.08 - 0.01 and windows.area.max[0] <= 1.0

@@ -69,6 +69,7 @@ def large_state(view: SampleView, *, can_vary: bool) -> dict[str, Any]:
                 "channels": p.channels,
                 "text": p.text,
                 "window": list(p.window) if p.window is not None else None,
+                "caption": p.caption,
             }
             for p in view.panes
         ],

@@ -4,16 +4,17 @@ What DALI 2.4 exposes (read from its schemas and checked on pixels):
 
 - ``random_bbox_crop`` returns its window: outputs 0 and 1 are the anchor ``[x, y]`` and shape
   ``[w, h]`` (fractions of the image; pixels with a fixed ``crop_shape``), read as they are.
-- ``random_resized_crop`` returns only the resized crop. Its window comes from DALI's
+- ``random_resized_crop`` (and ``decoders.image_random_crop``) returns only the crop. Its window comes from DALI's
   ``RandomCropGenerator``, the same code as ``fn.random_crop_generator`` (same arguments:
   ``random_area``, ``random_aspect_ratio``, ``num_attempts``, ``seed``), one generator per sample
   position seeded from the operator's seed. Run with the node's seed and batch size on the node's
   inputs, ``fn.random_crop_generator`` gives back the windows the node drew, as long as both
   start from their first draw (the first batch; a later batch replays the training pipeline,
   whose generators have moved on). A window is claimed only where DALI's own ``fn.resize`` of
-  that window, with the node's resampling arguments, gives the node's output exactly: measured
-  identical on every bundled sample, and any window that is off by a pixel fails the check.
-- Every other random operator (``noise.*``, ``jitter``, ``decoders.image_random_crop``, DALI's
+  that window, with the node's resampling arguments, gives the node's output exactly (for the
+  decoder: the window sliced from the image ``fn.decoders.image`` decodes with its arguments):
+  measured identical on every bundled sample, and a window one pixel off fails the check.
+- Every other random operator (``noise.*``, ``jitter``, DALI's
   ``auto_aug`` policies, whose chosen operations and magnitudes stay inside the policy) draws
   internally: the panel says so instead of "nothing random".
 - Operators whose output *is* the draw (``random.*``, ``random_crop_generator``,
@@ -36,8 +37,11 @@ if TYPE_CHECKING:
     from .result import RunResult
 
 RECOVERED = "random_resized_crop"
+DECODER = "decoders.image_random_crop"
 FROM_OUTPUTS = "random_bbox_crop"
-WINDOW_OPS = (RECOVERED, FROM_OUTPUTS)  # operators that draw a crop window
+# operators whose window DALI's generator draws again (checked on pixels)
+REDRAWN = (RECOVERED, DECODER)
+WINDOW_OPS = (*REDRAWN, FROM_OUTPUTS)  # operators that draw a crop window
 # random_resized_crop's arguments that draw the window (fn.random_crop_generator takes them) and
 # those that resample it (fn.resize takes them, with the same meaning)
 GENERATOR_ARGS = ("random_area", "random_aspect_ratio", "num_attempts")
@@ -50,6 +54,9 @@ RESAMPLING_ARGS = (
     "minibatch_size",
     "temp_buffer_hint",
 )
+# decoders.image_random_crop's arguments that decide the decoded pixels (fn.decoders.image
+# takes them, with the same meaning)
+DECODING_ARGS = ("output_type", "dtype", "adjust_orientation", "jpeg_fancy_upsampling")
 # Operators whose outputs are what they drew: seen as outputs, not hidden inside.
 DRAWS_AS_OUTPUT = (
     "random.",
@@ -97,6 +104,9 @@ class NodeWindows:
     op: str
     windows: tuple[Window | None, ...]
     how: str  # "recovered" (DALI's generator, checked on pixels) or "output"
+    # a decoder's whole decoded images, per sample (the picture its windows were cut from,
+    # which the graph itself never holds); empty for other operators
+    wholes: tuple[np.ndarray | None, ...] = ()
 
     @property
     def known(self) -> int:
@@ -115,7 +125,7 @@ def node_windows(result: RunResult, step: Step) -> NodeWindows | None:
     that draws no window or where none could be known."""
     if step.op == FROM_OUTPUTS:
         return _bbox_crop_windows(result, step)
-    if step.op == RECOVERED:
+    if step.op in REDRAWN:
         return _recovered_windows(result, step)
     return None
 
@@ -168,16 +178,20 @@ def _recover(result: RunResult, step: Step, output: Any) -> NodeWindows | None:
         return None
     inputs = _host(result.output(source))
     images = [np.ascontiguousarray(inputs[p]) for p in at_input if p is not None]
-    if not images or any(image.ndim != 3 for image in images):
+    wanted = 1 if step.op == DECODER else 3  # encoded bytes, or HWC images
+    if not images or any(image.ndim != wanted for image in images):
         return None
     outputs = _host(output)
     made = [outputs[p] for p in at_output if p is not None]
     try:
         # the node's generators serve the samples it ran on, in order, from the first
-        anchors, shapes, resized = run_generator(step, images, result.plan.spec.batch_size)
+        generator = WindowGenerator(step, result.plan.spec.batch_size)
+        anchors, shapes, resized = generator.draw(images)
     except Exception:  # a window we cannot recover is one we do not show
         return None
-    windows: list[Window | None] = [None] * result.plan.spec.batch_size
+    count = result.plan.spec.batch_size
+    windows: list[Window | None] = [None] * count
+    wholes: list[np.ndarray | None] = [None] * count
     for position, sample in enumerate(ran):
         same = resized[position].shape == made[position].shape and np.array_equal(
             resized[position], made[position]
@@ -185,7 +199,10 @@ def _recover(result: RunResult, step: Step, output: Any) -> NodeWindows | None:
         if same:  # only a window that gives the node's very pixels is claimed
             (y, x), (h, w) = anchors[position][:2], shapes[position][:2]
             windows[sample] = Window(float(x), float(y), float(w), float(h))
-    nodes = NodeWindows(step.origin, step.op, tuple(windows), "recovered")
+            if generator.wholes:
+                wholes[sample] = generator.wholes[position]
+    kept = tuple(wholes) if step.op == DECODER else ()
+    nodes = NodeWindows(step.origin, step.op, tuple(windows), "recovered", kept)
     return nodes if nodes.known else None
 
 
@@ -201,19 +218,12 @@ def _samples_run(result: RunResult, step: Step) -> list[int]:
     return [sample for sample in held if sample in applied]
 
 
-def run_generator(
-    step: Step, images: Sequence[np.ndarray], batch_size: int
-) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
-    """Run DALI's ``random_crop_generator`` with `step`'s seed and window arguments on `images`
-    (HWC, as many as the node ran on, at most `batch_size`), and ``resize`` each window as the
-    node does: (anchors (y, x), shapes (h, w), resized crops)."""
-    return WindowGenerator(step, batch_size).draw(images)
-
-
 class WindowGenerator:
-    """DALI's crop-window generator set up as `step` (a ``random_resized_crop``) draws: each
-    :meth:`draw` is the node's next batch, as long as it is fed the images the node ran on, in
-    the same order (statistics keep one for a whole run)."""
+    """DALI's crop-window generator set up as `step` draws: each :meth:`draw` is the node's next
+    batch, as long as it is fed the images the node ran on, in the same order (statistics keep
+    one for a whole run). The window's pixels are made as the node makes them: resized with its
+    resampling arguments (``random_resized_crop``), or cut from the image decoded as it decodes
+    (``decoders.image_random_crop``)."""
 
     def __init__(self, step: Step, batch_size: int) -> None:
         from nvidia.dali import fn, types
@@ -224,23 +234,37 @@ class WindowGenerator:
 
         kwargs = step_kwargs(step)  # the node's arguments as its own call takes them
         generator = {name: kwargs[name] for name in GENERATOR_ARGS if name in kwargs}
-        resampling = {name: kwargs[name] for name in (*RESAMPLING_ARGS, "size") if name in kwargs}
         pipeline = Pipeline(batch_size=batch_size, num_threads=1, device_id=None, **SYNC_PIPELINE)
         with pipeline:
-            fed = fn.external_source(name="images", layout="HWC")
-            anchor, shape = fn.random_crop_generator(fed.shape(), seed=step.seed, **generator)
-            start = fn.cast(anchor, dtype=types.DALIDataType.FLOAT)
-            end = fn.cast(anchor + shape, dtype=types.DALIDataType.FLOAT)
-            resized = fn.resize(fed, roi_start=start, roi_end=end, roi_relative=False, **resampling)
-            pipeline.set_outputs(anchor, shape, resized)
+            if step.op == DECODER:
+                encoded = fn.external_source(name="images", dtype=types.DALIDataType.UINT8)
+                decoding = {name: kwargs[name] for name in DECODING_ARGS if name in kwargs}
+                image = fn.decoders.image(encoded, **decoding)
+            else:
+                image = fn.external_source(name="images", layout="HWC")
+            anchor, shape = fn.random_crop_generator(image.shape(), seed=step.seed, **generator)
+            made: Any
+            if step.op == DECODER:
+                made = fn.slice(image, anchor, shape, axis_names="HW")
+            else:
+                resampling = {k: kwargs[k] for k in (*RESAMPLING_ARGS, "size") if k in kwargs}
+                start = fn.cast(anchor, dtype=types.DALIDataType.FLOAT)
+                end = fn.cast(anchor + shape, dtype=types.DALIDataType.FLOAT)
+                made = fn.resize(
+                    image, roi_start=start, roi_end=end, roi_relative=False, **resampling
+                )
+            outputs = [anchor, shape, made] + ([image] if step.op == DECODER else [])
+            pipeline.set_outputs(*outputs)
         pipeline.build()
         self._pipeline = pipeline
+        self.wholes: list[np.ndarray] = []  # a decoder's whole images of the last draw
 
     def draw(
         self, images: Sequence[np.ndarray]
     ) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
         self._pipeline.feed_input("images", [np.ascontiguousarray(i) for i in images])
-        anchors, shapes, crops = self._pipeline.run()
+        anchors, shapes, crops, *whole = self._pipeline.run()
+        self.wholes = _host(whole[0]) if whole else []
         return _host(anchors), _host(shapes), _host(crops)
 
 

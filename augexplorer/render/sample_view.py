@@ -43,6 +43,7 @@ class Pane:
     # the crop window the node drew on this picture (the "before" of a random crop), where
     # known: x, y, width, height in its pixels
     window: tuple[float, float, float, float] | None = None
+    caption: str = ""  # what the picture is, where its node's name does not say it
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,8 @@ def sample_view(result: RunResult, node: str | None, index: int) -> SampleView:
             continue
         seen.add(candidate)
         made = pane(result, candidate, position, role)
+        if role == "before":
+            made = _whole_image(result, ref.node, index) or made  # a decoder's: encoded bytes
         if role == "before" and made.pixels is not None:
             made = dataclasses.replace(made, window=_window_on(result, ref.node, index, made))
         panes.append(made)
@@ -134,6 +137,28 @@ def sample_view(result: RunResult, node: str | None, index: int) -> SampleView:
         draws=(draws := result.draws_of(index, reaching=ref.node)),
         panes=panes,
         draws_note=draws_note(result, ref.node, bool(draws)),
+    )
+
+
+def _whole_image(result: RunResult, node: str, index: int) -> Pane | None:
+    """For a decoder that decodes a random window only: the whole image it was cut from, as
+    DALI decodes it (kept where the window was recovered), shown as its "before"."""
+    windows = result.windows(node)
+    if windows is None or index >= len(windows.wholes) or windows.wholes[index] is None:
+        return None
+    whole = np.asarray(windows.wholes[index])
+    pixels = to_rgb8(whole, "HWC")
+    return Pane(
+        role="before",
+        node=node,
+        caption="the whole image, decoded again",
+        shape=tuple(int(d) for d in whole.shape),
+        dtype=str(whole.dtype),
+        layout="HWC",
+        pixels=np.ascontiguousarray(pixels).tobytes(),
+        width=int(pixels.shape[1]),
+        height=int(pixels.shape[0]),
+        channels=3,
     )
 
 

@@ -1,7 +1,8 @@
 """The crop windows random crops drew over a statistics run: how much of the image they kept and
 their aspect ratio, beside the ranges the node declares.
 
-``random_bbox_crop`` returns its windows (outputs 0 and 1). ``random_resized_crop`` does not:
+``random_bbox_crop`` returns its windows (outputs 0 and 1). ``random_resized_crop`` and
+``decoders.image_random_crop`` do not:
 its windows are drawn again by DALI's own generator, which follows the node batch after batch
 when it is fed the same images from the same start (:class:`~augexplorer.engine.internal_draws.
 WindowGenerator`), and each is counted only where resizing it gives the node's very pixels; the
@@ -16,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.internal_draws import FROM_OUTPUTS, RECOVERED, WindowGenerator
+from ..engine.internal_draws import FROM_OUTPUTS, REDRAWN, WindowGenerator
 from ..plan import Plan, Step
 from ..spec import Ref
 from .moments import RunningMoments
@@ -84,7 +85,7 @@ class WindowCounter:
         self.step = step
         self.input = step.inputs[0]
         self.refs: list[Ref] = [self.input]
-        if step.op == RECOVERED:
+        if step.op in REDRAWN:
             self.refs.append(Ref(step.id))
             area, aspect = "random_area", "random_aspect_ratio"
             defaults: tuple[Any, Any] = ([0.08, 1.0], [3 / 4, 4 / 3])
@@ -141,7 +142,9 @@ class WindowCounter:
                 unknown += 1
                 continue
             h, w = (float(v) for v in shapes[position][:2])
-            height, width = images[sample].shape[:2]
+            # a decoder reads encoded files: the image's size is the one decoded again
+            wholes = self._generator.wholes
+            height, width = (wholes[position] if wholes else images[sample]).shape[:2]
             areas.append(w * h / (width * height))
             aspects.append(w / h)
         self._count(areas, aspects, unknown)
@@ -156,14 +159,15 @@ class WindowCounter:
 
 def window_counters(plan: Plan, batch_size: int) -> list[WindowCounter]:
     """A counter for every step of `plan` that draws a crop window DALI lets be known: a
-    ``random_bbox_crop`` (2-D, its windows are outputs), a ``random_resized_crop`` on the CPU
-    with no argument drawn per sample (the generator here could not be fed them)."""
+    ``random_bbox_crop`` (its windows are outputs), a ``random_resized_crop`` or
+    ``decoders.image_random_crop`` on the CPU with no argument drawn per sample (the generator
+    here could not be fed them)."""
     counters = []
     for step in plan.steps:
         if step.role != "node" or not step.inputs:
             continue
         if step.op == FROM_OUTPUTS or (
-            step.op == RECOVERED
+            step.op in REDRAWN
             and step.seed is not None
             and not step.arg_inputs
             and step.device == "cpu"

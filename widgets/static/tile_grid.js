@@ -291,7 +291,7 @@ class TileGrid {
     const fig = h("figure", `ax-pane ax-pane-${p.role}`, parent);
     const title = h("div", "ax-pane-title", fig);
     h("b", "", title, p.role);
-    title.append(` · ${p.node}`);
+    title.append(` · ${p.node}${p.caption ? ` (${p.caption})` : ""}`);
     const meta = `${p.shape.join("×")} ${p.dtype}${p.layout ? " " + p.layout : ""}`;
     if (!p.pixels) {
       h("pre", "ax-pane-values", fig, p.text);
