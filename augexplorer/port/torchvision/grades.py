@@ -49,14 +49,15 @@ GRADES: dict[str, Measured] = {
         "distribution",
         (
             "Corner drawn uniformly over whole pixels of the padded image, as torchvision "
-            "draws it (two-sample KS p > 0.3 over 480 draws); constant padding only.",
+            "draws it (two-sample KS over 480 draws: p 0.89 rows, 0.70 columns); constant "
+            "padding only.",
         ),
     ),
     "RandomResizedCrop": Measured(
         "distribution",
         (
-            "Window area and log aspect ratio drawn as torchvision draws them (KS p > 0.05 over "
-            "480 draws); after 10 failed tries DALI's fallback window is placed at random "
+            "Window area and log aspect ratio drawn as torchvision draws them (KS over 480 "
+            "draws: p 0.53 area, 0.75 aspect); after 10 failed tries DALI's fallback window is placed at random "
             "where torchvision centres it.",
             _RESAMPLING,
         ),
@@ -101,8 +102,8 @@ GRADES: dict[str, Measured] = {
     "RandomErasing": Measured(
         "distribution",
         (
-            "Erased area and aspect ratio drawn as torchvision draws them (KS p > 0.3 over "
-            "480 draws); after 10 failed tries torchvision leaves the image as it is where "
+            "Erased area and aspect ratio drawn as torchvision draws them (KS over 480 draws: "
+            "p 0.31 area, 0.64 aspect); after 10 failed tries torchvision leaves the image as it is where "
             "DALI's window generator falls back to a centred window.",
         ),
     ),
