@@ -60,6 +60,13 @@ def import_graph(
 
     if is_port_file(path, text):  # a torchvision or albumentations Compose: read, not run
         return port_file(path, pipeline=pipeline, params=params).spec
+    from ..port.albumentations.saved import is_saved_file
+
+    if is_saved_file(path, text):  # albumentations' saved form (A.save): read, not run
+        from ..port.albumentations import port_saved_file
+
+        _refuse_params(path, params, "albumentations' saved form, read as it is")
+        return port_saved_file(path).spec
     if path.suffix.lower() == ".json" or _is_json_object(text):
         _refuse_params(path, params, "a spec (JSON), read as one")
         try:

@@ -1,0 +1,121 @@
+"""albumentations' blurs, noise and compression as DALI nodes. Grades measured by
+``tests/test_port_albumentations_parity.py`` against albumentations 2.0.8."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...spec import Random, Ref
+from .arguments import Args, NotPorted
+from .nodes import draw, expr, step, uniform_node, values_node
+from .registry import Mapped, mapping, refused
+
+
+def _odd_sizes(args: Args, name: str, default: tuple[int, int]) -> list[float]:
+    low, high = args.pair(name, default, symmetric=False)
+    sizes = [float(k) for k in range(int(low), int(high) + 1) if k % 2 == 1 and k >= 3]
+    if not sizes:
+        raise NotPorted(f"{name}=({low:g}, {high:g}) holds no odd kernel size of 3 or more")
+    return sizes
+
+
+@mapping("GaussianBlur", positional=("blur_limit", "sigma_limit"))
+def gaussian_blur(args: Args) -> Mapped:
+    sizes = _odd_sizes(args, "blur_limit", (3, 7))
+    sigma = args.pair("sigma_limit", (0.5, 3.0))
+    if sigma[0] <= 0:
+        # 1.x's (0, 0): OpenCV's sigma for the kernel size, tied to the size drawn
+        if len(sizes) > 1:
+            raise NotPorted(
+                "sigma_limit=(0, 0) ties sigma to a random kernel size; give sigma_limit"
+            )
+        size = sizes[0]
+        derived = 0.3 * ((size - 1) * 0.5 - 1) + 0.8
+        node = step("blur", "gaussian_blur", {"window_size": size, "sigma": derived})
+        return Mapped((node,), "approximate", ("sigma from the size as OpenCV derives it",))
+    # one size and one sigma for both axes: drawn once per sample by nodes the blur reads
+    # (a random argument of a vector would draw each axis on its own)
+    nodes = [
+        values_node("blur_size", sizes, dtype="INT32") if len(sizes) > 1 else None,
+        uniform_node("blur_sigma", *sigma) if sigma[0] != sigma[1] else None,
+    ]
+    size_arg: Any = Ref("blur_size") if nodes[0] else sizes[0]
+    sigma_arg: Any = Ref("blur_sigma") if nodes[1] else sigma[0]
+    blur = step("blur", "gaussian_blur", {"window_size": size_arg, "sigma": sigma_arg})
+    made = tuple(n for n in (*nodes, blur) if n is not None)
+    return Mapped(
+        made,
+        "exact",
+        (
+            "pixels within 1 grey level of albumentations' for the same size and sigma; "
+            "size and sigma drawn as albumentations draws them, by DALI's generator",
+        ),
+    )
+
+
+@mapping("GaussNoise", positional=("std_range", "mean_range"))
+def gauss_noise(args: Args) -> Mapped:
+    if not args.get("per_channel", True):
+        raise NotPorted("per_channel=False (one noise for all channels) is not ported")
+    if args.number("noise_scale_factor", 1.0) != 1.0:
+        raise NotPorted(
+            "noise_scale_factor below 1 (noise drawn small, then resized) is not ported"
+        )
+    if args.has("var_limit"):  # 1.x: a variance in pixels squared, drawn uniformly
+        low, high = args.pair("var_limit", (10.0, 50.0))
+        pixel_mean = args.number("mean", 0.0)
+        nodes = (
+            uniform_node("variance", low, high),
+            expr("stddev", "math.sqrt(variance)", ["variance"]),
+            step("noise", "noise.gaussian", {"stddev": Ref("stddev"), "mean": pixel_mean}),
+        )
+        return Mapped(nodes, "distribution", ("noise drawn by DALI's generator",))
+    std = args.pair("std_range", (0.2, 0.44))
+    mean = args.pair("mean_range", (0.0, 0.0))
+    node = step(
+        "noise",
+        "noise.gaussian",
+        {
+            "stddev": draw(std[0] * 255.0, std[1] * 255.0),
+            "mean": draw(mean[0] * 255, mean[1] * 255),
+        },
+    )
+    return Mapped(
+        (node,),
+        "distribution",
+        ("standard deviation drawn from std_range times 255, noise drawn by DALI's generator",),
+    )
+
+
+@mapping("ImageCompression", positional=("compression_type", "quality_range"))
+def image_compression(args: Args) -> Mapped:
+    kind = args.get("compression_type", "jpeg")
+    if kind not in ("jpeg", 0):  # 1.x: ImageCompressionType.JPEG == 0
+        raise NotPorted("compression_type='webp' has no DALI equivalent (jpeg only)")
+    if args.has("quality_lower"):
+        low, high = args.number("quality_lower", 99), args.number("quality_upper", 100)
+    else:
+        low, high = args.pair("quality_range", (99.0, 100.0))
+    qualities = [float(q) for q in range(int(low), int(high) + 1)]
+    quality: Any = qualities[0] if len(qualities) == 1 else Random.choice(qualities)
+    node = step("jpeg", "jpeg_compression_distortion", {"quality": quality})
+    return Mapped(
+        (node,),
+        "approximate",
+        ("another JPEG encoder: the same quality gives slightly different artefacts",),
+    )
+
+
+refused("Blur", "filter with a box kernel (a fixed size: albumentations draws one per image)")
+refused("MotionBlur", "filter with a line kernel (albumentations draws its angle per image)")
+refused("GlassBlur", "none")
+refused("MedianBlur", "experimental.median_blur (GPU only in DALI 2.4, so not measured here)")
+refused("Defocus", "filter with a disc kernel")
+refused("ZoomBlur", "none")
+refused("AdvancedBlur", "gaussian_blur (no anisotropic or generalized kernels)")
+refused("ISONoise", "noise.gaussian and noise.shot (no hue-dependent colour noise)")
+refused("MultiplicativeNoise", "expression on a random.uniform draw")
+refused("Sharpen", "filter with a fixed kernel (albumentations draws alpha and lightness)")
+refused("Emboss", "filter with a fixed kernel")
+refused("UnsharpMask", "gaussian_blur and an expression")
+refused("Downscale", "resize down and back up (sizes relative to each image need an expression)")

@@ -1,0 +1,255 @@
+"""albumentations' colour transforms as DALI nodes.
+
+Point functions with fixed parameters (InvertImg, Solarize, Posterize) become one
+``lookup_table`` (exact); random ones become an expression on a per-sample draw. The grades and
+bounds are measured by ``tests/test_port_albumentations_parity.py`` (albumentations 2.0.8).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...spec import Random
+from .arguments import Args, NotPorted
+from .nodes import const, draw, expr, lookup, step, to_uint8, uniform_node, values_node
+from .registry import IMAGE, Mapped, mapping, refused
+
+
+def _jitter_range(args: Args, name: str, default: tuple[float, float]) -> tuple[float, float]:
+    low, high = args.pair(name, default, f"{name}_range", around=1.0)
+    return (max(low, 0.0), high)
+
+
+@mapping("ColorJitter", positional=("brightness", "contrast", "saturation", "hue"))
+def color_jitter(args: Args) -> Mapped:
+    brightness = _jitter_range(args, "brightness", (0.8, 1.2))
+    contrast = _jitter_range(args, "contrast", (0.8, 1.2))
+    saturation = _jitter_range(args, "saturation", (0.8, 1.2))
+    hue = args.pair("hue", (-0.5, 0.5), "hue_range", symmetric=True)
+    node = step(
+        "color_jitter",
+        "color_twist",
+        {
+            "brightness": draw(*brightness),
+            "contrast": draw(*contrast),
+            "saturation": draw(*saturation),
+            # albumentations' hue factor is a fraction of the colour wheel; DALI's is degrees
+            "hue": draw(hue[0] * 360.0, hue[1] * 360.0),
+        },
+    )
+    return Mapped(
+        (node,),
+        "approximate",
+        (
+            "albumentations applies brightness, contrast, saturation and hue as four clamped "
+            "steps in a random order, contrast around the image's mean grey; DALI's color_twist "
+            "is one colour matrix with contrast around mid-grey",
+        ),
+    )
+
+
+@mapping("RandomBrightnessContrast", positional=("brightness_limit", "contrast_limit"))
+def random_brightness_contrast(args: Args) -> Mapped:
+    brightness = args.pair("brightness_limit", (-0.2, 0.2), symmetric=True)
+    contrast = args.pair("contrast_limit", (-0.2, 0.2), symmetric=True)
+    if not args.get("brightness_by_max", True):
+        raise NotPorted(
+            "brightness_by_max=False shifts by the image's mean; DALI's brightness_contrast "
+            "shifts by the full range (brightness_by_max=True)"
+        )
+    if args.get("ensure_safe_range", False):
+        raise NotPorted("ensure_safe_range=True narrows the draws per image; not ported")
+    # albumentations: out = img * (1 + contrast) + brightness * 255; DALI: out =
+    # brightness_shift * 255 + brightness * (centre + contrast * (img - centre)), contrast 1
+    node = step(
+        "brightness_contrast",
+        "brightness_contrast",
+        {
+            "brightness": draw(1.0 + contrast[0], 1.0 + contrast[1]),
+            "brightness_shift": draw(*brightness),
+        },
+    )
+    return Mapped(
+        (node,), "exact", ("albumentations' factor is DALI's brightness, its shift DALI's shift",)
+    )
+
+
+@mapping("HueSaturationValue", positional=("hue_shift_limit", "sat_shift_limit", "val_shift_limit"))
+def hue_saturation_value(args: Args) -> Mapped:
+    hue = args.pair("hue_shift_limit", (-20.0, 20.0), symmetric=True)
+    saturation = args.pair("sat_shift_limit", (-30.0, 30.0), symmetric=True)
+    value = args.pair("val_shift_limit", (-20.0, 20.0), symmetric=True)
+    node = step(
+        "hsv",
+        "hsv",
+        {
+            # OpenCV's 8-bit hue runs 0-180: one unit is two degrees
+            "hue": draw(2.0 * hue[0], 2.0 * hue[1]),
+            "saturation": draw(1.0 + saturation[0] / 128.0, 1.0 + saturation[1] / 128.0),
+            "value": draw(1.0 + value[0] / 128.0, 1.0 + value[1] / 128.0),
+        },
+    )
+    return Mapped(
+        (node,),
+        "approximate",
+        (
+            "albumentations adds its saturation and value shifts (0-255) in OpenCV's HSV; DALI's "
+            "hsv multiplies them (here by 1 + shift/128) in YIQ space; hue shifts match in degrees",
+        ),
+    )
+
+
+@mapping("RGBShift", positional=("r_shift_limit", "g_shift_limit", "b_shift_limit"))
+def rgb_shift(args: Args) -> Mapped:
+    limits = [args.pair(f"{c}_shift_limit", (-20.0, 20.0), symmetric=True) for c in ("r", "g", "b")]
+    nodes = []
+    if all(low == high for low, high in limits):
+        nodes.append(const("shift", [low for low, _ in limits]))
+    elif len(set(limits)) == 1:
+        nodes.append(uniform_node("shift", *limits[0], shape=3))
+    else:
+        raise NotPorted(
+            "per-channel shift ranges that differ are not ported; give the three channels the "
+            "same range"
+        )
+    text = "math.clamp(image + shift, 0, 255)"
+    nodes.append(expr("shifted", text, [IMAGE, "shift"]))
+    nodes.append(to_uint8("rgb_shift", "shifted"))
+    return Mapped(tuple(nodes), "exact", ("one shift per channel, added and clipped",))
+
+
+@mapping("ToGray")
+def to_gray(args: Args) -> Mapped:
+    if args.get("num_output_channels", 3) != 3:
+        raise NotPorted("num_output_channels=1: use color_space_conversion to GRAY")
+    if args.get("method", "weighted_average") != "weighted_average":
+        raise NotPorted("only method='weighted_average' (ITU-R 601 luma) is ported")
+    node = step("gray", "hsv", {"saturation": 0.0})
+    return Mapped((node,), "exact", ("the same luma weights as OpenCV's RGB2GRAY",))
+
+
+@mapping("RandomGamma", positional=("gamma_limit",))
+def random_gamma(args: Args) -> Mapped:
+    low, high = args.pair("gamma_limit", (80.0, 120.0), around=100.0)
+    # albumentations: 255 * (v / 255) ** (gamma / 100), through an 8-bit table (truncated)
+    if low == high:
+        gamma = low / 100.0
+        table = [int((v / 255.0) ** gamma * 255.0) for v in range(256)]
+        return Mapped((lookup("gamma", table),), "exact")
+    nodes = (
+        uniform_node("gamma_draw", low / 100.0, high / 100.0),
+        expr(
+            "gamma_curve",
+            "math.floor(math.pow(image / 255.0, gamma_draw) * 255.0)",
+            [IMAGE, "gamma_draw"],
+        ),
+        to_uint8("gamma", "gamma_curve"),
+    )
+    return Mapped(nodes, "exact", ("gamma drawn uniformly, by DALI's generator",))
+
+
+@mapping("InvertImg")
+def invert_img(args: Args) -> Mapped:
+    return Mapped((lookup("invert", [255 - v for v in range(256)]),), "exact")
+
+
+@mapping("Solarize", positional=("threshold_range",))
+def solarize(args: Args) -> Mapped:
+    if args.has("threshold_range"):
+        low, high = (255.0 * t for t in args.pair("threshold_range", (0.5, 0.5)))
+    else:  # 1.x: threshold in pixels, a number or a range
+        low, high = args.pair("threshold", 128.0)
+    if low == high:
+        table = [v if v < low else 255 - v for v in range(256)]
+        return Mapped((lookup("solarize", table),), "exact")
+    nodes = (
+        uniform_node("threshold", low, high),
+        expr(
+            "solarized",
+            "image * (image < threshold) + (255 - image) * (image >= threshold)",
+            [IMAGE, "threshold"],
+        ),
+        to_uint8("solarize", "solarized"),
+    )
+    return Mapped(nodes, "exact", ("threshold drawn uniformly, by DALI's generator",))
+
+
+@mapping("Posterize", positional=("num_bits",))
+def posterize(args: Args) -> Mapped:
+    bits = args.get("num_bits", 4)
+    if isinstance(bits, int) and not isinstance(bits, bool):
+        low = high = bits
+    elif (
+        isinstance(bits, (tuple, list)) and len(bits) == 2 and all(isinstance(b, int) for b in bits)
+    ):
+        low, high = bits
+    else:
+        raise NotPorted("num_bits per channel is not ported; give one number or one range")
+    if low == high:
+        mask = (0xFF << (8 - low)) & 0xFF
+        return Mapped((lookup("posterize", [v & mask for v in range(256)]),), "exact")
+    masks = [float((0xFF << (8 - b)) & 0xFF) for b in range(low, high + 1)]
+    nodes = (
+        values_node("mask", masks, dtype="INT32"),
+        expr("posterized", "image & mask", [IMAGE, "mask"]),
+        to_uint8("posterize", "posterized"),
+    )
+    return Mapped(nodes, "exact", ("bits drawn uniformly, by DALI's generator",))
+
+
+@mapping("Normalize", positional=("mean", "std", "max_pixel_value"), p=1.0)
+def normalize(args: Args) -> Mapped:
+    if args.get("normalization", "standard") != "standard":
+        raise NotPorted(
+            "only normalization='standard' is ported; per-image statistics: DALI's normalize"
+        )
+    scale = args.number("max_pixel_value", 255.0)
+    mean = _per_channel(args.get("mean", (0.485, 0.456, 0.406)))
+    std = _per_channel(args.get("std", (0.229, 0.224, 0.225)))
+    node = step(
+        "normalize",
+        "crop_mirror_normalize",
+        {
+            "mean": [m * scale for m in mean],
+            "std": [s * scale for s in std],
+            "dtype": "FLOAT",
+            "output_layout": "HWC",
+        },
+    )
+    return Mapped((node,), "exact", ("mean and std times max_pixel_value, in DALI's pixel units",))
+
+
+def _per_channel(value: Any) -> list[float]:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return [float(value)] * 3
+    if isinstance(value, (tuple, list)) and all(isinstance(v, (int, float)) for v in value):
+        return [float(v) for v in value]
+    raise NotPorted(f"mean/std {value!r} is not a number or one per channel")
+
+
+@mapping("ChannelDropout", positional=("channel_drop_range", "fill"))
+def channel_dropout(args: Args) -> Mapped:
+    low, high = args.pair("channel_drop_range", (1.0, 1.0))
+    if (low, high) != (1.0, 1.0):
+        raise NotPorted("only one dropped channel per image (channel_drop_range=(1, 1)) is ported")
+    fill = args.fill()
+    node = step(
+        "channel_dropout",
+        "erase",
+        {
+            "anchor": Random.choice([0.0, 1.0, 2.0], shape=1),
+            "shape": [1.0],
+            "axis_names": "C",
+            "fill_value": fill if isinstance(fill, float) else fill[0],
+        },
+    )
+    return Mapped((node,), "exact", ("the channel drawn uniformly, by DALI's generator",))
+
+
+refused("CLAHE", "experimental.equalize (GPU only; whole-image histogram, not tiled)")
+refused("Equalize", "experimental.equalize (GPU only in DALI 2.4)")
+refused("ToSepia", "color_twist (no fixed colour matrix operator)")
+refused("ChannelShuffle", "none: DALI has no per-sample channel permutation")
+refused("FancyPCA", "color_twist")
+refused("RandomToneCurve", "lookup_table (fixed curves only)")
+refused("PlanckianJitter", "color_twist")

@@ -1,0 +1,240 @@
+"""albumentations as a :class:`~augexplorer.port.build.LibraryMapping`: every registered mapping
+as a handler, and the composes as groups with albumentations' own semantics (2.x):
+
+- ``OneOf(p)``: with probability p, one child picked by the children's p normalized, applied
+  whatever its own p says;
+- ``SomeOf(n, replace=False, p)``: with probability p, n children picked with equal chances,
+  each applied with its own p (n=1: a pick among them; every child: all of them);
+- ``Sequential(p)``, a nested ``Compose`` or ``ReplayCompose``: with probability p, every
+  child with its own p;
+- ``ToTensorV2``: HWC to CHW, folded into a Normalize just before it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from ...expressions.nodes import expression
+from ...spec import Clause, Ref
+from ..build import Grade, LibraryMapping, PortContext, Refuse
+from ..model import TransformCall
+from .arguments import Args, NotPorted
+from .registry import IMAGE, LIBRARY, MAPPINGS, image_nodes
+
+# Operators that draw on their own: their nodes get a seed, as the graph's other draws do.
+RANDOM_OPS = frozenset(
+    {"random.uniform", "random.coin_flip", "random_resized_crop", "noise.gaussian"}
+)
+# Calls a compose applies whatever their own p says (OneOf's pick), held in the context's state.
+FORCED = "albumentations_forced"
+# SomeOf with more subsets than this is refused: one expression per child names its subsets.
+MOST_SUBSETS = 35
+
+
+def _forced(call: TransformCall, context: PortContext) -> bool:
+    forced: list[TransformCall] = context.state.get(FORCED, [])
+    return any(item is call for item in forced)
+
+
+def _force(children: tuple[TransformCall, ...], context: PortContext) -> None:
+    context.state.setdefault(FORCED, []).extend(children)
+
+
+def _probability(call: TransformCall, default: float) -> float:
+    if _is_forced_flag(call):
+        return 1.0
+    value = call.kwargs.get("p", default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise Refuse(f"{call.name}: p={value!r} is not a number")
+    return float(value)
+
+
+def _is_forced_flag(call: TransformCall) -> bool:
+    return call.kwargs.get("always_apply") is True
+
+
+def handle(call: TransformCall, context: PortContext) -> Grade:
+    """Port one transform through its registered mapping."""
+    entry = MAPPINGS[call.name]
+    assert entry.mapping is not None
+    try:
+        args = Args(call, entry.positional, entry.default_p)
+        mapped = entry.mapping(args)
+        p = 1.0 if _forced(call, context) else args.p
+    except NotPorted as error:
+        raise Refuse(error.reason) from None
+    chain = {node.id for node in image_nodes(mapped)}
+    before = context.image
+    names: dict[str, str] = {}
+    carried: list[Ref] = []
+
+    def redirect(ref: Ref) -> Ref:
+        if ref.node == IMAGE:
+            return before
+        return Ref(names.get(ref.node, ref.node), ref.output)
+
+    for node in mapped.nodes:
+        moved = node.map_refs(redirect)
+        made = context.add(
+            node.id,
+            moved.op,
+            moved.args,
+            inputs=moved.inputs,
+            image=node.id in chain,
+            seed=node.op in RANDOM_OPS,
+        )
+        names[node.id] = made.node
+        if node.id in chain:
+            carried.append(made)
+    context.apply_with_probability(p, carried)
+    return Grade(mapped.fidelity, mapped.differences)
+
+
+def _group_apply(call: TransformCall, context: PortContext, default_p: float) -> list[Clause]:
+    p = 1.0 if _forced(call, context) else _probability(call, default_p)
+    if p >= 1.0:
+        return []
+    base = _SNAKE.get(call.name, call.name.lower())
+    return [Clause(context.coin(f"{base}_apply", p))]
+
+
+_SNAKE = {"OneOf": "one_of", "SomeOf": "some_of", "ReplayCompose": "replay_compose"}
+
+
+def _pick(context: PortContext, base: str, weights: list[float]) -> list[Clause]:
+    """One index per sample drawn with `weights` (normalized): a uniform draw compared with
+    the weights' running sums; for each index, the clause that holds where it was drawn."""
+    total = sum(weights)
+    if total <= 0:
+        raise Refuse("the transforms' p add up to 0, so none is ever picked")
+    draw = context.add(base, "random.uniform", {"range": [0.0, 1.0]}, image=False, seed=True)
+    clauses = []
+    low = 0.0
+    for index, weight in enumerate(weights):
+        high = low + weight / total
+        if index == len(weights) - 1:
+            text = f"{draw.node} >= {low!r}"
+        elif index == 0:
+            text = f"{draw.node} < {high!r}"
+        else:
+            text = f"({draw.node} >= {low!r}) & ({draw.node} < {high!r})"
+        node_id = context.fresh_id(f"{draw.node}_is_{index}")
+        made = expression(node_id, text, [draw])
+        context.nodes.append(made)
+        context._current.append(made)
+        clauses.append(Clause(Ref(node_id)))
+        low = high
+    return clauses
+
+
+def _child_p(child: TransformCall) -> float:
+    entry = MAPPINGS.get(child.name)
+    default = entry.default_p if entry is not None else _GROUP_P.get(child.name, 0.5)
+    value = child.kwargs.get("p", default)
+    if _is_forced_flag(child):
+        return 1.0
+    return float(value) if isinstance(value, (int, float)) else default
+
+
+def one_of(call: TransformCall, context: PortContext) -> Grade:
+    outer = _group_apply(call, context, 0.5)
+    weights = [_child_p(child) for child in call.children]
+    picks = _pick(context, "one_of", weights)
+    _force(call.children, context)
+    for child, pick in zip(call.children, picks, strict=True):
+        context.port_children([child], [*outer, pick])
+    return Grade(
+        "distribution", ("one transform picked per image by the normalized p, as OneOf does",)
+    )
+
+
+def some_of(call: TransformCall, context: PortContext) -> Grade:
+    count = int(call.kwargs.get("n", call.args[1] if len(call.args) > 1 else 1))
+    replace = call.kwargs.get("replace", False)
+    children = call.children
+    outer = _group_apply(call, context, 1.0)
+    if count >= len(children) and not replace:
+        context.port_children(children, outer)
+        return Grade("distribution", ("every transform is picked (n covers them all)",))
+    if replace and count > 1:
+        raise Refuse(
+            "SomeOf(replace=True) with n > 1 may apply one transform twice, which a graph "
+            "cannot; use replace=False (nearest: a OneOf per pick)"
+        )
+    subsets = list(itertools.combinations(range(len(children)), count))
+    if len(subsets) > MOST_SUBSETS:
+        raise Refuse(f"SomeOf picks among {len(subsets)} subsets; at most {MOST_SUBSETS} ported")
+    picks = _pick(context, "some_of", [1.0] * len(subsets))
+    for index, child in enumerate(children):
+        holding = [picks[i] for i, subset in enumerate(subsets) if index in subset]
+        if len(holding) == 1:
+            clause = holding[0]
+        else:
+            text = " | ".join(clause.ref.node for clause in holding)
+            node_id = context.fresh_id(f"some_of_has_{index}")
+            made = expression(node_id, text, [clause.ref for clause in holding])
+            context.nodes.append(made)
+            context._current.append(made)
+            clause = Clause(Ref(node_id))
+        context.port_children([child], [*outer, clause])
+    return Grade(
+        "distribution",
+        (
+            f"{count} of {len(children)} transforms picked with equal chances, each applied with "
+            "its own p, in the written order (as albumentations 2.x does; 1.4 picked by p)",
+        ),
+    )
+
+
+def sequential(call: TransformCall, context: PortContext) -> Grade:
+    outer = _group_apply(call, context, _GROUP_P.get(call.name, 1.0))
+    context.port_children(call.children, outer)
+    if not outer:
+        return Grade("exact", ("every transform in turn, each with its own p",))
+    return Grade("distribution", ("one coin per image with the compose's p",))
+
+
+def to_tensor_v2(call: TransformCall, context: PortContext) -> Grade:
+    """HWC -> CHW: folded into the Normalize right before it, else a transpose."""
+    last = context.node(context.image.node) if context.image.node != "decode" else None
+    if last is not None and last.op == "crop_mirror_normalize" and not last.when:
+        context.replace(last.id, args={**last.args, "output_layout": "CHW"})
+        return Grade("exact", ("folded into the Normalize before it (CHW output)",))
+    context.add("to_chw", "transpose", {"perm": [2, 0, 1], "output_layout": "CHW"})
+    return Grade("exact", ("HWC to CHW, as a transpose",))
+
+
+_GROUP_P = {"OneOf": 0.5, "SomeOf": 1.0, "Sequential": 0.5, "Compose": 1.0, "ReplayCompose": 1.0}
+
+
+def _mapping() -> LibraryMapping:
+    from . import blur_noise, colour, dropout, geometric  # noqa: F401  (they register)
+
+    handlers: dict[str, Any] = {}
+    nearest: dict[str, str] = {}
+    for name, entry in MAPPINGS.items():
+        if entry.mapping is None:
+            nearest[name] = entry.nearest
+        else:
+            handlers[name] = handle
+    handlers["ToTensorV2"] = to_tensor_v2
+    nearest["Lambda"] = "python_function"
+    nearest["OneOrOther"] = "a OneOf of the two"
+    return LibraryMapping(
+        LIBRARY,
+        handlers=handlers,
+        groups={
+            "OneOf": one_of,
+            "SomeOf": some_of,
+            "Sequential": sequential,
+            "Compose": sequential,
+            "ReplayCompose": sequential,
+        },
+        nearest=nearest,
+    )
+
+
+MAPPING = _mapping()
+
+__all__ = ["MAPPING"]

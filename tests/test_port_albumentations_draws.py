@@ -1,0 +1,216 @@
+"""What ported albumentations transforms draw, against what real albumentations (2.0.8) draws:
+the same image many times through each side, one figure per sample (a crop's area, a hole's
+size, the noise's spread, which transform ran), compared by a two-sample Kolmogorov-Smirnov
+test (or the counts by their proportions). A port graded "distribution" must pass."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+from port_parity import ks_statistic
+
+from augexplorer.engine import Session
+from augexplorer.port.albumentations import port
+from augexplorer.port.reading import read_source
+from augexplorer.spec import Source
+
+A = pytest.importorskip("albumentations")
+cv2 = pytest.importorskip("cv2")
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning:albumentations.*")
+
+BATCH = 40
+ROUNDS = 8  # 320 draws a side
+P_VALUE = 0.01  # a real difference in 320 draws shows far below this
+
+Measure = Callable[[np.ndarray], float]
+
+
+def _coordinates(height: int = 200, width: int = 256) -> np.ndarray:
+    """An image whose red channel is x and green channel is y: any crop shows its window."""
+    image = np.zeros((height, width, 3), np.uint8)
+    image[..., 0] = np.arange(width, dtype=np.uint8)[None, :]
+    image[..., 1] = np.arange(height, dtype=np.uint8)[:, None]
+    return image
+
+
+def _ours(code: str, image: np.ndarray, measure: Measure) -> list[float]:
+    (found,) = read_source(f"import cv2\nimport albumentations as A\nt = A.Compose([{code}])\n")
+    result = port(found.compose, batch_size=BATCH)
+    assert not result.refusals, [r.describe() for r in result.refusals]
+    spec = result.spec.with_source(Source("reader", "arrays")).remove("decode")
+    session = Session(spec, data=([image] * BATCH, [0] * BATCH), device_id=None)
+    out = spec.outputs["images"]
+    values: list[float] = []
+    run = session.run()
+    for _ in range(ROUNDS):
+        values += [measure(np.asarray(a)) for a in run.arrays(out)]
+        run = session.reroll()
+    return values
+
+
+def _theirs(code: str, image: np.ndarray, measure: Measure) -> list[float]:
+    transform = A.Compose([eval(code, {"A": A, "cv2": cv2})])  # the test's own literal
+    transform.set_random_seed(7)
+    return [measure(transform(image=image)["image"]) for _ in range(BATCH * ROUNDS)]
+
+
+def _same_distribution(code: str, image: np.ndarray, measure: Measure) -> tuple[float, float]:
+    ours, theirs = _ours(code, image, measure), _theirs(code, image, measure)
+    statistic, p = ks_statistic(ours, theirs)
+    assert p > P_VALUE, f"{code}: KS statistic {statistic:.3f}, p {p:.2g}"
+    return statistic, p
+
+
+def _window_area(out: np.ndarray) -> float:
+    x0, y0 = int(out[0, 0, 0]), int(out[0, 0, 1])
+    x1, y1 = int(out[-1, -1, 0]), int(out[-1, -1, 1])
+    return (x1 - x0 + 1) * (y1 - y0 + 1) / (256 * 200)
+
+
+def _window_aspect(out: np.ndarray) -> float:
+    x0, y0 = int(out[0, 0, 0]), int(out[0, 0, 1])
+    x1, y1 = int(out[-1, -1, 0]), int(out[-1, -1, 1])
+    return (x1 - x0 + 1) / (y1 - y0 + 1)
+
+
+def test_random_resized_crop_draws_area_and_aspect_as_albumentations() -> None:
+    code = "A.RandomResizedCrop(size=(64, 64), scale=(0.08, 1.0), interpolation=cv2.INTER_NEAREST_EXACT)"
+    _same_distribution(code, _coordinates(), _window_area)
+    _same_distribution(code, _coordinates(), _window_aspect)
+
+
+def test_random_crop_places_its_window_as_albumentations() -> None:
+    code = "A.RandomCrop(50, 60)"
+    _same_distribution(code, _coordinates(), lambda out: float(out[0, 0, 0]))
+    _same_distribution(code, _coordinates(), lambda out: float(out[0, 0, 1]))
+
+
+def test_random_rotate90_turns_as_albumentations() -> None:
+    def corner(out: np.ndarray) -> float:  # which corner of the original is top-left now
+        return float(out[0, 0, 0] // 128 * 2 + out[0, 0, 1] // 100)
+
+    _same_distribution("A.RandomRotate90(p=1)", _coordinates(), corner)
+
+
+def test_gauss_noise_spreads_as_albumentations() -> None:
+    grey = np.full((64, 64, 3), 128, np.uint8)
+
+    def spread(out: np.ndarray) -> float:
+        return float(out.astype(np.float64).std())
+
+    _same_distribution("A.GaussNoise(std_range=(0.05, 0.15), p=1)", grey, spread)
+
+
+def test_coarse_dropout_erases_as_much_as_albumentations() -> None:
+    white = np.full((200, 300, 3), 255, np.uint8)
+
+    def erased(out: np.ndarray) -> float:
+        return float((out[..., 0] == 0).mean())
+
+    code = (
+        "A.CoarseDropout(num_holes_range=(1, 4), hole_height_range=(0.1, 0.2), "
+        "hole_width_range=(0.1, 0.3), p=1)"
+    )
+    _same_distribution(code, white, erased)
+
+
+def test_coarse_dropout_in_pixels_erases_measurably_less() -> None:
+    """Graded approximate: holes in pixels may reach past the edge in the port."""
+    white = np.full((200, 300, 3), 255, np.uint8)
+    code = (
+        "A.CoarseDropout(num_holes_range=(2, 2), hole_height_range=(10, 30), "
+        "hole_width_range=(20, 40), p=1)"
+    )
+
+    def erased(out: np.ndarray) -> float:
+        return float((out[..., 0] == 0).mean())
+
+    ours = np.mean(_ours(code, white, erased))
+    theirs = np.mean(_theirs(code, white, erased))
+    assert 0.8 * theirs < ours <= theirs * 1.02
+
+
+def test_channel_dropout_picks_channels_as_albumentations() -> None:
+    image = np.full((8, 8, 3), 200, np.uint8)
+
+    def dropped(out: np.ndarray) -> float:
+        return float(np.argmin(out[0, 0]))
+
+    _same_distribution("A.ChannelDropout(p=1)", image, dropped)
+
+
+def _rate(values: list[float]) -> float:
+    return float(np.mean(values))
+
+
+def _close_rates(ours: float, theirs: float, draws: int) -> None:
+    """Two proportions of `draws` each agree within four standard errors."""
+    pooled = (ours + theirs) / 2
+    error = np.sqrt(max(pooled * (1 - pooled), 1e-9) * 2 / draws)
+    assert abs(ours - theirs) < 4 * error + 1e-9, (ours, theirs)
+
+
+def test_p_applies_a_transform_as_often_as_albumentations() -> None:
+    code = "A.HorizontalFlip(p=0.3)"
+    image = _coordinates()
+
+    def flipped(out: np.ndarray) -> float:
+        return float(out[0, 0, 0] == 255)
+
+    ours, theirs = _rate(_ours(code, image, flipped)), _rate(_theirs(code, image, flipped))
+    _close_rates(ours, theirs, BATCH * ROUNDS)
+    assert 0.2 < ours < 0.4
+
+
+def test_one_of_picks_by_the_normalized_p_and_applies_the_pick() -> None:
+    code = "A.OneOf([A.HorizontalFlip(p=0.2), A.VerticalFlip(p=0.6), A.Transpose(p=0.05)], p=0.8)"
+    image = _coordinates(200, 256)
+
+    def which(out: np.ndarray) -> float:
+        if out.shape[0] == 256:
+            return 3.0
+        if out[0, 0, 0] == 255:
+            return 1.0
+        if out[0, 0, 1] == 199:
+            return 2.0
+        return 0.0
+
+    ours, theirs = _ours(code, image, which), _theirs(code, image, which)
+    for kind in (0.0, 1.0, 2.0, 3.0):
+        _close_rates(
+            _rate([v == kind for v in ours]), _rate([v == kind for v in theirs]), len(ours)
+        )
+
+
+def test_some_of_picks_n_with_equal_chances_each_with_its_own_p() -> None:
+    code = "A.SomeOf([A.HorizontalFlip(p=1), A.VerticalFlip(p=0.5), A.InvertImg(p=1)], n=2, p=1)"
+    image = _coordinates()
+
+    def which(out: np.ndarray) -> float:
+        values = out.astype(np.int32)
+        inverted = values[0, 0, 2] == 255
+        if inverted:
+            values = 255 - values
+        h = values[0, 0, 0] == 255
+        v = values[0, 0, 1] == 199
+        return float(h) + 2 * float(v) + 4 * float(inverted)
+
+    ours, theirs = _ours(code, image, which), _theirs(code, image, which)
+    for kind in sorted(set(theirs) | set(ours)):
+        _close_rates(
+            _rate([v == kind for v in ours]), _rate([v == kind for v in theirs]), len(ours)
+        )
+
+
+def test_sequential_applies_its_children_together_with_its_p() -> None:
+    code = "A.Sequential([A.HorizontalFlip(p=1), A.VerticalFlip(p=1)], p=0.4)"
+    image = _coordinates()
+
+    def both(out: np.ndarray) -> float:
+        return float(out[0, 0, 0] == 255 and out[0, 0, 1] == 199)
+
+    ours, theirs = _rate(_ours(code, image, both)), _rate(_theirs(code, image, both))
+    _close_rates(ours, theirs, BATCH * ROUNDS)
