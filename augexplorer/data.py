@@ -29,6 +29,7 @@ import numpy as np
 from .batch_memory import check_batch_memory, decoded_bytes
 from .coco_file import CocoIndex, check_coco, read_coco
 from .errors import DataError
+from .file_list_text import ListTextError, list_text, split_entry
 from .folder_listing import IMAGE_SUFFIXES, list_folder
 from .image_header import ImageHeader, read_header
 from .spec import Source
@@ -366,6 +367,21 @@ def _list_fix(path: Path, root: Path | None, missing: bool) -> str:
     )
 
 
+def _list_text(path: Path) -> str:
+    """The list's text (:func:`augexplorer.file_list_text.list_text`), or a DataError."""
+    try:
+        return list_text(path.read_bytes())
+    except ListTextError as error:
+        raise DataError(
+            str(error),
+            path=str(path),
+            fix="save the list as UTF-8 (any editor's 'save with encoding'); a file list has one "
+            "'image label [label ...]' per line",
+        ) from None
+    except OSError as error:
+        raise DataError(f"cannot be read ({error.strerror or error})", path=str(path)) from None
+
+
 def _label_values(label_text: list[str], number: int, path: Path) -> list[int]:
     try:
         values = [int(x) for x in label_text]
@@ -373,7 +389,8 @@ def _label_values(label_text: list[str], number: int, path: Path) -> list[int]:
         raise DataError(
             f"line {number}: labels must be integers, got {' '.join(label_text)!r:.80}",
             path=str(path),
-            fix="map class names to integer ids",
+            fix="map class names to integer ids; the label(s) end the line, after the file "
+            "name (which may hold spaces: 'my photo.jpg 3')",
         ) from None
     if any(v < 0 for v in values):
         raise DataError(
@@ -413,29 +430,22 @@ def _file_list(path: Path, skip_bad: bool = False, root: Path | None = None) -> 
             path=str(path),
             fix="give a text file with 'image label [label ...]' per line",
         )
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise DataError(
-            "not a text file",
-            path=str(path),
-            fix="a file list has one 'image label [label ...]' per line",
-        ) from None
+    text = _list_text(path)
     listed: list[tuple[str, list[int], int]] = []  # (image, labels, line number)
     missing: list[tuple[str, str]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        parts = line.split()
-        if len(parts) < 2:
+        entry = split_entry(line, len(listed[0][1]) if listed else None)
+        image, label_text = entry.name, entry.labels
+        if not label_text:
             raise DataError(
                 f"line {number}: expected an image path and at least one integer label, got {line!r:.80}",
                 path=str(path),
                 fix="write 'path/to/image.jpg 3' (or several labels: 'image.jpg 3 7 12')",
             )
-        image, *label_text = parts
-        label_values = _label_values(label_text, number, path)
+        label_values = _label_values(list(label_text), number, path)
         if listed and len(label_values) != len(listed[0][1]):
             raise DataError(
                 f"line {number}: {len(label_values)} label(s), but line 1 has {len(listed[0][1])}; every line needs the same number",

@@ -63,21 +63,46 @@ class DataError(AugExplorerError):
 
 
 class RunError(AugExplorerError):
-    """DALI failed while running a node; names the node and keeps DALI's own message."""
+    """DALI failed while running a node; names the node and keeps DALI's own message.
+
+    Where the failure is about the node's arguments, `explanation` says it in our words and
+    `argument` names the one to change; DALI's text (`dali_message`) is then shown beside it.
+    """
 
     def __init__(
-        self, node: str, message: str, *, fix: str | None = None, files: list[str] | None = None
+        self,
+        node: str,
+        message: str,
+        *,
+        fix: str | None = None,
+        files: list[str] | None = None,
+        argument: str | None = None,
+        explanation: str | None = None,
     ) -> None:
         self.node = node
         self.dali_message = message
         self.fix = fix
         self.files = files or []
-        text = f"node {node!r} failed: {message}"
+        self.argument = argument
+        self.explanation = explanation
+        if explanation:
+            where = f"node {node!r}" + (f", argument {argument!r}" if argument else "")
+            text = f"{where}: {self.message}"
+        else:
+            text = f"node {node!r} failed: {message}"
         if self.files:
             text += f" (files: {', '.join(self.files)})"
         if fix:
             text += f" (fix: {fix})"
         super().__init__(text)
+
+    @property
+    def message(self) -> str:
+        """What went wrong, without the node and the fix: our sentence with DALI's text beside
+        it where there is one, else DALI's text."""
+        if self.explanation:
+            return f"{self.explanation} (DALI: {self.dali_message})"
+        return self.dali_message
 
 
 class UntrustedCode(AugExplorerError):

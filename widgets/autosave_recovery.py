@@ -57,7 +57,7 @@ def read_autosave(path: Path) -> Saved:
     except UnicodeDecodeError as error:
         raise Damaged(f"it is not text (byte {error.start} is not UTF-8)") from None
     try:
-        payload = json.loads(text)
+        payload = json.loads(text, parse_int=_integer)
     except json.JSONDecodeError as error:
         # Cut short (a crash or a full disk mid-write)? Close what was left open and read on.
         completed = _completed(text)
@@ -72,6 +72,14 @@ def read_autosave(path: Path) -> Saved:
     graph, saved_at = _graph_of(payload)
     if graph is None:
         raise Damaged("it is JSON but not an autosave (no 'graph' object in it)")
+    huge = _first_huge(graph, "graph")
+    if huge is not None:
+        where, digits = huge
+        raise Damaged(
+            f"its {where} is an integer of {digits:,} digits, far more than any graph setting "
+            "holds (DALI holds 64-bit integers)",
+            _recover(graph, saved_at),
+        )
     try:
         return Saved(from_json(graph), saved_at)
     except Exception as error:  # the spec reader's own error, or a RecursionError on deep data
@@ -79,9 +87,53 @@ def read_autosave(path: Path) -> Saved:
         raise Damaged(f"its graph is damaged: {reason}", _recover(graph, saved_at)) from None
 
 
+class _Huge:
+    """An integer too long for Python to read (more than its 4,300-digit limit): its digits
+    are counted, never converted. No graph setting holds one, so the spec reader refuses it."""
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+# Python's default limit on the digits of an integer read from text (sys.int_info).
+_MAX_DIGITS = 4300
+
+
+def _integer(text: str) -> int | _Huge:
+    digits = len(text.lstrip("-"))
+    return _Huge(digits) if digits > _MAX_DIGITS else int(text)
+
+
+def _first_huge(data: Any, where: str) -> tuple[str, int] | None:
+    """Where in `data` the first too-long integer is, and its digit count."""
+    if isinstance(data, _Huge):
+        return where, data.digits
+    if isinstance(data, dict):
+        if isinstance(data.get("id"), str):  # a node: name it as the panel does
+            where = f"node {data['id']!r}"
+        items: Any = data.items()
+    elif isinstance(data, list):
+        items = enumerate(data)
+    else:
+        return None
+    for key, value in items:
+        if isinstance(key, int):
+            label = f"{where}[{key}]"
+        elif where == "graph":
+            label = repr(key)
+        elif where.startswith("node ") and where.endswith(".args"):
+            label = f"{where.removesuffix('.args')}, argument {key!r}"
+        else:
+            label = f"{where}.{key}"
+        found = _first_huge(value, label)
+        if found is not None:
+            return found
+    return None
+
+
 def _is_json(text: str) -> bool:
     try:
-        json.loads(text)
+        json.loads(text, parse_int=_integer)
     except (json.JSONDecodeError, RecursionError):
         return False
     return True
@@ -99,7 +151,7 @@ def _read_graph(text: str | None, note: str) -> Saved | None:
     if text is None:
         return None
     try:
-        graph, saved_at = _graph_of(json.loads(text))
+        graph, saved_at = _graph_of(json.loads(text, parse_int=_integer))
     except (json.JSONDecodeError, RecursionError):
         return None
     if graph is None:
@@ -165,6 +217,8 @@ def _recover(graph: dict[str, Any], saved_at: str) -> Saved | None:
             rest = {key: value for key, value in graph.items() if key != field}
             candidates.append((f"the field {field!r}", rest))
     for label, candidate in candidates:
+        if _first_huge(candidate, "graph") is not None:  # read as text by nothing: left out
+            continue
         try:
             spec = from_json(candidate)
         except Exception:

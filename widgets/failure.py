@@ -20,10 +20,10 @@ class Failure:
         if isinstance(error, GraphInvalid):
             return cls("invalid", tuple(error.problems))
         if isinstance(error, RunError):
-            message = error.dali_message
+            message = error.message  # our sentence beside DALI's text, where there is one
             if error.files:
                 message += f" (files: {', '.join(error.files)})"
-            return cls("run", (Problem(message, error.node, None, error.fix),))
+            return cls("run", (Problem(message, error.node, error.argument, error.fix),))
         if isinstance(error, UntrustedCode):
             return cls(
                 "untrusted",

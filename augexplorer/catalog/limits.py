@@ -32,6 +32,9 @@ LIMITS: dict[tuple[str, str], tuple[float, float]] = {
     ("gaussian_blur", "sigma"): (0.0, 1e3),
     ("gaussian_blur", "window_size"): (0.0, 1025.0),
     ("grid_mask", "ratio"): (0.0, 1.0),
+    # 0 tiles kills the process (a division by zero in DALI 2.4); a negative count fails
+    ("clahe", "tiles_x"): (1.0, 256.0),
+    ("clahe", "tiles_y"): (1.0, 256.0),
     ("random_resized_crop", "random_area"): (0.0, 1.0),
     ("decoders.image_random_crop", "random_area"): (0.0, 1.0),
     ("saturation", "saturation"): (0.0, 1e3),
@@ -42,12 +45,15 @@ LIMITS: dict[tuple[str, str], tuple[float, float]] = {
 STRING_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("experimental.warp_perspective", "border_mode"): (
         "constant",
-        "clamp",
+        "replicate",  # DALI 2.4's doc and kernel: "clamp" is refused when the pipeline runs
         "reflect",
         "reflect_101",
         "wrap",
     ),
     ("pad", "axis_names"): ("H", "W", "C", "HW", "WH", "HWC"),
+    ("experimental.warp_perspective", "pixel_origin"): ("corner", "center"),
+    # erase with no axis named kills the process (a division by zero in DALI 2.4)
+    ("erase", "axis_names"): ("H", "W", "C", "HW", "WH", "HWC"),
 }
 
 # How many values a vector argument takes for images, where the schemas say only "a list"
@@ -61,8 +67,12 @@ VECTOR_LENGTHS: dict[tuple[str, str], tuple[int, ...]] = {
     ("random_resized_crop", "size"): (1, 2),
     ("rotate", "size"): (2,),
     ("warp_affine", "size"): (2,),
-    ("experimental.warp_perspective", "size"): (1, 2),
+    ("experimental.warp_perspective", "size"): (2,),  # one value fails ("uniform shape")
     ("warp_affine", "matrix"): (6,),
+    # one value for every channel, or one per channel (images have 1 to 4); none kills the
+    # process (DALI 2.4)
+    ("crop_mirror_normalize", "mean"): (1, 2, 3, 4),
+    ("crop_mirror_normalize", "std"): (1, 2, 3, 4),
     ("experimental.warp_perspective", "matrix"): (9,),
 }
 

@@ -23,6 +23,21 @@ _PLUMBING_ARGS = frozenset(
 # PythonCode. Its DLTensor and framework variants need other array types and stay out.
 PYTHON_SIDE_OPS = frozenset({"PythonFunction"})
 
+# DALIDataType members that name no type an operator's data can have (argument kinds, DALI's
+# own enums, "no type"): given as a dtype they fail when the pipeline runs.
+NOT_DATA_TYPES = frozenset(
+    {
+        "NO_TYPE",
+        "STRING",
+        "FEATURE",
+        "IMAGE_TYPE",
+        "DATA_TYPE",
+        "INTERP_TYPE",
+        "TENSOR_LAYOUT",
+        "PYTHON_OBJECT",
+    }
+)
+
 _ENUM_TYPES = {
     "DATA_TYPE": "DALIDataType",
     "IMAGE_TYPE": "DALIImageType",
@@ -52,7 +67,10 @@ def _enum_choices(type_name: str) -> tuple[str, ...]:
     from nvidia.dali import types
 
     enum = getattr(types, _ENUM_TYPES[type_name])
-    return tuple(name for name in enum.__members__ if not name.startswith("_"))
+    names = tuple(name for name in enum.__members__ if not name.startswith("_"))
+    if type_name == "DATA_TYPE":  # the types of tensor data: DALI's own enums are not
+        names = tuple(name for name in names if name not in NOT_DATA_TYPES)
+    return names
 
 
 def _enum_name(type_name: str, raw: str) -> str:

@@ -17,6 +17,7 @@ from ..plan import Step
 from ..spec import GraphSpec, Source
 from ..spec.schema import MAX_BATCH, MAX_NAME
 from .context import CheckContext
+from .numbers import unheld_numbers
 from .operators import check_operator
 from .sources import check_source
 from .structure import check_ids, check_inputs_readable, check_ref, topological_order
@@ -34,6 +35,9 @@ class CheckedGraph:
 def check_graph(spec: GraphSpec, catalog: Catalog) -> CheckedGraph:
     """Every problem of `spec` against `catalog`, in the order a reader meets them: the graph's
     own settings, node names, then each node in dependency order, then the outputs."""
+    unheld = unheld_numbers(spec)
+    if unheld:  # no other check can read such a number: these problems come first, alone
+        return CheckedGraph(unheld, [], {})
     ctx = CheckContext(spec, catalog)
     _check_settings(ctx)
     check_ids(ctx)

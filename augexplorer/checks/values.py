@@ -11,6 +11,7 @@ from typing import Any
 from ..catalog import PYTHON_FUNCTION, ArgInfo, OpInfo
 from ..catalog.limits import LIMITS, STRING_CHOICES, VECTOR_LENGTHS, value_counts
 from ..spec import PythonCode
+from .numbers import out_of_range_message, too_large
 
 _INT_RANGES = {
     "INT8": (-(2**7), 2**7 - 1),
@@ -26,6 +27,9 @@ _INT_RANGES = {
 
 def check_value(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
     """Why `value` is not a valid constant for `arg`, or None when it is."""
+    unheld = too_large(value)
+    if unheld is not None:  # checked first: no other check can read such a number
+        return out_of_range_message(unheld)
     if arg.is_vector:
         items = list(value) if isinstance(value, (list, tuple)) else [value]
         if not items and arg.required:
@@ -62,7 +66,11 @@ def _check_scalar(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
             return f"expected text, got {type(value).__name__} {value!r}"
         choices = STRING_CHOICES.get((info.name, arg.name))
         if choices and value not in choices:
-            return f"{value!r} is not one of {', '.join(choices)}"
+            return f"{value!r:.40} is not one of {', '.join(choices)}"
+        if _names_axes(arg) and not ((value.isascii() and value.isalpha()) or value == ""):
+            # DALI names each axis with one letter; other characters fail when the pipeline
+            # runs (a non-ASCII one even cuts DALI's own error message mid-character)
+            return f"{value!r:.40} is not a layout: write one letter per axis, such as 'HWC'"
         return None
     if arg.is_numeric:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -82,6 +90,11 @@ def _check_scalar(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
                 return f"{value} is out of range [{low_limit}, {high_limit}]"
         return None
     return None  # types the catalog cannot check (rare): DALI reports them at build time
+
+
+def _names_axes(arg: ArgInfo) -> bool:
+    """Whether `arg` holds a layout or axis names (letters such as 'HWC')."""
+    return arg.kind == "TENSOR_LAYOUT" or arg.name.endswith(("axis_names", "layout", "layouts"))
 
 
 MAX_PYTHON_SOURCE = 100_000  # characters

@@ -35,6 +35,7 @@ from ..plan import Plan, Step
 from ..spec import ArgValue, GraphSpec, Node, Probability, Source
 from ..trust import check_trusted, trust_graph, untrusted_nodes
 from ..validate import validate, validate_constant_edit
+from .dali_errors import explained_run_error
 from .result import RunResult, StepResult, to_host
 from .runners import (
     SourceRunner,
@@ -453,7 +454,14 @@ class Session:
             f"{error.dali_message} (the nodes {names} run under one condition as one block: "
             "DALI merges only the last one's output with the input that passes through)"
         )
-        return RunError(error.node, message, fix=error.fix, files=error.files)
+        return RunError(
+            error.node,
+            message,
+            fix=error.fix,
+            files=error.files,
+            argument=error.argument,
+            explanation=error.explanation,
+        )
 
     def _run_source(self, step: Step) -> tuple[list[Any], float]:
         runner = self._source_runners.get(step.id)
@@ -485,9 +493,7 @@ class Session:
                 fix = "remove or replace these files: they look like images, but DALI cannot decode them"
         if fix is None:
             fix = suggest_fix(message, batch_size=self.plan.spec.batch_size)
-        if step.role in ("random", "apply"):
-            message = f"drawing {step.bound_arg or 'the coin flip'}: {message}"
-        return RunError(step.origin, message, fix=fix, files=files)
+        return explained_run_error(step, message, fix=fix, files=files)
 
     def _replay_error(
         self, plan: Plan, steps: Sequence[Step], error: Exception, failed_at: int | None
@@ -503,7 +509,14 @@ class Session:
         message = (
             f"on batch {failed_at + 1}, which training reads before this one: {named.dali_message}"
         )
-        return RunError(named.node, message, fix=named.fix, files=named.files)
+        return RunError(
+            named.node,
+            message,
+            fix=named.fix,
+            files=named.files,
+            argument=named.argument,
+            explanation=named.explanation,
+        )
 
     def _bad_files(self, step: Step, encoded: Any) -> list[str]:
         """Decode each sample alone to find the ones that fail (only after a decoder error)."""

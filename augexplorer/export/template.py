@@ -98,6 +98,40 @@ def read_folder(root):
     return files, labels
 
 
+def list_text(path, data):
+    """The text of file list `path`'s bytes: UTF-8, a leading byte-order mark left out (as
+    augexplorer reads it)."""
+    if data.startswith((b"\\xff\\xfe", b"\\xfe\\xff")):
+        raise ValueError(f"{path}: is UTF-16 text; save the list as UTF-8")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\\n", 0, error.start) + 1
+        raise ValueError(
+            f"{path}, line {line}: not UTF-8 text (byte 0x{data[error.start]:02x}); save the "
+            "list as UTF-8"
+        ) from None
+
+
+def split_entry(line, label_count=None):
+    """(name, labels) of a list's line, as augexplorer (and DALI's readers.file) reads it: the
+    labels are the integers that end the line (`label_count` of them when given) and the name
+    is everything before them, spaces included; where no integer ends it, its last field."""
+    name, labels = line, []
+    while label_count is None or len(labels) < label_count:
+        cut = max(name.rfind(" "), name.rfind("\\t"))
+        field = name[cut + 1 :]
+        digits = field[1:] if field[:1] in ("+", "-") else field
+        if cut < 0 or not (digits.isascii() and digits.isdigit()):
+            break
+        labels.insert(0, field)
+        name = name[:cut].rstrip()
+    cut = max(name.rfind(" "), name.rfind("\\t"))
+    if not labels and cut >= 0:
+        return name[:cut].rstrip(), [name[cut + 1 :]]
+    return name, labels
+
+
 def read_file_list(path, file_root=None):
     """Files and label rows of a list with one `image label [label ...]` per line.
 
@@ -106,18 +140,22 @@ def read_file_list(path, file_root=None):
     """
     base = file_root if file_root is not None else os.path.dirname(os.path.abspath(path))
     files, rows = [], []
-    with open(path, encoding="utf-8") as stream:
-        for number, raw in enumerate(stream, start=1):
+    with open(path, "rb") as stream:
+        for number, raw in enumerate(list_text(path, stream.read()).splitlines(), start=1):
             line = raw.strip()
             if not line or line.startswith("#"):
                 continue
-            image, *label_text = line.split()
+            image, label_text = split_entry(line, len(rows[0]) if rows else None)
             if not label_text:
                 raise ValueError(f"{path}, line {number}: expected an image and its label(s)")
             try:
                 row = [int(text) for text in label_text]
             except ValueError:
-                raise ValueError(f"{path}, line {number}: labels must be integers") from None
+                raise ValueError(
+                    f"{path}, line {number}: labels must be integers, got "
+                    f"{' '.join(label_text)!r:.80} (the label(s) end the line, after the file "
+                    "name, which may hold spaces: 'my photo.jpg 3')"
+                ) from None
             if min(row) < 0 or max(row) > LABEL_MAX:
                 raise ValueError(f"{path}, line {number}: labels must be from 0 to {LABEL_MAX}")
             if rows and len(row) != len(rows[0]):

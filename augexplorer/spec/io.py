@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +133,7 @@ def loads(text: str | bytes) -> GraphSpec:
             f"the spec is {len(text):,} bytes, more than {MAX_SPEC_BYTES:,}; "
             "is this a graph spec? (a graph of a few hundred nodes is well under 1 MB)"
         )
+    text = _as_unicode(text)
     try:
         data = msgspec.json.decode(text)
     except msgspec.ValidationError:  # a number too large for Python or float64
@@ -141,6 +143,47 @@ def loads(text: str | bytes) -> GraphSpec:
     except RecursionError:
         raise SpecFormatError(_too_deep()) from None
     return from_json(data)
+
+
+# Half of a UTF-16 surrogate pair: not a character, so no UTF-8 text (and no JSON reader) holds it.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# The same written as a JSON escape, unpaired (a high half not followed by a low one, or a low
+# half not preceded by a high one); Python's JSON reader takes it, msgspec does not.
+_LONE_ESCAPE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+_BOM = "\ufeff"
+
+
+def _as_unicode(text: str | bytes) -> str:
+    """`text` as a str of characters only: bytes read as UTF-8 (a byte-order mark, which some
+    editors write first, left out), or a SpecFormatError saying where the text is not."""
+    if isinstance(text, bytes):
+        data = text
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            line, column = _place(data[: error.start].decode("utf-8", "replace"))
+            raise SpecFormatError(
+                f"not UTF-8 text (line {line}, column {column}: byte "
+                f"0x{data[error.start]:02x} is not UTF-8 there); save the spec as UTF-8 text"
+            ) from None
+    text = text.removeprefix(_BOM)
+    found = _SURROGATE.search(text)
+    if found is not None:
+        line, column = _place(text[: found.start()])
+        raise SpecFormatError(
+            f"line {line}, column {column}: the text holds U+{ord(found.group()):04X}, half of "
+            "a UTF-16 surrogate pair, which is not a character (was it cut from an emoji?); "
+            "remove it or write the whole character"
+        )
+    return text
+
+
+def _place(before: str) -> tuple[int, int]:
+    """(line, column), from 1, of the character after `before`."""
+    return before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
 
 
 def load(path: str | Path) -> GraphSpec:
@@ -310,6 +353,13 @@ def _syntax_error(text: str | bytes, error: msgspec.DecodeError) -> str:
         return f"not valid JSON (line {located.lineno}, column {located.colno}): {located.msg}"
     except (ValueError, RecursionError):
         pass
+    lone = _LONE_ESCAPE.search(text) if isinstance(text, str) else None
+    if lone is not None:  # Python reads it; msgspec (rightly) does not
+        line, column = _place(str(lone.string[: lone.start()]))
+        return (
+            f"line {line}, column {column}: the escape {lone.group()} is half of a UTF-16 "
+            "surrogate pair, not a character; remove it or write both halves"
+        )
     return f"not valid JSON: {error}"
 
 

@@ -1,0 +1,144 @@
+"""Unusual argument values and combinations for every image operator of the catalog, and what
+running each one gives: ran, refused by validation, or a DALI failure said in our words.
+
+Each case is one node of `op` reading small HWC uint8 arrays, with the operator's curated
+starting values and one or two arguments set to values at the edges of what the schema allows
+(empty and odd-length lists, every choice of an enum, zero, negative, the curated limits, layout
+strings, per-sample draws). Used by ``tests/test_arg_probe.py``; run as a script it prints
+every outcome (``python tests/arg_probe.py [op ...]``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from augexplorer import Session
+from augexplorer.catalog import ArgInfo, Catalog, OpInfo
+from augexplorer.catalog.hints import starting_values
+from augexplorer.catalog.inputs import is_image_step
+from augexplorer.catalog.limits import LIMITS, STRING_CHOICES, VECTOR_LENGTHS
+from augexplorer.errors import AugExplorerError, GraphInvalid, RunError
+from augexplorer.spec import GraphSpec, Node, Random, Ref, Source
+
+IMAGES = [np.full((24 + 8 * i, 32, 3), 40 * i, dtype=np.uint8) for i in range(2)]
+NODE = "probed"
+LAYOUT_TEXTS = ("", "HWC", "CHW", "xyz", "é")
+
+
+FEEDER = "fed_images"  # a node whose output (the images as floats) feeds an argument
+
+
+@dataclass(frozen=True)
+class Case:
+    op: str
+    args: dict[str, Any]
+    changed: tuple[str, ...]  # the arguments set to unusual values
+
+    def spec(self) -> GraphSpec:
+        nodes: list[Any] = [Source("source", "arrays")]
+        if any(isinstance(value, Ref) for value in self.args.values()):
+            nodes.append(Node(FEEDER, "cast", (Ref("source"),), {"dtype": "FLOAT"}))
+        nodes.append(Node(NODE, self.op, (Ref("source"),), self.args))
+        return GraphSpec(tuple(nodes), batch_size=len(IMAGES))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    case: Case
+    kind: str  # "ran", "invalid", "run" or "raw"
+    error: Exception | None = None
+
+
+def image_operators(catalog: Catalog) -> list[OpInfo]:
+    return [op for op in catalog if is_image_step(op) and op.available]
+
+
+def unusual_values(op: OpInfo, arg: ArgInfo) -> list[Any]:
+    """Values of `arg` the schema allows but that are unusual for images."""
+    if arg.kind == "PYTHON_OBJECT":
+        return []
+    if arg.choices:
+        return list(arg.choices)
+    if arg.kind == "BOOL":
+        return [True, False]
+    if arg.kind in ("STRING", "TENSOR_LAYOUT"):
+        return [*LAYOUT_TEXTS, *STRING_CHOICES.get((op.name, arg.name), ())]
+    if not arg.is_numeric:
+        return []
+    limits = LIMITS.get((op.name, arg.name)) or LIMITS.get(("*", arg.name))
+    edges: list[float] = [0, 1, -1, 3, *(limits or (1e6, -1e6))]
+    numbers: list[Any] = [int(x) if arg.is_integer else float(x) for x in edges]
+    if not arg.is_vector:
+        return numbers
+    lengths = VECTOR_LENGTHS.get((op.name, arg.name)) or (0, 1, 2, 3)
+    return [[number] * count for count in sorted({0, 1, *lengths}) for number in numbers[:4]]
+
+
+def per_sample(op: OpInfo, arg: ArgInfo) -> list[Any]:
+    """A per-sample draw for a per-sample number, and whole images fed to it from another
+    node (arrays of a different size per sample, where DALI wants one number)."""
+    if not (arg.per_sample and arg.is_numeric):
+        return []
+    fed = [Ref(FEEDER)] if arg.kind == "FLOAT" else []
+    if arg.is_vector:
+        return fed
+    low, high = LIMITS.get((op.name, arg.name)) or LIMITS.get(("*", arg.name)) or (0.0, 2.0)
+    if arg.is_integer:
+        return [Random.choice([int(low), int(min(high, low + 2))], seed=3), *fed]
+    return [Random.uniform(low, min(high, low + 2.0), seed=3), *fed]
+
+
+def cases(op: OpInfo, *, pairs: int = 6, seed: int = 0) -> Iterator[Case]:
+    """One argument at a time, every unusual value; each per-sample argument drawn, and fed
+    from another node; and `pairs` seeded combinations of two unusual values."""
+    start = starting_values(op.name, "HWC")
+    singles: list[tuple[str, Any]] = []
+    for arg in op.args:
+        for value in [*unusual_values(op, arg), *per_sample(op, arg)]:
+            singles.append((arg.name, value))
+            yield Case(op.name, {**start, arg.name: value}, (arg.name,))
+    chooser = random.Random(f"{op.name}:{seed}")
+    combos = [
+        (a, b) for a, b in itertools.combinations(singles, 2) if a[0] != b[0]
+    ]  # two different arguments
+    for (first, one), (second, other) in chooser.sample(combos, min(pairs, len(combos))):
+        yield Case(op.name, {**start, first: one, second: other}, (first, second))
+
+
+def run_case(case: Case, catalog: Catalog) -> Outcome:
+    try:
+        Session(case.spec(), IMAGES, catalog=catalog, device_id=None).run()
+    except GraphInvalid as error:
+        return Outcome(case, "invalid", error)
+    except RunError as error:
+        return Outcome(case, "run", error)
+    except AugExplorerError as error:
+        return Outcome(case, "ours", error)
+    except Exception as error:  # what the probe looks for: none may come here
+        return Outcome(case, "raw", error)
+    return Outcome(case, "ran")
+
+
+def main(names: list[str]) -> None:
+    from augexplorer.catalog import load_catalog
+
+    catalog = load_catalog(gpu=False)
+    for op in image_operators(catalog):
+        if names and op.name not in names:
+            continue
+        for case in cases(op):
+            outcome = run_case(case, catalog)
+            if outcome.kind in ("ran", "invalid"):
+                continue
+            print(f"{case.op} {case.changed} {case.args}: {outcome.kind}: {outcome.error}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

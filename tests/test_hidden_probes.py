@@ -1,0 +1,114 @@
+"""Inputs a hidden probe found raising raw Python errors: integers no DALI argument holds, text
+that is not Unicode, an autosave holding a 5,000-digit integer. Each now gives one clear line
+naming the value and the fix; nothing is lost, and the panel opens."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+import pytest
+from augexplorer_widgets import Explorer
+from augexplorer_widgets.autosave import Autosave
+
+from augexplorer import Session
+from augexplorer.catalog import Catalog
+from augexplorer.errors import GraphInvalid, SpecFormatError
+from augexplorer.presets import preset
+from augexplorer.spec import Random, dumps, loads, to_json
+
+HUGE = (10**400, -(10**400), 10**5000, [1, 10**400], Random.choice([10**5000, 1]))
+
+
+@pytest.fixture(scope="module")
+def session(catalog: Catalog) -> Session:
+    live = Session("basic", batch_size=2, catalog=catalog)
+    live.run()
+    return live
+
+
+@pytest.mark.parametrize("value", HUGE, ids=["1e400", "-1e400", "5000 digits", "list", "choice"])
+@pytest.mark.parametrize(("node", "arg"), [("rotate", "angle"), ("flip", "horizontal")])
+def test_an_integer_no_dali_argument_holds_is_refused_naming_it(
+    session: Session, node: str, arg: str, value: object
+) -> None:
+    before = session.result
+    with pytest.raises(GraphInvalid) as raised:
+        session.set_arg(node, arg, value)  # type: ignore[arg-type]
+    [problem] = raised.value.problems
+    assert (problem.node, problem.argument) == (node, arg)
+    assert "out of range" in problem.message and "64-bit" in problem.message
+    assert len(str(raised.value)) < 400, "the number is described, not written out"
+    assert problem.fix and session.result is before
+    session.update(session.plan.spec)  # the last good graph: the next case starts from it
+
+
+def test_a_huge_batch_size_and_probability_are_refused_too(session: Session) -> None:
+    edits = (
+        lambda: session.set_batch_size(10**400),
+        lambda: session.set_probability("flip", 10**5000),
+    )
+    for edit in edits:
+        with pytest.raises(GraphInvalid) as raised:
+            edit()
+        assert "out of range" in str(raised.value) and len(str(raised.value)) < 400
+        session.update(session.plan.spec)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"format": "\ud800"}', "line 1, column 13: the text holds U+D800"),
+        ('{"format":\n "\\ud800"}', "line 2, column 3: the escape \\ud800"),
+        ('{"format": "\\udc00"}', "the escape \\udc00"),
+        (b'{"format": "\xed\xa0\x80"}', "not UTF-8 text (line 1, column 13"),
+        (b"\xff\xfe{}", "not UTF-8 text (line 1, column 1"),
+    ],
+)
+def test_text_that_is_not_unicode_is_a_spec_format_error(text: str | bytes, said: str) -> None:
+    with pytest.raises(SpecFormatError) as raised:
+        loads(text)
+    assert said in str(raised.value)
+
+
+def test_a_spec_starting_with_a_byte_order_mark_loads() -> None:
+    text = dumps(preset("basic"))
+    assert loads("\ufeff" + text) == loads(text) == loads(("\ufeff" + text).encode())
+
+
+def _autosave_with_huge_integer(path: Path, where: str) -> None:
+    graph = to_json(preset("basic").set_arg("rotate", "fill_value", 99.0))
+    text = json.dumps({"saved_at": "2026-11-26T10:00:00", "graph": graph}, indent=1)
+    marker = '"fill_value": 99.0' if where == "argument" else '"batch_size": 8'
+    assert marker in text
+    path.write_text(text.replace(marker, marker.split(":")[0] + ": " + "9" * 5000))
+
+
+@pytest.mark.parametrize("where", ["argument", "batch_size"])
+def test_an_autosave_holding_a_5000_digit_integer_is_kept_aside_and_read(
+    tmp_path: Path, where: str
+) -> None:
+    path = tmp_path / "autosave.json"
+    _autosave_with_huge_integer(path, where)
+    store = Autosave(path)
+    saved = store.load()
+    assert store.damage is not None and store.damage.kept_at is not None
+    assert store.damage.kept_at.exists() and not path.exists(), "kept aside, never overwritten"
+    assert "5,000 digits" in store.damage.reason
+    named = "node 'rotate', argument 'fill_value'" if where == "argument" else "'batch_size'"
+    assert named in store.damage.reason
+    assert saved is not None and "left out" in saved.note
+    kept = [n.id for n in saved.spec.nodes]
+    assert ("rotate" not in kept) if where == "argument" else (kept[-1] == "flip")
+
+
+def test_the_panel_opens_over_an_autosave_holding_a_5000_digit_integer(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    path = tmp_path / "autosave.json"
+    _autosave_with_huge_integer(path, "batch_size")
+    explorer = Explorer("basic", batch_size=2, autosave=path, catalog=catalog)
+    assert explorer.banner.shown
+    assert "5,000 digits" in html.unescape(explorer.banner.text.value)
+    assert list(tmp_path.glob("autosave.damaged-*")), "the damaged file is kept"
