@@ -8,11 +8,13 @@ the fix, and exit status 2; Ctrl-C ends in one line and exit status 130. Never a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import pkgutil
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
+import warnings
+from collections.abc import Iterator, Sequence
+from typing import Any, NoReturn
 
 from . import commands
 from .errors import AugExplorerError
@@ -43,12 +45,32 @@ def parser() -> argparse.ArgumentParser:
     return root
 
 
+@contextlib.contextmanager
+def _notes_on_stderr() -> Iterator[None]:
+    """What the engine says once about a run (a GPU graph running on the CPU here) as a
+    ``note:`` line, rather than a Python warning with its file and line."""
+    from .devices import GpuNodesOnCpu
+
+    def show(message: Any, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+        if issubclass(category, GpuNodesOnCpu):
+            print(f"note: {message}", file=sys.stderr)
+        else:
+            shown(message, category, *args, **kwargs)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", GpuNodesOnCpu)
+        shown = warnings.showwarning
+        warnings.showwarning = show
+        yield
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     command = "augexplorer"
     try:
         args = parser().parse_args(argv)
         command = f"augexplorer {args.command}"
-        return int(args.run(args) or 0)
+        with _notes_on_stderr():
+            return int(args.run(args) or 0)
     except AugExplorerError as error:
         print(f"{command}: {error}", file=sys.stderr)
         return 2

@@ -21,6 +21,10 @@ def has_gpu() -> bool:
     return gpu_count() > 0
 
 
+class GpuNodesOnCpu(UserWarning):
+    """A graph written for a GPU runs on the CPU on this machine, which has none (said once)."""
+
+
 def default_device_id() -> int | None:
     """The `device_id` for DALI pipelines: 0 where there is a GPU, else None (CPU only)."""
     return 0 if has_gpu() else None

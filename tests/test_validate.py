@@ -18,6 +18,7 @@ from augexplorer import (
     validate,
 )
 from augexplorer.catalog import load_catalog
+from augexplorer.checks.devices import gpu_stand_ins, stand_in_note
 from augexplorer.errors import Problem
 
 
@@ -134,10 +135,16 @@ def test_cpu_operator_after_a_gpu_one() -> None:
     assert "cannot read GPU data" in problem.message and "'resize'" in problem.message
 
 
-def test_gpu_device_without_a_gpu() -> None:
-    found = problems(BASIC.set_device("rotate", "gpu"), gpu=False)
-    problem = next(p for p in found if p.node == "rotate")
-    assert problem.argument == "device" and "needs a GPU" in problem.message
+def test_gpu_device_without_a_gpu_runs_on_the_cpu_and_is_kept() -> None:
+    spec = BASIC.set_device("rotate", "gpu").set_device("decode", "mixed")
+    plan = validate(spec, load_catalog(gpu=False))
+    assert plan.step("rotate").device == plan.step("decode").device == "cpu"
+    assert plan.spec.node("rotate").device == "gpu"  # the graph keeps what was written
+    assert gpu_stand_ins(plan) == {"decode": "mixed", "rotate": "gpu"}
+    assert "decoder (decode)" in stand_in_note(gpu_stand_ins(plan))
+    # on a GPU machine the same graph runs where it says
+    on_gpu = validate(spec, load_catalog(gpu=True))
+    assert on_gpu.step("rotate").device == "gpu" and gpu_stand_ins(on_gpu) == {}
 
 
 def test_auto_devices_follow_the_data_on_a_gpu_machine() -> None:

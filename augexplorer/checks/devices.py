@@ -1,6 +1,8 @@
 """Where an operator runs: the device the user set, or the one its inputs imply (on the GPU
 where any input is, a decoder "mixed" where DALI sees a GPU, else on the CPU);
-problems where that device cannot run it or cannot read its inputs.
+problems where that device cannot run it or cannot read its inputs. A node set to "gpu" or
+"mixed" runs on the CPU on a machine without a GPU, where the operator has a CPU backend: the
+graph keeps its device (:func:`gpu_stand_ins` names such nodes).
 
 A node left to choose stays on the CPU where what reads it needs CPU data (:func:`cpu_bound`):
 an argument input or a condition (DALI reads those on the CPU only), or the input of an operator
@@ -13,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..catalog import Catalog, OpInfo
 from ..expressions import GRAPH_OPS
-from ..plan import Step
+from ..plan import Plan, Step
 from ..spec import GraphSpec, Node, Ref
 
 if TYPE_CHECKING:
@@ -45,6 +47,11 @@ def resolve_device(ctx: CheckContext, node: Node, info: OpInfo, inputs: list[Ste
             fix=f"set device to {' or '.join(info.backends)}",
         )
         return device
+    written_for_gpu = node.device == device and device in ("gpu", "mixed")
+    if written_for_gpu and not ctx.catalog.gpu and "cpu" in info.backends:
+        # Written for a GPU (imported GPU code, a graph saved on a GPU machine): it runs on
+        # the CPU here, and keeps its device in the graph and the export (gpu_stand_ins).
+        return "cpu"
     if device in ("gpu", "mixed") and not ctx.catalog.gpu:
         ctx.problem(
             f"device {device!r} needs a GPU, and DALI sees none on this machine",
@@ -112,3 +119,32 @@ def cpu_bound(spec: GraphSpec, catalog: Catalog) -> set[str]:
                 bound.add(ref.node)
                 frontier.append(ref.node)
     return bound
+
+
+def gpu_stand_ins(plan: Plan) -> dict[str, str]:
+    """The nodes of `plan` set to "gpu" or "mixed" that run on the CPU on this machine (which
+    has no GPU), by id, with their device as written."""
+    found: dict[str, str] = {}
+    for node in plan.spec.operators():
+        if node.device not in ("gpu", "mixed"):
+            continue
+        steps = [s for s in plan.steps if s.origin == node.id and s.role == "node"]
+        if steps and all(step.device == "cpu" for step in steps):
+            found[node.id] = node.device
+    return found
+
+
+def stand_in_note(stand_ins: dict[str, str]) -> str:
+    """What running GPU nodes on the CPU means, said once: which nodes, and what may differ."""
+    named = ", ".join(f"{node_id} ({device})" for node_id, device in stand_ins.items())
+    decoders = [node_id for node_id, device in stand_ins.items() if device == "mixed"]
+    differs = (
+        f"; what may differ: the decoder ({', '.join(decoders)}) is DALI's CPU decoder here, "
+        "not nvJPEG, and its pixels can differ from a GPU run's by a few levels"
+        if decoders
+        else "; their outputs may differ slightly from a GPU run's"
+    )
+    return (
+        f"this machine has no GPU, so the nodes set to run on one run on the CPU here: {named}. "
+        f"The graph and its export keep their devices{differs}"
+    )

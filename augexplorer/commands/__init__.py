@@ -72,7 +72,12 @@ def load_spec(args: Any) -> GraphSpec:
     return spec
 
 
-def open_session(args: Any) -> Any:
+def open_session(args: Any, device: str | None = None) -> Any:
+    """A session of the spec named on the command line; `device` ("cpu" or "gpu") puts every
+    operator there, None keeps the graph's own placement."""
+    from ..catalog import load_catalog
     from ..engine import Session
+    from ..profiling.placement import place_on
 
-    return Session(load_spec(args))
+    catalog = load_catalog()
+    return Session(place_on(load_spec(args), device, catalog), catalog=catalog)

@@ -32,6 +32,12 @@ def register(subparsers: Any) -> None:
         "--cell", type=cell_size, default=192, help=f"tile size in pixels (1 to {MAX_CELL})"
     )
     parser.add_argument(
+        "--device",
+        choices=("cpu", "gpu"),
+        help="put every operator on this device (default: the graph's own placement; nodes "
+        "set to gpu or mixed run on the CPU on a machine without a GPU, said in a note)",
+    )
+    parser.add_argument(
         "--overwrite", action="store_true", help="replace the output file if it exists"
     )
     parser.set_defaults(run=run)
@@ -43,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from ..render.formats import encode_for
 
     check_outputs(args, "output")
-    session = open_session(args)
+    session = open_session(args, device=args.device)
     result = session.run()
     if args.node and args.node not in result.steps:
         raise KeyError(f"no node {args.node!r}; nodes: {', '.join(result.steps)}")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import random as _random
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ import numpy as np
 from ..blocks import Block, samples
 from ..catalog import Catalog, load_catalog
 from ..data import SourceData, open_source, source_for_path
-from ..devices import default_device_id
+from ..devices import GpuNodesOnCpu, default_device_id
 from ..errors import AugExplorerError, GraphInvalid, RunError
 from ..evolve import evolve
 from ..plan import Plan, Step
@@ -117,6 +118,8 @@ class Session:
         self.spec = spec
         self.plan: Plan = validate(spec, self.catalog)
         self._validated_spec = spec  # the user's spec that self.plan was validated from
+        self._said_on_cpu: set[str] = set()  # GPU nodes already said to run on the CPU here
+        self._say_where_gpu_nodes_run(self.plan)
         self.result: RunResult | None = None  # the last good result
         self.batch_index = 0
         self._data: dict[str, SourceData] = {}
@@ -153,7 +156,26 @@ class Session:
         # Only now is `plan` the session's: a source that fails to open leaves the last good
         # graph as the one later edits are checked against.
         self.plan, self._validated_spec = plan, spec
+        self._say_where_gpu_nodes_run(plan)
         return self.run()
+
+    @property
+    def gpu_nodes_on_cpu(self) -> dict[str, str]:
+        """The nodes set to "gpu" or "mixed" that run on the CPU here (no GPU), with their
+        device as written; the graph and its export keep those devices."""
+        from ..checks.devices import gpu_stand_ins
+
+        return gpu_stand_ins(self.plan)
+
+    def _say_where_gpu_nodes_run(self, plan: Plan) -> None:
+        """Warn once per node that a node written for a GPU runs on the CPU on this machine."""
+        from ..checks.devices import gpu_stand_ins, stand_in_note
+
+        stand_ins = gpu_stand_ins(plan)
+        new = {k: v for k, v in stand_ins.items() if k not in self._said_on_cpu}
+        if new:
+            self._said_on_cpu |= new.keys()
+            warnings.warn(GpuNodesOnCpu(stand_in_note(new)), stacklevel=3)
 
     def set_arg(self, node_id: str, name: str, value: ArgValue) -> RunResult:
         spec = self.spec.set_arg(node_id, name, value)  # raises for a source

@@ -139,7 +139,20 @@ def _plan(
     else:
         arrays = data
     plan = validate(spec, load_catalog(gpu=device is not None))
+    _say_where_gpu_nodes_run(plan)
     return plan, arrays, device, num_threads or default_threads()
+
+
+def _say_where_gpu_nodes_run(plan: Plan) -> None:
+    """As a Session does: a graph written for a GPU runs on the CPU here, said once."""
+    import warnings
+
+    from ..checks.devices import gpu_stand_ins, stand_in_note
+    from ..devices import GpuNodesOnCpu
+
+    stand_ins = gpu_stand_ins(plan)
+    if stand_ins:
+        warnings.warn(GpuNodesOnCpu(stand_in_note(stand_ins)), stacklevel=4)
 
 
 def _run_error(
