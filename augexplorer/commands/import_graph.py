@@ -45,7 +45,8 @@ def register(subparsers: Any) -> None:
         metavar="NAME=VALUE",
         help="a value for a parameter of the @pipeline_def function to build (repeat it: "
         "--param root=/data --param device=cpu); VALUE is read as JSON when it parses "
-        "(8, true, [224, 224]), else as text",
+        "(8, true, [224, 224]), as DALI's value when it names one (types.INTERP_TRIANGULAR, "
+        "types.FLOAT, types.NCHW), else as text",
     )
     parser.add_argument(
         "--run-file",
@@ -62,6 +63,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..export.derived_seeds import DrawsDiffer
     from ..export.importer import import_graph
+    from ..export.inline_lists import beside
     from ..export.serialized import ImportRefused
     from ..spec import save
 
@@ -71,16 +73,35 @@ def run(args: argparse.Namespace) -> int:
         if name in params:
             raise ImportRefused(f"--param {name} is given twice (fix: give each parameter once)")
         params[name] = value
+    output = Path(args.output)
+    lists: list[tuple[str, str]] = []
+    write_beside = beside(output, overwrite=args.overwrite)
+
+    def written_lists(file_name: str, text: str) -> str:
+        lists.append((file_name.rpartition(".")[0], write_beside(file_name, text)))
+        return lists[-1][1]
+
     if _ported(args, params, Path(args.output)):
         return 0
     with warnings.catch_warnings(record=True) as noted:
         warnings.simplefilter("always", DrawsDiffer)
         spec = import_graph(
-            Path(args.module), pipeline=args.pipeline, run_file=args.run_file, params=params
+            Path(args.module),
+            pipeline=args.pipeline,
+            run_file=args.run_file,
+            params=params,
+            write_list=written_lists,
         )
+    said: set[str] = set()
     for note in noted:
+        # DALI's deprecation warnings of the old names a file uses: the alias table handles them
+        if issubclass(note.category, DeprecationWarning) or str(note.message) in said:
+            continue
+        said.add(str(note.message))
         print(f"note: {note.message}", file=sys.stderr)
-    path = save(spec, Path(args.output), overwrite=args.overwrite)
+    for source_id, list_path in lists:
+        print(f"wrote {list_path} (what the code lists for source {source_id!r})")
+    path = save(spec, output, overwrite=args.overwrite)
     print(f"wrote {path} ({len(spec.nodes)} nodes)")
     return 0
 

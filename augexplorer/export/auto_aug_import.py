@@ -14,15 +14,17 @@ policy, which line, and why.
 from __future__ import annotations
 
 import ast
+import copy
 import inspect
 import linecache
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..catalog.auto_aug import node_for_function
 from . import refusals
+from .alias_import import current_names
 from .derived_seeds import takes_random_seed
 from .protobuf import Argument, OpRecord, Port, read_pipeline
 
@@ -114,13 +116,17 @@ def escaping(call: PolicyCall, ops: Sequence[OpRecord], outputs: Sequence[Port])
     return list(dict.fromkeys(name for name in read if name in made))
 
 
-def recover(call: PolicyCall) -> PolicyNode:
-    """The policy node equal to `call`; raises :class:`NotRecovered` saying why there is none."""
+def recover(call: PolicyCall, values: Mapping[str, Any] | None = None) -> PolicyNode:
+    """The policy node equal to `call`; raises :class:`NotRecovered` saying why there is none.
+    `values` are those the parameters of the pipeline function had when it was built: an
+    argument written with them (``shape=[image_size, image_size]``) is read with their values
+    where the call is in that function and the parameter is not assigned anew there."""
     if call.op is None:
         raise NotRecovered("it applies a suite of your own, which a policy node does not hold")
-    expression = _call_expression(call)
+    expression, parameters = _call_expression(call)
+    known = {name: values[name] for name in parameters if values and name in values}
     function = _dali_function(call.function)
-    args, shape_is_node = _arguments(function, expression, call.function)
+    args, shape_is_node = _arguments(function, expression, call.function, known)
     seed = _seed(call)
     traced = _trace(function, args, seed, shape_is_node)
     inputs = _match(call.ops, traced)
@@ -135,7 +141,9 @@ def recover(call: PolicyCall) -> PolicyNode:
 # ---- the call's text --------------------------------------------------------------------------
 
 
-def _call_expression(call: PolicyCall) -> ast.Call:
+def _call_expression(call: PolicyCall) -> tuple[ast.Call, set[str]]:
+    """The call at the recorded line, and the parameters of the function it is in that the
+    function never assigns anew (whose values are those the function was called with)."""
     linecache.checkcache(call.filename)  # a file changed since it ran would be read wrong
     source = "".join(linecache.getlines(call.filename))
     if not source:
@@ -156,7 +164,47 @@ def _call_expression(call: PolicyCall) -> ast.Call:
     ]
     if not found:
         raise NotRecovered(f"line {call.line} holds no call of {call.function} now")
-    return min(found, key=lambda node: (node.end_lineno or node.lineno) - node.lineno)
+    expression = min(found, key=lambda node: (node.end_lineno or node.lineno) - node.lineno)
+    return expression, _unchanged_parameters(tree, expression)
+
+
+def _unchanged_parameters(tree: ast.Module, call: ast.Call) -> set[str]:
+    functions = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.lineno <= call.lineno <= (node.end_lineno or node.lineno)
+    ]
+    if not functions:
+        return set()
+    innermost = max(functions, key=lambda node: node.lineno)
+    arguments = innermost.args
+    names = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+    assigned = {
+        target.id
+        for node in ast.walk(innermost)
+        for target in _targets(node)
+        if isinstance(target, ast.Name)
+    }
+    return names - assigned
+
+
+def _targets(node: ast.AST) -> list[ast.expr]:
+    if isinstance(node, ast.Assign):
+        return [t for target in node.targets for t in ast.walk(target) if isinstance(t, ast.expr)]
+    if isinstance(node, ast.AugAssign | ast.AnnAssign | ast.NamedExpr):
+        return [node.target]
+    if isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+        return [t for t in ast.walk(node.target) if isinstance(t, ast.expr)]
+    if isinstance(node, ast.With | ast.AsyncWith):
+        return [
+            t
+            for item in node.items
+            if item.optional_vars is not None
+            for t in ast.walk(item.optional_vars)
+            if isinstance(t, ast.expr)
+        ]
+    return []
 
 
 def _callee(func: ast.expr) -> str:
@@ -176,7 +224,7 @@ def _dali_function(name: str) -> Callable[..., Any]:
 
 
 def _arguments(
-    function: Callable[..., Any], call: ast.Call, name: str
+    function: Callable[..., Any], call: ast.Call, name: str, known: Mapping[str, Any]
 ) -> tuple[dict[str, Any], bool]:
     """The call's arguments as graph values (enum names for DALI enums), and whether `shape`
     is fed from a node."""
@@ -197,14 +245,15 @@ def _arguments(
         if argument == data or argument in _FROM_EXPANSION:
             continue
         assert isinstance(expression, ast.expr)
-        value = _constant(expression)
+        value = _constant(expression, known)
         if value is _NOT_CONSTANT:
             if argument == "shape":
                 shape_is_node = True
                 continue
             raise NotRecovered(
                 f"its argument {argument}={ast.unparse(expression)} is not written as a "
-                "constant, so its value cannot be read without running your code"
+                "constant or with the pipeline function's parameters, so its value cannot be "
+                "read without running your code"
             )
         if value is not None:
             args[argument] = value
@@ -214,16 +263,44 @@ def _arguments(
 _NOT_CONSTANT = object()
 
 
-def _constant(expression: ast.expr) -> Any:
+def _constant(expression: ast.expr, known: Mapping[str, Any] | None = None) -> Any:
     """A literal (numbers, strings, lists, tuples, None) or a DALI enum written by name
-    (``types.INTERP_NN``); _NOT_CONSTANT for anything else."""
+    (``types.INTERP_NN``), names in `known` read as their values; _NOT_CONSTANT for anything
+    else."""
     if isinstance(expression, ast.Attribute) and expression.attr.startswith("INTERP_"):
         return expression.attr  # types.INTERP_NN, types.DALIInterpType.INTERP_NN
+    if known:
+        expression = _WithValues(known).visit(copy.deepcopy(expression))
     try:
         value = ast.literal_eval(expression)
     except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
         return _NOT_CONSTANT
     return list(value) if isinstance(value, tuple) else value
+
+
+class _WithValues(ast.NodeTransformer):
+    """Names of known parameters replaced by their values (plain values and DALI's
+    interpolation enums, by name), so the expression reads as a literal."""
+
+    def __init__(self, known: Mapping[str, Any]) -> None:
+        self.known = known
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id not in self.known:
+            return node
+        value = self.known[node.id]
+        name = getattr(value, "name", None)
+        if isinstance(name, str) and name.startswith("INTERP_"):
+            value = name
+        if not _plain(value):
+            return node
+        return ast.copy_location(ast.parse(repr(value), mode="eval").body, node)
+
+
+def _plain(value: Any) -> bool:
+    if isinstance(value, list | tuple):
+        return all(_plain(item) for item in value)
+    return value is None or type(value) in (bool, int, float, str)
 
 
 def _seed(call: PolicyCall) -> int | None:
@@ -275,7 +352,10 @@ def _trace(
             raise NotRecovered(
                 f"the arguments read from it do not make a policy here: {error}"
             ) from None
-    return [op for op in read_pipeline(data).ops if op.instance not in (_IMAGES, _SHAPE)]
+    # in the current names, as the pipeline's own operators are read (DALI's policies call
+    # fn.experimental.equalize, an alias)
+    ops = current_names(read_pipeline(data).ops)
+    return [op for op in ops if op.instance not in (_IMAGES, _SHAPE)]
 
 
 def _dali(value: Any) -> Any:

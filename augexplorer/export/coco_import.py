@@ -8,6 +8,7 @@ by the reader's schema, so the source reads exactly what the code read.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -15,6 +16,7 @@ from ..annotations import tracks_at
 from ..catalog import ArgInfo, Catalog
 from ..catalog.readers import COCO_OWNED, COCO_READER
 from ..spec import GraphSpec, Ref, Source
+from .inline_lists import InlineListRefused, ListWriter, coco_subset, in_cache
 from .protobuf import Argument, OpRecord
 
 
@@ -27,20 +29,27 @@ def coco_source(
     catalog: Catalog,
     node_id: str,
     constant: Callable[[ArgInfo, Argument], Any],
+    write: ListWriter = in_cache,
 ) -> Source:
     """The COCO source that reads what `op` (a ``readers.coco``) reads; `constant` types an
-    argument as the importer types every other operator's."""
+    argument as the importer types every other operator's. A reader given ``images=`` reads
+    a COCO file of only those images, which `write` writes (:mod:`.inline_lists`)."""
     args = {name: arg.value() for name, arg in op.args.items()}
     if not args.get("annotations_file"):
         raise CocoRefused(
             "a COCO reader without annotations_file= (preprocessed_annotations, say) cannot be "
             "imported (fix: read the COCO annotations file with annotations_file=)"
         )
+    path = str(args["annotations_file"])
+    file_root = None
     if args.get("images"):
-        raise CocoRefused(
-            "a COCO reader given images= cannot be imported: a COCO source reads every image of "
-            "its file (fix: leave images= out, or write a COCO file with only those images)"
-        )
+        # the subset lies elsewhere: its images stay where the original file's are
+        file_root = os.path.dirname(os.path.abspath(path))
+        try:
+            subset = coco_subset(path, [str(name) for name in args["images"]])
+        except InlineListRefused as error:
+            raise CocoRefused(str(error)) from None
+        path = write(f"{node_id}.json", subset)
     info = catalog.get(COCO_READER)
     assert info is not None, f"{COCO_READER} is not in the catalog"
     reader_args = {
@@ -53,10 +62,10 @@ def coco_source(
     return Source(
         id=node_id,
         kind="coco",
-        path=str(args["annotations_file"]),
+        path=path,
         shuffle=bool(args.get("random_shuffle", False)),
         seed=int(args["seed"]) if "seed" in args else None,
-        file_root=str(args["file_root"]) if args.get("file_root") else None,
+        file_root=str(args["file_root"]) if args.get("file_root") else file_root,
         reader_args=reader_args,
     )
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import inspect
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,8 +50,10 @@ class Candidate:
 
 
 def parse_param(text: str) -> tuple[str, Any]:
-    """``NAME=VALUE`` from the command line: the value as JSON when it parses, else as text
-    (``size=[224, 224]`` is a list, ``root=/data`` the text ``/data``)."""
+    """``NAME=VALUE`` from the command line: the value as JSON when it parses, a DALI name
+    when written as one (``types.INTERP_TRIANGULAR``, ``types.DALIDataType.FLOAT``,
+    ``types.NCHW``), else as text (``size=[224, 224]`` is a list, ``root=/data`` the text
+    ``/data``)."""
     name, equals, value = text.partition("=")
     name = name.strip()
     if not equals or not name.isidentifier():
@@ -58,7 +61,29 @@ def parse_param(text: str) -> tuple[str, Any]:
     try:
         return name, json.loads(value)
     except ValueError:
+        pass
+    found = _DALI_NAME.fullmatch(value.strip())
+    if found is None:
         return name, value
+    return name, _dali_name(name, found["path"])
+
+
+# `types.X`, `types.Enum.X`, `dali.types.X`, `nvidia.dali.types.X`
+_DALI_NAME = re.compile(r"(?:(?:nvidia\.)?dali\.)?types\.(?P<path>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)")
+
+
+def _dali_name(param: str, path: str) -> Any:
+    from nvidia.dali import types
+
+    value: Any = types
+    for part in path.split("."):
+        value = getattr(value, part, None)
+        if value is None or part.startswith("_"):
+            raise ValueError(
+                f"--param {param}=types.{path}: nvidia.dali.types has no {path} (fix: give "
+                "one of its names, such as types.INTERP_LINEAR or types.FLOAT, or a plain value)"
+            )
+    return value
 
 
 def choose(
@@ -195,7 +220,14 @@ def on_this_machine(chosen: Candidate, namespace: Mapping[str, Any], *, where: s
         return value
     call = chosen.call
     if call is None or any(keyword.arg is None for keyword in call.keywords):
-        return value  # not a plain call of the file's function: left for serialize() to judge
+        # A Pipeline subclass (the ops API: ``pipe = HybridTrainPipe(..., device_id=0)``), or
+        # a call that cannot be repeated: its device_id often feeds its seed or shard
+        # (``seed=12 + device_id``), so it is not built again; the pipeline, not yet built,
+        # is read as DALI would serialize it on a CPU-only machine.
+        if getattr(value, "_built", False) or not hasattr(value, "_device_id"):
+            return value
+        value._device_id = None
+        return value
     rebuilt = ast.Call(
         func=call.func,
         args=call.args,
@@ -212,6 +244,38 @@ def on_this_machine(chosen: Candidate, namespace: Mapping[str, Any], *, where: s
             f"none; building it again with device_id=None failed at line {call.lineno}: "
             f"{type(error).__name__}: {_first_line(error)} (fix: build it with device_id=None)"
         ) from None
+
+
+def defaults_of(definition: Any) -> dict[str, Any]:
+    """The default values of a ``@pipeline_def`` function's parameters."""
+    try:
+        signature = inspect.signature(definition)
+    except (TypeError, ValueError):
+        return {}
+    return {
+        p.name: p.default
+        for p in signature.parameters.values()
+        if p.default is not inspect.Parameter.empty
+    }
+
+
+def parameter_values(chosen: Candidate, namespace: Mapping[str, Any]) -> dict[str, Any]:
+    """The values the parameters of the file's ``@pipeline_def`` function had in the call that
+    built `chosen` (its defaults, and the arguments written as literals in the call); empty
+    where `chosen` was not built by such a call."""
+    function = namespace.get(chosen.built_from or "")
+    call = chosen.call
+    if not chosen.built or function is None or call is None:
+        return {}
+    values = defaults_of(function)
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            continue
+        try:
+            values[keyword.arg] = ast.literal_eval(keyword.value)
+        except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+            values.pop(keyword.arg, None)  # not readable without running: not known
+    return values
 
 
 def build(definition: Any, *, name: str, params: Mapping[str, Any] | None = None) -> Any:

@@ -23,8 +23,17 @@ from typing import Any
 from ..errors import SpecFormatError
 from ..spec import GraphSpec
 from ..spec.io import from_json, loads
-from .code_pipelines import RUN_NAME, SAMPLE_BATCH, build, choose, on_this_machine
+from .code_pipelines import (
+    RUN_NAME,
+    SAMPLE_BATCH,
+    build,
+    choose,
+    defaults_of,
+    on_this_machine,
+    parameter_values,
+)
 from .derived_seeds import DrawsDiffer, draws_differ_message, unseeded_random_nodes
+from .inline_lists import ListWriter, in_cache
 from .serialized import ImportRefused, graph_from_serialized
 
 
@@ -38,12 +47,15 @@ def import_graph(
     pipeline: str | None = None,
     run_file: bool = False,
     params: Mapping[str, Any] | None = None,
+    write_list: ListWriter = in_cache,
 ) -> GraphSpec:
     """The graph of a file: an exported module's ``GRAPH`` literal or a spec (nothing runs);
     else, only with `run_file`, the pipeline its code builds (the file **runs**, with the
     caller's permissions). A pipeline the file builds from its own ``@pipeline_def`` is chosen
     over the function; `pipeline` names one when there are several. A file with only a
-    ``@pipeline_def`` function has it built, with `params` as its parameters' values."""
+    ``@pipeline_def`` function has it built, with `params` as its parameters' values. A reader
+    given ``files=`` in code reads them from a file list `write_list` writes (by default in
+    the cache; :mod:`.inline_lists`)."""
     path = Path(path)
     if path.is_dir():
         raise SpecFormatError(
@@ -84,7 +96,7 @@ def import_graph(
             "pipeline is read through Pipeline.serialize(); nothing ran (fix: read the file, "
             "and if you trust it, import it with --run-file, or import_graph(..., run_file=True))"
         )
-    return import_code(path, pipeline=pipeline, params=params)
+    return import_code(path, pipeline=pipeline, params=params, write_list=write_list)
 
 
 def _refuse_params(path: Path, params: Mapping[str, Any] | None, what: str) -> None:
@@ -172,7 +184,11 @@ def graph_literal(text: str, where: str = "module") -> GraphSpec | None:
 
 
 def import_code(
-    path: str | Path, *, pipeline: str | None = None, params: Mapping[str, Any] | None = None
+    path: str | Path,
+    *,
+    pipeline: str | None = None,
+    params: Mapping[str, Any] | None = None,
+    write_list: ListWriter = in_cache,
 ) -> GraphSpec:
     """Run the file and turn the pipeline it means into a graph (this executes its code:
     :func:`import_graph` calls it only when the caller allows it)."""
@@ -182,7 +198,13 @@ def import_code(
     chosen = choose(namespace, tree, where=str(path), pipeline=pipeline, params=params)
     value = on_this_machine(chosen, namespace, where=str(path))
     try:
-        return import_pipeline(value, name=chosen.graph_name, params=params)
+        return import_pipeline(
+            value,
+            name=chosen.graph_name,
+            params=params,
+            write_list=write_list,
+            values=parameter_values(chosen, namespace),
+        )
     except ImportRefused as error:
         raise ImportRefused(f"{path}: {error}") from None
 
@@ -219,16 +241,23 @@ def pipelines_in(namespace: dict[str, Any]) -> dict[str, Any]:
 
 
 def import_pipeline(
-    pipeline: Any, *, name: str = "imported", params: Mapping[str, Any] | None = None
+    pipeline: Any,
+    *,
+    name: str = "imported",
+    params: Mapping[str, Any] | None = None,
+    write_list: ListWriter = in_cache,
+    values: Mapping[str, Any] | None = None,
 ) -> GraphSpec:
     """The graph of a ``Pipeline``, or of a ``@pipeline_def`` function built with `params` as
     its parameters' values (on the CPU where there is no GPU; see :func:`.code_pipelines.build`).
-    """
+    `values`: those the function's parameters had when a built pipeline was made (the function's
+    own are known here), for arguments of policy calls written with them."""
     import dataclasses
 
     from nvidia.dali import Pipeline
 
     if not isinstance(pipeline, Pipeline):
+        values = {**defaults_of(pipeline), **(params or {})}
         pipeline = build(pipeline, name=name, params=params)
     elif params:
         raise ImportRefused(
@@ -248,7 +277,7 @@ def import_pipeline(
         raise ImportRefused(
             f"pipeline {name!r} cannot be serialized by DALI, so it cannot be imported: {error}"
         ) from None
-    spec = graph_from_serialized(data, name=name)
+    spec = graph_from_serialized(data, name=name, write_list=write_list, values=values)
     batch_size = int(pipeline.max_batch_size or 0)
     seed = getattr(pipeline, "seed", -1)
     unseeded = unseeded_random_nodes(spec)

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import keyword
+import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,11 +24,13 @@ from ..errors import AugExplorerError
 from ..spec import GraphSpec, Node, Probability, Ref, Source
 from ..validate import RESERVED_IDS
 from . import refusals
+from .alias_import import current_names, replacement_of
 from .auto_aug_import import NotRecovered, PolicyCall, escaping, policy_calls, recover
 from .branch_import import BranchesRefused, BranchImport
 from .coco_import import CocoRefused, coco_source, output_names
 from .derived_seeds import seed_operators
 from .expression_import import ExpressionImport
+from .inline_lists import InlineListRefused, ListWriter, in_cache, list_text
 from .literals import ENUM_TYPES
 from .logic_import import LogicImport, LogicRefused
 from .protobuf import Argument, OpRecord, Port, read_pipeline
@@ -46,9 +50,17 @@ class _Split:
     predicate: str  # output name of the predicate
 
 
-def graph_from_serialized(data: bytes, name: str = "imported") -> GraphSpec:
-    """An editable graph from the bytes of ``Pipeline.serialize()``."""
-    return _Converter(load_catalog(), name).convert(data)
+def graph_from_serialized(
+    data: bytes,
+    name: str = "imported",
+    write_list: ListWriter = in_cache,
+    values: Mapping[str, Any] | None = None,
+) -> GraphSpec:
+    """An editable graph from the bytes of ``Pipeline.serialize()``; a reader given its files in
+    code reads them from a file list that `write_list` writes (:mod:`.inline_lists`). `values`
+    are those the pipeline function's parameters had, for reading policy calls written with
+    them (:func:`.auto_aug_import.recover`)."""
+    return _Converter(load_catalog(), name, write_list, values).convert(data)
 
 
 def _fn_name(op: OpRecord) -> str:
@@ -70,9 +82,17 @@ def _shortest_float(value: float) -> float:
 
 
 class _Converter:
-    def __init__(self, catalog: Catalog, name: str) -> None:
+    def __init__(
+        self,
+        catalog: Catalog,
+        name: str,
+        write_list: ListWriter = in_cache,
+        values: Mapping[str, Any] | None = None,
+    ) -> None:
         self.catalog = catalog
         self.name = name
+        self.write_list = write_list
+        self.values = dict(values or {})
         self.refs: dict[str, Ref] = {}  # DALI output name -> graph reference
         self.splits: dict[str, _Split] = {}
         self.nodes: list[Any] = []
@@ -82,6 +102,8 @@ class _Converter:
 
     def convert(self, data: bytes) -> GraphSpec:
         record = read_pipeline(data)
+        # old names (the ops API, fn aliases, deprecated arguments) as the current operators
+        record = dataclasses.replace(record, ops=current_names(record.ops))
         self.record = record
         # auto_aug policy calls become one node each (their operators are not converted)
         self.policy_calls = policy_calls(record.ops)
@@ -235,6 +257,13 @@ class _Converter:
         if name.startswith("_conditional."):
             raise ImportRefused(refusals.refusal(refusals.conditional(op), op))
         info = self.catalog.get(name)
+        replacement = replacement_of(op)
+        if info is None and replacement is not None:
+            raise ImportRefused(
+                f"{label}: DALI deprecates it in favour of {replacement}, which takes other "
+                f"inputs or arguments, so the explorer has no {name!r} (fix: rewrite the call "
+                f"with {replacement})"
+            )
         if info is None:
             raise ImportRefused(
                 f"{label}: the explorer has no operator {name!r} (it offers the public fn "
@@ -283,7 +312,7 @@ class _Converter:
                     "what it made is read in more than one place (a line that calls it more "
                     "than once, in a loop or a helper, makes one expansion of several calls)"
                 )
-            made = recover(call)
+            made = recover(call, self.values)
         except NotRecovered as error:
             construct = refusals.auto_aug(call.function, str(error))
             raise ImportRefused(refusals.refusal(construct, call.ops[0])) from None
@@ -303,7 +332,7 @@ class _Converter:
     def _coco_reader(self, op: OpRecord, label: str) -> None:
         node_id = self._fresh_id(op.instance if _plain_name(op.instance) else "source")
         try:
-            source = coco_source(op, self.catalog, node_id, _constant)
+            source = coco_source(op, self.catalog, node_id, _constant, self.write_list)
         except CocoRefused as error:
             raise ImportRefused(f"{label}: {error}") from None
         self.nodes.append(source)
@@ -313,15 +342,24 @@ class _Converter:
     def _reader(self, op: OpRecord, label: str) -> None:
         args = {k: a.value() for k, a in op.args.items()}
         file_root = str(args["file_root"]) if args.get("file_root") else None
+        node_id = self._fresh_id(op.instance if _plain_name(op.instance) else "source")
         if file_root and not args.get("file_list") and not args.get("files"):
             kind, path = "folder", file_root
             file_root = None
         elif args.get("file_list"):
             kind, path = "file_list", str(args["file_list"])
+        elif args.get("files"):
+            # entries relative to file_root, else (as DALI reads them) to the working folder
+            files = [str(f) if file_root else os.path.abspath(str(f)) for f in args["files"]]
+            try:
+                text = list_text(files, args.get("labels") or None)
+            except InlineListRefused as error:
+                raise ImportRefused(f"{label}: {error}") from None
+            kind, path = "file_list", self.write_list(f"{node_id}.txt", text)
         else:
             raise ImportRefused(
-                f"{label}: a reader given `files=` in code cannot be imported "
-                "(fix: read a folder with file_root=, or a list with file_list=)"
+                f"{label}: a reader with no files cannot be imported (fix: read a folder with "
+                "file_root=, a list with file_list=, or give files=)"
             )
         info = self.catalog.get(READER)
         assert info is not None, f"{READER} is not in the catalog"
@@ -333,7 +371,6 @@ class _Converter:
             and not name.startswith("_")
             and (arg_info := info.arg(name)) is not None
         }
-        node_id = self._fresh_id(op.instance if _plain_name(op.instance) else "source")
         self.nodes.append(
             Source(
                 id=node_id,

@@ -1,0 +1,371 @@
+"""Older and GPU DALI code imports as written: the ops API, every alias DALI still accepts,
+readers given lists built in Python, shapes with a type, policy calls written with the
+pipeline's parameters, DALI names given as --param, and GPU pipelines on a machine without a
+GPU (kept as written, run on the CPU here and said so once). Each imported graph runs in a
+Session to the original pipeline's outputs where the original can run here."""
+
+from __future__ import annotations
+
+import json
+import re
+import runpy
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from pipeline_files import run_once
+from pipelines_legacy import (
+    COCO_IMAGES_IN_CODE,
+    EFFICIENTNET,
+    FILES_IN_CODE,
+    FN_ALIASES,
+    OPS_RESNET,
+    OPS_SSD,
+    OPS_SSD_RANDOM_CROP,
+    RESNET_GPU,
+)
+
+from augexplorer import Session
+from augexplorer.catalog.aliases import alias_markdown, alias_table, operator_aliases
+from augexplorer.cli import main
+from augexplorer.data import samples_dir
+from augexplorer.devices import GpuNodesOnCpu, has_gpu
+from augexplorer.export import export
+from augexplorer.export.code_pipelines import parse_param
+from augexplorer.export.importer import import_graph
+from augexplorer.export.serialized import ImportRefused
+from augexplorer.spec import GraphSpec, Node, load
+
+# the old names are what these files are about: DALI's warnings of them are expected here
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:nvidia.dali.*")
+ROOT = Path(__file__).resolve().parent.parent
+ANNOTATIONS = samples_dir().parent / "annotations.json"
+no_gpu_only = pytest.mark.skipif(has_gpu(), reason="GPU nodes stand in on the CPU only without one")
+
+
+def write(tmp_path: Path, name: str, template: str) -> Path:
+    path = tmp_path / name
+    path.write_text(template.format(root=str(samples_dir()), annotations=str(ANNOTATIONS)))
+    return path
+
+
+def built(path: Path, name: str = "pipe") -> Any:
+    """The pipeline the file builds, as it runs on this machine: DALI's CPU-only mode where a
+    file built it for GPU 0 and there is none (what DALI itself needs to run it here)."""
+    pipe = runpy.run_path(str(path))[name]
+    if not has_gpu():
+        pipe._device_id = None
+    return pipe
+
+
+def session_batch(graph: GraphSpec) -> list[list[np.ndarray]]:
+    result = Session(graph, device_id=None).run()
+    return [result.arrays(ref) for ref in result.plan.outputs.values()]
+
+
+def assert_same_batch(graph: GraphSpec, want: list[list[np.ndarray]]) -> None:
+    got = session_batch(graph)
+    assert len(got) == len(want)
+    for index, (outputs, expected) in enumerate(zip(got, want, strict=True)):
+        assert len(outputs) == len(expected), f"output {index}"
+        for x, y in zip(outputs, expected, strict=True):
+            assert x.dtype == y.dtype and x.shape == y.shape, f"output {index}"
+            np.testing.assert_array_equal(x, y, err_msg=f"output {index}")
+
+
+def ops_of(graph: GraphSpec) -> list[str]:
+    return [node.op for node in graph.operators()]
+
+
+# ---- the ops API --------------------------------------------------------------------------------
+
+
+def test_an_ops_api_pipeline_subclass_imports_to_the_original_outputs(tmp_path: Path) -> None:
+    source = write(tmp_path, "resnet_ops.py", OPS_RESNET)
+    graph = import_graph(source, run_file=True)
+    assert sorted(ops_of(graph)) == [
+        "crop_mirror_normalize",
+        "decoders.image_random_crop",
+        "random.coin_flip",
+        "random.uniform",
+        "resize",
+        "rotate",
+    ]
+    normalize = graph.node("crop_mirror_normalize")
+    assert isinstance(normalize, Node)
+    # output_dtype= is dtype=, types.NCHW the layout it names, image_type= (unused) dropped
+    assert normalize.args["dtype"] == "FLOAT" and normalize.args["output_layout"] == "CHW"
+    assert "image_type" not in normalize.args
+    assert graph.batch_size == 4
+    assert_same_batch(graph, run_once(built(source)))
+
+
+def test_the_ssd_example_with_a_coco_reader_imports_to_the_original_outputs(
+    tmp_path: Path,
+) -> None:
+    source = write(tmp_path, "ssd_ops.py", OPS_SSD)
+    graph = import_graph(source, run_file=True)
+    assert graph.sources()[0].kind == "coco"
+    assert {"decoders.image_slice", "random_bbox_crop", "color_twist", "bb_flip"} <= set(
+        ops_of(graph)
+    )
+    resize = graph.node("resize")
+    assert isinstance(resize, Node) and resize.args["min_filter"] == "INTERP_TRIANGULAR"
+    assert_same_batch(graph, run_once(built(source)))
+
+
+def test_a_deprecated_operator_that_is_no_alias_is_refused_with_its_replacement(
+    tmp_path: Path,
+) -> None:
+    source = write(tmp_path, "old_crop.py", OPS_SSD_RANDOM_CROP)
+    with pytest.raises(ImportRefused) as refused:
+        import_graph(source, run_file=True)
+    message = str(refused.value)
+    # named as fn names it, at the user's line: never as fn.nvidia.dali.ops.<...>
+    assert "fn.ssd_random_crop at line 17 of" in message and "nvidia.dali.ops" not in message
+    assert "fn.random_bbox_crop" in message
+
+
+# ---- aliases ----------------------------------------------------------------------------------
+
+
+def test_fn_aliases_deprecated_arguments_and_typed_shapes_import_to_the_original_outputs(
+    tmp_path: Path,
+) -> None:
+    source = write(tmp_path, "old_names.py", FN_ALIASES)
+    graph = import_graph(source, run_file=True)
+    ops = ops_of(graph)
+    assert {"decoders.image_random_crop", "random.uniform", "random.coin_flip"} <= set(ops)
+    assert {"random.normal", "cast"} <= set(ops)
+    assert not any(op.startswith(("image_decoder", "uniform", "coin_flip", "shapes")) for op in ops)
+    casts = [n for n in graph.operators() if n.op == "cast"]
+    assert sorted(n.args["dtype"] for n in casts) == ["FLOAT", "INT32"]
+    assert_same_batch(graph, run_once(built(source)))
+
+
+def test_the_alias_table_is_read_from_dalis_schemas() -> None:
+    aliases = operator_aliases()
+    assert aliases["ImageDecoderRandomCrop"].new == "decoders__ImageRandomCrop"
+    assert aliases["CoinFlip"].new == "random__CoinFlip" and aliases["CoinFlip"].same_interface
+    assert not aliases["SSDRandomCrop"].same_interface  # other inputs: no alias
+    rows = dict(alias_table())
+    assert rows["fn.image_decoder_random_crop / ops.ImageDecoderRandomCrop"] == (
+        "fn.decoders.image_random_crop"
+    )
+    assert rows["fn.crop_mirror_normalize(output_dtype=)"] == "dtype="
+    assert rows["fn.shapes / ops.Shapes"] == "x.shape()"
+
+
+def test_the_readme_shows_the_generated_alias_table() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert alias_markdown() in readme, "regenerate: python -m augexplorer.catalog.aliases"
+
+
+# ---- lists built in Python ---------------------------------------------------------------------
+
+
+def test_a_reader_given_lists_in_code_reads_a_file_list_written_beside_the_graph(
+    tmp_path: Path,
+) -> None:
+    source = write(tmp_path, "listed.py", FILES_IN_CODE)
+    target = tmp_path / "graph.json"
+    argv = ["import", str(source), "-o", str(target), "--run-file", "--pipeline", "listed"]
+    assert main(argv) == 0
+    graph = load(target)
+    reader = graph.sources()[0]
+    assert reader.kind == "file_list" and reader.path == str(tmp_path / "graph.source.txt")
+    lines = Path(reader.path).read_text().splitlines()
+    namespace = runpy.run_path(str(source))
+    assert len(lines) == len(namespace["files"])
+    assert lines[0] == f"{namespace['files'][0]} {namespace['labels'][0]}"
+    pipe = namespace["listed"](num_threads=1, device_id=None)
+    assert_same_batch(graph, run_once(pipe))
+    # importing it again writes the same list; a different one is not overwritten
+    assert main([*argv, "--overwrite"]) == 0
+
+
+def test_files_without_labels_are_numbered_as_dali_numbers_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    source = write(tmp_path, "listed.py", FILES_IN_CODE)
+    graph = import_graph(source, run_file=True, pipeline="unlabelled")
+    reader = graph.sources()[0]
+    assert reader.kind == "file_list" and reader.file_root == str(samples_dir())
+    assert Path(reader.path or "").parent == tmp_path / "cache" / "augexplorer" / "file_lists"
+    assert [line.split()[1] for line in Path(reader.path or "").read_text().splitlines()] == [
+        str(i) for i in range(6)
+    ]
+    pipe = runpy.run_path(str(source))["unlabelled"](num_threads=1, device_id=None)
+    assert_same_batch(graph, run_once(pipe))
+
+
+def test_a_listed_path_with_spaces_is_refused_with_its_index(tmp_path: Path) -> None:
+    text = FILES_IN_CODE.replace("files = sorted(", 'files = ["my photo.jpg"] + sorted(')
+    source = write(tmp_path, "spaces.py", text)
+    with pytest.raises(ImportRefused, match=r"files\[0\] is '\S*my photo.jpg'.*fix: rename"):
+        import_graph(source, run_file=True, pipeline="listed")
+
+
+def test_a_coco_reader_given_images_in_code_reads_a_coco_file_of_those(tmp_path: Path) -> None:
+    source = write(tmp_path, "coco_listed.py", COCO_IMAGES_IN_CODE)
+    target = tmp_path / "graph.json"
+    assert main(["import", str(source), "-o", str(target), "--run-file"]) == 0
+    reader = load(target).sources()[0]
+    assert reader.kind == "coco" and reader.path == str(tmp_path / "graph.source.json")
+    assert reader.file_root == str(samples_dir())
+    chosen = runpy.run_path(str(source))["chosen"]
+    written = json.loads(Path(reader.path).read_text())
+    assert [image["file_name"] for image in written["images"]] == chosen
+    pipe = runpy.run_path(str(source))["some_images"]()
+    assert_same_batch(load(target), run_once(pipe))
+
+
+# ---- parameters -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("interpolation=types.INTERP_TRIANGULAR", "INTERP_TRIANGULAR"),
+        ("dtype=types.DALIDataType.FLOAT16", "FLOAT16"),
+        ("layout=types.NCHW", "CHW"),
+        ("kind=nvidia.dali.types.RGB", "RGB"),
+    ],
+)
+def test_param_values_written_as_dali_names_are_dalis_values(text: str, expected: str) -> None:
+    _name, value = parse_param(text)
+    assert getattr(value, "name", value) == expected
+
+
+def test_an_unknown_dali_name_in_a_param_is_named() -> None:
+    with pytest.raises(ValueError, match=r"nvidia.dali.types has no INTERP_NOPE"):
+        parse_param("interpolation=types.INTERP_NOPE")
+
+
+def test_a_policy_called_with_the_pipelines_parameters_imports(tmp_path: Path) -> None:
+    source = write(tmp_path, "efficientnet.py", EFFICIENTNET)
+    target = tmp_path / "graph.json"
+    params = {
+        "data_dir": str(samples_dir()),
+        "interpolation": "types.INTERP_TRIANGULAR",
+        "image_size": "48",
+        "automatic_augmentation": "autoaugment",
+        "dali_device": "cpu",
+    }
+    argv = ["import", str(source), "-o", str(target), "--run-file"]
+    for name, value in params.items():
+        argv += ["--param", f"{name}={value}"]
+    assert main(argv) == 0
+    graph = load(target)
+    policy = graph.node("auto_augment_image_net")
+    assert isinstance(policy, Node) and policy.op == "auto_aug.auto_augment"
+    assert policy.args == {"policy_name": "image_net", "shape": [48, 48]} and policy.seed is None
+    resize = graph.node("resize")
+    assert isinstance(resize, Node) and resize.args["interp_type"] == "INTERP_TRIANGULAR"
+    # no seed anywhere: each run draws anew, so the batch is compared in kind, not in value
+    from nvidia.dali import types
+
+    original = runpy.run_path(str(source))["training_pipe"](
+        data_dir=str(samples_dir()),
+        interpolation=types.INTERP_TRIANGULAR,
+        image_size=48,
+        automatic_augmentation="autoaugment",
+        dali_device="cpu",
+        batch_size=graph.batch_size,
+        num_threads=1,
+        device_id=None,
+    )
+    want, got = run_once(original), session_batch(graph)
+    assert [[(a.shape, a.dtype) for a in out] for out in got] == [
+        [(a.shape, a.dtype) for a in out] for out in want
+    ]
+
+
+# ---- GPU pipelines on a machine without a GPU ------------------------------------------------------
+
+RESNET_PARAMS = ["data_dir={root}", "crop=64", "size=72", "shard_id=0", "num_shards=1"]
+
+
+def import_resnet(tmp_path: Path) -> tuple[Path, GraphSpec]:
+    source = write(tmp_path, "resnet.py", RESNET_GPU)
+    target = tmp_path / "resnet.json"
+    argv = ["import", str(source), "-o", str(target), "--run-file", "--param", "batch_size=4"]
+    for param in RESNET_PARAMS:
+        argv += ["--param", param.format(root=samples_dir())]
+    assert main(argv) == 0
+    return source, load(target)
+
+
+def cpu_copy_of(source: Path) -> Any:
+    """The original pipeline as it can run here: its CPU option on and its `.gpu()` transfers
+    left out (the only edits; its operators, arguments and seeds are the file's)."""
+    text = source.read_text().replace(".gpu()", "")
+    copy = source.with_name("resnet_on_cpu.py")
+    copy.write_text(text)
+    return runpy.run_path(str(copy))["create_dali_pipeline"](
+        data_dir=str(samples_dir()), crop=64, size=72, shard_id=0, num_shards=1,
+        dali_cpu=True, batch_size=4, num_threads=1, device_id=None,
+    )  # fmt: skip
+
+
+@no_gpu_only
+def test_the_resnet_training_example_keeps_its_devices_and_runs_here(tmp_path: Path) -> None:
+    source, graph = import_resnet(tmp_path)
+    devices = {node.op: node.device for node in graph.operators()}
+    assert devices == {
+        "decoders.image_random_crop": "mixed",
+        "resize": "gpu",
+        "random.coin_flip": None,
+        "crop_mirror_normalize": "gpu",
+    }
+    with pytest.warns(GpuNodesOnCpu) as said:
+        session = Session(graph, device_id=None)
+    assert len(said) == 1
+    note = str(said[0].message)
+    assert "image_random_crop (mixed), resize (gpu), crop_mirror_normalize (gpu)" in note
+    assert "decoder" in note and "nvJPEG" in note
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", GpuNodesOnCpu)  # said once: an edit does not repeat it
+        session.set_arg("resize", "resize_x", 72.0)
+        session.set_arg("resize", "resize_x", 64.0)
+    assert session.spec.node("resize").device == "gpu"  # type: ignore[union-attr]
+    with pytest.warns(GpuNodesOnCpu):
+        assert_same_batch(graph, run_once(cpu_copy_of(source)))
+    # the export keeps them: a mixed decoder and GPU operators where device="gpu" is asked
+    module = export(graph, tmp_path / "resnet_aug.py").read_text()
+    assert 'decoder_device = "mixed" if device == "gpu" else "cpu"' in module
+    assert re.search(r"fn\.resize\([^)]*device=device", module)
+
+
+@no_gpu_only
+def test_render_stats_and_profile_run_a_gpu_graph_here_with_one_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import_resnet(tmp_path)
+    capsys.readouterr()
+    spec = tmp_path / "resnet.json"
+    commands = [
+        ["render", str(spec), "-o", str(tmp_path / "grid.png")],
+        ["stats", str(spec), "--batches", "1", "--json", str(tmp_path / "stats.json")],
+        ["profile", str(spec), "--repeats", "1", "--warmup", "0"],
+    ]
+    for argv in commands:
+        assert main(argv) == 0, argv
+        error = capsys.readouterr().err
+        assert error.count("note: this machine has no GPU") == 1, argv
+        assert "Traceback" not in error and "Warning" not in error
+    assert (tmp_path / "grid.png").exists()
+    assert json.loads((tmp_path / "stats.json").read_text())
+    # asked for, the GPU is refused rather than stood in for
+    for argv in (
+        ["render", str(spec), "-o", str(tmp_path / "g2.png"), "--device", "gpu"],
+        ["profile", str(spec), "--repeats", "1", "--device", "gpu"],
+    ):
+        assert main(argv) == 2
+        assert "needs a GPU" in capsys.readouterr().err
+    # and --device cpu puts every node there, with nothing to say
+    assert main(["render", str(spec), "-o", str(tmp_path / "g3.png"), "--device", "cpu"]) == 0
+    assert "note:" not in capsys.readouterr().err
