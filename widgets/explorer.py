@@ -14,10 +14,10 @@ from typing import Any
 import ipywidgets as widgets
 
 from augexplorer.catalog import Catalog
+from augexplorer.checks.annotated import needs_annotated_source
 from augexplorer.engine import RunResult, Session
 from augexplorer.errors import AugExplorerError, DataError
 from augexplorer.spec import ArgValue, GraphSpec
-from augexplorer.spec import load as load_spec
 
 from .autosave import Autosave
 from .autosave_key import autosave_path
@@ -32,6 +32,7 @@ from .grid_view import GridView
 from .node_panel import NodeActions, NodePanel
 from .notice import Notice
 from .op_picker import OpPicker
+from .port_door import load_for_panel, ported, summary_html
 from .restore_banner import RestoreBanner
 from .source_switch import switched_source
 from .state import Controller, PanelState
@@ -57,7 +58,9 @@ CODE_SETTLE_S = 0.5
 
 class Explorer(widgets.VBox):
     """Edit a DALI augmentation graph live: ``Explorer()`` (bundled samples, the basic preset) or
-    ``Explorer("randaugment", data="path/to/folder")``.
+    ``Explorer("randaugment", data="path/to/folder")``, or a torchvision or albumentations
+    pipeline ported: ``Explorer(port=train_transform)`` (the Compose object, read from its
+    attributes without calling it) or ``Explorer(port="train.py")`` (read, never run).
 
     `autosave`: True (the default) autosaves to a file of this notebook's own under
     ``.augexplorer/``, so another notebook is never offered its graph; a name
@@ -72,7 +75,12 @@ class Explorer(widgets.VBox):
         batch_size: int | None = None,
         autosave: str | Path | bool | None = True,
         catalog: Catalog | None = None,
+        port: Any = None,
     ) -> None:
+        port_summary = None
+        if port is not None:  # a torchvision or albumentations Compose, or its file: ported
+            result = ported(port)
+            spec, port_summary = result.spec, summary_html(result)
         unread: tuple[str, str] | None = None
         try:
             session = Session(spec, data, batch_size=batch_size, catalog=catalog)
@@ -95,6 +103,8 @@ class Explorer(widgets.VBox):
         if offer is None:
             store.save(start)  # a damaged file was moved aside first: nothing is lost
         self.toolbar = Toolbar()
+        if port_summary:
+            self.toolbar.file_message.value = port_summary
         self.graph = GraphView()
         self.picker = OpPicker(session.catalog, self._add_op, self.controller.placement)
         self.node_panel = NodePanel(session.catalog, self._node_actions())
@@ -104,10 +114,14 @@ class Explorer(widgets.VBox):
             move_after_decoder=lambda node: self._now(
                 lambda: self.controller.move_after_decoder(node)
             ),
+            use_annotated_source=lambda: self._now(self.controller.use_annotated_source),
         )
         self.data_notes = DataNotes()
         self.variety = Variety(session.catalog)
         self.grid = GridView(self.variety)
+        self.grid.on_carry = lambda node, kind: self._now(
+            lambda: self.controller.carry_annotations(node, kind)
+        )
         self.timing = TimingView()
         self.export_view = ExportView(lambda: self.controller.state.spec, self._run_failure)
         self.stats_view = StatsView(
@@ -120,21 +134,21 @@ class Explorer(widgets.VBox):
         # settles, so that its messages do not compete with the pictures' on their way.
         self._panel = Coalescer(self._draw_panel_later, delay_s=0.08, settle_s=PANEL_SETTLE_S)
         self._side_views = Coalescer(self._draw_side_views, delay_s=0.08)
-        self._syncing = False
-        self._wire()
-        tabs = widgets.Tab([self.timing, self.export_view, self.stats_view])
         self._code = Coalescer(
             self.export_view.refresh, delay_s=CODE_SETTLE_S, settle_s=CODE_SETTLE_S
         )
+        self._syncing = False
+        self._wire()
+        tabs = widgets.Tab([self.timing, self.export_view, self.stats_view])
         tabs.set_title(0, "Timing")
         tabs.set_title(1, "Export")
         tabs.set_title(2, "Statistics")
         tabs.add_class("ax-tabs")
+        self.tabs = tabs
+        tabs.observe(lambda ch: self.export_view.set_visible(ch["new"] == 1), "selected_index")
         graph = _section("Graph", self.graph)
         node = _section("Selected node", self.node_panel)
         adding = _section("Add operator", self.picker)
-        self.tabs = tabs
-        tabs.observe(lambda ch: self.export_view.set_visible(ch["new"] == 1), "selected_index")
         # The images come first: the editing column keeps a fixed width and the output takes
         # the rest; on a narrow page the output wraps below, at full width. The selected node's
         # controls sit right under the graph, where the click that selected it was.
@@ -166,13 +180,13 @@ class Explorer(widgets.VBox):
     def state(self) -> PanelState:
         return self.controller.state
 
-    def set_arg(self, node: str, arg: str, value: ArgValue) -> PanelState:
-        return self._render(self.controller.set_arg(node, arg, value))
-
     def graph_title(self) -> str:
         """The graph's name as the panel says it: a preset with edits is "basic, edited"."""
         name = self.controller.state.spec.name or "graph"
         return f"{name}, edited" if self.controller.preset_edited else name
+
+    def set_arg(self, node: str, arg: str, value: ArgValue) -> PanelState:
+        return self._render(self.controller.set_arg(node, arg, value))
 
     def select(self, node: str | None) -> PanelState:
         return self._render(self.controller.select(node))
@@ -198,10 +212,10 @@ class Explorer(widgets.VBox):
         self._coalescer.flush()
         self._panel.flush()
         self._side_views.flush()
+        self._code.flush()
         self.controller.autosave.flush()
         return self.controller.state
 
-        self._code.flush()
     # ---- wiring -----------------------------------------------------------------------------
     def _node_actions(self) -> NodeActions:
         c = self.controller
@@ -242,6 +256,8 @@ class Explorer(widgets.VBox):
         t.load.on_click(lambda _: self._load())
         t.seed_lock.observe(lambda ch: c.set_seed_locked(ch["new"]), "value")
         t.preset.observe(self._preset_picked, "value")
+        t.rank.observe(lambda _: self._preview_rank(), "value")
+        t.world.observe(lambda _: self._preview_rank(), "value")
         t.source.observe(self._source_picked, "value")
         t.path.observe(lambda ch: self._source_picked(), "value")
         t.file_root.observe(lambda ch: self._source_picked(), "value")
@@ -339,16 +355,27 @@ class Explorer(widgets.VBox):
             said = said_in_panel(error, REPLACE)
             t.file_message.value = f"<span class='ax-errors'>{html.escape(said)}</span>"
 
+    def _preview_rank(self) -> None:
+        """Show what the torchrun process typed in the toolbar gets (not part of the graph)."""
+        try:
+            rank, world_size = self.toolbar.read_rank()
+        except ValueError as error:
+            self._say(str(error))
+            return
+        self._now(lambda: self.controller.preview_rank(rank, world_size))
+
     def _load(self) -> None:
         t = self.toolbar
         path = t.spec_path.value
         try:
-            spec = load_spec(path)
+            spec, port_summary = load_for_panel(path)
         except (AugExplorerError, OSError) as error:
             t.file_message.value = f"<span class='ax-errors'>{html.escape(str(error))}</span>"
             return
         self._replace(lambda: self.controller.replace(spec), f"the file {path}")
-        t.file_message.value = f"<span class='ax-muted'>loaded {html.escape(path)}</span>"
+        t.file_message.value = port_summary or (
+            f"<span class='ax-muted'>loaded {html.escape(path)}</span>"
+        )
 
     def _run_failure(self) -> str | None:
         """What fails when the graph runs here now (a DALI error, data that cannot be read)."""
@@ -394,7 +421,11 @@ class Explorer(widgets.VBox):
             self.graph.show(state.spec, state.result, state.failure)
             self.graph.selected = state.selected or ""
             self.node_panel.show(state.spec, state.selected, state.failure)
-            self.errors.show(state.failure, shown=state.result is not None)
+            self.errors.show(
+                state.failure,
+                shown=state.result is not None,
+                other_graph=self.controller.other_graphs_result,
+            )
             self._show_fixes(state)
             self.data_notes.show(state.result)
             self.toolbar.undo.disabled = not state.can_undo
@@ -402,11 +433,11 @@ class Explorer(widgets.VBox):
             self.toolbar.show(state.spec, state.history, edited=self.controller.preset_edited)
             self.picker.show(*self.controller.insertion_point())
             self.export_view.follow()
+            self.export_view.graph_changed()
+            self.stats_view.follow()
         finally:
             self._syncing = False
         self.notice.follow(state.spec)
-            self.export_view.graph_changed()
-            self.stats_view.follow()
         self._status(state)
 
     def _show_fixes(self, state: PanelState) -> None:
@@ -420,6 +451,7 @@ class Explorer(widgets.VBox):
             state.failure,
             skipping=bool(sources) and sources[0].skip_bad,
             misplaced={node: decoder for node, decoder in moves.items() if decoder},
+            needs_annotations=needs_annotated_source(state.spec),
         )
 
     def _redraw_grid(self, state: PanelState | None = None) -> None:

@@ -73,6 +73,13 @@ def describe_nodes(
                 "condition": node.describe_condition() if isinstance(node, Node) else "",
                 "error": errors.get(node.id),
                 "output": final is not None and final.node == node.id,
+                "origin": _origin(node),
             }
         )
     return out
+
+
+def _origin(node: object) -> str:
+    """A ported node's grade and library: ``exact · torchvision``; "" for the others."""
+    origin = getattr(node, "origin", None)
+    return f"{origin.fidelity} · {origin.library}" if origin is not None else ""

@@ -167,6 +167,7 @@ class NodePanel(widgets.VBox):
             f"<div class='ax-node-title'>{html.escape(node.id)} "
             f"<span class='ax-muted'>· {html.escape(node.op)}</span></div>"
             f"<div class='ax-muted'>{html.escape(summary[:220])}</div>"
+            f"{origin_html(node)}"
         )
         tools = widgets.VBox([self._tools(node), self._renamer(node)])
         self.misplaced = widgets.HTML("")
@@ -487,3 +488,18 @@ def _errors_html(errors: dict[str, str]) -> str:
     if not errors:
         return ""
     return "".join(f"<div>⚠ {html.escape(msg)}</div>" for msg in errors.values())
+
+
+def origin_html(node: Node) -> str:
+    """Where a ported node came from and its measured grade, with what differs (in full on
+    hover): ``torchvision RandomRotation(15) (line 12): approximate``."""
+    origin = node.origin
+    if origin is None:
+        return ""
+    differences = " ".join(origin.differences)
+    return (
+        f"<div class='ax-node-origin ax-fidelity-{origin.fidelity}' "
+        f"title='{html.escape(differences, quote=True)}'>"
+        f"<b>{html.escape(origin.fidelity)}</b> port of {html.escape(origin.describe())}"
+        f"<div class='ax-muted'>{html.escape(differences[:300])}</div></div>"
+    )

@@ -34,6 +34,8 @@ function nodeLines(node, inBlock) {
   // inside a block, the block's header and column say it
   if (node.condition && !inBlock) lines.push({ text: `runs ${node.condition}`, cls: "ax-g-random" });
   if (node.error) lines.push({ text: node.error, cls: "ax-g-error-text" });
+  // a ported node: its measured grade and the library it came from
+  if (node.origin) lines.push({ text: node.origin, cls: "ax-g-argref" });
   return lines;
 }
 

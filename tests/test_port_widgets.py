@@ -1,0 +1,67 @@
+"""The panel's way in for a torchvision pipeline: Explorer(port=...), Load of a pipeline file,
+and each ported node's grade in the graph and the node panel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from augexplorer_widgets import Explorer
+from augexplorer_widgets.graph_view import describe_nodes
+
+from augexplorer.catalog import Catalog
+from augexplorer.spec import Node
+
+PIPELINE = (
+    "import torchvision.transforms as T\n"
+    "train_transform = T.Compose([\n"
+    "    T.RandomResizedCrop(128),\n"
+    "    T.RandomApply([T.ColorJitter(0.4, 0.4, 0.4, 0.1)], p=0.8),\n"
+    "    T.Lambda(lambda x: x),\n"
+    "    T.ToTensor(),\n"
+    "])\n"
+)
+
+
+@pytest.fixture
+def pipeline_file(tmp_path: Path) -> Path:
+    path = tmp_path / "train.py"
+    path.write_text(PIPELINE)
+    return path
+
+
+def test_explorer_opens_on_a_ported_file_and_says_what_became_of_it(
+    pipeline_file: Path, tmp_path: Path, catalog: Catalog
+) -> None:
+    explorer = Explorer(
+        port=str(pipeline_file), batch_size=4, autosave=tmp_path / "a.json", catalog=catalog
+    )
+    explorer.flush()
+    state = explorer.state
+    assert state.failure is None, state.failure
+    said = explorer.toolbar.file_message.value
+    assert "4 transforms ported" in said and "1 not ported" in said
+    assert "line 5: Lambda(" in said
+    crop = state.spec.node("random_resized_crop")
+    assert isinstance(crop, Node) and crop.origin is not None
+    shown = {d["id"]: d["origin"] for d in describe_nodes(state.spec, state.result, None)}
+    assert shown["random_resized_crop"] == "distribution · torchvision"
+    assert shown["hue"] == "approximate · torchvision"
+    assert shown["decode"] == ""
+    explorer.select("hue")
+    explorer.flush()
+    title = explorer.node_panel.title.value
+    assert "approximate</b> port of torchvision ColorJitter(0.4, 0.4, 0.4, 0.1) (line 4)" in title
+    assert "YIQ" in title  # what differs, as measured
+
+
+def test_load_ports_a_pipeline_file(pipeline_file: Path, tmp_path: Path, catalog: Catalog) -> None:
+    explorer = Explorer("basic", batch_size=4, autosave=tmp_path / "b.json", catalog=catalog)
+    explorer.toolbar.spec_path.value = str(pipeline_file)
+    explorer.toolbar.load.click()
+    explorer.flush()
+    assert "random_resized_crop" in explorer.state.spec
+    assert "4 transforms ported" in explorer.toolbar.file_message.value
+    explorer.undo()  # a load is one undoable step, as for any file
+    explorer.flush()
+    assert "random_resized_crop" not in explorer.state.spec
