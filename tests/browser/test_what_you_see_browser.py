@@ -110,3 +110,19 @@ def test_large_view_draws_the_crop_window_on_the_before_picture(page: Any, artif
     page.set_viewport_size({"width": 1600, "height": 1000})
     page.locator(".ax-large").screenshot(path=str(artifacts / "what-you-see-large-view.png"))
     page.keyboard.press("Escape")
+
+
+def test_a_random_crop_decoder_shows_the_whole_image_with_its_window(
+    page: Any, artifacts: Path
+) -> None:
+    kernel_eval(page, "explorer.controller.pick_preset('imagenet_train'); explorer.flush()")
+    kernel_eval(page, "explorer.select('decode'); explorer.flush()")
+    page.locator(".ax-grid-caption", has_text="decode").wait_for(timeout=60_000)
+    page.locator(".ax-tile-draws", has_text="decode.window=").first.wait_for(timeout=60_000)
+    page.locator(".ax-tile[data-index='0']").click()
+    window = page.locator(".ax-pane-before .ax-crop-window")
+    window.wait_for(timeout=60_000)
+    title = page.locator(".ax-pane-before .ax-pane-title").inner_text()
+    assert "the whole image, decoded again" in title
+    page.locator(".ax-large").screenshot(path=str(artifacts / "what-you-see-decoder-window.png"))
+    page.keyboard.press("Escape")

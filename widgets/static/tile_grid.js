@@ -183,7 +183,8 @@ class TileGrid {
     setText(fig.querySelector(".ax-tile-index"), `#${tile.index}`);
     setText(fig.querySelector(".ax-tile-label"), tile.label || "");
     const draws = fig.querySelector(".ax-tile-draws");
-    setText(draws, tile.draws || "");
+    // a line may break after "=": a long node name and its value need not break inside a word
+    setText(draws, (tile.draws || "").replaceAll("=", "=\u200b"));
     setHidden(draws, !tile.draws);
   }
 
