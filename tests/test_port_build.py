@@ -112,6 +112,12 @@ def test_the_export_runs_what_the_explorer_runs(tmp_path: Path) -> None:
     result = _ported(DataSource("file_list", str(listing), shuffle=False), batch_size=8)
     explorer = run(result.__class__(result.spec, result.steps, ()))
     module = export(result.spec, tmp_path / "ported_aug.py")
+    header = module.read_text().split('"""')[1]
+    assert (
+        "- random_resized_crop: torchvision RandomResizedCrop(96, scale=(0.2, 1.0)) (line 6),"
+        in (header)
+    )
+    assert "- brightness, contrast_gray, contrast_gray_float, contrast_centre, contrast," in header
     job = {"name": "p", "module": str(module), "out": str(tmp_path / "p.npz"), "batch_size": 8}
     exported = run_exported([{**job, "device": "cpu"}], tmp_path)["p"]
     for sample, ours in enumerate(explorer):
