@@ -66,7 +66,6 @@ MAPPING = LibraryMapping(
         "ToTensor": tensor.to_tensor,
         "PILToTensor": tensor.to_image,
         "ToImage": tensor.to_image,
-        "ToPILImage": tensor.to_image,
         "ToDtype": tensor.to_dtype,
         "ConvertImageDtype": tensor.to_dtype,
         "Normalize": tensor.normalize,
@@ -82,6 +81,7 @@ MAPPING = LibraryMapping(
     },
     nearest={
         "Lambda": "python_function",
+        "ToPILImage": "none needed where the image stays HWC uint8 (leave it out)",
         "RandomPerspective": "experimental.warp_perspective",
         "RandomAffine": "transforms.* with warp_affine",
         "ElasticTransform": "python_function (DALI has no elastic warp)",
@@ -105,6 +105,39 @@ MAPPING = LibraryMapping(
 )
 
 
+# An example call of each ported class, for the coverage table (augexplorer.port.coverage).
+EXAMPLES: dict[str, str] = {
+    "Resize": "Resize(256)",
+    "Scale": "Scale(256)",
+    "CenterCrop": "CenterCrop(224)",
+    "RandomCrop": "RandomCrop(32, padding=4)",
+    "RandomResizedCrop": "RandomResizedCrop(224)",
+    "RandomSizedCrop": "RandomSizedCrop(224)",
+    "RandomHorizontalFlip": "RandomHorizontalFlip()",
+    "RandomVerticalFlip": "RandomVerticalFlip()",
+    "Pad": "Pad(4)",
+    "RandomRotation": "RandomRotation(15)",
+    "ColorJitter": "ColorJitter(0.4, 0.4, 0.4, 0.1)",
+    "Grayscale": "Grayscale(3)",
+    "RandomGrayscale": "RandomGrayscale(p=0.2)",
+    "GaussianBlur": "GaussianBlur(9, sigma=(0.1, 2.0))",
+    "RandomInvert": "RandomInvert()",
+    "RandomErasing": "ToTensor(), T.RandomErasing()",
+    "ToTensor": "ToTensor()",
+    "PILToTensor": "PILToTensor()",
+    "ToImage": "ToImage()",
+    "ToDtype": "ToImage(), T.ToDtype(torch.float32, scale=True)",
+    "ConvertImageDtype": "PILToTensor(), T.ConvertImageDtype(torch.float32)",
+    "Normalize": "ToTensor(), T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])",
+    "AutoAugment": "AutoAugment()",
+    "RandAugment": "RandAugment()",
+    "TrivialAugmentWide": "TrivialAugmentWide()",
+    "RandomApply": "RandomApply([T.ColorJitter(0.4)], p=0.8)",
+    "RandomChoice": "RandomChoice([T.RandomRotation(10), T.Grayscale(3)])",
+    "RandomOrder": "RandomOrder([T.RandomRotation(10), T.Grayscale(3)])",
+}
+
+
 def port(
     compose: TransformCall,
     *,
@@ -125,4 +158,4 @@ def port(
     )
 
 
-__all__ = ["MAPPING", "port"]
+__all__ = ["EXAMPLES", "MAPPING", "port"]

@@ -98,7 +98,7 @@ GRADES: dict[str, Measured] = {
     "GaussianBlur": Measured(
         "exact", ("Within 1 grey level (rounding); one sigma per image for both axes.",), 0.01, 1
     ),
-    "RandomInvert": Measured("exact", (), 0.0, 0),
+    "RandomInvert": Measured("exact", ("Same pixels (255 minus each value).",), 0.0, 0),
     "RandomErasing": Measured(
         "distribution",
         (
