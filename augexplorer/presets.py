@@ -327,3 +327,26 @@ def preset(name: str) -> GraphSpec:
         return PRESETS[name]()
     except KeyError:
         raise KeyError(f"no preset {name!r}; presets: {', '.join(PRESETS)}") from None
+
+
+# readers.coco reads masks as polygons or as pixels, not both: the preset's choice stands
+_EXCLUSIVE_MASKS = ("polygon_masks", "pixelwise_masks")
+
+
+def preset_on(name: str, source: Source) -> GraphSpec:
+    """Preset `name` reading the data of `source` (the panel's source, kept when a preset is
+    picked). An annotated preset on an annotated source reads what its own source reads (its
+    operators expect those outputs) and what `source` reads besides, and carries every kind of
+    annotation it reads through every geometric step that has a companion for it
+    (:func:`~augexplorer.annotations.drawable.carry_all`): what is read is drawn where it is."""
+    from .annotations.drawable import carry_all
+
+    spec = preset(name)
+    own = spec.sources()[0] if spec.sources() else None
+    if own is not None and own.reads_coco and source.reads_coco:
+        args = {**source.reader_args, **own.reader_args}
+        for flag in _EXCLUSIVE_MASKS:
+            if own.reader_args.get(flag):
+                args = {k: v for k, v in args.items() if k not in _EXCLUSIVE_MASKS or k == flag}
+        source = dataclasses.replace(source, reader_args=args)
+    return carry_all(spec.with_source(source))

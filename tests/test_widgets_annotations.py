@@ -3,6 +3,7 @@ COCO source in the panel's toolbar."""
 
 from __future__ import annotations
 
+import html
 import io
 from pathlib import Path
 from typing import Any
@@ -259,11 +260,12 @@ def test_variety_of_an_annotated_image_keeps_its_boxes_and_labels(
         np.testing.assert_allclose(sample.boxes, before[1].boxes)
 
 
-def test_annotations_that_no_longer_match_are_said_over_the_tiles(
+def test_kinds_left_behind_are_off_say_why_and_a_button_carries_them(
     coco: Path, tmp_path: Path, catalog: Catalog
 ) -> None:
-    """A rotate with no box companion after the flip: its boxes are drawn (so the mismatch is
-    seen) and the row of switches says they no longer match; at the flip, nothing is said."""
+    """A rotate with no companions after the flip: its boxes and polygons are not drawn there,
+    their switches are off and disabled, the row says why with a button that wires them; at
+    the flip, everything is drawn. The button's edit can be undone."""
     from augexplorer.spec import GraphSpec, Node
 
     spec = flipped_graph(coco)
@@ -275,8 +277,81 @@ def test_annotations_that_no_longer_match_are_said_over_the_tiles(
     )
     panel = open_panel(turned, tmp_path, catalog)
     panel.select("turn")
-    note = panel.grid.overlay_toggles.note.value
-    assert "ax-overlay-warning" in note and "no longer match the images after turn (rotate)" in note
-    assert len(drawn(panel)) == 4
+    toggles = panel.grid.overlay_toggles
+    for kind in ("boxes", "names", "polygons"):
+        button = toggles.buttons[kind]
+        assert button.disabled and not button.value, kind
+    assert "not rotated by 'turn'" in toggles.buttons["polygons"].tooltip
+    note = html.unescape(toggles.note.value)
+    assert "boxes are not rotated by 'turn': add them" in note
+    assert "polygons are not rotated by 'turn': add them" in note
+    assert "names are drawn" not in note  # said once, for the boxes
+    assert list(toggles.fixes) == ["Carry boxes through 'turn'", "Carry polygons through 'turn'"]
+    assert toggles.fix_row.layout.display == ""
+    assert all(not o["boxes"] and not o["polygons"] for o in drawn(panel))
+    assert set(panel.grid.tiles.overlay_kinds) == set()  # masks and keypoints are not read
     panel.select("flip")
-    assert "no longer match" not in panel.grid.overlay_toggles.note.value
+    assert not toggles.buttons["boxes"].disabled and toggles.buttons["boxes"].value
+    assert "not rotated" not in toggles.note.value and toggles.fix_row.layout.display == "none"
+    assert all(o["boxes"] for o in drawn(panel))
+    panel.select("turn")
+    toggles.fixes["Carry boxes through 'turn'"].click()
+    panel.flush()
+    assert any(n.op == "bbox_rotate" for n in panel.spec.operators())
+    assert panel.state.failure is None
+    assert not toggles.buttons["boxes"].disabled and toggles.buttons["boxes"].value
+    assert toggles.buttons["polygons"].disabled
+    assert list(toggles.fixes) == ["Carry polygons through 'turn'"]
+    assert all(o["boxes"] for o in drawn(panel))
+    panel.undo()
+    panel.flush()
+    assert not any(n.op == "bbox_rotate" for n in panel.spec.operators())
+    assert toggles.buttons["boxes"].disabled
+
+
+def test_a_switch_turned_off_by_the_user_stays_off_when_the_kind_comes_back(
+    coco: Path, tmp_path: Path, catalog: Catalog
+) -> None:
+    from augexplorer.spec import GraphSpec, Node
+
+    spec = flipped_graph(coco)
+    turned = GraphSpec(
+        (*spec.nodes, Node("turn", "rotate", (Ref("flip"),), {"angle": 30.0})),
+        {**spec.outputs, "images": Ref("turn")},
+        batch_size=spec.batch_size,
+        name=spec.name,
+    )
+    panel = open_panel(turned, tmp_path, catalog)
+    toggles = panel.grid.overlay_toggles
+    panel.select("flip")
+    toggles.buttons["polygons"].value = False  # the user's choice
+    panel.select("turn")
+    assert not toggles.buttons["boxes"].value and not toggles.buttons["polygons"].value
+    panel.select("flip")
+    assert toggles.buttons["boxes"].value and not toggles.buttons["polygons"].value
+    assert "polygons" not in panel.grid.tiles.overlay_kinds
+
+
+def test_picking_ssd_detection_on_the_coco_source_draws_every_kind_it_reads(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    """The bundled COCO photos as the panel reads them (polygons, keypoints) and the SSD preset
+    picked: its crop and flip carry them all, so each is drawn over the final images."""
+    panel = open_panel(None, tmp_path, catalog)
+    panel._now(lambda: panel.controller.set_source("coco", None))
+    panel._now(lambda: panel.controller.pick_preset("ssd_detection"))
+    panel.flush()
+    assert panel.state.failure is None
+    toggles = panel.grid.overlay_toggles
+    for kind in ("boxes", "names", "polygons", "keypoints"):
+        assert toggles.buttons[kind].value and not toggles.buttons[kind].disabled, kind
+    assert toggles.buttons["masks"].disabled and not toggles.fixes
+    overlays = drawn(panel)
+    assert any(o["keypoints"] for o in overlays) and any(o["polygons"] for o in overlays)
+    result = panel.result
+    assert result is not None
+    for overlay, sample in zip(overlays, result.drawn_annotations(), strict=True):
+        width, height = overlay["width"], overlay["height"]
+        assert overlay["keypoints"] == keypoint_overlay(sample, width, height)
+        for x, y, seen in (p for o in overlay["keypoints"] for p in o["points"]):
+            assert seen == 0 or (0 <= x <= width and 0 <= y <= height)  # cut off: not drawn

@@ -15,9 +15,13 @@ class ErrorsView(widgets.HTML):
         self.add_class("ax-errors")
         self.add_class("ax-error-list")
 
-    def show(self, failure: Failure | None, *, shown: bool = True) -> None:
-        """`failure` above the grid; `shown`: whether a good result is on screen below it (a
-        panel opened on a folder it cannot read has none)."""
+    def show(
+        self, failure: Failure | None, *, shown: bool = True, other_graph: bool = False
+    ) -> None:
+        """`failure` above the grid; `shown`: whether a good result of this graph is on screen
+        below it (a panel opened on a folder it cannot read has none); `other_graph`: the last
+        good result there is belongs to the graph this one replaced (a preset picked, a file
+        loaded), so it is not shown under this one's errors."""
         # An empty HTML widget still takes a line's height: hidden, it leaves no gap.
         self.layout.display = "none" if failure is None else ""
         if failure is None:
@@ -32,4 +36,8 @@ class ErrorsView(widgets.HTML):
         }.get(failure.kind, "Something went wrong")
         fixed = "trusted" if failure.kind == "untrusted" else "fixed"
         after = "showing the last good result" if shown else f"nothing to show until it is {fixed}"
+        if not shown and other_graph:
+            after = (
+                f"this graph has no good result yet (the one before was another graph's): {after}"
+            )
         self.value = f"<b>{problem}; {after}.</b><ul>{items}</ul>"

@@ -5,13 +5,20 @@ A/B (the selected node before the last edit beside now, same draws), as tiles wi
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
 import numpy as np
 
 from augexplorer.engine import RunResult
-from augexplorer.render.overlay_data import available_kinds, node_overlays, pane_overlay
+from augexplorer.render.overlay_data import (
+    available_kinds,
+    left_behind,
+    node_overlays,
+    overlay_fixes,
+    pane_overlay,
+)
 from augexplorer.render.sample_view import sample_view
 from augexplorer.render.tiles import node_tiles, pictures
 from augexplorer.spec import Ref
@@ -85,7 +92,10 @@ class GridView(widgets.VBox):
         self.caption.add_class("ax-grid-caption")
         self.note = widgets.HTML("")
         self.tiles = TileGrid(size=DEFAULT_SIZE, vary_draws=variety.copies)
-        self.overlay_toggles = AnnotationToggles(self._overlay_kinds_changed)
+        # the overlays' fix: carry a kind to the node shown (set by the panel: an edit)
+        self.on_carry: Callable[[str, str], None] | None = None
+        self._overlay_node: str | None = None
+        self.overlay_toggles = AnnotationToggles(self._overlay_kinds_changed, self._carry)
         self.tiles.overlay_kinds = self.overlay_toggles.shown
         head = widgets.HBox([self.mode, self.size, self.draws, self.refused])
         head.add_class("ax-grid-head")
@@ -114,7 +124,8 @@ class GridView(widgets.VBox):
         before: Snapshot | None,
         failure: Failure | None = None,
     ) -> None:
-        if result is None:
+        if result is None:  # nothing of this graph ran: no other graph's pictures either
+            self._clear()
             return
         self._last = (result, node, before, failure)
         mode = self.mode.value
@@ -143,6 +154,18 @@ class GridView(widgets.VBox):
         self.renders += 1
         if self.tiles.opened >= 0:
             self._draw_large()
+
+    def _clear(self) -> None:
+        if self._drawn is None and not self.tiles.tiles:
+            return
+        self._last = self._drawn = self._view = None
+        with self.tiles.hold_sync():
+            self.tiles.opened = -1
+            self.tiles.tiles = []
+            self.tiles.overlays = []
+        self.overlay_toggles.offer(None)
+        self.caption.value = ""
+        self.note.value = ""
 
     def _show_batch(self, result: RunResult, what: Shown) -> None:
         tiles = node_tiles(result, what.ref, self.size.value)
@@ -266,9 +289,13 @@ class GridView(widgets.VBox):
         """Send the annotations of `ref`'s images to draw over picture `picture` of each tile
         (none for a graph without annotations), and offer the kinds there are."""
         overlays = node_overlays(result, ref, self.size.value)
+        # the engine says which kinds the graph carried here (the others are not drawn)
+        states = result.overlay_states(ref.node) if overlays is not None else None
+        self._overlay_node = ref.node
         self.overlay_toggles.offer(
-            available_kinds(overlays) if overlays is not None else None,
-            warnings=result.annotation_warnings(ref.node) if overlays is not None else (),
+            available_kinds(overlays, states) if overlays is not None else None,
+            left_behind=left_behind(states),
+            fixes=overlay_fixes(states),
         )
         self.tiles.overlay_kinds = self.overlay_toggles.shown
         self.tiles.overlays = [
@@ -278,6 +305,10 @@ class GridView(widgets.VBox):
 
     def _overlay_kinds_changed(self, kinds: list[str]) -> None:
         self.tiles.overlay_kinds = kinds
+
+    def _carry(self, kind: str) -> None:
+        if self.on_carry is not None and self._overlay_node is not None:
+            self.on_carry(self._overlay_node, kind)
 
     # ---- controls ---------------------------------------------------------------------------
     def vary(self, sample: int, draws: int | str) -> None:

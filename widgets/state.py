@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from augexplorer.annotations.carry import carry
+from augexplorer.annotations.drawable import carry_all, overlay_states
 from augexplorer.annotations.wiring import add_operator, placement
 from augexplorer.catalog import ArgInfo, Catalog, OpInfo
 from augexplorer.catalog.flow import (
@@ -25,8 +27,9 @@ from augexplorer.catalog.flow import (
     size_needed_after,
 )
 from augexplorer.catalog.hints import starting_values
+from augexplorer.checks.annotated import ANNOTATED_KIND
 from augexplorer.engine import RunResult, Session
-from augexplorer.presets import PRESETS, preset
+from augexplorer.presets import PRESETS, preset, preset_on
 from augexplorer.spec import (
     ArgValue,
     Device,
@@ -84,6 +87,11 @@ class Controller:
         self._selected: str | None = None
         self._seed_locked = True
         self._dirty = session.result is None
+        # Which graph the session's result is of: a count of whole-graph swaps (a preset picked,
+        # a file loaded), so that a failing new graph never shows the old graph's pictures as
+        # its "last good result".
+        self._graph_count = 0
+        self._result_graph = 0 if session.result is not None else -1
         self._before: Snapshot | None = None
         self._new_entry = False
         self._rng = _random.Random(rng_seed)
@@ -95,7 +103,7 @@ class Controller:
     def state(self) -> PanelState:
         return PanelState(
             spec=self._spec,
-            result=self.session.result,
+            result=self.session.result if self.result_is_current_graphs else None,
             failure=self._failure,
             selected=self._selected if self._selected in self._spec else None,
             can_undo=self.history.can_undo,
@@ -104,6 +112,17 @@ class Controller:
             history=tuple(self.history.steps()),
             before=self._before,
         )
+
+    @property
+    def result_is_current_graphs(self) -> bool:
+        """Whether the session's last good result was run for this graph (before some of its
+        edits, maybe), not for the graph a preset or a file replaced."""
+        return self.session.result is not None and self._result_graph == self._graph_count
+
+    @property
+    def other_graphs_result(self) -> bool:
+        """Whether a good result exists but is another graph's (not shown: see ``state``)."""
+        return self.session.result is not None and not self.result_is_current_graphs
 
     @property
     def edited(self) -> bool:
@@ -135,6 +154,7 @@ class Controller:
         try:
             action()
             self._failure = None
+            self._result_graph = self._graph_count
         except Exception as error:  # shown on the node; the last good grid stays
             source = self._spec.sources()[0].id if self._spec.sources() else None
             self._failure = Failure.from_exception(error, source)
@@ -334,12 +354,29 @@ class Controller:
         return self._preset_here(name).unseeded() != self._spec.unseeded()
 
     def _preset_here(self, name: str) -> GraphSpec:
-        """Preset `name` on the current data source, at the current batch size."""
-        spec = preset(name)
+        """Preset `name` on the current data source, at the current batch size, carrying every
+        kind of annotation that source reads (:func:`~augexplorer.presets.preset_on`)."""
         sources = self._spec.sources()
-        if sources:
-            spec = spec.with_source(sources[0])
+        spec = preset_on(name, sources[0]) if sources else preset(name)
         return dataclasses.replace(spec, batch_size=self._spec.batch_size)
+
+    def carry_annotations(self, node: str, kind: str) -> PanelState:
+        """Wire the operators that move `kind` (an overlay's kind: boxes, polygons, masks,
+        keypoints) with the images through every geometric step up to `node`: the fix beside
+        a switch the graph left off. Raises ValueError saying why where nothing can carry it."""
+        states = overlay_states(self._spec, node)
+        state = states.get(kind) if states is not None else None
+        if state is None or not state.carry_kinds:
+            raise ValueError(state.reason if state and state.reason else f"{kind} are drawn here")
+        return self.edit(carry(self._spec, node, state.carry_kinds), label=state.fix.lower())
+
+    def use_annotated_source(self) -> PanelState:
+        """Read the bundled annotated photos (COCO): the fix for a graph that reads annotations
+        from a folder (an annotated preset picked on one). A preset picked as it is reads them
+        as the preset does, every kind carried through its geometry; another graph reads what
+        the panel's COCO source reads, carried where companions exist."""
+        spec = self._annotated(switched_source(self._spec, ANNOTATED_KIND, None))
+        return self.edit(spec, label="source: the bundled COCO annotations")
 
     def set_skip_bad(self, skip: bool) -> PanelState:
         """Leave out (or read again) files that are not images: the fix the error for corrupt
@@ -355,9 +392,24 @@ class Controller:
         self, kind: str, path: str | None = None, file_root: str | None = None
     ) -> PanelState:
         """Read other data: `kind` from `path` (a COCO file's images from `file_root`). The
-        other settings of the source (shuffle, seed, skipping bad files) stay as they were."""
-        spec = switched_source(self._spec, kind, path, file_root)
+        other settings of the source (shuffle, seed, skipping bad files) stay as they were.
+        Annotated data carries every kind it reads through the graph's geometry where
+        companions can (an unedited preset reads it as the preset does)."""
+        spec = self._annotated(switched_source(self._spec, kind, path, file_root))
         return self.edit(spec, label=f"source: {kind}{' ' + path if path else ''}")
+
+    def _annotated(self, switched: GraphSpec) -> GraphSpec:
+        """`switched` (the graph on other data) with every kind of annotation its source reads
+        carried where companions can carry it: a kind read is a kind drawn, and trained on."""
+        source = switched.sources()[0] if switched.sources() else None
+        if source is None or not source.reads_coco:
+            return switched
+        name = self._spec.name
+        own = preset(name).sources() if name in PRESETS else []
+        if own and own[0].reads_coco and not self.preset_edited:  # an annotated preset
+            spec = preset_on(name, source)
+            return dataclasses.replace(spec, batch_size=self._spec.batch_size)
+        return carry_all(switched)
 
     def set_batch_size(self, batch_size: int, *, run: bool = True) -> PanelState:
         spec = dataclasses.replace(self._spec, batch_size=int(batch_size))
@@ -429,6 +481,7 @@ class Controller:
         return state
 
     # ---- helpers ----------------------------------------------------------------------------
+        self._graph_count += 1  # the result so far is the replaced graph's
     def op_info(self, node: str) -> OpInfo | None:
         found = self._spec.node(node)
         return self.catalog.get(found.op) if isinstance(found, Node) else None

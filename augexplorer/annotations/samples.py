@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import dataclasses
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +37,21 @@ class SampleAnnotations:
     # per keypoint object, its category's skeleton: COCO's 1-based pairs of keypoints to join
     skeletons: tuple[tuple[tuple[int, int], ...], ...] = ()
     keypoint_labels: tuple[int, ...] = ()  # per keypoint object, its category's label
+
+    def keeping(self, kinds: Collection[str]) -> SampleAnnotations:
+        """These annotations with only `kinds` of ``boxes``, ``polygons``, ``masks`` and
+        ``keypoints`` left in (the others emptied: not to be drawn)."""
+        empty = SampleAnnotations()
+        kept = self
+        if "boxes" not in kinds:
+            kept = dataclasses.replace(kept, boxes=empty.boxes, labels=empty.labels, names=())
+        if "polygons" not in kinds:
+            kept = dataclasses.replace(kept, polygons=(), polygon_masks=())
+        if "masks" not in kinds:
+            kept = dataclasses.replace(kept, mask=None)
+        if "keypoints" not in kinds:
+            kept = dataclasses.replace(kept, keypoints=None, skeletons=(), keypoint_labels=())
+        return kept
 
     def to_json(self) -> dict[str, Any]:
         """Plain lists for a browser view."""

@@ -85,6 +85,8 @@ class Tracks:
     companions: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # image nodes that move pixels while some annotations stay behind -> which, and the fix
     mismatched: dict[str, str] = field(default_factory=dict)
+    # the same, as kinds: image node -> the placed kinds it left behind (chain order)
+    left: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def get(self, kind: str) -> Ref | None:
         return self.refs.get(kind)
@@ -121,6 +123,7 @@ def tracks_at(spec: GraphSpec, node_id: str) -> Tracks | None:
     derived = _annotation_nodes(spec)
     companions: dict[str, tuple[str, ...]] = {}
     mismatched: dict[str, str] = {}
+    left: dict[str, tuple[str, ...]] = {}
     for image_id in chain[1:]:
         image = spec.node(image_id)
         assert isinstance(image, Node)
@@ -141,22 +144,23 @@ def tracks_at(spec: GraphSpec, node_id: str) -> Tracks | None:
             companions[image_id] = tuple(moved)
         if image.op == "crop_mirror_normalize" and cmn_crops(image.args):
             stayed = list(refs)  # bb_flip / coord_flip follow its mirror, nothing its crop
-        left = _left_behind(image, stayed, form)
-        if left:
-            mismatched[image_id] = left
-    return Tracks(source.id, refs, form, companions, mismatched)
+        behind = _left_behind(image, stayed, form)
+        if behind:
+            left[image_id] = behind
+            mismatched[image_id] = (
+                f"{', '.join(behind)} no longer match the images after {image.id} ({image.op})"
+            )
+    return Tracks(source.id, refs, form, companions, mismatched, left)
 
 
-def _left_behind(image: Node, stayed: list[str], form: AnnotationFormat) -> str:
-    """What no longer matches after `image`, when it moves pixels: "" when nothing."""
+def _left_behind(image: Node, stayed: list[str], form: AnnotationFormat) -> tuple[str, ...]:
+    """The placed kinds that no longer match after `image`, when it moves pixels."""
     if not moves_pixels(image.op, image.args):
-        return ""
+        return ()
     kinds = [kind for kind in stayed if kind in PLACED_KINDS]
     if image.op in SCALES_ONLY and form.ratio:
         kinds = [kind for kind in kinds if kind == "masks"]
-    if not kinds:
-        return ""
-    return f"{', '.join(kinds)} no longer match the images after {image.id} ({image.op})"
+    return tuple(kinds)
 
 
 def _past_casts(spec: GraphSpec, ref: Ref) -> Ref:

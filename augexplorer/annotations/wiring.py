@@ -292,6 +292,27 @@ class _Wiring:
         spec = dataclasses.replace(spec, nodes=tuple(rewired), outputs=outputs)
         return Added(spec, self.node.id, tuple(sorted(made)), (*notes, *self.notes))
 
+    def finish_in_place(self) -> GraphSpec:
+        """The graph with the companions wired to the image node already in it (`node`, its
+        arguments as the wiring left them): what reads an old track reads the moved one."""
+        nodes: list[AnyNode] = list(self.spec.nodes)
+        index = self.spec.ids().index(self.node.id)
+        nodes[index : index + 1] = [*self.before, self.node, *self.after]
+        made = {node.id for node in (*self.before, *self.after)}
+
+        def follow(ref: Ref) -> Ref:
+            for _ in range(8):  # masks -> their cast -> the companion reading it
+                if ref not in self.moves:
+                    break
+                ref = self.moves[ref]
+            return ref
+
+        rewired = [
+            n.map_refs(follow) if isinstance(n, Node) and n.id not in made else n for n in nodes
+        ]
+        outputs = {name: follow(ref) for name, ref in self.spec.outputs.items()}
+        return dataclasses.replace(self.spec, nodes=tuple(rewired), outputs=outputs)
+
 
 def _seed(spec: GraphSpec, node_id: str) -> int:
     """A seed for a new draw, fixed by the graph's seed and the node's name."""
@@ -377,11 +398,18 @@ def _box_crop(w: _Wiring) -> None:
     inputs = (boxes, labels) if labels is not None else (boxes,)
     crop = Node(crop_id, BOX_CROP, inputs, args, seed=_seed(w.spec, crop_id))
     w.before.append(crop)
-    anchor, shape = Ref(crop_id, 0), Ref(crop_id, 1)
-    w.node = Node(w.fresh("crop"), "slice", (w.images, anchor, shape))
+    w.node = Node(w.fresh("crop"), "slice", (w.images, Ref(crop_id, 0), Ref(crop_id, 1)))
     w.move("boxes", Ref(crop_id, 2))
     if labels is not None:
         w.move("labels", Ref(crop_id, 3))
+    box_crop_companions(w, crop_id)
+
+
+def box_crop_companions(w: _Wiring, crop_id: str) -> None:
+    """The masks, polygons, vertices and keypoints through the window of ``random_bbox_crop``
+    `crop_id` (its output 4, the indices of the boxes kept, picks the polygons: the crop must
+    give it, ``output_bbox_indices=True``)."""
+    anchor, shape = Ref(crop_id, 0), Ref(crop_id, 1)
     masks = w.track("masks")
     if masks is not None:
         w.move("masks", w.add(Node(w.name("masks"), "slice", (masks, anchor, shape))))

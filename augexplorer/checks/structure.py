@@ -8,6 +8,7 @@ import keyword
 
 from ..plan import Step
 from ..spec import Ref
+from .annotated import ANNOTATED_FIX, reads_missing_annotations
 from .context import CheckContext
 from .naming import IDENTIFIER, RESERVED_IDS, closest, suggest_id
 
@@ -93,7 +94,12 @@ def check_ref(
     step = ctx.calls.get(ref.node)
     if step is None:
         return None  # a problem in that node (or a cycle) is reported there
-    if ref.output >= step.output_count:
+    if ref.output >= step.output_count and (
+        missing := reads_missing_annotations(ctx.spec, ref, what)
+    ):
+        # an annotated graph on a folder: the fix is annotated data, not another index
+        ctx.problem(missing, node, argument, fix=ANNOTATED_FIX)
+    elif ref.output >= step.output_count:
         ctx.problem(
             f"{what} reads output {ref.output} of {ref.node!r}, which has {step.output_count} output(s)",
             node,

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..annotations import SampleAnnotations, Tracks
+from ..annotations.drawable import OverlayState
 from ..data import SourceData
 from ..plan import Plan, Step
 from ..spec import Ref
@@ -61,6 +62,9 @@ class RunResult:
         default_factory=dict, init=False, repr=False, compare=False
     )
     _reaching: dict[str, frozenset[str]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    _overlay_states: dict[str, dict[str, OverlayState] | None] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
 
@@ -193,6 +197,27 @@ class RunResult:
             remap = bool(source.reader_args.get("avoid_class_remapping"))  # type: ignore[union-attr]
             objects = data.coco.keypoint_objects(avoid_class_remapping=remap)
         return annotations_at(tracks, self.arrays, sizes, names, objects)
+
+    def overlay_states(self, node_id: str | None = None) -> dict[str, OverlayState] | None:
+        """Per kind the overlays draw (boxes, names, polygons, masks, keypoints), whether the
+        graph carried it to `node_id`'s images (the final images by default) and, where not,
+        why and what carries it; None where the images come from no annotated source."""
+        from ..annotations.drawable import overlay_states
+
+        node_id = node_id or self.final.node
+        if node_id not in self._overlay_states:
+            self._overlay_states[node_id] = overlay_states(self.plan.spec, node_id)
+        return self._overlay_states[node_id]
+
+    def drawn_annotations(self, node_id: str | None = None) -> list[SampleAnnotations] | None:
+        """:meth:`annotations` with only the kinds the graph carried to `node_id`'s images
+        (:meth:`overlay_states`): what the overlays and ``render_node`` draw there."""
+        annotations = self.annotations(node_id)
+        states = self.overlay_states(node_id)
+        if annotations is None or states is None:
+            return annotations
+        kinds = {kind for kind, state in states.items() if state.drawable}
+        return [sample.keeping(kinds) for sample in annotations]
 
     def annotation_warnings(self, node_id: str | None = None) -> list[str]:
         """What no longer matches the images at `node_id` (the final images by default): an

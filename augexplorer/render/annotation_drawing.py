@@ -51,7 +51,10 @@ def _keypoints(draw: ImageDraw.ImageDraw, sample: SampleAnnotations, scale: floa
         label = sample.keypoint_labels[index] if index < len(sample.keypoint_labels) else 1
         colour = (*class_rgb(label), 255)
         xy = points[:, :2] * scale
-        labelled = points[:, 2] > 0
+        width, height = draw.im.size
+        # a point a crop cut off is not in this picture: neither it nor its bones are drawn
+        inside = (xy[:, 0] >= 0) & (xy[:, 1] >= 0) & (xy[:, 0] <= width) & (xy[:, 1] <= height)
+        labelled = (points[:, 2] > 0) & inside
         bones = sample.skeletons[index] if index < len(sample.skeletons) else ()
         for a, b in bones:  # COCO's pairs count points from 1
             if 0 < a <= len(xy) and 0 < b <= len(xy) and labelled[a - 1] and labelled[b - 1]:

@@ -9,13 +9,14 @@ class.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from PIL import Image
 
 from ..annotations import SampleAnnotations
+from ..annotations.drawable import OverlayState
 from ..engine.result import RunResult
 from ..spec import Ref
 from .palette import MASK_ALPHA, PALETTE, class_colour, mask_rgba, text_colour
@@ -40,7 +41,7 @@ def node_overlays(
     (no annotated source, a source's encoded files, or an output that is not the images)."""
     if ref.output != 0:
         return None
-    annotations = result.annotations(ref.node)
+    annotations = result.drawn_annotations(ref.node)
     if annotations is None:
         return None
     layout = result.layout(ref)
@@ -79,7 +80,7 @@ def sample_overlay(
             for owner in owners
         ],
         "mask": mask_png(sample.mask, mask_side) if sample.mask is not None else None,
-        "keypoints": keypoint_overlay(sample),
+        "keypoints": keypoint_overlay(sample, width, height),
     }
 
 
@@ -95,14 +96,22 @@ def mask_png(mask: np.ndarray, side: int | None = None) -> bytes:
     return buffer.getvalue()
 
 
-def keypoint_overlay(sample: SampleAnnotations) -> list[dict[str, Any]]:
+def keypoint_overlay(
+    sample: SampleAnnotations, width: float | None = None, height: float | None = None
+) -> list[dict[str, Any]]:
     """Keypoints where the annotations carry them (a COCO source read with ``keypoints=True``):
     one entry per object that has a labelled point, its points as x, y, visibility, its
-    skeleton's edges as 0-based point index pairs, coloured by its class."""
+    skeleton's edges as 0-based point index pairs, coloured by its class. A point outside a
+    `width` x `height` image (a crop cut it off) is not labelled there: visibility 0."""
     if sample.keypoints is None:
         return []
     out = []
     for index, points in enumerate(np.asarray(sample.keypoints, np.float32)):
+        if width is not None and height is not None:
+            x, y = points[:, 0], points[:, 1]
+            outside = (x < 0) | (y < 0) | (x > width) | (y > height)
+            points = points.copy()
+            points[outside, 2] = 0
         if not (points[:, 2] > 0).any():
             continue  # padding: an image with fewer keypoint objects than the most
         label = sample.keypoint_labels[index] if index < len(sample.keypoint_labels) else 0
@@ -117,13 +126,41 @@ def keypoint_overlay(sample: SampleAnnotations) -> list[dict[str, Any]]:
     return out
 
 
-def available_kinds(overlays: Sequence[dict[str, Any] | None]) -> dict[str, str | None]:
-    """Each kind -> None where some sample has it to draw, else why there is nothing."""
+def available_kinds(
+    overlays: Sequence[dict[str, Any] | None],
+    states: Mapping[str, OverlayState] | None = None,
+) -> dict[str, str | None]:
+    """Each kind -> None where some sample has it to draw, else why there is nothing: first
+    what the graph says (`states`, :meth:`RunResult.overlay_states`: a kind it did not carry
+    to these images is not drawn), then what the batch holds."""
     present = [o for o in overlays if o is not None]
 
     def has(key: str) -> bool:
         return any(o[key] for o in present)
 
+    said = {kind: state.reason for kind, state in (states or {}).items() if state.reason}
+    return {kind: said.get(kind, found) for kind, found in _in_batch(present, has).items()}
+
+
+def overlay_fixes(states: Mapping[str, OverlayState] | None) -> dict[str, str]:
+    """Each kind the graph can be made to carry to the images -> the fix's label ("Carry
+    polygons through 'crop'"), for a button beside its switch."""
+    return {kind: state.fix for kind, state in (states or {}).items() if state.carry_kinds}
+
+
+def left_behind(states: Mapping[str, OverlayState] | None) -> dict[str, str]:
+    """Each kind the source reads that the graph did not carry to the images -> why: said on
+    the row of switches, not only on hover (the names once, with their boxes)."""
+    said = {k: s.reason for k, s in (states or {}).items() if s.left_behind and s.reason}
+    if "boxes" in said:
+        said.pop("names", None)
+    return said
+
+
+def _in_batch(
+    present: Sequence[dict[str, Any]], has: Callable[[str], bool]
+) -> dict[str, str | None]:
+    """Each kind -> None where some sample of the batch has it, else why there is nothing."""
     return {
         "boxes": None if has("boxes") else "no boxes in this batch",
         "names": None if has("boxes") else "no boxes in this batch",
@@ -144,7 +181,7 @@ def pane_overlay(result: RunResult, ref: Ref, index: int) -> dict[str, Any] | No
     images carry no annotations."""
     if ref.output != 0:
         return None
-    annotations = result.annotations(ref.node)
+    annotations = result.drawn_annotations(ref.node)
     if annotations is None or not 0 <= index < len(annotations):
         return None
     height, width = image_size(tuple(result.output(ref)[index].shape()), result.layout(ref))

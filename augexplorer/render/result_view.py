@@ -61,7 +61,8 @@ def render_node(
 ) -> Image.Image:
     """A grid of one node's output (the graph's image output by default), captioned with each
     sample's label and the random values drawn for it; an annotated graph's boxes, class names,
-    polygons and masks drawn over its images (unless `annotations` is False)."""
+    polygons, masks and keypoints drawn over its images (unless `annotations` is False), each
+    kind only where the graph carried it through every geometric step to this node."""
     ref = result.final if ref is None else (Ref.parse(ref) if isinstance(ref, str) else ref)
     arrays = result.arrays(ref)
     layout = result.layout(ref)
@@ -78,7 +79,8 @@ def render_node(
             )
             for i in held
         ]
-    drawn = (result.annotations(ref.node) if annotations and ref.output == 0 else None) or []
+    # only the kinds the graph carried to these images (RunResult.overlay_states), as the panel
+    drawn = (result.drawn_annotations(ref.node) if annotations and ref.output == 0 else None) or []
     if samples is not None:
         positions = [held.index(i) for i in samples if i in held]
         arrays = [arrays[p] for p in positions]

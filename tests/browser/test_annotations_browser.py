@@ -197,21 +197,33 @@ def test_names_are_legible_in_the_dark_theme(page: Any, artifacts: Path) -> None
         set_theme(page, "JupyterLab Light", light=True)
 
 
-def test_boxes_that_no_longer_match_are_said_above_the_tiles(page: Any, artifacts: Path) -> None:
+def test_boxes_left_behind_are_not_drawn_and_a_button_carries_them(
+    page: Any, artifacts: Path
+) -> None:
     page.locator(".ax-spec-path input").fill("turned.json")
     page.locator("button.ax-load").click()
-    warning = page.locator(".ax-overlay-note .ax-overlay-warning")
+    warning = page.locator(".ax-overlay-note .ax-overlay-warning").first
     warning.wait_for(timeout=60_000)
-    assert "no longer match the images after turn (rotate)" in warning.inner_text()
-    assert page.locator(".ax-tile .ax-overlay rect.ax-ov-box").count() > 0  # drawn all the same
+    assert "boxes are not rotated by 'turn': add them" in warning.inner_text()
+    assert page.locator("button.ax-overlay-toggle-boxes").is_disabled()
+    assert page.locator(".ax-tile .ax-overlay rect.ax-ov-box").count() == 0  # not where they are
+    carry = page.locator("button.ax-overlay-carry-boxes")
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 1000})
         page.wait_for_timeout(500)
-        assert warning.is_visible()
+        assert warning.is_visible() and carry.is_visible()
         overflow = sideways(page)
         assert all(v <= 1 for v in overflow.values()), (width, overflow)
-        screenshot(page, width, artifacts / f"annotations-mismatch-{width}.png")
+        screenshot(page, width, artifacts / f"annotations-left-behind-{width}.png")
     page.set_viewport_size({"width": 1600, "height": 1000})
+    carry.click()
+    boxes = page.locator(".ax-tile .ax-overlay rect.ax-ov-box")
+    boxes.first.wait_for(timeout=60_000)
+    assert not page.locator("button.ax-overlay-toggle-boxes").is_disabled()
+    expected = kernel_annotations(page)
+    tiles = drawn(page, ".ax-tile .ax-ov-frame")
+    for tile, want in zip(tiles, expected, strict=True):
+        assert_boxes_match(tile, want)
 
 
 def test_pixel_masks_are_drawn_and_switch_off(page: Any, artifacts: Path) -> None:
@@ -238,3 +250,71 @@ def test_pixel_masks_are_drawn_and_switch_off(page: Any, artifacts: Path) -> Non
         timeout=30_000,
     )
     assert not masks.first.is_visible()
+
+
+POINTS = """
+(root) => [...root.querySelectorAll(".ax-tile .ax-ov-frame")].map(frame => {
+  const picture = frame.querySelector("img, canvas").getBoundingClientRect();
+  const points = [...frame.querySelectorAll("path.ax-ov-point")].map(path => {
+    const r = path.getBoundingClientRect();
+    return [(r.left + r.right) / 2 - picture.left, (r.top + r.bottom) / 2 - picture.top];
+  });
+  return { width: picture.width, height: picture.height, points,
+           bones: frame.querySelectorAll("line.ax-ov-bone").length };
+})
+"""
+
+
+def test_ssd_detection_draws_the_skeleton_only_where_the_person_is(
+    page: Any, artifacts: Path
+) -> None:
+    """The bundled COCO photos (boxes, polygons, keypoints) and the SSD preset picked from the
+    toolbar: the crop and flip carry the keypoints, so each drawn point is where the kernel's
+    annotations put it at the final node, inside its picture, never left in the coordinates
+    of the uncropped photo. Runs last: it replaces the module's graph."""
+    # the module's graph reads a COCO file of its own: the bundled photos, as a user picks them
+    page.locator(".ax-source select").select_option(label="bundled samples")
+    page.locator(".ax-source-path").wait_for(state="hidden", timeout=30_000)
+    page.locator(".ax-source select").select_option(label="COCO annotations")
+    page.locator(".ax-preset select").select_option("ssd_detection")
+    page.wait_for_function(
+        "() => document.querySelector('.ax-preset select').value === 'ssd_detection'",
+        timeout=60_000,
+    )
+    code = (
+        "import json; r = explorer.result\n"
+        "from augexplorer.render.overlay_data import node_overlays\n"
+        "print(json.dumps(['', [], [], [], ''] if r is None or not explorer.state.ok else"
+        " [r.plan.spec.name, [[p[:2] for o in ov['keypoints'] for p in"
+        " o['points'] if p[2] > 0] for ov in node_overlays(r, r.final)],"
+        " [list(x.shape[1:]) for x in r.arrays(r.final)], r.files(),"
+        " repr(r.plan.spec.sources()[0])]))"
+    )
+    for _ in range(60):  # the kernel answers once the preset ran
+        name, expected, sizes, *about = json.loads(kernel_eval(page, code))
+        if name == "ssd_detection":
+            break
+        page.wait_for_timeout(1000)
+    assert name == "ssd_detection"
+    assert any(expected), ("the batch holds labelled keypoints", about)
+    # a dot is a zero-length path: attached, with no box of its own for "visible" to see
+    page.locator(".ax-tile path.ax-ov-point").first.wait_for(state="attached", timeout=60_000)
+    hidden = page.locator(".ax-tiles-root").first.get_attribute("class") or ""
+    assert "ax-ov-hide-keypoints" not in hidden and "ax-ov-hide-polygons" not in hidden
+    for button in ("boxes", "polygons", "keypoints"):
+        assert not page.locator(f"button.ax-overlay-toggle-{button}").is_disabled()
+    tiles = page.locator(".ax-explorer").first.evaluate(POINTS)
+    assert len(tiles) == len(expected)
+    for tile, want, (_height, width) in zip(tiles, expected, sizes, strict=True):
+        scale = tile["width"] / width
+        assert len(tile["points"]) == len(want)
+        for (x, y), (wx, wy) in zip(tile["points"], want, strict=True):
+            assert abs(x - wx * scale) <= 2.5 and abs(y - wy * scale) <= 2.5, ((x, y), (wx, wy))
+            assert -1 <= x <= tile["width"] + 1 and -1 <= y <= tile["height"] + 1
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.wait_for_timeout(500)
+        overflow = sideways(page)
+        assert all(v <= 1 for v in overflow.values()), (width, overflow)
+        screenshot(page, width, artifacts / f"annotations-ssd-detection-{width}.png")
+    page.set_viewport_size({"width": 1600, "height": 1000})

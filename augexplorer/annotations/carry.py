@@ -1,0 +1,179 @@
+"""Carrying a kind of annotation through an image operator already in the graph.
+
+:mod:`.wiring` wires every companion when an operator is added. A graph made another way (a
+preset, a file, a source switched to read polygons after the crop was added) can hold an image
+operator that moves pixels while some kinds of annotation stay behind
+(:attr:`~.tracks.Tracks.left`). :func:`carry_through` adds the missing companions to that
+operator, reading its own draws (its coin, its angle, its crop window), and :func:`carry` does so
+for every operator on the way to a node (:func:`.drawable.carry_all` for every kind a source
+reads). :func:`why_not_carried` says when DALI has no companion
+to add, in words a user can act on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+
+from ..spec import ArgValue, GraphSpec, Node, Random
+from .geometry import NO_SAFE_FORM, cmn_crops
+from .tracks import tracks_at
+from .wiring import (
+    BOX_CROP,
+    POINT_KINDS,
+    _flip_companions,
+    _paste,
+    _resize,
+    _rotate,
+    _warp_affine,
+    _Wiring,
+    box_crop_companions,
+)
+
+# the kinds that come along when a kind is carried: a box's label moves (or is dropped) with it
+_ALONG = {"boxes": ("labels",), "polygons": ("vertices",), "vertices": ("polygons",)}
+MAX_CARRIES = 16  # image nodes one carry may wire: a graph has far fewer on one chain
+
+
+def box_crop_of(spec: GraphSpec, image: Node) -> str | None:
+    """The ``random_bbox_crop`` whose window `image` (a slice) cuts: its anchor and shape are the
+    slice's second and third inputs. None for any other crop."""
+    if image.op not in ("slice", "decoders.image_slice") or len(image.inputs) < 3:
+        return None
+    anchor, shape = image.inputs[1], image.inputs[2]
+    if anchor.node != shape.node or (anchor.output, shape.output) != (0, 1):
+        return None
+    found = spec.node(anchor.node) if anchor.node in spec else None
+    return found.id if isinstance(found, Node) and found.op == BOX_CROP else None
+
+
+def why_not_carried(spec: GraphSpec, image_id: str, kinds: Iterable[str]) -> str | None:
+    """Why `kinds` cannot be carried through image node `image_id` (None: they can)."""
+    image = spec.node(image_id)
+    assert isinstance(image, Node)
+    before = tracks_at(spec, image.inputs[0].node) if image.inputs else None
+    if before is None:
+        return "its images come from no annotated source"
+    if image.probability is not None or image.when:
+        # its companions would move the annotations also where it did not run
+        return (
+            "it runs only on some samples (a probability or a condition); its companions would not"
+        )
+    op = image.op
+    # every companion but bbox_rotate moves coordinates in ratio to the image size
+    placed = [k for k in kinds if k in POINT_KINDS or (k == "boxes" and op != "rotate")]
+    if op == "crop_mirror_normalize" and cmn_crops(image.args):
+        return "its crop has no box operator; crop with random_bbox_crop and slice before it"
+    if op == "warp_affine" and image.args.get("inverse_map", True) is not False:
+        return (
+            "its matrix maps output points back (inverse_map=True), which no point operator "
+            "follows; set inverse_map=False"
+        )
+    if op in ("slice", "decoders.image_slice") and box_crop_of(spec, image) is None:
+        return NO_SAFE_FORM[op]
+    if op not in _CARRIERS:
+        return NO_SAFE_FORM.get(op, "no annotation operator follows it")
+    if placed and not before.format.ratio:
+        return (
+            "its companions move coordinates in ratio to the image size, but source "
+            f"{before.source!r} reads pixels: set ratio=True on it"
+        )
+    return None
+
+
+def carry_through(spec: GraphSpec, image_id: str, kinds: Iterable[str]) -> GraphSpec:
+    """`spec` with `kinds` moved with image node `image_id`, which left them behind: companion
+    operators reading its draws are added after it, and what read the old annotations reads the
+    moved ones. Raises ValueError saying why where no companion exists."""
+    wanted = list(dict.fromkeys(kinds))
+    why = why_not_carried(spec, image_id, wanted)
+    if why is not None:
+        raise ValueError(f"cannot carry {', '.join(wanted)} through {image_id!r}: {why}")
+    image = spec.node(image_id)
+    assert isinstance(image, Node)
+    before = tracks_at(spec, image.inputs[0].node)
+    assert before is not None
+    for kind in list(wanted):
+        wanted += [along for along in _ALONG.get(kind, ()) if along not in wanted]
+    refs = {kind: ref for kind, ref in before.refs.items() if kind in wanted}
+    wiring = _Wiring(spec, image.inputs[0].node, image, dataclasses.replace(before, refs=refs))
+    _CARRIERS[image.op](wiring)
+    carried = wiring.finish_in_place()
+    after = tracks_at(carried, image_id)
+    still = [k for k in (after.left.get(image_id, ()) if after else ()) if k in wanted]
+    if still:  # a companion the wiring could not add: say so rather than add half of it
+        raise ValueError(f"cannot carry {', '.join(still)} through {image_id!r}")
+    return carried
+
+
+def carry(spec: GraphSpec, node_id: str, kinds: Iterable[str]) -> GraphSpec:
+    """`spec` with `kinds` carried through every image operator between the source and
+    `node_id` that leaves them behind, in order. Raises ValueError naming the first operator
+    that has no companion for them."""
+    wanted = tuple(kinds)
+    for _ in range(MAX_CARRIES):
+        tracks = tracks_at(spec, node_id)
+        if tracks is None:
+            return spec
+        first = next(
+            (
+                (image, [k for k in left if k in wanted])
+                for image, left in tracks.left.items()
+                if any(k in wanted for k in left)
+            ),
+            None,
+        )
+        if first is None:
+            return spec
+        spec = carry_through(spec, *first)
+    raise ValueError(f"{', '.join(wanted)} are left behind by more than {MAX_CARRIES} nodes")
+
+
+def _carry_flip(w: _Wiring) -> None:
+    """The flip's own coins (a draw bound to it becomes a node both read)."""
+    axes = {"horizontal": 1, "vertical": 0}
+    values: dict[str, ArgValue] = {}
+    for name, default in axes.items():
+        value = w.node.args.get(name, default)
+        if isinstance(value, Random):
+            value = w.shared(f"{name[0]}coin", value, "INT32")
+            w.set_arg(name, value)
+        values[name] = value
+    _flip_companions(w, values["horizontal"], values["vertical"])
+
+
+def _carry_mirror(w: _Wiring) -> None:
+    """crop_mirror_normalize's mirror (it crops nothing: :func:`why_not_carried`)."""
+    mirror = w.node.args.get("mirror", 0)
+    if isinstance(mirror, Random):
+        mirror = w.shared("mirror_coin", mirror, "INT32")
+        w.set_arg("mirror", mirror)
+    _flip_companions(w, mirror, 0)
+
+
+def _carry_box_crop(w: _Wiring) -> None:
+    """A slice cutting a ``random_bbox_crop``'s window: the other kinds through the same window
+    (the crop also gives the indices of the boxes it keeps, which pick the polygons)."""
+    crop_id = box_crop_of(w.spec, w.node)
+    assert crop_id is not None  # why_not_carried checked it
+    crop = w.spec.node(crop_id)
+    assert isinstance(crop, Node)
+    if w.track("polygons") is not None and not crop.args.get("output_bbox_indices"):
+        crop = crop.with_arg("output_bbox_indices", True)
+    w.spec = w.spec.replace_node(crop)
+    box_crop_companions(w, crop_id)
+
+
+_CARRIERS: dict[str, Callable[[_Wiring], None]] = {
+    "flip": _carry_flip,
+    "crop_mirror_normalize": _carry_mirror,
+    "rotate": _rotate,
+    "paste": _paste,
+    "resize": _resize,
+    "experimental.resize": _resize,
+    "warp_affine": _warp_affine,
+    "slice": _carry_box_crop,
+    "decoders.image_slice": _carry_box_crop,
+}
+
+__all__ = ["box_crop_of", "carry", "carry_through", "why_not_carried"]
