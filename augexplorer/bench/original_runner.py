@@ -1,0 +1,211 @@
+"""Time a user's own torchvision or albumentations pipeline in a PyTorch DataLoader.
+
+    python original_runner.py JOB.json RESULT.json
+
+A standalone script: it needs only torch, Pillow and the pipeline's library (never augexplorer),
+so it can run in another Python than augexplorer's, one where that library imports (torchvision's
+wheels need torch's own build). It runs the user's file (its source is in the job), which is why
+augexplorer starts it only once the user has allowed running the file.
+
+The job (JSON): ``source`` (the file's Python text), ``where`` (its path, for tracebacks and
+imports beside it), ``pipeline`` (the name the pipeline is known by in the file), ``library``
+("torchvision" or "albumentations"), ``files`` (images, in order), ``batch_size``, ``workers``.
+Each image is opened with Pillow and converted to RGB, as torchvision users load images; for
+albumentations the RGB pixels go in as a NumPy array (``transform(image=...)["image"]``).
+The loader runs one pass over the files; the first batch (worker start-up) is not timed.
+
+The result (JSON): ``images`` (images delivered), ``timed_images``, ``seconds``, ``versions``;
+or ``error`` (one line saying what failed and the fix) where the pipeline cannot be timed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import os
+import platform
+import sys
+import time
+import traceback
+import types
+from typing import Any
+
+RUN_NAME = "augexplorer_original"  # not "__main__": a file's own `if __name__ == ...` stays off
+
+
+class Refused(Exception):
+    """The pipeline cannot be timed; the message says why and the fix."""
+
+
+def main(argv: list[str]) -> int:
+    job_path, result_path = argv[1], argv[2]
+    with open(job_path, encoding="utf-8") as handle:
+        job = json.load(handle)
+    try:
+        # the user's file may print: keep this script's stdout for nothing but its own lines
+        with contextlib.redirect_stdout(sys.stderr):
+            result = run(job)
+    except Refused as refused:
+        result = {"error": str(refused)}
+    with open(result_path, "w", encoding="utf-8") as handle:
+        json.dump(result, handle)
+    return 0
+
+
+def run(job: dict[str, Any]) -> dict[str, Any]:
+    library = job["library"]
+    versions = _import_libraries(library)
+    transform = _pipeline(job, library)
+
+    from torch.utils.data import DataLoader
+
+    dataset = OriginalImages(job["files"], transform, library)
+    workers = int(job["workers"])
+    loader: Any = DataLoader(
+        dataset,  # type: ignore[arg-type]  # a map-style dataset by its protocol
+        batch_size=int(job["batch_size"]),
+        num_workers=workers,
+        shuffle=False,
+        collate_fn=collate,
+        worker_init_fn=_one_opencv_thread if workers > 0 else None,
+    )
+    images = timed = 0
+    start = 0.0
+    for index, (count, _batch) in enumerate(loader):
+        images += count
+        if index == 0:  # worker start-up and the first transforms: not timed
+            start = time.perf_counter()
+        else:
+            timed += count
+    seconds = time.perf_counter() - start
+    return {"images": images, "timed_images": timed, "seconds": seconds, "versions": versions}
+
+
+def _import_libraries(library: str) -> dict[str, str]:
+    modules = {"torchvision": "torchvision", "albumentations": "albumentations"}
+    if library not in modules:
+        raise Refused(f"no runner for {library!r} pipelines (fix: torchvision or albumentations)")
+    versions = {"python": platform.python_version()}
+    for name in ("torch", "PIL", modules[library]):
+        try:
+            module = importlib.import_module(name)
+        except Exception as error:  # an ImportError, or a library that fails while loading
+            raise Refused(
+                f"{name} does not import in {sys.executable}: {type(error).__name__}: "
+                f"{_first_line(error)} (fix: give the python of an environment where "
+                f"{modules[library]} imports, with --python PATH)"
+            ) from None
+        versions[name] = str(getattr(module, "__version__", "?"))
+    return versions
+
+
+def _pipeline(job: dict[str, Any], library: str) -> Any:
+    """Run the user's file and return its pipeline, by the name it is known by."""
+    where = str(job["where"])
+    folder = os.path.dirname(os.path.abspath(where))
+    sys.path.insert(0, folder)  # the file's own imports of modules beside it
+    module = types.ModuleType(RUN_NAME)
+    module.__file__ = where
+    sys.modules[RUN_NAME] = module  # so the DataLoader's workers can find its classes
+    try:
+        code = compile(job["source"], where, "exec")
+        exec(code, module.__dict__)  # the user allowed running the file
+    except BaseException as error:
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        frames = traceback.extract_tb(error.__traceback__)
+        line = next((f.lineno for f in reversed(frames) if f.filename == where), None)
+        at = f" (line {line})" if line else ""
+        raise Refused(
+            f"{where} failed while running{at}: {type(error).__name__}: {_first_line(error)} "
+            "(fix: make the file run on its own, e.g. give its arguments defaults)"
+        ) from None
+    return _find(module.__dict__, str(job["pipeline"]), library, where)
+
+
+def _find(namespace: dict[str, Any], name: str, library: str, where: str) -> Any:
+    """The pipeline called `name` in the file's namespace; a function of that name is called
+    (without arguments); otherwise the file's only Compose of the library."""
+    found = namespace.get(name)
+    if isinstance(found, types.FunctionType):
+        try:
+            found = found()
+        except TypeError as error:
+            raise Refused(
+                f"{where}: {name}() needs arguments ({_first_line(error)}) (fix: give its "
+                "parameters defaults, or assign the pipeline to a module-level name)"
+            ) from None
+    if found is not None and _is_compose(found, library):
+        return found
+    composes = [value for value in namespace.values() if _is_compose(value, library)]
+    if len(composes) == 1:
+        return composes[0]
+    raise Refused(
+        f"{where}: after running, the file has no {library} Compose called {name!r}"
+        + (f" and {len(composes)} others" if composes else "")
+        + " (fix: assign the pipeline to a module-level name and pick it with --pipeline NAME)"
+    )
+
+
+def _is_compose(value: Any, library: str) -> bool:
+    if library == "torchvision":
+        import torchvision.transforms as t1
+        import torchvision.transforms.v2 as t2
+
+        return isinstance(value, t1.Compose | t2.Compose)
+    from albumentations.core.composition import BaseCompose
+
+    return isinstance(value, BaseCompose)
+
+
+class OriginalImages:
+    """The images, opened with Pillow as RGB and put through the user's transform."""
+
+    def __init__(self, files: list[str], transform: Any, library: str) -> None:
+        self.files = files
+        self.transform = transform
+        self.library = library
+
+    def __len__(self) -> int:
+        return len(self.files)
+
+    def __getitem__(self, index: int) -> Any:
+        from PIL import Image
+
+        with Image.open(self.files[index]) as opened:
+            image = opened.convert("RGB")
+        if self.library == "albumentations":
+            import numpy as np
+
+            return self.transform(image=np.asarray(image))["image"]
+        return self.transform(image)
+
+
+def collate(samples: list[Any]) -> tuple[int, Any]:
+    """(images in the batch, the batch as PyTorch's default collation makes it); samples it
+    cannot stack (PIL images, differing sizes) stay a list, as a training loop would take them."""
+    from torch.utils.data import default_collate
+
+    try:
+        return len(samples), default_collate(samples)
+    except (TypeError, RuntimeError):
+        return len(samples), list(samples)
+
+
+def _one_opencv_thread(_worker: int) -> None:
+    # one worker process per core: OpenCV's own threads would oversubscribe the cores
+    try:
+        import cv2
+    except ImportError:
+        return
+    cv2.setNumThreads(1)
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,205 @@
+"""`augexplorer bench --against FILE`: a user's own pipeline file in a PyTorch DataLoader against
+its port's exported DALI loader. Real runs on a few images; what is checked is that the table
+holds measurements (every image counted, rates positive, ratios from those rates), never how
+fast anything is."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from augexplorer.bench.against import (
+    ORIGINAL,
+    PORTED,
+    AgainstResult,
+    OriginalFailed,
+    OriginalWouldRun,
+    bench_against,
+)
+from augexplorer.cli import main
+from augexplorer.devices import has_gpu
+
+TORCHVISION_TRAIN = """\
+import torchvision.transforms as T
+
+train_transform = T.Compose([
+    T.RandomResizedCrop(224),
+    T.RandomHorizontalFlip(),
+    T.ToTensor(),
+    T.Normalize(mean=[0.485, 0.456, 0.406], std=[0.229, 0.224, 0.225]),
+])
+"""
+
+ALBUMENTATIONS_TRAIN = """\
+import albumentations as A
+from albumentations.pytorch import ToTensorV2
+
+train_transform = A.Compose([
+    A.RandomResizedCrop(size=(160, 160)),
+    A.HorizontalFlip(p=0.5),
+    A.RandomBrightnessContrast(p=0.5),
+    A.Normalize(),
+    ToTensorV2(),
+])
+val_transform = A.Compose([A.Resize(160, 160), A.Normalize(), ToTensorV2()])
+"""
+
+# 12 images in batches of 4: three batches, the first not timed
+SMALL = {"images": 12, "batch_size": 4, "workers": 1, "threads": 1}
+
+
+def _write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _check_measured(result: AgainstResult, images: int, timed: int) -> None:
+    """Every row measured here counts every image given, and its ratio is its rate over the
+    original's."""
+    original = result.original
+    assert original.images == images and original.timed_images == timed
+    assert original.images_per_s is not None and original.images_per_s > 0
+    assert original.images_per_s == pytest.approx(original.timed_images / original.seconds)
+    cpu = next(row for row in result.rows if row.name == PORTED and row.device == "cpu")
+    assert cpu.images == images and cpu.timed_images == timed
+    assert cpu.images_per_s is not None and cpu.images_per_s > 0
+    assert result.ratio(cpu) == pytest.approx(cpu.images_per_s / original.images_per_s)
+    assert result.ratio(original) == pytest.approx(1.0)
+    gpu = next(row for row in result.rows if row.name == PORTED and row.device == "gpu")
+    if has_gpu():
+        assert gpu.images == images and gpu.images_per_s and gpu.images_per_s > 0
+    else:
+        assert gpu.images_per_s is None and "no GPU" in gpu.note
+    table = result.table()
+    assert f"{cpu.images_per_s:8.1f}" in table and f"{result.ratio(cpu):10.2f}x" in table
+    assert "vs original" in table and result.port_summary in table
+
+
+@pytest.mark.slow
+def test_torchvision_file_timed_in_the_reference_python(
+    tmp_path: Path, reference_python: str
+) -> None:
+    path = _write(tmp_path, "train.py", TORCHVISION_TRAIN)
+    result = bench_against(path, python=reference_python, run_file=True, **SMALL)
+    _check_measured(result, images=12, timed=8)
+    assert result.library == "torchvision" and result.pipeline == "train_transform"
+    assert result.versions["torchvision"]  # the original really ran torchvision
+    assert result.python == reference_python
+    assert result.port_summary.startswith("4 transforms ported")
+
+
+@pytest.mark.slow
+def test_albumentations_notebook_timed_in_this_python(tmp_path: Path) -> None:
+    # a notebook, with a magic line that is not Python, holding two pipelines: one picked
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": "# Training"},
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "execution_count": None,
+            "outputs": [],
+            "source": "%matplotlib inline\n" + ALBUMENTATIONS_TRAIN,
+        },
+    ]
+    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path = _write(tmp_path, "train.ipynb", json.dumps(notebook))
+    result = bench_against(path, pipeline="train_transform", run_file=True, **SMALL)
+    _check_measured(result, images=12, timed=8)
+    assert result.versions["albumentations"] and result.python == sys.executable
+
+
+def test_cli_against_writes_the_table_and_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _write(tmp_path, "train.py", ALBUMENTATIONS_TRAIN)
+    out = tmp_path / "against.json"
+    code = main(
+        [
+            *("bench", "--against", str(path), "--pipeline", "val_transform", "--run-file"),
+            *("--images", "8", "--batch-size", "4", "--workers", "1", "--threads", "1"),
+            *("--json", str(out)),
+        ]
+    )
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert "val_transform (albumentations" in captured.out and "vs original" in captured.out
+    data = json.loads(out.read_text())
+    rows = {(row["name"], row["device"]): row for row in data["rows"]}
+    original, ported = rows[(ORIGINAL, "cpu")], rows[(PORTED, "cpu")]
+    for row in (original, ported):
+        assert row["images"] == 8 and row["timed_images"] == 4 and row["images_per_s"] > 0
+    assert ported["ratio_to_original"] == pytest.approx(
+        ported["images_per_s"] / original["images_per_s"]
+    )
+    assert data["method"] and data["port"].startswith("3 transforms ported")
+
+
+def test_nothing_runs_without_run_file(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    text = f"open({str(marker)!r}, 'w').close()\n" + ALBUMENTATIONS_TRAIN
+    path = _write(tmp_path, "train.py", text)
+    with pytest.raises(OriginalWouldRun, match="--run-file") as refused:
+        bench_against(path, pipeline="train_transform", images=8)
+    assert "nothing ran" in str(refused.value) and "importing albumentations" in str(refused.value)
+    assert not marker.exists()
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("torchvision") is not None, reason="torchvision imports here"
+)
+def test_a_python_without_the_library_is_named_with_the_fix(tmp_path: Path) -> None:
+    path = _write(tmp_path, "train.py", TORCHVISION_TRAIN)
+    with pytest.raises(OriginalFailed, match=r"torchvision does not import in .*--python PATH"):
+        bench_against(path, run_file=True, **SMALL)
+
+
+def test_a_file_that_fails_names_its_line(tmp_path: Path) -> None:
+    path = _write(tmp_path, "train.py", ALBUMENTATIONS_TRAIN + "size = int('unknown')\n")
+    with pytest.raises(OriginalFailed, match=r"line 12\): ValueError"):
+        bench_against(path, pipeline="train_transform", run_file=True, **SMALL)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["imagenet_train"], "not both"),
+        (["--rounds", "3"], "--rounds do not apply"),
+        (["--chart", "c.png"], "--chart do not apply"),
+    ],
+)
+def test_cli_against_refuses_options_that_do_not_apply(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    path = _write(tmp_path, "train.py", ALBUMENTATIONS_TRAIN)
+    assert main(["bench", "--against", str(path), "--run-file", *extra]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_needs_a_spec_or_a_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench"]) == 2
+    assert "--against FILE" in capsys.readouterr().err
+    assert main(["bench", "imagenet_val", "--python", sys.executable]) == 2
+    assert "goes with --against" in capsys.readouterr().err
+
+
+def test_runner_imports_no_augexplorer() -> None:
+    # it runs in another Python, where augexplorer may not be installed
+    import ast
+
+    from augexplorer.bench.against import RUNNER
+
+    tree = ast.parse(RUNNER.read_text(encoding="utf-8"))
+    imported = [
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    ]
+    imported += [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+    assert "torch.utils.data" in imported and "PIL" in imported
+    assert not [name for name in imported if name.startswith(("augexplorer", "."))]
