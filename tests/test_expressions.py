@@ -178,6 +178,7 @@ def test_an_input_indexes_per_sample() -> None:
 
 
 def test_an_index_on_the_gpu_is_refused_with_the_fix() -> None:
+    # also on a machine without a GPU, where "moved" would run on the CPU: the graph as written
     spec = graph(
         Node("channel", "random.uniform", args={"range": [0.0, 2.0], "dtype": "INT32"}, seed=5),
         Node("moved", "copy", (Ref("channel"),), device="gpu"),
@@ -346,10 +347,9 @@ REFUSED = {
         "images = images * types.Constant(0.5, dtype=types.FLOAT64)",
         ["a float64 number in arithmetic", "line 11", "plain Python number"],
     ),
-    "shape with a dtype": (
-        "images = fn.resize(images, size=fn.cast(images.shape(dtype=types.INT32)[:2], "
-        "dtype=types.FLOAT))",
-        ["`.shape()` with a dtype or a device", "line 11", "fn.cast"],
+    "shape on the GPU": (
+        'images = fn.cast(images.gpu().shape(device="gpu"), dtype=types.FLOAT)',
+        ["`.shape()` on the GPU", "line 11", "fn.cast"],
     ),
 }
 

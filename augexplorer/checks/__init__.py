@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..catalog import Catalog
+from ..catalog import Catalog, load_catalog
 from ..errors import Problem
 from ..plan import Step
 from ..spec import GraphSpec, Source
@@ -56,7 +56,15 @@ def check_graph(spec: GraphSpec, catalog: Catalog) -> CheckedGraph:
     check_inputs_readable(ctx)
     for name, ref in dict(spec.outputs).items():
         check_ref(ctx, ref, f"output {name!r}", None)
+    if not ctx.problems and not catalog.gpu and _written_for_gpu(spec):
+        # Nodes set to gpu or mixed run on the CPU here (devices.resolve_device), so the graph
+        # is also checked as a GPU machine, and its exported module there, place it.
+        ctx.problems += check_graph(spec, load_catalog(gpu=True)).problems
     return CheckedGraph(ctx.problems, order, ctx.calls)
+
+
+def _written_for_gpu(spec: GraphSpec) -> bool:
+    return any(node.device in ("gpu", "mixed") for node in spec.operators())
 
 
 def _check_settings(ctx: CheckContext) -> None:

@@ -183,8 +183,9 @@ class ExpressionImport:
             if extra or _value(op, "device", "cpu") != "cpu":
                 _refuse(
                     op,
-                    "`.shape()` with a dtype or a device",
-                    "write .shape() (int64 shapes on the CPU), and convert with fn.cast",
+                    "`.shape()` on the GPU (or with an argument other than dtype)",
+                    "write .shape() or .shape(dtype=...) (shapes on the CPU), and convert with "
+                    "fn.cast",
                 )
             shape = ast.Attribute(value=operands[0], attr="shape", ctx=ast.Load())
             return ast.Call(func=shape, args=[], keywords=[])
