@@ -476,12 +476,12 @@ class Controller:
     def replace(self, spec: GraphSpec, label: str = "") -> PanelState:
         """Swap the whole graph for `spec` (undoable like any edit); edits count from here."""
         self._selected = None
+        self._graph_count += 1  # the result so far is the replaced graph's
         state = self.edit(spec, label=label or f"replaced the graph with {spec.name}")
         self._base = self._spec
         return state
 
     # ---- helpers ----------------------------------------------------------------------------
-        self._graph_count += 1  # the result so far is the replaced graph's
     def op_info(self, node: str) -> OpInfo | None:
         found = self._spec.node(node)
         return self.catalog.get(found.op) if isinstance(found, Node) else None
