@@ -24,7 +24,7 @@ THEIRS = textwrap.dedent(
     import torchvision.transforms as T
     torch.manual_seed(1)
     shapes = json.load(open(sys.argv[1]))
-    crop, erase, resized = [], [], []
+    crop, erase, resized, shift = [], [], [], []
     for h, w in shapes:
         crop.append(T.RandomCrop.get_params(torch.zeros(3, h + 8, w + 8), (120, 120)))
         i, j, eh, ew, _ = T.RandomErasing.get_params(
@@ -35,7 +35,9 @@ THEIRS = textwrap.dedent(
             torch.zeros(3, h, w), scale=(0.08, 1.0), ratio=(3 / 4, 4 / 3)
         )
         resized.append((rh, rw))
-    print(json.dumps({"crop": crop, "erase": erase, "resized": resized}))
+        _, (tx, ty), _, _ = T.RandomAffine.get_params((0, 0), (0.1, 0.2), None, None, [w, h])
+        shift.append((tx, ty))
+    print(json.dumps({"crop": crop, "erase": erase, "resized": resized, "shift": shift}))
     """
 )
 
@@ -45,7 +47,10 @@ def draws(reference_python: str, tmp_path_factory: pytest.TempPathFactory) -> di
     tmp = tmp_path_factory.mktemp("draws")
     images = sample_images(12) * REPEAT
     result = ported(
-        "T.RandomCrop(120, padding=4), T.ToTensor(), T.RandomErasing(p=1.0)", images, tmp
+        "T.RandomAffine(0, translate=(0.1, 0.2)), T.RandomCrop(120, padding=4), T.ToTensor(), "
+        "T.RandomErasing(p=1.0)",
+        images,
+        tmp,
     )
     session = Session(result.spec, device_id=None).run()
     shapes = [np.asarray(a).shape[:2] for a in session.arrays("decode")]
@@ -63,6 +68,7 @@ def draws(reference_python: str, tmp_path_factory: pytest.TempPathFactory) -> di
         "erase": np.asarray([np.asarray(a) for a in session.arrays(Ref("erase_window", 1))]),
         "resized": _dali_resized_crop_windows(shapes),
         "shapes": np.asarray(shapes, dtype=np.float64),
+        "shift": np.asarray([np.asarray(a) for a in session.arrays("translate_offset")]),
     }
     return {"ours": ours, "theirs": theirs}
 
@@ -144,3 +150,14 @@ def test_coins_and_picks_follow_the_probabilities(tmp_path: Path) -> None:
     for index in range(8):  # an inverted image where the coin fell, the image elsewhere
         expected = 255 - np.asarray(decoded[index]) if coins[index] else np.asarray(decoded[index])
         np.testing.assert_array_equal(np.asarray(inverted[index]), expected)
+
+
+@pytest.mark.slow
+def test_affine_translations_are_drawn_as_torchvision_draws_them(draws: dict[str, Any]) -> None:
+    ours, theirs = draws["ours"]["shift"], draws["theirs"]["shift"]
+    width_height = draws["ours"]["shapes"][:, ::-1]
+    for axis, limit in ((0, 0.1), (1, 0.2)):
+        scaled = (ours[:, axis] / width_height[:, axis], theirs[:, axis] / width_height[:, axis])
+        statistic, p = ks_statistic(*scaled)
+        assert p > 0.01, f"axis {axis}: KS {statistic:.3f}, p {p:.3g}"
+        assert np.all(np.abs(ours[:, axis]) <= np.round(limit * width_height[:, axis]))
