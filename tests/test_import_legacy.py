@@ -98,7 +98,7 @@ def test_an_ops_api_pipeline_subclass_imports_to_the_original_outputs(tmp_path: 
     # output_dtype= is dtype=, types.NCHW the layout it names, image_type= (unused) dropped
     assert normalize.args["dtype"] == "FLOAT" and normalize.args["output_layout"] == "CHW"
     assert "image_type" not in normalize.args
-    assert graph.batch_size == 4
+    assert graph.batch_size == 4 and graph.name == "hybrid_train_pipe"  # the class's name
     assert_same_batch(graph, run_once(built(source)))
 
 
@@ -282,6 +282,23 @@ def test_a_policy_called_with_the_pipelines_parameters_imports(tmp_path: Path) -
     assert [[(a.shape, a.dtype) for a in out] for out in got] == [
         [(a.shape, a.dtype) for a in out] for out in want
     ]
+
+
+def test_a_policy_argument_the_reader_cannot_know_is_named(tmp_path: Path) -> None:
+    # the parameter is assigned anew in the function: its value is not the one given
+    text = EFFICIENTNET.replace(
+        "    rng = fn.random.coin_flip(probability=0.5)\n",
+        "    rng = fn.random.coin_flip(probability=0.5)\n    image_size = int(image_size)\n",
+    )
+    source = write(tmp_path, "efficientnet.py", text)
+    params = {"data_dir": str(samples_dir()), "interpolation": 1, "image_size": 48}
+    params |= {"automatic_augmentation": "autoaugment", "dali_device": "cpu"}
+    with pytest.raises(ImportRefused) as refused:
+        import_graph(source, run_file=True, params=params)
+    message = str(refused.value)
+    assert "auto_augment_image_net` at line 27" in message
+    assert "shape=[image_size, image_size] is not written as a constant or with the " in message
+    assert "the file changed since" not in message
 
 
 # ---- GPU pipelines on a machine without a GPU ------------------------------------------------------

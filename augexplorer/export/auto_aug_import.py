@@ -129,7 +129,18 @@ def recover(call: PolicyCall, values: Mapping[str, Any] | None = None) -> Policy
     args, shape_is_node = _arguments(function, expression, call.function, known)
     seed = _seed(call)
     traced = _trace(function, args, seed, shape_is_node)
-    inputs = _match(call.ops, traced)
+    try:
+        inputs = _match(call.ops, traced)
+    except NotRecovered:
+        if not shape_is_node:
+            raise
+        # read as a node's output, which it was not: a value the reader could not know
+        written = next((k.value for k in expression.keywords if k.arg == "shape"), None)
+        shown = f"shape={ast.unparse(written)}" if written is not None else "its shape"
+        raise NotRecovered(
+            f"its argument {shown} is not written as a constant or with the pipeline "
+            "function's parameters, so its value cannot be read without running your code"
+        ) from None
     images = inputs.get(_IMAGES)
     if images is None:
         raise NotRecovered("its operators do not read the images it was given")

@@ -38,8 +38,14 @@ class Candidate:
 
     @property
     def graph_name(self) -> str:
-        """The name the graph gets: the function's, which the export names its own after."""
-        return self.built_from or self.name
+        """The name the graph gets: the function's, which the export names its own after; for
+        an instance of a Pipeline subclass the file defines (the ops API), its class's."""
+        if self.built_from:
+            return self.built_from
+        kind = type(self.value)
+        if self.built and kind.__module__ == RUN_NAME and kind.__name__ != "Pipeline":
+            return _snake_case(kind.__name__)
+        return self.name
 
     def describe(self) -> str:
         if not self.built:
@@ -47,6 +53,11 @@ class Candidate:
         if self.built_from:
             return f"{self.name} (built from {self.built_from})"
         return f"{self.name} (built)"
+
+
+def _snake_case(name: str) -> str:
+    """``HybridTrainPipe`` -> ``hybrid_train_pipe``."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
 
 
 def parse_param(text: str) -> tuple[str, Any]:

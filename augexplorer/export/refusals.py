@@ -98,7 +98,8 @@ def auto_aug(policy: str, reason: str = "") -> Construct:
     else:
         fix = (
             "import the .py file that calls it (augexplorer import FILE --run-file), with the "
-            "call's arguments written as constants and seed=... given; or import the pipeline "
+            "call's arguments written as constants or with the pipeline function's parameters "
+            "(and seed=... given for the same draws); or import the pipeline "
             f"without it and add an {op} node with the same arguments and seed (it draws the "
             f"same values), or start from the '{AUTO_AUG_PRESETS[op]}' preset"
         )
