@@ -38,6 +38,10 @@ CASES: dict[str, tuple[str, str]] = {
     "grayscale_rgb": ("RandomGrayscale", "T.RandomGrayscale(p=1.0)"),
     "blur": ("GaussianBlur", "T.GaussianBlur(9, sigma=(3.0, 3.0))"),
     "invert": ("RandomInvert", "T.RandomInvert(p=1.0)"),
+    "posterize": ("RandomPosterize", "T.RandomPosterize(3, p=1.0)"),
+    "solarize": ("RandomSolarize", "T.RandomSolarize(128, p=1.0)"),
+    "autocontrast": ("RandomAutocontrast", "T.RandomAutocontrast(p=1.0)"),
+    "equalize": ("RandomEqualize", "T.RandomEqualize(p=1.0)"),
     "to_tensor": ("ToTensor", "T.ToTensor()"),
     "normalize": (
         "Normalize",

@@ -134,3 +134,82 @@ def _invert(context: PortContext) -> Ref:
     context.nodes.append(node)
     context._current.append(node)
     return Ref(node_id)
+
+
+def _chain_expression(context: PortContext, base: str, text: str, inputs: tuple[Ref, ...]) -> Ref:
+    """An expression step on the image (it becomes the image): `text` names its inputs."""
+    from ...expressions.nodes import expression
+
+    node = expression(context.fresh_id(base), text, inputs)
+    context.nodes.append(node)
+    context._current.append(node)
+    context.image = Ref(node.id)
+    return context.image
+
+
+def _uint8_only(context: PortContext, name: str) -> str:
+    if context.state.get("layout", "HWC") != "HWC":
+        raise Refuse(f"{name} on a float tensor is not ported (fix: put it before ToTensor)")
+    return context.image.node
+
+
+def random_posterize(call: TransformCall, context: PortContext) -> Grade:
+    """RandomPosterize(bits, p=0.5): the low bits cleared, with probability p."""
+    image = _uint8_only(context, call.name)
+    bits = int(call.argument(0, "bits"))
+    if not 0 <= bits <= 8:
+        raise Refuse(f"bits={bits}: torchvision keeps 0 to 8 bits")
+    mask = (0xFF << (8 - bits)) & 0xFF
+    _chain_expression(context, "posterized", f"{image} & {mask}", (context.image,))
+    context.add("posterize", "cast", {"dtype": "UINT8"})
+    context.apply_with_probability(float(call.argument(1, "p", 0.5)))
+    return grade(call.name)
+
+
+def random_solarize(call: TransformCall, context: PortContext) -> Grade:
+    """RandomSolarize(threshold, p=0.5): values at or above the threshold inverted."""
+    _uint8_only(context, call.name)
+    threshold = float(call.argument(0, "threshold"))
+    wide = context.add("solarize_int", "cast", {"dtype": "INT32"})
+    text = f"{wide.node} + ({wide.node} >= {threshold}) * (255 - 2 * {wide.node})"
+    _chain_expression(context, "solarized", text, (wide,))
+    context.add("solarize", "cast", {"dtype": "UINT8"})
+    context.apply_with_probability(float(call.argument(1, "p", 0.5)))
+    return grade(call.name)
+
+
+def random_equalize(call: TransformCall, context: PortContext) -> Grade:
+    """RandomEqualize(p=0.5): DALI's histogram equalization."""
+    _uint8_only(context, call.name)
+    context.add("equalize", "equalize", {})
+    context.apply_with_probability(float(call.argument(0, "p", 0.5)))
+    return grade(call.name)
+
+
+def random_autocontrast(call: TransformCall, context: PortContext) -> Grade:
+    """RandomAutocontrast(p=0.5): each channel stretched from its own minimum and maximum."""
+    image = context.image
+    _uint8_only(context, call.name)
+    low = context.add(
+        "autocontrast_min",
+        "reductions.min",
+        {"axes": [0, 1], "keep_dims": True},
+        inputs=(image,),
+        image=False,
+    )
+    high = context.add(
+        "autocontrast_max",
+        "reductions.max",
+        {"axes": [0, 1], "keep_dims": True},
+        inputs=(image,),
+        image=False,
+    )
+    wide = context.add("autocontrast_float", "cast", {"dtype": "FLOAT"})
+    text = (
+        f"math.clamp(({wide.node} - {low.node}) * (255.0 / math.max({high.node} - {low.node}, "
+        f"1.0)), 0.0, 255.0)"
+    )
+    _chain_expression(context, "autocontrasted", text, (wide, low, high))
+    context.add("autocontrast", "cast", {"dtype": "UINT8"})
+    context.apply_with_probability(float(call.argument(0, "p", 0.5)))
+    return grade(call.name)

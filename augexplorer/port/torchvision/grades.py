@@ -111,6 +111,22 @@ GRADES: dict[str, Measured] = {
         "exact", ("Within 1 grey level (rounding); one sigma per image for both axes.",), 0.01, 1
     ),
     "RandomInvert": Measured("exact", ("Same pixels (255 minus each value).",), 0.0, 0),
+    "RandomPosterize": Measured("exact", ("Same pixels (the low bits cleared).",), 0.0, 0),
+    "RandomSolarize": Measured(
+        "exact", ("Same pixels (values at or above the threshold inverted).",), 0.0, 0
+    ),
+    "RandomAutocontrast": Measured(
+        "exact", ("Within 1 grey level (rounding of the stretch; mean 0.1).",), 0.15, 1
+    ),
+    "RandomEqualize": Measured(
+        "approximate",
+        (
+            "DALI's equalize builds its lookup table otherwise than PIL's: mean 6.7, max 30 "
+            "grey levels.",
+        ),
+        7.5,
+        40,
+    ),
     "RandomErasing": Measured(
         "distribution",
         (
