@@ -77,7 +77,10 @@ def _window_aspect(out: np.ndarray) -> float:
 
 
 def test_random_resized_crop_draws_area_and_aspect_as_albumentations() -> None:
-    code = "A.RandomResizedCrop(size=(64, 64), scale=(0.08, 1.0), interpolation=cv2.INTER_NEAREST_EXACT)"
+    code = (
+        "A.RandomResizedCrop(size=(64, 64), scale=(0.08, 1.0), "
+        "interpolation=cv2.INTER_NEAREST_EXACT)"
+    )
     _same_distribution(code, _coordinates(), _window_area)
     _same_distribution(code, _coordinates(), _window_aspect)
 
@@ -214,3 +217,82 @@ def test_sequential_applies_its_children_together_with_its_p() -> None:
 
     ours, theirs = _rate(_ours(code, image, both)), _rate(_theirs(code, image, both))
     _close_rates(ours, theirs, BATCH * ROUNDS)
+
+
+def test_random_sized_crop_draws_its_window_as_albumentations() -> None:
+    code = (
+        "A.RandomSizedCrop((60, 150), size=(64, 64), w2h_ratio=1.25, "
+        "interpolation=cv2.INTER_NEAREST_EXACT)"
+    )
+    _same_distribution(code, _coordinates(), _window_area)
+    _same_distribution(code, _coordinates(), lambda out: float(out[0, 0, 0]))
+
+
+def test_erasing_erases_rectangles_as_albumentations() -> None:
+    white = np.full((200, 300, 3), 255, np.uint8)
+
+    def erased(out: np.ndarray) -> float:
+        return float((out[..., 0] == 0).mean())
+
+    def aspect(out: np.ndarray) -> float:
+        rows = np.flatnonzero((out[..., 0] == 0).any(axis=1))
+        cols = np.flatnonzero((out[..., 0] == 0).any(axis=0))
+        return float(len(cols) / max(len(rows), 1))
+
+    _same_distribution("A.Erasing(p=1)", white, erased)
+    _same_distribution("A.Erasing(scale=(0.05, 0.2), ratio=(0.5, 2.0), p=1)", white, aspect)
+
+
+def test_pixel_dropout_drops_as_many_pixels_as_albumentations() -> None:
+    white = np.full((40, 50, 3), 255, np.uint8)
+
+    def dropped(out: np.ndarray) -> float:
+        return float((out == 0).mean())
+
+    _same_distribution("A.PixelDropout(dropout_prob=0.1, p=1)", white, dropped)
+    _same_distribution("A.PixelDropout(dropout_prob=0.05, per_channel=True, p=1)", white, dropped)
+
+
+def test_salt_and_pepper_salts_as_albumentations() -> None:
+    grey = np.full((40, 50, 3), 128, np.uint8)
+
+    def salt(out: np.ndarray) -> float:
+        return float((out[..., 0] == 255).mean())
+
+    def pepper(out: np.ndarray) -> float:
+        return float((out[..., 0] == 0).mean())
+
+    _same_distribution("A.SaltAndPepper(p=1)", grey, salt)
+    _same_distribution("A.SaltAndPepper(p=1)", grey, pepper)
+
+
+def test_d4_and_channel_shuffle_draw_each_outcome_as_often_as_albumentations() -> None:
+    image = _coordinates()
+
+    def symmetry(out: np.ndarray) -> float:  # the corner now top-left, and the turn's sense
+        return float(out[0, 0, 0] // 128 * 2 + out[0, 0, 1] // 100) * 2 + float(out.shape[0] == 256)
+
+    ours, theirs = _ours("A.D4()", image, symmetry), _theirs("A.D4()", image, symmetry)
+    for kind in sorted(set(ours) | set(theirs)):
+        _close_rates(
+            _rate([v == kind for v in ours]), _rate([v == kind for v in theirs]), len(ours)
+        )
+    colours = np.zeros((8, 8, 3), np.uint8)
+    colours[...] = (10, 20, 30)
+
+    def order(out: np.ndarray) -> float:
+        return float(int(out[0, 0, 0]) * 10000 + int(out[0, 0, 1]) * 100 + int(out[0, 0, 2]))
+
+    code = "A.ChannelShuffle(p=1)"
+    ours, theirs = _ours(code, colours, order), _theirs(code, colours, order)
+    assert len(set(ours)) == 6
+    for kind in sorted(set(ours) | set(theirs)):
+        _close_rates(
+            _rate([v == kind for v in ours]), _rate([v == kind for v in theirs]), len(ours)
+        )
+
+
+def test_random_scale_draws_sizes_as_albumentations() -> None:
+    _same_distribution(
+        "A.RandomScale(scale_limit=0.3, p=1)", _coordinates(), lambda out: float(out.shape[0])
+    )

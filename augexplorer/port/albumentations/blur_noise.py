@@ -7,8 +7,8 @@ from typing import Any
 
 from ...spec import Random, Ref
 from .arguments import Args, NotPorted
-from .nodes import draw, expr, step, uniform_node, values_node
-from .registry import Mapped, mapping, refused
+from .nodes import draw, expr, step, to_uint8, uniform_node, values_node
+from .registry import IMAGE, Mapped, mapping, refused
 
 
 def _odd_sizes(args: Args, name: str, default: tuple[int, int]) -> list[float]:
@@ -87,6 +87,43 @@ def gauss_noise(args: Args) -> Mapped:
     )
 
 
+@mapping("MultiplicativeNoise", positional=("multiplier", "per_channel", "elementwise"))
+def multiplicative_noise(args: Args) -> Mapped:
+    if args.get("elementwise", False):
+        raise NotPorted("elementwise=True (a factor per pixel) is not ported")
+    low, high = args.pair("multiplier", (0.9, 1.1), around=1.0)
+    per_channel = bool(args.get("per_channel", False))
+    nodes = (
+        uniform_node("multiplier", low, high, shape=3 if per_channel else None),
+        expr("multiplied", "math.clamp(image * multiplier, 0, 255)", [IMAGE, "multiplier"]),
+        to_uint8("multiply", "multiplied"),
+    )
+    return Mapped(
+        nodes,
+        "exact",
+        ("the same factor (one per image, or per channel) drawn uniformly by DALI's generator",),
+    )
+
+
+@mapping("SaltAndPepper", positional=("amount", "salt_vs_pepper"))
+def salt_and_pepper(args: Args) -> Mapped:
+    amount = args.pair("amount", (0.01, 0.06))
+    salt = args.pair("salt_vs_pepper", (0.4, 0.6))
+    node = step(
+        "salt_and_pepper",
+        "noise.salt_and_pepper",
+        {"prob": draw(*amount), "salt_vs_pepper": draw(*salt), "per_channel": False},
+    )
+    return Mapped(
+        (node,),
+        "distribution",
+        (
+            "the share of pixels and of salt among them drawn as albumentations draws them; "
+            "which pixels, by DALI's generator",
+        ),
+    )
+
+
 @mapping("ImageCompression", positional=("compression_type", "quality_range"))
 def image_compression(args: Args) -> Mapped:
     kind = args.get("compression_type", "jpeg")
@@ -106,7 +143,6 @@ def image_compression(args: Args) -> Mapped:
     )
 
 
-refused("Blur", "filter with a box kernel (a fixed size: albumentations draws one per image)")
 refused("MotionBlur", "filter with a line kernel (albumentations draws its angle per image)")
 refused("GlassBlur", "none")
 refused("MedianBlur", "experimental.median_blur (GPU only in DALI 2.4, so not measured here)")
@@ -114,8 +150,4 @@ refused("Defocus", "filter with a disc kernel")
 refused("ZoomBlur", "none")
 refused("AdvancedBlur", "gaussian_blur (no anisotropic or generalized kernels)")
 refused("ISONoise", "noise.gaussian and noise.shot (no hue-dependent colour noise)")
-refused("MultiplicativeNoise", "expression on a random.uniform draw")
-refused("Sharpen", "filter with a fixed kernel (albumentations draws alpha and lightness)")
-refused("Emboss", "filter with a fixed kernel")
 refused("UnsharpMask", "gaussian_blur and an expression")
-refused("Downscale", "resize down and back up (sizes relative to each image need an expression)")

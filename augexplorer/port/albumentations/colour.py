@@ -248,8 +248,6 @@ def channel_dropout(args: Args) -> Mapped:
 
 refused("CLAHE", "experimental.equalize (GPU only; whole-image histogram, not tiled)")
 refused("Equalize", "experimental.equalize (GPU only in DALI 2.4)")
-refused("ToSepia", "color_twist (no fixed colour matrix operator)")
-refused("ChannelShuffle", "none: DALI has no per-sample channel permutation")
 refused("FancyPCA", "color_twist")
 refused("RandomToneCurve", "lookup_table (fixed curves only)")
 refused("PlanckianJitter", "color_twist")

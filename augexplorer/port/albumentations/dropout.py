@@ -1,14 +1,15 @@
-"""albumentations' CoarseDropout as DALI's ``erase`` with random holes. Grade measured by
-``tests/test_port_albumentations_parity.py`` against albumentations 2.0.8."""
+"""albumentations' dropouts: CoarseDropout and Erasing as DALI's ``erase`` with holes drawn per
+image (expressions on uniform draws and the image's size), PixelDropout as a per-pixel coin.
+Grades measured by ``tests/test_port_albumentations_draws.py`` against albumentations 2.0.8."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...spec import Ref
+from ...spec import Node, Ref
 from .arguments import Args, NotPorted
-from .nodes import const, expr, step, uniform_node, values_node
-from .registry import Mapped, mapping, refused
+from .nodes import const, expr, step, to_uint8, uniform_node, values_node
+from .registry import IMAGE, Mapped, mapping, refused
 
 
 def _hole_ranges(args: Args) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -107,6 +108,112 @@ def coarse_dropout(args: Args) -> Mapped:
 
 
 refused("GridDropout", "erase with a fixed grid of regions (no random grid offset per image)")
-refused("Erasing", "erase with random anchors (area and aspect drawn as RandomErasing does)")
 refused("XYMasking", "erase")
-refused("PixelDropout", "noise.salt_and_pepper")
+
+
+@mapping("Erasing", positional=("scale", "ratio", "fill"))
+def erasing(args: Args) -> Mapped:
+    """One rectangle per image, drawn as albumentations 2.x draws it: an area uniform between
+    the smallest and the largest that fits, an aspect ratio uniform in what that area allows,
+    sides rounded, the corner uniform over whole pixels."""
+    s_low, s_high = args.pair("scale", (0.02, 0.33))
+    r_low, r_high = args.pair("ratio", (0.3, 3.3))
+    fill = args.fill()
+    if not isinstance(fill, float):
+        raise NotPorted(f"fill={fill!r}: only one fill value for every channel is ported")
+    nodes = (
+        expr("erase_hw", "image.shape()[0:2] * 1.0", [IMAGE]),
+        uniform_node("erase_draws", 0.0, 1.0, shape=4),
+        expr(
+            "erase_area_range",
+            # the smallest area, and the largest that fits both sides at either ratio end
+            f"erase_hw[0] * erase_hw[1] * {s_low!r}",
+            ["erase_hw"],
+        ),
+        expr(
+            "erase_area_top",
+            f"math.min(math.min(erase_hw[0] * erase_hw[1] * {s_high!r}, "
+            f"{r_low!r} * erase_hw[0] * erase_hw[0]), erase_hw[1] * erase_hw[1] / {r_high!r})",
+            ["erase_hw"],
+        ),
+        expr(
+            "erase_area",
+            "erase_area_range + erase_draws[0] * (erase_area_top - erase_area_range)",
+            ["erase_area_range", "erase_draws", "erase_area_top"],
+        ),
+        expr(
+            "erase_ratio",
+            f"math.max({r_low!r}, erase_area / (erase_hw[0] * erase_hw[0])) + erase_draws[1] * "
+            f"(math.min({r_high!r}, erase_hw[1] * erase_hw[1] / erase_area) - "
+            f"math.max({r_low!r}, erase_area / (erase_hw[0] * erase_hw[0])))",
+            ["erase_area", "erase_hw", "erase_draws"],
+        ),
+        const("axis_h", [1.0, 0.0]),
+        const("axis_w", [0.0, 1.0]),
+        # [h, w] = sqrt(area / ratio) * [1, ratio], rounded to whole pixels
+        expr(
+            "erase_shape",
+            "math.floor(math.sqrt(erase_area / erase_ratio) * (axis_h + erase_ratio * axis_w) "
+            "+ 0.5)",
+            ["erase_area", "erase_ratio", "axis_h", "axis_w"],
+        ),
+        expr(
+            "erase_anchor",
+            "math.floor(erase_draws[2:4] * (erase_hw - erase_shape + 1))",
+            ["erase_draws", "erase_hw", "erase_shape"],
+        ),
+        step(
+            "erasing",
+            "erase",
+            {
+                "anchor": Ref("erase_anchor"),
+                "shape": Ref("erase_shape"),
+                "axis_names": "HW",
+                "fill_value": fill,
+            },
+        ),
+    )
+    return Mapped(
+        nodes,
+        "distribution",
+        (
+            "area, aspect ratio and corner drawn as albumentations 2.x draws them, by DALI's "
+            "generator (where no area fits, albumentations erases nothing: not reproduced)",
+        ),
+        frozenset({"erase_hw"}),
+    )
+
+
+@mapping("PixelDropout", positional=("dropout_prob", "per_channel", "drop_value"))
+def pixel_dropout(args: Args) -> Mapped:
+    chance = args.number("dropout_prob", 0.01)
+    value = args.get("drop_value", 0)
+    if value is None or isinstance(value, str):
+        raise NotPorted("drop_value=None (random values) is not ported; give a number")
+    if not isinstance(value, (int, float)):
+        raise NotPorted(f"drop_value={value!r}: only one value for every channel is ported")
+    per_channel = bool(args.get("per_channel", False))
+    # the coin flips take their shape from a plain array of the image's (or one channel's)
+    plane = "image * 0" if per_channel else "image[:, :, 0:1] * 0"
+    nodes: list[Node] = [expr("pixel_plane", plane, [IMAGE])]
+    like = "pixel_plane"
+    nodes += [
+        Node(
+            "pixel_kept",
+            "random.coin_flip",
+            inputs=(Ref(like),),
+            args={"probability": 1.0 - chance, "dtype": "UINT8"},
+        ),
+        expr(
+            "pixel_dropped",
+            f"image * pixel_kept + {float(value)!r} * (1 - pixel_kept)",
+            [IMAGE, "pixel_kept"],
+        ),
+        to_uint8("pixel_dropout", "pixel_dropped"),
+    ]
+    return Mapped(
+        tuple(nodes),
+        "distribution",
+        ("each pixel dropped with the same chance, by DALI's generator",),
+        frozenset({"pixel_plane"}),
+    )

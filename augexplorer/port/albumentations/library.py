@@ -209,7 +209,17 @@ _GROUP_P = {"OneOf": 0.5, "SomeOf": 1.0, "Sequential": 0.5, "Compose": 1.0, "Rep
 
 
 def _mapping() -> LibraryMapping:
-    from . import blur_noise, colour, dropout, geometric  # noqa: F401  (they register)
+    from . import (  # noqa: F401  (they register their mappings)
+        affine,
+        blur_noise,
+        channels,
+        colour,
+        dropout,
+        filters,
+        geometric,
+        padding,
+        scaling,
+    )
 
     handlers: dict[str, Any] = {}
     nearest: dict[str, str] = {}

@@ -22,7 +22,13 @@ def draw(low: float, high: float) -> float | Random:
 
 def uniform_node(node_id: str, low: float, high: float, shape: int | None = None) -> Node:
     """A ``random.uniform`` node: one draw per sample (`shape` values when given), for
-    arguments several nodes or an expression share."""
+    arguments several nodes or an expression share; where the range is one value, a constant
+    of the same shape (DALI's uniform refuses an empty range)."""
+    if low == high:
+        size = 1 if shape is None else shape
+        return constant(
+            node_id, [float(low)] * size, "FLOAT", shape=[] if shape is None else [shape]
+        )
     args: dict[str, Any] = {"range": [float(low), float(high)]}
     if shape is not None:
         args["shape"] = [shape]

@@ -1,0 +1,96 @@
+"""albumentations' kernel filters (Blur, Sharpen, Emboss) as DALI's ``filter`` with a kernel
+made per image from the drawn parameters: a box of a drawn odd size (``full``), or
+albumentations' 3x3 matrices blended by the drawn alpha (an expression on constant matrices).
+OpenCV filters with a mirrored border (BORDER_REFLECT_101), as ``filter`` does by default.
+Grades measured by ``tests/test_port_albumentations_parity.py`` against albumentations 2.0.8."""
+
+from __future__ import annotations
+
+from ...expressions.nodes import constant
+from ...spec import Node, Ref
+from .arguments import Args, NotPorted
+from .nodes import expr, uniform_node, values_node
+from .registry import IMAGE, Mapped, mapping
+
+NO_CHANGE = [0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]
+SHARPEN = [-1.0, -1.0, -1.0, -1.0, 8.0, -1.0, -1.0, -1.0, -1.0]
+EMBOSS = [-1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
+EMBOSS_STRENGTH = [-1.0, -1.0, 0.0, -1.0, 0.0, 1.0, 0.0, 1.0, 1.0]
+
+
+def odd_sizes(args: Args, name: str, default: tuple[int, int]) -> list[float]:
+    """The kernel sizes albumentations draws among: odd, from 3, an even end rounded up."""
+    low, high = (int(v) for v in args.pair(name, default))
+    low = max(3, low + (low % 2 == 0))
+    high = max(low, max(3, high + (high % 2 == 0)))
+    return [float(k) for k in range(low, high + 1, 2)]
+
+
+def _matrix(node_id: str, values: list[float]) -> Node:
+    return constant(node_id, values, "FLOAT", shape=[3, 3])
+
+
+@mapping("Blur", positional=("blur_limit",))
+def blur(args: Args) -> Mapped:
+    sizes = odd_sizes(args, "blur_limit", (3, 7))
+    nodes = (
+        values_node("box_size", sizes, dtype="INT32"),
+        constant("box_square", [1, 1], "INT32"),
+        expr("box_shape", "box_size * box_square", ["box_size", "box_square"]),
+        expr("box_weight", "1.0 / (box_size * box_size)", ["box_size"]),
+        Node("box_kernel", "full", inputs=(Ref("box_weight"),), args={"shape": Ref("box_shape")}),
+        Node("blur", "filter", inputs=(Ref(IMAGE), Ref("box_kernel"))),
+    )
+    return Mapped(
+        nodes,
+        "exact",
+        ("a box of the same odd size (drawn uniformly, by DALI's generator), mirrored border",),
+    )
+
+
+@mapping("Sharpen", positional=("alpha", "lightness"))
+def sharpen(args: Args) -> Mapped:
+    if args.get("method", "kernel") != "kernel":
+        raise NotPorted("method='gaussian' (unsharp masking) is not ported; use method='kernel'")
+    alpha = args.pair("alpha", (0.2, 0.5))
+    lightness = args.pair("lightness", (0.5, 1.0))
+    nodes = (
+        uniform_node("sharpen_alpha", *alpha),
+        uniform_node("sharpen_lightness", *lightness),
+        _matrix("no_change", NO_CHANGE),
+        _matrix("sharpen_effect", SHARPEN),
+        # (1 - a) * I + a * (effect + lightness * I), as albumentations blends them
+        expr(
+            "sharpen_kernel",
+            "(1 - sharpen_alpha) * no_change + sharpen_alpha * "
+            "(sharpen_effect + sharpen_lightness * no_change)",
+            ["sharpen_alpha", "no_change", "sharpen_effect", "sharpen_lightness"],
+        ),
+        Node("sharpen", "filter", inputs=(Ref(IMAGE), Ref("sharpen_kernel"))),
+    )
+    return Mapped(nodes, "exact", _kernel_note("alpha and lightness"))
+
+
+@mapping("Emboss", positional=("alpha", "strength"))
+def emboss(args: Args) -> Mapped:
+    alpha = args.pair("alpha", (0.2, 0.5))
+    strength = args.pair("strength", (0.2, 0.7))
+    nodes = (
+        uniform_node("emboss_alpha", *alpha),
+        uniform_node("emboss_strength", *strength),
+        _matrix("no_change", NO_CHANGE),
+        _matrix("emboss_effect", EMBOSS),
+        _matrix("emboss_slope", EMBOSS_STRENGTH),
+        expr(
+            "emboss_kernel",
+            "(1 - emboss_alpha) * no_change + emboss_alpha * "
+            "(emboss_effect + emboss_strength * emboss_slope)",
+            ["emboss_alpha", "no_change", "emboss_effect", "emboss_strength", "emboss_slope"],
+        ),
+        Node("emboss", "filter", inputs=(Ref(IMAGE), Ref("emboss_kernel"))),
+    )
+    return Mapped(nodes, "exact", _kernel_note("alpha and strength"))
+
+
+def _kernel_note(drawn: str) -> tuple[str, ...]:
+    return (f"the same 3x3 kernel for the same {drawn} (drawn uniformly, by DALI's generator)",)
