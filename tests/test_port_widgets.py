@@ -65,3 +65,12 @@ def test_load_ports_a_pipeline_file(pipeline_file: Path, tmp_path: Path, catalog
     explorer.undo()  # a load is one undoable step, as for any file
     explorer.flush()
     assert "random_resized_crop" not in explorer.state.spec
+
+
+def test_the_picker_finds_operators_by_the_names_users_know(catalog: Catalog) -> None:
+    from augexplorer_widgets.op_picker import OpPicker
+
+    picker = OpPicker(catalog, lambda op: None)
+    assert [i["name"] for i in picker.matches("RandomResizedCrop")] == ["random_resized_crop"]
+    assert "rotate" in [i["name"] for i in picker.matches("RandomRotation")]
+    assert "warp_affine" in [i["name"] for i in picker.matches("randomaffine")]

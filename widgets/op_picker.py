@@ -128,7 +128,14 @@ def group_of(op: OpInfo) -> str:
 def _searched_text(item: dict[str, Any]) -> str:
     """What a search reads of an item: its name, the name's parts as words, its summary."""
     name = item["name"]
-    return f"{name} {name.replace('.', ' ').replace('_', ' ')} {item['summary']}".lower()
+    known = " ".join(item.get("known", ()))
+    return f"{name} {name.replace('.', ' ').replace('_', ' ')} {item['summary']} {known}".lower()
+
+
+def known_names() -> dict[str, tuple[str, ...]]:
+    from augexplorer.port.coverage import known_names as ported_names
+
+    return ported_names()
 
 
 class OpPicker(anywidget.AnyWidget):
@@ -182,6 +189,9 @@ class OpPicker(anywidget.AnyWidget):
             "note": place.note if place is not None else "",
             "tuned": any(arg.hint is not None for arg in op.args),
             "cost": REBUILD_NOTE if is_auto_aug(op.name) else "",
+            # the torchvision / albumentations names ported to this operator: "RandomResizedCrop"
+            # finds random_resized_crop
+            "known": list(known_names().get(op.name, ())),
         }
 
     def matches(self, text: str) -> list[dict[str, Any]]:

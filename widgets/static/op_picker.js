@@ -11,10 +11,12 @@ function el(tag, cls, text) {
   return e;
 }
 
-// Every word of the search somewhere in the name or the summary: "random crop" finds
+// Every word of the search somewhere in the name, the summary or the torchvision and
+// albumentations names ported to it ("RandomResizedCrop"): "random crop" finds
 // random_resized_crop (op_picker.py's `matches` reads the same way).
 function found(item, words) {
-  const text = `${item.name} ${item.name.replace(/[._]/g, " ")} ${item.summary}`.toLowerCase();
+  const known = (item.known || []).join(" ");
+  const text = `${item.name} ${item.name.replace(/[._]/g, " ")} ${item.summary} ${known}`.toLowerCase();
   return words.every((w) => text.includes(w));
 }
 
