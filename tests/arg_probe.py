@@ -95,13 +95,18 @@ def per_sample(op: OpInfo, arg: ArgInfo) -> list[Any]:
     return [Random.uniform(low, min(high, low + 2.0), seed=3), *fed]
 
 
+def probe_values(op: OpInfo, arg: ArgInfo) -> list[Any]:
+    """Every unusual value the probe gives `arg`: constants, then per-sample ones."""
+    return [*unusual_values(op, arg), *per_sample(op, arg)]
+
+
 def cases(op: OpInfo, *, pairs: int = 6, seed: int = 0) -> Iterator[Case]:
     """One argument at a time, every unusual value; each per-sample argument drawn, and fed
     from another node; and `pairs` seeded combinations of two unusual values."""
     start = starting_values(op.name, "HWC")
     singles: list[tuple[str, Any]] = []
     for arg in op.args:
-        for value in [*unusual_values(op, arg), *per_sample(op, arg)]:
+        for value in probe_values(op, arg):
             singles.append((arg.name, value))
             yield Case(op.name, {**start, arg.name: value}, (arg.name,))
     chooser = random.Random(f"{op.name}:{seed}")
@@ -124,6 +129,30 @@ def run_case(case: Case, catalog: Catalog) -> Outcome:
     except Exception as error:  # what the probe looks for: none may come here
         return Outcome(case, "raw", error)
     return Outcome(case, "ran")
+
+
+DALI_NOISE = ("Traceback", "C++ context", "Stacktrace", "Current pipeline object")
+
+
+def check_outcome(outcome: Outcome, catalog: Catalog) -> None:
+    """The outcome is one the user can act on: ran; refused naming the node and a fix; or
+    DALI's failure beside our sentence naming the node, an argument of it and what to try."""
+    case, error = outcome.case, outcome.error
+    label = f"{case.op} {case.args}"
+    assert outcome.kind in ("ran", "invalid", "run"), f"{label}: {outcome.kind}: {error!r}"
+    names = {arg.name for arg in catalog[case.op].args}
+    if isinstance(error, GraphInvalid):
+        for problem in error.problems:
+            assert problem.node == NODE and problem.fix, f"{label}: {problem}"
+    elif isinstance(error, RunError):
+        text = str(error)
+        assert error.node == NODE and error.explanation and error.fix, f"{label}: {text}"
+        # a rule of ours read DALI's message: not the sentence for messages none reads
+        assert not error.explanation.startswith("DALI refused"), f"{label}: {text}"
+        assert error.argument in names, f"{label}: names no argument of {case.op}: {text}"
+        assert text.startswith(f"node {NODE!r}, argument {error.argument!r}: "), text
+        assert f"{error.explanation} (DALI: {error.dali_message})" in text, text
+        assert not any(noise in text for noise in DALI_NOISE), text
 
 
 def main(names: list[str]) -> None:

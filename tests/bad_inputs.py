@@ -221,6 +221,21 @@ def _list_case(name: str, lines: list[str], expect: Expect, note: str = "") -> C
     return Case(f"file_list:{name}", "source", make, expect, note)
 
 
+def _odd_list_case(name: str, files: list[str], body: bytes, expect: Expect, note: str) -> Case:
+    """A list of `body` (bytes as written) beside image `files` named as the user named them."""
+
+    def make(root: Path) -> Edit:
+        folder = root / "photos"
+        folder.mkdir(parents=True, exist_ok=True)
+        for file in files:
+            (folder / file).write_bytes(jpeg_bytes())
+        listing = folder / "list.txt"
+        listing.write_bytes(body)
+        return _source_edit(Source("source", "file_list", str(listing)))
+
+    return Case(f"file_list:{name}", "source", make, expect, note)
+
+
 def _empty_folder(root: Path) -> Path:
     (root / "empty").mkdir()
     return root / "empty"
@@ -270,6 +285,34 @@ SOURCE_CASES = [
     _list_case("no_label", ["{good}"], fails(DataError, "line 1", "label")),
     _list_case("only_comments", ["# nothing yet", ""], fails(DataError, "list.txt", "no images")),
     Case("file_list:binary", "source", _binary_list, fails(DataError, "list.txt", "text")),
+    _odd_list_case(
+        "byte_order_mark",
+        ["a.jpg", "b.jpg"],
+        b"\xef\xbb\xbfa.jpg 0\nb.jpg 1\n",
+        runs(),
+        "Notepad's UTF-8 starts with a BOM: it is not part of the first name",
+    ),
+    _odd_list_case(
+        "space_in_name",
+        ["my photo.jpg", "two  spaces.jpg"],
+        b"my photo.jpg 0\ntwo  spaces.jpg\t1\n",
+        runs(),
+        "as DALI's readers.file splits a line: the label ends it, the name is the rest",
+    ),
+    _odd_list_case(
+        "latin1",
+        ["caf\u00e9.jpg"],
+        "caf\u00e9.jpg 0\n".encode("latin-1"),
+        fails(DataError, "list.txt", "line 1", "UTF-8", remedy="save the list as UTF-8"),
+        "an older editor's encoding",
+    ),
+    _odd_list_case(
+        "utf16",
+        ["a.jpg"],
+        "a.jpg 0\n".encode("utf-16"),
+        fails(DataError, "list.txt", "UTF-16", remedy="save the list as UTF-8"),
+        "Windows' 'Unicode' encoding",
+    ),
     Case(
         "file_list:missing_list",
         "source",
@@ -412,6 +455,35 @@ def _invalid(node: str, arg: str, *more: str) -> Expect:
 
 
 ARGUMENT_CASES = [
+    _arg_case("rotate", "angle", 10**400, _invalid("rotate", "angle", "out of range"), "10**400"),
+    _arg_case(
+        "flip",
+        "horizontal",
+        10**5000,
+        _invalid("flip", "horizontal", "5,00", "out of range"),
+        "5000 digits",
+    ),
+    _arg_case(
+        "rotate",
+        "angle",
+        Random.choice([1, -(10**400)]),
+        _invalid("rotate", "angle", "out of range"),
+        "choice(-10**400)",
+    ),
+    # Values DALI refuses when it runs: our sentence names the argument, DALI's text beside it
+    _arg_case(
+        "rotate",
+        "interp_type",
+        "INTERP_CUBIC",
+        fails(RunError, "'rotate'", "'interp_type'", "(DALI: ", remedy="INTERP_LINEAR"),
+    ),
+    _arg_case("rotate", "dtype", "INT8", fails(RunError, "'rotate'", "'dtype'", remedy="FLOAT")),
+    _arg_case(
+        "crop",
+        "crop_w",
+        10.0,
+        fails(RunError, "'crop'", "'crop_w'", "crop_h", remedy="crop_h a value"),
+    ),
     _arg_case("rotate", "angle", float("nan"), _invalid("rotate", "angle", "finite")),
     _arg_case("rotate", "angle", float("inf"), _invalid("rotate", "angle", "finite")),
     _arg_case("rotate", "angle", "ten", _invalid("rotate", "angle", "number")),
@@ -640,6 +712,12 @@ def _node(data: dict[str, Any], node_id: str) -> dict[str, Any]:
 
 
 SPEC_CASES = [
+    _spec_case(
+        "lone_surrogate",
+        lambda data: json.dumps(data, indent=2).replace('"basic"', '"basic\\ud800"'),
+        fails(SpecFormatError, "graph.json", "\\ud800", "line", remedy="remove it"),
+    ),
+    _spec_case("byte_order_mark", lambda data: "\ufeff" + json.dumps(data, indent=2), runs()),
     _spec_case(
         "truncated_json",
         lambda data: json.dumps(data, indent=2)[:200],

@@ -9,6 +9,7 @@ import importlib.util
 import struct
 import zlib
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ from augexplorer.builder import build_pipeline
 from augexplorer.catalog import Catalog
 from augexplorer.data import check_image, open_source
 from augexplorer.errors import DataError, GraphInvalid, RunError
-from augexplorer.export import export
+from augexplorer.export import export, generate
 from augexplorer.presets import preset
 from augexplorer.render import encode, render_node
 from augexplorer.spec import GraphSpec, Ref, Source
@@ -366,3 +367,50 @@ def test_a_larger_batch_is_checked_again_and_the_last_result_stays(
     with pytest.raises(DataError, match="batch size of at most 3"):
         session.update(dataclasses.replace(session.spec, batch_size=4))
     assert session.result is before
+
+
+# ---- the exported module reads the same sources ------------------------------------------------
+
+READ_CASES = [case for case in CASES if case.kind in ("image", "source") and not case.slow]
+
+
+@pytest.fixture(scope="module")
+def exported_reader(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    """An exported module (of a folder graph), loaded as a training script would load it."""
+    folder = image_folder(tmp_path_factory.mktemp("exported_data"))
+    path = tmp_path_factory.mktemp("exported") / "reader_aug.py"
+    spec = preset("basic").with_source(Source("source", "folder", str(folder), shuffle=False))
+    path.write_text(generate(spec, formatted=False))
+    loaded = importlib.util.spec_from_file_location("reader_aug", path)
+    assert loaded is not None and loaded.loader is not None
+    module = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("case", [_param(case) for case in READ_CASES])
+def test_the_exported_module_reads_the_corpus_sources_as_the_explorer_does(
+    case: Case, session: Session, tmp_path: Path, exported_reader: ModuleType
+) -> None:
+    """Where the explorer reads a folder or a file list, the exported module reads the same
+    files and labels; where the explorer refuses it for its text (encoding, labels, missing
+    entries), the module refuses it too, naming it; never another error."""
+    edit = case.make(tmp_path)
+    try:
+        edit(session)
+        refused: str | None = None
+    except (DataError, GraphInvalid, RunError) as error:
+        refused = str(error)
+    source = session.spec.sources()[0]  # the edit's source, kept even where it failed
+    if source.kind not in ("folder", "file_list") or source.path is None:
+        return  # arrays and annotated sources: read by other code (tests/test_export*.py)
+    try:
+        files, labels, _ = exported_reader.read_data(source.path)
+    except ValueError as error:
+        assert refused is not None, f"the module refused what the explorer read: {error}"
+        assert Path(source.path).name in str(error) or "line" in str(error), str(error)
+        return
+    if refused is None:
+        data = open_source(source)
+        assert [str(Path(f)) for f in files] == [str(Path(f)) for f in data.files]
+        assert len(labels) == len(data.labels)

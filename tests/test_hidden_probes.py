@@ -4,6 +4,7 @@ naming the value and the fix; nothing is lost, and the panel opens."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 from pathlib import Path
@@ -14,9 +15,12 @@ from augexplorer_widgets.autosave import Autosave
 
 from augexplorer import Session
 from augexplorer.catalog import Catalog
-from augexplorer.errors import GraphInvalid, SpecFormatError
+from augexplorer.engine.dali_errors import explain_run_error
+from augexplorer.errors import AugExplorerError, GraphInvalid, Problem, SpecFormatError
+from augexplorer.export import generate
+from augexplorer.export.importer import graph_literal
 from augexplorer.presets import preset
-from augexplorer.spec import Random, dumps, loads, to_json
+from augexplorer.spec import GraphSpec, Node, Random, Ref, dumps, loads, to_json
 
 HUGE = (10**400, -(10**400), 10**5000, [1, 10**400], Random.choice([10**5000, 1]))
 
@@ -112,3 +116,66 @@ def test_the_panel_opens_over_an_autosave_holding_a_5000_digit_integer(
     assert explorer.banner.shown
     assert "5,000 digits" in html.unescape(explorer.banner.text.value)
     assert list(tmp_path.glob("autosave.damaged-*")), "the damaged file is kept"
+
+
+# ---- names, the importer, dump_image -------------------------------------------------------------
+
+
+def test_an_export_refused_for_a_name_says_nothing_about_gpus() -> None:
+    basic = preset("basic")
+    nodes = tuple(
+        dataclasses.replace(node, id="2nd rotate") if node.id == "rotate" else node
+        for node in basic.nodes
+    )
+    spec = dataclasses.replace(basic, nodes=nodes)
+    with pytest.raises(AugExplorerError) as raised:
+        generate(spec, formatted=False)
+    said = str(raised.value)
+    assert "'2nd rotate'" in said and "identifier" in said
+    assert "GPU" not in said
+
+
+def test_an_export_refused_only_on_a_gpu_names_the_nodes_and_says_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Problems that come from placing nodes on a GPU (as the exported module does) get a line
+    naming those nodes; the graph's own problems do not."""
+    from augexplorer.export import codegen
+
+    checked = codegen.validate
+
+    def on_a_gpu_only(spec: GraphSpec, catalog: Catalog | None = None) -> object:
+        if catalog is not None and catalog.gpu:
+            raise GraphInvalid([Problem("cannot read GPU data", "flip", "device", "set cpu")])
+        return checked(spec, catalog)
+
+    monkeypatch.setattr(codegen, "validate", on_a_gpu_only)
+    with pytest.raises(AugExplorerError) as raised:
+        generate(preset("basic"), formatted=False)
+    assert "the problems of 'flip' come from running on a GPU" in str(raised.value)
+
+
+def test_an_annotated_graph_assignment_is_read_by_the_importer() -> None:
+    source = generate(preset("basic"), formatted=False)
+    annotated = source.replace("GRAPH = {", "GRAPH: dict = {", 1)
+    assert annotated != source
+    assert graph_literal(annotated) == graph_literal(source) is not None
+
+
+@pytest.mark.parametrize("suffix", ["../../escape", "sub/dir", "back\\slash", "nul\0"])
+def test_a_dump_image_suffix_that_leaves_its_folder_is_refused(suffix: str) -> None:
+    spec = preset("basic").insert_after(
+        "flip", Node("dump", "dump_image", (Ref("flip"),), {"suffix": suffix})
+    )
+    with pytest.raises(GraphInvalid) as raised:
+        Session(spec, batch_size=2)
+    [problem] = raised.value.problems
+    assert (problem.node, problem.argument) == ("dump", "suffix")
+    assert problem.fix and "no '/'" in problem.fix
+
+
+def test_dump_image_failing_to_open_its_file_is_said_in_our_words() -> None:
+    explained = explain_run_error(
+        "dump_image", {"suffix": "x"}, frozenset(), ("suffix",), 'Assert on "file.is_open()" failed'
+    )
+    assert explained.argument == "suffix" and "current folder" in explained.sentence

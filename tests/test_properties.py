@@ -12,11 +12,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from arg_probe import Case, check_outcome, image_operators, probe_values, run_case
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from augexplorer import Session
 from augexplorer.catalog import Catalog
+from augexplorer.catalog.hints import starting_values
 from augexplorer.errors import GraphInvalid, RunError
 from augexplorer.render import encode, render_node
 from augexplorer.spec import GraphSpec, Node, Random, Ref, Source
@@ -40,6 +42,11 @@ hostile = st.one_of(
     st.text(max_size=6),
     st.floats(min_value=-1e12, max_value=1e12, allow_nan=False),
     st.integers(min_value=-(2**40), max_value=2**40),
+    # integers no DALI argument holds, up to past Python's 4,300-digit limit on str(int)
+    st.builds(
+        lambda sign, digits: sign * 10**digits, st.sampled_from([1, -1]), st.integers(20, 450)
+    ),
+    st.just(10**5000),
     st.lists(st.floats(-10, 10, allow_nan=False), min_size=0, max_size=4),
     st.just(Ref("nowhere")),
 )
@@ -197,6 +204,7 @@ def test_accepted_edits_run_and_rejected_ones_name_the_argument(
     sensible = (
         isinstance(value, (int, float))
         and not isinstance(value, bool)
+        and (isinstance(value, float) or abs(value) <= 2**64)  # no float holds 10**400
         and math.isfinite(value)
         and low <= value <= high
         and (op not in WHOLE_NUMBERS or float(value).is_integer())
@@ -226,3 +234,36 @@ def test_an_empty_uniform_range_is_rejected_by_validation(live: dict[str, Sessio
         with pytest.raises(GraphInvalid) as raised:
             session.set_arg("brightness_node", "brightness", empty)
         assert raised.value.problems[0].argument == "brightness"
+
+
+# ---- unusual combinations on every image operator of the catalog ------------------------------
+
+
+@st.composite
+def unusual_nodes(draw: st.DrawFn, catalog: Catalog) -> Case:
+    """One image operator of the catalog with its starting values and two or three arguments
+    set to unusual values (tests/arg_probe.py), in any combination."""
+    offering = [
+        (op, offered)
+        for op in image_operators(catalog)
+        if (offered := [(arg.name, v) for arg in op.args if (v := probe_values(op, arg))])
+    ]
+    op, offered = draw(st.sampled_from(offering))
+    chosen = draw(
+        st.lists(st.sampled_from(offered), min_size=1, max_size=3, unique_by=lambda a: a[0])
+    )
+    args = {**starting_values(op.name, "HWC")}
+    for name, values in chosen:
+        args[name] = draw(st.sampled_from(values))
+    return Case(op.name, args, tuple(name for name, _ in chosen))
+
+
+@settings(SETTINGS, max_examples=150, derandomize=True)
+@given(data=st.data())
+def test_unusual_combinations_on_every_image_operator_fail_only_in_our_words(
+    data: st.DataObject, catalog: Catalog
+) -> None:
+    case = data.draw(unusual_nodes(catalog))
+    outcome = run_case(case, catalog)
+    event(outcome.kind)
+    check_outcome(outcome, catalog)

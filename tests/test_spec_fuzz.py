@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from augexplorer import PRESETS, GraphSpec, SpecFormatError, preset
 from augexplorer.errors import AugExplorerError
 from augexplorer.export import generate
-from augexplorer.spec import from_json, loads, to_json
+from augexplorer.spec import dumps, from_json, loads, to_json
 
 FIELD_NAMES = [
     "format", "version", "name", "batch_size", "seed", "nodes", "outputs", "id", "op",
@@ -191,3 +191,41 @@ def test_any_json_is_refused_with_our_error_or_is_a_graph(data: Any) -> None:
         assert ": " in str(error)
     else:
         assert isinstance(spec, GraphSpec)
+
+
+# Text that is not plain JSON numbers and characters: halves of surrogate pairs (as characters
+# and as escapes), byte-order marks, integers past 64 bits and past Python's 4,300-digit limit,
+# bytes that are not UTF-8.
+ODD_TEXT = [
+    "\ud800", "\udfff", "\\ud83d", "\\ude00", "\ufeff", "\x00", "\u2028", "9" * 30, "9" * 5000,
+    "-" + "1" * 400, "1e999", "\\u0000",
+]  # fmt: skip
+ODD_BYTES = [b"\xff", b"\xed\xa0\x80", b"\xc3", b"\xef\xbb\xbf", b"\xfe\xff"]
+
+
+@st.composite
+def odd_texts(draw: st.DrawFn) -> str | bytes:
+    """A preset's spec text with odd text put in at a few places, as str or as bytes."""
+    text = dumps(preset(draw(st.sampled_from(sorted(PRESETS)))))
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(st.sampled_from(ODD_TEXT)) + text[at:]
+    if not draw(st.booleans()):
+        return text
+    data = text.encode("utf-8", "surrogatepass")
+    at = draw(st.integers(0, len(data)))
+    return data[:at] + draw(st.sampled_from(ODD_BYTES)) + data[at:]
+
+
+@settings(SETTINGS, max_examples=300)
+@given(odd_texts())
+def test_odd_text_in_a_spec_loads_or_is_refused_with_our_error(text: str | bytes) -> None:
+    try:
+        spec = loads(text)
+    except SpecFormatError as error:
+        message = str(error)
+        assert message and "Traceback" not in message and len(message) < 2000, message
+        event("refused")
+        return
+    event("loaded")
+    check(to_json(spec))  # what loads must also validate and export, or be refused by us

@@ -56,6 +56,11 @@ STRING_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("erase", "axis_names"): ("H", "W", "C", "HW", "WH", "HWC"),
 }
 
+# String arguments that become part of a file name: dump_image writes
+# "<iteration>-<suffix>-<sample>.ppm" into the current folder, so a "/" in its suffix names a
+# folder (one that climbs out with "..", or one that does not exist: DALI fails to open it).
+FILE_NAME_PARTS = frozenset({("dump_image", "suffix")})
+
 # How many values a vector argument takes for images, where the schemas say only "a list"
 # (measured against DALI 2.4 on HWC images: any other length fails when the pipeline runs).
 VECTOR_LENGTHS: dict[tuple[str, str], tuple[int, ...]] = {

@@ -9,7 +9,13 @@ import math
 from typing import Any
 
 from ..catalog import PYTHON_FUNCTION, ArgInfo, OpInfo
-from ..catalog.limits import LIMITS, STRING_CHOICES, VECTOR_LENGTHS, value_counts
+from ..catalog.limits import (
+    FILE_NAME_PARTS,
+    LIMITS,
+    STRING_CHOICES,
+    VECTOR_LENGTHS,
+    value_counts,
+)
 from ..spec import PythonCode
 from .numbers import out_of_range_message, too_large
 
@@ -67,6 +73,8 @@ def _check_scalar(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
         choices = STRING_CHOICES.get((info.name, arg.name))
         if choices and value not in choices:
             return f"{value!r:.40} is not one of {', '.join(choices)}"
+        if (info.name, arg.name) in FILE_NAME_PARTS and not _file_name_part(value):
+            return f"{value!r:.40} is not part of a file name: the files would go elsewhere"
         if _names_axes(arg) and not ((value.isascii() and value.isalpha()) or value == ""):
             # DALI names each axis with one letter; other characters fail when the pipeline
             # runs (a non-ASCII one even cuts DALI's own error message mid-character)
@@ -90,6 +98,12 @@ def _check_scalar(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
                 return f"{value} is out of range [{low_limit}, {high_limit}]"
         return None
     return None  # types the catalog cannot check (rare): DALI reports them at build time
+
+
+def _file_name_part(text: str) -> bool:
+    """Whether `text` can be part of a file name in one folder: no folder separator, no NUL,
+    not longer than a file name may be."""
+    return not any(c in text for c in "/\\\0") and len(text.encode()) <= 200
 
 
 def _names_axes(arg: ArgInfo) -> bool:
@@ -125,6 +139,11 @@ def value_fix(info: OpInfo, arg: ArgInfo) -> str:
     if lengths:
         return f"give {value_counts(lengths)} values ({arg.describe_type()})"
     limits = LIMITS.get((info.name, arg.name)) or LIMITS.get(("*", arg.name))
+    if (info.name, arg.name) in FILE_NAME_PARTS:
+        return (
+            f"use letters, digits, '-', '_' or '.' only (no '/'): {info.name} writes its files "
+            "into the current folder, with this in their names"
+        )
     if arg.choices:
         return f"use one of {', '.join(arg.choices[:8])}{', ...' if len(arg.choices) > 8 else ''}"
     if limits:

@@ -346,6 +346,15 @@ def _memory(match: re.Match[str], failing: _Failing) -> Explained:
     )
 
 
+def _not_written(match: re.Match[str], failing: _Failing) -> Explained:
+    return Explained(
+        f"{failing.op} could not open a file to write in the current folder"
+        + (f" ({failing.shown('suffix')})" if failing.given("suffix") else ""),
+        "suffix",
+        "run from a folder you can write to, and give suffix letters, digits, '-', '_' or '.'",
+    )
+
+
 def _unreadable(match: re.Match[str], failing: _Failing) -> Explained:
     texts = [n for n, v in failing.args.items() if isinstance(v, str) and not v.isascii()]
     name = texts[0] if texts else None
@@ -440,6 +449,7 @@ _RULES: tuple[tuple[re.Pattern[str], Rule], ...] = tuple(
         (r"Invalid (?P<arg>\w+) argument: ?(?P<value>.*)", _choice),
         (r"roi_anchor\.size\(\) == roi_shape\.size\(\)|args_len % naxes == 0", _anchor_shape),
         (r"codec can't decode", _unreadable),
+        (r'file\.is_open\(\)', _not_written),
         (r"Index \d+ out of range \[0, \d+\)", _save_attrs),
         (r"out of bounds with current policy", _out_of_bounds),
         (r"bad_alloc|out of memory|Can't allocate|allocation failed", _memory),

@@ -166,21 +166,30 @@ def _names_pipeline_def(decorator: ast.expr) -> bool:
 
 
 def graph_literal(text: str, where: str = "module") -> GraphSpec | None:
-    """The graph in a module-level ``GRAPH = {...}`` assignment, or None; never runs code."""
+    """The graph in a module-level ``GRAPH = {...}`` assignment (annotated or not: ``GRAPH:
+    dict = {...}``), or None; never runs code."""
     tree = _parse(text, where)
     for statement in tree.body:
-        if (
-            isinstance(statement, ast.Assign)
-            and len(statement.targets) == 1
-            and isinstance(statement.targets[0], ast.Name)
-            and statement.targets[0].id == "GRAPH"
-        ):
+        value = _graph_value(statement)
+        if value is not None:
             try:
-                data = ast.literal_eval(statement.value)
+                data = ast.literal_eval(value)
             except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
                 raise SpecFormatError(f"{where}: GRAPH is not a plain literal") from None
             return from_json(data)
     return None
+
+
+def _graph_value(statement: ast.stmt) -> ast.expr | None:
+    """The value `statement` gives GRAPH: ``GRAPH = ...`` or ``GRAPH: dict = ...``."""
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        target: ast.expr = statement.targets[0]
+        value: ast.expr | None = statement.value
+    elif isinstance(statement, ast.AnnAssign):
+        target, value = statement.target, statement.value
+    else:
+        return None
+    return value if isinstance(target, ast.Name) and target.id == "GRAPH" else None
 
 
 def import_code(

@@ -180,6 +180,11 @@ def read_data(data, file_root=FILE_ROOT):
     A DALI reader carries one integer label per file, so for a list with several labels per
     image the reader's label is the file's index and label_table holds the label rows.
     """
+    if not os.path.exists(data):
+        raise ValueError(
+            f"{data}: no such folder or file list (give a folder of class sub-folders, or a "
+            "file list with one 'image label' per line)"
+        )
     if os.path.isdir(data):
         files, labels = read_folder(data)
         return files, labels, None
