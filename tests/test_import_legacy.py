@@ -386,3 +386,19 @@ def test_render_stats_and_profile_run_a_gpu_graph_here_with_one_note(
     # and --device cpu puts every node there, with nothing to say
     assert main(["render", str(spec), "-o", str(tmp_path / "g3.png"), "--device", "cpu"]) == 0
     assert "note:" not in capsys.readouterr().err
+
+
+@no_gpu_only
+def test_the_panel_shows_an_imported_gpu_graph_and_keeps_its_devices(tmp_path: Path) -> None:
+    from augexplorer_widgets import Explorer
+
+    _source, graph = import_resnet(tmp_path)
+    with pytest.warns(GpuNodesOnCpu):
+        explorer = Explorer(graph, autosave=False)
+    explorer.select("image_random_crop")
+    device = explorer.node_panel.device
+    assert device.value == "mixed" and device.label == "mixed (on the CPU here)"
+    explorer.select("resize")
+    assert explorer.node_panel.device.value == "gpu"
+    kept = explorer.controller.session.spec.node("image_random_crop")
+    assert isinstance(kept, Node) and kept.device == "mixed"
