@@ -342,13 +342,13 @@ class NodePanel(widgets.VBox):
 
     def _settings(self, spec: GraphSpec, node: Node, info: OpInfo | None) -> list[widgets.Widget]:
         backends = [b for b in (info.backends if info else ()) if b == "cpu" or self.catalog.gpu]
-        options = [(name, name) for name in (AUTO, *backends)]
+        device_options = [(name, name) for name in (AUTO, *backends)]
         if node.device and node.device not in backends and info and node.device in info.backends:
             # written for a GPU this machine lacks: kept, and run on the CPU here
-            options.append((f"{node.device} (on the CPU here)", node.device))
+            device_options.append((f"{node.device} (on the CPU here)", node.device))
             backends.append(node.device)
         device = widgets.Dropdown(
-            options=options,
+            options=device_options,
             value=node.device if node.device in backends else AUTO,
             description="device",
             layout={"width": "220px"},
