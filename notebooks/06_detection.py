@@ -155,8 +155,11 @@ for line in stats.summary().splitlines():
 #
 # The module's pipeline reads the COCO file with `fn.readers.coco` and makes exactly the calls
 # the explorer ran. Boxes and labels have one row per object, a different count in every image,
-# so `make_loader` pads them for PyTorch and also hands over `targets`: one dict of boxes and
-# labels per image, the list torchvision's detection models take.
+# so `make_loader` pads them for PyTorch and also hands over `targets`: one dict per image of
+# its boxes and labels, cut to their real rows. By default they are exactly what the graph
+# makes: images as the graph ends them (here uint8, height x width x channels), boxes in the
+# source's coordinates (here corners as fractions of the image: the module's `BOXES_LTRB` and
+# `BOXES_RATIO` say which), labels int32.
 
 # %%
 workdir = Path(tempfile.mkdtemp(prefix="augexplorer-detection-"))
@@ -167,9 +170,27 @@ module_spec.loader.exec_module(detection_aug)
 
 loader = detection_aug.make_loader(batch_size=4, device="cpu")
 batch = next(iter(loader))[0]
-print("images:", tuple(batch["images"].shape))
+print("images:", tuple(batch["images"].shape), batch["images"].dtype)
 for target in batch["targets"]:
-    print({name: tuple(value.shape) for name, value in target.items()})
+    print({name: (tuple(value.shape), value.dtype) for name, value in target.items()})
+print("first boxes:", batch["targets"][0]["boxes"][:2].tolist())
+
+# %% [markdown]
+# That is not the form torchvision's detection models take: they want float images of
+# channels x height x width in 0-1, boxes in pixels as x1, y1, x2, y2 (float32) and int64
+# labels. Fed fractions as pixels, a model trains on boxes squeezed into the top-left pixel of
+# every image, and nothing fails to say so. `target_format="torchvision"` converts each batch:
+# the images become a list of float (3, H, W) tensors and each target's boxes are scaled to
+# the pixels of its image, so that `model(batch["images"], batch["targets"])` trains a
+# torchvision detection model (Faster R-CNN, RetinaNet, SSD, ...) as its documentation says.
+
+# %%
+loader = detection_aug.make_loader(batch_size=4, device="cpu", target_format="torchvision")
+batch = next(iter(loader))[0]
+image, target = batch["images"][0], batch["targets"][0]
+print(f"{len(batch['images'])} images like {tuple(image.shape)} {image.dtype}, values in 0-1")
+print({name: (tuple(value.shape), value.dtype) for name, value in target.items()})
+print("first boxes in pixels:", target["boxes"][:2].round().tolist())
 
 # %% [markdown]
 # ## 6. The same graph in the panel

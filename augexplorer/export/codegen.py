@@ -34,7 +34,7 @@ from ..validate import validate
 from . import template, template_detection
 from .auto_aug_source import policy_imports, policy_source
 from .branches import write_branches
-from .detection import coco_data, per_object_outputs
+from .detection import GraphForm, coco_data, graph_form, per_object_outputs
 from .expression_source import math_import
 from .expression_source import source as expression_source
 from .fusion import FUSE_MODES, FuseMode, fuse_decoders
@@ -96,6 +96,16 @@ MODULE_NAMES = frozenset(
         "LOADER_OUTPUTS",
         "pad_per_object",
         "DetectionIterator",
+        "IMAGES_OUTPUT",
+        "IMAGES_LAYOUT",
+        "BOXES_OUTPUT",
+        "BOXES_LTRB",
+        "BOXES_RATIO",
+        "LABELS_OUTPUT",
+        "TARGET_FORMATS",
+        "torchvision_images",
+        "torchvision_boxes",
+        "target_format",
         "annotations_file",
         "file_root",
         "images",
@@ -147,26 +157,21 @@ def _gpu_plan(spec: GraphSpec) -> Plan:
         return validate(spec, load_catalog(gpu=True))
     except GraphInvalid as error:
         raise ExportError(
-            f"the graph cannot be exported: {error}{_gpu_only_note(spec, error)}"
+            f"the graph cannot be exported: {error}\n(an exported module also runs on a GPU; "
+            "set the device of the nodes named above to cpu if they must stay there)"
         ) from None
 
 
-def _gpu_only_note(spec: GraphSpec, on_gpu: GraphInvalid) -> str:
-    """A line naming the nodes whose problems come only from running on a GPU (as an
-    exported module also does); empty where every problem is the graph's own, on any device."""
-    try:
-        validate(spec, load_catalog(gpu=False))
-        on_cpu: set[str] = set()
-    except GraphInvalid as error:
-        on_cpu = {str(problem) for problem in error.problems}
-    nodes = sorted({p.node for p in on_gpu.problems if str(p) not in on_cpu and p.node})
-    if not nodes:
-        return ""
-    named = ", ".join(map(repr, nodes))
-    return (
-        f"\n(the problems of {named} come from running on a GPU, as an exported module also "
-        "does: set their device to cpu if they must stay there)"
-    )
+def _form_fields(form: GraphForm) -> dict[str, str]:
+    """The constants a COCO module's loader converts to torchvision's form from."""
+    return {
+        "images_output": literal(form.images),
+        "images_layout": literal(form.layout),
+        "boxes_output": literal(form.boxes),
+        "boxes_ltrb": literal(form.ltrb),
+        "boxes_ratio": literal(form.ratio),
+        "labels_output": literal(form.labels),
+    }
 
 
 def _device_expression(step: Step) -> str | None:
@@ -335,6 +340,7 @@ class _Writer:
             "file_root": literal(data.file_root),
             "images": literal(data.images),
             "per_object": literal(per_object),
+            **_form_fields(graph_form(self.spec, dict(self.plan.outputs), per_object)),
             "loader_outputs": literal(loader_outputs),
             "returns_tuple": f"({fields['returns']}{',' if len(self.plan.outputs) == 1 else ''})",
         }

@@ -27,6 +27,48 @@ _PER_OBJECT_OUTPUTS: dict[str, frozenset[int]] = {
 
 
 @dataclass(frozen=True)
+class GraphForm:
+    """What form the graph gives its images and per-object outputs, which the exported loader
+    converts from for torchvision (``target_format="torchvision"``)."""
+
+    images: str  # the images output's name
+    layout: str  # its layout ("HWC", "CHW"; "" when not known)
+    boxes: str | None  # the per-object boxes' output (None: none, e.g. box_encoder's)
+    labels: str | None  # their labels' output
+    ltrb: bool  # boxes as left, top, right, bottom (else x, y, width, height)
+    ratio: bool  # in fractions of the image's size (else pixels)
+
+
+def graph_form(spec: GraphSpec, outputs: dict[str, Ref], per_object: list[str]) -> GraphForm:
+    """The form of `outputs` (the first holds the images): the boxes and labels are the outputs
+    that hold the images' box and label tracks, else the per-object outputs so named."""
+    from ..catalog import load_catalog
+    from ..catalog.flow import flow
+
+    images, ref = next(iter(outputs.items()))
+    found = flow(spec, load_catalog()).get(ref.node)
+    tracks = tracks_at(spec, ref.node)
+    source = spec.sources()[0]
+    form = tracks.format if tracks is not None else None
+
+    def named(kind: str) -> str | None:
+        wanted = tracks.refs.get(kind) if tracks is not None else None
+        for name in per_object:
+            if outputs[name] == wanted:
+                return name
+        return kind if kind in per_object else None
+
+    return GraphForm(
+        images=images,
+        layout=found.layout if found is not None and ref.output == 0 else "",
+        boxes=named("boxes"),
+        labels=named("labels"),
+        ltrb=form.ltrb if form is not None else bool(source.reader_args.get("ltrb")),
+        ratio=form.ratio if form is not None else bool(source.reader_args.get("ratio")),
+    )
+
+
+@dataclass(frozen=True)
 class CocoData:
     """The data an exported module reads by default, as augexplorer reads it."""
 

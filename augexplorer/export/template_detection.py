@@ -8,8 +8,11 @@ a count that differs from sample to sample, and a PyTorch tensor must be dense. 
 runs the pipeline with ``padded=True``: each such output is padded with ``PAD_VALUE`` to the
 batch's largest count and followed by its shape. Each batch then holds the padded tensors,
 ``<name>_counts`` (the real rows per sample), and ``targets``, one dict per sample of the
-per-object outputs cut to their real rows: the list of targets detection models take
-(torchvision's format where the outputs are named ``boxes`` and ``labels``).
+per-object outputs cut to their real rows, as the graph makes them (``target_format="graph"``:
+boxes in the source's coordinates, often fractions of the image, labels int32, images as the
+graph ends them, often uint8 HWC). ``target_format="torchvision"`` converts them to the form
+torchvision's detection models take: images a list of float32 (3, H, W) tensors in 0-1, each
+target's ``boxes`` float32 (N, 4) pixels x1, y1, x2, y2 and ``labels`` int64 (N,).
 """
 
 from __future__ import annotations
@@ -30,7 +33,16 @@ DETECTION_HEADER = _replaced(
     "  file (`fn.readers.coco`). Each batch holds the images as one tensor; boxes, labels,\n"
     "  polygons and vertices (PER_OBJECT) padded with PAD_VALUE to the batch's largest count,\n"
     "  `<name>_counts` (real rows per sample), and `targets`: one dict per sample of them cut to\n"
-    "  their real rows (torchvision's detection targets).",
+    "  their real rows. Which form (target_format):\n"
+    '  - "graph" (the default): as the graph makes them. Images of IMAGES_LAYOUT as the graph\n'
+    "    ends them; boxes in the source's coordinates (BOXES_LTRB: left, top, right, bottom, else\n"
+    "    x, y, width, height; BOXES_RATIO: fractions of the image's size, else pixels); labels\n"
+    "    int32.\n"
+    '  - "torchvision": what torchvision\'s detection models take, `model(batch["images"],\n'
+    '    batch["targets"])`: images a list of float32 (3, H, W) tensors in 0-1 (uint8 divided\n'
+    "    by 255; float images must already be in 0-1: the models normalize themselves); each\n"
+    "    target `boxes` float32 (N, 4) in pixels x1, y1, x2, y2, `labels` int64 (N,), any other\n"
+    "    per-object output as the graph makes it.",
 )
 
 CONSTANTS = '''# The graph this module was made from (augexplorer.graph format).
@@ -49,6 +61,16 @@ OUTPUTS = @@outputs@@
 # make_loader pads them with PAD_VALUE and says how many rows of each sample are real.
 PER_OBJECT = @@per_object@@
 PAD_VALUE = -1
+# The form the graph gives, which make_loader(target_format="torchvision") converts from: the
+# images output and its layout, the boxes output (None: no boxes per object, e.g. box_encoder's
+# encoded ones) in the source's coordinates, and the labels output.
+IMAGES_OUTPUT = @@images_output@@
+IMAGES_LAYOUT = @@images_layout@@
+BOXES_OUTPUT = @@boxes_output@@
+BOXES_LTRB = @@boxes_ltrb@@  # left, top, right, bottom (False: x, y, width, height)
+BOXES_RATIO = @@boxes_ratio@@  # fractions of the image's width and height (False: pixels)
+LABELS_OUTPUT = @@labels_output@@
+TARGET_FORMATS = ("graph", "torchvision")
 # What the pipeline returns with padded=True: OUTPUTS, each of PER_OBJECT followed by its shape.
 LOADER_OUTPUTS = @@loader_outputs@@
 
@@ -85,12 +107,54 @@ PIPELINE_COCO = _replaced(
     "    if padded:\n        return pad_per_object(@@returns_tuple@@)\n    return @@returns@@\n",
 )
 
-DETECTION_ITERATOR = '''class DetectionIterator(DALIGenericIterator):
+DETECTION_ITERATOR = '''def torchvision_images(images):
+    """`images` (the batch's images as the graph makes them) as torchvision's detection models
+    take them: a list of float32 (3, H, W) tensors in 0-1. uint8 is divided by 255; float images
+    must already be in 0-1, since the models normalize with their own mean and std."""
+    if IMAGES_LAYOUT == "HWC":
+        images = images.permute(0, 3, 1, 2)
+    elif IMAGES_LAYOUT != "CHW":
+        raise ValueError(
+            f"images of layout {IMAGES_LAYOUT!r} are not images torchvision takes: end the graph "
+            "with HWC or CHW images"
+        )
+    if images.dtype == torch.uint8:
+        images = images.float() / 255.0
+    else:
+        images = images.float()
+        low, high = float(images.min()), float(images.max())
+        if low < -1e-3 or high > 1.0 + 1e-3:
+            raise ValueError(
+                f"the images' values run from {low:.4g} to {high:.4g}, but torchvision's detection "
+                "models take values in 0-1 and normalize them themselves: end the graph with "
+                "crop_mirror_normalize(mean=0, std=255) or with uint8 images"
+            )
+    return list(images.contiguous())
+
+
+def torchvision_boxes(boxes, height, width):
+    """(N, 4) boxes as the graph makes them (BOXES_LTRB, BOXES_RATIO) as torchvision's
+    detection models take them: float32 pixels x1, y1, x2, y2 of a `width` x `height` image."""
+    boxes = boxes.float()
+    if not BOXES_LTRB:
+        boxes = torch.cat([boxes[:, :2], boxes[:, :2] + boxes[:, 2:]], dim=1)
+    if BOXES_RATIO:
+        boxes = boxes * boxes.new_tensor([width, height, width, height])
+    return boxes
+
+
+class DetectionIterator(DALIGenericIterator):
     """A DALIGenericIterator over the padded pipeline. Each batch (a dict) holds OUTPUTS, those
     of PER_OBJECT padded with PAD_VALUE to (batch size, largest count, ...); for each of those
     `<name>_counts`, its real rows per sample; and `targets`, one dict per sample of the
-    per-object outputs cut to their real rows (torchvision's detection targets when they are
-    named boxes and labels)."""
+    per-object outputs cut to their real rows. With target_format="graph" all of it is as the
+    graph makes it; with "torchvision", batch[IMAGES_OUTPUT] is a list of float32 (3, H, W)
+    tensors in 0-1 and each target's "boxes" float32 pixels x1, y1, x2, y2 and "labels" int64
+    (see torchvision_images and torchvision_boxes)."""
+
+    def __init__(self, *args, target_format="graph", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.target_format = target_format
 
     def __next__(self):
         batches = super().__next__()
@@ -106,7 +170,18 @@ DETECTION_ITERATOR = '''class DetectionIterator(DALIGenericIterator):
                     target[name] = batch[name][index, :count]
                 targets.append(target)
             batch["targets"] = targets
+            if self.target_format == "torchvision":
+                self._to_torchvision(batch)
         return batches
+
+    def _to_torchvision(self, batch):
+        images = torchvision_images(batch[IMAGES_OUTPUT])
+        for image, target in zip(images, batch["targets"], strict=True):
+            boxes = target.pop(BOXES_OUTPUT)
+            labels = target.pop(LABELS_OUTPUT)
+            target["boxes"] = torchvision_boxes(boxes, image.shape[1], image.shape[2])
+            target["labels"] = labels.reshape(-1).long()
+        batch[IMAGES_OUTPUT] = images
 
 '''
 
@@ -115,15 +190,27 @@ LOADER_COCO = (
         _replaced(
             _LOADER_START,
             "    data=DATA,\n",
-            "    annotations_file=ANNOTATIONS_FILE,\n    file_root=FILE_ROOT,\n    images=None,\n",
+            "    annotations_file=ANNOTATIONS_FILE,\n    file_root=FILE_ROOT,\n    images=None,\n"
+            '    target_format="graph",\n',
         ),
         "    `data` is @@data_doc@@.\n",
         "    `annotations_file` is a COCO file whose image names are relative to `file_root`;\n"
         "    `images` the names to read (default: IMAGES for ANNOTATIONS_FILE, else all).\n"
         "    Per-object outputs come padded, with their counts and a list of `targets` (see\n"
-        "    DetectionIterator).\n",
+        '    DetectionIterator). `target_format`: "graph" gives images and targets as the\n'
+        "    graph makes them (boxes as BOXES_LTRB and BOXES_RATIO say, labels int32);\n"
+        '    "torchvision" gives what torchvision\'s detection models take: images a list of\n'
+        "    float32 (3, H, W) tensors in 0-1, target boxes float32 pixels x1, y1, x2, y2 and\n"
+        '    labels int64, so that `model(batch["images"], batch["targets"])` trains.\n',
     )
-    + """    if images is None and annotations_file == ANNOTATIONS_FILE:
+    + """    if target_format not in TARGET_FORMATS:
+        raise ValueError(f"target_format must be one of {TARGET_FORMATS}, not {target_format!r}")
+    if target_format == "torchvision" and (BOXES_OUTPUT is None or LABELS_OUTPUT is None):
+        raise ValueError(
+            "target_format='torchvision' needs boxes and labels per object, which this graph "
+            f"does not give (its outputs: {', '.join(OUTPUTS)}); use target_format='graph'"
+        )
+    if images is None and annotations_file == ANNOTATIONS_FILE:
         images = IMAGES  # the images augexplorer read from this file
     pipe = @@function@@(
         annotations_file,
@@ -138,6 +225,7 @@ LOADER_COCO = (
         reader_name=@@reader@@,
         last_batch_policy=last_batch_policy,
         auto_reset=True,
+        target_format=target_format,
     )
 
 """
