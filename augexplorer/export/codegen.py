@@ -157,9 +157,26 @@ def _gpu_plan(spec: GraphSpec) -> Plan:
         return validate(spec, load_catalog(gpu=True))
     except GraphInvalid as error:
         raise ExportError(
-            f"the graph cannot be exported: {error}\n(an exported module also runs on a GPU; "
-            "set the device of the nodes named above to cpu if they must stay there)"
+            f"the graph cannot be exported: {error}{_gpu_only_note(spec, error)}"
         ) from None
+
+
+def _gpu_only_note(spec: GraphSpec, on_gpu: GraphInvalid) -> str:
+    """A line naming the nodes whose problems come only from running on a GPU (as an
+    exported module also does); empty where every problem is the graph's own, on any device."""
+    try:
+        validate(spec, load_catalog(gpu=False))
+        on_cpu: set[str] = set()
+    except GraphInvalid as error:
+        on_cpu = {str(problem) for problem in error.problems}
+    nodes = sorted({p.node for p in on_gpu.problems if str(p) not in on_cpu and p.node})
+    if not nodes:
+        return ""
+    named = ", ".join(map(repr, nodes))
+    return (
+        f"\n(the problems of {named} come from running on a GPU, as an exported module also "
+        "does: set their device to cpu if they must stay there)"
+    )
 
 
 def _form_fields(form: GraphForm) -> dict[str, str]:
