@@ -140,7 +140,7 @@ def stand_in_note(stand_ins: dict[str, str]) -> str:
     decoders = [node_id for node_id, device in stand_ins.items() if device == "mixed"]
     differs = (
         f"; what may differ: the decoder ({', '.join(decoders)}) is DALI's CPU decoder here, "
-        "not nvJPEG, and its pixels can differ from a GPU run's by a few levels"
+        "not nvJPEG, and its pixels may differ from a GPU run's"
         if decoders
         else "; their outputs may differ slightly from a GPU run's"
     )
