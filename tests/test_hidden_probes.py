@@ -9,18 +9,26 @@ import html
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from augexplorer_widgets import Explorer
 from augexplorer_widgets.autosave import Autosave
+from augexplorer_widgets.failure import Failure
 
 from augexplorer import Session
 from augexplorer.catalog import Catalog
 from augexplorer.engine.dali_errors import explain_run_error
-from augexplorer.errors import AugExplorerError, GraphInvalid, Problem, SpecFormatError
+from augexplorer.errors import (
+    AugExplorerError,
+    GraphInvalid,
+    Problem,
+    RunError,
+    SpecFormatError,
+)
 from augexplorer.export import generate
 from augexplorer.export.importer import graph_literal
 from augexplorer.presets import preset
-from augexplorer.spec import GraphSpec, Node, Random, Ref, dumps, loads, to_json
+from augexplorer.spec import GraphSpec, Node, Random, Ref, Source, dumps, loads, to_json
 
 HUGE = (10**400, -(10**400), 10**5000, [1, 10**400], Random.choice([10**5000, 1]))
 
@@ -179,3 +187,34 @@ def test_dump_image_failing_to_open_its_file_is_said_in_our_words() -> None:
         "dump_image", {"suffix": "x"}, frozenset(), ("suffix",), 'Assert on "file.is_open()" failed'
     )
     assert explained.argument == "suffix" and "current folder" in explained.sentence
+
+
+def test_a_statistics_run_failing_on_a_later_batch_names_the_argument() -> None:
+    """Statistics read batches past the first in one pipeline: DALI's failure there is said
+    in the same words as the live engine's, with the batch."""
+    from augexplorer.stats import collect_stats
+
+    small = [np.zeros((20, 20, 3), np.uint8)] * 2
+    images = [np.zeros((80, 80, 3), np.uint8)] * 2 + small
+    nodes = (
+        Source("source", "arrays"),
+        Node("crop", "crop", (Ref("source"),), {"crop": [64.0, 64.0]}),
+    )
+    with pytest.raises(RunError) as raised:
+        collect_stats(GraphSpec(nodes, batch_size=2), images, batches=2, device_id=None)
+    error = raised.value
+    assert (error.node, error.argument) == ("crop", "crop")
+    assert error.dali_message.startswith("on batch 2 of the statistics run: ")
+    assert "reaches outside the image" in str(error) and "out_of_bounds_policy" in str(error)
+
+
+def test_the_panel_shows_a_run_failure_at_its_argument() -> None:
+    error = RunError(
+        "crop", "`crop_w` and `crop_h` arguments must be provided together", fix="give crop_h",
+        argument="crop_w", explanation="crop_w and crop_h go together",
+    )  # fmt: skip
+    failure = Failure.from_exception(error)
+    [problem] = failure.problems
+    assert (problem.node, problem.argument) == ("crop", "crop_w")
+    assert problem.message.startswith("crop_w and crop_h go together (DALI: `crop_w`")
+    assert "crop_w" in failure.argument_messages("crop")

@@ -162,6 +162,7 @@ def _run_error(
     graph's first batch is run through the live engine, which names the node and the files at
     fault; a later batch's failure is named from DALI's message, with the batch."""
     from ..engine import Session
+    from ..engine.dali_errors import explained_run_error
     from ..engine.runners import clean_dali_message, failed_step, suggest_fix
     from ..errors import AugExplorerError, RunError
 
@@ -173,10 +174,15 @@ def _run_error(
         return named
     message = clean_dali_message(str(error))
     step = failed_step(plan.steps, str(error))
+    fix = suggest_fix(message, batch_size=plan.spec.batch_size)
+    # the node's arguments, said in our words as the live engine says them (DALI's text beside)
+    named = explained_run_error(step, message, fix=fix, files=[]) if step is not None else None
     return RunError(
         step.origin if step is not None else plan.outputs[next(iter(plan.outputs))].node,
         f"on batch {index + 1} of the statistics run: {message}" if index else message,
-        fix=suggest_fix(message, batch_size=plan.spec.batch_size),
+        fix=named.fix if named is not None else fix,
+        argument=named.argument if named is not None else None,
+        explanation=named.explanation if named is not None else None,
     )
 
 
