@@ -176,13 +176,13 @@ def _run_error(
     step = failed_step(plan.steps, str(error))
     fix = suggest_fix(message, batch_size=plan.spec.batch_size)
     # the node's arguments, said in our words as the live engine says them (DALI's text beside)
-    named = explained_run_error(step, message, fix=fix, files=[]) if step is not None else None
+    ours = explained_run_error(step, message, fix=fix, files=[]) if step is not None else None
     return RunError(
         step.origin if step is not None else plan.outputs[next(iter(plan.outputs))].node,
         f"on batch {index + 1} of the statistics run: {message}" if index else message,
-        fix=named.fix if named is not None else fix,
-        argument=named.argument if named is not None else None,
-        explanation=named.explanation if named is not None else None,
+        fix=ours.fix if ours is not None else fix,
+        argument=ours.argument if ours is not None else None,
+        explanation=ours.explanation if ours is not None else None,
     )
 
 
