@@ -113,6 +113,7 @@ def test_albumentations_notebook_timed_in_this_python(tmp_path: Path) -> None:
     assert result.versions["albumentations"] and result.python == sys.executable
 
 
+@pytest.mark.slow
 def test_cli_against_writes_the_table_and_json(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -137,6 +138,19 @@ def test_cli_against_writes_the_table_and_json(
         ported["images_per_s"] / original["images_per_s"]
     )
     assert data["method"] and data["port"].startswith("3 transforms ported")
+
+
+@pytest.mark.slow
+def test_a_transform_left_out_of_the_port_is_named_under_the_table(tmp_path: Path) -> None:
+    # the original still runs it: the DALI loader does less work, and the table says so
+    text = (
+        "import albumentations as A\n\n\ndef invert(image, **kwargs):\n    return 255 - image\n\n\n"
+        "train_transform = A.Compose([A.Resize(96, 96), A.Lambda(image=invert)])\n"
+    )
+    path = _write(tmp_path, "train.py", text)
+    result = bench_against(path, run_file=True, **SMALL)
+    _check_measured(result, images=12, timed=8)
+    assert "1 not ported; the DALI loader does not do Lambda" in result.table()
 
 
 def test_nothing_runs_without_run_file(tmp_path: Path) -> None:
