@@ -284,6 +284,21 @@ def test_a_policy_called_with_the_pipelines_parameters_imports(tmp_path: Path) -
     ]
 
 
+def test_a_policy_in_a_pipeline_the_file_builds_reads_the_values_of_its_call(
+    tmp_path: Path,
+) -> None:
+    text = EFFICIENTNET + (
+        "\n\npipe = training_pipe(data_dir={root!r}, interpolation=types.INTERP_LINEAR, "
+        'image_size=40, automatic_augmentation="autoaugment", dali_device="cpu", '
+        "batch_size=2, num_threads=1, device_id=None)\n"
+    )
+    source = write(tmp_path, "efficientnet_built.py", text)
+    graph = import_graph(source, run_file=True)
+    policy = graph.node("auto_augment_image_net")
+    assert isinstance(policy, Node) and policy.args["shape"] == [40, 40]
+    assert graph.name == "training_pipe" and graph.batch_size == 2
+
+
 def test_a_policy_argument_the_reader_cannot_know_is_named(tmp_path: Path) -> None:
     # the parameter is assigned anew in the function: its value is not the one given
     text = EFFICIENTNET.replace(
