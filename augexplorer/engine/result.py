@@ -13,8 +13,8 @@ from ..annotations.drawable import OverlayState
 from ..data import SourceData
 from ..plan import Plan, Step
 from ..spec import Ref
-
 from .internal_draws import WINDOW_OPS, NodeWindows, draws_internally, node_windows
+
 
 def to_host(batch: Any) -> list[np.ndarray]:
     """Copy a DALI TensorList (CPU or GPU) to one numpy array per sample."""
@@ -260,10 +260,42 @@ class RunResult:
                 continue
             if behind is not None and step.origin not in behind:
                 continue
+            if step.op in WINDOW_OPS and step.role == "node":
+                windows = self.windows(step.origin)
+                if windows is not None:
+                    captions = [w.caption() if w else None for w in windows.windows]
+                    out.setdefault(step.origin, {})["window"] = captions
+                continue
+            if step.role == "node" and step.op.startswith("random."):
+                # a random node of the user's (a coin that several nodes read): its output is
+                # what it drew
+                values = [_plain(v) for v in to_host(result.outputs[0])]
+                out.setdefault(step.origin, {})["drawn"] = values
+                continue
+            if step.role not in ("random", "apply"):
+                continue
             key = step.bound_arg if step.role == "random" else "apply"
             values = [_plain(v) for v in to_host(result.outputs[0])]
             out.setdefault(step.origin, {})[str(key)] = values
         return out
+
+    def windows(self, node_id: str) -> NodeWindows | None:
+        """The crop windows `node_id` drew itself, per sample, where DALI lets them be known
+        (:func:`.internal_draws.node_windows`); None otherwise."""
+        step = self.plan.node_step(node_id)
+        return node_windows(self, step) if step.op in WINDOW_OPS else None
+
+    def hidden_draws(self, *, reaching: str | None = None) -> list[str]:
+        """The nodes (up to `reaching`) that draw random values inside themselves, none of
+        which is known here: what the panel says "draws internally" of."""
+        behind = self.reaching_nodes(reaching) if reaching is not None else None
+        return [
+            r.step.origin
+            for r in self.steps.values()
+            if draws_internally(r.step)
+            and (behind is None or r.step.origin in behind)
+            and (r.step.op not in WINDOW_OPS or self.windows(r.step.origin) is None)
+        ]
 
     def reaching_nodes(self, node: str) -> frozenset[str]:
         """The nodes whose outputs, draws or coin flips `node`'s output depends on, itself
@@ -285,42 +317,10 @@ class RunResult:
         self, node_id: str | None = None, *, reaching: str | None = None
     ) -> list[str]:
         """One short line per sample naming the drawn values, e.g. ``angle=12.3 apply=1``;
-            if step.op in WINDOW_OPS and step.role == "node":
-                windows = self.windows(step.origin)
-                if windows is not None:
-                    captions = [w.caption() if w else None for w in windows.windows]
-                    out.setdefault(step.origin, {})["window"] = captions
-                continue
-            if step.role == "node" and step.op.startswith("random."):
-                # a random node of the user's (a coin that several nodes read): its output is
-                # what it drew
-                values = [_plain(v) for v in to_host(result.outputs[0])]
-                out.setdefault(step.origin, {})["drawn"] = values
-                continue
-            if step.role not in ("random", "apply"):
-                continue
         `reaching` as in :meth:`draws`."""
         return caption_draws(
             self.draws(node_id, reaching=reaching), self.plan.spec.batch_size, node_id is None
         )
-
-    def windows(self, node_id: str) -> NodeWindows | None:
-        """The crop windows `node_id` drew itself, per sample, where DALI lets them be known
-        (:func:`.internal_draws.node_windows`); None otherwise."""
-        step = self.plan.node_step(node_id)
-        return node_windows(self, step) if step.op in WINDOW_OPS else None
-
-    def hidden_draws(self, *, reaching: str | None = None) -> list[str]:
-        """The nodes (up to `reaching`) that draw random values inside themselves, none of
-        which is known here: what the panel says "draws internally" of."""
-        behind = self.reaching_nodes(reaching) if reaching is not None else None
-        return [
-            r.step.origin
-            for r in self.steps.values()
-            if draws_internally(r.step)
-            and (behind is None or r.step.origin in behind)
-            and (r.step.op not in WINDOW_OPS or self.windows(r.step.origin) is None)
-        ]
 
 
 def caption_draws(
