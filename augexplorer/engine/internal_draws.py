@@ -14,9 +14,10 @@ What DALI 2.4 exposes (read from its schemas and checked on pixels):
   that window, with the node's resampling arguments, gives the node's output exactly (for the
   decoder: the window sliced from the image ``fn.decoders.image`` decodes with its arguments):
   measured identical on every bundled sample, and a window one pixel off fails the check.
-- Every other random operator (``noise.*``, ``jitter``, DALI's
-  ``auto_aug`` policies, whose chosen operations and magnitudes stay inside the policy) draws
-  internally: the panel says so instead of "nothing random".
+- DALI's ``auto_aug`` policies return only images; what they chose is recovered apart, by
+  running the policy again (:mod:`.policy_draws`), for the large view and statistics.
+- Every other random operator (``noise.*``, ``jitter``, ...) draws internally: the panel says so
+  instead of "nothing random".
 - Operators whose output *is* the draw (``random.*``, ``random_crop_generator``,
   ``roi_random_crop``, ``segmentation.random_*``, ``batch_permutation``) show it as their output.
 """

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.internal_draws import FROM_OUTPUTS, WINDOW_OPS
+from ..engine.policy_draws import POLICY_OPS, policy_draws
 from ..engine.result import RunResult
 from ..spec import Ref
 from .display import is_image_like, to_hwc, to_rgb8
@@ -134,10 +135,27 @@ def sample_view(result: RunResult, node: str | None, index: int) -> SampleView:
         file=files[index] if index < len(files) else "",
         label=captions[index] if index < len(captions) else "",
         labels=labels[index] if index < len(labels) else [],
-        draws=(draws := result.draws_of(index, reaching=ref.node)),
+        draws=(draws := _with_policy_choices(result, ref.node, index)),
         panes=panes,
-        draws_note=draws_note(result, ref.node, bool(draws)),
+        draws_note=draws_note(result, ref.node, bool(draws), known=set(draws)),
     )
+
+
+def _with_policy_choices(result: RunResult, node: str, index: int) -> dict[str, dict[str, Any]]:
+    """The values drawn for sample `index` up to `node`, with what each ``auto_aug`` policy up
+    to it chose (:mod:`~augexplorer.engine.policy_draws`). Worked out here, for one large view,
+    not for every tile: it runs the policy again (~0.1 s from a kept copy, ~1-3 s the first
+    time a policy is set up so)."""
+    draws = result.draws_of(index, reaching=node)
+    reaching = result.reaching_nodes(node)
+    for step in result.plan.steps:
+        if step.op not in POLICY_OPS or step.origin not in reaching:
+            continue
+        chosen = policy_draws(result, step)
+        if chosen is not None and index < len(chosen.choices) and chosen.choices[index]:
+            draws.setdefault(step.origin, {})["chose"] = chosen.choices[index]
+    order = {step.origin: place for place, step in enumerate(result.plan.steps)}
+    return dict(sorted(draws.items(), key=lambda item: order.get(item[0], 0)))
 
 
 def _whole_image(result: RunResult, node: str, index: int) -> Pane | None:
@@ -184,11 +202,12 @@ def _window_on(
     return (window.x * w, window.y * h, window.width * w, window.height * h)
 
 
-def draws_note(result: RunResult, node: str, drawn: bool) -> str:
+def draws_note(result: RunResult, node: str, drawn: bool, known: set[str] | None = None) -> str:
     """What the drawn values shown for `node` leave unsaid: operators up to it that draw
-    inside themselves (DALI returns none of those values), or, with nothing drawn up to it, that
-    the graph draws only after it; "nothing random in this graph" only where that is so."""
-    hidden = result.hidden_draws(reaching=node)
+    inside themselves (DALI returns none of those values; `known`: nodes whose draws were worked
+    out all the same), or, with nothing drawn up to it, that the graph draws only after it;
+    "nothing random in this graph" only where that is so."""
+    hidden = [n for n in result.hidden_draws(reaching=node) if n not in (known or set())]
     if hidden:
         names = ", ".join(hidden)
         verb = "draws" if len(hidden) == 1 else "draw"

@@ -13,6 +13,7 @@ from .fill import FillStats
 from .findings import StatsWarning, is_near_unit
 from .labels import LabelCounts
 from .pixels import OutputStats
+from .policies import PolicyStats
 from .provenance import Provenance
 from .rates import Rate
 from .windows import WindowStats
@@ -35,6 +36,7 @@ class Stats:
     labels: list[LabelCounts] = field(default_factory=list)
     boxes: list[BoxFlow] = field(default_factory=list)  # per geometric node of annotated graphs
     windows: list[WindowStats] = field(default_factory=list)  # crop windows random crops drew
+    policies: list[PolicyStats] = field(default_factory=list)  # what auto_aug policies applied
     warnings: list[StatsWarning] = field(default_factory=list)
     # the graph and the data these figures were counted on (None: made by hand, e.g. in tests)
     provenance: Provenance | None = None
@@ -83,6 +85,7 @@ class Stats:
                 "labels": [c.to_json() for c in self.labels],
                 "boxes": [b.to_json() for b in self.boxes],
                 "windows": [w.to_json() for w in self.windows],
+                "policies": [p.to_json() for p in self.policies],
                 **(self.provenance.to_json() if self.provenance is not None else {}),
             }
         )
@@ -116,6 +119,7 @@ class Stats:
                     f"std {_g(draw.moments.std)}; {draw.declared.describe()}"
                 )
         lines += [w.describe() for w in self.windows]
+        lines += [p.describe() for p in self.policies]
         lines.append("node outputs (per-channel mean / std, min..max):")
         for output in self.outputs:
             moments = output.moments

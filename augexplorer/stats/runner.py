@@ -26,6 +26,7 @@ from .fill import FillStats, fill_share, fill_value, grid_step
 from .findings import find_warnings
 from .labels import LabelCounts
 from .pixels import OutputStats, channel_axis
+from .policies import policy_counters
 from .provenance import Provenance
 from .rates import Rate
 from .report import Stats
@@ -251,6 +252,12 @@ class _Counter:
         # boxes in, out and clipped at each geometric node of an annotated graph
         self.boxes = BoxCounter(plan.spec)
         self.refs += [ref for ref in self.boxes.refs if ref not in self.refs]
+        # the crop windows random crops drew, where DALI lets them be known
+        self.windows = window_counters(plan, batch_size)
+        self.refs += [ref for w in self.windows for ref in w.refs if ref not in self.refs]
+        # what auto_aug policies chose, where DALI's policy run again gives the same pixels
+        self.policies = policy_counters(plan, batch_size)
+        self.refs += [ref for p in self.policies for ref in p.refs if ref not in self.refs]
 
     def _conditional(self, step: Step, predicate: Ref) -> None:
         """A node that runs only on some samples: apply-with-probability (its declared rate is
@@ -264,9 +271,6 @@ class _Counter:
             condition = node.describe_condition() if isinstance(node, Node) else str(predicate)
             rate = Rate(f"{step.origin} ran ({condition})", step.origin, "when", None)
         self.applied[step.id] = rate
-        # the crop windows random crops drew, where DALI lets them be known
-        self.windows = window_counters(plan, batch_size)
-        self.refs += [ref for w in self.windows for ref in w.refs if ref not in self.refs]
         if predicate not in self.refs:
             self.refs.append(predicate)
 
@@ -353,6 +357,10 @@ class _Counter:
         for counts in self.labels.values():
             counts.add(host(str(counts.ref)))
         self.boxes.add(host)
+        for windows in self.windows:
+            windows.add(host)
+        for policy in self.policies:
+            policy.add(host)
 
     def fill_in(self, stats: Stats) -> None:
         stats.draws = list(self.draws.values())
@@ -361,6 +369,5 @@ class _Counter:
         stats.fills = [fill for fill, _ in self.fills.values()]
         stats.labels = list(self.labels.values())
         stats.boxes = self.boxes.flows
-        for windows in self.windows:
-            windows.add(host)
         stats.windows = [w.stats for w in self.windows]
+        stats.policies = [p.stats for p in self.policies]
