@@ -502,9 +502,11 @@ def origin_html(node: Node) -> str:
     if origin is None:
         return ""
     differences = " ".join(origin.differences)
+    where = f" (line {origin.line})" if origin.line is not None else ""
     return (
         f"<div class='ax-node-origin ax-fidelity-{origin.fidelity}' "
         f"title='{html.escape(differences, quote=True)}'>"
-        f"<b>{html.escape(origin.fidelity)}</b> port of {html.escape(origin.describe())}"
+        f"<b>{html.escape(origin.fidelity)}</b> port of "
+        f"{html.escape(f'{origin.library} {origin.transform}{where}')}"
         f"<div class='ax-muted'>{html.escape(differences[:300])}</div></div>"
     )
