@@ -87,9 +87,10 @@ class Controller:
         self._selected: str | None = None
         self._seed_locked = True
         self._dirty = session.result is None
-        # Which graph the session's result is of: a count of whole-graph swaps (a preset picked,
-        # a file loaded), so that a failing new graph never shows the old graph's pictures as
-        # its "last good result".
+        # Which graph the session's result is of: a count of swaps for another graph (a preset
+        # picked, a file loaded; an autosave of the same graph restored is the same graph), so
+        # that a failing new graph never shows the old graph's pictures as its "last good
+        # result".
         self._graph_count = 0
         self._result_graph = 0 if session.result is not None else -1
         self._before: Snapshot | None = None
@@ -476,7 +477,8 @@ class Controller:
     def replace(self, spec: GraphSpec, label: str = "") -> PanelState:
         """Swap the whole graph for `spec` (undoable like any edit); edits count from here."""
         self._selected = None
-        self._graph_count += 1  # the result so far is the replaced graph's
+        if spec.name != self._spec.name:  # another graph: the result so far is not its own
+            self._graph_count += 1
         state = self.edit(spec, label=label or f"replaced the graph with {spec.name}")
         self._base = self._spec
         return state
