@@ -19,6 +19,67 @@ from .saved import (
     read_saved_file,
 )
 
+# An example call of every class the port maps (as written after ``A.``), for the coverage
+# table (docs/porting.md, :mod:`augexplorer.port.coverage`).
+EXAMPLES: dict[str, str] = {
+    "Resize": "Resize(256, 256)",
+    "SmallestMaxSize": "SmallestMaxSize(max_size=256)",
+    "LongestMaxSize": "LongestMaxSize(max_size=512)",
+    "CenterCrop": "CenterCrop(224, 224)",
+    "RandomCrop": "RandomCrop(224, 224)",
+    "Crop": "Crop(10, 10, 200, 200)",
+    "RandomResizedCrop": "RandomResizedCrop(size=(224, 224))",
+    "RandomSizedCrop": "RandomSizedCrop(min_max_height=(150, 250), size=(224, 224))",
+    "PadIfNeeded": "PadIfNeeded(min_height=512, min_width=512, border_mode=4)",
+    "HorizontalFlip": "HorizontalFlip()",
+    "VerticalFlip": "VerticalFlip()",
+    "Transpose": "Transpose()",
+    "RandomRotate90": "RandomRotate90()",
+    "D4": "D4()",
+    "SquareSymmetry": "SquareSymmetry()",
+    "Rotate": "Rotate(limit=30)",
+    "SafeRotate": "SafeRotate(limit=30)",
+    "Affine": "Affine(scale=(0.9, 1.1), translate_percent=(-0.1, 0.1), rotate=(-15, 15))",
+    "ShiftScaleRotate": "ShiftScaleRotate(shift_limit=0.05, scale_limit=0.1, rotate_limit=15)",
+    "RandomScale": "RandomScale(scale_limit=0.2)",
+    "Downscale": "Downscale(scale_range=(0.25, 0.5))",
+    "ColorJitter": "ColorJitter(0.2, 0.2, 0.2, 0.1)",
+    "RandomBrightnessContrast": "RandomBrightnessContrast()",
+    "HueSaturationValue": "HueSaturationValue()",
+    "RGBShift": "RGBShift()",
+    "ToGray": "ToGray()",
+    "ToSepia": "ToSepia()",
+    "Equalize": "Equalize()",
+    "RandomGamma": "RandomGamma()",
+    "Normalize": "Normalize()",
+    "InvertImg": "InvertImg()",
+    "Solarize": "Solarize()",
+    "Posterize": "Posterize(num_bits=4)",
+    "ChannelShuffle": "ChannelShuffle()",
+    "ChannelDropout": "ChannelDropout()",
+    "Blur": "Blur(blur_limit=(3, 7))",
+    "GaussianBlur": "GaussianBlur(blur_limit=(3, 7))",
+    "Sharpen": "Sharpen()",
+    "Emboss": "Emboss()",
+    "GaussNoise": "GaussNoise(std_range=(0.1, 0.2))",
+    "MultiplicativeNoise": "MultiplicativeNoise()",
+    "SaltAndPepper": "SaltAndPepper()",
+    "ImageCompression": "ImageCompression(quality_range=(60, 100))",
+    "CoarseDropout": (
+        "CoarseDropout(num_holes_range=(1, 8), hole_height_range=(0.05, 0.1), "
+        "hole_width_range=(0.05, 0.1))"
+    ),
+    "Erasing": "Erasing()",
+    "PixelDropout": "PixelDropout()",
+    "ToFloat": "ToFloat()",
+    "FromFloat": "ToFloat(), T.FromFloat()",
+    "ToTensorV2": "Normalize(), T.ToTensorV2()",
+    "OneOf": "OneOf([T.Blur(), T.GaussianBlur()], p=0.3)",
+    "SomeOf": "SomeOf([T.HorizontalFlip(p=1), T.VerticalFlip(p=1), T.Transpose(p=1)], n=2)",
+    "Sequential": "Sequential([T.Rotate(limit=10, p=1), T.ToGray(p=1)], p=0.5)",
+    "ReplayCompose": "ReplayCompose([T.HorizontalFlip()])",
+}
+
 
 def port(
     compose: TransformCall,
@@ -48,6 +109,7 @@ def _graph_name(stem: str) -> str:
 
 
 __all__ = [
+    "EXAMPLES",
     "MAPPING",
     "SavedFormError",
     "SavedPipeline",

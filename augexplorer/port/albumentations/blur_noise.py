@@ -83,7 +83,10 @@ def gauss_noise(args: Args) -> Mapped:
     return Mapped(
         (node,),
         "distribution",
-        ("standard deviation drawn from std_range times 255, noise drawn by DALI's generator",),
+        (
+            "standard deviation drawn from std_range times 255, noise drawn by DALI's "
+            "generator (the spread per image: KS p 0.38 over 320 draws)",
+        ),
     )
 
 
@@ -119,7 +122,7 @@ def salt_and_pepper(args: Args) -> Mapped:
         "distribution",
         (
             "the share of pixels and of salt among them drawn as albumentations draws them; "
-            "which pixels, by DALI's generator",
+            "which pixels, by DALI's generator (salt per image: KS p 0.56)",
         ),
     )
 
@@ -139,7 +142,10 @@ def image_compression(args: Args) -> Mapped:
     return Mapped(
         (node,),
         "approximate",
-        ("another JPEG encoder: the same quality gives slightly different artefacts",),
+        (
+            "another JPEG encoder: the same quality gives other artefacts (quality 50: mean "
+            "2.0, max 49 grey levels; quality 90: mean 1.1, max 17)",
+        ),
     )
 
 

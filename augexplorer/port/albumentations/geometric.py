@@ -28,7 +28,7 @@ def _resized(node: Any, args: Args) -> Mapped:
             "approximate",
             (
                 "OpenCV's INTER_NEAREST samples from each pixel's corner, DALI's nearest from "
-                "its centre: a one-pixel shift (mean 10.2 grey levels measured)",
+                "its centre: a one-pixel shift (to 120x90: mean 9.9, max 247 grey levels)",
             ),
         )
     if flag == 6:
@@ -36,7 +36,8 @@ def _resized(node: Any, args: Args) -> Mapped:
             (node,),
             "approximate",
             (
-                "where a sample falls halfway, OpenCV and DALI pick neighbours (mean 0.7 grey levels)",
+                "where a sample falls halfway, OpenCV and DALI pick other neighbours (to "
+                "120x90: mean 0.7, max 171 grey levels)",
             ),
         )
     return Mapped((node,), "exact", (RESIZE_EXACT,))
@@ -108,7 +109,10 @@ def random_crop(args: Args) -> Mapped:
     return Mapped(
         (node,),
         "distribution",
-        ("the window's corner is drawn uniformly over the same range, by DALI's generator",),
+        (
+            "the window's corner drawn uniformly over the same range, by DALI's generator (KS "
+            "over 320 draws: p 0.69 columns, 0.20 rows)",
+        ),
     )
 
 
@@ -151,8 +155,9 @@ def random_resized_crop(args: Args) -> Mapped:
         "distribution",
         (
             "area and aspect ratio drawn as albumentations draws them (10 tries), by DALI's "
-            "generator; where every try fails DALI's fallback window is not albumentations' "
-            "centred one",
+            "generator: KS p 0.18 (area) and 0.36 (aspect) over 800 draws, DALI's windows "
+            "1.7% of the image larger on average; where every try fails DALI's fallback window "
+            "is not albumentations' centred one",
         ),
     )
 

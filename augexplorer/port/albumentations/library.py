@@ -88,7 +88,16 @@ def handle(call: TransformCall, context: PortContext) -> Grade:
         if node.id in chain:
             carried.append(made)
     context.apply_with_probability(p, carried)
-    return Grade(mapped.fidelity, mapped.differences)
+    differences = mapped.differences
+    if not differences and mapped.fidelity == "exact":
+        differences = ("The same pixels.",)
+    return Grade(mapped.fidelity, tuple(_sentence(text) for text in differences))
+
+
+def _sentence(text: str) -> str:
+    """A difference as the table and the summary print it: a capital and a full stop."""
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith(".") else text + "."
 
 
 def _group_apply(call: TransformCall, context: PortContext, default_p: float) -> list[Clause]:
@@ -145,7 +154,7 @@ def one_of(call: TransformCall, context: PortContext) -> Grade:
     for child, pick in zip(call.children, picks, strict=True):
         context.port_children([child], [*outer, pick])
     return Grade(
-        "distribution", ("one transform picked per image by the normalized p, as OneOf does",)
+        "distribution", ("One transform picked per image by the normalized p, as OneOf does.",)
     )
 
 
@@ -156,7 +165,7 @@ def some_of(call: TransformCall, context: PortContext) -> Grade:
     outer = _group_apply(call, context, 1.0)
     if count >= len(children) and not replace:
         context.port_children(children, outer)
-        return Grade("distribution", ("every transform is picked (n covers them all)",))
+        return Grade("distribution", ("Every transform is picked (n covers them all).",))
     if replace and count > 1:
         raise Refuse(
             "SomeOf(replace=True) with n > 1 may apply one transform twice, which a graph "
@@ -182,7 +191,7 @@ def some_of(call: TransformCall, context: PortContext) -> Grade:
         "distribution",
         (
             f"{count} of {len(children)} transforms picked with equal chances, each applied with "
-            "its own p, in the written order (as albumentations 2.x does; 1.4 picked by p)",
+            "its own p, in the written order (as albumentations 2.x does; 1.4 picked by p).",
         ),
     )
 
@@ -191,8 +200,8 @@ def sequential(call: TransformCall, context: PortContext) -> Grade:
     outer = _group_apply(call, context, _GROUP_P.get(call.name, 1.0))
     context.port_children(call.children, outer)
     if not outer:
-        return Grade("exact", ("every transform in turn, each with its own p",))
-    return Grade("distribution", ("one coin per image with the compose's p",))
+        return Grade("exact", ("Every transform in turn, each with its own p.",))
+    return Grade("distribution", ("One coin per image with the compose's p.",))
 
 
 def to_tensor_v2(call: TransformCall, context: PortContext) -> Grade:
@@ -200,9 +209,9 @@ def to_tensor_v2(call: TransformCall, context: PortContext) -> Grade:
     last = context.node(context.image.node) if context.image.node != "decode" else None
     if last is not None and last.op == "crop_mirror_normalize" and not last.when:
         context.replace(last.id, args={**last.args, "output_layout": "CHW"})
-        return Grade("exact", ("folded into the Normalize before it (CHW output)",))
+        return Grade("exact", ("Folded into the Normalize before it (CHW output).",))
     context.add("to_chw", "transpose", {"perm": [2, 0, 1], "output_layout": "CHW"})
-    return Grade("exact", ("HWC to CHW, as a transpose",))
+    return Grade("exact", ("HWC to CHW, as a transpose.",))
 
 
 _GROUP_P = {"OneOf": 0.5, "SomeOf": 1.0, "Sequential": 0.5, "Compose": 1.0, "ReplayCompose": 1.0}

@@ -76,12 +76,12 @@ def downscale(args: Args) -> Mapped:
         "shrunk by the drawn factor and resized back, as albumentations does; the factor "
         "drawn uniformly, by DALI's generator",
         "OpenCV places the shrunk image's samples slightly otherwise: with INTER_LINEAR both "
-        "ways, mean 1.0-1.6 grey levels apart (0.4 and 0.33 measured)",
+        "ways, mean 0.8 (factor 0.4) and 1.0 (0.33) grey levels apart, max 49",
     ]
     if 0 in pair.values():
         differences.append(
             "OpenCV's INTER_NEAREST samples from each pixel's corner, DALI's nearest from its "
-            "centre: the blocks shift by a pixel (mean 12.4 grey levels at 0.3)"
+            "centre: the blocks shift by a pixel (factor 0.3: mean 12.2, max 249 grey levels)"
         )
     return Mapped(nodes, "approximate", tuple(differences), frozenset({"small_size", "full_size"}))
 
@@ -118,6 +118,7 @@ def random_sized_crop(args: Args) -> Mapped:
         "distribution",
         (
             "the crop's height drawn uniformly among whole pixels and its corner uniformly, as "
-            "albumentations draws them, by DALI's generator",
+            "albumentations draws them, by DALI's generator (KS over 320 draws: p 0.82 area, "
+            "0.69 column)",
         ),
     )
