@@ -271,7 +271,8 @@ def test_ssd_detection_draws_the_skeleton_only_where_the_person_is(
     """The bundled COCO photos (boxes, polygons, keypoints) and the SSD preset picked from the
     toolbar: the crop and flip carry the keypoints, so each drawn point is where the kernel's
     annotations put it at the final node, inside its picture, never left in the coordinates
-    of the uncropped photo. Runs last: it replaces the module's graph."""
+    of the uncropped photo (the astronaut's skeleton used to be drawn over the shuttle behind
+    her). A batch of 8 holds the astronaut. Runs last: it replaces the module's graph."""
     # the module's graph reads a COCO file of its own: the bundled photos, as a user picks them
     page.locator(".ax-source select").select_option(label="bundled samples")
     page.locator(".ax-source-path").wait_for(state="hidden", timeout=30_000)
@@ -280,6 +281,12 @@ def test_ssd_detection_draws_the_skeleton_only_where_the_person_is(
     page.wait_for_function(
         "() => document.querySelector('.ax-preset select').value === 'ssd_detection'",
         timeout=60_000,
+    )
+    batch = page.locator(".ax-batch input").first
+    batch.fill("8")
+    batch.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.ax-tile .ax-ov-frame').length === 8", timeout=60_000
     )
     code = (
         "import json; r = explorer.result\n"
@@ -290,13 +297,15 @@ def test_ssd_detection_draws_the_skeleton_only_where_the_person_is(
         " [list(x.shape[1:]) for x in r.arrays(r.final)], r.files(),"
         " repr(r.plan.spec.sources()[0])]))"
     )
-    for _ in range(60):  # the kernel answers once the preset ran
+    for _ in range(60):  # the kernel answers once the preset ran on 8 images
         name, expected, sizes, *about = json.loads(kernel_eval(page, code))
-        if name == "ssd_detection":
+        if name == "ssd_detection" and len(expected) == 8:
             break
         page.wait_for_timeout(1000)
     assert name == "ssd_detection"
-    assert any(expected), ("the batch holds labelled keypoints", about)
+    files = about[0]
+    astronaut = files.index("people/astronaut.jpg")
+    assert expected[astronaut], ("the astronaut's keypoints are in her crop", about)
     # a dot is a zero-length path: attached, with no box of its own for "visible" to see
     page.locator(".ax-tile path.ax-ov-point").first.wait_for(state="attached", timeout=60_000)
     hidden = page.locator(".ax-tiles-root").first.get_attribute("class") or ""
