@@ -73,6 +73,8 @@ def test_the_fix_carries_the_kind_through_every_step_and_draws_where_it_is() -> 
     assert drawable(fixed, "normalize") == {"boxes", "names", "keypoints"}
     fixed = carry(fixed, "normalize", states["polygons"].carry_kinds)
     assert drawable(fixed, "normalize") == set(READS_ALL)
+    # the polygons' vertices move by the window the keypoints were moved by: one window node
+    assert [n.op for n in fixed.operators()].count("transforms.crop") == 1
     _keypoints_follow_crop_and_flip(fixed)
 
 

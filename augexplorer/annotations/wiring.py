@@ -425,11 +425,26 @@ def box_crop_companions(w: _Wiring, crop_id: str) -> None:
         w.move("polygons", Ref(kept.id, 0))
         w.move("vertices", Ref(kept.id, 1))
     if any(w.track(kind) is not None for kind in POINT_KINDS):
-        end = w.expression("window_end", "anchor + shape", anchor, shape)
-        window = w.transform("window", "crop", {"from_start": anchor, "from_end": end})
+        window = _window_of(w.spec, anchor, shape)  # one already carries other points
+        if window is None:
+            end = w.expression("window_end", "anchor + shape", anchor, shape)
+            window = w.transform("window", "crop", {"from_start": anchor, "from_end": end})
         w.vertex_companions(window)
         if w.track("keypoints") is not None:
             w.notes.append("keypoints of the objects the crop drops stay (moved with the window).")
+
+
+def _window_of(spec: GraphSpec, anchor: Ref, shape: Ref) -> Ref | None:
+    """The ``transforms.crop`` of the window at `anchor` of `shape` that the graph already
+    has (made when other points were carried through the same crop), or None."""
+    for node in spec.operators():
+        end = node.args.get("from_end")
+        if node.op != "transforms.crop" or node.args.get("from_start") != anchor:
+            continue
+        made = spec.node(end.node) if isinstance(end, Ref) and end.node in spec else None
+        if isinstance(made, Node) and made.op == "expression" and made.inputs == (anchor, shape):
+            return Ref(node.id)
+    return None
 
 
 def _rotate(w: _Wiring) -> None:
