@@ -126,3 +126,23 @@ def test_a_random_crop_decoder_shows_the_whole_image_with_its_window(
     assert "the whole image, decoded again" in title
     page.locator(".ax-large").screenshot(path=str(artifacts / "what-you-see-decoder-window.png"))
     page.keyboard.press("Escape")
+
+
+def test_a_policys_choices_show_in_the_large_view(page: Any, artifacts: Path) -> None:
+    kernel_eval(page, "explorer.controller.pick_preset('trivial_augment_wide'); explorer.flush()")
+    kernel_eval(page, "explorer.select('augment'); explorer.flush()")
+    page.locator(".ax-grid-caption", has_text="augment").wait_for(timeout=60_000)
+    page.locator(".ax-tile[data-index='0']").click()
+    chose = page.locator(".ax-large-facts tr", has_text="augment.chose")
+    chose.wait_for(timeout=90_000)
+    shown = chose.locator("td").inner_text()
+    known = kernel_eval(
+        page,
+        "from augexplorer.engine.policy_draws import policy_draws\n"
+        "r = explorer.result\n"
+        "print(policy_draws(r, r.plan.step('augment')).choices[0])",
+    )
+    assert shown == known.strip()
+    assert "draws internally" not in page.locator(".ax-large-facts").inner_text()
+    page.locator(".ax-large").screenshot(path=str(artifacts / "what-you-see-policy-choice.png"))
+    page.keyboard.press("Escape")
