@@ -7,7 +7,8 @@ from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
 from .arguments import size_pair, symmetric_range
 from .geometry import uniform
-from .grades import grade
+from .grades import ONE_FACTOR, grade
+from .hue import hue_shift
 
 
 def _factor(
@@ -66,10 +67,17 @@ def color_jitter(call: TransformCall, context: PortContext) -> Grade:
     if ranges["saturation"]:
         context.add("saturation", "color_twist", {"saturation": draw("s", *ranges["saturation"])})
     if hue is not None:
-        context.add("hue", "hsv", {"hue": draw("h", hue[0] * 360.0, hue[1] * 360.0)})
+        factor: Ref | float = hue[0]
+        if hue[0] != hue[1]:
+            factor = context.add(
+                "hue_draw", "random.uniform", {"range": list(hue)}, image=False, seed=True
+            )
+        hue_shift(context, factor)
     parts = [name for name, found in ranges.items() if found] + (["hue"] if hue else [])
     if not parts:
         return Grade("exact", ("Changes nothing: no factor is set.",))
+    if len(parts) == 1:  # no order to differ in; hue differs by a few levels on rare ties
+        return Grade("approximate" if parts == ["hue"] else "exact", (ONE_FACTOR,))
     return grade(call.name, factors=len(parts))
 
 
