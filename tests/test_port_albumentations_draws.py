@@ -296,3 +296,19 @@ def test_random_scale_draws_sizes_as_albumentations() -> None:
     _same_distribution(
         "A.RandomScale(scale_limit=0.3, p=1)", _coordinates(), lambda out: float(out.shape[0])
     )
+
+
+def test_shift_scale_rotate_scales_each_axis_on_its_own_as_albumentations() -> None:
+    """albumentations 2.x draws ShiftScaleRotate's scale per axis (keep_ratio=False)."""
+    image = _coordinates(200, 256)
+    code = (
+        "A.ShiftScaleRotate(shift_limit=0, scale_limit=0.3, rotate_limit=0, "
+        "interpolation=cv2.INTER_NEAREST, p=1)"
+    )
+
+    def aspect(out: np.ndarray) -> float:  # x scale over y scale, from where 60 px land
+        sx = 60 / max(abs(int(out[100 + 60, 128 + 60, 0]) - 128), 1)
+        sy = 60 / max(abs(int(out[100 + 60, 128 + 60, 1]) - 100), 1)
+        return sx / sy
+
+    _same_distribution(code, image, aspect)

@@ -86,6 +86,16 @@ EXACT = [
     ),
     ("A.PadIfNeeded(400, 400, border_mode=cv2.BORDER_REPLICATE, position='bottom_right')", 0.0, 0),
     ("A.ToFloat(), A.FromFloat()", 0.0, 0),
+    ("A.GaussianBlur(sigma_limit=(1.3, 1.3), p=1)", 0.01, 1),
+    ("A.GaussianBlur(sigma_limit=(2.9, 2.9), p=1)", 0.01, 1),
+    ("A.Affine(shear=(10, 10), p=1)", 0.01, 1),
+    ("A.Affine(shear={'x': (0, 0), 'y': (-8, -8)}, border_mode=cv2.BORDER_REFLECT, p=1)", 0.01, 1),
+    (
+        "A.Affine(scale={'x': (1.2, 1.2), 'y': (0.9, 0.9)}, rotate=(-20, -20), "
+        "shear={'x': (5, 5), 'y': (-3, -3)}, translate_px={'x': (7, 7), 'y': (-4, -4)}, p=1)",
+        0.01,
+        1,
+    ),
     ("A.Equalize(p=1)", 0.0, 0),
 ]
 # Normalize is compared in normalized units (float): bound in those units

@@ -351,6 +351,8 @@ class _Reader:
             return unknown
         if isinstance(node, ast.Attribute):
             dotted = self.dotted(node)
+            if dotted and dotted in self.params:  # --param args.size=224, as the refusal says
+                return self.params[dotted]
             head = dotted.split(".")[0] if dotted else ""
             if dotted and (library_of(dotted) or head in {"torch", "cv2", "PIL", "np", "numpy"}):
                 return Symbol(dotted)

@@ -39,7 +39,7 @@ EXAMPLES: dict[str, str] = {
     "SquareSymmetry": "SquareSymmetry()",
     "Rotate": "Rotate(limit=30)",
     "SafeRotate": "SafeRotate(limit=30)",
-    "Affine": "Affine(scale=(0.9, 1.1), translate_percent=(-0.1, 0.1), rotate=(-15, 15))",
+    "Affine": "Affine(scale=(0.9, 1.1), translate_percent=(-0.1, 0.1), rotate=(-15, 15), shear=5)",
     "ShiftScaleRotate": "ShiftScaleRotate(shift_limit=0.05, scale_limit=0.1, rotate_limit=15)",
     "RandomScale": "RandomScale(scale_limit=0.2)",
     "Downscale": "Downscale(scale_range=(0.25, 0.5))",

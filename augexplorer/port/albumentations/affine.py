@@ -64,7 +64,8 @@ def rotate(args: Args) -> Mapped:
     if args.get("rotate_method", "largest_box") != "largest_box":
         raise NotPorted("rotate_method='ellipse' only changes boxes; not ported")
     if args.get("border_mode", BORDER_CONSTANT) != BORDER_CONSTANT:
-        return _affine(args, (low, high), (1.0, 1.0), (0.0, 0.0), (0.0, 0.0))
+        still = (0.0, 0.0)
+        return _affine(args, (low, high), ((1.0, 1.0),) * 2, (still, still), keep_ratio=True)
     fill = args.fill()
     node = step(
         "rotate",
@@ -83,66 +84,110 @@ def rotate(args: Args) -> Mapped:
     )
 
 
+Range = tuple[float, float]
+
+
+def _pair_node(node_id: str, ranges: tuple[Range, Range]) -> list[Node]:
+    """Nodes giving a per-image 2-vector, each part uniform in its range (constants where a
+    range is one value): `node_id` is the vector."""
+    low = [ranges[0][0], ranges[1][0]]
+    span = [ranges[0][1] - ranges[0][0], ranges[1][1] - ranges[1][0]]
+    return [
+        uniform_node(f"{node_id}_draw", 0.0, 1.0, shape=2),
+        const(f"{node_id}_low", low),
+        const(f"{node_id}_span", span),
+        expr(
+            node_id,
+            f"{node_id}_low + {node_id}_draw * {node_id}_span",
+            [f"{node_id}_low", f"{node_id}_draw", f"{node_id}_span"],
+        ),
+    ]
+
+
 def _affine(
     args: Args,
-    angle: tuple[float, float],
-    scale: tuple[float, float],
-    shift_x: tuple[float, float],
-    shift_y: tuple[float, float],
+    angle: Range,
+    scale: tuple[Range, Range],
+    shift: tuple[Range, Range],
+    *,
+    keep_ratio: bool,
+    shear: tuple[Range, Range] = ((0.0, 0.0), (0.0, 0.0)),
+    shift_in_pixels: bool = False,
 ) -> Mapped:
-    """Rotation and scale about the image's centre, then a shift in fractions of its size, as
-    one matrix for ``warp_affine`` (DALI's transforms.* compose it per sample)."""
+    """albumentations' affine matrix, centre . shift . shear . rotation . scale . centre^-1, as
+    DALI's transforms.* chain (scale first) into a warp. Scale, shear and shift are drawn per
+    axis (one scale for both where `keep_ratio`); a shift in fractions of the image is
+    truncated to whole pixels, one in pixels is drawn among whole pixels, as albumentations
+    draws them."""
     if args.get("rotate_method", "largest_box") != "largest_box":
         raise NotPorted("rotate_method='ellipse' only changes boxes; not ported")
-    nodes = [
-        expr("center", "image.shape()[1::-1] * 0.5", [IMAGE]),
-        # DALI's transforms.rotation turns clockwise on screen for positive angles
-        Node(
-            "rotation",
-            "transforms.rotation",
-            args={"angle": draw(-angle[1], -angle[0]), "center": Ref("center")},
-        ),
-        uniform_node("scale_draw", *scale)
-        if scale[0] != scale[1]
-        else const("scale_draw", [scale[0]]),
-        expr("scale_xy", "scale_draw * unit", ["scale_draw", "unit"]),
-        const("unit", [1.0, 1.0]),
+    nodes: list[Node] = [expr("center", "image.shape()[1::-1] * 0.5", [IMAGE])]
+    if keep_ratio:
+        nodes += [
+            uniform_node("scale_draw", *scale[0]),
+            const("unit", [1.0, 1.0]),
+            expr("scale_xy", "scale_draw * unit", ["scale_draw", "unit"]),
+        ]
+    else:
+        nodes += _pair_node("scale_xy", scale)
+    nodes += [
         Node(
             "scaling",
             "transforms.scale",
-            inputs=(Ref("rotation"),),
             args={"scale": Ref("scale_xy"), "center": Ref("center")},
         ),
-        uniform_node("shift_draw", 0.0, 1.0, shape=2),
-        const("shift_low", [shift_x[0], shift_y[0]]),
-        const("shift_span", [shift_x[1] - shift_x[0], shift_y[1] - shift_y[0]]),
-        expr(
-            "shift_px",
-            "image.shape()[1::-1] * (shift_low + shift_draw * shift_span)",
-            [IMAGE, "shift_low", "shift_draw", "shift_span"],
+        # albumentations' rotation matrix turns the other way round from DALI's
+        Node(
+            "rotation",
+            "transforms.rotation",
+            inputs=(Ref("scaling"),),
+            args={"angle": draw(-angle[1], -angle[0]), "center": Ref("center")},
         ),
-        # albumentations truncates the shift to whole pixels (int(), toward zero)
-        expr(
-            "offset",
-            "math.floor(math.abs(shift_px)) * ((shift_px >= 0) * 2 - 1)",
-            ["shift_px"],
-        ),
+    ]
+    last = "rotation"
+    if shear != ((0.0, 0.0), (0.0, 0.0)):
+        # albumentations shears by minus the angles drawn
+        negated = ((-shear[0][1], -shear[0][0]), (-shear[1][1], -shear[1][0]))
+        nodes += _pair_node("shear_xy", negated)
+        nodes.append(
+            Node(
+                "shearing",
+                "transforms.shear",
+                inputs=(Ref(last),),
+                args={"angles": Ref("shear_xy"), "center": Ref("center")},
+            )
+        )
+        last = "shearing"
+    if shift_in_pixels:  # randint over whole pixels, both ends included
+        widened = ((shift[0][0], shift[0][1] + 1), (shift[1][0], shift[1][1] + 1))
+        nodes += _pair_node("shift_px", widened)
+        nodes.append(expr("offset", "math.floor(shift_px)", ["shift_px"]))
+    else:
+        nodes += _pair_node("shift_share", shift)
+        nodes += [
+            expr("shift_px", "image.shape()[1::-1] * shift_share", [IMAGE, "shift_share"]),
+            # albumentations truncates the shift to whole pixels (int(), toward zero)
+            expr(
+                "offset",
+                "math.floor(math.abs(shift_px)) * ((shift_px >= 0) * 2 - 1)",
+                ["shift_px"],
+            ),
+        ]
+    nodes.append(
         Node(
             "matrix",
             "transforms.translation",
-            inputs=(Ref("scaling"),),
+            inputs=(Ref(last),),
             args={"offset": Ref("offset")},
-        ),
-    ]
+        )
+    )
     nodes += warp(args, "matrix")
-    # the unit vector is read by scale_xy: it goes first
-    nodes.insert(3, nodes.pop(4))
     return Mapped(
         tuple(nodes),
         "exact",
         (
-            "pixels within 1 grey level of albumentations' for the same angle, scale and "
-            "shift; those drawn as albumentations draws them, by DALI's generator",
+            "pixels within 1 grey level of albumentations' for the same angle, scale, shear "
+            "and shift; those drawn as albumentations draws them, by DALI's generator",
         ),
         frozenset({"center", "shift_px"}),
     )
@@ -162,38 +207,54 @@ def shift_scale_rotate(args: Args) -> Mapped:
     )
     scale = args.pair("scale_limit", (-0.1, 0.1), symmetric=True)
     angle = args.pair("rotate_limit", (-45.0, 45.0), symmetric=True)
-    return _affine(args, angle, (1.0 + scale[0], 1.0 + scale[1]), shift_x, shift_y)
+    factor = (1.0 + scale[0], 1.0 + scale[1])
+    # 2.x draws the scale of each axis on its own (it is Affine with keep_ratio=False)
+    return _affine(args, angle, (factor, factor), (shift_x, shift_y), keep_ratio=False)
 
 
 @mapping("Affine", positional=("scale", "translate_percent", "translate_px", "rotate", "shear"))
 def affine(args: Args) -> Mapped:
-    for unsupported in ("translate_px", "shear"):
-        value = args.get(unsupported)
-        if value not in (None, 0, 0.0, (0, 0), (0.0, 0.0), {"x": (0.0, 0.0), "y": (0.0, 0.0)}):
-            raise NotPorted(f"Affine({unsupported}=...) is not ported; use translate_percent")
     if args.get("fit_output", False):
         raise NotPorted("fit_output=True (a canvas that grows) is not ported")
-    if args.get("keep_ratio", True) is False and isinstance(args.get("scale"), dict):
-        raise NotPorted("a scale per axis is not ported; give one scale range")
-    scale = _axis_pair(args.get("scale", (1.0, 1.0)), "scale")
-    percent = args.get("translate_percent")
-    if isinstance(percent, dict):
-        shift_x = _axis_pair(percent.get("x", 0.0), "translate_percent")
-        shift_y = _axis_pair(percent.get("y", 0.0), "translate_percent")
+    if args.get("balanced_scale", False):
+        raise NotPorted("balanced_scale=True (a coin between shrinking and growing) is not ported")
+    keep_ratio = bool(args.get("keep_ratio", False))
+    scale = _axes(args.get("scale", (1.0, 1.0)), "scale")
+    if keep_ratio and scale[0] != scale[1]:
+        raise NotPorted("keep_ratio=True needs one scale range for both axes")
+    percent, pixels = args.get("translate_percent"), args.get("translate_px")
+    in_pixels = percent is None and pixels is not None
+    if in_pixels:
+        shift = _axes(pixels, "translate_px", symmetric=True)
     else:
-        shift_x = shift_y = _axis_pair(percent or 0.0, "translate_percent", symmetric=True)
+        shift = _axes(percent or 0.0, "translate_percent", symmetric=True)
     angle = _axis_pair(args.get("rotate", 0.0), "rotate", symmetric=True)
+    shear = _axes(args.get("shear", 0.0), "shear", symmetric=True)
     if args.get("border_mode") is None:
         args.values["border_mode"] = BORDER_CONSTANT
-    return _affine(args, angle, scale, shift_x, shift_y)
+    return _affine(
+        args,
+        angle,
+        scale,
+        shift,
+        keep_ratio=keep_ratio,
+        shear=shear,
+        shift_in_pixels=in_pixels,
+    )
+
+
+def _axes(value: Any, name: str, symmetric: bool = False) -> tuple[Range, Range]:
+    """Per-axis ranges ``(x, y)``: a dict ``{"x": ..., "y": ...}`` or one value for both."""
+    if isinstance(value, dict):
+        return (
+            _axis_pair(value.get("x", 0.0), name, symmetric),
+            _axis_pair(value.get("y", 0.0), name, symmetric),
+        )
+    both = _axis_pair(value, name, symmetric)
+    return (both, both)
 
 
 def _axis_pair(value: Any, name: str, symmetric: bool = False) -> tuple[float, float]:
-    if isinstance(value, dict):
-        x, y = value.get("x"), value.get("y")
-        if x != y:
-            raise NotPorted(f"Affine({name}=...) differs per axis; not ported")
-        value = x
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return (-abs(value), abs(value)) if symmetric else (float(value), float(value))
     if isinstance(value, (tuple, list)) and len(value) == 2:

@@ -5,52 +5,65 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...spec import Random, Ref
+from ...spec import Node, Random, Ref
 from .arguments import Args, NotPorted
+from .filters import odd_sizes
 from .nodes import draw, expr, step, to_uint8, uniform_node, values_node
 from .registry import IMAGE, Mapped, mapping, refused
 
 
-def _odd_sizes(args: Args, name: str, default: tuple[int, int]) -> list[float]:
-    low, high = args.pair(name, default, symmetric=False)
-    sizes = [float(k) for k in range(int(low), int(high) + 1) if k % 2 == 1 and k >= 3]
-    if not sizes:
-        raise NotPorted(f"{name}=({low:g}, {high:g}) holds no odd kernel size of 3 or more")
-    return sizes
-
-
 @mapping("GaussianBlur", positional=("blur_limit", "sigma_limit"))
 def gaussian_blur(args: Args) -> Mapped:
-    sizes = _odd_sizes(args, "blur_limit", (3, 7))
+    """One size and one sigma for both axes, drawn once per image by nodes the blur reads (a
+    random argument of a vector would draw each axis on its own)."""
+    limit = args.pair("blur_limit", (0.0, 0.0))
     sigma = args.pair("sigma_limit", (0.5, 3.0))
-    if sigma[0] <= 0:
-        # 1.x's (0, 0): OpenCV's sigma for the kernel size, tied to the size drawn
-        if len(sizes) > 1:
-            raise NotPorted(
-                "sigma_limit=(0, 0) ties sigma to a random kernel size; give sigma_limit"
-            )
-        size = sizes[0]
-        derived = 0.3 * ((size - 1) * 0.5 - 1) + 0.8
-        node = step("blur", "gaussian_blur", {"window_size": size, "sigma": derived})
-        return Mapped((node,), "approximate", ("sigma from the size as OpenCV derives it",))
-    # one size and one sigma for both axes: drawn once per sample by nodes the blur reads
-    # (a random argument of a vector would draw each axis on its own)
-    nodes = [
-        values_node("blur_size", sizes, dtype="INT32") if len(sizes) > 1 else None,
-        uniform_node("blur_sigma", *sigma) if sigma[0] != sigma[1] else None,
-    ]
-    size_arg: Any = Ref("blur_size") if nodes[0] else sizes[0]
-    sigma_arg: Any = Ref("blur_sigma") if nodes[1] else sigma[0]
-    blur = step("blur", "gaussian_blur", {"window_size": size_arg, "sigma": sigma_arg})
-    made = tuple(n for n in (*nodes, blur) if n is not None)
-    return Mapped(
-        made,
-        "exact",
-        (
-            "pixels within 1 grey level of albumentations' for the same size and sigma; "
-            "size and sigma drawn as albumentations draws them, by DALI's generator",
+    note = (
+        "pixels within 1 grey level of albumentations' for the same size and sigma; "
+        "size and sigma drawn as albumentations draws them, by DALI's generator"
+    )
+    if limit == (0.0, 0.0):  # 2.x's default: the size follows sigma, int(3.5 sigma) * 2 + 1
+        if sigma[0] <= 0:
+            raise NotPorted("blur_limit=(0, 0) needs sigma_limit above 0 to size the kernel")
+        nodes: tuple[Node, ...] = (
+            uniform_node("blur_sigma", *sigma),
+            expr("blur_width", "math.floor(blur_sigma * 3.5) * 2 + 1", ["blur_sigma"]),
+            Node("blur_size", "cast", inputs=(Ref("blur_width"),), args={"dtype": "INT32"}),
+            step(
+                "blur",
+                "gaussian_blur",
+                {"window_size": Ref("blur_size"), "sigma": Ref("blur_sigma")},
+            ),
+        )
+        return Mapped(nodes, "exact", (note,))
+    sizes = odd_sizes(args, "blur_limit", (3, 7))
+    size_node = values_node("blur_size", sizes, dtype="INT32")
+    if sigma == (0.0, 0.0):  # 1.x: OpenCV's sigma for the size drawn
+        nodes = (
+            size_node,
+            expr("blur_sigma", "0.3 * ((blur_size - 1) * 0.5 - 1) + 0.8", ["blur_size"]),
+            step(
+                "blur",
+                "gaussian_blur",
+                {"window_size": Ref("blur_size"), "sigma": Ref("blur_sigma")},
+            ),
+        )
+        return Mapped(
+            nodes,
+            "approximate",
+            (
+                "sigma derived from the size as OpenCV derives it (albumentations 1.x); "
+                "not measured against 1.x pixel for pixel",
+            ),
+        )
+    nodes = (
+        size_node,
+        uniform_node("blur_sigma", *sigma),
+        step(
+            "blur", "gaussian_blur", {"window_size": Ref("blur_size"), "sigma": Ref("blur_sigma")}
         ),
     )
+    return Mapped(nodes, "exact", (note,))
 
 
 @mapping("GaussNoise", positional=("std_range", "mean_range"))

@@ -1,0 +1,118 @@
+"""An albumentations pipeline through the one door: a Python file (read, never run) and the
+saved form become graphs with `augexplorer import` and import_graph, refusals say their line,
+and the exported module of a ported graph gives the explorer's pixels bit for bit."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from exported_runner import run_exported
+
+from augexplorer.engine import Session
+from augexplorer.export import export
+from augexplorer.export.importer import import_graph
+from augexplorer.port.door import port_file
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "albumentations"
+
+# Running this file would leave a mark: the tests check it never does.
+TRAIN = textwrap.dedent(
+    """
+    import argparse
+    import pathlib
+    import cv2
+    import albumentations as A
+    from albumentations.pytorch import ToTensorV2
+
+    pathlib.Path(__file__).with_suffix(".ran").write_text("ran")
+    args = argparse.ArgumentParser().parse_args()
+
+    train_transform = A.Compose([
+        A.SmallestMaxSize(max_size=160),
+        A.RandomCrop(height=128, width=128),
+        A.ShiftScaleRotate(shift_limit=0.05, scale_limit=0.1, rotate_limit=15,
+                           border_mode=cv2.BORDER_REFLECT_101, p=0.5),
+        A.OneOf([A.Blur(blur_limit=3), A.GaussianBlur(), A.MotionBlur()], p=0.3),
+        A.SomeOf([A.ToGray(p=1), A.Sharpen(p=1), A.InvertImg(p=1)], n=2, p=0.5),
+        A.Sequential([A.RandomBrightnessContrast(p=1), A.HueSaturationValue(p=1)], p=0.5),
+        A.Lambda(image=lambda x, **kw: x),
+        A.CoarseDropout(num_holes_range=(1, 3), hole_height_range=(0.1, 0.2),
+                        hole_width_range=(0.1, 0.2), p=0.5),
+        A.Normalize(),
+        ToTensorV2(),
+    ])
+    val_transform = A.Compose([A.Resize(args.size, args.size), A.Normalize(), ToTensorV2()])
+    """
+)
+
+
+@pytest.fixture
+def train_file(tmp_path: Path) -> Path:
+    path = tmp_path / "train.py"
+    path.write_text(TRAIN)
+    return path
+
+
+def test_a_python_file_is_ported_without_running(train_file: Path) -> None:
+    result = port_file(train_file, pipeline="train_transform")
+    assert not train_file.with_suffix(".ran").exists()
+    refused = {r.call.name: r for r in result.refusals}
+    assert set(refused) == {"MotionBlur", "Lambda"}
+    assert refused["MotionBlur"].describe().startswith("line 16: MotionBlur()")
+    assert "python_function" in refused["Lambda"].describe()
+    grades = {s.call.name: s.origin.fidelity for s in result.steps}
+    assert grades["ShiftScaleRotate"] == "exact" and grades["OneOf"] == "distribution"
+    images = Session(result.spec, device_id=None).run().arrays(result.spec.outputs["images"])
+    assert images[0].shape == (3, 128, 128) and images[0].dtype == np.float32
+
+
+def test_a_value_known_only_at_run_time_is_named_with_its_line(train_file: Path) -> None:
+    result = port_file(train_file, pipeline="val_transform")
+    (refusal,) = result.refusals
+    assert refusal.call.name == "Resize"
+    assert "line 25" in refusal.describe() and "args.size" in refusal.describe()
+    result = port_file(train_file, pipeline="val_transform", params={"args.size": 96})
+    assert not result.refusals
+    assert not train_file.with_suffix(".ran").exists()
+
+
+def test_augexplorer_import_takes_the_file_and_the_saved_form(
+    train_file: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "graph.json"
+    for source in (train_file, FIXTURES / "albumentations_2.0.8.yaml"):
+        done = subprocess.run(
+            [sys.executable, "-m", "augexplorer", "import", str(source), "-o", str(out)]
+            + (["--pipeline", "train_transform"] if source.suffix == ".py" else []),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        assert out.exists()
+        out.unlink()
+    assert not train_file.with_suffix(".ran").exists()
+
+
+def test_the_exported_module_of_a_ported_graph_gives_the_explorers_pixels(
+    train_file: Path, tmp_path: Path
+) -> None:
+    spec = import_graph(train_file, pipeline="train_transform")
+    session = Session(spec, device_id=None).run()
+    module = export(spec, tmp_path / "ported_aug.py")
+    job = {
+        "name": "p",
+        "module": str(module),
+        "out": str(tmp_path / "p.npz"),
+        "batch_size": spec.batch_size,
+        "device": "cpu",
+    }
+    exported = run_exported([job], tmp_path)["p"]
+    ours = session.arrays(spec.outputs["images"])
+    for sample, image in enumerate(ours):
+        np.testing.assert_array_equal(exported[f"0_{sample}"], image, err_msg=f"sample {sample}")
