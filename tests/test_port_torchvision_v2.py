@@ -1,0 +1,57 @@
+"""Ported transforms against torchvision's transforms.v2 on tensors (ToImage first), whose
+kernels are not PIL's: the bounds here are the figures docs/porting.md gives for that path."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from port_parity import difference, ported, reference, run, sample_images
+
+# case: (the transforms, mean bound, max bound) in grey levels, as measured
+CASES: dict[str, tuple[str, float, float]] = {
+    "resize": ("v2.ToImage(), v2.Resize(256)", 0.16, 10),
+    "center_crop": ("v2.ToImage(), v2.CenterCrop(201)", 0.0, 0),
+    "rotation": ("v2.ToImage(), v2.RandomRotation((30, 30))", 0.0, 0),
+    "affine": (
+        "v2.ToImage(), v2.RandomAffine((20, 20), scale=(0.8, 0.8), shear=(5, 5, -7, -7))",
+        0.01,
+        255,
+    ),
+    "hue": ("v2.ToImage(), v2.ColorJitter(hue=(0.1, 0.1))", 0.5, 8),
+    "contrast": ("v2.ToImage(), v2.ColorJitter(contrast=(0.7, 0.7))", 0.7, 1),
+    "grayscale": ("v2.ToImage(), v2.Grayscale(3)", 0.6, 1),
+    "blur": ("v2.ToImage(), v2.GaussianBlur(9, sigma=(3.0, 3.0))", 0.01, 1),
+    "normalize": (
+        "v2.ToImage(), v2.ToDtype(torch.float32, scale=True), v2.Normalize([0.5] * 3, [0.5] * 3)",
+        0.001,
+        0.001,
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def compared(reference_python: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    tmp = tmp_path_factory.mktemp("parity_v2")
+    images = sample_images(12)
+    theirs = reference(
+        reference_python, {n: f"v2.Compose([{c}])" for n, (c, _, _) in CASES.items()}, images, tmp
+    )
+    found = {}
+    for name, (code, _, _) in CASES.items():
+        ours = run(ported(code, images, tmp))
+        # normalized with std 0.5: back to [0, 1] units, then grey levels
+        scale = 255.0 * 0.5 if name == "normalize" else 1.0
+        found[name] = difference(ours, theirs[name], scale=scale)
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_v2_tensor_kernels_stay_within_the_measured_bound(
+    case: str, compared: dict[str, Any]
+) -> None:
+    _, mean_bound, max_bound = CASES[case]
+    found = compared[case]
+    assert found.shapes_agree, f"{case}: output sizes differ from torchvision's"
+    assert found.mean_abs <= mean_bound and found.max_abs <= max_bound, f"{case}: {found}"
