@@ -312,3 +312,15 @@ def test_shift_scale_rotate_scales_each_axis_on_its_own_as_albumentations() -> N
         return sx / sy
 
     _same_distribution(code, image, aspect)
+
+
+def test_one_or_other_applies_the_first_with_its_p_as_albumentations() -> None:
+    code = "A.OneOrOther(A.HorizontalFlip(), A.VerticalFlip(), p=0.3)"
+    image = _coordinates()
+
+    def first(out: np.ndarray) -> float:
+        return float(out[0, 0, 0] == 255)
+
+    ours, theirs = _rate(_ours(code, image, first)), _rate(_theirs(code, image, first))
+    _close_rates(ours, theirs, BATCH * ROUNDS)
+    assert 0.2 < ours < 0.4

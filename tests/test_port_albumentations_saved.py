@@ -202,3 +202,40 @@ def test_the_door_imports_saved_json_and_yaml_and_still_reads_specs(tmp_path: Pa
     assert not is_saved_file(spec_file, spec_file.read_text())
     with pytest.raises(SpecFormatError, match="parameters"):
         import_graph(FIXTURES / "albumentations_2.0.8.json", params={"size": 3})
+
+
+def test_a_1_x_file_picks_some_of_as_1_x_did() -> None:
+    """1.x's SomeOf picked by the transforms' p and applied the pick whatever its p; 2.x picks
+    with equal chances and applies each with its own p."""
+    old = port_saved_file(FIXTURES / "albumentations_1.4.0.json")
+    new = port_saved_file(FIXTURES / "albumentations_2.0.8.json")
+
+    def some_of(result):  # type: ignore[no-untyped-def]
+        return next(s for s in result.steps if s.call.name == "SomeOf")
+
+    assert "1.x" in some_of(old).origin.differences[0]
+    assert "2.x does" in some_of(new).origin.differences[0]
+    saved = read_saved(
+        {
+            "__version__": "1.4.0",
+            "transform": {
+                "__class_fullname__": "Compose",
+                "transforms": [
+                    {
+                        "__class_fullname__": "SomeOf",
+                        "n": 2,
+                        "replace": False,
+                        "p": 1.0,
+                        "transforms": [
+                            {"__class_fullname__": "HorizontalFlip", "p": 1.0},
+                            {"__class_fullname__": "VerticalFlip", "p": 1.0},
+                            {"__class_fullname__": "Transpose", "p": 1.0},
+                        ],
+                    }
+                ],
+            },
+        }
+    )
+    (refusal,) = port(saved.root, version=1).refusals
+    assert "1.x picks n > 1" in refusal.reason
+    assert not port(saved.root).refusals

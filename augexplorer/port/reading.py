@@ -282,7 +282,14 @@ class _Reader:
         args = list(node.args)
         keywords = {k.arg: k.value for k in node.keywords if k.arg}
         children: tuple[TransformCall, ...] = ()
-        if name in NESTED[library]:
+        if name == "OneOrOther" and "transforms" not in keywords:
+            # albumentations' OneOrOther(first, second): the pair is its transforms
+            pair = [
+                keywords.pop(key, None) or (args.pop(0) if args else None)
+                for key in ("first", "second")
+            ]
+            children = tuple(self.transforms(ast.List([i for i in pair if i is not None])))
+        elif name in NESTED[library]:
             listed = keywords.pop("transforms", None) or (args.pop(0) if args else None)
             if listed is not None:
                 children = tuple(self.transforms(listed))

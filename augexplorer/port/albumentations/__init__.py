@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..build import DataSource, build_graph
 from ..model import PortResult, TransformCall
-from .library import MAPPING
+from .library import MAPPING, MAPPING_1X
 from .saved import (
     SavedFormError,
     SavedPipeline,
@@ -78,6 +78,7 @@ EXAMPLES: dict[str, str] = {
     "SomeOf": "SomeOf([T.HorizontalFlip(p=1), T.VerticalFlip(p=1), T.Transpose(p=1)], n=2)",
     "Sequential": "Sequential([T.Rotate(limit=10, p=1), T.ToGray(p=1)], p=0.5)",
     "ReplayCompose": "ReplayCompose([T.HorizontalFlip()])",
+    "OneOrOther": "OneOrOther(T.HorizontalFlip(), T.VerticalFlip())",
 }
 
 
@@ -88,19 +89,24 @@ def port(
     data: DataSource | None = None,
     batch_size: int = 8,
     seed: int = 0,
+    version: int = 2,
 ) -> PortResult:
-    """The graph of an albumentations Compose (read from a file, a notebook or the saved form)."""
-    return build_graph(compose, MAPPING, name=name, data=data, batch_size=batch_size, seed=seed)
+    """The graph of an albumentations Compose (read from a file, a notebook or the saved form);
+    `version` is the major version that wrote a saved file (a Python file says none: 2)."""
+    mapping = MAPPING if version >= 2 else MAPPING_1X
+    return build_graph(compose, mapping, name=name, data=data, batch_size=batch_size, seed=seed)
 
 
 def port_saved_file(
     path: str | Path, *, name: str | None = None, data: DataSource | None = None
 ) -> PortResult:
     """The graph of a pipeline albumentations saved (``A.save``: JSON or YAML), read without
-    albumentations; the graph is named after the file."""
+    albumentations, with the semantics of the version that saved it; the graph is named after
+    the file."""
     path = Path(path)
     saved = read_saved_file(path)
-    return port(saved.root, name=name or _graph_name(path.stem), data=data)
+    version = saved.major if saved.major is not None else 2
+    return port(saved.root, name=name or _graph_name(path.stem), data=data, version=version)
 
 
 def _graph_name(stem: str) -> str:

@@ -158,6 +158,39 @@ def one_of(call: TransformCall, context: PortContext) -> Grade:
     )
 
 
+def one_or_other(call: TransformCall, context: PortContext) -> Grade:
+    """The first transform with probability p, else the last, whichever is picked applied."""
+    if len(call.children) < 2:
+        raise Refuse("OneOrOther needs two transforms")
+    p = 1.0 if _forced(call, context) else _probability(call, 0.5)
+    first, last = call.children[0], call.children[-1]
+    picks = _pick(context, "one_or_other", [p, 1.0 - p])
+    _force((first, last), context)
+    context.port_children([first], [picks[0]])
+    context.port_children([last], [picks[1]])
+    return Grade("distribution", ("The first transform with probability p, else the last.",))
+
+
+def some_of_1x(call: TransformCall, context: PortContext) -> Grade:
+    """SomeOf as albumentations 1.x ran it: n picks weighted by the transforms' p, each applied
+    whatever its own p says."""
+    count = int(call.kwargs.get("n", call.args[1] if len(call.args) > 1 else 1))
+    if count != 1:
+        raise Refuse(
+            "SomeOf of albumentations 1.x picks n > 1 transforms weighted by their p, which is "
+            "not ported (nearest: a OneOf per pick)"
+        )
+    outer = _group_apply(call, context, 1.0)
+    picks = _pick(context, "some_of", [_child_p(child) for child in call.children])
+    _force(call.children, context)
+    for child, pick in zip(call.children, picks, strict=True):
+        context.port_children([child], [*outer, pick])
+    return Grade(
+        "distribution",
+        ("One transform picked per image by the normalized p, as SomeOf(n=1) of 1.x does.",),
+    )
+
+
 def some_of(call: TransformCall, context: PortContext) -> Grade:
     count = int(call.kwargs.get("n", call.args[1] if len(call.args) > 1 else 1))
     replace = call.kwargs.get("replace", False)
@@ -217,7 +250,9 @@ def to_tensor_v2(call: TransformCall, context: PortContext) -> Grade:
 _GROUP_P = {"OneOf": 0.5, "SomeOf": 1.0, "Sequential": 0.5, "Compose": 1.0, "ReplayCompose": 1.0}
 
 
-def _mapping() -> LibraryMapping:
+def _mapping(version: int = 2) -> LibraryMapping:
+    """The mapping for files of albumentations `version` (1 or 2; Python files: 2): only
+    SomeOf's semantics changed between them."""
     from . import (  # noqa: F401  (they register their mappings)
         affine,
         blur_noise,
@@ -239,13 +274,13 @@ def _mapping() -> LibraryMapping:
             handlers[name] = handle
     handlers["ToTensorV2"] = to_tensor_v2
     nearest["Lambda"] = "python_function"
-    nearest["OneOrOther"] = "a OneOf of the two"
     return LibraryMapping(
         LIBRARY,
         handlers=handlers,
         groups={
             "OneOf": one_of,
-            "SomeOf": some_of,
+            "SomeOf": some_of if version >= 2 else some_of_1x,
+            "OneOrOther": one_or_other,
             "Sequential": sequential,
             "Compose": sequential,
             "ReplayCompose": sequential,
@@ -255,5 +290,7 @@ def _mapping() -> LibraryMapping:
 
 
 MAPPING = _mapping()
+# Saved files written by albumentations 1.x
+MAPPING_1X = _mapping(version=1)
 
-__all__ = ["MAPPING"]
+__all__ = ["MAPPING", "MAPPING_1X"]
