@@ -22,6 +22,7 @@ from augexplorer.spec import ArgValue, GraphSpec
 from .autosave import Autosave
 from .autosave_key import autosave_path
 from .coalesce import Coalescer
+from .compare_view import CompareView, images_for
 from .data_notes import DataNotes
 from .errors_view import ErrorsView
 from .export_view import ExportView
@@ -78,6 +79,8 @@ class Explorer(widgets.VBox):
         port: Any = None,
     ) -> None:
         port_summary = None
+        # what was ported (a live Compose or its file), for "compare with the original"
+        self.original: Any = port
         if port is not None:  # a torchvision or albumentations Compose, or its file: ported
             result = ported(port)
             spec, port_summary = result.spec, summary_html(result)
@@ -127,6 +130,11 @@ class Explorer(widgets.VBox):
         self.stats_view = StatsView(
             lambda: self.controller.session, lambda: self.controller.state.spec, self.graph_title
         )
+        self.compare_view = CompareView(
+            lambda: self.original,
+            lambda: self.controller.state.spec,
+            lambda count: images_for(self.controller.session, count),
+        )
         self.banner = RestoreBanner(offer, store.damage, self._restore_autosave, self._keep_graph)
         self.notice = Notice(self.undo)
         self._coalescer = Coalescer(self._flush, at_once=True)
@@ -139,10 +147,11 @@ class Explorer(widgets.VBox):
         )
         self._syncing = False
         self._wire()
-        tabs = widgets.Tab([self.timing, self.export_view, self.stats_view])
+        tabs = widgets.Tab([self.timing, self.export_view, self.stats_view, self.compare_view])
         tabs.set_title(0, "Timing")
         tabs.set_title(1, "Export")
         tabs.set_title(2, "Statistics")
+        tabs.set_title(3, "Compare")
         tabs.add_class("ax-tabs")
         self.tabs = tabs
         tabs.observe(lambda ch: self.export_view.set_visible(ch["new"] == 1), "selected_index")
@@ -373,6 +382,9 @@ class Explorer(widgets.VBox):
             t.file_message.value = f"<span class='ax-errors'>{html.escape(str(error))}</span>"
             return
         self._replace(lambda: self.controller.replace(spec), f"the file {path}")
+        if port_summary:  # a pipeline file: the original to compare with is now this file
+            self.original = path
+            self.compare_view.refresh()
         t.file_message.value = port_summary or (
             f"<span class='ax-muted'>loaded {html.escape(path)}</span>"
         )

@@ -1,0 +1,329 @@
+"""What a user's own torchvision or albumentations pipeline puts out, and what its transforms
+draw, for "compare with the original".
+
+    python original_outputs.py JOB.json RESULT.json
+
+A standalone script like :mod:`original_runner` (only the library, numpy and Pillow, never
+augexplorer), so it runs in a Python where the library imports; augexplorer also imports it and
+calls :func:`run` in-process, with a live pipeline, where the library imports there.
+
+The job (JSON): ``library``; ``images`` (``.npy`` files of RGB uint8 HWC images, the inputs of
+both sides); ``out`` (a folder for the outputs); ``pipeline`` (``{source, where, pipeline}`` of
+the user's file, run as :mod:`original_runner` runs it, only once the user allowed it; or
+None); ``calls`` (single transforms to run alone, as ``{name, args, kwargs}`` with library
+constants as ``{"__symbol__": dotted name}`` and tuples as ``{"__tuple__": [...]}``); ``draws``
+(how many parameter draws per call); ``seed``.
+
+The result (JSON): ``versions``; ``pipeline`` (output ``.npy`` files, one per image, HWC) or
+``pipeline_error``; ``calls``: per call ``outputs`` (files), ``deterministic`` (the same output
+under two seeds) and ``draws`` (quantity -> values, for the transforms whose parameters the
+library draws through ``get_params`` or records in a replay), or ``error``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import math
+import os
+import platform
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+Draw = Callable[[Any, np.ndarray], dict[str, float]]
+
+
+def main(argv: list[str]) -> int:
+    with open(argv[1], encoding="utf-8") as handle:
+        job = json.load(handle)
+    with contextlib.redirect_stdout(sys.stderr):  # the user's file may print
+        result = run(job)
+    with open(argv[2], "w", encoding="utf-8") as handle:
+        json.dump(result, handle)
+    return 0
+
+
+def run(job: dict[str, Any], live: Any = None) -> dict[str, Any]:
+    """Run the job; `live` is the user's pipeline object where the caller holds it."""
+    library = str(job["library"])
+    result: dict[str, Any] = {"versions": _versions(library), "calls": []}
+    if "error" in result["versions"]:
+        return {"error": result["versions"]["error"]}
+    images = [np.load(path) for path in job["images"]]
+    out = str(job["out"])
+    os.makedirs(out, exist_ok=True)
+    pipeline = live
+    if pipeline is None and job.get("pipeline"):
+        try:
+            pipeline = _pipeline_of_file(job["pipeline"], library)
+        except Exception as error:  # the runner's Refused, or what the file raised
+            result["pipeline_error"] = _first_line(error)
+    if pipeline is not None:
+        try:
+            _seed(library, int(job.get("seed", 0)))
+            outputs = [as_hwc(apply(library, pipeline, image)) for image in images]
+            result["pipeline"] = _save(outputs, out, "pipeline")
+        except Exception as error:
+            result["pipeline_error"] = f"{type(error).__name__}: {_first_line(error)}"
+    for index, call in enumerate(job.get("calls", [])):
+        draws = int(call.get("draws", job.get("draws", 0)))
+        result["calls"].append(_run_call(library, call, images, out, index, draws, job))
+    return result
+
+
+def _run_call(
+    library: str,
+    call: dict[str, Any],
+    images: list[np.ndarray],
+    out: str,
+    index: int,
+    draws: int,
+    job: dict[str, Any],
+) -> dict[str, Any]:
+    try:
+        transform = instantiate(library, call)
+        seed = int(job.get("seed", 0))
+        _seed(library, seed)
+        first = [as_hwc(apply(library, transform, image)) for image in images]
+        _seed(library, seed + 1)
+        second = [as_hwc(apply(library, transform, image)) for image in images]
+    except Exception as error:
+        return {"error": f"{type(error).__name__}: {_first_line(error)}"}
+    same = all(
+        a.shape == b.shape and np.array_equal(a, b) for a, b in zip(first, second, strict=True)
+    )
+    found: dict[str, Any] = {
+        "outputs": _save(first, out, f"call{index}"),
+        "deterministic": bool(same),
+        "draws": {},
+    }
+    drawer = None if "transforms" in call else DRAWERS.get((library, str(call["name"])))
+    if drawer is not None and draws > 0:
+        _seed(library, int(job.get("seed", 0)))
+        values: dict[str, list[float]] = {}
+        try:
+            for n in range(draws):
+                for key, value in drawer(transform, images[n % len(images)]).items():
+                    values.setdefault(key, []).append(float(value))
+        except Exception as error:  # a library version that draws or records otherwise
+            found["draws_error"] = f"{type(error).__name__}: {_first_line(error)}"
+            values = {}
+        found["draws"] = values
+    return found
+
+
+# ---- the library's own objects ------------------------------------------------------------------
+
+
+def _versions(library: str) -> dict[str, str]:
+    versions = {"python": platform.python_version()}
+    names = {"torchvision": ("torch", "PIL", "torchvision"), "albumentations": ("albumentations",)}
+    if library not in names:
+        return {
+            "error": f"no runner for {library!r} pipelines (fix: torchvision or albumentations)"
+        }
+    for name in names[library]:
+        try:
+            module = importlib.import_module(name)
+        except Exception as error:
+            return {
+                "error": f"{name} does not import in {sys.executable}: {type(error).__name__}: "
+                f"{_first_line(error)} (fix: give the python of an environment where {library} "
+                "imports)"
+            }
+        versions[name] = str(getattr(module, "__version__", "?"))
+    return versions
+
+
+def _pipeline_of_file(job: dict[str, Any], library: str) -> Any:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import original_runner  # beside this file: how bench --against runs the user's file
+
+    return original_runner._pipeline(job, library)
+
+
+def decode(value: Any) -> Any:
+    """A literal of the job back to Python: symbols resolved, tuples restored."""
+    if isinstance(value, dict) and "__symbol__" in value:
+        return resolve(str(value["__symbol__"]))
+    if isinstance(value, dict) and "__tuple__" in value:
+        return tuple(decode(v) for v in value["__tuple__"])
+    if isinstance(value, dict):
+        return {k: decode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    return value
+
+
+SHORT_SYMBOLS = {"InterpolationMode": "torchvision.transforms.InterpolationMode"}
+
+
+def resolve(dotted: str) -> Any:
+    """``torchvision.transforms.InterpolationMode.BICUBIC``, ``cv2.BORDER_REFLECT``,
+    ``torch.float32``: the longest importable module prefix, then attributes."""
+    head, _, rest = dotted.partition(".")
+    if head in SHORT_SYMBOLS:
+        dotted = f"{SHORT_SYMBOLS[head]}.{rest}"
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            value: Any = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attribute in parts[cut:]:
+            value = getattr(value, attribute)
+        return value
+    raise ValueError(f"cannot resolve {dotted}")
+
+
+def instantiate(library: str, entry: dict[str, Any]) -> Any:
+    """The library's transform of `entry` built with its arguments; an entry of several
+    ``transforms`` (a Normalize with the ToTensor it follows) as their Compose."""
+    built = [_one(library, call) for call in entry.get("transforms") or [entry]]
+    if library == "torchvision":
+        import torchvision.transforms as t1
+
+        return built[0] if len(built) == 1 else t1.Compose(built)
+    import albumentations as A
+
+    return A.Compose(built)
+
+
+def _one(library: str, call: dict[str, Any]) -> Any:
+    args = [decode(v) for v in call.get("args", [])]
+    kwargs = {k: decode(v) for k, v in call.get("kwargs", {}).items()}
+    name = str(call["name"])
+    if library == "torchvision":
+        import torchvision.transforms as t1
+        import torchvision.transforms.v2 as t2
+
+        cls = getattr(t1, name, None) or getattr(t2, name)
+        return cls(*args, **kwargs)
+    import albumentations as A
+
+    return getattr(A, name)(*args, **kwargs)
+
+
+def apply(library: str, transform: Any, image: np.ndarray) -> Any:
+    if library == "albumentations":
+        return transform(image=image)["image"]
+    from PIL import Image
+
+    return transform(Image.fromarray(image))
+
+
+def _seed(library: str, seed: int) -> None:
+    import random
+
+    random.seed(seed)
+    np.random.seed(seed)
+    if library == "torchvision":
+        import torch
+
+        torch.manual_seed(seed)
+
+
+def as_hwc(value: Any) -> np.ndarray:
+    """An output as a HWC array: PIL images and CHW tensors turned round."""
+    chw = False
+    if hasattr(value, "detach"):  # a torch tensor
+        value, chw = value.detach().cpu().numpy(), True
+    array = np.asarray(value)
+    if array.ndim == 2:
+        return array[:, :, None]
+    if chw and array.ndim == 3:
+        return np.ascontiguousarray(array.transpose(1, 2, 0))
+    return array
+
+
+def _save(arrays: list[np.ndarray], out: str, stem: str) -> list[str]:
+    paths = []
+    for index, array in enumerate(arrays):
+        path = os.path.join(out, f"{stem}_{index}.npy")
+        np.save(path, array)
+        paths.append(path)
+    return paths
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+# ---- what each library draws --------------------------------------------------------------------
+
+
+def _tv_resized_crop(t: Any, image: np.ndarray) -> dict[str, float]:
+    from PIL import Image
+
+    _, _, h, w = type(t).get_params(Image.fromarray(image), t.scale, t.ratio)
+    return {"area": h * w / (image.shape[0] * image.shape[1]), "aspect": w / h}
+
+
+def _tv_rotation(t: Any, _image: np.ndarray) -> dict[str, float]:
+    return {"angle": float(type(t).get_params(t.degrees))}
+
+
+def _tv_colour(t: Any, _image: np.ndarray) -> dict[str, float]:
+    _, b, c, s, h = type(t).get_params(t.brightness, t.contrast, t.saturation, t.hue)
+    named = {"brightness": b, "contrast": c, "saturation": s, "hue": h}
+    return {key: float(value) for key, value in named.items() if value is not None}
+
+
+def _tv_affine(t: Any, image: np.ndarray) -> dict[str, float]:
+    size = [image.shape[1], image.shape[0]]
+    angle, _, _, _ = type(t).get_params(t.degrees, t.translate, t.scale, t.shear, size)
+    return {"angle": float(angle)}
+
+
+def _replayed(t: Any, image: np.ndarray) -> dict[str, Any]:
+    import albumentations as A
+
+    (inner,) = t.transforms
+    replay = A.ReplayCompose([inner])(image=image)["replay"]["transforms"][0]
+    return dict(replay.get("params") or {})
+
+
+def _al_crop(t: Any, image: np.ndarray) -> dict[str, float]:
+    x0, y0, x1, y1 = _replayed(t, image)["crop_coords"]
+    return {"area": (x1 - x0) * (y1 - y0) / (image.shape[0] * image.shape[1]),
+            "aspect": (x1 - x0) / (y1 - y0)}  # fmt: skip
+
+
+def _al_rotate(t: Any, image: np.ndarray) -> dict[str, float]:
+    matrix = np.asarray(_replayed(t, image)["matrix"])
+    # OpenCV's rotation matrix: [[cos, sin], [-sin, cos]] for a counter-clockwise angle
+    return {"angle": math.degrees(math.atan2(matrix[0, 1], matrix[0, 0]))}
+
+
+def _al_colour(t: Any, image: np.ndarray) -> dict[str, float]:
+    params = _replayed(t, image)
+    return {k: float(params[k]) for k in ("brightness", "contrast", "saturation", "hue")}
+
+
+def _al_affine(t: Any, image: np.ndarray) -> dict[str, float]:
+    return {"angle": float(_replayed(t, image)["rotate"])}
+
+
+DRAWERS: dict[tuple[str, str], Draw] = {
+    ("torchvision", "RandomResizedCrop"): _tv_resized_crop,
+    ("torchvision", "RandomSizedCrop"): _tv_resized_crop,
+    ("torchvision", "RandomRotation"): _tv_rotation,
+    ("torchvision", "ColorJitter"): _tv_colour,
+    ("torchvision", "RandomAffine"): _tv_affine,
+    ("albumentations", "RandomResizedCrop"): _al_crop,
+    ("albumentations", "RandomSizedCrop"): _al_crop,
+    ("albumentations", "Rotate"): _al_rotate,
+    ("albumentations", "SafeRotate"): _al_rotate,
+    ("albumentations", "ColorJitter"): _al_colour,
+    ("albumentations", "Affine"): _al_affine,
+    ("albumentations", "ShiftScaleRotate"): _al_affine,
+}
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,531 @@
+"""Compare with the original: the same images through the user's own torchvision or
+albumentations pipeline and through its port, side by side, with per-transform parity figures.
+
+- Each transform alone, its probability set to 1, on both sides: where both sides give the
+  same output under two seeds (its parameters are fixed), the pixel difference (mean and max
+  abs, PSNR); the library's class with the user's values against the DALI nodes of its port.
+- For random transforms, what each side draws over many samples (crop area and aspect, angles,
+  colour factors): the DALI side counted by :func:`augexplorer.stats.collect_stats`, the
+  original's from the library's ``get_params`` or replay.
+
+Running the original runs the user's library code. A live object (``compare_object``) is the
+caller's to run, in this process. A file (``compare_file``) is run only with ``run_file=True``
+(the trust rule), in the Python `python` names (default this one): a subprocess of
+:mod:`augexplorer.bench.original_outputs`, so torchvision can run where it imports.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..bench.against import OriginalFailed, OriginalWouldRun
+from ..spec import GraphSpec, Node, Random, Source
+from .compare_draws import quantities
+from .compare_figures import (
+    DrawFigures,
+    PixelFigures,
+    histogram_figures,
+    pixel_figures,
+    window_figures,
+)
+from .compare_pins import Pin, pin_of
+from .door import port_call, port_found
+from .live import read_live
+from .model import PortedStep, PortResult, Symbol, TransformCall, Unknown
+from .reading import choose, file_source, read_source
+
+RUNNER = Path(__file__).resolve().parents[1] / "bench" / "original_outputs.py"
+DRAWS = 240  # draws a side for a random transform's distribution
+TIMEOUT_S = 600
+
+# torchvision classes taking their probability as a positional argument: its index
+TORCHVISION_P = {
+    "RandomHorizontalFlip": 0,
+    "RandomVerticalFlip": 0,
+    "RandomGrayscale": 0,
+    "RandomInvert": 0,
+    "RandomAutocontrast": 0,
+    "RandomEqualize": 0,
+    "RandomErasing": 0,
+    "RandomPosterize": 1,
+    "RandomSolarize": 1,
+    "RandomAdjustSharpness": 1,
+    "RandomPerspective": 1,
+}
+
+
+@dataclass(frozen=True)
+class StepComparison:
+    """One transform's figures: `pixels` where its parameters could be fixed, `draws` for what
+    it draws; `note` says why a figure is missing."""
+
+    transform: str
+    line: int | None
+    grade: str
+    nodes: tuple[str, ...]
+    pixels: PixelFigures | None = None
+    draws: tuple[DrawFigures, ...] = ()
+    note: str = ""
+
+    def describe(self) -> str:
+        where = f" (line {self.line})" if self.line is not None else ""
+        lines = [f"{self.transform}{where} [{self.grade}] -> {', '.join(self.nodes) or '-'}"]
+        if self.pixels is not None:
+            lines.append(f"    pixels, fixed parameters: {self.pixels.describe()}")
+        lines += [f"    drawn {d.describe()}" for d in self.draws]
+        if self.note:
+            lines.append(f"    {self.note}")
+        return "\n".join(lines)
+
+
+@dataclass
+class Comparison:
+    """The images in (`inputs`), what the original and the port made of them (HWC arrays as
+    each side put them out; :func:`display` turns them into pictures) and the figures."""
+
+    library: str
+    python: str
+    inputs: list[np.ndarray]
+    original: list[np.ndarray]
+    ported: list[np.ndarray]
+    steps: list[StepComparison]
+    versions: dict[str, str] = field(default_factory=dict)
+    original_error: str = ""
+
+    def step(self, transform_name: str) -> StepComparison:
+        """The first step whose transform is `transform_name` (``"Resize"``)."""
+        return next(s for s in self.steps if s.transform.split("(", 1)[0] == transform_name)
+
+    def table(self) -> str:
+        versions = ", ".join(f"{k} {v}" for k, v in self.versions.items())
+        head = [
+            f"{len(self.inputs)} images through the original ({self.library}, {self.python}"
+            + (f": {versions}" if versions else "")
+            + ") and the port"
+        ]
+        if self.original_error:
+            head.append(f"the original pipeline did not run: {self.original_error}")
+        return "\n".join(head + [step.describe() for step in self.steps])
+
+
+# ---- ways in ------------------------------------------------------------------------------------
+
+
+def compare_object(
+    obj: Any,
+    images: Sequence[np.ndarray],
+    *,
+    graph: GraphSpec | None = None,
+    draws: int = DRAWS,
+    seed: int = 0,
+) -> Comparison:
+    """Compare a live Compose with its port, in this process (the caller runs its own
+    object). `graph`: the ported graph as edited (default: the port as made)."""
+    from ..bench import original_outputs
+
+    compose = read_live(obj)
+    result = with_graph(port_call(compose), graph)
+
+    def run(job: dict[str, Any]) -> dict[str, Any]:
+        return original_outputs.run(job, live=obj)
+
+    return _compare(result, compose.library, images, run, sys.executable, draws, seed)
+
+
+def compare_file(
+    path: str | Path,
+    images: Sequence[np.ndarray],
+    *,
+    run_file: bool = False,
+    python: str | None = None,
+    pipeline: str | None = None,
+    params: Mapping[str, Any] | None = None,
+    graph: GraphSpec | None = None,
+    draws: int = DRAWS,
+    seed: int = 0,
+) -> Comparison:
+    """Compare the pipeline of a Python file with its port. The original runs the file, so
+    only with ``run_file=True``, in `python` (a Python where the library imports)."""
+    path = Path(path)
+    if not run_file:
+        raise OriginalWouldRun(
+            f"comparing with the original runs {path} and its transforms (fix: allow it with "
+            "run_file=True, or tick 'run the file' in the panel, if you trust the file)"
+        )
+    source = file_source(path)
+    found = choose(read_source(source, where=str(path), params=params), pipeline, where=str(path))
+    result = with_graph(port_found(found), graph)
+    python = python or sys.executable
+    pipeline_job = {"source": source, "where": str(path), "pipeline": found.name}
+
+    def run(job: dict[str, Any]) -> dict[str, Any]:
+        return _subprocess(python, {**job, "pipeline": pipeline_job})
+
+    return _compare(result, found.compose.library, images, run, python, draws, seed)
+
+
+def with_graph(result: PortResult, graph: GraphSpec | None) -> PortResult:
+    """`result` with its graph as edited: each step's nodes as `graph` has them now (a node
+    removed since is left out)."""
+    if graph is None:
+        return result
+
+    def now(node: Node) -> Node | None:
+        found = graph.node(node.id) if node.id in graph else None
+        return found if isinstance(found, Node) else None
+
+    steps = tuple(
+        dataclasses.replace(step, nodes=tuple(n for n in map(now, step.nodes) if n is not None))
+        for step in result.steps
+    )
+    return dataclasses.replace(result, spec=graph, steps=steps)
+
+
+def _subprocess(python: str, job: dict[str, Any]) -> dict[str, Any]:
+    folder = Path(str(job["out"]))
+    job_file, result_file = folder / "job.json", folder / "result.json"
+    job_file.write_text(json.dumps(job), encoding="utf-8")
+    try:
+        done = subprocess.run(
+            [python, str(RUNNER), str(job_file), str(result_file)],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise OriginalFailed(f"{python} could not run the original: {error}") from None
+    if done.returncode != 0 or not result_file.exists():
+        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise OriginalFailed(f"the original's runner failed in {python}: {tail}")
+    answer: dict[str, Any] = json.loads(result_file.read_text(encoding="utf-8"))
+    return answer
+
+
+# ---- the comparison -----------------------------------------------------------------------------
+
+
+def _compare(
+    result: PortResult,
+    library: str,
+    images: Sequence[np.ndarray],
+    run: Any,
+    python: str,
+    draws: int,
+    seed: int,
+) -> Comparison:
+    inputs = [_rgb(image, index) for index, image in enumerate(images)]
+    if not inputs:
+        raise ValueError("compare needs at least one image")
+    leaves = [step for step in result.steps if not step.call.children]
+    plans = [_StepPlan.of(step, leaves) for step in leaves]
+    with tempfile.TemporaryDirectory(prefix="augexplorer-compare-") as tmp:
+        folder = Path(tmp)
+        files = []
+        for index, image in enumerate(inputs):
+            files.append(str(folder / f"input_{index}.npy"))
+            np.save(files[-1], image)
+        sent: list[dict[str, Any]] = []
+        for plan in plans:
+            plan.drawn_at = len(sent)
+            sent.append(plan.entry(plan.call, draws))
+            if plan.pin is not None:
+                plan.pinned_at = len(sent)
+                sent.append(plan.entry(plan.pinned, 0))
+            else:
+                plan.pinned_at = plan.drawn_at
+        job = {
+            "library": library,
+            "images": files,
+            "out": str(folder / "out"),
+            "calls": sent,
+            "draws": draws,
+            "seed": seed,
+        }
+        (folder / "out").mkdir()
+        answer = run(job)
+        if "error" in answer:
+            raise OriginalFailed(str(answer["error"]))
+        original = [np.load(p) for p in answer.get("pipeline", [])]
+        theirs = [
+            {**c, "arrays": [np.load(p) for p in c.get("outputs", [])]} for c in answer["calls"]
+        ]
+    ported = run_port(result.spec, inputs) or []
+    steps = [
+        _step(step, plan, theirs[plan.pinned_at], theirs[plan.drawn_at], inputs, draws)
+        for step, plan in zip(leaves, plans, strict=True)
+    ]
+    steps += [
+        StepComparison(r.call.text(), r.call.line, "refused", (), note=r.reason)
+        for r in result.refusals
+    ]
+    return Comparison(
+        library,
+        python,
+        inputs,
+        original,
+        ported,
+        steps,
+        {k: v for k, v in answer.get("versions", {}).items()},
+        str(answer.get("pipeline_error", "")),
+    )
+
+
+@dataclass
+class _StepPlan:
+    """One transform's calls: `call` (always applied) for its draws, `pinned` (its parameters
+    fixed where a pin is known) for its pixels, and their places in the job's calls. A
+    transform folded into another's node (Normalize into ToTensor's) runs after that one's
+    call (`before`) on both sides."""
+
+    call: TransformCall
+    pinned: TransformCall
+    pin: Pin | None
+    before: tuple[TransformCall, ...] = ()
+    drawn_at: int = 0
+    pinned_at: int = 0
+
+    @classmethod
+    def of(cls, step: PortedStep, steps: Sequence[PortedStep]) -> _StepPlan:
+        applied = certain(step.call)
+        before = tuple(
+            certain(other.call)
+            for other in steps
+            if step.folded_into and any(n.id == step.folded_into for n in other.nodes)
+        )
+        pin = None if before else pin_of(applied)
+        return cls(applied, pin.apply(applied) if pin else applied, pin, before)
+
+    def entry(self, call: TransformCall, draws: int) -> dict[str, Any]:
+        if not self.before:
+            return {**encode_call(call), "draws": draws}
+        return {"transforms": [encode_call(c) for c in (*self.before, call)], "draws": 0}
+
+    def calls(self, call: TransformCall) -> tuple[TransformCall, ...]:
+        return (*self.before, call)
+
+
+def _step(
+    step: PortedStep,
+    plan: _StepPlan,
+    pinned: dict[str, Any],
+    drawn: dict[str, Any],
+    inputs: list[np.ndarray],
+    draws: int,
+) -> StepComparison:
+    origin = step.origin
+    base = StepComparison(
+        origin.transform, origin.line, origin.fidelity, tuple(node.id for node in step.nodes)
+    )
+    notes: list[str] = []
+    if plan.before:
+        names = ", ".join(c.name for c in plan.before)
+        notes.append(f"folded into {step.folded_into}: compared together with {names}")
+    pixels = None
+    if "error" in pinned:
+        notes.append(f"the original does not run this transform alone: {pinned['error']}")
+    else:
+        alone = _alone(plan.calls(plan.pinned), step)
+        ours = run_port(alone.spec, inputs, twice=True) if alone is not None else None
+        if alone is None:
+            notes.append("no pixel figure: its port alone makes no node")
+        elif ours is None or not pinned.get("deterministic"):
+            side = "the port" if ours is None else "the original"
+            notes.append(f"no pixel figure: {side} draws its parameters at random")
+        else:
+            try:
+                pixels = pixel_figures(ours, pinned["arrays"])
+            except ValueError as error:
+                notes.append(f"no pixel figure: {error}")
+            if plan.pin is not None:
+                notes.append(f"pixels with {plan.pin.label} on both sides")
+    figures: tuple[DrawFigures, ...] = ()
+    if "error" not in drawn and drawn.get("draws"):
+        alone = _alone(plan.calls(plan.call), step)
+        if alone is not None:
+            figures = _draw_figures(alone, plan.call, drawn["draws"], inputs, draws)
+    if drawn.get("draws_error"):
+        notes.append(f"the original's draws could not be read: {drawn['draws_error']}")
+    return dataclasses.replace(base, pixels=pixels, draws=figures, note="; ".join(notes))
+
+
+def _alone(calls: tuple[TransformCall, ...], step: PortedStep) -> PortResult | None:
+    """The port of `calls` alone, with the arguments the graph compared gives the step's nodes
+    where they differ from a fresh port of the user's call (an edit in the panel, a fix)
+    carried over."""
+    library = step.call.library
+    alone = port_call(TransformCall(library, "Compose", children=calls))
+    if alone.refusals or not alone.steps:
+        return None
+    fresh_calls = (*calls[:-1], step.call)
+    fresh = port_call(TransformCall(library, "Compose", children=fresh_calls)).spec
+    spec = alone.spec
+    for node in step.nodes:
+        if node.id not in spec or node.id not in fresh:
+            continue
+        before = fresh.node(node.id).args
+        for name, value in node.args.items():
+            if name not in before or _unseeded(before[name]) != _unseeded(value):
+                spec = spec.set_arg(node.id, name, value)
+    return dataclasses.replace(alone, spec=spec)
+
+
+def _unseeded(value: Any) -> Any:
+    return dataclasses.replace(value, seed=None) if isinstance(value, Random) else value
+
+
+def _draw_figures(
+    alone: PortResult,
+    call: TransformCall,
+    theirs: Mapping[str, list[float]],
+    inputs: list[np.ndarray],
+    draws: int,
+) -> tuple[DrawFigures, ...]:
+    wanted = [q for q in quantities(call.library, call.name) if q.name in theirs]
+    if not wanted or draws < 1:
+        return ()
+    from ..stats import collect_stats
+
+    spec = _on_arrays(alone.spec, len(inputs))
+    batches = max(1, math.ceil(draws / len(inputs)))
+    stats = collect_stats(spec, (list(inputs), [0] * len(inputs)), batches=batches, device_id=None)
+    node_ids = {node.id for step in alone.steps for node in step.nodes}
+    figures = []
+    for quantity in wanted:
+        values = [v * quantity.scale for v in theirs[quantity.name]]
+        if quantity.dali.startswith("window."):
+            window = next((w for w in stats.windows if w.node in node_ids), None)
+            if window is not None:
+                figures.append(window_figures(quantity.name, window, values))
+            continue
+        drawn = next(
+            (d for d in stats.draws if d.node in node_ids and d.argument == quantity.dali), None
+        )
+        if drawn is not None:
+            figures.append(histogram_figures(quantity.name, drawn, values))
+    return tuple(figures)
+
+
+# ---- the DALI side ------------------------------------------------------------------------------
+
+
+def _on_arrays(spec: GraphSpec, batch_size: int) -> GraphSpec:
+    """The graph reading the given decoded images instead of files: both sides start from the
+    same pixels (the decoder is not compared here)."""
+    spec = spec.with_source(Source("reader", "arrays"))
+    if "decode" in spec:
+        spec = spec.remove("decode")
+    return dataclasses.replace(spec, batch_size=batch_size)
+
+
+def run_port(
+    spec: GraphSpec, images: Sequence[np.ndarray], *, twice: bool = False
+) -> list[np.ndarray] | None:
+    """The port's final outputs for `images`, HWC; with `twice`, None where a second run with
+    other draws gives other outputs (its parameters are random)."""
+    from ..engine import Session
+
+    session = Session(
+        _on_arrays(spec, len(images)), (list(images), [0] * len(images)), device_id=None
+    )
+    result = session.run()
+    final = result.final
+    outputs = [_hwc(np.asarray(a), result.layout(final)) for a in result.arrays(final)]
+    if twice:
+        again = session.reroll()
+        second = [_hwc(np.asarray(a), again.layout(final)) for a in again.arrays(final)]
+        if any(
+            a.shape != b.shape or not np.array_equal(a, b)
+            for a, b in zip(outputs, second, strict=True)
+        ):
+            return None
+    return outputs
+
+
+def _hwc(array: np.ndarray, layout: str) -> np.ndarray:
+    if array.ndim == 2:
+        return array[:, :, None]
+    if layout.startswith("C") and array.ndim == 3:
+        return np.ascontiguousarray(array.transpose(1, 2, 0))
+    return array
+
+
+def _rgb(image: np.ndarray, index: int) -> np.ndarray:
+    array = np.asarray(image)
+    if array.dtype != np.uint8 or array.ndim != 3 or array.shape[2] != 3:
+        raise ValueError(
+            f"image {index}: expected RGB uint8 HxWx3, got {array.dtype} {array.shape} (fix: "
+            "np.asarray(PIL.Image.open(path).convert('RGB')))"
+        )
+    return np.ascontiguousarray(array)
+
+
+def display(array: np.ndarray) -> np.ndarray:
+    """An output as a picture (uint8 HWC, 3 channels): 0-1 floats scaled by 255, normalised
+    ones stretched over their own range."""
+    image = np.asarray(array)
+    if image.dtype != np.uint8:
+        image = image.astype(np.float64)
+        low, high = float(image.min(initial=0.0)), float(image.max(initial=0.0))
+        if low >= 0.0 and high <= 1.0:
+            image = image * 255.0
+        else:
+            image = (image - low) / max(high - low, 1e-12) * 255.0
+        image = np.clip(np.rint(image), 0, 255).astype(np.uint8)
+    if image.shape[2] == 1:
+        image = np.repeat(image, 3, axis=2)
+    return image[:, :, :3]
+
+
+# ---- the calls sent to the original side --------------------------------------------------------
+
+
+def certain(call: TransformCall) -> TransformCall:
+    """`call` with its probability set to 1: it always runs, so both sides can be compared."""
+    if call.library == "albumentations":
+        return dataclasses.replace(call, kwargs={**call.kwargs, "p": 1.0})
+    index = TORCHVISION_P.get(call.name)
+    if index is None:
+        return call
+    if len(call.args) > index:
+        args = (*call.args[:index], 1.0, *call.args[index + 1 :])
+        return dataclasses.replace(call, args=args)
+    return dataclasses.replace(call, kwargs={**call.kwargs, "p": 1.0})
+
+
+def encode_call(call: TransformCall) -> dict[str, Any]:
+    unknown = call.unknowns()
+    if unknown:
+        name, value = next(iter(unknown.items()))
+        raise ValueError(value.explain(name))
+    return {
+        "name": call.name,
+        "args": [encode(v) for v in call.args],
+        "kwargs": {k: encode(v) for k, v in call.kwargs.items()},
+    }
+
+
+def encode(value: Any) -> Any:
+    """A literal as JSON for the original side: constants by their dotted name."""
+    if isinstance(value, Symbol):
+        return {"__symbol__": value.text}
+    if isinstance(value, Unknown):
+        raise ValueError(value.explain("argument"))
+    if isinstance(value, tuple):
+        return {"__tuple__": [encode(v) for v in value]}
+    if isinstance(value, list):
+        return [encode(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): encode(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,49 @@
+"""Which drawn quantities of a random transform are compared, and where the DALI side's figure
+is found: a random argument of one of the transform's nodes (``angle``), or the crop windows a
+random crop drew (``window.area``, ``window.aspect``). The original side's values come from the
+library's own ``get_params`` or replay (:mod:`augexplorer.bench.original_outputs`, which draws
+the same quantity names)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """`name` as the original side draws it; `dali` the argument (or ``window.*``) holding the
+    DALI side's draws; `scale` turns the original's unit into DALI's (hue: a fraction of a turn
+    there, degrees here)."""
+
+    name: str
+    dali: str
+    scale: float = 1.0
+
+
+CROP = (Quantity("area", "window.area"), Quantity("aspect", "window.aspect"))
+ANGLE = (Quantity("angle", "angle"),)
+COLOUR = (
+    Quantity("brightness", "brightness"),
+    Quantity("contrast", "contrast"),
+    Quantity("saturation", "saturation"),
+    Quantity("hue", "hue", 360.0),
+)
+
+QUANTITIES: dict[tuple[str, str], tuple[Quantity, ...]] = {
+    ("torchvision", "RandomResizedCrop"): CROP,
+    ("torchvision", "RandomSizedCrop"): CROP,
+    ("torchvision", "RandomRotation"): ANGLE,
+    ("torchvision", "ColorJitter"): COLOUR,
+    ("torchvision", "RandomAffine"): ANGLE,
+    ("albumentations", "RandomResizedCrop"): CROP,
+    ("albumentations", "RandomSizedCrop"): CROP,
+    ("albumentations", "Rotate"): ANGLE,
+    ("albumentations", "SafeRotate"): ANGLE,
+    ("albumentations", "ColorJitter"): COLOUR,
+    ("albumentations", "Affine"): ANGLE,
+    ("albumentations", "ShiftScaleRotate"): ANGLE,
+}
+
+
+def quantities(library: str, transform: str) -> tuple[Quantity, ...]:
+    return QUANTITIES.get((library, transform), ())

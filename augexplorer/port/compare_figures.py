@@ -1,0 +1,144 @@
+"""The parity figures of "compare with the original": pixel differences of one transform run
+alone on both sides with fixed parameters, and what each side drew of a random transform's
+parameters, the DALI side's as the statistics machinery counted them (:mod:`augexplorer.stats`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..stats import DrawHistogram, RunningMoments
+from ..stats.windows import WindowStats
+
+
+@dataclass(frozen=True)
+class PixelFigures:
+    """How far the port's outputs are from the original's, over every value of every image:
+    mean and max absolute difference, and PSNR (dB, None where both are identical) for a
+    signal of `peak` (255 for uint8 outputs, 1 for 0-1 floats, else the original's range)."""
+
+    mean_abs: float
+    max_abs: float
+    psnr: float | None
+    peak: float
+    images: int
+
+    def describe(self) -> str:
+        psnr = "identical" if self.psnr is None else f"PSNR {self.psnr:.1f} dB"
+        return (
+            f"mean abs {self.mean_abs:.3g}, max abs {self.max_abs:.3g} (of {self.peak:g}), "
+            f"{psnr} over {self.images} images"
+        )
+
+
+def pixel_figures(ours: Sequence[np.ndarray], theirs: Sequence[np.ndarray]) -> PixelFigures:
+    """Figures over the image pairs; raises ValueError naming the first pair whose shapes
+    differ (a port that makes another size has no pixel-for-pixel figure)."""
+    if len(ours) != len(theirs) or not ours:
+        raise ValueError(f"{len(ours)} ported outputs against {len(theirs)} original ones")
+    total = count = 0.0
+    largest = squared = 0.0
+    for index, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+        if a.shape != b.shape:
+            raise ValueError(f"image {index}: the port makes {a.shape}, the original {b.shape}")
+        diff = np.abs(a.astype(np.float64) - b.astype(np.float64))
+        total += float(diff.sum())
+        squared += float((diff**2).sum())
+        count += diff.size
+        largest = max(largest, float(diff.max(initial=0.0)))
+    peak = _peak(theirs)
+    mse = squared / count
+    psnr = None if mse == 0 else 10 * math.log10(peak**2 / mse)
+    return PixelFigures(total / count, largest, psnr, peak, len(ours))
+
+
+def _peak(arrays: Sequence[np.ndarray]) -> float:
+    if all(a.dtype == np.uint8 for a in arrays):
+        return 255.0
+    low = min(float(a.min()) for a in arrays)
+    high = max(float(a.max()) for a in arrays)
+    return 1.0 if low >= 0.0 and high <= 1.0 else max(high - low, 1e-12)
+
+
+@dataclass(frozen=True)
+class DrawFigures:
+    """One drawn quantity (``angle``, crop ``area``) on both sides, in DALI's units: moments,
+    and where the DALI side kept a histogram the two-sample Kolmogorov-Smirnov distance between
+    the binned distributions, with its asymptotic p-value."""
+
+    quantity: str
+    ours_n: int
+    ours_mean: float
+    ours_std: float
+    theirs_n: int
+    theirs_mean: float
+    theirs_std: float
+    ks: float | None = None
+    p: float | None = None
+
+    def describe(self) -> str:
+        test = f", KS {self.ks:.3f} (p {self.p:.2g})" if self.ks is not None else ""
+        return (
+            f"{self.quantity}: DALI {self.ours_mean:.4g} +- {self.ours_std:.3g} "
+            f"({self.ours_n} draws), original {self.theirs_mean:.4g} +- {self.theirs_std:.3g} "
+            f"({self.theirs_n}){test}"
+        )
+
+
+def histogram_figures(quantity: str, drawn: DrawHistogram, theirs: Sequence[float]) -> DrawFigures:
+    """A DALI argument's histogram against the original's draws (in DALI's units)."""
+    values = np.asarray(theirs, dtype=np.float64)
+    ks = p = None
+    if drawn.edges is not None:
+        low, high = drawn.edges[0], drawn.edges[-1]
+        inside = np.histogram(values[(values >= low) & (values <= high)], bins=drawn.edges)[0]
+        theirs_bins = [np.count_nonzero(values < low), *inside, np.count_nonzero(values > high)]
+        ours_bins = [drawn.below, *drawn.counts, drawn.above]
+    else:
+        points = np.asarray(drawn.values)
+        theirs_bins = [int(np.isclose(values, v).sum()) for v in points]
+        ours_bins = list(drawn.counts)
+    if sum(ours_bins) and sum(theirs_bins):
+        ks, p = binned_ks(np.asarray(ours_bins, float), np.asarray(theirs_bins, float))
+    return _figures(quantity, drawn.moments, values, ks, p)
+
+
+def window_figures(quantity: str, windows: WindowStats, theirs: Sequence[float]) -> DrawFigures:
+    """A random crop's windows (area share or width/height; moments only) against the
+    original's."""
+    moments = windows.area if quantity == "area" else windows.aspect
+    return _figures(quantity, moments, np.asarray(theirs, dtype=np.float64), None, None)
+
+
+def _figures(
+    quantity: str, ours: RunningMoments, theirs: np.ndarray, ks: float | None, p: float | None
+) -> DrawFigures:
+    known = bool(ours.channels)
+    return DrawFigures(
+        quantity,
+        int(ours.count[0]) if known else 0,
+        float(ours.mean[0]) if known else math.nan,
+        float(ours.std[0]) if known else math.nan,
+        len(theirs),
+        float(theirs.mean()) if theirs.size else math.nan,
+        float(theirs.std()) if theirs.size else math.nan,
+        ks,
+        p,
+    )
+
+
+def binned_ks(ours: np.ndarray, theirs: np.ndarray) -> tuple[float, float]:
+    """Two-sample Kolmogorov-Smirnov distance of two counts over the same bins, and its
+    asymptotic p-value (binning can only lower the distance: a difference it shows is real)."""
+    n, m = ours.sum(), theirs.sum()
+    distance = float(np.abs(np.cumsum(ours) / n - np.cumsum(theirs) / m).max())
+    effective = n * m / (n + m)
+    scaled = (math.sqrt(effective) + 0.12 + 0.11 / math.sqrt(effective)) * distance
+    if scaled < 1e-3:
+        return distance, 1.0
+    p = 2 * sum((-1) ** (k - 1) * math.exp(-2 * k * k * scaled * scaled) for k in range(1, 101))
+    return distance, float(min(1.0, max(0.0, p)))
