@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..build import DataSource, Grade, LibraryMapping, PortContext, build_graph
 from ..model import PortResult, TransformCall
-from . import affine, auto_aug, color, erasing, geometry, tensor
+from . import affine, auto_aug, color, erasing, geometry, perspective, tensor
 from .grades import grade
 
 
@@ -58,6 +58,7 @@ MAPPING = LibraryMapping(
         "Pad": geometry.pad,
         "RandomRotation": geometry.random_rotation,
         "RandomAffine": affine.random_affine,
+        "RandomPerspective": perspective.random_perspective,
         "ColorJitter": color.color_jitter,
         "Grayscale": color.grayscale,
         "RandomGrayscale": color.random_grayscale,
@@ -87,7 +88,6 @@ MAPPING = LibraryMapping(
     nearest={
         "Lambda": "python_function",
         "ToPILImage": "none needed where the image stays HWC uint8 (leave it out)",
-        "RandomPerspective": "experimental.warp_perspective",
         "ElasticTransform": "python_function (DALI has no elastic warp)",
         "AugMix": "auto_aug (DALI has no AugMix)",
         "FiveCrop": "crop (one node per crop)",
@@ -117,6 +117,7 @@ EXAMPLES: dict[str, str] = {
     "RandomVerticalFlip": "RandomVerticalFlip()",
     "Pad": "Pad(4)",
     "RandomRotation": "RandomRotation(15)",
+    "RandomPerspective": "RandomPerspective(0.3, p=0.5)",
     "RandomAffine": "RandomAffine(15, translate=(0.1, 0.1), scale=(0.9, 1.1), shear=5)",
     "ColorJitter": "ColorJitter(0.4, 0.4, 0.4, 0.1)",
     "Grayscale": "Grayscale(3)",
