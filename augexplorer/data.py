@@ -241,7 +241,7 @@ def inspect_image(path: str) -> ImageHeader | str:
         if error.errno == errno.ELOOP:
             return "symbolic link loop (the link leads back to itself)"
         return f"cannot be read ({error.strerror or error})"
-    return quick_problem(path, size) or read_header(path, size)
+    return quick_problem(path, size) or read_header(path)
 
 
 def check_image(path: str) -> str | None:

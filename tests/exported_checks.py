@@ -178,9 +178,55 @@ TEMPLATE_CALLS |= YOLO_FUNCTIONS | {
 }
 
 
+# Every module reading files carries augexplorer.image_check's functions, and every module the
+# seed rule for ranks (rank_seed): what they call.
+IMAGE_CHECK_FUNCTIONS = {
+    "image_header",
+    "image_size",
+    "jpeg_size",
+    "tiff_size",
+    "webp_size",
+    "jpeg2000_size",
+    "pnm_size",
+}
+TEMPLATE_CALLS |= IMAGE_CHECK_FUNCTIONS | {
+    "rank_seed",
+    "zlib.crc32",
+    "f'{seed}:rank:{rank}'.encode",
+    "keep_readable",
+    "bad.setdefault",
+    "kept.append",
+    "bad.items",
+    "os.access",
+    "stream.read(1024)",
+    "abs",
+    "head.find",
+    "line.split(b'#')[0].split",
+    "head[2:].split",
+    "words[0].isdigit",
+    "words[1].isdigit",
+    "tail.endswith",
+}
+# A file list read as augexplorer reads it (list_text, split_entry): a byte-order mark left out,
+# names with spaces.
+FILE_LIST_FUNCTIONS = {"list_text", "split_entry"}
+TEMPLATE_CALLS |= FILE_LIST_FUNCTIONS | {
+    "data.count",
+    "data.decode",
+    "data.startswith",
+    "digits.isascii",
+    "digits.isdigit",
+    "labels.insert",
+    "list_text(path, stream.read()).splitlines",
+    "name.rfind",
+    "name[:cut].rstrip",
+    "os.path.exists",  # read_data: no such folder or file list
+}
+
 # Every module the template imports; a graph can add none.
 IMPORTED_MODULES = {
     "__future__",
+    "zlib",
     "argparse",
     "hashlib",
     "json",
@@ -237,6 +283,10 @@ def check_module(source: str, spec: GraphSpec) -> None:
         "read_file_list",
         "is_hidden",
         "read_data",
+        "keep_readable",
+        "rank_seed",
+        *IMAGE_CHECK_FUNCTIONS,
+        *FILE_LIST_FUNCTIONS,
         "LabelledIterator",
         "ArrayBatches",
         "make_loader",

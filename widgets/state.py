@@ -445,6 +445,11 @@ class Controller:
         trust_graph(self._spec, node)
         return self.run()
 
+    def preview_rank(self, rank: int, world_size: int | None) -> PanelState:
+        """Show what torchrun process `rank` of `world_size` gets (Session.set_rank); the graph
+        and its history stay as they are."""
+        return self._run(lambda: self.session.set_rank(rank, world_size))
+
     def next_batch(self) -> PanelState:
         if self._failure is not None and self._failure.kind == "invalid":
             return self.state  # the old graph would run; fix the graph first

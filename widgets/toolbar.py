@@ -1,5 +1,5 @@
-"""The panel's top bar: preset, data source, batch, run / reroll / next batch, seed lock,
-undo / redo, and saving or loading the graph as JSON.
+"""The panel's top bar: preset, data source, batch, run / reroll / next batch, seed lock, the
+torchrun rank previewed, undo / redo, and saving or loading the graph as JSON.
 
 The bar shows the graph it is given (:meth:`Toolbar.show`), so after undo or redo it names the
 preset, source and batch of the graph on screen. A field is refreshed only when the graph's
@@ -37,6 +37,11 @@ PATH_PLACEHOLDERS = {
 ARRAYS_CHOICE = ("in-memory arrays", "arrays")  # only a graph given arrays in code has one
 # The panel draws every image of a batch; more than this is a wall of thumbnails.
 MAX_BATCH = 256
+MAX_PROCESSES = 1 << 16  # augexplorer.engine.ranks.RANK_LIMIT: more than any job runs
+RANK_TIP = (
+    "preview what process RANK of a torchrun job of N processes trains on: the values it draws "
+    "(rank 0: the graph's own) and its shard of the data, as the exported module gives them"
+)
 
 
 def _button(text: str, icon: str, tip: str, css: str) -> widgets.Button:
@@ -111,6 +116,23 @@ class Toolbar(widgets.VBox):
         self.seed_lock = widgets.Checkbox(value=True, indent=False, layout={"width": "95px"})
         describe(self.seed_lock, "seed lock", "keep the same random draws across edits")
         self.seed_lock.add_class("ax-seed-lock")
+        # Which torchrun process the grid shows (Session.set_rank); not part of the graph.
+        self.rank = widgets.Text(
+            value="0",
+            continuous_update=False,
+            layout={"width": "78px"},
+            style={"description_width": "32px"},
+        )
+        describe(self.rank, "rank", RANK_TIP)
+        self.rank.add_class("ax-rank")
+        self.world = widgets.Text(
+            value="1",
+            continuous_update=False,
+            layout={"width": "62px"},
+            style={"description_width": "18px"},
+        )
+        describe(self.world, "of", "the number of processes of the job (torchrun's WORLD_SIZE)")
+        self.world.add_class("ax-world")
         self.undo = _button("", "undo", "undo", "ax-undo")
         self.redo = _button("", "repeat", "redo", "ax-redo")
         # Every step of the undo history, saying what it did; picking one goes back (or
@@ -137,6 +159,8 @@ class Toolbar(widgets.VBox):
         # is said on a line of its own (graph_view.css), not between the buttons.
         actions = widgets.HBox([self.run, self.reroll, self.next_batch, self.seed_lock])
         actions.add_class("ax-toolbar-group")
+        ranks = widgets.HBox([self.rank, self.world])
+        ranks.add_class("ax-toolbar-group")
         steps = widgets.HBox([self.undo, self.redo, self.history])
         steps.add_class("ax-toolbar-group")
         steps.add_class("ax-history-group")
@@ -149,6 +173,7 @@ class Toolbar(widgets.VBox):
                 self.file_root,
                 self.batch,
                 actions,
+                ranks,
                 steps,
                 self.status,
                 self.batch_message,
@@ -234,6 +259,23 @@ class Toolbar(widgets.VBox):
         )
         self.batch_message.layout.display = ""
         self.batch.add_class("ax-input-refused")
+
+    # ---- rank previewed -----------------------------------------------------------------------
+    def read_rank(self) -> tuple[int, int | None]:
+        """The rank and world size typed, as :meth:`Session.set_rank` takes them (one process:
+        no world size, the graph's own shard); raises ValueError saying why they cannot be."""
+        world = parse_bounded_int(self.world.value, 1, MAX_PROCESSES, "the number of processes")
+        rank = parse_bounded_int(self.rank.value, 0, MAX_PROCESSES - 1, "the rank")
+        if rank >= world:
+            raise ValueError(
+                f"rank {rank} is no process of a job of {world}: type a rank from 0 to "
+                f"{world - 1}, or more processes"
+            )
+        # a rank other than 0 is marked: the grid is not the graph's own draws
+        self.rank.remove_class("ax-rank-other")
+        if rank:
+            self.rank.add_class("ax-rank-other")
+        return rank, (world if world > 1 else None)
 
 
 def step_label(step: Step) -> str:

@@ -37,6 +37,7 @@ from ..spec import ArgValue, GraphSpec, Node, Probability, Source
 from ..trust import check_trusted, trust_graph, untrusted_nodes
 from ..validate import validate, validate_constant_edit
 from .dali_errors import explained_run_error
+from .ranks import check_rank, plan_for_rank
 from .result import RunResult, StepResult, to_host
 from .runners import (
     SourceRunner,
@@ -94,6 +95,8 @@ class Session:
         device_id: int | str | None = "auto",
         num_threads: int | None = None,
         catalog: Catalog | None = None,
+        rank: int = 0,
+        world_size: int | None = None,
     ) -> None:
         from ..presets import preset
 
@@ -116,7 +119,9 @@ class Session:
         if isinstance(data, (str, os.PathLike)):
             spec = spec.with_data(source_for_path(str(data)))
         self.spec = spec
-        self.plan: Plan = validate(spec, self.catalog)
+        # the torchrun process previewed (engine.ranks): rank 0 draws the graph's own values
+        self.rank, self.world_size = check_rank(rank, world_size)
+        self.plan: Plan = self._validate(spec)
         self._validated_spec = spec  # the user's spec that self.plan was validated from
         self._said_on_cpu: set[str] = set()  # GPU nodes already said to run on the CPU here
         self._say_where_gpu_nodes_run(self.plan)
@@ -149,7 +154,7 @@ class Session:
             if fast is not None:
                 return self.run()
         self.spec = spec  # kept even if invalid: the user's graph is never lost
-        plan = validate(spec, self.catalog)
+        plan = self._validate(spec)
         if plan.spec.batch_size != self.plan.spec.batch_size:
             self._reset_runners()
         self._open_sources(plan)
@@ -176,6 +181,28 @@ class Session:
         if new:
             self._said_on_cpu |= new.keys()
             warnings.warn(GpuNodesOnCpu(stand_in_note(new)), stacklevel=3)
+
+    def _validate(self, spec: GraphSpec) -> Plan:
+        """`spec` validated, as the previewed rank runs it (its seeds, its shard)."""
+        return plan_for_rank(validate(spec, self.catalog), self.rank, self.world_size)
+
+    def set_rank(self, rank: int, world_size: int | None = None) -> RunResult:
+        """Preview what process `rank` of a torchrun job gets: the values it draws (seeds
+        derived from the graph's by :func:`~augexplorer.spec.seeds.rank_seed`, as the exported
+        module derives them) and, given `world_size`, its shard of the data. Rank 0 with no
+        world size is the graph as it is. Raises :class:`~augexplorer.engine.ranks.RankError`
+        for a rank no job has, changing nothing."""
+        checked = check_rank(rank, world_size)
+        previous = self.rank, self.world_size
+        self.rank, self.world_size = checked
+        try:
+            plan = self._validate(self._validated_spec)  # the graph last run, seeds filled
+            self._open_sources(plan)
+        except Exception:
+            self.rank, self.world_size = previous
+            raise
+        self.plan = plan
+        return self.run()
 
     def set_arg(self, node_id: str, name: str, value: ArgValue) -> RunResult:
         spec = self.spec.set_arg(node_id, name, value)  # raises for a source

@@ -8,7 +8,8 @@ from collections.abc import Iterable, Sequence
 
 from ..catalog.auto_aug import POLICIES, is_auto_aug
 from ..plan import Step
-from .literals import identifier, literal
+from .carried import seed_source
+from .literals import identifier
 
 
 def policy_source(step: Step, data: str, keywords: Sequence[tuple[str, str]]) -> str:
@@ -16,7 +17,7 @@ def policy_source(step: Step, data: str, keywords: Sequence[tuple[str, str]]) ->
     checked literal); the seed last."""
     arguments = [data, *(f"{identifier(name)}={text}" for name, text in keywords)]
     if step.seed is not None:
-        arguments.append(f"seed={literal(int(step.seed))}")
+        arguments.append(f"seed={seed_source(step.seed)}")
     return f"{POLICIES[step.op].call}({', '.join(arguments)})"
 
 

@@ -18,7 +18,7 @@ import textwrap
 from collections.abc import Iterable
 from typing import Any
 
-from .. import yolo_folder
+from .. import image_check, yolo_folder
 from ..builder import CHOICE_DATA, WEIGHTED_CHOICE, choice_values, dali_value, reader_arg_values
 from ..catalog import load_catalog
 from ..catalog.auto_aug import POLICY_MODULES, is_auto_aug
@@ -34,6 +34,7 @@ from ..validate import validate
 from . import template, template_detection
 from .auto_aug_source import policy_imports, policy_source
 from .branches import write_branches
+from .carried import RANK, image_check_source, rank_seed_source, seed_source
 from .detection import GraphForm, coco_data, graph_form, per_object_outputs
 from .expression_source import math_import
 from .expression_source import source as expression_source
@@ -53,6 +54,7 @@ MODULE_NAMES = frozenset(
         "argparse",
         "os",
         "time",
+        "zlib",
         "torch",
         "fn",
         "types",
@@ -69,6 +71,10 @@ MODULE_NAMES = frozenset(
         "HIDDEN_NAMES",
         "LABEL_MAX",
         "is_hidden",
+        "SKIP_BAD",
+        "keep_readable",
+        "rank_seed",
+        RANK,
         "read_folder",
         "read_file_list",
         "read_data",
@@ -114,6 +120,8 @@ MODULE_NAMES = frozenset(
     # what a module reading a YOLO folder adds (augexplorer.yolo_folder's functions)
     | {"hashlib", "json", *yolo_folder.CARRIED_CONSTANTS}
     | {function.__name__ for function in yolo_folder.CARRIED}
+    # what every module reading files carries of augexplorer.image_check
+    | {*image_check.CARRIED_CONSTANTS, *(function.__name__ for function in image_check.CARRIED)}
     | POLICY_MODULES  # nvidia.dali.auto_aug modules, imported where a graph calls a policy
     | {"math"}  # nvidia.dali.math, imported where an expression calls its functions
 )
@@ -325,13 +333,16 @@ class _Writer:
             "image_suffixes": literal(sorted(IMAGE_SUFFIXES)),
             "hidden_names": literal(list(HIDDEN_NAMES)),
             "file_root": literal(self.source.file_root),
+            "skip_bad": literal(bool(self.source.skip_bad)),
+            "image_check": image_check_source(),
+            "rank_seed": rank_seed_source(),
             "shard_id": literal(int(self.source.reader_args.get("shard_id", 0))),
             "num_shards": literal(int(self.source.reader_args.get("num_shards", 1))),
         }
         if self.coco:
             return self._coco_module(fields)
         parts = [template.HEADER, template.IMPORTS]
-        parts.append(template.CONSTANTS)
+        parts += [template.CONSTANTS, template.RANK_SEEDS]
         if self.labels_output is not None and not self.arrays:
             parts.append(template.LABELS_CONSTANT)
         if self.python_steps:
@@ -375,6 +386,7 @@ class _Writer:
         parts += [
             imports,
             template_detection.CONSTANTS_YOLO if yolo else template_detection.CONSTANTS,
+            template.RANK_SEEDS,
         ]
         if yolo:
             parts += [template_detection.YOLO_HEADER, yolo_functions_source()]
@@ -568,7 +580,7 @@ class _Writer:
         )
         return (
             f"{images}, {labels} = fn.readers.file(files=files, labels=labels, "
-            f"random_shuffle={literal(step.source.shuffle)}, seed={literal(step.seed)}, "
+            f"random_shuffle={literal(step.source.shuffle)}, seed={self._seed(step)}, "
             f"shard_id=shard_id, num_shards=num_shards, name={literal(step.id)}{extra})"
         )
 
@@ -598,7 +610,7 @@ class _Writer:
         line = (
             f"{', '.join(reader_names)} = fn.readers.coco(file_root=file_root, "
             "annotations_file=annotations_file, images=images, "
-            f"random_shuffle={literal(step.source.shuffle)}, seed={literal(step.seed)}, "
+            f"random_shuffle={literal(step.source.shuffle)}, seed={self._seed(step)}, "
             f"shard_id=shard_id, num_shards=num_shards, name={literal(step.id)}{extra})"
         )
         if keypoints:
@@ -634,8 +646,13 @@ class _Writer:
             f"{identifier(name)}={self.var(ref)}" for name, ref in step.arg_inputs.items()
         )
         if step.seed is not None:
-            arguments.append(f"seed={literal(int(step.seed))}")
+            arguments.append(f"seed={seed_source(step.seed)}")
         return f"fn.{dotted(step.op)}({', '.join(arguments)})"
+
+    @staticmethod
+    def _seed(step: Step) -> str:
+        assert step.seed is not None  # lowering gives every source its seed
+        return seed_source(step.seed)
 
     def _constants(self, step: Step) -> Iterable[tuple[str, str]]:
         """Each constant argument as source text, typed as :func:`builder.dali_value` types it."""

@@ -12,7 +12,8 @@ without running this file).
 
 - `@@function@@(...)`: the pipeline (`@pipeline_def`); every random operator has its seed.
 - `make_loader(data)`: a PyTorch DALIGenericIterator over a folder or a file list. Under
-  `torchrun` each process reads its own shard (RANK, WORLD_SIZE) on its own GPU (LOCAL_RANK).
+  `torchrun` each process reads its own shard (RANK, WORLD_SIZE) on its own GPU (LOCAL_RANK)
+  and draws its own random values (rank_seed); rank 0 draws what augexplorer showed.
 - `python THIS_FILE.py --help`: a short throughput run.
 @@python_note@@@@fusion_note@@"""
 
@@ -23,6 +24,7 @@ IMPORTS = """from __future__ import annotations
 import argparse
 import os
 import time
+import zlib
 
 @@numpy_import@@import torch
 from nvidia.dali import fn@@math_import@@, pipeline_def, types
@@ -57,12 +59,21 @@ def compile_python_function(node):
 PYTHON_FUNCTIONS = {node: compile_python_function(node) for node in PYTHON_SOURCES}
 '''
 
+RANK_SEEDS = """
+# Under torchrun each rank draws its own values: the pipeline gives every random operator
+# rank_seed(its seed in the graph, rank), and make_loader passes its shard id as the rank.
+@@rank_seed@@"""
+
 LABELS_CONSTANT = """LABELS = @@labels_name@@  # the output that carries each image's label(s)
 """
 
 FILE_SOURCES = '''# The folder a file list's relative entries are read from, as DALI's file_root; None: the
 # list's own folder.
 FILE_ROOT = @@file_root@@
+# Leave out the images DALI cannot read (the graph's "skip bad files"), saying which, as
+# augexplorer does: image_header() below is augexplorer's own check. Without it every listed
+# file goes to DALI, and a bad one stops the pipeline in its decoder.
+SKIP_BAD = @@skip_bad@@
 IMAGE_SUFFIXES = @@image_suffixes@@
 # Never classes nor images, as in augexplorer: these names and every name starting with ".".
 HIDDEN_NAMES = @@hidden_names@@
@@ -73,29 +84,58 @@ def is_hidden(name):
     return name.startswith(".") or name in HIDDEN_NAMES
 
 
-def read_folder(root):
+@@image_check@@
+def keep_readable(where, candidates, skip_bad):
+    """The (path, label) of `candidates` (path, label, why-prefix) that DALI can read, each file
+    looked at once. Bad files raise one error naming them, or with `skip_bad` are left out and
+    named once (on rank 0 under torchrun)."""
+    kept, bad, seen = [], {}, {}
+    for path, label, prefix in candidates:
+        if path not in seen:
+            seen[path] = image_header(path)
+        if isinstance(seen[path], str):
+            bad.setdefault(path, prefix + seen[path])
+        else:
+            kept.append((path, label))
+    if not bad:
+        return kept
+    named = "; ".join(f"{path}: {why}" for path, why in bad.items())
+    if not skip_bad or not kept:
+        raise ValueError(
+            f"{where}: {len(bad)} file(s) DALI cannot read: {named} (fix: remove or replace "
+            "them, or pass skip_bad=True to leave them out)"
+        )
+    if os.environ.get("RANK", "0") == "0":
+        total = len(kept) + len(bad)
+        print(f"{where}: {len(bad)} of {total} images left out (skip_bad): {named}", flush=True)
+    return kept
+
+
+def read_folder(root, skip_bad=SKIP_BAD):
     """Files and labels of a folder with one sub-folder of images per class (sorted names).
 
     Hidden folders are not classes; a class holds the images directly in its folder. Without
-    class sub-folders, the images of `root` are one class.
+    class sub-folders, the images of `root` are one class. With `skip_bad`, files DALI cannot
+    read are left out (see keep_readable).
     """
     classes = sorted(
         name
         for name in os.listdir(root)
         if not is_hidden(name) and os.path.isdir(os.path.join(root, name))
     )
-    files, labels = [], []
+    found = []  # (path, label)
     for label, name in enumerate(classes or [""]):
         folder = os.path.join(root, name)
         for entry in sorted(os.listdir(folder)):
             path = os.path.join(folder, entry)
             suffix = os.path.splitext(entry)[1].lower()
             if not is_hidden(entry) and suffix in IMAGE_SUFFIXES and os.path.isfile(path):
-                files.append(path)
-                labels.append(label)
-    if not files:
+                found.append((path, label))
+    if not found:
         raise ValueError(f"{root}: no images found")
-    return files, labels
+    if skip_bad:
+        found = keep_readable(root, [(path, label, "") for path, label in found], True)
+    return [path for path, _ in found], [label for _, label in found]
 
 
 def list_text(path, data):
@@ -132,11 +172,12 @@ def split_entry(line, label_count=None):
     return name, labels
 
 
-def read_file_list(path, file_root=None):
+def read_file_list(path, file_root=None, skip_bad=SKIP_BAD):
     """Files and label rows of a list with one `image label [label ...]` per line.
 
     Blank lines and lines starting with # are skipped; relative image paths are read from
     `file_root` when given (as DALI's readers.file reads them), else from the list's folder.
+    With `skip_bad`, missing files and files DALI cannot read are left out (see keep_readable).
     """
     base = file_root if file_root is not None else os.path.dirname(os.path.abspath(path))
     files, rows = [], []
@@ -161,21 +202,24 @@ def read_file_list(path, file_root=None):
             if rows and len(row) != len(rows[0]):
                 raise ValueError(f"{path}, line {number}: every line needs the same label count")
             image = os.path.join(base, image)
-            if not os.path.isfile(image):
+            if not os.path.isfile(image) and not skip_bad:
                 raise ValueError(
                     f"{path}, line {number}: image {image} not found (entries are read from "
                     f"{base}; set FILE_ROOT to the folder they are relative to)"
                 )
-            files.append(image)
+            files.append((image, len(rows), f"line {number}: "))
             rows.append(row)
     if not files:
         raise ValueError(f"{path}: the file list names no images")
-    return files, rows
+    if not skip_bad:
+        return [image for image, _, _ in files], rows
+    kept = keep_readable(path, files, True)
+    return [image for image, _ in kept], [rows[index] for _, index in kept]
 
 
-def read_data(data, file_root=FILE_ROOT):
+def read_data(data, file_root=FILE_ROOT, skip_bad=SKIP_BAD):
     """(files, labels, label_table) of a folder or a file list (its entries read from
-    `file_root`, see read_file_list).
+    `file_root`, see read_file_list); with `skip_bad`, without the files DALI cannot read.
 
     A DALI reader carries one integer label per file, so for a list with several labels per
     image the reader's label is the file's index and label_table holds the label rows.
@@ -186,9 +230,9 @@ def read_data(data, file_root=FILE_ROOT):
             "file list with one 'image label' per line)"
         )
     if os.path.isdir(data):
-        files, labels = read_folder(data)
+        files, labels = read_folder(data, skip_bad)
         return files, labels, None
-    files, rows = read_file_list(data, file_root)
+    files, rows = read_file_list(data, file_root, skip_bad)
     if len(rows[0]) == 1:
         return files, [row[0] for row in rows], None
     return files, list(range(len(files))), torch.tensor(rows, dtype=torch.int64)
@@ -228,10 +272,12 @@ ARRAY_SOURCE = '''class ArrayBatches:
 
 PIPELINE = '''
 @@decorator@@
-def @@function@@(@@data_params@@, device="cpu", shard_id=@@shard_id@@, num_shards=@@num_shards@@):
+def @@function@@(@@data_params@@, device="cpu", shard_id=@@shard_id@@, num_shards=@@num_shards@@, rank=0):
     """The augmentation graph as DALI calls.
 
     @@device_doc@@
+    Every random operator draws with rank_seed(its seed, rank): rank 0 draws what augexplorer
+    showed, every other rank values of its own.
     """
 @@decoder_device@@@@body@@    return @@returns@@
 
@@ -284,6 +330,7 @@ def make_loader(
 _PIPELINE_OPTIONS = """        device=device,
         shard_id=shard_id,
         num_shards=num_shards,
+        rank=shard_id,
         batch_size=batch_size,
         num_threads=num_threads,
         device_id=device_id,

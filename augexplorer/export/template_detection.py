@@ -94,10 +94,11 @@ PIPELINE_COCO = _replaced(
     _replaced(
         _replaced(
             PIPELINE,
-            '(@@data_params@@, device="cpu", shard_id=@@shard_id@@, num_shards=@@num_shards@@):',
+            '(@@data_params@@, device="cpu", shard_id=@@shard_id@@, num_shards=@@num_shards@@, '
+            "rank=0):",
             "(\n    annotations_file=ANNOTATIONS_FILE,\n    file_root=FILE_ROOT,\n    images=IMAGES,\n"
             '    device="cpu",\n    shard_id=@@shard_id@@,\n    num_shards=@@num_shards@@,\n'
-            "    padded=False,\n):",
+            "    rank=0,\n    padded=False,\n):",
         ),
         "    @@device_doc@@\n",
         "    @@device_doc@@\n    With padded=True (as make_loader runs it) the outputs are LOADER_OUTPUTS:\n"

@@ -1,0 +1,55 @@
+"""The rank boxes of the toolbar in a real browser: typing a rank and a job size previews that
+torchrun process's batch; the bar fits at three widths (screenshots in test-artifacts)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .harness import Server, grid_src, kernel_eval, open_panel, write_panel_notebook
+from .layout import WIDTHS, check_layout
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, lab: Server) -> Any:
+    code = (
+        "from augexplorer import Explorer\n"
+        "explorer = Explorer('basic', batch_size=8, autosave=False)\n"
+        "display(explorer)"
+    )
+    path = write_panel_notebook(lab.root, "ranks", "ranks", code)
+    context = browser.new_context(viewport={"width": 1600, "height": 1100})
+    page = context.new_page()
+    open_panel(page, lab, "ranks", path, ".ax-explorer img.ax-grid[src]")
+    yield page
+    context.close()
+
+
+def _type(page: Any, css: str, text: str) -> None:
+    box = page.locator(f"{css} input").first
+    box.fill(text)
+    box.press("Enter")
+
+
+def test_typing_a_rank_previews_that_process(page: Any, artifacts: Path) -> None:
+    before = grid_src(page)
+    _type(page, ".ax-world", "2")
+    _type(page, ".ax-rank", "1")
+    page.wait_for_function(
+        "(before) => { const img = document.querySelector('.ax-explorer img.ax-grid');"
+        " return img && img.src !== before; }",
+        arg=before,
+        timeout=30_000,
+    )
+    said = kernel_eval(page, "s = explorer.controller.session; print(s.rank, s.world_size)")
+    assert said.split() == ["1", "2"]
+    assert page.locator(".ax-rank.ax-rank-other").count() == 1
+    for width in WIDTHS:
+        check_layout(page, width, artifacts, "rank-preview")
+        page.locator(".ax-toolbar").first.screenshot(
+            path=str(artifacts / f"rank-toolbar-{width}.png")
+        )
