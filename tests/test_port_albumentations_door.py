@@ -96,6 +96,9 @@ def test_augexplorer_import_takes_the_file_and_the_saved_form(
         assert done.returncode == 0, done.stderr
         assert out.exists()
         out.unlink()
+        # one line per transform with its grade, a refusal with its reason, and the count
+        assert "MotionBlur" in done.stdout and "not ported" in done.stdout
+        assert ": exact ->" in done.stdout and "transforms ported" in done.stdout
     assert not train_file.with_suffix(".ran").exists()
 
 
@@ -116,3 +119,23 @@ def test_the_exported_module_of_a_ported_graph_gives_the_explorers_pixels(
     ours = session.arrays(spec.outputs["images"])
     for sample, image in enumerate(ours):
         np.testing.assert_array_equal(exported[f"0_{sample}"], image, err_msg=f"sample {sample}")
+
+
+def test_a_live_compose_is_ported_from_its_attributes() -> None:
+    albumentations = pytest.importorskip("albumentations")
+    from augexplorer.port.door import port_object
+
+    transform = albumentations.Compose(
+        [
+            albumentations.Resize(96, 128),
+            albumentations.Affine(rotate=(-10, 10), shear=4, p=0.3),
+            albumentations.GaussianBlur(),
+            albumentations.OneOf([albumentations.Blur(), albumentations.MotionBlur()], p=0.2),
+        ]
+    )
+    result = port_object(transform)
+    assert [r.call.name for r in result.refusals] == ["MotionBlur"]
+    affine = next(s for s in result.steps if s.call.name == "Affine")
+    assert affine.origin.fidelity == "exact"
+    images = Session(result.spec, device_id=None).run().arrays(result.spec.outputs["images"])
+    assert images[0].shape == (96, 128, 3)

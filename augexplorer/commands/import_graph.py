@@ -107,8 +107,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _ported(args: argparse.Namespace, params: dict[str, Any], output: Path) -> bool:
-    """A torchvision or albumentations pipeline file: ported (read, never run), its summary
-    printed, one line per transform with its grade. False for any other file."""
+    """A torchvision or albumentations pipeline file, or albumentations' saved form: ported
+    (read, never run), its summary printed, one line per transform with its grade. False for
+    any other file."""
     from ..port.door import is_port_file, port_file
     from ..spec import save
 
@@ -117,9 +118,23 @@ def _ported(args: argparse.Namespace, params: dict[str, Any], output: Path) -> b
         text = module.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return False  # import_graph names the problem
-    if not is_port_file(module, text):
+    from ..port.albumentations.saved import is_saved_file
+
+    if is_saved_file(module, text):  # albumentations' saved form (A.save), read as it is
+        from ..errors import SpecFormatError
+        from ..port.albumentations import port_saved_file
+
+        if params:
+            raise SpecFormatError(
+                f"{module} is albumentations' saved form, read as it is without running "
+                f"anything, so parameters ({', '.join(params)}) have nothing to go to "
+                "(fix: leave out --param)"
+            )
+        result = port_saved_file(module)
+    elif is_port_file(module, text):
+        result = port_file(module, pipeline=args.pipeline, params=params)
+    else:
         return False
-    result = port_file(module, pipeline=args.pipeline, params=params)
     print(result.summary())
     path = save(result.spec, output, overwrite=args.overwrite)
     ported = len(result.steps)
