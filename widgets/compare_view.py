@@ -195,12 +195,19 @@ def tiles_html(comparison: Comparison) -> str:
     )
 
 
+# the transform's call (long for a live object: every argument) gets the widest column
+COLUMNS = (
+    "<colgroup><col style='width: 31%'><col style='width: 12%'><col style='width: 18%'>"
+    "<col style='width: 22%'><col style='width: 18%'></colgroup>"
+)
+
+
 def figures_html(steps: list[StepComparison]) -> str:
     """A row a transform: its grade, the pixel figures, what each side drew, and why a figure
     is missing."""
     head = (
         "<tr><th>transform</th><th>grade</th><th>pixels (fixed parameters)</th>"
-        "<th>drawn: DALI / original</th><th>note</th></tr>"
+        "<th>drawn, mean &plusmn; std: DALI / original</th><th>note</th></tr>"
     )
     rows = []
     for step in steps:
@@ -227,7 +234,7 @@ def figures_html(steps: list[StepComparison]) -> str:
     return (
         "<table class='ax-compare-table' style='width: 100%; table-layout: fixed; "
         "overflow-wrap: anywhere; border-collapse: collapse; text-align: left; "
-        f"vertical-align: top'>{head}{''.join(rows)}</table>"
+        f"vertical-align: top'>{COLUMNS}{head}{''.join(rows)}</table>"
     )
 
 
