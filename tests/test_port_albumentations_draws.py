@@ -324,3 +324,14 @@ def test_one_or_other_applies_the_first_with_its_p_as_albumentations() -> None:
     ours, theirs = _rate(_ours(code, image, first)), _rate(_theirs(code, image, first))
     _close_rates(ours, theirs, BATCH * ROUNDS)
     assert 0.2 < ours < 0.4
+
+
+def test_random_tone_curve_draws_its_control_points_as_albumentations() -> None:
+    dark = np.full((8, 8, 3), 64, np.uint8)
+    _same_distribution("A.RandomToneCurve(scale=0.1, p=1)", dark, lambda out: float(out[0, 0, 0]))
+    light = np.full((8, 8, 3), 200, np.uint8)
+    _same_distribution(
+        "A.RandomToneCurve(scale=0.2, per_channel=True, p=1)",
+        light,
+        lambda out: float(out[0, 0, 2]),
+    )

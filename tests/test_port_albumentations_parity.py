@@ -97,6 +97,7 @@ EXACT = [
         1,
     ),
     ("A.Equalize(p=1)", 0.0, 0),
+    ("A.RandomToneCurve(scale=0.0, p=1)", 0.0, 0),
 ]
 # Normalize is compared in normalized units (float): bound in those units
 NORMALIZED = [

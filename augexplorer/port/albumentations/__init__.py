@@ -50,6 +50,7 @@ EXAMPLES: dict[str, str] = {
     "ToGray": "ToGray()",
     "ToSepia": "ToSepia()",
     "Equalize": "Equalize()",
+    "RandomToneCurve": "RandomToneCurve()",
     "RandomGamma": "RandomGamma()",
     "Normalize": "Normalize()",
     "InvertImg": "InvertImg()",
