@@ -40,7 +40,7 @@ def rank_graph() -> GraphSpec:
 
 
 # Each rank a fresh process, as torchrun starts them: RANK and WORLD_SIZE in the environment,
-# the first batch of make_loader (on the CPU) saved.
+# the first two batches of make_loader (on the CPU) saved, the second as next_<output>.
 RANK_RUNNER = textwrap.dedent(
     """
     import importlib.util, sys
@@ -50,8 +50,11 @@ RANK_RUNNER = textwrap.dedent(
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert "augexplorer" not in sys.modules
-    batch = next(module.make_loader(device="cpu", num_threads=1))[0]
-    np.savez(sys.argv[2], **{name: batch[name].numpy() for name in module.OUTPUTS})
+    loader = module.make_loader(device="cpu", num_threads=1)
+    first, second = next(loader)[0], next(loader)[0]
+    saved = {name: first[name].numpy() for name in module.OUTPUTS}
+    saved.update({"next_" + name: second[name].numpy() for name in module.OUTPUTS})
+    np.savez(sys.argv[2], **saved)
     """
 )
 
@@ -106,6 +109,24 @@ def test_the_explorers_preview_of_rank_one_is_rank_ones_batch(
     ranks: dict[int, dict[str, np.ndarray]],
 ) -> None:
     assert_same_batch(ranks[1], explorer_batch(1))
+
+
+def test_the_next_batch_of_a_previewed_rank_is_that_ranks_second_batch(
+    ranks: dict[int, dict[str, np.ndarray]],
+) -> None:
+    """Its random operators' state moves on from batch to batch, as on that rank."""
+    session = Session(rank_graph(), device_id=None, rank=1, world_size=WORLD)
+    session.run()
+    result = session.next_batch()
+    second = {
+        name[len("next_") :]: values
+        for name, values in ranks[1].items()
+        if name.startswith("next_")
+    }
+    assert_same_batch(
+        second, {name: result.arrays(ref) for name, ref in session.plan.outputs.items()}
+    )
+    assert not np.allclose(second["angle"], ranks[1]["angle"]), "a new batch draws anew"
 
 
 def test_a_session_switches_rank_and_back() -> None:
