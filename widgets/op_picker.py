@@ -133,7 +133,7 @@ def _searched_text(item: dict[str, Any]) -> str:
 
 
 def known_names() -> dict[str, tuple[str, ...]]:
-    from augexplorer.port.coverage import known_names as ported_names
+    from augexplorer.port.known_names import known_names as ported_names
 
     return ported_names()
 

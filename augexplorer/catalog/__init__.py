@@ -51,21 +51,30 @@ class Catalog:
         return list(self._ops)
 
     def search(self, text: str = "", category: str | None = None) -> list[OpInfo]:
-        """Operators whose name (or first doc line) contains `text`, optionally in one category."""
+        """Operators whose name (or first doc line) contains `text`, or that a torchvision or
+        albumentations transform of that name is ported to ("RandomResizedCrop" finds
+        ``random_resized_crop``), optionally in one category."""
         needle = text.lower().strip()
+        known, whole = _known_as(text)
         found = [
             op
             for op in self._ops.values()
             if (category is None or op.category == category)
-            and (not needle or needle in op.name.lower() or needle in op.summary().lower())
+            and (
+                not needle
+                or needle in op.name.lower()
+                or needle in op.summary().lower()
+                or op.name in known
+            )
         ]
 
-        # Name matches first: someone typing "rot" wants `rotate`, not every op mentioning it.
+        # Name matches first: someone typing "rot" wants `rotate`, not every op mentioning it;
+        # a transform's whole name ("HorizontalFlip") ranks its operator as high.
         def rank(op: OpInfo) -> tuple[int, str]:
             short = op.name.lower().rsplit(".", 1)[-1]
-            if short.startswith(needle):
+            if short.startswith(needle) or op.name in whole:
                 return 0, op.name
-            return (1 if needle in op.name.lower() else 2), op.name
+            return (1 if needle in op.name.lower() or op.name in known else 2), op.name
 
         return sorted(found, key=rank)
 
@@ -76,6 +85,15 @@ class Catalog:
         import difflib
 
         return difflib.get_close_matches(name, self._ops, n=limit, cutoff=0.6)
+
+
+def _known_as(text: str) -> tuple[set[str], set[str]]:
+    """The operators transforms named `text` are ported to (any, and by the whole name)."""
+    if len(text.strip()) < 3:
+        return set(), set()
+    from ..port.known_names import ops_known_as  # the ports load only when a search needs them
+
+    return set(ops_known_as(text)), set(ops_known_as(text, whole=True))
 
 
 def _with_hints(op: OpInfo, gpu: bool) -> OpInfo:

@@ -9,7 +9,6 @@ as the user would write it after ``T.``/``A.``) beside its ``MAPPING``.
 
 from __future__ import annotations
 
-import functools
 import importlib
 import sys
 from pathlib import Path
@@ -106,29 +105,3 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))
-
-
-@functools.lru_cache(maxsize=1)
-def known_names() -> dict[str, tuple[str, ...]]:
-    """The transform names users know, by the DALI operator they are ported to (the operator
-    of the image a transform's example ends on): ``random_resized_crop`` ->
-    ``("RandomResizedCrop", "RandomSizedCrop", ...)``, for the operator picker's search."""
-    found: dict[str, list[str]] = {}
-    for library in PORTED_LIBRARIES:
-        package = importlib.import_module(f"{__package__}.{library}")
-        groups = set(getattr(package.MAPPING, "groups", {}))
-        for name, example in getattr(package, "EXAMPLES", {}).items():
-            if name in groups:
-                continue
-            try:
-                (read,) = read_source(f"{IMPORTS[library]}t = T.Compose([T.{example}])\n")
-                spec = package.port(read.compose).spec
-            except Exception:  # a mapping's example that fails is the coverage test's to name
-                continue
-            final = spec.final_output()
-            if final is None or final.node not in spec:
-                continue
-            op = spec.node(final.node).op
-            if not op.startswith("source.") and op not in ("cast", "expression", "transpose"):
-                found.setdefault(op, []).append(name)
-    return {op: tuple(sorted(set(names))) for op, names in found.items()}
