@@ -126,3 +126,16 @@ def test_the_export_runs_what_the_explorer_runs(tmp_path: Path) -> None:
     session = Session(result.spec, device_id=None).run()
     picks = [int(np.asarray(a)) for a in session.arrays("random_choice")]
     assert len(set(picks)) == 2
+
+
+def test_a_transform_with_arguments_the_mapping_cannot_take_is_left_out_alone() -> None:
+    (found,) = read_source(
+        "import torchvision.transforms as T\n"
+        "t = T.Compose([T.CenterCrop('wide'), T.RandomRotation('x'), T.RandomHorizontalFlip()])\n"
+    )
+    result = port(found.compose)
+    assert [step.call.name for step in result.steps] == ["RandomHorizontalFlip"]
+    reasons = [r.describe() for r in result.refusals]
+    assert reasons[0].startswith("line 2: CenterCrop('wide') not ported: ")
+    assert reasons[1].startswith("line 2: RandomRotation('x') not ported: ")
+    validate(result.spec)

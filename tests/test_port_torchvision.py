@@ -17,6 +17,7 @@ CASES: dict[str, tuple[str, str]] = {
     "resize_pair": ("Resize", "T.Resize((200, 240))"),
     "resize_bicubic": ("Resize", "T.Resize(256, interpolation=T.InterpolationMode.BICUBIC)"),
     "scale": ("Scale", "T.Resize(180)"),
+    "resize_max_size": ("Resize", "T.Resize(256, max_size=300)"),
     "center_crop": ("CenterCrop", "T.CenterCrop(224)"),
     "center_crop_odd": ("CenterCrop", "T.CenterCrop((201, 150))"),
     "center_crop_large": ("CenterCrop", "T.CenterCrop(400)"),
@@ -88,4 +89,5 @@ def test_pixels_stay_within_the_measured_bound(case: str, compared: dict[str, An
 
 def test_every_pixel_graded_transform_has_a_case() -> None:
     bounded = {name for name, m in GRADES.items() if m.mean_abs is not None}
+    bounded -= {"RandomPerspective"}  # its own test gives torchvision the corners it drew
     assert bounded <= {transform for transform, _ in CASES.values()}

@@ -224,6 +224,13 @@ class PortContext:
             self.nodes, self.image, self.state = saved_nodes, saved_image, saved_state
             self.refusals.append(Refusal(call, refused.reason))
             return
+        except (ValueError, TypeError, KeyError, IndexError) as error:
+            # an argument the mapping did not expect: this transform is left out, the rest of
+            # the pipeline is still ported
+            self.nodes, self.image, self.state = saved_nodes, saved_image, saved_state
+            reason = f"its arguments could not be ported ({type(error).__name__}: {error})"
+            self.refusals.append(Refusal(call, reason))
+            return
         finally:
             made, self._current = self._current, outer
         self._finish(call, grade, made)

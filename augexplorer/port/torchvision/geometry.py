@@ -61,8 +61,7 @@ def resize(call: TransformCall, context: PortContext) -> Grade:
     image = _hwc(context, call.name)
     size = call.argument(0, "size")
     mode = interpolation_name(call.argument(1, "interpolation"), "BILINEAR")
-    if call.argument(2, "max_size") is not None:
-        raise Refuse("max_size is not ported yet (fix: leave it out, or resize by hand)")
+    max_size = call.argument(2, "max_size")
     antialias = call.argument(3, "antialias", True)
     args: dict[str, object] = {
         "interp_type": INTERPOLATION[mode],
@@ -72,7 +71,23 @@ def resize(call: TransformCall, context: PortContext) -> Grade:
     if isinstance(size, int) or (isinstance(size, list | tuple) and len(size) == 1):
         short = int(size if isinstance(size, int) else size[0])
         shape = f"{image}.shape()[0:2]"
-        text = f"math.floor({short} * {shape} / math.min({image}.shape()[0], {image}.shape()[1]))"
+        shorter = f"math.min({image}.shape()[0], {image}.shape()[1])"
+        text = f"math.floor({short} * {shape} / {shorter})"
+        if max_size is not None:
+            # torchvision: a longer side past max_size becomes max_size, and the shorter
+            # int(max_size * size / longer) of the longer side it would have had
+            limit = int(max_size)
+            longer = f"math.max({image}.shape()[0], {image}.shape()[1])"
+            new_long = _expression(
+                context, "resize_longer", f"math.floor({short} * {longer} / {shorter})"
+            ).node
+            over = f"({new_long} > {limit})"
+            new_short = (
+                f"({over} * math.floor({limit * short} / {new_long}) + (1 - {over}) * {short})"
+            )
+            new_longer = f"({over} * {limit} + (1 - {over}) * {new_long})"
+            is_short = f"({shape} == {shorter})"
+            text = f"{is_short} * {new_short} + (1 - {is_short}) * {new_longer}"
         args["size"] = _expression(context, "resize_size", text)
     else:
         height, width = size_pair(size)
