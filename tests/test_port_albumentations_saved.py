@@ -92,9 +92,11 @@ def test_the_names_of_1_4_map_to_the_same_nodes_as_2_x() -> None:
     # CoarseDropout(max_holes=, max_height=) -> holes of 16-32 pixels, 1-4 of them
     holes = {n.id: n for n in step(old, "CoarseDropout").nodes}
     assert holes["hole_low"].args["values"][:2] == [16.0, 16.0]
+    assert holes["hole_high"].args["values"][:2] == [32.0, 32.0]
     assert holes["hole_count"].args["values"] == [1.0, 2.0, 3.0, 4.0]
-    assert holes["dropout"].args["normalized_shape"] is False
-    assert step(new, "CoarseDropout").nodes[-1].args["normalized_shape"] is True
+    assert "math.min" in holes["hole_size"].args["expression"]  # whole pixels, as 1.x gave
+    fractions = {n.id: n for n in step(new, "CoarseDropout").nodes}
+    assert "hole_room *" in fractions["hole_size"].args["expression"]  # fractions of the image
     # GaussNoise(var_limit=) -> the square root of a uniform variance
     noise_ops = [n.op for n in step(old, "GaussNoise").nodes]
     assert noise_ops[:2] == ["random.uniform", "expression"]
