@@ -25,6 +25,8 @@ CASES: dict[str, tuple[str, str]] = {
     "hflip": ("RandomHorizontalFlip", "T.RandomHorizontalFlip(p=1.0)"),
     "vflip": ("RandomVerticalFlip", "T.RandomVerticalFlip(p=1.0)"),
     "rotation": ("RandomRotation", "T.RandomRotation((30, 30))"),
+    "rotation_expand": ("RandomRotation", "T.RandomRotation((30, 30), expand=True)"),
+    "rotation_fill": ("RandomRotation", "T.RandomRotation((-20, -20), fill=(128, 128, 128))"),
     "affine": ("RandomAffine", "T.RandomAffine((20, 20), scale=(0.8, 0.8), shear=(5, 5, -7, -7))"),
     "affine_scale": ("RandomAffine", "T.RandomAffine(0, scale=(1.3, 1.3))"),
     "affine_shear": ("RandomAffine", "T.RandomAffine(0, shear=(10, 10))"),
