@@ -14,6 +14,7 @@ from augexplorer import (
     Random,
     Ref,
     Source,
+    chain,
     preset,
     validate,
 )
@@ -210,6 +211,16 @@ def test_auto_nodes_on_cpu_data_stay_on_the_cpu_as_dali_places_them() -> None:
     assert (problem.node, problem.argument) == ("bb_flip", "device")
     assert "cannot read CPU data" in problem.message and "'source'" in problem.message
     assert problem.fix == "set 'source' to gpu, or set 'bb_flip' to cpu (or leave it on auto)"
+
+
+def test_a_gpu_operator_after_a_cpu_decoder_is_told_to_set_the_decoder_to_mixed() -> None:
+    # A decoder has cpu and mixed backends, no gpu: "set it to gpu" would be refused in turn.
+    spec = chain(
+        Source("source"), ("decode", "decoders.image", {}), ("rotate", "rotate", {"angle": 5.0})
+    )
+    placed = spec.set_device("decode", "cpu").set_device("rotate", "gpu")
+    problem = next(p for p in problems(placed, gpu=True))
+    assert problem.fix == "set 'decode' to mixed, or set 'rotate' to cpu (or leave it on auto)"
 
 
 def test_a_gpu_operator_may_read_the_inputs_its_schema_takes_from_the_cpu() -> None:

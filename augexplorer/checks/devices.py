@@ -87,9 +87,16 @@ def _check_gpu_reads(
             "which runs on the CPU",
             node.id,
             "device",
-            fix=f"set {step.id!r} to gpu, or set {node.id!r} to cpu (or leave it on auto)",
+            fix=f"set {step.id!r} to {_device_onto_gpu(step)}, or set {node.id!r} to cpu "
+            "(or leave it on auto)",
         )
         return
+
+
+def _device_onto_gpu(step: Step) -> str:
+    """The device that puts `step`'s output on the GPU: a decoder has a mixed backend, no gpu."""
+    backends = step.info.backends if step.info is not None else ()
+    return "mixed" if "mixed" in backends and "gpu" not in backends else "gpu"
 
 
 def cpu_bound(spec: GraphSpec, catalog: Catalog) -> set[str]:

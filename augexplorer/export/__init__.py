@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..files import atomic_write_text
 from ..spec import GraphSpec
-from .codegen import ExportError, generate
+from .codegen import ExportError, generate, node_source, pipeline_source
 from .fusion import FUSE_MODES, FuseMode
 from .importer import import_graph, import_pipeline
 from .module_name import importable_path, module_name_problem
@@ -32,6 +32,8 @@ __all__ = [
     "generate",
     "import_graph",
     "import_pipeline",
+    "node_source",
+    "pipeline_source",
 ]
 
 

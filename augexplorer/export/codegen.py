@@ -689,3 +689,36 @@ def _fill(text: str, fields: dict[str, Any]) -> str:
         return str(fields[match.group(1)])
 
     return re.sub(r"@@(\w+)@@", replace, text)
+
+
+# ---- pieces of the module, for teaching and review ----------------------------------------------
+
+
+def pipeline_source(spec: GraphSpec, *, fuse_decoders: FuseMode = "exact") -> str:
+    """The ``@pipeline_def`` function of the module :func:`generate` writes for `spec`, alone and
+    formatted as there: what the graph is in DALI calls."""
+    import ast
+
+    module = generate(spec, fuse_decoders=fuse_decoders)
+    lines = module.splitlines()
+    for statement in ast.parse(module).body:
+        if isinstance(statement, ast.FunctionDef) and statement.decorator_list:
+            start = statement.decorator_list[0].lineno - 1
+            assert statement.end_lineno is not None
+            return "\n".join(lines[start : statement.end_lineno]) + "\n"
+    raise AssertionError("an exported module always defines its @pipeline_def function")
+
+
+def node_source(spec: GraphSpec, node_id: str) -> str:
+    """The lines the exported module writes for graph node `node_id` (its random draws first,
+    then its call), formatted as there. Decoders are written unfused, as their own call; a node
+    with a probability is written as the module writes it, under ``if`` its coin."""
+    import black
+
+    writer = _Writer(spec, None, "none")
+    steps = [step for step in writer.steps if step.origin == node_id and step.role != "when"]
+    if not steps:
+        known = ", ".join(repr(node.id) for node in spec.nodes)
+        raise ExportError(f"the graph has no node {node_id!r} (its nodes: {known})")
+    lines = [line for step in steps for line in writer._step_lines(step)]
+    return black.format_str("\n".join(lines) + "\n", mode=black.Mode(line_length=100))
