@@ -332,3 +332,20 @@ def test_random_tone_curve_draws_its_control_points_as_albumentations() -> None:
         light,
         lambda out: float(out[0, 0, 2]),
     )
+
+
+def test_motion_blur_draws_its_line_as_albumentations() -> None:
+    """A single white dot shows the kernel itself: its length and where it leans."""
+    dot = np.zeros((15, 15, 3), np.uint8)
+    dot[7, 7] = 255
+    code = "A.MotionBlur(p=1)"
+
+    def cells(out: np.ndarray) -> float:
+        return float((out[..., 0] > 0).sum())
+
+    def lean(out: np.ndarray) -> float:
+        weights = out[..., 0].astype(np.float64)
+        return float((weights * np.arange(15)[None, :]).sum() / max(weights.sum(), 1))
+
+    _same_distribution(code, dot, cells)
+    _same_distribution(code, dot, lean)

@@ -98,6 +98,18 @@ EXACT = [
     ),
     ("A.Equalize(p=1)", 0.0, 0),
     ("A.RandomToneCurve(scale=0.0, p=1)", 0.0, 0),
+    (
+        "A.MotionBlur((5, 5), angle_range=(30, 30), direction_range=(0.4, 0.4), "
+        "allow_shifted=False, p=1)",
+        0.0,
+        0,
+    ),
+    (
+        "A.MotionBlur((7, 7), angle_range=(123, 123), direction_range=(-0.7, -0.7), "
+        "allow_shifted=False, p=1)",
+        0.0,
+        0,
+    ),
 ]
 # Normalize is compared in normalized units (float): bound in those units
 NORMALIZED = [
@@ -235,3 +247,21 @@ def test_every_ported_albumentations_class_is_in_the_coverage_table() -> None:
     ported = set(MAPPING.handlers) | set(MAPPING.groups) - {"Compose"}
     assert ported <= set(EXAMPLES)
     assert len(ported) >= 50
+
+
+def test_motion_blur_of_a_drawn_size_is_albumentations_kernel_of_that_size(tmp_path: Path) -> None:
+    """The kernel of each size, laid in the largest size's square, filters as the small one."""
+
+    def sizes(image: np.ndarray) -> list[np.ndarray]:
+        return [
+            A.MotionBlur(
+                (k, k), angle_range=(75, 75), direction_range=(0.2, 0.2), allow_shifted=False, p=1
+            )(image=image)["image"]
+            for k in (3, 5, 7)
+        ]
+
+    code = (
+        "A.MotionBlur((3, 7), angle_range=(75, 75), direction_range=(0.2, 0.2), "
+        "allow_shifted=False, p=1)"
+    )
+    assert _one_of_exactly(code, sizes, tmp_path) > 1

@@ -60,6 +60,7 @@ EXAMPLES: dict[str, str] = {
     "ChannelDropout": "ChannelDropout()",
     "Blur": "Blur(blur_limit=(3, 7))",
     "GaussianBlur": "GaussianBlur(blur_limit=(3, 7))",
+    "MotionBlur": "MotionBlur()",
     "Sharpen": "Sharpen()",
     "Emboss": "Emboss()",
     "GaussNoise": "GaussNoise(std_range=(0.1, 0.2))",

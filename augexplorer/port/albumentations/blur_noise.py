@@ -162,7 +162,6 @@ def image_compression(args: Args) -> Mapped:
     )
 
 
-refused("MotionBlur", "filter with a line kernel (albumentations draws its angle per image)")
 refused("GlassBlur", "none")
 refused("MedianBlur", "experimental.median_blur (GPU only in DALI 2.4, so not measured here)")
 refused("Defocus", "filter with a disc kernel")
