@@ -164,3 +164,17 @@ def test_a_torchvision_file_against_real_torchvision(reference_python: str, tmp_
     assert angle.theirs_n == angle.ours_n == 120 and angle.p is not None and angle.p > 0.001
     crop = comparison.step("RandomResizedCrop")
     assert {d.quantity for d in crop.draws} == {"area", "aspect"}
+
+
+def test_a_python_without_the_library_is_named_with_the_fix(tmp_path: Path) -> None:
+    path = tmp_path / "train.py"
+    path.write_text(TORCHVISION_FILE, encoding="utf-8")
+    import importlib.util
+    import sys
+
+    from augexplorer.bench.against import OriginalFailed
+
+    if importlib.util.find_spec("torchvision") is not None:
+        pytest.skip("torchvision is installed in this Python")
+    with pytest.raises(OriginalFailed, match=r"torchvision does not import in .*fix: give the"):
+        compare_file(path, _images(1), run_file=True, python=sys.executable, draws=0)

@@ -50,6 +50,7 @@ def main(argv: list[str]) -> int:
 def run(job: dict[str, Any], live: Any = None) -> dict[str, Any]:
     """Run the job; `live` is the user's pipeline object where the caller holds it."""
     library = str(job["library"])
+    _REPLAYS.clear()  # the transforms of an earlier job (their ids may come back)
     result: dict[str, Any] = {"versions": _versions(library), "calls": []}
     if "error" in result["versions"]:
         return {"error": result["versions"]["error"]}
@@ -87,9 +88,9 @@ def _run_call(
     try:
         transform = instantiate(library, call)
         seed = int(job.get("seed", 0))
-        _seed(library, seed)
+        _seed(library, seed, transform)
         first = [as_hwc(apply(library, transform, image)) for image in images]
-        _seed(library, seed + 1)
+        _seed(library, seed + 1, transform)
         second = [as_hwc(apply(library, transform, image)) for image in images]
     except Exception as error:
         return {"error": f"{type(error).__name__}: {_first_line(error)}"}
@@ -103,7 +104,7 @@ def _run_call(
     }
     drawer = None if "transforms" in call else DRAWERS.get((library, str(call["name"])))
     if drawer is not None and draws > 0:
-        _seed(library, int(job.get("seed", 0)))
+        _seed(library, int(job.get("seed", 0)), transform)
         values: dict[str, list[float]] = {}
         try:
             for n in range(draws):
@@ -216,7 +217,8 @@ def apply(library: str, transform: Any, image: np.ndarray) -> Any:
     return transform(Image.fromarray(image))
 
 
-def _seed(library: str, seed: int) -> None:
+def _seed(library: str, seed: int, transform: Any = None) -> None:
+    """Seed the library's generators (and albumentations' own, of a transform built here)."""
     import random
 
     random.seed(seed)
@@ -225,6 +227,13 @@ def _seed(library: str, seed: int) -> None:
         import torch
 
         torch.manual_seed(seed)
+    elif transform is not None:
+        _seeded(transform, seed)
+
+
+def _seeded(transform: Any, seed: int) -> None:
+    if hasattr(transform, "set_random_seed"):  # albumentations 2.x: a generator per Compose
+        transform.set_random_seed(seed)
 
 
 def as_hwc(value: Any) -> np.ndarray:
@@ -280,11 +289,19 @@ def _tv_affine(t: Any, image: np.ndarray) -> dict[str, float]:
     return {"angle": float(angle)}
 
 
+# one seeded replay per transform of this job (kept with it, so its id stays its own): the
+# original's draws follow the job's seed
+_REPLAYS: dict[int, tuple[Any, Any]] = {}
+
+
 def _replayed(t: Any, image: np.ndarray) -> dict[str, Any]:
     import albumentations as A
 
-    (inner,) = t.transforms
-    replay = A.ReplayCompose([inner])(image=image)["replay"]["transforms"][0]
+    if id(t) not in _REPLAYS:
+        (inner,) = t.transforms
+        _REPLAYS[id(t)] = (t, A.ReplayCompose([inner]))
+        _seeded(_REPLAYS[id(t)][1], 0)
+    replay = _REPLAYS[id(t)][1](image=image)["replay"]["transforms"][0]
     return dict(replay.get("params") or {})
 
 
