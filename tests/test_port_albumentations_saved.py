@@ -72,8 +72,9 @@ def test_every_version_ports_to_a_graph_that_runs(version: str) -> None:
     for name in ("RandomResizedCrop", "ShiftScaleRotate", "CoarseDropout", "GaussNoise"):
         assert name in ported, (version, name)
     refused = {refusal.call.name for refusal in result.refusals}
-    assert refused <= {"MotionBlur", "MedianBlur", "GaussianBlur"}, refused
-    assert "MotionBlur" in refused  # DALI has no random line kernel
+    assert refused == {"MedianBlur"}, refused  # DALI 2.4's median blur runs on a GPU only
+    motion = next(s for s in result.steps if s.call.name == "MotionBlur")
+    assert motion.origin.fidelity == ("exact" if version == "2.0.8" else "approximate")
     images = Session(result.spec, device_id=None).run().arrays(result.spec.outputs["images"])
     assert images[0].shape == (224, 224, 3) and images[0].dtype.name == "float32"
 
