@@ -13,26 +13,38 @@
 # %% [markdown]
 # # DALI, first steps, in the explorer
 #
+# **Objective:** read, shuffle and rotate images with DALI, and read the DALI code each step
+# stands for. **Time:** about 30 minutes (the notebook itself runs in well under a minute on a
+# CPU).
+#
 # DALI's own introduction walks through a handful of ideas in order: read files and decode them,
 # shuffle them, rotate them by a fixed angle, then by a random angle per image, move the work to
 # the GPU, let the GPU help with decoding, and finally measure how much that buys. This notebook
 # takes the same route, but every step is a small edit to a graph that the explorer runs for us,
-# so after each edit we look at the batch instead of reading tensors.
+# so after each edit we look at the batch instead of reading tensors. Beside each edit we print
+# the DALI code it stands for, exactly as augexplorer's exporter writes it into a training module
+# (`node_source`), so you leave knowing DALI's own calls too.
 #
 # Everything here runs on a machine without a GPU. The GPU sections check for one first and say
 # so when there is none.
 
 # %%
 import time
+import warnings
 
-from IPython.display import display
+from nvidia.dali import fn
+from nvidia.dali.data_node import DataNode
 
 from augexplorer import GraphInvalid, GraphSpec, Node, Random, Session, Source, chain, validate
 from augexplorer.builder import build_pipeline
+from augexplorer.catalog import load_catalog
 from augexplorer.data import open_source
 from augexplorer.devices import default_device_id, has_gpu
+from augexplorer.exercises import check_seed_per_rank
+from augexplorer.export import node_source, pipeline_source
 from augexplorer.render import render_node
 from augexplorer.spec import dumps
+from augexplorer.spec.seeds import rank_seed
 
 print("GPU visible to DALI:", has_gpu())
 
@@ -56,6 +68,16 @@ reading = chain(
 session = Session(reading)
 result = session.run()
 print(result.files())
+print("labels:", [label for (label,) in result.labels()])
+
+# %% [markdown]
+# In DALI this is a reader and a decoder. The exporter writes the reader with `files` and
+# `labels` lists it builds from the folder, and the decoder with a `device` we come back to in
+# section 5:
+
+# %%
+print(node_source(session.spec, "source"))
+print(node_source(session.spec, "decode"))
 
 # %% [markdown]
 # `render_node` draws one node's output as a grid, captioned with each sample's label. The
@@ -65,9 +87,14 @@ print(result.files())
 render_node(result, "decode", cell=128)
 
 # %% [markdown]
-# The batch is alphabetical: a reader without shuffling walks the folders in order, so the first
-# batch holds every cat before anything else. A training step fed like this would see one class
-# at a time.
+# The batch is alphabetical: a reader without shuffling walks the folders in order, so each
+# class's images come as one run (the labels above never go back down), and the first batch
+# holds only the first few classes. A training step fed like this sees long runs of one class.
+
+# %%
+first_labels = [label for (label,) in result.labels()]
+assert first_labels == sorted(first_labels), "an unshuffled reader keeps the folder order"
+print("classes in the first batch:", sorted(set(first_labels)))
 
 # %% [markdown]
 # ## 2. Shuffle
@@ -82,6 +109,20 @@ print(result.files())
 render_node(result, "decode", cell=128)
 
 # %% [markdown]
+# The same seed, in a session of its own, gives the same batch:
+
+# %%
+again = Session(reading.with_source(Source("source", shuffle=True, seed=1234))).run()
+assert again.files() == result.files()
+print("same files with seed 1234:", again.files() == result.files())
+print(node_source(session.spec, "source"))
+
+# %% [markdown]
+# In DALI's code the seed is the reader's `seed`. The exporter writes it as
+# `rank_seed(1234, rank)`: under `torchrun` every GPU runs its own copy of the pipeline, and a
+# copy on rank 0 draws with the seed you chose. Which seed the other ranks get is the first
+# exercise, at the end of this notebook.
+#
 # The order is mixed now. Asking for the next batch moves the reader on; the seed still fixes
 # which images come next.
 
@@ -101,6 +142,7 @@ rotated = session.spec.insert_after(
     "decode", Node("rotate", "rotate", args={"angle": 10.0, "fill_value": 0.0})
 )
 result = session.update(rotated)
+print(node_source(session.spec, "rotate"))
 render_node(result, cell=128)
 
 # %% [markdown]
@@ -117,8 +159,17 @@ render_node(result, cell=128)
 
 # %%
 result = session.set_arg("rotate", "angle", Random.uniform(-10, 10))
-print(result.draws("rotate"))
+angles = result.draws("rotate")["rotate"]["angle"]
+assert all(-10 <= angle <= 10 for angle in angles)
+print("angles drawn:", [round(angle, 1) for angle in angles])
 render_node(result, cell=128)
+
+# %% [markdown]
+# In DALI, a per-sample argument is fed by another operator: `fn.random.uniform` makes one value
+# per image, and its output is passed as `angle=`. This is what the edit stands for:
+
+# %%
+print(node_source(session.spec, "rotate"))
 
 # %% [markdown]
 # Only the random draw and the rotation ran again; the reader and the decoder came from the
@@ -126,6 +177,7 @@ render_node(result, cell=128)
 
 # %%
 print("ran this time:", result.ran())
+assert set(result.ran()) == {"rotate_angle", "rotate"}
 
 # %% [markdown]
 # The draws are seeded, so running again shows the same angles and an edit shows only its own
@@ -133,53 +185,100 @@ print("ran this time:", result.ran())
 
 # %%
 result = session.reroll()
+assert result.draws("rotate")["rotate"]["angle"] != angles
 render_node(result, cell=128)
 
 # %% [markdown]
 # ## 5. Moving operators to the GPU
 #
-# Each node has a `device`. Left unset, the explorer places it as DALI does a call without
-# `device=`: where its data is. The decoder crosses over ("mixed": files read on the CPU, images
-# decoded on the GPU) where DALI sees a GPU, and from there the nodes that read its output run on
-# the GPU too. Data that starts on the CPU and never passes the decoder (boxes from a reader,
-# random draws) stays on the CPU, where DALI's argument inputs must be anyway.
+# In DALI every operator call takes a `device`: `fn.rotate(images, device="gpu")`. Left out, an
+# operator runs where its input is. A file reader's output is on the CPU, so a decoder without
+# `device=` decodes on the CPU: `fn.decoders.image` has two backends, `cpu` and `mixed` (none
+# called `gpu`). A DALI node moves to the GPU with `.gpu()` (`images.gpu()`).
 #
-# Setting a device by hand is one edit. Here we ask for the rotation on the GPU:
+# augexplorer adds one rule of its own: a node whose device is left unset ("auto") is placed
+# by the explorer, and where DALI sees a GPU the explorer decodes on `mixed` and the nodes that
+# read the decoder's output follow it to the GPU. Its graphs do not write `.gpu()`: their data
+# crosses to the GPU at the decoder. The exported module writes one pipeline for both cases, with
+# a `device` parameter: `decoder_device` is `"mixed"` when `device="gpu"`.
 
 # %%
-print("placed automatically:", {step.id: step.device for step in result.plan.steps})
-on_gpu = session.spec.set_device("rotate", "gpu")
-if has_gpu():
-    result = session.update(on_gpu)
-    print("after the edit:", {step.id: step.device for step in result.plan.steps})
-    display(render_node(result, cell=128))
-else:
-    try:
-        validate(on_gpu)
-    except GraphInvalid as problem:
-        print("No GPU here, so the explorer refuses the edit before DALI sees it:")
-        print(problem)
+decoder = load_catalog(gpu=True).get("decoders.image")
+assert decoder is not None and decoder.backends == ("cpu", "mixed")
+assert callable(DataNode.gpu) and callable(fn.rotate)
+print("decoders.image backends:", decoder.backends)
+print(pipeline_source(session.spec))
 
 # %% [markdown]
-# The images are the same either way: the GPU changes where the work happens, not what it does.
+# Where does each node run? Here, on this machine, and on a machine with a GPU, where the same
+# graph is placed by the same rule (the explorer's catalog for a GPU machine answers that
+# question without a GPU):
+
+
+# %%
+def placement(spec: GraphSpec, gpu: bool) -> dict[str, str]:
+    """Each step's device as the explorer places `spec` on a machine with or without a GPU."""
+    return {step.id: step.device for step in validate(spec, load_catalog(gpu=gpu)).steps}
+
+
+print("this machine:  ", {step.id: step.device for step in result.plan.steps})
+print("with a GPU:    ", placement(session.spec, gpu=True))
+assert placement(session.spec, gpu=True)["decode"] == "mixed"
+assert placement(session.spec, gpu=False)["decode"] == "cpu"
+
+# %% [markdown]
+# Random draws stay on the CPU in both: DALI reads argument inputs such as `angle=` from the
+# CPU. Setting a device by hand is one edit. Here we ask for the rotation on the GPU. On a GPU
+# machine it runs there; on a machine without one the explorer runs it on the CPU and says so
+# (`gpu_nodes_on_cpu`), while the graph and its export keep `gpu`:
+
+# %%
+on_gpu = session.spec.set_device("rotate", "gpu")
+print("with a GPU:    ", placement(on_gpu, gpu=True))
+with warnings.catch_warnings(record=True) as said:
+    warnings.simplefilter("always")
+    result = session.update(on_gpu)
+print("this machine:  ", {step.id: step.device for step in result.plan.steps})
+for warning in said:
+    print("the explorer says:", warning.message)
+assert has_gpu() or session.gpu_nodes_on_cpu == {"rotate": "gpu"}
+render_node(result, cell=128)
+
+# %% [markdown]
+# A rotation on the GPU after a decoder pinned to the CPU would need the `.gpu()` copy, which the
+# explorer's graphs do not make: it says which edit fixes the graph instead.
+
+# %%
+pinned = on_gpu.set_device("decode", "cpu")
+try:
+    validate(pinned, load_catalog(gpu=True))
+except GraphInvalid as problem:
+    print(problem)
+    assert "set 'decode' to mixed" in str(problem)
 
 # %% [markdown]
 # ## 6. Hybrid ("mixed") decoding
 #
-# Decoding JPEGs is often the most expensive step of a pipeline. DALI's decoder has a `mixed`
-# backend: it reads the compressed bytes on the CPU and does the heavy part of decoding on the
-# GPU (on recent GPUs, partly in dedicated decoding hardware). Its output lives on the GPU, so
-# every operator after it runs there as well.
+# Decoding JPEGs is often an expensive step of a pipeline. The decoder's `mixed` backend reads
+# the compressed bytes on the CPU and does the heavy part of decoding on the GPU (on recent GPUs,
+# partly in dedicated decoding hardware). Its output lives on the GPU, so the operators that read
+# it run there as well. Setting `mixed` by hand is the edit below. The code and the placement on
+# a GPU machine are the same on any machine; here, without a GPU, the explorer decodes on the
+# CPU instead and says so:
 
 # %%
 mixed = session.spec.set_device("decode", "mixed").set_device("rotate", None)
-if has_gpu():
+print(node_source(mixed, "decode"))
+print("with a GPU:    ", placement(mixed, gpu=True))
+assert placement(mixed, gpu=True)["rotate"] == "gpu"
+with warnings.catch_warnings(record=True) as said:
+    warnings.simplefilter("always")
     result = session.update(mixed)
-    print({step.id: step.device for step in result.plan.steps})
-    display(render_node(result, cell=128))
-else:
-    print("No GPU here: mixed decoding needs one. The same edit on a GPU machine gives:")
-    print("  source -> cpu, decode -> mixed, rotate -> gpu")
+print("this machine:  ", {step.id: step.device for step in result.plan.steps})
+for warning in said:
+    print("the explorer says:", warning.message)
+assert has_gpu() or session.gpu_nodes_on_cpu == {"decode": "mixed"}
+render_node(result, cell=128)
 
 # %% [markdown]
 # ## 7. A speed test: CPU against mixed decoding
@@ -215,10 +314,9 @@ else:
     print("mixed decoding: skipped, DALI sees no GPU on this machine")
 
 # %% [markdown]
-# The bundled pictures are small, so these numbers say little about a real data set: with
-# full-size photos, CPU decoding is where a loader usually runs out of breath, and that is the
-# gap the mixed decoder closes. Notebook 05 looks at where the time goes, node by node, and
-# compares a whole DALI loader with a CPU loader in the torchvision style.
+# The bundled pictures are small, so these numbers say little about a real data set: measure
+# your own pictures before deciding. Notebook 05 looks at where the time goes, node by node,
+# and compares a whole DALI loader with a CPU loader in the torchvision style.
 #
 # ## What we built
 #
@@ -227,3 +325,28 @@ else:
 
 # %%
 print(dumps(session.spec))
+
+# %% [markdown]
+# ## Exercise: one seed per GPU
+#
+# Under `torchrun` each GPU runs its own copy of the pipeline. A hand-written pipeline with
+# `fn.random.uniform(..., seed=42)` gives every copy the same seed, so every GPU draws the same
+# angles for its k-th image. Write `seed_for(rank)`: the seed rank `rank` should draw with when
+# the graph's seed is 42. Rank 0 keeps 42 (what you explored); every rank needs a seed of its own.
+#
+# Look at how the exporter wrote the seeds above (`rank_seed`), and preview a rank in the
+# explorer with `Session(spec, rank=1)` or `session.set_rank(1)` to see its angles.
+
+# %%
+seed_for = None  # your answer: a function of the rank, e.g. def seed_for(rank): ...
+
+# %%
+print(check_seed_per_rank(seed_for))
+
+# %% [markdown]
+# To compare with yours, the angles rank 1 draws in the graph above, next to rank 0's:
+
+# %%
+print("rank 0:", [round(a, 1) for a in session.set_rank(0).draws("rotate")["rotate"]["angle"]])
+print("rank 1:", [round(a, 1) for a in session.set_rank(1).draws("rotate")["rotate"]["angle"]])
+print("seeds of ranks 0-3 for seed 42:", [rank_seed(42, rank) for rank in range(4)])

@@ -1,0 +1,200 @@
+"""The check cells of the teaching notebooks' exercises.
+
+Every check takes the learner's answer. ``None`` (the placeholder the notebooks ship with) is
+not attempted yet: the check says what to do and passes, so a notebook runs top to bottom as
+committed. A wrong answer raises :class:`WrongAnswer` with a hint; a right one returns a line
+saying why it is right. Each check works out the expected value itself, from the same data.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .spec.seeds import rank_seed
+
+
+class WrongAnswer(AssertionError):
+    """The answer is not right yet; the message is the hint."""
+
+
+def _unattempted(answer: object, task: str) -> str | None:
+    if answer is None:
+        return f"Not attempted yet: {task}"
+    return None
+
+
+# ---- one seed per GPU ---------------------------------------------------------------------------
+
+
+def check_seed_per_rank(seed_for: Callable[[int], int] | None, seed: int = 42) -> str:
+    """`seed_for(rank)`: the seed rank `rank` of a torchrun job draws with, for a graph whose
+    random node has `seed`. Rank 0 keeps `seed` (what the explorer showed); no two of 8 ranks
+    share one."""
+    pending = _unattempted(seed_for, "replace None with a function seed_for(rank) -> int.")
+    if pending:
+        return pending
+    assert seed_for is not None
+    seeds = [seed_for(rank) for rank in range(8)]
+    if not all(isinstance(value, int) and 0 <= value < 2**31 for value in seeds):
+        raise WrongAnswer(f"seeds must be integers from 0 to 2**31 - 1; got {seeds}")
+    if seeds[0] != seed:
+        raise WrongAnswer(
+            f"rank 0 should draw with the graph's own seed {seed} (what you saw in the "
+            f"explorer); yours gives {seeds[0]}"
+        )
+    if len(set(seeds)) != len(seeds):
+        raise WrongAnswer(
+            f"some ranks share a seed ({seeds}): those GPUs draw the same angles for their k-th "
+            "images, so the job sees fewer different augmentations. Hint: derive each rank's "
+            "seed from the graph's seed and the rank, e.g. with augexplorer's rank_seed."
+        )
+    same_rule = seeds == [rank_seed(seed, rank) for rank in range(8)]
+    return "Right: every rank draws its own values" + (
+        ", with the rule the exported module uses (rank_seed)." if same_rule else "."
+    )
+
+
+# ---- boxes --------------------------------------------------------------------------------------
+
+
+def check_boxes_in_pixels(
+    to_pixels: Callable[[Any, int, int], Any] | None,
+) -> str:
+    """`to_pixels(boxes, width, height)`: boxes as fractions of the image, ``[l, t, r, b]`` per
+    row, to pixel corners as a torchvision detection model takes them (``boxes`` in ``x1, y1,
+    x2, y2`` pixels)."""
+    pending = _unattempted(to_pixels, "replace None with to_pixels(boxes, width, height).")
+    if pending:
+        return pending
+    assert to_pixels is not None
+    fractions = np.array([[0.1, 0.2, 0.5, 0.9], [0.0, 0.0, 1.0, 1.0]], dtype=np.float32)
+    width, height = 640, 480
+    expected = fractions * np.array([width, height, width, height], dtype=np.float32)
+    got = np.asarray(to_pixels(fractions.copy(), width, height), dtype=np.float64)
+    if got.shape != expected.shape:
+        raise WrongAnswer(
+            f"expected one row of 4 numbers per box {expected.shape}; got {got.shape}"
+        )
+    if np.allclose(got, fractions):
+        raise WrongAnswer(
+            "these are still fractions: a torchvision model reads them as boxes under one "
+            "pixel in size. Multiply x by the width and y by the height."
+        )
+    if np.allclose(got, fractions * np.array([height, width, height, width])):
+        raise WrongAnswer("x and y are swapped: x (l, r) goes with the width, y with the height")
+    if not np.allclose(got, expected, atol=1e-3):
+        raise WrongAnswer(f"for a {width} x {height} image expected {expected.tolist()}; got {got}")
+    return "Right: l and r times the width, t and b times the height."
+
+
+def rotated_box(box: Sequence[float], degrees: float, centre: Sequence[float]) -> list[float]:
+    """The axis-aligned box (``l, t, r, b``) around `box` turned by `degrees` about `centre`:
+    what a box becomes when its image is rotated."""
+    left, top, right, bottom = box
+    cx, cy = centre
+    c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+    corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
+    turned = [
+        (cx + (x - cx) * c - (y - cy) * s, cy + (x - cx) * s + (y - cy) * c) for x, y in corners
+    ]
+    xs, ys = [x for x, _ in turned], [y for _, y in turned]
+    return [min(xs), min(ys), max(xs), max(ys)]
+
+
+def check_inflated_box(area_ratio: float | None) -> str:
+    """`area_ratio`: how many times larger than the original the axis-aligned box of a 100 x 100
+    square becomes when the image turns by 45 degrees."""
+    pending = _unattempted(area_ratio, "replace None with the area ratio (a number).")
+    if pending:
+        return pending
+    assert area_ratio is not None
+    left, top, right, bottom = rotated_box([0.0, 0.0, 100.0, 100.0], 45.0, (50.0, 50.0))
+    expected = (right - left) * (bottom - top) / (100.0 * 100.0)
+    if math.isclose(float(area_ratio), 1.0, abs_tol=0.01):
+        raise WrongAnswer(
+            "the object keeps its area, but its box does not: the box must hold the turned "
+            "square's corners. Work out the box of the four rotated corners."
+        )
+    if not math.isclose(float(area_ratio), expected, rel_tol=0.01):
+        raise WrongAnswer(
+            f"not quite ({area_ratio}): at 45 degrees the square's diagonal, 100 * sqrt(2), "
+            "becomes the box's width and its height"
+        )
+    return f"Right: {expected:.2f} times the area, so a rotated box holds much background."
+
+
+# ---- rotation corners ---------------------------------------------------------------------------
+
+
+def check_no_black_corners(images: Sequence[np.ndarray] | None, size: tuple[int, int]) -> str:
+    """`images`: the batch of a rotation (HWC uint8) that keeps each image's `size` (height,
+    width) and leaves no black corner: no corner pixel is (0, 0, 0)."""
+    pending = _unattempted(images, "replace None with your graph's output arrays.")
+    if pending:
+        return pending
+    assert images is not None
+    for index, image in enumerate(images):
+        if tuple(image.shape[:2]) != tuple(size):
+            raise WrongAnswer(
+                f"image {index} is {image.shape[1]} x {image.shape[0]}, not {size[1]} x "
+                f"{size[0]}: a rotation without keep_size=True grows its canvas to hold the "
+                "turned image. Set keep_size=True."
+            )
+        corners = [image[0, 0], image[0, -1], image[-1, 0], image[-1, -1]]
+        if any(not np.any(pixel) for pixel in corners):
+            raise WrongAnswer(
+                f"image {index} still has a black corner: fill_value=0 paints what the turn "
+                "uncovers black. Leave fill_value unset (DALI repeats the edge pixels), or crop "
+                "the centre after the turn."
+            )
+    return "Right: the size is kept and no corner is black."
+
+
+# ---- loaders ------------------------------------------------------------------------------------
+
+
+def check_last_batch(sizes: Sequence[int] | None, images: int, batch_size: int) -> str:
+    """`sizes`: the number of images in each batch of one epoch over `images` images, with the
+    last batch partial (as ``LastBatchPolicy.PARTIAL`` gives it)."""
+    pending = _unattempted(sizes, "replace None with the list of batch sizes of one epoch.")
+    if pending:
+        return pending
+    assert sizes is not None
+    full, rest = divmod(images, batch_size)
+    expected = [batch_size] * full + ([rest] if rest else [])
+    if list(sizes) == [batch_size] * math.ceil(images / batch_size):
+        raise WrongAnswer(
+            f"{images} images do not fill {math.ceil(images / batch_size)} batches of "
+            f"{batch_size}: the last one is partial (or, with LastBatchPolicy.FILL, padded with "
+            "repeated images a training step would count twice)"
+        )
+    if list(sizes) != expected:
+        raise WrongAnswer(f"{images} images in batches of {batch_size}: expected {expected}")
+    return f"Right: {expected}; code that assumes {batch_size} rows per batch breaks on the last."
+
+
+def check_normalized_once(images: Any | None) -> str:
+    """`images`: what the model gets from a batch of an ImageNet-normalized loader (float, about
+    zero mean and unit spread per channel). Normalizing a second time squeezes the values to a
+    spread of about 1/58 (the std of 0.229 * 255)."""
+    pending = _unattempted(images, "replace None with the model's input tensor or array.")
+    if pending:
+        return pending
+    assert images is not None
+    values = np.asarray(images.cpu() if hasattr(images, "cpu") else images, dtype=np.float64)
+    spread = float(values.std())
+    if spread < 0.1:
+        raise WrongAnswer(
+            f"the values spread by only {spread:.3f}: they were normalized twice (the loader's "
+            "crop_mirror_normalize already subtracts the mean and divides by the std). Feed "
+            "the loader's images as they are."
+        )
+    if spread > 10:
+        raise WrongAnswer(
+            f"the values spread by {spread:.1f}: these look like 0-255 pixels, not normalized"
+        )
+    return f"Right: one normalization, values spread by {spread:.2f}."

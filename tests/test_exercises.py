@@ -1,0 +1,87 @@
+"""The exercise checks of the teaching notebooks: a right answer passes, the usual mistakes get
+their hint, and the placeholder the notebooks ship with passes with a note."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from augexplorer.exercises import (
+    WrongAnswer,
+    check_boxes_in_pixels,
+    check_inflated_box,
+    check_last_batch,
+    check_no_black_corners,
+    check_normalized_once,
+    check_seed_per_rank,
+    rotated_box,
+)
+from augexplorer.spec.seeds import rank_seed
+
+CHECKS_WITH_PLACEHOLDER = [
+    lambda: check_seed_per_rank(None),
+    lambda: check_boxes_in_pixels(None),
+    lambda: check_inflated_box(None),
+    lambda: check_no_black_corners(None, (8, 8)),
+    lambda: check_last_batch(None, 19, 8),
+    lambda: check_normalized_once(None),
+]
+
+
+@pytest.mark.parametrize("check", CHECKS_WITH_PLACEHOLDER)
+def test_the_placeholder_is_not_attempted_yet(check) -> None:  # type: ignore[no-untyped-def]
+    assert check().startswith("Not attempted yet")
+
+
+def test_seed_per_rank() -> None:
+    assert "rank_seed" in check_seed_per_rank(lambda rank: rank_seed(42, rank))
+    with pytest.raises(WrongAnswer, match="share a seed"):
+        check_seed_per_rank(lambda rank: 42)
+    with pytest.raises(WrongAnswer, match="rank 0"):
+        check_seed_per_rank(lambda rank: 42 + rank + 1)
+
+
+def test_boxes_in_pixels() -> None:
+    scale = np.array([640, 480, 640, 480])
+    assert check_boxes_in_pixels(lambda boxes, w, h: boxes * scale).startswith("Right")
+    with pytest.raises(WrongAnswer, match="still fractions"):
+        check_boxes_in_pixels(lambda boxes, w, h: boxes)
+    with pytest.raises(WrongAnswer, match="swapped"):
+        check_boxes_in_pixels(lambda boxes, w, h: boxes * np.array([h, w, h, w]))
+
+
+def test_inflated_box() -> None:
+    assert rotated_box([0, 0, 100, 100], 90, (50, 50)) == pytest.approx([0, 0, 100, 100])
+    assert check_inflated_box(2.0).startswith("Right")
+    with pytest.raises(WrongAnswer, match="keeps its area"):
+        check_inflated_box(1.0)
+    with pytest.raises(WrongAnswer, match="not quite"):
+        check_inflated_box(1.41)
+
+
+def test_no_black_corners() -> None:
+    bright = np.full((8, 8, 3), 200, np.uint8)
+    assert check_no_black_corners([bright], (8, 8)).startswith("Right")
+    cornered = bright.copy()
+    cornered[0, 0] = 0
+    with pytest.raises(WrongAnswer, match="black corner"):
+        check_no_black_corners([cornered], (8, 8))
+    with pytest.raises(WrongAnswer, match="keep_size"):
+        check_no_black_corners([np.full((10, 9, 3), 200, np.uint8)], (8, 8))
+
+
+def test_last_batch() -> None:
+    assert check_last_batch([8, 8, 3], 19, 8).startswith("Right")
+    with pytest.raises(WrongAnswer, match="partial"):
+        check_last_batch([8, 8, 8], 19, 8)
+    with pytest.raises(WrongAnswer, match="expected"):
+        check_last_batch([8, 8], 19, 8)
+
+
+def test_normalized_once() -> None:
+    once = np.random.default_rng(0).normal(0.0, 1.0, (2, 3, 8, 8))
+    assert check_normalized_once(once).startswith("Right")
+    with pytest.raises(WrongAnswer, match="normalized twice"):
+        check_normalized_once((once - 0.485 * 255) / (0.229 * 255))
+    with pytest.raises(WrongAnswer, match="0-255"):
+        check_normalized_once(once * 60 + 120)
