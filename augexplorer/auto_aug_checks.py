@@ -95,6 +95,11 @@ def _last_fitting(spec: GraphSpec, catalog: Catalog, node_id: str) -> str | None
     return None
 
 
+# The most operations a RandAugment node may apply per image: DALI builds a branch per
+# augmentation per operation, so the pipeline's build time grows with n (measured above).
+MAX_OPERATIONS = 16
+
+
 def _integer(value: Any) -> int | None:
     """A whole-number constant as int; None for anything else (the type check names it)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -112,6 +117,16 @@ def _magnitude_problems(node: Node) -> list[Problem]:
                 node.id,
                 "n",
                 fix="use n from 1 (RandAugment's paper uses 2), or remove the node",
+            )
+        )
+    if n is not None and n > MAX_OPERATIONS:
+        problems.append(
+            Problem(
+                f"n={n}: DALI builds a branch of every augmentation per operation (about "
+                "1.7 s each on a CPU; n=32 took 55 s, a very large n never finishes)",
+                node.id,
+                "n",
+                fix=f"use n from 1 to {MAX_OPERATIONS} (RandAugment's paper uses 2)",
             )
         )
     bins = _integer(node.args.get("num_magnitude_bins", 31))

@@ -12,6 +12,7 @@ from arg_probe import IMAGES, Case, cases, check_outcome, image_operators, run_c
 
 from augexplorer import Session
 from augexplorer.catalog import Catalog
+from augexplorer.catalog.auto_aug import AUTO_AUG_OPS
 from augexplorer.engine.dali_errors import explain_run_error
 from augexplorer.errors import GraphInvalid, RunError
 from augexplorer.spec import GraphSpec, Node, Ref, Source
@@ -95,3 +96,15 @@ def test_a_fed_argument_of_the_wrong_shape_names_it_in_the_session(catalog: Cata
     assert (error.node, error.argument) == ("crop", "crop_pos_x")
     assert "not uniform" in error.dali_message  # DALI's text is kept, beside ours
     assert str(error).startswith("node 'crop', argument 'crop_pos_x': crop_pos_x is fed")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(AUTO_AUG_OPS))
+def test_auto_aug_policies_with_unusual_arguments_fail_only_in_our_words(
+    name: str, catalog: Catalog
+) -> None:
+    """The policies build a conditional branch per augmentation (about a second a run), so they
+    are probed apart, with fewer combinations. Found here: rand_augment with n=1000000 never
+    finished building; n is now capped."""
+    for case in cases(catalog[name], pairs=2):
+        check_outcome(run_case(case, catalog), catalog)

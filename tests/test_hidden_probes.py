@@ -218,3 +218,19 @@ def test_the_panel_shows_a_run_failure_at_its_argument() -> None:
     assert (problem.node, problem.argument) == ("crop", "crop_w")
     assert problem.message.startswith("crop_w and crop_h go together (DALI: `crop_w`")
     assert "crop_w" in failure.argument_messages("crop")
+
+
+def test_a_rand_augment_with_a_million_operations_is_refused_before_dali_builds_it(
+    catalog: Catalog,
+) -> None:
+    spec = GraphSpec(
+        (
+            Source("source", "arrays"),
+            Node("policy", "auto_aug.rand_augment", (Ref("source"),), {"n": 10**6, "m": 9}),
+        ),
+        batch_size=2,
+    )
+    with pytest.raises(GraphInvalid) as raised:
+        Session(spec, [np.zeros((32, 32, 3), np.uint8)] * 2, catalog=catalog)
+    [problem] = raised.value.problems
+    assert (problem.node, problem.argument) == ("policy", "n") and "16" in str(problem.fix)
