@@ -82,6 +82,11 @@ def test_random_transforms_are_compared_by_what_each_side_draws(
     (angle,) = comparison.step("Rotate").draws  # type: ignore[attr-defined]
     assert angle.ks is not None and angle.p is not None and angle.p > 0.001
     assert 8 < angle.theirs_std < 15  # uniform on [-20, 20]: 11.5
+    # HorizontalFlip's own p=0.5: how often each side flipped (the replay's record, the coin)
+    (applied,) = comparison.step("HorizontalFlip").draws  # type: ignore[attr-defined]
+    assert applied.quantity == "applied" and applied.ours_n == applied.theirs_n == 160
+    assert 0.35 < applied.ours_mean < 0.65 and 0.35 < applied.theirs_mean < 0.65
+    assert applied.p is not None and applied.p > 0.001
 
 
 def test_tiles_hold_both_sides_outputs(albumentations_comparison: object) -> None:
@@ -152,6 +157,8 @@ def test_a_torchvision_file_against_real_torchvision(reference_python: str, tmp_
     assert [o.shape for o in comparison.ported] == [(64, 64, 3)] * 4
     flip = comparison.step("RandomHorizontalFlip")
     assert flip.pixels is not None and flip.pixels.max_abs == 0
+    (applied,) = flip.draws  # flipped where the output is not the input / DALI's coin
+    assert applied.theirs_n == applied.ours_n == 120 and 0.3 < applied.theirs_mean < 0.7
     to_tensor = comparison.step("ToTensor")
     assert to_tensor.pixels is not None and to_tensor.pixels.peak == 1.0
     assert to_tensor.pixels.max_abs < 1e-3 / 255  # "below 0.001 grey levels"

@@ -222,7 +222,7 @@ def figures_html(steps: list[StepComparison]) -> str:
         drawn = "<br>".join(
             f"{html.escape(d.quantity)}: {d.ours_mean:.3g}&plusmn;{d.ours_std:.2g} / "
             f"{d.theirs_mean:.3g}&plusmn;{d.theirs_std:.2g}"
-            + (f", KS p {d.p:.2g}" if d.p is not None else "")
+            + (f", {'KS p' if d.ks is not None else 'p'} {d.p:.2g}" if d.p is not None else "")
             for d in step.draws
         )
         rows.append(

@@ -85,6 +85,8 @@ def _run_call(
     draws: int,
     job: dict[str, Any],
 ) -> dict[str, Any]:
+    if call.get("rate"):
+        return _applied(library, call, images, int(call["rate"]), int(job.get("seed", 0)))
     try:
         transform = instantiate(library, call)
         seed = int(job.get("seed", 0))
@@ -115,6 +117,27 @@ def _run_call(
             values = {}
         found["draws"] = values
     return found
+
+
+def _applied(
+    library: str, call: dict[str, Any], images: list[np.ndarray], count: int, seed: int
+) -> dict[str, Any]:
+    """How often the transform, with its own probability, applied over `count` samples: as
+    albumentations' replay records it, or (torchvision) where its output is not its input."""
+    try:
+        transform = instantiate(library, call)
+        _seed(library, seed, transform)
+        applied = []
+        for n in range(count):
+            image = images[n % len(images)]
+            if library == "albumentations":
+                applied.append(bool(_replayed(transform, image, record="applied")))
+            else:
+                out = as_hwc(apply(library, transform, image))
+                applied.append(out.shape != image.shape or not np.array_equal(out, image))
+    except Exception as error:
+        return {"error": f"{type(error).__name__}: {_first_line(error)}"}
+    return {"applied": [float(a) for a in applied]}
 
 
 # ---- the library's own objects ------------------------------------------------------------------
@@ -294,7 +317,7 @@ def _tv_affine(t: Any, image: np.ndarray) -> dict[str, float]:
 _REPLAYS: dict[int, tuple[Any, Any]] = {}
 
 
-def _replayed(t: Any, image: np.ndarray) -> dict[str, Any]:
+def _replayed(t: Any, image: np.ndarray, record: str = "params") -> Any:
     import albumentations as A
 
     if id(t) not in _REPLAYS:
@@ -302,7 +325,7 @@ def _replayed(t: Any, image: np.ndarray) -> dict[str, Any]:
         _REPLAYS[id(t)] = (t, A.ReplayCompose([inner]))
         _seeded(_REPLAYS[id(t)][1], 0)
     replay = _REPLAYS[id(t)][1](image=image)["replay"]["transforms"][0]
-    return dict(replay.get("params") or {})
+    return replay.get(record) if record != "params" else dict(replay.get("params") or {})
 
 
 def _al_crop(t: Any, image: np.ndarray) -> dict[str, float]:

@@ -37,6 +37,7 @@ from .compare_figures import (
     PixelFigures,
     histogram_figures,
     pixel_figures,
+    rate_figures,
     window_figures,
 )
 from .compare_pins import Pin, pin_of
@@ -245,6 +246,9 @@ def _compare(
                 sent.append(plan.entry(plan.pinned, 0))
             else:
                 plan.pinned_at = plan.drawn_at
+            if plan.user is not None and plan.call != plan.user and not plan.before and draws:
+                plan.rated_at = len(sent)
+                sent.append({**encode_call(plan.user), "rate": draws})
         job = {
             "library": library,
             "images": files,
@@ -266,6 +270,14 @@ def _compare(
         _step(step, plan, theirs[plan.pinned_at], theirs[plan.drawn_at], inputs, draws)
         for step, plan in zip(leaves, plans, strict=True)
     ]
+    for index, (step, plan) in enumerate(zip(leaves, plans, strict=True)):
+        rated = theirs[plan.rated_at] if plan.rated_at is not None else {}
+        if rated.get("applied"):
+            applied = _rate_figures(step, rated["applied"], inputs, draws)
+            if applied is not None:
+                steps[index] = dataclasses.replace(
+                    steps[index], draws=(applied, *steps[index].draws)
+                )
     steps += [
         StepComparison(r.call.text(), r.call.line, "refused", (), note=r.reason)
         for r in result.refusals
@@ -295,6 +307,8 @@ class _StepPlan:
     before: tuple[TransformCall, ...] = ()
     drawn_at: int = 0
     pinned_at: int = 0
+    user: TransformCall | None = None  # the call as written, for how often it applies
+    rated_at: int | None = None
 
     @classmethod
     def of(cls, step: PortedStep, steps: Sequence[PortedStep]) -> _StepPlan:
@@ -305,7 +319,7 @@ class _StepPlan:
             if step.folded_into and any(n.id == step.folded_into for n in other.nodes)
         )
         pin = None if before else pin_of(applied)
-        return cls(applied, pin.apply(applied) if pin else applied, pin, before)
+        return cls(applied, pin.apply(applied) if pin else applied, pin, before, user=step.call)
 
     def entry(self, call: TransformCall, draws: int) -> dict[str, Any]:
         if not self.before:
@@ -314,6 +328,26 @@ class _StepPlan:
 
     def calls(self, call: TransformCall) -> tuple[TransformCall, ...]:
         return (*self.before, call)
+
+
+def _rate_figures(
+    step: PortedStep, theirs: Sequence[float], inputs: list[np.ndarray], draws: int
+) -> DrawFigures | None:
+    """How often the transform applies, with the user's probability: the DALI side's rate as
+    the statistics count it (its coin, or its node's apply-with-probability)."""
+    from ..stats import collect_stats
+
+    alone = _alone((step.call,), step)
+    if alone is None:
+        return None
+    spec = _on_arrays(alone.spec, len(inputs))
+    batches = max(1, math.ceil(draws / len(inputs)))
+    stats = collect_stats(spec, (list(inputs), [0] * len(inputs)), batches=batches, device_id=None)
+    node_ids = {node.id for s in alone.steps for node in s.nodes}
+    rate = next((r for r in stats.rates if r.node in node_ids and not r.together_with), None)
+    if rate is None or not rate.trials:
+        return None
+    return rate_figures("applied", rate.successes, rate.trials, theirs)
 
 
 def _step(

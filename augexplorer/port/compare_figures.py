@@ -82,6 +82,8 @@ class DrawFigures:
 
     def describe(self) -> str:
         test = f", KS {self.ks:.3f} (p {self.p:.2g})" if self.ks is not None else ""
+        if self.ks is None and self.p is not None:
+            test = f", p {self.p:.2g}"
         return (
             f"{self.quantity}: DALI {self.ours_mean:.4g} +- {self.ours_std:.3g} "
             f"({self.ours_n} draws), original {self.theirs_mean:.4g} +- {self.theirs_std:.3g} "
@@ -127,6 +129,34 @@ def _figures(
         float(theirs.mean()) if theirs.size else math.nan,
         float(theirs.std()) if theirs.size else math.nan,
         ks,
+        p,
+    )
+
+
+def rate_figures(
+    quantity: str, successes: int, trials: int, theirs: Sequence[float]
+) -> DrawFigures:
+    """How often something happened on each side (`theirs`: 1 or 0 a sample), with the
+    two-proportion z-test's p-value."""
+    values = np.asarray(theirs, dtype=np.float64)
+    ours_rate = successes / trials
+    theirs_rate = float(values.mean())
+    pooled = (successes + values.sum()) / (trials + values.size)
+    spread = math.sqrt(pooled * (1 - pooled) * (1 / trials + 1 / values.size))
+    if spread == 0:
+        p = 1.0 if ours_rate == theirs_rate else 0.0
+    else:
+        z = abs(ours_rate - theirs_rate) / spread
+        p = math.erfc(z / math.sqrt(2))
+    return DrawFigures(
+        quantity,
+        trials,
+        ours_rate,
+        math.sqrt(ours_rate * (1 - ours_rate)),
+        int(values.size),
+        theirs_rate,
+        float(values.std()),
+        None,
         p,
     )
 
