@@ -132,7 +132,7 @@ def check_inflated_box(area_ratio: float | None) -> str:
 
 def check_no_black_corners(images: Sequence[np.ndarray] | None, size: tuple[int, int]) -> str:
     """`images`: the batch of a rotation (HWC uint8) that keeps each image's `size` (height,
-    width) and leaves no black corner: no corner pixel is (0, 0, 0)."""
+    width) and leaves no black corner: no 4 x 4 corner patch is all (0, 0, 0)."""
     pending = _unattempted(images, "replace None with your graph's output arrays.")
     if pending:
         return pending
@@ -144,8 +144,9 @@ def check_no_black_corners(images: Sequence[np.ndarray] | None, size: tuple[int,
                 f"{size[0]}: a rotation without keep_size=True grows its canvas to hold the "
                 "turned image. Set keep_size=True."
             )
-        corners = [image[0, 0], image[0, -1], image[-1, 0], image[-1, -1]]
-        if any(not np.any(pixel) for pixel in corners):
+        # a 4 x 4 patch of pure black: no bundled picture has one in any corner
+        corners = [image[:4, :4], image[:4, -4:], image[-4:, :4], image[-4:, -4:]]
+        if any(not np.any(patch) for patch in corners):
             raise WrongAnswer(
                 f"image {index} still has a black corner: fill_value=0 paints what the turn "
                 "uncovers black. Leave fill_value unset (DALI repeats the edge pixels), or crop "

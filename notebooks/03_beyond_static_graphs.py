@@ -13,6 +13,10 @@
 # %% [markdown]
 # # Beyond static graphs
 #
+# **Objective:** draw a different affine warp for every image, fill what a warp uncovers, crop
+# relative to each image and apply a node with a probability, in DALI's own operators.
+# **Time:** about 40 minutes, with two exercises (the notebook runs in under a minute on a CPU).
+#
 # In 2019 a practitioner who moved a fast.ai-style augmentation pipeline to DALI found it very
 # fast and rather stiff. Four gaps stood out:
 #
@@ -34,6 +38,7 @@ import math
 from IPython.display import display
 
 from augexplorer import GraphSpec, Node, Random, Ref, Session, Source, chain, preset
+from augexplorer.exercises import check_inflated_box, check_no_black_corners, rotated_box
 from augexplorer.render import render_node
 
 # %% [markdown]
@@ -89,6 +94,16 @@ render_node(result, cell=176, columns=3)
 render_node(result, "shear", cell=176, columns=3, captions=False)
 
 # %% [markdown]
+# The captions of the first grid are cut short; here are the shear angles each image drew (two
+# per image, in degrees, each between -12 and 12):
+
+# %%
+shears = result.draws("shear")["shear"]["angles"]
+assert all(-12 <= angle <= 12 for pair in shears for angle in pair)
+for index, pair in enumerate(shears):
+    print(f"image {index}: shear angles {[round(float(angle), 1) for angle in pair]}")
+
+# %% [markdown]
 # ## 2. The graph is not static any more
 #
 # Widening the rotation range is one edit. The engine keeps every node's output from the last run,
@@ -103,8 +118,27 @@ render_node(result, cell=176, columns=3)
 # %% [markdown]
 # ## 3. Reflection padding
 #
-# Rotating or shrinking an image uncovers areas that have no source pixels. `warp_affine` fills
-# them with one colour. `experimental.warp_perspective` has a `border_mode` argument: `constant`
+# Rotating or shrinking an image uncovers areas that have no source pixels. `warp_affine` paints
+# them with its `fill_value` where one is set (the `random_affine` preset sets 0, black); with
+# `fill_value` unset it repeats the edge pixels instead. The cell below runs the warp of section
+# 1 both ways and looks at the top-left corner pixel of each image: black with `fill_value=0`
+# where the warp uncovered it, an edge colour without, and the same where the warp zoomed in far
+# enough to cover the corner.
+
+# %%
+filled = session.run()
+edges = Session(session.spec.unset_arg("warp", "fill_value"), batch_size=6).run()
+filled_corners = [image[0, 0].tolist() for image in filled.arrays("warp")]
+edge_corners = [image[0, 0].tolist() for image in edges.arrays("warp")]
+print("fill_value=0:   ", filled_corners)
+print("fill_value unset:", edge_corners)
+# where the warp covers the corner (a zoom in) both agree; where it uncovers it, 0 against an edge
+assert all(f in ([0, 0, 0], e) for f, e in zip(filled_corners, edge_corners, strict=True))
+assert any(f == [0, 0, 0] != e for f, e in zip(filled_corners, edge_corners, strict=True))
+render_node(edges, cell=176, columns=3)
+
+# %% [markdown]
+# Neither is a picture: one colour, or streaks of the edge pixels. `experimental.warp_perspective` has a `border_mode` argument: `constant`
 # (one colour), `replicate` (repeat the edge pixels), `reflect` and `reflect_101` (mirror the
 # image at its edges) and `wrap` (tile it). It works on the CPU as well as on the GPU.
 #
@@ -204,6 +238,47 @@ render_node(result, "mirror_pad", cell=150, columns=3, captions=False)
 render_node(result, cell=176, columns=3)
 
 # %% [markdown]
+# ## Exercise: no black corners, same size
+#
+# `rotate` has two arguments that decide the corners. Without `keep_size` its output grows to
+# hold the whole turned image, so the batch's sizes change; with `fill_value=0` what the turn
+# uncovers is black. The graph below has both problems. Change it (with `set_arg`,
+# `unset_arg`, or another node) so that every image stays 256 x 256 and no corner is black,
+# with the angles still random, and put your graph in `answer`.
+
+# %%
+turning = chain(
+    Source("source", seed=3),
+    ("decode", "decoders.image", {"output_type": "RGB"}),
+    ("resize", "resize", {"resize_x": 256.0, "resize_y": 256.0}),
+    ("rotate", "rotate", {"angle": Random.uniform(20, 30), "fill_value": 0.0}),
+    batch_size=3,
+)
+print("sizes now:", [image.shape[:2] for image in Session(turning).run().arrays("rotate")])
+
+answer = None  # your graph, e.g. turning.set_arg(...)...
+
+# %%
+images = None if answer is None else Session(answer).run().arrays(answer.outputs["images"])
+print(check_no_black_corners(images, (256, 256)))
+
+# %% [markdown]
+# ## Exercise: a rotated box is a bigger box
+#
+# A detection box is axis-aligned. When its image turns, the object turns with it, and the box
+# that holds it is the axis-aligned box around its four turned corners: larger than the object.
+# `rotated_box(box, degrees, centre)` computes it. How many times larger is the area of the box
+# around a 100 x 100 square turned by 45 degrees about its centre?
+
+# %%
+print("turned by 10 degrees:", [round(v, 1) for v in rotated_box([0, 0, 100, 100], 10, (50, 50))])
+
+area_ratio = None  # your answer: a number
+
+# %%
+print(check_inflated_box(area_ratio))
+
+# %% [markdown]
 # ## 4. A crop sized relative to each image
 #
 # `slice` takes its window either in pixels or as fractions of each image: `rel_start` is where
@@ -239,6 +314,16 @@ result = reflect_session.set_probability("warp", 0.5)
 coins = result.draws("warp")["warp"]["apply"]
 print(f"warped {sum(coins)} of {len(coins)} images:", [int(coin) for coin in coins])
 render_node(result, cell=176, columns=3)
+
+# %% [markdown]
+# A probability of 0.5 is a coin per image, not half of every batch: with 6 images any count from
+# 0 to 6 can come up, and a share counted over a few batches is not exactly a half either:
+
+# %%
+for _ in range(4):
+    coins += reflect_session.next_batch().draws("warp")["warp"]["apply"]
+print(f"warped {sum(coins)} of {len(coins)} images over 5 batches ({sum(coins) / len(coins):.0%})")
+assert set(coins) <= {0, 1}
 
 # %% [markdown]
 # ## 6. The ImageNet training preset

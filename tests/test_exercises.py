@@ -63,7 +63,7 @@ def test_no_black_corners() -> None:
     bright = np.full((8, 8, 3), 200, np.uint8)
     assert check_no_black_corners([bright], (8, 8)).startswith("Right")
     cornered = bright.copy()
-    cornered[0, 0] = 0
+    cornered[:4, :4] = 0
     with pytest.raises(WrongAnswer, match="black corner"):
         check_no_black_corners([cornered], (8, 8))
     with pytest.raises(WrongAnswer, match="keep_size"):
@@ -85,3 +85,24 @@ def test_normalized_once() -> None:
         check_normalized_once((once - 0.485 * 255) / (0.229 * 255))
     with pytest.raises(WrongAnswer, match="0-255"):
         check_normalized_once(once * 60 + 120)
+
+
+def test_the_corner_exercise_of_notebook_03_has_an_answer_that_passes() -> None:
+    # the graph of the exercise, and the two edits it asks for, run with real DALI
+    from augexplorer import Random, Session, Source, chain
+
+    turning = chain(
+        Source("source", seed=3),
+        ("decode", "decoders.image", {"output_type": "RGB"}),
+        ("resize", "resize", {"resize_x": 256.0, "resize_y": 256.0}),
+        ("rotate", "rotate", {"angle": Random.uniform(20, 30), "fill_value": 0.0}),
+        batch_size=3,
+    )
+    with pytest.raises(WrongAnswer, match="keep_size"):
+        check_no_black_corners(Session(turning, device_id=None).run().arrays("rotate"), (256, 256))
+    kept = turning.set_arg("rotate", "keep_size", True)
+    with pytest.raises(WrongAnswer, match="black corner"):
+        check_no_black_corners(Session(kept, device_id=None).run().arrays("rotate"), (256, 256))
+    answer = kept.unset_arg("rotate", "fill_value")
+    images = Session(answer, device_id=None).run().arrays("rotate")
+    assert check_no_black_corners(images, (256, 256)).startswith("Right")
