@@ -102,6 +102,7 @@ def test_augexplorer_import_takes_the_file_and_the_saved_form(
     assert not train_file.with_suffix(".ran").exists()
 
 
+@pytest.mark.slow
 def test_the_exported_module_of_a_ported_graph_gives_the_explorers_pixels(
     train_file: Path, tmp_path: Path
 ) -> None:
