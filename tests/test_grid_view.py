@@ -382,7 +382,7 @@ def test_a_tile_size_typed_that_is_not_applied_says_why(
     grid = explorer.grid
     drawn = grid.pictures
     page_update(grid.size.box, value=typed)
-    why = reason.format(what="the tile size", low=120, high=480)
+    why = reason.format(what="the tile size", low=120, high=1200)
     assert html.unescape(grid.refused.value) == (
         f"<span class='ax-errors'>⚠ Not applied: {why}. The tile size stays 240.</span>"
     )
@@ -398,7 +398,7 @@ def test_a_tile_size_typed_that_is_not_applied_says_why(
 def test_both_refusals_show_until_each_box_is_put_right(explorer: Explorer) -> None:
     grid = explorer.grid
     page_update(grid.mode, index=1)  # Variety
-    page_update(grid.size.box, value="1000")
+    page_update(grid.size.box, value="5000")
     page_update(grid.draws, value="0")
     said = html.unescape(grid.refused.value)
     assert "The tile size stays 240" in said and "The number of draws stays 8" in said

@@ -20,7 +20,7 @@ from augexplorer.render.overlay_data import (
     pane_overlay,
 )
 from augexplorer.render.sample_view import sample_view
-from augexplorer.render.tiles import node_tiles, pictures
+from augexplorer.render.tiles import node_tiles, picture_size, pictures
 from augexplorer.spec import Ref
 
 from .annotations_view import AnnotationToggles
@@ -33,7 +33,8 @@ from .tile_grid import DEFAULT_SIZE, TileGrid, large_state, tile_state
 from .variety import MAX_COPIES, MIN_COPIES, Variety, VarietyError
 
 MODES = ("Batch", "Variety", "A/B")
-MIN_SIZE, MAX_SIZE = 120, 480  # CSS pixels per picture
+# CSS pixels per picture: from many small tiles a row up to one picture as wide as a wide panel
+MIN_SIZE, MAX_SIZE = 120, 1200
 
 
 def _muted(text: str) -> str:
@@ -170,7 +171,15 @@ class GridView(widgets.VBox):
     def _show_batch(self, result: RunResult, what: Shown) -> None:
         tiles = node_tiles(result, what.ref, self.size.value)
         self.tiles.tiles = [
-            tile_state(t.index, [t.picture], text=t.text, label=t.label, draws=t.draws, file=t.file)
+            tile_state(
+                t.index,
+                [t.picture],
+                text=t.text,
+                label=t.label,
+                draws=t.draws,
+                file=t.file,
+                sizes=[(t.width, t.height)],
+            )
             for t in tiles
         ]
         self._view = (result, what.ref.node, True)
@@ -213,6 +222,7 @@ class GridView(widgets.VBox):
                 t.index,
                 [picture, t.picture],
                 tags=("A before", "B now"),
+                sizes=[picture_size(array, kept.layout), (t.width, t.height)],
                 label=t.label,
                 # an edit of a distribution or of the seeds draws other values: say both
                 draws=t.draws
@@ -221,7 +231,9 @@ class GridView(widgets.VBox):
                 file=t.file,
                 text=t.text,
             )
-            for (t, _), picture, drawn in zip(pairs, older, before_draws, strict=True)
+            for (t, _), picture, drawn, array in zip(
+                pairs, older, before_draws, wanted, strict=True
+            )
         ]
         self._view = (result, node, True)
         self._annotate(result, what.ref, picture=1, pictures=2)  # on "B now"
@@ -259,7 +271,15 @@ class GridView(widgets.VBox):
         tiles = node_tiles(varied, ref, self.size.value)
         label = self.variety.caption
         self.tiles.tiles = [
-            tile_state(t.index, [t.picture], text=t.text, label=label, draws=t.draws, file=t.file)
+            tile_state(
+                t.index,
+                [t.picture],
+                text=t.text,
+                label=label,
+                draws=t.draws,
+                file=t.file,
+                sizes=[(t.width, t.height)],
+            )
             for t in tiles
         ]
         self._view = (varied, ref.node, False)

@@ -29,11 +29,14 @@ def tile_state(
     draws: str = "",
     file: str = "",
     tags: Sequence[str] = (),
+    sizes: Sequence[tuple[int, int]] = (),
 ) -> dict[str, Any]:
-    """One tile as the page reads it."""
+    """One tile as the page reads it. `sizes`: each picture's own (width, height) in pixels,
+    from which the page shows every tile of the grid at one scale (none given: as sent)."""
     return {
         "index": index,
         "pictures": list(pictures),
+        "sizes": [list(size) for size in sizes],
         "tags": list(tags),
         "text": text,
         "label": label,
@@ -83,7 +86,7 @@ def _bundle(*names: str) -> str:
 
 
 class TileGrid(anywidget.AnyWidget):
-    _esm = _bundle("annotation_overlay.js", "tile_grid.js")
+    _esm = _bundle("annotation_overlay.js", "large_view.js", "tile_grid.js")
     _css = _bundle("tile_grid.css", "annotation_overlay.css")
     tiles = traitlets.List(traitlets.Dict()).tag(sync=True)
     size = traitlets.Int(DEFAULT_SIZE).tag(sync=True)  # CSS pixels per picture

@@ -16,7 +16,7 @@ import simplejpeg
 
 from ..engine.result import RunResult
 from ..spec import Ref
-from .display import Normalization, is_image_like, to_rgb8
+from .display import Normalization, is_image_like, to_hwc, to_rgb8
 from .grid import fit_into
 from .result_view import normalization_for
 
@@ -34,6 +34,19 @@ class Tile:
     label: str
     draws: str
     file: str
+    # the sample's own size in pixels (the thumbnail may be smaller): the page shows every tile
+    # of a grid at one scale from these; (0, 0) for values that are not an image
+    width: int = 0
+    height: int = 0
+
+
+def picture_size(sample: np.ndarray, layout: str) -> tuple[int, int]:
+    """(width, height) of `sample` as a picture; (0, 0) when it is not an image."""
+    array = np.asarray(sample)
+    if not is_image_like(array, layout):
+        return (0, 0)
+    height, width = to_hwc(array, layout).shape[:2]
+    return (int(width), int(height))
 
 
 def thumbnail(
@@ -113,6 +126,7 @@ def node_tiles(result: RunResult, ref: Ref, size: int) -> list[Tile]:
     draws = result.draw_captions(reaching=ref.node)
     files = result.files()
     samples = result.sample_indices(ref)
+    sizes = [picture_size(a, layout) for a in arrays]
     return [
         Tile(
             index=i,
@@ -121,8 +135,10 @@ def node_tiles(result: RunResult, ref: Ref, size: int) -> list[Tile]:
             label=labels[i] if i < len(labels) else "",
             draws=draws[i] if i < len(draws) else "",
             file=files[i] if i < len(files) else "",
+            width=dims[0],
+            height=dims[1],
         )
-        for position, (i, picture) in enumerate(
-            zip(samples, pictures(arrays, layout, norm, size), strict=True)
+        for position, (i, picture, dims) in enumerate(
+            zip(samples, pictures(arrays, layout, norm, size), sizes, strict=True)
         )
     ]

@@ -99,11 +99,11 @@ def test_tile_size_control_changes_the_tiles(page: Any) -> None:
     page.wait_for_function(
         "() => document.querySelector('.ax-tile-size .ax-number-box input').value === '240'"
     )
-    box.fill("1000")
+    box.fill("2000")
     box.press("Enter")
     refused = page.locator(".ax-grid-refused")
     refused.wait_for(timeout=30_000)
-    assert "between 120 and 480" in refused.inner_text(), refused.inner_text()
+    assert "between 120 and 1200" in refused.inner_text(), refused.inner_text()
     box.fill("240")
     box.press("Enter")
     refused.wait_for(state="hidden", timeout=30_000)

@@ -6,6 +6,9 @@
 // Lumino (JupyterLab, Notebook 7) skips its keyboard shortcuts inside an element marked so:
 // without it, arrows and Esc would move between notebook cells instead.
 const KEEP_KEYS = "data-lm-suppress-shortcuts";
+// Up to this size a narrow output still shows two tiles a row (tile_grid.css); larger sizes
+// may take the whole row.
+const LARGE_TILE = 480;
 
 function h(tag, cls, parent, text) {
   const el = document.createElement(tag);
@@ -111,6 +114,17 @@ class TileGrid {
     this.large.hidden = true;
     this.grid = h("div", "ax-tiles", el);
     this.large.addEventListener("keydown", (e) => this.key(e));
+    this.large.addEventListener("keyup", (e) => {
+      if (this.zoom && zoomKey(this.zoom, e)) e.stopPropagation();
+    });
+    this.zoomState = newZoomState(); // kept while moving between samples (large_view.js)
+    // The boxes follow the view's width (a resized page, a file browser opened or closed).
+    this.resize = new ResizeObserver(() => {
+      this.zoom?.layout();
+      this.showScale();
+    });
+    this.resize.observe(this.large);
+    this.resize.observe(this.grid);
   }
 
   // ---- tiles ------------------------------------------------------------------------------
@@ -121,10 +135,13 @@ class TileGrid {
     setStyle(this.grid, "--ax-tile", `${size * per + 8 * (per - 1)}px`);
     setStyle(this.grid, "--ax-picture", `${size}px`);
     this.grid.classList.toggle("ax-tiles-pairs", per > 1);
+    // past the sizes a grid is browsed at, a size asks for pictures that large: one a row
+    this.grid.classList.toggle("ax-tiles-large", size > LARGE_TILE);
     this.el.classList.toggle("ax-stale", Boolean(this.model.get("stale")));
     const shape = tiles.map((t) => (t.pictures || []).length).join(",");
     if (shape !== this.shape) this.build(tiles, shape);
     // The old pictures stay on screen until the new ones replace them: no flicker.
+    this.oneScale(tiles, size);
     tiles.forEach((tile, i) => this.fill(this.tileEls[i], tile));
     this.drawOverlays();
     this.el.dataset.drawn = String(++this.drawn);
@@ -148,6 +165,8 @@ class TileGrid {
       const line = h("div", "ax-tile-line", cap);
       h("span", "ax-tile-index", line);
       h("span", "ax-tile-label", line);
+      h("span", "ax-tile-scale", line).title =
+        "shown at this scale of its pixels: every tile of the grid at one scale";
       h("div", "ax-tile-draws", cap);
       fig.addEventListener("click", () => this.open(Number(fig.dataset.index)));
       fig.addEventListener("keydown", (e) => {
@@ -163,6 +182,31 @@ class TileGrid {
     if (first) first.classList.add("ax-grid");
   }
 
+  // Every tile of the grid at one scale: the largest picture fills its square, the others are
+  // enlarged or reduced by the same factor (a 256 px image beside 800 px ones is drawn smaller,
+  // as it is). `this.gridScale`: picture pixels to the square's `size`.
+  oneScale(tiles, size) {
+    let side = 0;
+    for (const tile of tiles) {
+      for (const [w, hgt] of tile.sizes || []) side = Math.max(side, w, hgt);
+    }
+    this.gridScale = side ? size / side : 0;
+    this.showScale();
+  }
+
+  // The scale on screen, written on every tile (the squares may be narrower than `size`: a
+  // narrow column shrinks them, all alike); square pixels from 2x, where smoothing would blur.
+  showScale() {
+    const first = this.grid.querySelector(".ax-tile-picture");
+    const size = this.model.get("size");
+    const side = first ? Math.min(first.clientWidth, first.clientHeight) : 0;
+    const shown = this.gridScale && side ? (this.gridScale * side) / size : 0;
+    this.el.classList.toggle("ax-tiles-pixelated", shown >= 2);
+    this.el.dataset.scale = shown ? shown.toFixed(3) : "";
+    const text = shown ? `${Math.round(shown * 100)}%` : "";
+    for (const fig of this.tileEls) setText(fig.querySelector(".ax-tile-scale"), text);
+  }
+
   fill(fig, tile) {
     const index = String(tile.index);
     if (fig.dataset.index !== index) fig.dataset.index = index;
@@ -176,6 +220,16 @@ class TileGrid {
       setHidden(tag, !tag.textContent);
       if (picture) img.src = dataUrl(picture, "image/jpeg");
       setHidden(img, !picture);
+      // its place in the square at the grid's one scale (tile_grid.css: fractions of the side)
+      const [w, hgt] = (tile.sizes || [])[k] || [0, 0];
+      const frame = img.parentElement;
+      const scaled = Boolean(this.gridScale && w && hgt);
+      frame.classList.toggle("ax-scaled", scaled);
+      if (scaled) {
+        const size = this.model.get("size");
+        setStyle(frame, "--ax-fw", String((w * this.gridScale) / size));
+        setStyle(frame, "--ax-fh", String((hgt * this.gridScale) / size));
+      }
     });
     const values = fig.querySelector(".ax-tile-values");
     setText(values, tile.text || "");
@@ -222,6 +276,7 @@ class TileGrid {
 
   close() {
     const index = this.model.get("opened");
+    this.zoomState = newZoomState(); // the next sample opened starts whole
     this.model.set("opened", -1);
     this.model.save_changes();
     const tile = this.tileEls.find((t) => Number(t.dataset.index) === index);
@@ -234,7 +289,7 @@ class TileGrid {
     const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
     if (e.key in moves) this.open(this.neighbour(index, moves[e.key]));
     else if (e.key === "Escape") this.close();
-    else return;
+    else if (!(this.zoom && zoomKey(this.zoom, e))) return;
     e.preventDefault();
     e.stopPropagation();
   }
@@ -250,6 +305,7 @@ class TileGrid {
     const tile = (this.model.get("tiles") || []).find((t) => t.index === index) || {};
     const root = this.large;
     root.replaceChildren();
+    this.zoom = null;
     root.classList.toggle("ax-large-loading", !ready);
     const head = h("div", "ax-large-head", root);
     const tiles = this.model.get("tiles") || [];
@@ -282,13 +338,25 @@ class TileGrid {
       h("div", "ax-pane-meta", pane, "loading full resolution…");
       return;
     }
-    for (const p of view.panes || []) this.pane(panes, p, readout);
+    const zoom = new LargeZoom(root, this.zoomState, () => this.showZoom());
+    for (const p of view.panes || []) this.pane(panes, p, readout, zoom);
+    const pictures = (view.panes || []).filter((p) => p.pixels);
     // Values that are no picture (encoded bytes, a matrix) are shown whole: nothing to point at.
-    readout.hidden = !(view.panes || []).some((p) => p.pixels);
+    readout.hidden = !pictures.length;
+    if (pictures.length) {
+      // the output compared in place with its input (or, with none, the decoded original)
+      const other = pictures.find((p) => p.role === "before")
+        || pictures.find((p) => p.role !== "after");
+      zoom.addCompare(other);
+      this.zoom = zoom;
+      this.zoomFigure = zoomBar(head, zoom);
+      head.insertBefore(this.zoomFigure.parentElement, head.querySelector(".ax-large-spacer"));
+      zoom.layout();
+    }
     this.facts(root, view);
   }
 
-  pane(parent, p, readout) {
+  pane(parent, p, readout, zoom) {
     const fig = h("figure", `ax-pane ax-pane-${p.role}`, parent);
     const title = h("div", "ax-pane-title", fig);
     h("b", "", title, p.role);
@@ -299,40 +367,94 @@ class TileGrid {
       h("div", "ax-pane-meta", fig, meta);
       return;
     }
-    const frame = h("div", "ax-ov-frame ax-ov-frame-pane", fig);
+    const frame = h("div", "ax-ov-frame ax-ov-frame-pane");
     const canvas = h("canvas", "ax-pane-canvas", frame);
-    const tip = h("span", "ax-pointer-value", frame);
-    tip.hidden = true;
     drawOverlay(frame, p.overlay); // annotation_overlay.js
     if (p.window) drawWindow(frame, p);
     drawPixels(canvas, p);
+    const box = zoom.add(fig, frame, p); // large_view.js: the box that zooms and pans
+    const tip = h("span", "ax-pointer-value", box);
+    tip.hidden = true;
+    h("span", "ax-probe-mark", box).hidden = true;
     h("div", "ax-pane-meta", fig, meta);
     const values = p.values ? typed(p.values, p.values_dtype) : null;
     const pixels = new Uint8Array(p.pixels.buffer, p.pixels.byteOffset, p.pixels.byteLength);
-    const channels = values ? p.channels : 3;
-    const dtype = values ? p.values_dtype : "uint8";
-    canvas.addEventListener("mousemove", (e) => {
-      const r = canvas.getBoundingClientRect();
-      const x = Math.min(p.width - 1, Math.floor(((e.clientX - r.left) * p.width) / r.width));
-      const y = Math.min(p.height - 1, Math.floor(((e.clientY - r.top) * p.height) / r.height));
+    // what the probe reads of this pane at a place given as fractions of its picture
+    p.read = (u, v) => {
+      const x = Math.min(p.width - 1, Math.floor(u * p.width));
+      const y = Math.min(p.height - 1, Math.floor(v * p.height));
+      const channels = values ? p.channels : 3;
+      const dtype = values ? p.values_dtype : "uint8";
       const start = (y * p.width + x) * channels;
       const source = values || pixels;
-      const v = Array.from(source.subarray(start, start + channels), (n) => formatValue(n, dtype));
-      const value = channels === 1 ? v[0] : `[${v.join(", ")}]`;
-      readout.textContent = `${p.role} (${p.node}) at x ${x}, y ${y}: ${value} ${dtype}`;
-      readout.dataset.x = String(x);
-      readout.dataset.y = String(y);
-      // The value beside the pointer too: on a narrow page the pictures stack and the line
-      // under them runs past the screen (the notebook's boxes scroll, so it cannot stick).
-      tip.textContent = value;
-      tip.hidden = false;
-      const px = e.clientX - r.left;
-      const py = e.clientY - r.top;
-      const right = px + 14 + tip.offsetWidth <= r.width;
-      tip.style.left = `${right ? px + 14 : Math.max(0, px - 14 - tip.offsetWidth)}px`;
-      tip.style.top = `${py + 16 + tip.offsetHeight <= r.height ? py + 16 : Math.max(0, py - 16 - tip.offsetHeight)}px`;
+      const read = Array.from(source.subarray(start, start + channels), (n) => formatValue(n, dtype));
+      const value = channels === 1 ? read[0] : `[${read.join(", ")}]`;
+      return { x, y, value, dtype };
+    };
+    p.box = box;
+    box.addEventListener("mousemove", (e) => this.probe(zoom, p, e, readout));
+    box.addEventListener("mouseleave", () => this.unprobe());
+  }
+
+  // Every pane read at the same place (the same fractions of its picture): the one pointed at
+  // first, its value beside the pointer too, and a mark where that place is on the others.
+  probe(zoom, pointed, e, readout) {
+    const box = zoom.boxes.find((b) => b.p === pointed);
+    const at = box && zoom.fraction(box, e.clientX, e.clientY);
+    if (!at) return this.unprobe();
+    const [u, v] = at;
+    const lines = [];
+    for (const b of [box, ...zoom.boxes.filter((o) => o !== box)]) {
+      const p = b.p;
+      const r = p.read(u, v);
+      lines.push(`${p.role} (${p.node}) at x ${r.x}, y ${r.y}: ${r.value} ${r.dtype}`);
+      const mark = p.box.querySelector(".ax-probe-mark");
+      if (b === box) {
+        readout.dataset.x = String(r.x);
+        readout.dataset.y = String(r.y);
+        this.showTip(p.box, b.frame, e, r.value);
+        mark.hidden = true;
+      } else {
+        p.box.querySelector(".ax-pointer-value").hidden = true;
+        const fr = b.frame.getBoundingClientRect();
+        const vr = p.box.getBoundingClientRect();
+        mark.style.left = `${fr.left - vr.left + u * fr.width}px`;
+        mark.style.top = `${fr.top - vr.top + v * fr.height}px`;
+        mark.hidden = false;
+      }
+    }
+    readout.textContent = lines.join("\n");
+  }
+
+  unprobe() {
+    this.large.querySelectorAll(".ax-pointer-value, .ax-probe-mark").forEach((el) => {
+      el.hidden = true;
     });
-    canvas.addEventListener("mouseleave", () => { tip.hidden = true; });
+  }
+
+  // The value beside the pointer, kept inside the part of the picture on screen: on a narrow
+  // page the pictures stack and the line under them runs past the screen.
+  showTip(view, frame, e, value) {
+    const tip = view.querySelector(".ax-pointer-value");
+    tip.textContent = value;
+    tip.hidden = false;
+    const vr = view.getBoundingClientRect();
+    const fr = frame.getBoundingClientRect();
+    const left = Math.max(vr.left, fr.left) - vr.left;
+    const top = Math.max(vr.top, fr.top) - vr.top;
+    const right = Math.min(vr.right, fr.right) - vr.left;
+    const bottom = Math.min(vr.bottom, fr.bottom) - vr.top;
+    const px = e.clientX - vr.left;
+    const py = e.clientY - vr.top;
+    const x = px + 14 + tip.offsetWidth <= right ? px + 14 : Math.max(left, px - 14 - tip.offsetWidth);
+    const y = py + 16 + tip.offsetHeight <= bottom ? py + 16 : Math.max(top, py - 16 - tip.offsetHeight);
+    tip.style.left = `${x}px`;
+    tip.style.top = `${y}px`;
+  }
+
+  showZoom() {
+    if (!this.zoomFigure || !this.zoom) return;
+    setText(this.zoomFigure, `${Math.round(this.zoom.pixelScale() * 100)}%`);
   }
 
   facts(root, view) {
