@@ -130,12 +130,24 @@ def test_random_starts_around_the_current_value(catalog: Catalog) -> None:
     assert make_random(None, 50.0) == Random.uniform(40.0, 60.0)
 
 
+def test_random_from_a_value_between_steps_is_centred_on_it(catalog: Catalog) -> None:
+    """-12.5 on a slider of whole degrees: each end rounded alone gave U(-30, 6), centred on -12;
+    the high end mirrors the low one, so the range is centred on the value itself."""
+    angle = catalog["rotate"].arg("angle")  # curated -90..90 in whole degrees
+    assert make_random(angle, -12.5) == Random.uniform(-30.0, 5.0)
+    for value in (-89.5, -12.5, -0.5, 0.0, 7.5, 33.0, 89.5):
+        drawn = make_random(angle, value)
+        assert (drawn.low + drawn.high) / 2 == pytest.approx(value, abs=0.5), (value, drawn)
+        assert -90.0 <= drawn.low < drawn.high <= 90.0, (value, drawn)
+        assert drawn.low == round(drawn.low) and drawn.high == round(drawn.high)
+
+
 def test_random_starts_on_the_slider_s_steps(catalog: Catalog) -> None:
     """The range slider moves on the hint's steps: a range between them would be shown as
     another one than the one drawn from."""
     contrast = catalog["contrast"].arg("contrast")  # curated 0..3 in steps of 0.05
     drawn = make_random(contrast, 1.33)
-    assert drawn == Random.uniform(1.05, 1.65)
+    assert drawn == Random.uniform(1.05, 1.6)  # centred on 1.325, the nearest the steps allow
     for value in (0.0, 0.01, 0.33, 1.0, 2.97, 3.0):
         drawn = make_random(contrast, value)
         for end in (drawn.low, drawn.high):

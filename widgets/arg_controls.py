@@ -80,8 +80,11 @@ def constant_widget(arg: ArgInfo | None, value: ArgValue) -> widgets.ValueWidget
         )
     if arg.kind == "BOOL" and not arg.is_vector:
         return widgets.Checkbox(value=bool(value), indent=False)
-    if arg.is_numeric and not arg.is_vector:
-        number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+    one = one_value(arg, value)
+    if arg.is_numeric and (not arg.is_vector or one is not None):
+        # a vector argument holding one value (gaussian_blur's sigma: every axis alike) is one
+        # number to tune, with the same slider as a scalar's; more values are typed as a list
+        number = one if one is not None else 0
         if arg.hint is not None:
             low, high = arg.hint.low, arg.hint.high
             if arg.is_integer:
@@ -103,6 +106,18 @@ def constant_widget(arg: ArgInfo | None, value: ArgValue) -> widgets.ValueWidget
     if arg.is_numeric and arg.is_vector:
         return widgets.Text(value=format_vector(value), continuous_update=False)
     return widgets.Text(value=str(value), continuous_update=False)
+
+
+def one_value(arg: ArgInfo, value: ArgValue) -> float | None:
+    """The number a numeric argument holds where it is one: a scalar, or a curated vector
+    argument given a single value (which DALI applies to every axis); None otherwise."""
+    if isinstance(value, (list, tuple)) and len(value) == 1 and arg.is_vector and arg.hint:
+        value = value[0]
+    elif arg.is_vector and arg.hint is None:
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    return None if arg.is_vector else 0
 
 
 def number_box(value: float | None = None, width: str | None = None) -> widgets.Text:
@@ -283,6 +298,8 @@ def read_constant(arg: ArgInfo | None, widget: widgets.ValueWidget) -> ArgValue:
         import ast
 
         return ast.literal_eval(value)
+    if arg.is_numeric and arg.is_vector and isinstance(widget, NumberSlider):
+        return value if arg.is_integer else float(value)  # one value for every axis
     if arg.is_numeric and arg.is_vector:
         return parse_vector(value, arg.is_integer)
     if arg.kind == "BOOL" and not arg.is_vector:
@@ -318,6 +335,8 @@ def make_random(arg: ArgInfo | None, value: ArgValue) -> Random:
     values = value if isinstance(value, (list, tuple)) else [value]
     centre = float(values[0]) if values and isinstance(values[0], (int, float)) else 0.0
     shape = len(values) if isinstance(value, (list, tuple)) and len(values) > 1 else None
+    if shape is None and arg is not None and arg.is_vector and arg.is_numeric:
+        shape = 1  # a vector argument's one value (for every axis) is drawn as a vector of one
     if arg is not None and arg.hint is not None:
         low_end, high_end = arg.hint.low, arg.hint.high
         spread = (high_end - low_end) * 0.1
@@ -338,13 +357,20 @@ def make_random(arg: ArgInfo | None, value: ArgValue) -> Random:
 
 
 def _on_steps(low: float, high: float, hint: Hint) -> tuple[float, float]:
-    """`low` and `high` on the nearest of the hint's steps (counted from its low end, as the
-    range slider counts them), at least one step apart: what the slider shows is the range."""
+    """`low` and `high` on the hint's steps (counted from its low end, as the range slider
+    counts them), at least one step apart: what the slider shows is the range. The high end
+    mirrors the low one about the centre: each end rounded alone moved both the same way where
+    the centre lies between steps (-12.5 +- 18 on whole degrees gave U(-30, 6), centred on -12),
+    so the range is centred on the value wherever the steps allow it."""
     if not hint.step:
         return low, high
     step, start = hint.step, hint.low
-    low = start + round((low - start) / step) * step
-    high = start + round((high - start) / step) * step
+    last = round((hint.high - start) / step)
+    centre = ((low + high) / 2 - start) / step  # in steps from the start
+    low_steps = min(max(round(centre - (high - low) / 2 / step), 0), last)
+    high_steps = min(max(round(2 * centre - low_steps), low_steps), last)
+    low = _from_page(start + low_steps * step)
+    high = _from_page(start + high_steps * step)
     if high - low < step / 2:
         low, high = max(hint.low, low - step), min(hint.high, high + step)
     return low, high
@@ -782,6 +808,8 @@ class ArgControl(widgets.VBox):
                 shown = (
                     text_for(self.arg, value) if isinstance(self.editor, widgets.Text) else value
                 )
+                if isinstance(self.editor, NumberSlider) and isinstance(value, (list, tuple)):
+                    shown = value[0] if len(value) == 1 else shown  # one value for every axis
                 if self.editor.value != shown:
                     # A value the control cannot hold is left to the error message below.
                     with contextlib.suppress(Exception):

@@ -17,7 +17,7 @@ from augexplorer.catalog.hints import starting_values, tunable_args
 from augexplorer.catalog.limits import VECTOR_LENGTHS
 from augexplorer.spec import ArgValue, GraphSpec, Node
 
-from .arg_controls import ArgControl, NumberSlider, number_box, value_kind
+from .arg_controls import ArgControl, NumberSlider, number_box, one_value, value_kind
 from .code_view import CodeView
 from .failure import Failure
 from .hover import describe
@@ -443,7 +443,11 @@ def _shown_kind(node: Node, info: OpInfo | None, name: str) -> str:
     unset = arg is not None and (arg.optional_without_default or arg.default_is_placeholder)
     if name not in node.args and unset:
         return "unset"
-    return value_kind(node.args.get(name))
+    kind = value_kind(node.args.get(name))
+    if kind == "const" and arg is not None and arg.is_vector and arg.hint is not None:
+        # one value on the curated slider, a list of them in a text box (arg_controls)
+        return "const.one" if one_value(arg, node.args.get(name, arg.default)) is not None else kind
+    return kind
 
 
 def _default(info: OpInfo | None, name: str) -> ArgValue:
@@ -474,6 +478,13 @@ def starting_value(info: OpInfo, name: str) -> ArgValue:
         return list(value)
     if arg is not None and arg.is_integer and isinstance(value, float):
         return int(value)
+    if (
+        arg is not None
+        and arg.is_vector
+        and arg.hint is not None
+        and isinstance(value, float | int)
+    ):
+        return value  # one value for every axis, on the curated slider (arg_controls.one_value)
     if arg is not None and arg.is_vector and arg.is_numeric and not isinstance(value, list):
         one = value if isinstance(value, (int, float)) else 0
         one = int(one) if arg.is_integer else float(one)

@@ -77,9 +77,13 @@ class ArgInfo:
     def default_is_placeholder(self) -> bool:
         """A default outside the curated range (crop_w's 0): it stands for "not given" (crop
         then takes its window from `crop`), not for a value to tune from."""
-        if not self.has_default or self.hint is None or not isinstance(self.default, (int, float)):
+        default = self.default
+        # a vector's single value (gaussian_blur's window_size [0]: "from sigma") alike
+        if isinstance(default, (list, tuple)) and len(default) == 1:
+            default = default[0]
+        if not self.has_default or self.hint is None or not isinstance(default, (int, float)):
             return False
-        return not self.hint.low <= float(self.default) <= self.hint.high
+        return not self.hint.low <= float(default) <= self.hint.high
 
     def when_unset(self) -> str:
         """What the operator does without this argument: the sentence of DALI's doc that says

@@ -1,0 +1,111 @@
+"""Controls from one rule: a curated numeric argument gets the slider and box whether DALI types
+it as a number or as a vector holding one value (gaussian_blur's sigma and window_size), a
+vector default that only stands for "not given" is said so rather than shown as 0, and turning
+"random" on from such a slider draws around its value."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from augexplorer_widgets import Explorer
+from augexplorer_widgets.arg_controls import NumberSlider, one_value
+
+from augexplorer.catalog import Catalog
+from augexplorer.spec import Random
+
+
+def browser_update(widget: Any, **state: Any) -> None:
+    """Exactly what the front end sends when the user changes a widget's trait."""
+    widget._handle_msg(
+        {
+            "content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
+            "buffers": [],
+        }
+    )
+
+
+@pytest.fixture
+def explorer(catalog, tmp_path: Path) -> Explorer:  # type: ignore[no-untyped-def]
+    explorer = Explorer("basic", batch_size=2, autosave=tmp_path / "autosave.json", catalog=catalog)
+    explorer.add("gaussian_blur")
+    explorer.flush()
+    return explorer
+
+
+def blur_id(explorer: Explorer) -> str:
+    return next(n.id for n in explorer.spec.nodes if n.op == "gaussian_blur")
+
+
+def test_sigma_is_a_slider_with_its_box(explorer: Explorer) -> None:
+    node = blur_id(explorer)
+    explorer.select(node)
+    control = explorer.node_panel.controls["sigma"]
+    assert isinstance(control.editor, NumberSlider)
+    slider = control.editor.slider
+    assert (slider.min, slider.max, slider.step) == (0, 10, 0.1)
+    assert control.editor.box.value == "2"  # the starting value, a visible blur
+    browser_update(control.editor.box, value="3.5")
+    explorer.flush()
+    assert explorer.spec.node(node).args["sigma"] == 3.5
+    browser_update(explorer.node_panel.controls["sigma"].editor.slider, value=5.0)
+    explorer.flush()
+    assert explorer.spec.node(node).args["sigma"] == 5.0
+    assert explorer.result is not None and explorer.state.ok
+
+
+def test_a_vector_of_one_value_shows_on_the_slider_and_two_values_stay_text(
+    explorer: Explorer,
+) -> None:
+    node = blur_id(explorer)
+    explorer.select(node)
+    explorer.set_arg(node, "sigma", [1.5])
+    editor = explorer.node_panel.controls["sigma"].editor
+    assert isinstance(editor, NumberSlider) and editor.value == 1.5
+    explorer.set_arg(node, "sigma", [1.0, 2.0])
+    editor = explorer.node_panel.controls["sigma"].editor
+    assert not isinstance(editor, NumberSlider) and editor.value == "1, 2"
+
+
+def test_window_size_says_not_set_rather_than_0(explorer: Explorer, catalog: Catalog) -> None:
+    window = catalog["gaussian_blur"].arg("window_size")
+    assert window is not None and window.default == [0] and window.default_is_placeholder
+    node = blur_id(explorer)
+    explorer.select(node)
+    control = explorer.node_panel.controls["window_size"]
+    assert "ax-arg-unset" in control.editor._dom_classes
+    texts = [getattr(child, "value", "") for child in control.children]
+    assert any("not set" in str(t) for t in texts), texts
+    assert not any(str(t).strip() == "0" for t in texts)
+    control.editor.click()  # "set": a value on the slider, odd as DALI needs
+    explorer.flush()
+    value = explorer.spec.node(node).args["window_size"]
+    assert value == 1
+    editor = explorer.node_panel.controls["window_size"].editor
+    assert isinstance(editor, NumberSlider) and editor.slider.step == 2
+    browser_update(editor.box, value="9")
+    explorer.flush()
+    assert explorer.spec.node(node).args["window_size"] == 9 and explorer.state.ok
+
+
+def test_random_from_the_sigma_slider_draws_around_its_value(explorer: Explorer) -> None:
+    node = blur_id(explorer)
+    explorer.select(node)
+    explorer.node_panel.controls["sigma"].random_toggle.value = True
+    explorer.flush()
+    drawn = explorer.spec.node(node).args["sigma"]
+    assert isinstance(drawn, Random) and drawn.dist == "uniform"
+    assert (drawn.low + drawn.high) / 2 == pytest.approx(2.0, abs=0.05) and drawn.low < drawn.high
+    assert explorer.result is not None and explorer.state.ok
+
+
+def test_one_value_of_each_kind(catalog: Catalog) -> None:
+    sigma = catalog["gaussian_blur"].arg("sigma")
+    area = catalog["random_resized_crop"].arg("random_area")
+    angle = catalog["rotate"].arg("angle")
+    assert sigma is not None and area is not None and angle is not None
+    assert one_value(sigma, [2.0]) == 2.0 and one_value(sigma, 2.0) == 2.0
+    assert one_value(sigma, [1.0, 2.0]) is None
+    assert one_value(area, [0.5]) is None  # no curated range: its list stays text
+    assert one_value(angle, 12.5) == 12.5 and one_value(angle, "x") == 0
