@@ -61,3 +61,15 @@ def test_nothing_to_compare_without_a_port(tmp_path: Path, catalog: Catalog) -> 
     explorer = Explorer(batch_size=2, autosave=tmp_path / "a.json", catalog=catalog)
     assert explorer.compare_view.compare_button.disabled
     assert "Explorer(port=" in explorer.compare_view.status.value
+
+
+def test_a_preset_picked_leaves_nothing_to_compare(tmp_path: Path, catalog: Catalog) -> None:
+    pipeline = A.Compose([A.Resize(32, 32)])
+    explorer = Explorer(port=pipeline, batch_size=2, autosave=tmp_path / "a.json", catalog=catalog)
+    view = explorer.compare_view
+    view.images.value = 1
+    assert view.compare() is not None and view.tiles.value
+    explorer.toolbar.preset.value = "basic"
+    explorer.flush()
+    assert explorer.original is None and view.compare_button.disabled
+    assert view.tiles.value == "" and view.comparison is None

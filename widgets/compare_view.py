@@ -95,6 +95,8 @@ class CompareView(widgets.VBox):
         self._file_controls.layout.display = "flex" if is_file else "none"
         self.compare_button.disabled = original is None or self.running
         if original is None:
+            self.comparison = None
+            self.tiles.value = self.figures.value = ""  # figures of a graph no longer shown
             self.status.value = (
                 "<span class='ax-muted'>Nothing to compare with: open the panel on your "
                 "pipeline, <code>Explorer(port=train_transform)</code>, or Load its file.</span>"

@@ -313,6 +313,7 @@ class Explorer(widgets.VBox):
         name = change["new"]
         if name and name != EDITED and not self._syncing:
             self._replace(lambda: self.controller.pick_preset(name), f"the preset “{name}”")
+            self._compare_with(None)  # a preset is no port of the pipeline given
 
     def _replace(self, action: Any, what: str) -> None:
         """Run `action`, which swaps the whole graph; an edited graph it replaced is announced
@@ -382,12 +383,15 @@ class Explorer(widgets.VBox):
             t.file_message.value = f"<span class='ax-errors'>{html.escape(str(error))}</span>"
             return
         self._replace(lambda: self.controller.replace(spec), f"the file {path}")
-        if port_summary:  # a pipeline file: the original to compare with is now this file
-            self.original = path
-            self.compare_view.refresh()
+        # a pipeline file is the original to compare with from now on; any other graph has none
+        self._compare_with(path if port_summary else None)
         t.file_message.value = port_summary or (
             f"<span class='ax-muted'>loaded {html.escape(path)}</span>"
         )
+
+    def _compare_with(self, original: Any) -> None:
+        self.original = original
+        self.compare_view.refresh()
 
     def _run_failure(self) -> str | None:
         """What fails when the graph runs here now (a DALI error, data that cannot be read)."""
