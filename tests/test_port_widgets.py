@@ -74,3 +74,20 @@ def test_the_picker_finds_operators_by_the_names_users_know(catalog: Catalog) ->
     assert [i["name"] for i in picker.matches("RandomResizedCrop")] == ["random_resized_crop"]
     assert "rotate" in [i["name"] for i in picker.matches("RandomRotation")]
     assert "warp_affine" in [i["name"] for i in picker.matches("randomaffine")]
+
+
+def test_a_file_with_several_pipelines_is_loaded_by_naming_one(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    path = tmp_path / "train.py"
+    path.write_text(PIPELINE + "val_transform = T.Compose([T.Resize(96), T.CenterCrop(64)])\n")
+    explorer = Explorer("basic", batch_size=4, autosave=tmp_path / "c.json", catalog=catalog)
+    explorer.toolbar.spec_path.value = str(path)
+    explorer.toolbar.load.click()
+    said = explorer.toolbar.file_message.value
+    assert "several pipelines (train_transform, val_transform)" in said
+    assert f"as {path}:train_transform" in said
+    explorer.toolbar.spec_path.value = f"{path}:val_transform"
+    explorer.toolbar.load.click()
+    explorer.flush()
+    assert "center_crop" in explorer.state.spec and "random_resized_crop" not in explorer.state.spec

@@ -10,15 +10,44 @@ from typing import Any
 
 from augexplorer.port.door import is_port_file, port_file, port_object
 from augexplorer.port.model import PortResult
+from augexplorer.port.reading import ReadRefused
 from augexplorer.spec import GraphSpec
 from augexplorer.spec import load as load_spec
 
+PIPELINE_SUFFIXES = (".py", ".ipynb")
+
+
+def split_pipeline(path: str) -> tuple[str, str | None]:
+    """``train.py:val_transform`` -> (``train.py``, ``val_transform``): which pipeline of a
+    file that holds several; a plain path names none."""
+    head, colon, name = path.rpartition(":")
+    if colon and head.lower().endswith(PIPELINE_SUFFIXES) and name.isidentifier():
+        return head, name
+    return path, None
+
 
 def ported(port: Any, pipeline: str | None = None) -> PortResult:
-    """The port of `port`: a path (str or Path) of a file or notebook, else a live Compose."""
+    """The port of `port`: a path (str or Path, ``train.py:val_transform`` naming one of
+    several pipelines) of a file or notebook, else a live Compose."""
     if isinstance(port, str | Path):
-        return port_file(Path(port), pipeline=pipeline)
+        path, named = split_pipeline(str(port))
+        return _port_path(Path(path), pipeline or named)
     return port_object(port, name=_name_of(port))
+
+
+def _port_path(path: Path, pipeline: str | None) -> PortResult:
+    try:
+        return port_file(path, pipeline=pipeline)
+    except ReadRefused as refused:
+        said = str(refused)
+        if "pipelines (" in said and pipeline is None:  # several: say how to pick one here
+            names = said.split("pipelines (", 1)[1].split(")", 1)[0]
+            first = names.split(", ")[0]
+            raise ReadRefused(
+                f"{path} holds several pipelines ({names}) (fix: add the one to port to the "
+                f"path, as {path}:{first})"
+            ) from None
+        raise
 
 
 def _name_of(port: Any) -> str:
@@ -38,10 +67,11 @@ def summary_html(result: PortResult) -> str:
 def load_for_panel(path: str) -> tuple[GraphSpec, str | None]:
     """Load's reading of `path`: a pipeline file or notebook ported (with the summary to show),
     else a spec or an exported module as before."""
-    file = Path(path)
-    if file.suffix.lower() in (".py", ".ipynb") and file.is_file():
+    plain, pipeline = split_pipeline(path)
+    file = Path(plain)
+    if file.suffix.lower() in PIPELINE_SUFFIXES and file.is_file():
         text = file.read_text(encoding="utf-8")
         if is_port_file(file, text):
-            result = port_file(file)
+            result = _port_path(file, pipeline)
             return result.spec, summary_html(result)
     return load_spec(path), None
