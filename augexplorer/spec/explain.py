@@ -39,7 +39,7 @@ def explain(error: msgspec.ValidationError, data: Any, kind: Any, where: str = "
     place = (where + path).lstrip(".") or "spec"
     value = _lookup(data, steps)
     info = _type_at(inspect.type_info(kind), steps) if kind is not None else None
-    return f"{place}: {_reword(message, value, info, steps)}"
+    return f"{_clip(place, 120)}: {_reword(message, value, info, steps)}"
 
 
 def _reword(message: str, value: Any, info: inspect.Type | None, steps: list[str | int]) -> str:
@@ -59,7 +59,7 @@ def _reword(message: str, value: Any, info: inspect.Type | None, steps: list[str
     if found := re.match(r"Object contains unknown field `(.*)`", message):
         allowed = _fields(info)
         listed = f"; allowed: {', '.join(allowed)}" if allowed else ""
-        return f"unknown field {found[1]!r}{listed}"
+        return f"unknown field {_clip(found[1], 40)!r}{listed}"
     if found := re.match(r"Object missing required field `(.*)`", message):
         return f"missing the required field {found[1]!r}"
     if found := re.match(r"Invalid (?:enum )?value (.*)", message):
@@ -67,10 +67,18 @@ def _reword(message: str, value: Any, info: inspect.Type | None, steps: list[str
         what = _CHOICE_NAMES.get(field, f"value for {field!r}" if field else "value")
         choices = _choices(info)
         listed = f"; use one of {', '.join(choices)}" if choices else ""
-        return f"unknown {what} {found[1]}{listed}"
+        return f"unknown {what} {_clip(found[1], 60)}{listed}"
     if "out of range" in message:
         return "number out of range; DALI holds 64-bit integers and finite float64 numbers"
     return message[:1].lower() + message[1:]
+
+
+def _clip(text: str, limit: int) -> str:
+    """`text` cut to about `limit` characters, saying how long it was (a field name of
+    5,000 characters is named, not written out)."""
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 20]}...({len(text):,} characters)"
 
 
 def _noun(name: str, info: inspect.Type | None) -> str:
