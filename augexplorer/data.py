@@ -12,6 +12,13 @@ the files that would fail and lists them with the reason in :attr:`SourceData.sk
 
 Folders follow :mod:`augexplorer.folder_listing` (hidden folders are never classes); what that
 rule leaves out is listed in :attr:`SourceData.ignored` and worded by :meth:`SourceData.notes`.
+
+A big folder (:data:`CHECK_ALL_BELOW` files or more) opened with ``check_all=False``, as the
+explorer's session opens it, is not looked at file by file before its first grid: it opens on its
+listing (cached, :mod:`augexplorer.folder_cache`), the files of each batch are looked at before
+they are decoded, and the rest in the background (:attr:`SourceData.survey`,
+:mod:`augexplorer.file_survey`), so a million images open about as fast as DALI's reader opens
+them and a bad file is still named, never met as a raw decoder error.
 """
 
 from __future__ import annotations
@@ -26,17 +33,20 @@ from typing import Any
 
 import numpy as np
 
+from . import folder_cache
 from .batch_memory import check_batch_memory, decoded_bytes
 from .coco_file import CocoIndex, check_coco, read_coco
 from .errors import DataError
 from .file_list_text import ListTextError, list_text, split_entry
-from .folder_listing import IMAGE_SUFFIXES, list_folder
+from .file_survey import FileSurvey
+from .folder_listing import IMAGE_SUFFIXES, Listing, list_folder
 from .image_header import ImageHeader, read_header
 from .spec import Source
 
 __all__ = [
     "IMAGE_SUFFIXES",
     "SourceData",
+    "bad_files_error",
     "check_image",
     "inspect_image",
     "open_source",
@@ -45,6 +55,9 @@ __all__ = [
 ]
 
 LABEL_MAX = 2**31 - 1  # DALI's readers carry labels as int32
+# A folder of fewer files is looked at whole when opened, even where the batch check would do:
+# a thousand headers take about a tenth of a second, and every bad file is named at once.
+CHECK_ALL_BELOW = 1000
 
 
 def samples_dir() -> Path:
@@ -85,6 +98,12 @@ class SourceData:
     coco: CocoIndex | None = field(default=None, repr=False, compare=False)
     coco_images: tuple[str, ...] = ()  # file names relative to file_root, in the file's order
     box_classes: Mapping[int, str] = field(default_factory=dict)  # a box's label -> its name
+    # a big source opened without looking at every file: the look going on in the background
+    survey: FileSurvey | None = field(default=None, repr=False, compare=False)
+    skip_bad: bool = False  # whether files the survey finds bad are left out (or named)
+    # `files` and `labels` as a DALI file list of absolute paths, for a big folder: the reader
+    # reads it instead of a `files` argument (and names each sample's file as `files` does)
+    reader_list: str | None = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.arrays) if self.kind == "arrays" else len(self.files)
@@ -122,17 +141,62 @@ class SourceData:
         if self.skipped:
             total = len(self.files) + len(self.skipped)
             lines.append(f"{len(self.skipped)} of {total} images skipped as bad (skip_bad)")
-        return lines + _grouped("skipped", self.skipped)
+        lines += _grouped("skipped", self.skipped)
+        if self.survey is None:
+            return lines
+        found = self.found_bad()
+        if found and self.skip_bad:
+            lines += _grouped("found bad in the background, left out from the next batch", found)
+        elif found:
+            lines.append(
+                f"{len(found)} image(s) found bad in the background: training would stop "
+                f"on them ({_BAD_FILES_FIX})"
+            )
+            lines += _grouped("cannot be read", found)
+        if not self.survey.done:
+            lines.append(self.survey.progress().line())
+        return lines
+
+    def found_bad(self) -> list[tuple[str, str]]:
+        """Bad files the background look found that this source still reads."""
+        if self.survey is None:
+            return []
+        skipped = {path for path, _ in self.skipped}
+        return [(path, reason) for path, reason in self.survey.bad() if path not in skipped]
+
+    def leaving_out(self, bad: Sequence[tuple[str, str]]) -> SourceData:
+        """This source without the files of `bad` (path, reason), which join :attr:`skipped`
+        (skip_bad, as :func:`open_source` would have left them out); a DataError if none is
+        left."""
+        gone = {path for path, _ in bad}
+        kept = [
+            (f, label) for f, label in zip(self.files, self.labels, strict=True) if f not in gone
+        ]
+        skipped = (*self.skipped, *bad)
+        if not kept:
+            raise bad_files_error(skipped, _where(self), _BAD_FILES_FIX)
+        return dataclasses.replace(
+            self,
+            files=tuple(f for f, _ in kept),
+            labels=tuple(label for _, label in kept),
+            skipped=skipped,
+            decoded_sizes=None,
+            reader_list=None,
+        )
 
     def check_memory(self, batch_size: int, budget: int | None = None) -> None:
         """Raise :class:`DataError` if a batch of the largest images could exceed the memory
         budget (:mod:`augexplorer.batch_memory`); in-memory arrays are never refused."""
-        if self.decoded_sizes is None or not len(self.decoded_sizes):
+        sizes, files = self.decoded_sizes, self.files
+        if sizes is None and self.survey is not None:  # known once the survey is done
+            sizes, files = self.survey.decoded_sizes(), tuple(self.survey.files)
+        if sizes is None or not len(sizes):
             return
-        where = self.file_root or (os.path.dirname(self.files[0]) if self.files else None)
-        check_batch_memory(
-            self.decoded_sizes, batch_size, files=self.files, where=where, budget=budget
-        )
+        check_batch_memory(sizes, batch_size, files=files, where=_where(self), budget=budget)
+
+
+def _where(data: SourceData) -> str | None:
+    return data.file_root or (os.path.dirname(data.files[0]) if data.files else None)
 
 
 def _grouped(verb: str, entries: Sequence[tuple[str, str]]) -> list[str]:
@@ -167,6 +231,7 @@ def open_source(
     skip_bad: bool = False,
     batch_size: int | None = None,
     memory_budget: int | None = None,
+    check_all: bool = True,
 ) -> SourceData:
     """Check and index a source; raises :class:`DataError` naming the path and the fix.
 
@@ -174,18 +239,23 @@ def open_source(
     DALI could not read is named in one error, or, with `skip_bad`, left out and listed in
     :attr:`SourceData.skipped`. With `batch_size`, a batch that could exceed the memory budget
     (`memory_budget` bytes, default :func:`augexplorer.batch_memory.memory_budget`) is refused.
+
+    With `check_all` False, a folder of :data:`CHECK_ALL_BELOW` files or more opens on its
+    (cached) listing alone, and :attr:`SourceData.survey` looks at its files in the background
+    once the caller starts it; the caller looks at each batch's files before decoding them
+    (:meth:`FileSurvey.check_now`).
     """
-    data = _open(source, arrays, skip_bad)
+    data = _open(source, arrays, skip_bad, check_all)
     if batch_size is not None:
         data.check_memory(batch_size, memory_budget)
     return data
 
 
-def _open(source: Source, arrays: Any, skip_bad: bool) -> SourceData:
+def _open(source: Source, arrays: Any, skip_bad: bool, check_all: bool = True) -> SourceData:
     if source.kind == "samples":
         return _folder(samples_dir(), skip_bad)
     if source.kind == "folder":
-        return _folder(Path(source.path or ""), skip_bad)
+        return _folder(Path(source.path or ""), skip_bad, check_all)
     if source.kind == "file_list":
         root = Path(source.file_root) if source.file_root else None
         if root is not None and not root.is_dir():
@@ -195,7 +265,7 @@ def _open(source: Source, arrays: Any, skip_bad: bool) -> SourceData:
                 fix="give the folder the list's entries are relative to, or remove file_root "
                 "to read them from the list's folder",
             )
-        return _file_list(Path(source.path or ""), skip_bad, root)
+        return _file_list(Path(source.path or ""), skip_bad, root, check_all)
     if source.kind == "arrays":
         return _arrays(source, arrays)
     if source.kind == "coco":
@@ -251,7 +321,11 @@ def check_image(path: str) -> str | None:
     return found if isinstance(found, str) else None
 
 
-def _bad_files_error(bad: Sequence[tuple[str, str]], where: str, fix: str) -> DataError:
+def bad_files_error(
+    bad: Sequence[tuple[str, str]], where: str | None, fix: str = _BAD_FILES_FIX
+) -> DataError:
+    """The error naming files DALI could not read (path, reason): a few named, the rest
+    counted, and what to do about them."""
     shown = "; ".join(f"{path}: {reason}" for path, reason in bad[:_SHOWN])
     more = f"; and {len(bad) - _SHOWN} more" if len(bad) > _SHOWN else ""
     noun = "file" if len(bad) == 1 else "files"
@@ -291,14 +365,14 @@ def _keep_good(
             sizes.append(decoded_bytes(found.width, found.height))
     checked = _Checked(kept, list(problems.items()), sizes)
     if checked.bad and (not skip_bad or not checked.kept):
-        raise _bad_files_error(checked.bad, where, fix)
+        raise bad_files_error(checked.bad, where, fix)
     return checked
 
 
 # ---- folders -----------------------------------------------------------------------------------
 
 
-def _folder(root: Path, skip_bad: bool = False) -> SourceData:
+def _folder(root: Path, skip_bad: bool = False, check_all: bool = True) -> SourceData:
     if not root.exists():
         raise DataError(
             "folder not found", path=str(root), fix="check the path, or use the bundled samples"
@@ -309,13 +383,17 @@ def _folder(root: Path, skip_bad: bool = False) -> SourceData:
         )
     if not _can_read(str(root)):
         raise DataError("folder cannot be read (permission denied)", path=str(root))
+    known = None if check_all else folder_cache.load(str(root))
+    stamps = known.stamps if known is not None else None
+    if known is None and not check_all:
+        stamps = folder_cache.stamps_before_listing(str(root))
     try:
-        listing = list_folder(str(root))
+        listing = known.listing if known is not None else list_folder(str(root))
     except OSError as error:
         raise DataError(
             f"folder cannot be read ({error.strerror or error})", path=str(root)
         ) from None
-    if not listing.images and not listing.bad:
+    if not listing.files and not listing.bad:
         ignored = _grouped("not read", listing.ignored)
         raise DataError(
             "no images found (looked for "
@@ -325,8 +403,10 @@ def _folder(root: Path, skip_bad: bool = False) -> SourceData:
             path=str(root),
             fix="point at a folder with one sub-folder of images per class",
         )
+    if not check_all and len(listing.files) >= CHECK_ALL_BELOW:
+        return _big_folder(str(root), listing, skip_bad, known, stamps)
     checked = _keep_good(
-        ((path, label, "") for path, _size, label in listing.images),
+        ((path, label, "") for path, label in zip(listing.files, listing.labels, strict=True)),
         skip_bad,
         str(root),
         bad=listing.bad,
@@ -340,6 +420,63 @@ def _folder(root: Path, skip_bad: bool = False) -> SourceData:
         ignored=tuple(listing.ignored),
         decoded_sizes=np.asarray(checked.sizes, dtype=np.int64),
     )
+
+
+def _big_folder(
+    root: str,
+    listing: Listing,
+    skip_bad: bool,
+    known: folder_cache.Known | None,
+    stamps: dict[str, int] | None,
+) -> SourceData:
+    """A big folder opened on its listing: only what the listing found bad (links that lead
+    nowhere) is named now; a survey looks at the files in the background once the caller
+    starts it (after the first grid: it would slow it) and the cache keeps what it learns. `stamps`: the folders' times before it was listed."""
+    reader_list = known.reader_list if known is not None else None
+    if reader_list is None and stamps is not None:
+        reader_list = folder_cache.save_reader_list(root, stamps, listing)
+    listed_now = known is None and stamps is not None
+    save_stamps = stamps or {}
+    to_keep = [listing] if listed_now else []  # let go once kept: the source holds its own
+
+    def keep_listing() -> None:  # in the survey's thread, behind the grid
+        if to_keep:
+            folder_cache.save_listing(root, save_stamps, to_keep.pop())
+
+    if listed_now and stamps is not None:
+        stamps = {name: stamps[name] for name in ("", *listing.classes) if name in stamps}
+    if listing.bad and not skip_bad:
+        raise bad_files_error(listing.bad, root, _BAD_FILES_FIX)
+
+    def keep(survey: FileSurvey) -> None:
+        sizes = survey.decoded_sizes()
+        if stamps is not None and sizes is not None:
+            folder_cache.save_checked(root, stamps, dict(survey.bad()), sizes)
+
+    files = tuple(listing.files)  # one sequence of the paths, shared with the survey
+    survey = FileSurvey(
+        files,
+        inspect_image,
+        known_bad=known.bad if known is not None else None,
+        sizes=known.sizes if known is not None else None,
+        on_start=keep_listing,
+        on_done=keep,
+    )
+    data = SourceData(
+        kind="folder",
+        files=files,
+        labels=tuple(listing.labels),
+        classes=tuple(listing.classes),
+        skipped=tuple(listing.bad),
+        ignored=tuple(listing.ignored),
+        survey=survey,
+        skip_bad=skip_bad,
+        reader_list=reader_list,
+    )
+    if skip_bad and survey.done:  # every bad file known from the cache: left out now
+        found = data.found_bad()
+        data = data.leaving_out(found) if found else data
+    return data
 
 
 # ---- file lists --------------------------------------------------------------------------------
@@ -419,9 +556,13 @@ def _not_a_file(path: Path) -> str:
     return found if isinstance(found, str) else "file not found"
 
 
-def _file_list(path: Path, skip_bad: bool = False, root: Path | None = None) -> SourceData:
+def _file_list(
+    path: Path, skip_bad: bool = False, root: Path | None = None, check_all: bool = True
+) -> SourceData:
     """The files and labels of a list; relative entries are read from `root` when given (DALI's
-    ``file_root``), else from the list's own folder."""
+    ``file_root``), else from the list's own folder. A big list opened without `check_all` is
+    read (every line's form and labels checked) but its files are not looked at: a
+    :class:`FileSurvey` does that, naming a bad file by its line."""
     if not path.exists():
         raise DataError("file list not found", path=str(path), fix="check the path")
     if not path.is_file():
@@ -431,6 +572,7 @@ def _file_list(path: Path, skip_bad: bool = False, root: Path | None = None) -> 
             fix="give a text file with 'image label [label ...]' per line",
         )
     text = _list_text(path)
+    look_later = not check_all and text.count("\n") + 1 >= CHECK_ALL_BELOW
     listed: list[tuple[str, list[int], int]] = []  # (image, labels, line number)
     missing: list[tuple[str, str]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -453,13 +595,15 @@ def _file_list(path: Path, skip_bad: bool = False, root: Path | None = None) -> 
                 fix="pad lines to the same label count, or use one label per line",
             )
         image_path = (root if root is not None else path.parent) / image  # absolute stays
-        if not image_path.is_file():
+        if not look_later and not image_path.is_file():
             missing.append((str(image_path), f"line {number}: {_not_a_file(image_path)}"))
         listed.append((str(image_path), label_values, number))
     if not listed:
         raise DataError(
             "the file list names no images", path=str(path), fix="add lines 'image.jpg label'"
         )
+    if look_later:
+        return _big_file_list(listed, skip_bad)
     missing_paths = {file for file, _ in missing}
     checked = _keep_good(
         (
@@ -482,6 +626,26 @@ def _file_list(path: Path, skip_bad: bool = False, root: Path | None = None) -> 
     }
     if len(rows[0]) == 1:
         return SourceData(labels=tuple(r[0] for r in rows), **common)
+    return SourceData(
+        labels=tuple(range(len(files))), label_table=np.asarray(rows, dtype=np.int64), **common
+    )
+
+
+def _big_file_list(listed: list[tuple[str, list[int], int]], skip_bad: bool) -> SourceData:
+    """A big list's files, not looked at: the survey (started by the caller) names a bad one
+    by its line, as opening the list whole names it."""
+    lines = np.asarray([number for _, _, number in listed], dtype=np.int64)
+    files = tuple(file for file, _, _ in listed)
+    survey = FileSurvey(files, inspect_image, reason_prefix=lambda index: f"line {lines[index]}: ")
+    common: dict[str, Any] = {
+        "kind": "file_list",
+        "files": tuple(files),
+        "survey": survey,
+        "skip_bad": skip_bad,
+    }
+    if len(listed[0][1]) == 1:
+        return SourceData(labels=tuple(labels[0] for _, labels, _ in listed), **common)
+    rows = [labels for _, labels, _ in listed]
     return SourceData(
         labels=tuple(range(len(files))), label_table=np.asarray(rows, dtype=np.int64), **common
     )

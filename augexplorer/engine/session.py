@@ -28,7 +28,7 @@ import numpy as np
 
 from ..blocks import Block, samples
 from ..catalog import Catalog, load_catalog
-from ..data import SourceData, open_source, source_for_path
+from ..data import SourceData, bad_files_error, open_source, source_for_path
 from ..devices import GpuNodesOnCpu, default_device_id
 from ..errors import AugExplorerError, GraphInvalid, RunError
 from ..evolve import evolve
@@ -75,6 +75,12 @@ def default_threads() -> int:
 
 
 _UNSET = object()  # an argument a node does not set
+
+
+def _paths_in(message: str, files: Sequence[str]) -> list[str]:
+    """The files of `files` a DALI message names ("File mapping failed: /data/a.jpg")."""
+    words = {word.strip(".,;:'\"()[]") for word in message.split() if os.sep in word}
+    return [word for word in words if word in files]
 
 
 class Session:
@@ -245,6 +251,7 @@ class Session:
             self.arrays = arrays
         self._source_runners.clear()
         self._source_batches.clear()
+        self._stop_surveys(self._data)
         self._data.clear()
         self._data_generation += 1
         return self.update(self.spec.with_source(source))
@@ -335,6 +342,9 @@ class Session:
             plan=plan, steps=results, batch_index=self.batch_index, sources=dict(self._data)
         )
         self.result = result
+        for data in self._data.values():  # a big folder's files, looked at behind this grid
+            if data.survey is not None:
+                data.survey.start()
         for listener in list(self.listeners):
             listener(result)
         return result
@@ -513,6 +523,7 @@ class Session:
         )
 
     def _run_source(self, step: Step) -> tuple[list[Any], float]:
+        self._leave_out_found_bad(step)
         runner = self._source_runners.get(step.id)
         if runner is None or runner.step.digest != step.digest:
             runner = SourceRunner(
@@ -526,10 +537,54 @@ class Session:
             for _ in range(self.batch_index):  # a rebuilt reader catches up to the current batch
                 runner.run()
         try:
-            return runner.run()
+            outputs, time_ms = runner.run()
         except Exception as error:
             self._source_runners.pop(step.id, None)
+            named = _paths_in(str(error), self._data[step.id].files)
+            if self._has_bad_files(step, named):
+                return self._run_source(step)  # read again without them (skip_bad)
             raise self._run_error(step, error, []) from None
+        batch = outputs[0]
+        if self._has_bad_files(step, [str(batch[i].source_info()) for i in range(len(batch))]):
+            return self._run_source(step)  # read again without them (skip_bad)
+        return outputs, time_ms
+
+    def _has_bad_files(self, step: Step, paths: list[str]) -> bool:
+        """Look at the files of a batch about to be decoded (or named by the reader's error:
+        it cannot read an empty file) for a big source whose files were not all looked at when
+        it was opened (:attr:`SourceData.survey`). Without skip_bad a bad one raises the
+        DataError opening the source would have raised; with it, the bad ones are left out and
+        True says to read the batch again."""
+        data = self._data[step.id]
+        if data.survey is None or not paths:
+            return False
+        bad = data.survey.check_now(paths)
+        if not bad:
+            return False
+        if not data.skip_bad:
+            self._source_runners.pop(step.id, None)  # rebuilt at the batch shown, once fixed
+            raise bad_files_error(bad, step.source.path if step.source else None)
+        self._data[step.id] = data.leaving_out(bad)
+        self._source_runners.pop(step.id, None)
+        return True
+
+    @staticmethod
+    def _stop_surveys(sources: dict[str, SourceData]) -> None:
+        """Stop looking at the files of sources no longer read (a folder replaced)."""
+        for data in sources.values():
+            if data.survey is not None:
+                data.survey.stop()
+
+    def _leave_out_found_bad(self, step: Step) -> None:
+        """With skip_bad, leave out the bad files the background look found since the last
+        batch: the reader is built anew without them (and catches up to the current batch)."""
+        data = self._data.get(step.id)
+        if data is None or data.survey is None or not data.skip_bad:
+            return
+        found = data.found_bad()
+        if found:
+            self._data[step.id] = data.leaving_out(found)
+            self._source_runners.pop(step.id, None)
 
     def _run_error(self, step: Step, error: Exception, inputs: list[Any]) -> RunError:
         message = clean_dali_message(str(error))
@@ -598,12 +653,16 @@ class Session:
             ):
                 self._data[step.id].check_memory(plan.spec.batch_size)  # the batch may be new
                 continue
+            replaced = self._data.get(step.id)
             self._data[step.id] = open_source(
                 step.source,
                 self.arrays,
                 skip_bad=step.source.skip_bad,
                 batch_size=plan.spec.batch_size,
+                check_all=False,  # a big folder's files are looked at per batch and behind it
             )
+            if replaced is not None:
+                self._stop_surveys({step.id: replaced})
             self._source_runners.pop(step.id, None)
 
     def _fresh_runner(

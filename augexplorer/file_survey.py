@@ -1,0 +1,180 @@
+"""Every file of a big source looked at in the background, after its first grid is shown.
+
+A source of many files opens on its listing alone (:func:`augexplorer.data.open_source` with
+``check_all=False``); the files of each batch are looked at before they are decoded
+(:meth:`FileSurvey.check_now`), and a daemon thread looks at all the others, one header each, so
+that every bad file is found and named without making the first grid wait. What it finds (bad
+files with their reasons, each good file's decoded size) can be handed to a callback once it is
+done, for the folder cache (:mod:`augexplorer.folder_cache`).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .batch_memory import decoded_bytes
+from .image_header import ImageHeader
+
+Inspect = Callable[[str], "ImageHeader | str"]
+UNKNOWN = -1  # a decoded size not known yet (the file not looked at yet, or bad)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far the background look has come: `checked` of `total` files, `bad` found so far,
+    and the seconds it is expected to take still (None until there is a rate to go by)."""
+
+    checked: int
+    total: int
+    bad: int
+    eta_s: float | None
+
+    @property
+    def done(self) -> bool:
+        return self.checked >= self.total
+
+    def line(self) -> str:
+        if self.done:
+            return f"all {self.total:,} images checked, {self.bad:,} bad"
+        eta = "" if self.eta_s is None else f", about {self.eta_s:.0f} s to go"
+        return (
+            f"checking images in the background: {self.checked:,} of {self.total:,}"
+            f" ({self.bad:,} bad so far{eta})"
+        )
+
+
+class FileSurvey:
+    """Looks at each of `files` once with `inspect` (a header, never pixels), in a daemon
+    thread started by :meth:`start`. `known` holds results found before (the folder cache):
+    bad files with their reason, and `sizes` the decoded size of each file (``UNKNOWN`` where
+    not known); a survey given complete results is done at once. `reason_prefix` gives the
+    words before a file's reason (a file list's line number); `on_start` runs in the thread
+    before the files are looked at, `on_done` after."""
+
+    def __init__(
+        self,
+        files: Sequence[str],
+        inspect: Inspect,
+        *,
+        known_bad: Mapping[str, str] | None = None,
+        sizes: np.ndarray | None = None,
+        reason_prefix: Callable[[int], str] | None = None,
+        on_start: Callable[[], None] | None = None,
+        on_done: Callable[[FileSurvey], None] | None = None,
+    ) -> None:
+        self.files = files
+        self._inspect = inspect
+        self._prefix = reason_prefix
+        self._on_start = on_start
+        self._on_done = on_done
+        self._lock = threading.Lock()
+        self._bad: dict[str, str] = dict(known_bad or {})
+        complete = sizes is not None and len(sizes) == len(files)
+        self._sizes: np.ndarray = np.full(len(files), UNKNOWN, dtype=np.int64)
+        if sizes is not None and complete:
+            self._sizes = sizes
+        self._checked = len(files) if complete else 0
+        self._started_at: float | None = None
+        self._stop = threading.Event()
+        self._finished = threading.Event()
+        self._thread: threading.Thread | None = None
+        if complete:
+            self._finished.set()
+
+    # ---- the background look -----------------------------------------------------------------
+    def start(self) -> FileSurvey:
+        """Start looking (once); returns self."""
+        if self._on_start is not None and self._finished.is_set():
+            self._on_start()  # nothing to look at: only the work to do first
+        elif self._thread is None and not self._finished.is_set():
+            self._started_at = time.perf_counter()
+            self._thread = threading.Thread(
+                target=self._look_at_all, name="augexplorer-file-survey", daemon=True
+            )
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop looking (the source was closed or replaced); what was found is kept."""
+        self._stop.set()
+
+    def _look_at_all(self) -> None:
+        if self._on_start is not None:
+            self._on_start()  # such as keeping the listing in the cache, behind the grid
+        for index, path in enumerate(self.files):
+            if self._stop.is_set():
+                return
+            self._record(index, path, self._inspect(path))
+            self._checked = index + 1
+        try:
+            if self._on_done is not None:
+                self._on_done(self)  # before done: whoever waits finds it kept
+        finally:
+            self._finished.set()
+
+    def _record(self, index: int, path: str, found: ImageHeader | str) -> None:
+        if isinstance(found, str):
+            prefix = self._prefix(index) if self._prefix is not None else ""
+            with self._lock:
+                self._bad.setdefault(path, prefix + found)
+        else:
+            self._sizes[index] = decoded_bytes(found.width, found.height)
+
+    # ---- on demand ---------------------------------------------------------------------------
+    def check_now(self, paths: Sequence[str]) -> list[tuple[str, str]]:
+        """Look at `paths` now (a batch about to be decoded), whatever the background has
+        reached; returns the bad ones with their reasons. A file is looked at anew even if it
+        was looked at before: it may have changed since."""
+        bad = []
+        for path in dict.fromkeys(paths):  # each once
+            found = self._inspect(path)
+            if isinstance(found, str):
+                reason = self._bad_reason(path, found)
+                bad.append((path, reason))
+        return bad
+
+    def _bad_reason(self, path: str, found: str) -> str:
+        with self._lock:
+            if path in self._bad:
+                return self._bad[path]
+        prefix = ""
+        if self._prefix is not None:
+            try:
+                prefix = self._prefix(list(self.files).index(path))
+            except ValueError:
+                prefix = ""
+        with self._lock:
+            return self._bad.setdefault(path, prefix + found)
+
+    # ---- what is known -----------------------------------------------------------------------
+    @property
+    def done(self) -> bool:
+        return self._finished.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until every file was looked at (or `timeout` seconds); whether it is done."""
+        return self._finished.wait(timeout)
+
+    def bad(self) -> list[tuple[str, str]]:
+        """The bad files found so far, (path, reason), in the order they were found."""
+        with self._lock:
+            return list(self._bad.items())
+
+    def progress(self) -> Progress:
+        checked, total = self._checked, len(self.files)
+        eta = None
+        if self._started_at is not None and 0 < checked < total:
+            rate = checked / (time.perf_counter() - self._started_at)
+            eta = (total - checked) / rate
+        with self._lock:
+            bad = len(self._bad)
+        return Progress(checked, total, bad, eta)
+
+    def decoded_sizes(self) -> np.ndarray | None:
+        """The decoded size of each file, once every file was looked at (bad ones ``UNKNOWN``)."""
+        return self._sizes if self._checked >= len(self.files) else None

@@ -1,0 +1,211 @@
+"""What was learnt about a folder (its listing, its bad files, each image's decoded size), kept
+under ``$XDG_CACHE_HOME/augexplorer/folders`` (default ``~/.cache/augexplorer``) so that opening
+it again reads one small file instead of a million directory entries and headers.
+
+The listing depends only on the folder and its class folders' entries, so it is stamped with
+their modification times, taken before they are read: adding, removing or renaming a file or a
+folder changes them, and the listing is made anew. A file changed in place changes no folder's
+time; the header results may then be stale, which is why the files of every batch are looked at
+again before they are decoded (:meth:`augexplorer.file_survey.FileSurvey.check_now`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import io
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .files import atomic_write_bytes
+from .folder_listing import Listing
+
+VERSION = 1
+
+
+def cache_folder(root: str) -> Path:
+    """Where what was learnt about folder `root` is kept."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    key = hashlib.sha256(os.path.abspath(root).encode("utf-8", "surrogateescape")).hexdigest()
+    return Path(base) / "augexplorer" / "folders" / key[:24]
+
+
+def folder_stamps(root: str, classes: list[str]) -> dict[str, int] | None:
+    """The modification time of `root` and of each class folder, or None if one is gone."""
+    try:
+        stamps = {"": os.stat(root).st_mtime_ns}
+        for name in classes:
+            stamps[name] = os.stat(os.path.join(root, name)).st_mtime_ns
+    except OSError:
+        return None
+    return stamps
+
+
+def stamps_before_listing(root: str) -> dict[str, int] | None:
+    """The stamps of `root` and of every folder in it that may be a class, taken before the
+    listing is made, so that a change made while it is being made is a change next time."""
+    try:
+        with os.scandir(root) as entries:
+            folders = sorted(entry.name for entry in entries if entry.is_dir())
+    except OSError:
+        return None
+    return folder_stamps(root, folders)
+
+
+@dataclass
+class Known:
+    """A folder's cached listing, and the header results if every file was looked at."""
+
+    listing: Listing
+    stamps: dict[str, int]
+    bad: dict[str, str] | None = None  # path -> reason
+    reader_list: str | None = None  # the listing as a DALI file list (save_reader_list)
+    sizes: np.ndarray | None = None  # decoded bytes of each listed file
+
+
+def load(root: str) -> Known | None:
+    """The cached listing of `root` if no folder in it changed since it was made, else None."""
+    folder = cache_folder(root)
+    try:
+        saved: dict[str, Any] = json.loads((folder / "listing.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if saved.get("version") != VERSION or saved.get("root") != root:
+        return None
+    classes: list[str] = saved["classes"]
+    if folder_stamps(root, classes) != saved["stamps"]:
+        return None
+    listing = Listing(
+        classes=classes,
+        ignored=[(path, reason) for path, reason in saved["ignored"]],
+        bad=[(path, reason) for path, reason in saved["bad"]],
+    )
+    for label, (prefix, names) in enumerate(saved["names"]):
+        if names:
+            listed = names.split("\n")
+            listing.files += [prefix + name for name in listed]
+            listing.labels += [label] * len(listed)
+    known = Known(listing, saved["stamps"])
+    reader_list = folder / f"files-{_stamp_key(saved['stamps'])}.txt"
+    if reader_list.is_file():
+        known.reader_list = str(reader_list)
+    checked = folder / f"checked-{_stamp_key(saved['stamps'])}.npz"
+    try:
+        with np.load(checked, allow_pickle=False) as found:
+            sizes, bad = found["sizes"], json.loads(str(found["bad"]))
+    except (OSError, ValueError, KeyError):
+        return known
+    if len(sizes) == len(listing.files):
+        known.bad, known.sizes = bad, sizes
+    return known
+
+
+def _stamp_key(stamps: dict[str, int]) -> str:
+    """A name for the header results of the listing made under `stamps`: results of an older
+    listing (a survey that finished after the folder changed) never pass for a newer one's."""
+    text = json.dumps(stamps, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def save_listing(root: str, stamps: dict[str, int], listing: Listing) -> None:
+    """Keep `listing`, made after `stamps` were taken; quietly does nothing where the cache
+    cannot be written (a read-only home) or a name cannot be kept (one holding a line break)."""
+    kept = {name: stamp for name, stamp in stamps.items() if name == "" or name in listing.classes}
+    if len(kept) != len(listing.classes) + 1:
+        return  # a class folder came while listing: list it anew next time
+    stamps = kept
+    prefixes = [os.path.join(root, name, "") for name in listing.classes] or [
+        os.path.join(root, "")
+    ]
+    by_label: list[list[str]] = [[] for _ in prefixes]
+    for path, label in zip(listing.files, listing.labels, strict=True):
+        name = path[len(prefixes[label]) :]
+        if "\n" in name or not path.startswith(prefixes[label]):
+            return
+        by_label[label].append(name)
+    saved = {
+        "version": VERSION,
+        "root": root,
+        "stamps": stamps,
+        "classes": listing.classes,
+        "names": [
+            [prefix, "\n".join(names)] for prefix, names in zip(prefixes, by_label, strict=True)
+        ],
+        "ignored": listing.ignored,
+        "bad": listing.bad,
+    }
+    _write(cache_folder(root) / "listing.json", json.dumps(saved).encode("utf-8"))
+
+
+def save_reader_list(root: str, stamps: dict[str, int], listing: Listing) -> str | None:
+    """Write the listing as a DALI file list ("path label" per line) beside it, for the reader;
+    its path, or None where `root` is relative (DALI would read the entries from the cache's
+    folder), a name holds a line break, or the cache cannot be written. Written a class at a
+    time, so a million lines never stand in memory as one text. Lists of other listings are
+    removed."""
+    if not os.path.isabs(root):
+        return None
+    kept = {name: stamp for name, stamp in stamps.items() if name == "" or name in listing.classes}
+    folder = cache_folder(root)
+    path = folder / f"files-{_stamp_key(kept)}.txt"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(dir=folder, prefix=".files-", suffix=".tmp")
+    except OSError:
+        return None
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            for lines, count in _file_list_chunks(listing.files, listing.labels):
+                if lines.count("\n") != count or "\r" in lines:
+                    raise ValueError("a name holds a line break")
+                stream.write(lines.encode("utf-8", "surrogateescape"))
+        os.replace(temp, path)  # whole or not at all, for another process reading it
+    except (OSError, ValueError):
+        Path(temp).unlink(missing_ok=True)
+        return None
+    for older in folder.glob("files-*.txt"):
+        if older.name != path.name:
+            older.unlink(missing_ok=True)
+    return str(path)
+
+
+def _file_list_chunks(files: list[str], labels: list[int]) -> Iterator[tuple[str, int]]:
+    """ "path label" lines, a class's run of files at a time (a listing's labels come in runs:
+    one per class folder), with the number of lines in each."""
+    start = 0
+    while start < len(files):
+        label = labels[start]
+        end = bisect.bisect_right(labels, label, lo=start)
+        if end <= start or labels[start:end].count(label) != end - start:
+            end = start + 1  # not in runs: one line at a time
+        ending = f" {label}\n"
+        yield ending.join(files[start:end]) + ending, end - start
+        start = end
+
+
+def save_checked(root: str, stamps: dict[str, int], bad: dict[str, str], sizes: np.ndarray) -> None:
+    """Keep the header results of every file of the listing made under `stamps`, beside it;
+    results kept for other listings are removed."""
+    folder = cache_folder(root)
+    name = f"checked-{_stamp_key(stamps)}.npz"
+    stream = io.BytesIO()
+    np.savez(stream, sizes=sizes, bad=np.array(json.dumps(bad)))
+    if _write(folder / name, stream.getvalue()):
+        for older in folder.glob("checked-*.npz"):
+            if older.name != name:
+                older.unlink(missing_ok=True)
+
+
+def _write(path: Path, data: bytes) -> bool:
+    try:
+        atomic_write_bytes(path, data, overwrite=True)
+    except OSError:
+        return False
+    return True
