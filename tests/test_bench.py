@@ -85,3 +85,16 @@ def test_cli_bench_writes_json_and_chart(
     assert {row["name"] for row in data["rows"]} == LOADERS
     assert data["equivalence"] and data["method"]
     assert out_png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_every_rounds_rate_is_kept_beside_the_median() -> None:
+    result = run_bench(
+        preset("imagenet_val"), images=8, batch_size=4, workers=1, threads=1, rounds=3
+    )
+    measured = [row for row in result.rows if row.images_per_s is not None]
+    assert measured
+    for row in measured:
+        assert len(row.round_rates) == 3 and all(rate > 0 for rate in row.round_rates), row
+        assert row.images_per_s == pytest.approx(sorted(row.round_rates)[1])
+    assert all(not row.round_rates for row in result.rows if row.images_per_s is None)
+    assert result.to_json()["rows"][0]["round_rates"] == list(result.rows[0].round_rates)

@@ -35,6 +35,8 @@ class BenchRow:
     images: int = 0
     seconds: float = 0.0
     note: str = ""
+    # every round's rate, in the order measured: the spread a single median hides
+    round_rates: tuple[float, ...] = ()
 
 
 @dataclass
@@ -84,6 +86,7 @@ class BenchResult:
                     "images": row.images,
                     "seconds": row.seconds,
                     "note": row.note,
+                    "round_rates": list(row.round_rates),
                 }
                 for row in self.rows
             ],
@@ -256,7 +259,15 @@ def run_bench(
             continue
         counted, seconds = sorted(rates[index], key=lambda r: r[0] / r[1])[len(rates[index]) // 2]
         result.rows.append(
-            BenchRow(name, device, counted / seconds, counted, seconds, _notes.get(name, ""))
+            BenchRow(
+                name,
+                device,
+                counted / seconds,
+                counted,
+                seconds,
+                _notes.get(name, ""),
+                tuple(count / taken for count, taken in rates[index]),
+            )
         )
     if interrupted:
         raise BenchInterrupted(result)
