@@ -13,6 +13,10 @@
 # %% [markdown]
 # # From the notebook to a training job
 #
+# **Objective:** take a graph tuned in the explorer to a PyTorch training loop, on one device
+# and under `torchrun`, and avoid three classic data bugs on the way. **Time:** about 45 minutes,
+# with three exercises (the notebook runs in about a minute on a CPU).
+#
 # A common story: a multi-label image model trains slower than it should, the GPU waits on a CPU
 # loader that decodes and augments every image in Python worker processes, and moving the
 # augmentation into DALI is the fix. The hard part is getting there without rewriting the
@@ -36,11 +40,16 @@ import torch
 from IPython.display import display
 from torch import nn
 
+import augexplorer
 from augexplorer import Explorer, Random, Session, Source, chain
 from augexplorer.data import samples_dir
 from augexplorer.devices import has_gpu
+from augexplorer.exercises import check_boxes_in_pixels, check_last_batch, check_normalized_once
 from augexplorer.export import export
 from augexplorer.render import render_node
+
+# the project's examples folder, next to the package in a checkout of the repository
+EXAMPLES = Path(augexplorer.__file__).resolve().parent.parent / "examples"
 
 # %% [markdown]
 # ## 1. A multi-label file list
@@ -163,7 +172,26 @@ print("the explorer showed:       ", result.labels()[:4])
 # The loader yields one dict per batch. `images` is a float tensor in `NCHW`, ready for a model;
 # `labels` holds each image's row of tags, and the first batch holds the same images as the
 # explorer showed, because the reader shuffles with the same seed.
+
+# %%
+assert batch["labels"][:4].tolist() == result.labels()[:4]
+
+# %% [markdown]
+# ### Exercise: normalize once
 #
+# Training scripts written for a CPU loader often normalize the images themselves, for example
+# with torchvision's `Normalize(mean, std)` or `(x - mean) / std`. The graph's `normalize` node
+# (`crop_mirror_normalize` with `MEAN` and `STD`) has already done that. Set `model_input` to
+# what the model should get from `batch["images"]`.
+
+# %%
+model_input = None  # your answer: an expression of batch["images"]
+
+# %%
+print(check_normalized_once(model_input))
+print(f"the loader's images: mean {batch['images'].mean():.2f}, std {batch['images'].std():.2f}")
+
+# %% [markdown]
 # ## 4. Train a small model for a few steps
 #
 # A multi-label model predicts, for every tag, whether it applies, so the targets are "multi-hot"
@@ -207,95 +235,36 @@ for step in range(1, 13):
         print(f"step {step:2}: loss {loss.item():.3f} ({len(batch['images'])} images)")
 
 # %% [markdown]
-# With 19 images and a batch of 8, the last batch of each epoch holds the 3 images left over;
-# `make_loader` keeps such partial batches (its `last_batch_policy` argument changes that).
+# ### Exercise: the last batch of an epoch
 #
+# The loop above printed the number of images of some steps. The file list holds 19 images and
+# the batch size is 8. `make_loader` keeps a partial last batch (its `last_batch_policy`
+# argument changes that). Write `epoch_sizes`: the number of images in each batch of one epoch.
+# Code that assumes every batch holds 8 rows (a `view(8, -1)`, a per-batch mean divided by 8)
+# breaks on the last one.
+
+# %%
+epoch_sizes = None  # your answer: a list of batch sizes
+
+# %%
+print(check_last_batch(epoch_sizes, images=len(lines), batch_size=8))
+one_epoch = tags_pipeline.make_loader(file_list, batch_size=8, device="cpu", num_threads=2)
+measured_sizes = [len(batch[0]["images"]) for batch in one_epoch]
+print("the loader's batches in one epoch:", measured_sizes)
+assert check_last_batch(measured_sizes, images=len(lines), batch_size=8).startswith("Right")
+
+# %% [markdown]
 # ## 5. Several GPUs with `torchrun`
 #
 # `torchrun` starts one process per GPU and tells each its `RANK`, `WORLD_SIZE` and `LOCAL_RANK`.
 # The exported `make_loader` reads them: each process gets its own shard of the file list and
 # runs its pipeline on its own GPU. The training script only has to wrap the model in
-# `DistributedDataParallel`. Here is such a script, saved next to the exported module:
+# `DistributedDataParallel`. The project holds such a script, `examples/train_tags.py`; we copy
+# it next to the exported module:
 
 # %%
-TRAIN_SCRIPT = '''"""Train a small multi-label model on the exported DALI loader.
-
-One process:    python train_tags.py --data tags.txt
-Several GPUs:   torchrun --nproc_per_node=4 train_tags.py --data tags.txt
-"""
-
-import argparse
-import os
-
-import torch
-from torch import nn
-
-import tags_pipeline  # the module exported from the explorer
-
-TAGS = 7
-
-
-def small_model():
-    return nn.Sequential(
-        nn.Conv2d(3, 16, 3, stride=2, padding=1),
-        nn.ReLU(),
-        nn.Conv2d(16, 32, 3, stride=2, padding=1),
-        nn.ReLU(),
-        nn.AdaptiveAvgPool2d(1),
-        nn.Flatten(),
-        nn.Linear(32, TAGS),
-    )
-
-
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--data", default=tags_pipeline.DATA)
-    parser.add_argument("--steps", type=int, default=100)
-    args = parser.parse_args()
-
-    distributed = int(os.environ.get("WORLD_SIZE", "1")) > 1
-    if torch.cuda.is_available():
-        device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")))
-        torch.cuda.set_device(device)
-    else:
-        device = torch.device("cpu")
-    if distributed:
-        torch.distributed.init_process_group("nccl" if device.type == "cuda" else "gloo")
-
-    # Shard, GPU and device come from torchrun's environment (CPU when there is no GPU).
-    loader = tags_pipeline.make_loader(args.data)
-    model = small_model().to(device)
-    if distributed:
-        model = nn.parallel.DistributedDataParallel(
-            model, device_ids=[device.index] if device.type == "cuda" else None
-        )
-    optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
-    loss_fn = nn.BCEWithLogitsLoss()
-
-    for step in range(1, args.steps + 1):
-        try:
-            batch = next(loader)[0]
-        except StopIteration:  # end of an epoch: the loader has reset itself
-            batch = next(loader)[0]
-        images = batch["images"].to(device)
-        rows = batch["labels"].to(device).long()
-        targets = torch.zeros(len(rows), TAGS, device=device).scatter_(1, rows, 1.0)
-        loss = loss_fn(model(images), targets)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        if step % 10 == 0 or step == args.steps:
-            print(f"[rank {os.environ.get('RANK', '0')}] step {step}: loss {loss.item():.3f}")
-
-    if distributed:
-        torch.distributed.destroy_process_group()
-
-
-if __name__ == "__main__":
-    main()
-'''
-script = workdir / "train_tags.py"
-script.write_text(TRAIN_SCRIPT, encoding="utf-8")
+script = Path(shutil.copy(EXAMPLES / "train_tags.py", workdir / "train_tags.py"))
+print(script.read_text(encoding="utf-8"))
 print(f"cd {workdir}")
 print("torchrun --nproc_per_node=4 train_tags.py --data tags.txt --steps 100")
 
@@ -319,6 +288,22 @@ run = subprocess.run(
 )
 print(run.stdout.strip() or run.stderr.strip()[-2000:])
 run.check_returncode()
+
+# %% [markdown]
+# ### Exercise: boxes for a torchvision detection model
+#
+# A detection graph (notebook 06) often carries boxes as fractions of the image, `[l, t, r, b]`
+# between 0 and 1, as DALI's COCO reader gives them with `ratio=True`. torchvision's detection
+# models take boxes in pixels, `x1, y1, x2, y2`: fed fractions, they train on boxes smaller than
+# a pixel, and nothing fails. Write `to_pixels(boxes, width, height)` for an `(N, 4)` array of
+# fractions. (An exported detection module converts for you with
+# `make_loader(target_format="torchvision")`.)
+
+# %%
+to_pixels = None  # your answer: def to_pixels(boxes, width, height): ...
+
+# %%
+print(check_boxes_in_pixels(to_pixels))
 
 # %% [markdown]
 # The temporary folder holds everything a training job needs: the images, the file list, the
