@@ -8,6 +8,7 @@ gets a sentence naming the node and the argument DALI's text mentions, if any.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -26,6 +27,8 @@ class Explained:
     argument: str | None  # the argument to change, where one is to blame
     fix: str  # what to try
     known: bool = True  # False: no rule read DALI's message (the sentence is the general one)
+    # True: this fix replaces the engine's own (runners.suggest_fix), which is kept otherwise
+    replaces_fix: bool = False
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,7 @@ def _exclusive(match: re.Match[str], failing: _Failing) -> Explained:
     shown = ", ".join(failing.shown(n) for n in given)
     return Explained(
         f"{shown} cannot be given together: {failing.op} takes only one way of saying this",
-        given[-1] if given else None,
+        given[0] if given else None,  # the one DALI names first, as the engine's fix does
         f"keep one of {', '.join(given)} and leave the others out"
         if len(given) > 1
         else f"leave {given[0] if given else 'the conflicting argument'} out",
@@ -343,6 +346,7 @@ def _memory(match: re.Match[str], failing: _Failing) -> Explained:
         f"{failing.op} ran out of memory: {failing.shown(name)} asks for a very large output",
         name,
         f"lower {name}, or the batch size",
+        replaces_fix=True,  # the engine would blame the batch size alone
     )
 
 
@@ -519,7 +523,7 @@ def _matching(name: str, names: tuple[str, ...]) -> str | None:
 
 
 def _with_argument(explained: Explained, argument: str | None) -> Explained:
-    return Explained(explained.sentence, argument, explained.fix, explained.known)
+    return dataclasses.replace(explained, argument=argument)
 
 
 def explained_run_error(step: Step, message: str, *, fix: str | None, files: list[str]) -> RunError:
@@ -545,8 +549,8 @@ def explained_run_error(step: Step, message: str, *, fix: str | None, files: lis
         tuple(arg.name for arg in step.info.args),
         message,
     )
-    # DALI's words for out of memory and the like keep the fix the engine already knew
-    chosen = explained.fix if explained.known or fix is None else fix
+    # the engine's own fix, where it has one for DALI's words, is the curated one
+    chosen = (explained.fix or fix) if explained.replaces_fix or fix is None else fix
     return RunError(
         step.origin,
         message,
