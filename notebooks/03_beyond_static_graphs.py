@@ -326,25 +326,5 @@ print(f"warped {sum(coins)} of {len(coins)} images over 5 batches ({sum(coins) /
 assert set(coins) <= {0, 1}
 
 # %% [markdown]
-# ## 6. The ImageNet training preset
-#
-# The classic ImageNet training recipe in DALI: decode a random region of each image (between 8%
-# and 100% of its area, with a random aspect ratio), resize it to 224 x 224, flip half of them,
-# and normalize to floats in `CHW` layout. The grid undoes the normalization so the pictures look
-# like pictures again.
-
-# %%
-imagenet = Session("imagenet_train", batch_size=6)
-result = imagenet.run()
-render_node(result, cell=150, columns=3)
-
-# %% [markdown]
-# Every node's output can be inspected, not only the last one; here is what the random-crop
-# decoder handed to the resize:
-
-# %%
-render_node(result, "decode", cell=150, columns=3)
-
-# %% [markdown]
 # Each of these graphs can be opened in the explorer panel for live tuning, and exported as a
 # plain Python module for training (notebook 04).
