@@ -124,20 +124,24 @@ def save_listing(root: str, stamps: dict[str, int], listing: Listing) -> None:
     prefixes = [os.path.join(root, name, "") for name in listing.classes] or [
         os.path.join(root, "")
     ]
-    by_label: list[list[str]] = [[] for _ in prefixes]
-    for path, label in zip(listing.files, listing.labels, strict=True):
-        name = path[len(prefixes[label]) :]
-        if "\n" in name or not path.startswith(prefixes[label]):
-            return
-        by_label[label].append(name)
+    names = [""] * len(prefixes)  # each class's names, one per line
+    for start, end in _runs(listing.labels):
+        label, count = listing.labels[start], end - start
+        joined = "\n".join(listing.files[start:end])
+        # a name holds no "/", so the class's prefix can only stand at the start of a line
+        if (
+            names[label]
+            or joined.count("\n") != count - 1
+            or joined.count(prefixes[label]) != count
+        ):
+            return  # a name holding a line break, or a listing not in class order
+        names[label] = joined.replace(prefixes[label], "")
     saved = {
         "version": VERSION,
         "root": root,
         "stamps": stamps,
         "classes": listing.classes,
-        "names": [
-            [prefix, "\n".join(names)] for prefix, names in zip(prefixes, by_label, strict=True)
-        ],
+        "names": [[prefix, text] for prefix, text in zip(prefixes, names, strict=True)],
         "ignored": listing.ignored,
         "bad": listing.bad,
     }
@@ -177,16 +181,22 @@ def save_reader_list(root: str, stamps: dict[str, int], listing: Listing) -> str
 
 
 def _file_list_chunks(files: list[str], labels: list[int]) -> Iterator[tuple[str, int]]:
-    """ "path label" lines, a class's run of files at a time (a listing's labels come in runs:
-    one per class folder), with the number of lines in each."""
+    """ "path label" lines, a class's run of files at a time, with the number of lines in each."""
+    for start, end in _runs(labels):
+        ending = f" {labels[start]}\n"
+        yield ending.join(files[start:end]) + ending, end - start
+
+
+def _runs(labels: list[int]) -> Iterator[tuple[int, int]]:
+    """(start, end) of each run of one label: a listing's labels come one run per class folder,
+    so a class's files are handled at once, never a line at a time (unless they do not)."""
     start = 0
-    while start < len(files):
+    while start < len(labels):
         label = labels[start]
         end = bisect.bisect_right(labels, label, lo=start)
         if end <= start or labels[start:end].count(label) != end - start:
-            end = start + 1  # not in runs: one line at a time
-        ending = f" {label}\n"
-        yield ending.join(files[start:end]) + ending, end - start
+            end = start + 1  # not in runs: one at a time
+        yield start, end
         start = end
 
 
