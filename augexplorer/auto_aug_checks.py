@@ -98,6 +98,9 @@ def _last_fitting(spec: GraphSpec, catalog: Catalog, node_id: str) -> str | None
 # The most operations a RandAugment node may apply per image: DALI builds a branch per
 # augmentation per operation, so the pipeline's build time grows with n (measured above).
 MAX_OPERATIONS = 16
+# The most magnitude bins a policy node may have: building grows with the count (measured
+# below, trivial_augment_wide on a CPU).
+MAX_MAGNITUDE_BINS = 100
 
 
 def _integer(value: Any) -> int | None:
@@ -130,13 +133,20 @@ def _magnitude_problems(node: Node) -> list[Problem]:
             )
         )
     bins = _integer(node.args.get("num_magnitude_bins", 31))
-    if bins is not None and bins < 1:
+    if bins is not None and not 1 <= bins <= MAX_MAGNITUDE_BINS:
+        why = (
+            "the magnitudes need at least one bin"
+            if bins < 1
+            else "DALI builds the policy's magnitudes bin by bin (1,000 bins took 36 s on a "
+            "CPU, 31 took 11 s; a very large count never finishes)"
+        )
         problems.append(
             Problem(
-                f"num_magnitude_bins={bins}: the magnitudes need at least one bin",
+                f"num_magnitude_bins={bins}: {why}",
                 node.id,
                 "num_magnitude_bins",
-                fix="use 31 (DALI's default) or another whole number from 1",
+                fix=f"use 31 (DALI's default) or another whole number from 1 to "
+                f"{MAX_MAGNITUDE_BINS}",
             )
         )
         return problems

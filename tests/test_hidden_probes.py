@@ -234,3 +234,17 @@ def test_a_rand_augment_with_a_million_operations_is_refused_before_dali_builds_
         Session(spec, [np.zeros((32, 32, 3), np.uint8)] * 2, catalog=catalog)
     [problem] = raised.value.problems
     assert (problem.node, problem.argument) == ("policy", "n") and "16" in str(problem.fix)
+
+
+def test_a_policy_with_a_million_magnitude_bins_is_refused_before_dali_builds_it(
+    catalog: Catalog,
+) -> None:
+    """Found by the auto_aug probe: trivial_augment_wide with 1,000,000 bins never finished."""
+    args = {"num_magnitude_bins": 10**6}
+    node = Node("policy", "auto_aug.trivial_augment_wide", (Ref("source"),), args)
+    spec = GraphSpec((Source("source", "arrays"), node), batch_size=2)
+    with pytest.raises(GraphInvalid) as raised:
+        Session(spec, [np.zeros((32, 32, 3), np.uint8)] * 2, catalog=catalog)
+    [problem] = raised.value.problems
+    assert (problem.node, problem.argument) == ("policy", "num_magnitude_bins")
+    assert "100" in str(problem.fix)
