@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from augexplorer_widgets import Explorer
-from augexplorer_widgets.arg_controls import NumberSlider, one_value
+from augexplorer_widgets.arg_controls import NumberSlider, RangePair, one_value
 
 from augexplorer.catalog import Catalog
 from augexplorer.spec import Random
@@ -107,5 +107,39 @@ def test_one_value_of_each_kind(catalog: Catalog) -> None:
     assert sigma is not None and area is not None and angle is not None
     assert one_value(sigma, [2.0]) == 2.0 and one_value(sigma, 2.0) == 2.0
     assert one_value(sigma, [1.0, 2.0]) is None
-    assert one_value(area, [0.5]) is None  # no curated range: its list stays text
+    window = catalog["crop"].arg("crop")
+    assert window is not None and window.hint is None
+    assert one_value(window, [200.0]) is None  # no curated range: its list stays text
+    assert one_value(area, [0.5]) == 0.5  # random_area of one value: that area, always
     assert one_value(angle, 12.5) == 12.5 and one_value(angle, "x") == 0
+
+
+def test_random_area_is_a_range_slider_with_a_box_each_end(catalog, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    explorer = Explorer("basic", batch_size=2, autosave=tmp_path / "a.json", catalog=catalog)
+    explorer.add("random_resized_crop")
+    explorer.flush()
+    node = next(n.id for n in explorer.spec.nodes if n.op == "random_resized_crop")
+    explorer.select(node)
+    editor = explorer.node_panel.controls["random_area"].editor
+    assert isinstance(editor, RangePair)
+    assert (editor.slider.min, editor.slider.max) == (0.01, 1.0)
+    assert editor.value == [0.08, 1.0] and editor.slider.value == (0.08, 1.0)
+    assert (editor.low.value, editor.high.value) == ("0.08", "1")
+    browser_update(editor.slider, value=[0.3, 1.0])
+    explorer.flush()
+    assert explorer.spec.node(node).args["random_area"] == [0.3, 1.0]
+    editor = explorer.node_panel.controls["random_area"].editor
+    browser_update(editor.high, value="0.9")
+    explorer.flush()
+    assert explorer.spec.node(node).args["random_area"] == [0.3, 0.9]
+    assert explorer.state.ok
+    # text that is no number stays typed, says why, and changes nothing
+    editor = explorer.node_panel.controls["random_area"].editor
+    browser_update(editor.low, value="abc")
+    explorer.flush()
+    message = explorer.node_panel.controls["random_area"].message.value
+    assert "Not applied" in message and "abc" in message
+    assert explorer.spec.node(node).args["random_area"] == [0.3, 0.9]
+    # the aspect ratio alike; the slider takes its curated range
+    ratio = explorer.node_panel.controls["random_aspect_ratio"].editor
+    assert isinstance(ratio, RangePair) and (ratio.slider.min, ratio.slider.max) == (0.25, 4.0)

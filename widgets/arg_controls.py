@@ -80,6 +80,9 @@ def constant_widget(arg: ArgInfo | None, value: ArgValue) -> widgets.ValueWidget
         )
     if arg.kind == "BOOL" and not arg.is_vector:
         return widgets.Checkbox(value=bool(value), indent=False)
+    if is_pair(arg, value):
+        low, high = (float(v) for v in value)
+        return RangePair(arg, low, high)
     one = one_value(arg, value)
     if arg.is_numeric and (not arg.is_vector or one is not None):
         # a vector argument holding one value (gaussian_blur's sigma: every axis alike) is one
@@ -118,6 +121,106 @@ def one_value(arg: ArgInfo, value: ArgValue) -> float | None:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return value
     return None if arg.is_vector else 0
+
+
+def is_pair(arg: ArgInfo | None, value: ArgValue) -> bool:
+    """Whether `value` of `arg` is shown as a range: a curated [low, high] argument holding
+    two numbers (random_area's 0.08, 1)."""
+    return (
+        arg is not None
+        and arg.hint is not None
+        and arg.hint.pair
+        and isinstance(value, (list, tuple))
+        and len(value) == 2
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+    )
+
+
+class RangePair(widgets.HBox):
+    """A [low, high] argument: one range slider over the curated range and a box for each
+    end, which takes any number (the slider then widens to hold it). Text that is not a number
+    stays in its box and goes to `on_unparsed` with the reason, as :class:`NumberSlider`'s."""
+
+    value: traitlets.List[float] = traitlets.List()
+
+    def __init__(self, arg: ArgInfo, low: float, high: float) -> None:
+        hint = arg.hint
+        assert hint is not None
+        step = hint.step or (hint.high - hint.low) / 100
+        self.slider = widgets.FloatRangeSlider(
+            min=_widened(hint.low, low, -step) if low < hint.low else hint.low,
+            max=_widened(hint.high, high, step),
+            step=step,
+            value=(min(low, high), max(low, high)),
+            readout=False,
+            layout={"width": SLIDER_WIDTH},
+        )
+        # laid out as a number's slider and box (graph_view.css): the boxes beside the name,
+        # the slider on a row of its own below
+        self.slider.add_class("ax-range-slider")
+        self.slider.add_class("ax-number-slider")
+        self.low = number_box(low, "60px")
+        self.high = number_box(high, "60px")
+        self.low.add_class("ax-range-low")
+        self.high.add_class("ax-range-high")
+        self.on_unparsed: Callable[[str, str], None] | None = None
+        self._syncing = False
+        super().__init__([self.slider, self.low, self.high])
+        self.add_class("ax-range-pair")
+        self.add_class("ax-number")
+        self.value = [low, high]
+        self.observe(self._show_value, "value")
+        self.slider.observe(self._from_slider, "value")
+        self.low.observe(self._from_box, "value")
+        self.high.observe(self._from_box, "value")
+
+    def set_disabled(self, disabled: bool) -> None:
+        for part in (self.slider, self.low, self.high):
+            part.disabled = disabled
+
+    def show_text(self, text: str) -> None:
+        """Put typed text back (the panel was rebuilt): "low, high" as it was typed."""
+        low, _, high = text.partition(",")
+        self._syncing = True
+        try:
+            self.low.value, self.high.value = low.strip(), high.strip()
+        finally:
+            self._syncing = False
+
+    def _from_slider(self, change: dict[str, Any]) -> None:
+        if self._syncing:
+            return
+        ends = [
+            kept if _same_on_slider(new, old, self.slider) else _from_page(new)
+            for new, old, kept in zip(change["new"], change["old"], self.value, strict=True)
+        ]
+        if ends != list(self.value):
+            self.value = ends
+
+    def _from_box(self, change: dict[str, Any]) -> None:
+        if self._syncing:
+            return
+        try:
+            ends = [float(parse_number(box.value, integer=False)) for box in (self.low, self.high)]
+        except ValueError as error:
+            if self.on_unparsed is not None:
+                self.on_unparsed(f"{self.low.value}, {self.high.value}", str(error))
+            return
+        if ends == list(self.value):
+            if self.on_unparsed is not None:
+                self.on_unparsed(change["new"], "")
+            return
+        self.value = ends
+
+    def _show_value(self, change: dict[str, Any]) -> None:
+        low, high = change["new"]
+        self._syncing = True
+        try:
+            self.low.value = format_number(low)
+            self.high.value = format_number(high)
+            _show_range(self.slider, low, high)  # a reversed range stays off it
+        finally:
+            self._syncing = False
 
 
 def number_box(value: float | None = None, width: str | None = None) -> widgets.Text:
@@ -298,6 +401,8 @@ def read_constant(arg: ArgInfo | None, widget: widgets.ValueWidget) -> ArgValue:
         import ast
 
         return ast.literal_eval(value)
+    if isinstance(widget, RangePair):
+        return [float(v) for v in value]
     if arg.is_numeric and arg.is_vector and isinstance(widget, NumberSlider):
         return value if arg.is_integer else float(value)  # one value for every axis
     if arg.is_numeric and arg.is_vector:
@@ -734,7 +839,7 @@ class ArgControl(widgets.VBox):
                 self.editor = widgets.Label(f"← {value}", layout={"width": VALUE_WIDTH})
             else:
                 self.editor = constant_widget(arg, value)
-                if isinstance(self.editor, NumberSlider):
+                if isinstance(self.editor, (NumberSlider, RangePair)):
                     self.editor.on_unparsed = self._typed_number
                 else:
                     self.editor.add_class("ax-arg-value")  # sized by the row (graph_view.css)
@@ -779,7 +884,7 @@ class ArgControl(widgets.VBox):
         """Carry text the user typed over to this control (the panel was rebuilt)."""
         if unparsed[2] != self._value:
             return
-        if isinstance(self.editor, NumberSlider):
+        if isinstance(self.editor, (NumberSlider, RangePair)):
             self.editor.show_text(unparsed[0])
         elif isinstance(self.editor, widgets.Text):
             self._quiet = True
@@ -810,6 +915,8 @@ class ArgControl(widgets.VBox):
                 )
                 if isinstance(self.editor, NumberSlider) and isinstance(value, (list, tuple)):
                     shown = value[0] if len(value) == 1 else shown  # one value for every axis
+                if isinstance(self.editor, RangePair) and isinstance(value, (list, tuple)):
+                    shown = [float(v) for v in value]
                 if self.editor.value != shown:
                     # A value the control cannot hold is left to the error message below.
                     with contextlib.suppress(Exception):

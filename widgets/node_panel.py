@@ -17,7 +17,14 @@ from augexplorer.catalog.hints import starting_values, tunable_args
 from augexplorer.catalog.limits import VECTOR_LENGTHS
 from augexplorer.spec import ArgValue, GraphSpec, Node
 
-from .arg_controls import ArgControl, NumberSlider, number_box, one_value, value_kind
+from .arg_controls import (
+    ArgControl,
+    NumberSlider,
+    is_pair,
+    number_box,
+    one_value,
+    value_kind,
+)
 from .code_view import CodeView
 from .failure import Failure
 from .hover import describe
@@ -444,6 +451,8 @@ def _shown_kind(node: Node, info: OpInfo | None, name: str) -> str:
     if name not in node.args and unset:
         return "unset"
     kind = value_kind(node.args.get(name))
+    if kind == "const" and is_pair(arg, node.args.get(name, arg.default if arg else None)):
+        return "const.pair"
     if kind == "const" and arg is not None and arg.is_vector and arg.hint is not None:
         # one value on the curated slider, a list of them in a text box (arg_controls)
         return "const.one" if one_value(arg, node.args.get(name, arg.default)) is not None else kind

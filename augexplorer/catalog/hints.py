@@ -20,7 +20,11 @@ HINTS: dict[str, dict[str, Hint]] = {
         "resize_shorter": Hint(16, 1024, 1),
         "resize_longer": Hint(16, 1024, 1),
     },
-    "random_resized_crop": {"size": Hint(16, 1024, 1)},
+    "random_resized_crop": {
+        "size": Hint(16, 1024, 1),
+        "random_area": Hint(0.01, 1, 0.01, pair=True),
+        "random_aspect_ratio": Hint(0.25, 4, 0.01, pair=True),
+    },
     "crop": {
         "crop_h": Hint(8, 1024, 1),
         "crop_w": Hint(8, 1024, 1),
@@ -82,7 +86,11 @@ HINTS: dict[str, dict[str, Hint]] = {
     "random.uniform": {"range": Hint(-180, 180, 0.5)},
     "random.normal": {"mean": Hint(-10, 10, 0.1), "stddev": Hint(0, 10, 0.1)},
     "random.coin_flip": {"probability": Hint(0, 1, 0.01)},
-    "decoders.image_random_crop": {"num_attempts": Hint(1, 100, 1)},
+    "decoders.image_random_crop": {
+        "num_attempts": Hint(1, 100, 1),
+        "random_area": Hint(0.01, 1, 0.01, pair=True),
+        "random_aspect_ratio": Hint(0.25, 4, 0.01, pair=True),
+    },
     "jitter": {"nDegree": Hint(1, 10, 1)},
     "cast": {},
     "laplacian": {"window_size": Hint(3, 23, 2)},

@@ -40,6 +40,8 @@ class Hint:
     low: float
     high: float
     step: float | None = None
+    # the argument is a [low, high] range (random_area): one range slider with a box each end
+    pair: bool = False
 
 
 @dataclass(frozen=True)
