@@ -33,6 +33,7 @@ from .grid_view import GridView
 from .node_panel import NodeActions, NodePanel
 from .notice import Notice
 from .op_picker import OpPicker
+from .panel_keys import PanelKeys
 from .port_door import load_for_panel, ported, summary_html
 from .restore_banner import RestoreBanner
 from .source_switch import switched_source
@@ -170,7 +171,11 @@ class Explorer(widgets.VBox):
         output.add_class("ax-output")
         body = widgets.HBox([editing, output], layout={"align_items": "flex-start"})
         body.add_class("ax-body")
-        super().__init__([self.toolbar, self.banner, self.notice, body, tabs])
+        # Ctrl+Z / Ctrl+Shift+Z in the panel, as the toolbar's undo and redo buttons
+        self.panel_keys = PanelKeys(
+            lambda: self._now(self.controller.undo), lambda: self._now(self.controller.redo)
+        )
+        super().__init__([self.toolbar, self.banner, self.notice, body, tabs, self.panel_keys])
         self.add_class("ax-explorer")
         if unread is not None:
             self.controller.set_source(*unread)  # fails: the failure is shown, not raised

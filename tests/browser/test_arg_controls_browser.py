@@ -73,6 +73,58 @@ def test_random_from_the_slider_is_centred_on_its_value(page: Any) -> None:
     page.locator(".ax-arg-sigma .ax-number-box input").wait_for(timeout=30_000)
 
 
+def test_random_area_is_a_range_with_a_box_each_end(page: Any, artifacts: Path) -> None:
+    kernel_eval(
+        page,
+        "explorer.add('random_resized_crop'); explorer.flush(); "
+        "crop = next(n.id for n in explorer.spec.nodes if n.op == 'random_resized_crop'); "
+        "explorer.select(crop); explorer.flush()",
+    )
+    low = page.locator(".ax-arg-random_area .ax-range-low input")
+    low.wait_for(timeout=30_000)
+    assert low.input_value() == "0.08"
+    assert page.locator(".ax-arg-random_area .ax-range-high input").input_value() == "1"
+    assert page.locator(".ax-arg-random_area .noUi-handle").count() == 2  # one slider, two ends
+    handle = page.locator(".ax-arg-random_area .noUi-handle").first
+    was = handle.bounding_box()["x"]
+    low.fill("0.25")
+    low.press("Enter")
+    kernel_eval(page, "explorer.flush()")
+    assert (
+        kernel_eval(page, "print(explorer.spec.node(crop).args['random_area'])").strip()
+        == "[0.25, 1.0]"
+    )
+    # the slider's low end followed the box (a quarter of the way along)
+    page.wait_for_function(
+        "(was) => document.querySelector('.ax-arg-random_area .noUi-handle')"
+        ".getBoundingClientRect().x > was + 10",
+        arg=was,
+        timeout=30_000,
+    )
+    page.locator(".ax-node-panel").first.screenshot(path=str(artifacts / "arg-controls-range.png"))
+
+
+def test_ctrl_z_and_ctrl_shift_z_undo_and_redo_in_the_panel(page: Any) -> None:
+    area = "print(explorer.spec.node(crop).args.get('random_area'))"
+    assert kernel_eval(page, area).strip() == "[0.25, 1.0]"  # the edit of the test before
+    # anywhere else in the panel: the graph's last edit undone, then redone
+    page.locator(".ax-tile").first.focus()
+    page.keyboard.press("Control+z")
+    page.wait_for_function(
+        "() => document.querySelector('.ax-arg-random_area .ax-range-low input')?.value === '0.08'",
+        timeout=30_000,
+    )
+    assert kernel_eval(page, area).strip() == "None"  # unset again: DALI's default shown
+    page.locator(".ax-tile").first.focus()
+    page.keyboard.press("Control+Shift+z")
+    page.wait_for_function(
+        "() => document.querySelector('.ax-arg-random_area .ax-range-low input')?.value === '0.25'",
+        timeout=30_000,
+    )
+    assert kernel_eval(page, area).strip() == "[0.25, 1.0]"
+    assert page.locator(".ax-explorer").count() == 1  # the notebook did not take the keys
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_controls_fit_at_every_width(page: Any, artifacts: Path, width: int) -> None:
     screenshot(page, width, artifacts / f"arg-controls-{width}.png")
