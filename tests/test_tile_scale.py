@@ -66,3 +66,15 @@ def test_the_tile_size_reaches_the_width_of_a_wide_panel(explorer: Explorer) -> 
     explorer.grid.size.box.value = "1000"
     assert explorer.grid.size.value == 1000 and explorer.grid.tiles.size == 1000
     assert explorer.grid.refused.value == ""
+
+
+def test_a_refused_tile_size_does_not_survive_a_preset_switch(explorer: Explorer) -> None:
+    grid = explorer.grid
+    grid.size.box.value = "5000"
+    assert "The tile size stays 240" in grid.refused.value
+    assert "ax-input-refused" in grid.size.box._dom_classes
+    explorer.toolbar.preset.value = "imagenet_train"
+    explorer.flush()
+    assert explorer.spec.name != "basic"
+    assert grid.refused.value == "" and grid.refused.layout.display == "none"
+    assert grid.size.box.value == "240" and "ax-input-refused" not in grid.size.box._dom_classes

@@ -325,6 +325,7 @@ class Explorer(widgets.VBox):
         with an Undo button, so no work goes without a word."""
         old = self.controller.state.spec
         edited = self.controller.edited
+        self.grid.forget_typed()  # what was said of a size typed for the old graph goes too
         self._now(action)
         new = self.controller.state.spec
         if edited and new is not old and new != old:

@@ -26,7 +26,7 @@ from augexplorer.spec import Ref
 from .annotations_view import AnnotationToggles
 from .arg_controls import NumberSlider, number_box
 from .failure import Failure
-from .numbers import parse_in_range
+from .numbers import format_number, parse_in_range
 from .shown import Shown, shown
 from .snapshot import Snapshot
 from .tile_grid import DEFAULT_SIZE, TileGrid, large_state, tile_state
@@ -396,6 +396,14 @@ class GridView(widgets.VBox):
             self.draws.value = str(copies)
         finally:
             self._syncing = False
+
+    def forget_typed(self) -> None:
+        """Another graph came in (a preset, a file): text typed earlier that was not applied,
+        and what was said about it, go; the boxes show the size and draws in force."""
+        for box in list(self._refusals):
+            self._say_refused(box, None)
+        self.size.show_text(format_number(self.size.value))
+        self._use_draws(self.variety.copies)
 
     def _say_refused(self, box: str, message: str | None) -> None:
         """Show (or, with None, take back) why what was typed in `box` ("size" or "draws") was
