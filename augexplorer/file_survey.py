@@ -48,6 +48,16 @@ class Progress:
         )
 
 
+@dataclass
+class Looked:
+    """What a look at a batch's files found: the bad ones (path, reason), and the good ones
+    (each sample's, a file read twice counted twice) with their decoded sizes in bytes."""
+
+    bad: list[tuple[str, str]]
+    good: list[str]
+    sizes: list[int]
+
+
 class FileSurvey:
     """Looks at each of `files` once with `inspect` (a header, never pixels), in a daemon
     thread started by :meth:`start`. `known` holds results found before (the folder cache):
@@ -130,13 +140,20 @@ class FileSurvey:
         """Look at `paths` now (a batch about to be decoded), whatever the background has
         reached; returns the bad ones with their reasons. A file is looked at anew even if it
         was looked at before: it may have changed since."""
-        bad = []
-        for path in dict.fromkeys(paths):  # each once
+        return self.look_now(paths).bad
+
+    def look_now(self, paths: Sequence[str]) -> Looked:
+        """:meth:`check_now`, with the decoded size of each good one of `paths` as well."""
+        looked = Looked([], [], [])
+        for path in paths:
             found = self._inspect(path)
             if isinstance(found, str):
-                reason = self._bad_reason(path, found)
-                bad.append((path, reason))
-        return bad
+                if path not in (bad for bad, _ in looked.bad):
+                    looked.bad.append((path, self._bad_reason(path, found)))
+            else:
+                looked.good.append(path)
+                looked.sizes.append(decoded_bytes(found.width, found.height))
+        return looked
 
     def _bad_reason(self, path: str, found: str) -> str:
         with self._lock:

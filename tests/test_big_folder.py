@@ -331,3 +331,15 @@ def test_a_bad_file_of_a_big_list_is_found_in_the_background_by_its_line(
     ]
     everything = open_source(Source("source", "file_list", str(listing)), skip_bad=True)
     assert everything.skipped == tuple(survey.bad())  # as a small list names it
+
+
+def test_a_batch_too_big_to_decode_is_refused_before_decoding(
+    big: None, tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = folder(tmp_path / "tree", {"a": GOOD})  # 40x32 RGB: 3,840 bytes decoded each
+    monkeypatch.setenv("AUGEXPLORER_MEMORY_BUDGET", "5000")
+    with pytest.raises(DataError) as raised:
+        session(root, catalog).run()  # a batch of 2: 7,680 bytes
+    assert "decoding a batch of 2" in str(raised.value) and "good_0.jpg" in str(raised.value)
+    monkeypatch.setenv("AUGEXPLORER_MEMORY_BUDGET", "8000")
+    assert len(session(root, catalog).run().files()) == 2

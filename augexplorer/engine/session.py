@@ -26,11 +26,12 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ..batch_memory import check_batch_memory
 from ..blocks import Block, samples
 from ..catalog import Catalog, load_catalog
 from ..data import SourceData, bad_files_error, open_source, source_for_path
 from ..devices import GpuNodesOnCpu, default_device_id
-from ..errors import AugExplorerError, GraphInvalid, RunError
+from ..errors import AugExplorerError, DataError, GraphInvalid, RunError
 from ..evolve import evolve
 from ..plan import Plan, Step
 from ..spec import ArgValue, GraphSpec, Node, Probability, Source
@@ -558,8 +559,15 @@ class Session:
         data = self._data[step.id]
         if data.survey is None or not paths:
             return False
-        bad = data.survey.check_now(paths)
-        if not bad:
+        looked = data.survey.look_now(paths)
+        bad = looked.bad
+        if not bad:  # the batch's own decoded size, known only now: refused before decoding
+            where = step.source.path if step.source else None
+            try:
+                check_batch_memory(looked.sizes, len(looked.sizes), files=looked.good, where=where)
+            except DataError:
+                self._source_runners.pop(step.id, None)  # rebuilt at the batch shown
+                raise
             return False
         if not data.skip_bad:
             self._source_runners.pop(step.id, None)  # rebuilt at the batch shown, once fixed
