@@ -438,10 +438,11 @@ def _big_folder(
     listed_now = known is None and stamps is not None
     save_stamps = stamps or {}
     to_keep = [listing] if listed_now else []  # let go once kept: the source holds its own
+    cache = folder_cache.cache_folder(root)  # as the environment says now, not when written
 
     def keep_listing() -> None:  # in the survey's thread, behind the grid
         if to_keep:
-            folder_cache.save_listing(root, save_stamps, to_keep.pop())
+            folder_cache.save_listing(root, save_stamps, to_keep.pop(), cache)
 
     if listed_now and stamps is not None:
         stamps = {name: stamps[name] for name in ("", *listing.classes) if name in stamps}
@@ -451,7 +452,7 @@ def _big_folder(
     def keep(survey: FileSurvey) -> None:
         sizes = survey.decoded_sizes()
         if stamps is not None and sizes is not None:
-            folder_cache.save_checked(root, stamps, dict(survey.bad()), sizes)
+            folder_cache.save_checked(root, stamps, dict(survey.bad()), sizes, cache)
 
     files = tuple(listing.files)  # one sequence of the paths, shared with the survey
     survey = FileSurvey(

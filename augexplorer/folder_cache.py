@@ -114,9 +114,13 @@ def _stamp_key(stamps: dict[str, int]) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
-def save_listing(root: str, stamps: dict[str, int], listing: Listing) -> None:
-    """Keep `listing`, made after `stamps` were taken; quietly does nothing where the cache
-    cannot be written (a read-only home) or a name cannot be kept (one holding a line break)."""
+def save_listing(
+    root: str, stamps: dict[str, int], listing: Listing, folder: Path | None = None
+) -> None:
+    """Keep `listing`, made after `stamps` were taken, in `folder` (default
+    :func:`cache_folder`, which a caller writing later from a thread reads when it opens the
+    source); quietly does nothing where the cache cannot be written (a read-only home) or a name
+    cannot be kept (one holding a line break)."""
     kept = {name: stamp for name, stamp in stamps.items() if name == "" or name in listing.classes}
     if len(kept) != len(listing.classes) + 1:
         return  # a class folder came while listing: list it anew next time
@@ -145,7 +149,7 @@ def save_listing(root: str, stamps: dict[str, int], listing: Listing) -> None:
         "ignored": listing.ignored,
         "bad": listing.bad,
     }
-    _write(cache_folder(root) / "listing.json", json.dumps(saved).encode("utf-8"))
+    _write((folder or cache_folder(root)) / "listing.json", json.dumps(saved).encode("utf-8"))
 
 
 def save_reader_list(root: str, stamps: dict[str, int], listing: Listing) -> str | None:
@@ -200,10 +204,16 @@ def _runs(labels: list[int]) -> Iterator[tuple[int, int]]:
         start = end
 
 
-def save_checked(root: str, stamps: dict[str, int], bad: dict[str, str], sizes: np.ndarray) -> None:
+def save_checked(
+    root: str,
+    stamps: dict[str, int],
+    bad: dict[str, str],
+    sizes: np.ndarray,
+    folder: Path | None = None,
+) -> None:
     """Keep the header results of every file of the listing made under `stamps`, beside it;
     results kept for other listings are removed."""
-    folder = cache_folder(root)
+    folder = folder or cache_folder(root)
     name = f"checked-{_stamp_key(stamps)}.npz"
     stream = io.BytesIO()
     np.savez(stream, sizes=sizes, bad=np.array(json.dumps(bad)))
