@@ -343,3 +343,30 @@ def test_a_batch_too_big_to_decode_is_refused_before_decoding(
     assert "decoding a batch of 2" in str(raised.value) and "good_0.jpg" in str(raised.value)
     monkeypatch.setenv("AUGEXPLORER_MEMORY_BUDGET", "8000")
     assert len(session(root, catalog).run().files()) == 2
+
+
+def test_the_panel_notes_show_the_background_look_and_redraw_until_it_ends(
+    big: None, tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    from augexplorer_widgets.data_notes import DataNotes
+
+    root = folder(tmp_path / "tree", {"a": GOOD, "b": ["notes.jpg", *GOOD]})
+    start = FileSurvey.start
+    monkeypatch.setattr(FileSurvey, "start", lambda survey: survey)  # held until asked
+    result = session(root, catalog).run()
+    notes = DataNotes()
+
+    async def shown_on_a_loop() -> bool:
+        notes.show(result)
+        return notes._timer is not None  # a redraw is due while the look goes on
+
+    assert asyncio.run(shown_on_a_loop())
+    assert "checking images in the background: 0 of 9" in notes.value
+    survey = result.sources["source"].survey
+    assert survey is not None and start(survey).wait(60)
+    notes.refresh()  # what the timer does
+    assert "1 image(s) found bad in the background" in notes.value
+    assert "notes.jpg" in notes.value and "checking images" not in notes.value
+    assert notes._timer is None  # the look is over: no more redraws
