@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import errno
+import itertools
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -169,19 +170,23 @@ class SourceData:
         (skip_bad, as :func:`open_source` would have left them out); a DataError if none is
         left."""
         gone = {path for path, _ in bad}
-        kept = [
-            (f, label) for f, label in zip(self.files, self.labels, strict=True) if f not in gone
-        ]
+        keep = [file not in gone for file in self.files]
+        files = tuple(itertools.compress(self.files, keep))
+        labels = tuple(itertools.compress(self.labels, keep))
         skipped = (*self.skipped, *bad)
-        if not kept:
+        if not files:
             raise bad_files_error(skipped, _where(self), _BAD_FILES_FIX)
+        reader_list = None
+        if self.reader_list is not None:  # a new list beside it: a `files` argument of a
+            # million entries would cost the reader's build seconds
+            reader_list = folder_cache.save_kept_list(self.reader_list, files, labels, gone)
         return dataclasses.replace(
             self,
-            files=tuple(f for f, _ in kept),
-            labels=tuple(label for _, label in kept),
+            files=files,
+            labels=labels,
             skipped=skipped,
             decoded_sizes=None,
-            reader_list=None,
+            reader_list=reader_list,
         )
 
     def check_memory(self, batch_size: int, budget: int | None = None) -> None:

@@ -17,7 +17,7 @@ import io
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -162,36 +162,60 @@ def save_reader_list(root: str, stamps: dict[str, int], listing: Listing) -> str
         return None
     kept = {name: stamp for name, stamp in stamps.items() if name == "" or name in listing.classes}
     folder = cache_folder(root)
-    path = folder / f"files-{_stamp_key(kept)}.txt"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(dir=folder, prefix=".files-", suffix=".tmp")
-    except OSError:
+    key = _stamp_key(kept)
+    path = folder / f"files-{key}.txt"
+    if not _write_file_list(path, listing.files, listing.labels):
         return None
+    for older in folder.glob("files-*.txt"):
+        if not older.name.startswith(f"files-{key}"):  # lists of an older listing
+            older.unlink(missing_ok=True)
+    return str(path)
+
+
+def save_kept_list(
+    reader_list: str, files: Sequence[str], labels: Sequence[int], gone: set[str]
+) -> str | None:
+    """A DALI file list of `files` and `labels`: those of `reader_list` without the paths of
+    `gone` (skip_bad), written beside it under a name made of what was left out; None where it
+    cannot be written (the reader is then given `files`)."""
+    digest = hashlib.sha256("\n".join(sorted(gone)).encode("utf-8", "surrogateescape"))
+    path = Path(reader_list).with_name(
+        f"{Path(reader_list).stem}-kept-{digest.hexdigest()[:16]}.txt"
+    )
+    if path.is_file() or _write_file_list(path, files, labels):
+        return str(path)
+    return None
+
+
+def _write_file_list(path: Path, files: Sequence[str], labels: Sequence[int]) -> bool:
+    """Write "path label" lines a class at a time, so a million lines never stand in memory as
+    one text; False where a name holds a line break or the file cannot be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".files-", suffix=".tmp")
+    except OSError:
+        return False
     try:
         with os.fdopen(handle, "wb") as stream:
-            for lines, count in _file_list_chunks(listing.files, listing.labels):
+            for lines, count in _file_list_chunks(files, labels):
                 if lines.count("\n") != count or "\r" in lines:
                     raise ValueError("a name holds a line break")
                 stream.write(lines.encode("utf-8", "surrogateescape"))
         os.replace(temp, path)  # whole or not at all, for another process reading it
     except (OSError, ValueError):
         Path(temp).unlink(missing_ok=True)
-        return None
-    for older in folder.glob("files-*.txt"):
-        if older.name != path.name:
-            older.unlink(missing_ok=True)
-    return str(path)
+        return False
+    return True
 
 
-def _file_list_chunks(files: list[str], labels: list[int]) -> Iterator[tuple[str, int]]:
+def _file_list_chunks(files: Sequence[str], labels: Sequence[int]) -> Iterator[tuple[str, int]]:
     """ "path label" lines, a class's run of files at a time, with the number of lines in each."""
     for start, end in _runs(labels):
         ending = f" {labels[start]}\n"
         yield ending.join(files[start:end]) + ending, end - start
 
 
-def _runs(labels: list[int]) -> Iterator[tuple[int, int]]:
+def _runs(labels: Sequence[int]) -> Iterator[tuple[int, int]]:
     """(start, end) of each run of one label: a listing's labels come one run per class folder,
     so a class's files are handled at once, never a line at a time (unless they do not)."""
     start = 0

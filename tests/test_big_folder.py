@@ -234,7 +234,11 @@ def test_with_skip_bad_the_first_batch_is_read_again_without_its_bad_file(
         (str(root / "a" / "a_empty.jpg"), "empty file (0 bytes)"),
     )
     everything = open_source(Source("source", "folder", str(root)), skip_bad=True)
-    assert result.sources["source"].files == everything.files  # as a small folder opens
+    kept = result.sources["source"]
+    assert kept.files == everything.files  # as a small folder opens
+    assert kept.reader_list is not None  # the reader reads a list without the bad file
+    lines = Path(kept.reader_list).read_text().splitlines()
+    assert lines == [f"{f} {label}" for f, label in zip(kept.files, kept.labels, strict=True)]
 
 
 def test_a_bad_file_elsewhere_is_found_in_the_background_and_reported(
