@@ -143,3 +143,26 @@ def test_random_area_is_a_range_slider_with_a_box_each_end(catalog, tmp_path: Pa
     # the aspect ratio alike; the slider takes its curated range
     ratio = explorer.node_panel.controls["random_aspect_ratio"].editor
     assert isinstance(ratio, RangePair) and (ratio.slider.min, ratio.slider.max) == (0.25, 4.0)
+
+
+def test_starting_values_are_marked_until_the_user_sets_them(catalog, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    explorer = Explorer("basic", batch_size=2, autosave=tmp_path / "s.json", catalog=catalog)
+    explorer.add("color_twist")
+    explorer.flush()
+    node = next(n.id for n in explorer.spec.nodes if n.op == "color_twist")
+    explorer.select(node)
+    controls = explorer.node_panel.controls
+    marked = {n for n, c in controls.items() if "ax-arg-starting" in c._dom_classes}
+    assert marked == {"hue", "saturation", "contrast", "brightness"}
+    assert controls["hue"].starting_note.layout.display != "none"
+    browser_update(controls["hue"].editor.box, value="0")
+    explorer.flush()
+    controls = explorer.node_panel.controls
+    assert "ax-arg-starting" not in controls["hue"]._dom_classes
+    assert controls["hue"].starting_note.layout.display == "none"
+    assert "ax-arg-starting" in controls["saturation"]._dom_classes  # the others still marked
+    # an argument with no curated start is never marked
+    explorer.select("rotate")
+    assert not any(
+        "ax-arg-starting" in c._dom_classes for c in explorer.node_panel.controls.values()
+    )

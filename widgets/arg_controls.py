@@ -782,6 +782,7 @@ class ArgControl(widgets.VBox):
         on_change: OnChange,
         on_reset: Callable[[str], None],
         unset_start: ArgValue | None = None,
+        starting: ArgValue | None = None,
     ) -> None:
         """`unset_start`: the argument is not set and has no default (the operator then does
         something no value gives, DALI's doc says what): the row says so instead of showing a
@@ -848,7 +849,16 @@ class ArgControl(widgets.VBox):
         rows[0].add_class("ax-arg-row")
         self.message = widgets.HTML("")
         self.message.add_class("ax-arg-message")
-        super().__init__([*rows, self.message])
+        # A new node's curated value (color_twist's hue 20) was picked to show an effect, not
+        # by the user: said so while the argument holds it, so it is not exported unseen.
+        self._starting = starting
+        self.starting_note = widgets.HTML(
+            "<span class='ax-muted' title='picked to show the effect when the operator was"
+            " added: set your own, or keep it knowingly'>starting value, not chosen yet</span>"
+        )
+        self.starting_note.add_class("ax-arg-starting-note")
+        self._mark_starting(value)
+        super().__init__([*rows, self.starting_note, self.message])
         self.add_class(f"ax-arg-{name}")
         self.add_class("ax-arg")
 
@@ -923,7 +933,16 @@ class ArgControl(widgets.VBox):
                         self.editor.value = shown
         finally:
             self._quiet = False
+        self._mark_starting(value)
         self._say(error)
+
+    def _mark_starting(self, value: ArgValue) -> None:
+        starting = self._starting is not None and value == self._starting
+        self.starting_note.layout.display = "" if starting else "none"
+        if starting:
+            self.add_class("ax-arg-starting")
+        else:
+            self.remove_class("ax-arg-starting")
 
     def _say(self, error: str | None) -> None:
         self.message.value = f"⚠ {_escape(error)}" if error else ""

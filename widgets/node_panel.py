@@ -212,6 +212,7 @@ class NodePanel(widgets.VBox):
                     if info is not None and _shown_kind(node, info, name) == "unset"
                     else None
                 ),
+                starting=starting_values(info.name).get(name) if info is not None else None,
             )
             if name in typed:
                 self.controls[name].keep_unparsed(typed[name])

@@ -125,6 +125,26 @@ def test_ctrl_z_and_ctrl_shift_z_undo_and_redo_in_the_panel(page: Any) -> None:
     assert page.locator(".ax-explorer").count() == 1  # the notebook did not take the keys
 
 
+def test_a_new_operators_starting_values_are_marked(page: Any, artifacts: Path) -> None:
+    kernel_eval(
+        page,
+        "explorer.add('color_twist'); explorer.flush(); "
+        "twist = next(n.id for n in explorer.spec.nodes if n.op == 'color_twist'); "
+        "explorer.select(twist); explorer.flush()",
+    )
+    page.locator(".ax-arg-hue .ax-arg-starting-note").wait_for(timeout=30_000)
+    assert page.locator(".ax-arg-starting").count() == 4
+    assert "starting value" in page.locator(".ax-arg-hue .ax-arg-starting-note").inner_text()
+    page.locator(".ax-node-panel").first.screenshot(
+        path=str(artifacts / "arg-controls-starting.png")
+    )
+    box = page.locator(".ax-arg-hue .ax-number-box input")
+    box.fill("0")
+    box.press("Enter")
+    page.locator(".ax-arg-hue .ax-arg-starting-note").wait_for(state="hidden", timeout=30_000)
+    assert page.locator(".ax-arg-starting").count() == 3
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_controls_fit_at_every_width(page: Any, artifacts: Path, width: int) -> None:
     screenshot(page, width, artifacts / f"arg-controls-{width}.png")
