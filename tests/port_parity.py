@@ -80,7 +80,9 @@ def file_list(images: Sequence[Path], tmp: Path) -> Path:
 
 def ported(code: str, images: Sequence[Path], tmp: Path, *, seed: int = 0) -> PortResult:
     """The ported graph of ``T.Compose([code])`` reading `images` in order."""
-    header = "import torch\nimport torchvision.transforms as T\nimport torchvision.transforms.v2 as v2\n"
+    header = (
+        "import torch\nimport torchvision.transforms as T\nimport torchvision.transforms.v2 as v2\n"
+    )
     (found,) = read_source(f"{header}t = T.Compose([{code}])\n")
     data = DataSource("file_list", str(file_list(images, tmp)), shuffle=False)
     return port(found.compose, data=data, batch_size=len(images), seed=seed)

@@ -167,7 +167,7 @@ def test_torchvision_form_is_the_graphs_batch_converted(
         graph_image = saved[f"{name}/graph/image{i}"]
         image = saved[f"{name}/torchvision/image{i}"]
         assert image.dtype == np.float32 and image.ndim == 3 and image.shape[0] == 3
-        assert 0.0 <= image.min() and image.max() <= 1.0
+        assert image.min() >= 0.0 and image.max() <= 1.0
         if graph_image.dtype == np.uint8:  # HWC uint8 -> CHW / 255
             np.testing.assert_allclose(image, graph_image.transpose(2, 0, 1) / 255.0, atol=1e-6)
         else:  # the SSD graph already ends in CHW floats in 0-1
