@@ -219,11 +219,12 @@ def test_exported_module_and_plain_dali_draw_the_engine_values(
     assert "@pipeline_def(enable_conditionals=True)" in source
     plan = session.plan
     seeds = {node: plan.node_step(node).seed for node in ("auto", "rand", "trivial")}
+    flat = " ".join(source.split()).replace("( ", "(").replace(" )", ")")
+    # every seed goes through rank_seed, so that each torchrun rank draws its own values
     assert (
         f'auto = auto_augment.auto_augment(small, policy_name="svhn", shape=shapes, '
-        f"seed={seeds['auto']})" in source
+        f"seed=rank_seed({seeds['auto']}, rank))" in flat
     ), source
-    flat = " ".join(source.split()).replace("( ", "(")
     assert "if rand_apply: rand = rand_augment.rand_augment(auto, n=3, m=17," in flat, flat
 
     job = {

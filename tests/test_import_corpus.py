@@ -3,6 +3,7 @@ what cannot be imported is refused in the user's own terms."""
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -440,7 +441,7 @@ def test_coco_reader_in_a_python_file_imports(tmp_path: Path) -> None:
     assert Session(graph, device_id=None).run().arrays(graph.outputs["boxes"])
 
 
-def test_coco_reader_with_an_image_list_is_refused(tmp_path: Path) -> None:
+def test_coco_reader_with_an_image_list_reads_only_those_images(tmp_path: Path) -> None:
     from pipelines_detection import write_coco
 
     annotations = write_coco(samples_dir(), tmp_path / "annotations.json")
@@ -461,7 +462,8 @@ def test_coco_reader_with_an_image_list_is_refused(tmp_path: Path) -> None:
             """
         )
     )
-    with pytest.raises(ImportRefused) as refused:
-        import_graph(source, run_file=True)
-    message = str(refused.value)
-    assert "fn.readers.coco" in message and "images=" in message and "fix:" in message
+    graph = import_graph(source, run_file=True)
+    (reader,) = graph.sources()
+    assert reader.kind == "coco" and reader.path is not None
+    listed = json.loads(Path(reader.path).read_text())
+    assert [Path(image["file_name"]).name for image in listed["images"]] == ["cat.jpg"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+import ipywidgets as widgets
 import numpy as np
 from augexplorer_widgets.stats_view import StatsView
 
@@ -77,9 +78,9 @@ def test_the_explorer_has_a_statistics_tab() -> None:
     from augexplorer_widgets.explorer import Explorer
 
     explorer = Explorer("basic", batch_size=2, autosave=None)
-    tabs = explorer.children[-1]
-    assert "Statistics" in tabs.titles  # type: ignore[attr-defined]
-    assert explorer.stats_view in tabs.children  # type: ignore[attr-defined]
+    (tabs,) = [child for child in explorer.children if isinstance(child, widgets.Tab)]
+    assert "Statistics" in tabs.titles
+    assert explorer.stats_view in tabs.children
 
 
 def test_the_dark_plot_is_light_text_on_the_page_s_own_background() -> None:
