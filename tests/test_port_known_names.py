@@ -63,3 +63,13 @@ def test_the_picker_finds_operators_by_the_names_users_know(catalog: Catalog) ->
     assert "color_twist" in [i["name"] for i in picker.matches("colorjitter")]
     flip = next(i for i in picker.items if i["name"] == "flip")
     assert {"HorizontalFlip", "RandomHorizontalFlip", "VerticalFlip"} <= set(flip["known"])
+
+
+def test_words_in_an_operators_own_name_rank_before_ported_names(catalog: Catalog) -> None:
+    from augexplorer_widgets.op_picker import OpPicker
+
+    picker = OpPicker(catalog, lambda op: None)
+    found = [i["name"] for i in picker.matches("random crop")]
+    # `crop` is found too (torchvision's RandomCrop is ported to it), after DALI's own name
+    assert found.index("random_resized_crop") < found.index("crop")
+    assert [i["name"] for i in picker.matches("randomcrop")][0] != "random_resized_crop"

@@ -132,6 +132,13 @@ def _searched_text(item: dict[str, Any]) -> str:
     return f"{name} {name.replace('.', ' ').replace('_', ' ')} {item['summary']} {known}".lower()
 
 
+def _named(item: dict[str, Any], words: list[str]) -> bool:
+    """Whether the operator's own name holds every word ("random crop": random_resized_crop)."""
+    name = item["name"]
+    text = f"{name} {name.replace('.', ' ').replace('_', ' ')}".lower()
+    return all(word in text for word in words)
+
+
 def known_names() -> dict[str, tuple[str, ...]]:
     from augexplorer.port.known_names import known_names as ported_names
 
@@ -204,7 +211,16 @@ class OpPicker(anywidget.AnyWidget):
             if (self.show_hidden or needle or item["group"] != HIDDEN_GROUP)
             and all(word in _searched_text(item) for word in words)
         ]
-        return sorted(found, key=lambda i: (not i["fits"], GROUPS.index(i["group"]), i["name"]))
+        # as the page orders them: what fits, then by group, then names holding every word first
+        return sorted(
+            found,
+            key=lambda i: (
+                not i["fits"],
+                GROUPS.index(i["group"]),
+                not _named(i, words),
+                i["name"],
+            ),
+        )
 
     def item(self, name: str) -> dict[str, Any] | None:
         return next((i for i in self.items if i["name"] == name), None)

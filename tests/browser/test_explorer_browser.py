@@ -212,6 +212,8 @@ def test_export_tab(page: Any, artifacts: Path, lab: Server) -> None:
         page.locator(".ax-export-button").click()
         page.locator(".ax-export-code pre").wait_for(timeout=60_000)
         assert "pipeline_def" in page.locator(".ax-export-code pre").inner_text()
+        # the code of the graph shows before any file is written: wait for the file's
+        page.locator(".ax-export-code-status", has_text="as written to").wait_for(timeout=60_000)
         assert (lab.root / "exported_pipeline.py").is_file()
     page.locator(".ax-export").screenshot(path=str(artifacts / "browser-06-export.png"))
 

@@ -20,6 +20,22 @@ function found(item, words) {
   return words.every((w) => text.includes(w));
 }
 
+// Within a group: what fits first, then operators whose own name holds every word (a DALI user
+// typing "random crop" means random_resized_crop), then those found by summary or ported name.
+function byName(words) {
+  return (item) => words.every((w) => `${item.name} ${item.name.replace(/[._]/g, " ")}`.toLowerCase().includes(w));
+}
+
+function order(words) {
+  const named = byName(words);
+  return (a, b) => {
+    if (a.fits !== b.fits) return a.fits ? -1 : 1;
+    const na = named(a), nb = named(b);
+    if (na !== nb) return na ? -1 : 1;
+    return a.name.localeCompare(b.name);
+  };
+}
+
 function visible(model, needle) {
   const showHidden = model.get("show_hidden");
   const hidden = hiddenGroup(model.get("groups") || []);
@@ -31,10 +47,10 @@ function visible(model, needle) {
 function drawList(model, list) {
   const needle = (model.get("search") || "").toLowerCase().trim();
   const items = visible(model, needle);
+  const sorted = order(needle.split(/\s+/).filter(Boolean));
   list.replaceChildren();
   for (const group of model.get("groups") || []) {
-    const members = items.filter((i) => i.group === group)
-      .sort((a, b) => (a.fits === b.fits ? a.name.localeCompare(b.name) : a.fits ? -1 : 1));
+    const members = items.filter((i) => i.group === group).sort(sorted);
     if (!members.length) continue;
     const section = el("div", "ax-op-group");
     const fitting = members.filter((i) => i.fits).length;
