@@ -72,4 +72,4 @@ def test_words_in_an_operators_own_name_rank_before_ported_names(catalog: Catalo
     found = [i["name"] for i in picker.matches("random crop")]
     # `crop` is found too (torchvision's RandomCrop is ported to it), after DALI's own name
     assert found.index("random_resized_crop") < found.index("crop")
-    assert [i["name"] for i in picker.matches("randomcrop")][0] != "random_resized_crop"
+    assert next(i["name"] for i in picker.matches("randomcrop")) != "random_resized_crop"
