@@ -545,6 +545,8 @@ class Session:
             if self._has_bad_files(step, named):
                 return self._run_source(step)  # read again without them (skip_bad)
             raise self._run_error(step, error, []) from None
+        if self._data[step.id].survey is None:  # every file was looked at when it was opened
+            return outputs, time_ms
         batch = outputs[0]
         if self._has_bad_files(step, [str(batch[i].source_info()) for i in range(len(batch))]):
             return self._run_source(step)  # read again without them (skip_bad)
