@@ -455,9 +455,9 @@ def _big_folder(
         raise bad_files_error(listing.bad, root, _BAD_FILES_FIX)
 
     def keep(survey: FileSurvey) -> None:
-        sizes = survey.decoded_sizes()
-        if stamps is not None and sizes is not None:
-            folder_cache.save_checked(root, stamps, dict(survey.bad()), sizes, cache)
+        sizes, file_stamps = survey.decoded_sizes(), survey.stamps()
+        if stamps is not None and sizes is not None and file_stamps is not None:
+            folder_cache.save_checked(root, stamps, dict(survey.bad()), sizes, file_stamps, cache)
 
     files = tuple(listing.files)  # one sequence of the paths, shared with the survey
     survey = FileSurvey(
@@ -465,6 +465,7 @@ def _big_folder(
         inspect_image,
         known_bad=known.bad if known is not None else None,
         sizes=known.sizes if known is not None else None,
+        stamps=known.file_stamps if known is not None else None,
         on_start=keep_listing,
         on_done=keep,
     )
@@ -479,7 +480,7 @@ def _big_folder(
         skip_bad=skip_bad,
         reader_list=reader_list,
     )
-    if skip_bad and survey.done:  # every bad file known from the cache: left out now
+    if skip_bad and survey.again:  # every bad file known from the cache: left out now
         found = data.found_bad()
         data = data.leaving_out(found) if found else data
     return data

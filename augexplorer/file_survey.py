@@ -6,10 +6,16 @@ A source of many files opens on its listing alone (:func:`augexplorer.data.open_
 that every bad file is found and named without making the first grid wait. What it finds (bad
 files with their reasons, each good file's decoded size) can be handed to a callback once it is
 done, for the folder cache (:mod:`augexplorer.folder_cache`).
+
+Each file's stamp (:func:`file_stamp`: its size and times from one ``stat``, taken before its
+header is read) is kept with what was found, so that a survey given the results of an earlier
+one looks again only at the files changed since: a file rewritten in place changes no folder's
+time, and would otherwise keep its old size or reason for good.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -21,7 +27,19 @@ from .batch_memory import decoded_bytes
 from .image_header import ImageHeader
 
 Inspect = Callable[[str], "ImageHeader | str"]
-UNKNOWN = -1  # a decoded size not known yet (the file not looked at yet, or bad)
+UNKNOWN = -1  # a decoded size or stamp not known yet (the file not looked at yet, or bad)
+
+
+def file_stamp(path: str) -> int:
+    """What changes when the file at `path` is written, replaced or resized: a hash of its size,
+    inode and modification and change times (the change time moves on any write, even one
+    that sets the modification time back); ``UNKNOWN`` where it cannot be stat'ed (a hash of
+    integers is never -1, and the same in every process)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return UNKNOWN
+    return hash((info.st_size, info.st_ino, info.st_mtime_ns, info.st_ctime_ns))
 
 
 @dataclass(frozen=True)
@@ -60,11 +78,14 @@ class Looked:
 
 class FileSurvey:
     """Looks at each of `files` once with `inspect` (a header, never pixels), in a daemon
-    thread started by :meth:`start`. `known` holds results found before (the folder cache):
-    bad files with their reason, and `sizes` the decoded size of each file (``UNKNOWN`` where
-    not known); a survey given complete results is done at once. `reason_prefix` gives the
-    words before a file's reason (a file list's line number); `on_start` runs in the thread
-    before the files are looked at, `on_done` after."""
+    thread started by :meth:`start`. Results found before (the folder cache) may be given:
+    `known_bad` (path -> reason), `sizes` (the decoded size of each file, ``UNKNOWN`` where
+    bad) and `stamps` (each file's :func:`file_stamp` when it was looked at). Given all three,
+    the survey only stats each file and looks again at those whose stamp changed; a known bad
+    file that changed is taken off the bad ones at once (a few stats), so that skip_bad does
+    not leave out a file since mended. `reason_prefix` gives the words before a file's reason
+    (a file list's line number); `on_start` runs in the thread before the files are looked at,
+    `on_done` after (after a look again, only if a file had changed)."""
 
     def __init__(
         self,
@@ -73,6 +94,7 @@ class FileSurvey:
         *,
         known_bad: Mapping[str, str] | None = None,
         sizes: np.ndarray | None = None,
+        stamps: np.ndarray | None = None,
         reason_prefix: Callable[[int], str] | None = None,
         on_start: Callable[[], None] | None = None,
         on_done: Callable[[FileSurvey], None] | None = None,
@@ -83,18 +105,39 @@ class FileSurvey:
         self._on_start = on_start
         self._on_done = on_done
         self._lock = threading.Lock()
-        self._bad: dict[str, str] = dict(known_bad or {})
-        complete = sizes is not None and len(sizes) == len(files)
+        self._bad: dict[str, str] = {}
+        # a look again at results found before: only files whose stamp changed are looked at
+        self.again = (
+            sizes is not None
+            and stamps is not None
+            and len(sizes) == len(stamps) == len(files)
+            and known_bad is not None
+        )
         self._sizes: np.ndarray = np.full(len(files), UNKNOWN, dtype=np.int64)
-        if sizes is not None and complete:
-            self._sizes = sizes
-        self._checked = len(files) if complete else 0
+        self._stamps: np.ndarray = np.full(len(files), UNKNOWN, dtype=np.int64)
+        if self.again and sizes is not None and stamps is not None and known_bad is not None:
+            self._sizes, self._stamps = sizes, stamps
+            self._bad = self._still_bad(known_bad)
+        self._changed = False  # whether a look again found a changed file
+        self._checked = 0
         self._started_at: float | None = None
         self._stop = threading.Event()
         self._finished = threading.Event()
         self._thread: threading.Thread | None = None
-        if complete:
+        if not len(files):
             self._finished.set()
+
+    def _still_bad(self, known_bad: Mapping[str, str]) -> dict[str, str]:
+        """The known bad files not changed since they were found bad (a stat each, and a
+        look for each one's place among the files; bad files are few)."""
+        if not known_bad:
+            return {}
+        where = {path: index for index, path in enumerate(self.files) if path in known_bad}
+        return {
+            path: reason
+            for path, reason in known_bad.items()
+            if path in where and file_stamp(path) == self._stamps[where[path]] != UNKNOWN
+        }
 
     # ---- the background look -----------------------------------------------------------------
     def start(self) -> FileSurvey:
@@ -116,13 +159,18 @@ class FileSurvey:
     def _look_at_all(self) -> None:
         if self._on_start is not None:
             self._on_start()  # such as keeping the listing in the cache, behind the grid
+        stamps = self._stamps
         for index, path in enumerate(self.files):
             if self._stop.is_set():
                 return
-            self._record(index, path, self._inspect(path))
+            stamp = file_stamp(path)  # before the look: a change during it is a change later
+            if not self.again or stamp != stamps[index] or stamp == UNKNOWN:
+                self._record(index, path, self._inspect(path))
+                stamps[index] = stamp
+                self._changed = True
             self._checked = index + 1
         try:
-            if self._on_done is not None:
+            if self._on_done is not None and (self._changed or not self.again):
                 self._on_done(self)  # before done: whoever waits finds it kept
         finally:
             self._finished.set()
@@ -130,10 +178,17 @@ class FileSurvey:
     def _record(self, index: int, path: str, found: ImageHeader | str) -> None:
         if isinstance(found, str):
             prefix = self._prefix(index) if self._prefix is not None else ""
+            self._sizes[index] = UNKNOWN
             with self._lock:
-                self._bad.setdefault(path, prefix + found)
+                if self.again:
+                    self._bad[path] = prefix + found  # a file changed: its reason may have
+                else:
+                    self._bad.setdefault(path, prefix + found)
         else:
             self._sizes[index] = decoded_bytes(found.width, found.height)
+            if self.again:
+                with self._lock:
+                    self._bad.pop(path, None)  # mended since it was found bad
 
     # ---- on demand ---------------------------------------------------------------------------
     def check_now(self, paths: Sequence[str]) -> list[tuple[str, str]]:
@@ -193,5 +248,10 @@ class FileSurvey:
         return Progress(checked, total, bad, eta)
 
     def decoded_sizes(self) -> np.ndarray | None:
-        """The decoded size of each file, once every file was looked at (bad ones ``UNKNOWN``)."""
-        return self._sizes if self._checked >= len(self.files) else None
+        """The decoded size of each file, once every file was looked at (bad ones ``UNKNOWN``);
+        during a look again, the sizes found before, each changed file's as found anew."""
+        return self._sizes if self.again or self._checked >= len(self.files) else None
+
+    def stamps(self) -> np.ndarray | None:
+        """Each file's :func:`file_stamp` when it was looked at, once every file was."""
+        return self._stamps if self._checked >= len(self.files) else None

@@ -5,8 +5,10 @@ it again reads one small file instead of a million directory entries and headers
 The listing depends only on the folder and its class folders' entries, so it is stamped with
 their modification times, taken before they are read: adding, removing or renaming a file or a
 folder changes them, and the listing is made anew. A file changed in place changes no folder's
-time; the header results may then be stale, which is why the files of every batch are looked at
-again before they are decoded (:meth:`augexplorer.file_survey.FileSurvey.check_now`).
+time, so the header results are kept with each file's stamp (its size and times,
+:func:`augexplorer.file_survey.file_stamp`): the next survey stats every file in the background
+and looks again at those whose stamp changed. The files of every batch are looked at again
+before they are decoded as well (:meth:`augexplorer.file_survey.FileSurvey.check_now`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from .files import atomic_write_bytes
 from .folder_listing import Listing
 
 VERSION = 1
+CHECKED_VERSION = 2  # header results with each file's stamp
 
 
 def cache_folder(root: str) -> Path:
@@ -68,6 +71,7 @@ class Known:
     bad: dict[str, str] | None = None  # path -> reason
     reader_list: str | None = None  # the listing as a DALI file list (save_reader_list)
     sizes: np.ndarray | None = None  # decoded bytes of each listed file
+    file_stamps: np.ndarray | None = None  # each listed file's stamp when it was looked at
 
 
 def load(root: str) -> Known | None:
@@ -99,11 +103,14 @@ def load(root: str) -> Known | None:
     checked = folder / f"checked-{_stamp_key(saved['stamps'])}.npz"
     try:
         with np.load(checked, allow_pickle=False) as found:
-            sizes, bad = found["sizes"], json.loads(str(found["bad"]))
+            if int(found["version"]) != CHECKED_VERSION:
+                return known
+            sizes, stamps = found["sizes"], found["stamps"]
+            bad = json.loads(str(found["bad"]))
     except (OSError, ValueError, KeyError):
         return known
-    if len(sizes) == len(listing.files):
-        known.bad, known.sizes = bad, sizes
+    if len(sizes) == len(stamps) == len(listing.files):
+        known.bad, known.sizes, known.file_stamps = bad, sizes, stamps
     return known
 
 
@@ -233,14 +240,22 @@ def save_checked(
     stamps: dict[str, int],
     bad: dict[str, str],
     sizes: np.ndarray,
+    file_stamps: np.ndarray,
     folder: Path | None = None,
 ) -> None:
-    """Keep the header results of every file of the listing made under `stamps`, beside it;
-    results kept for other listings are removed."""
+    """Keep the header results of every file of the listing made under `stamps` (`bad` path ->
+    reason, each file's decoded size and its stamp when looked at), beside it; results kept
+    for other listings are removed."""
     folder = folder or cache_folder(root)
     name = f"checked-{_stamp_key(stamps)}.npz"
     stream = io.BytesIO()
-    np.savez(stream, sizes=sizes, bad=np.array(json.dumps(bad)))
+    np.savez(
+        stream,
+        version=np.array(CHECKED_VERSION),
+        sizes=sizes,
+        stamps=file_stamps,
+        bad=np.array(json.dumps(bad)),
+    )
     if _write(folder / name, stream.getvalue()):
         for older in folder.glob("checked-*.npz"):
             if older.name != name:

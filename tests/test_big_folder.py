@@ -288,10 +288,102 @@ def test_what_the_background_found_is_cached_and_known_at_the_next_open(
         str(root / "b" / "notes.jpg"): "not an image (unknown format)"
     }
     again = open_source(source, skip_bad=True, check_all=False)
-    assert again.survey is not None and again.survey.done
+    assert again.survey is not None and again.survey.again  # known at once: left out now
     everything = open_source(source, skip_bad=True)
     assert (again.files, again.skipped) == (everything.files, everything.skipped)
+    assert again.survey.start().wait(60)  # a stat of each file, none of them changed
     assert again.notes() == everything.notes()
+
+
+# ---- a file changed in place -------------------------------------------------------------------
+
+
+def counting_looks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths the survey looks at (reads the header of), in order."""
+    looked: list[str] = []
+    inspect = data_module.inspect_image
+
+    def counted(path: str) -> object:
+        looked.append(path)
+        return inspect(path)
+
+    monkeypatch.setattr(data_module, "inspect_image", counted)
+    return looked
+
+
+def rewrite(path: Path, content: bytes) -> None:
+    """Write `content` over the file at `path` in place (the folder's time does not move), its
+    modification time a second later, as an edit made later would leave it."""
+    before = path.stat()
+    path.write_bytes(content)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+
+
+def test_a_file_spoilt_in_place_is_found_bad_at_the_next_open(
+    big: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = folder(tmp_path / "tree", {"a": GOOD, "b": GOOD})
+    open_big(root)
+    looked = counting_looks(monkeypatch)
+    spoilt = root / "b" / "good_2.jpg"
+    rewrite(spoilt, IMAGE_MAKERS["notes.jpg"]())
+    known = folder_cache.load(str(root))
+    assert known is not None and known.bad == {}  # the listing stands: no folder changed
+    again = open_big(root)
+    assert again.survey is not None
+    assert looked == [str(spoilt)]  # the others' stamps are as they were: not read again
+    assert again.survey.bad() == [(str(spoilt), "not an image (unknown format)")]
+    known = folder_cache.load(str(root))
+    assert known is not None and known.bad == {str(spoilt): "not an image (unknown format)"}
+    assert known.sizes is not None and known.sizes[again.files.index(str(spoilt))] == -1
+
+
+def test_a_file_resized_in_place_gets_its_new_decoded_size(
+    big: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = folder(tmp_path / "tree", {"a": GOOD})  # 40x32: 3,840 bytes decoded each
+    open_big(root)
+    rewrite(root / "a" / "good_3.jpg", jpeg_bytes(64, 80))
+    again = open_big(root)
+    assert again.survey is not None
+    sizes = again.survey.decoded_sizes()
+    assert sizes is not None and list(sizes) == [3840, 3840, 3840, 64 * 80 * 3]
+    known = folder_cache.load(str(root))
+    assert known is not None and known.sizes is not None
+    assert list(known.sizes) == list(sizes)
+
+
+def test_a_file_rewritten_with_the_same_size_and_time_is_looked_at_again(
+    big: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = folder(tmp_path / "tree", {"a": GOOD})
+    open_big(root)
+    target = root / "a" / "good_1.jpg"
+    before = target.stat()
+    content = target.read_bytes()
+    target.write_bytes(bytes(len(content)))  # zeros: as long, and not an image
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))  # its old time put back
+    looked = counting_looks(monkeypatch)
+    again = open_big(root)  # the change time moved all the same
+    assert again.survey is not None and looked == [str(target)]
+    assert [path for path, _ in again.survey.bad()] == [str(target)]
+
+
+def test_a_bad_file_mended_in_place_is_no_longer_left_out(
+    big: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = folder(tmp_path / "tree", {"a": GOOD, "b": ["notes.jpg", *GOOD]})
+    mended = root / "b" / "notes.jpg"
+    first = open_big(root, skip_bad=True)
+    assert first.survey is not None and first.survey.bad() != []
+    rewrite(mended, jpeg_bytes(32, 40))
+    source = Source("source", "folder", str(root), skip_bad=True)
+    again = open_source(source, skip_bad=True, check_all=False)
+    assert str(mended) in again.files and again.skipped == ()  # known changed: not left out
+    assert again.survey is not None and again.survey.start().wait(60)
+    assert again.survey.bad() == []
+    known = folder_cache.load(str(root))
+    assert known is not None and known.bad == {}
 
 
 # ---- file lists --------------------------------------------------------------------------------
