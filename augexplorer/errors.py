@@ -135,3 +135,7 @@ class FileExistsRefused(AugExplorerError, FileExistsError):
             "or pick another name"
         )
         self.path = path
+
+
+class EpochError(AugExplorerError):
+    """An epoch the graph's run does not have; says the run's epochs and the fix."""

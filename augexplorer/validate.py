@@ -14,12 +14,14 @@ from .catalog.auto_aug import is_auto_aug
 from .checks import check_graph
 from .checks.naming import RESERVED_IDS
 from .checks.random_draws import CHOICE_WEIGHT_TOLERANCE
+from .checks.schedules import problems_over_run, schedule_problems
 from .checks.structure import MAX_CYCLES_REPORTED
 from .checks.values import MAX_PYTHON_SOURCE, check_value, value_fix
 from .errors import GraphInvalid, Problem
 from .evolve import evolve
 from .lowering import lower, random_call
 from .plan import Plan
+from .schedules import at_epoch
 from .spec import GraphSpec, Random, Ref
 from .spec.seeds import derive_seed
 
@@ -36,13 +38,27 @@ __all__ = [
 ]
 
 
-def validate(spec: GraphSpec, catalog: Catalog | None = None) -> Plan:
-    """Check `spec` against the catalog and lower it to a plan, or raise :class:`GraphInvalid`."""
+def validate(spec: GraphSpec, catalog: Catalog | None = None, *, epoch: int = 0) -> Plan:
+    """Check `spec` against the catalog and lower it to a plan, or raise :class:`GraphInvalid`.
+
+    A graph with schedules is lowered as it stands at `epoch` (:func:`~augexplorer.schedules.
+    at_epoch`), and checked at every epoch where a schedule turns, so a value that leaves its
+    argument's range late in the run is named now."""
     catalog = catalog or load_catalog()
-    checked = check_graph(spec, catalog)
+    problems = schedule_problems(spec)
+    if problems:
+        raise GraphInvalid(problems)
+    resolved = at_epoch(spec, epoch)
+    checked = check_graph(resolved, catalog)
     if checked.problems:
         raise GraphInvalid(checked.problems)
-    return lower(spec, catalog, checked)
+    if spec.schedules:
+        problems = problems_over_run(
+            spec, epoch, lambda other: check_graph(at_epoch(spec, other), catalog).problems
+        )
+        if problems:
+            raise GraphInvalid(problems)
+    return lower(resolved, catalog, checked)
 
 
 def validate_constant_edit(plan: Plan, node_id: str, name: str, value: Any) -> Plan | None:
@@ -58,6 +74,8 @@ def validate_constant_edit(plan: Plan, node_id: str, name: str, value: Any) -> P
         return None
     if is_auto_aug(step.op):  # its arguments are checked together (m against the bins, ...)
         return None
+    if any(t.node == node_id and t.arg == name for t in plan.spec.schedules):
+        return None  # a schedule overrides the value: the whole graph is read again
     arg = step.info.arg(name)
     # Other nodes' checks read some constants (a dtype, a layout, a predicate's shape, a count
     # of outputs); a number on a continuous scale is read by none of them.

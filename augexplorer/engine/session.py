@@ -31,9 +31,10 @@ from ..blocks import Block, samples
 from ..catalog import Catalog, load_catalog
 from ..data import SourceData, bad_files_error, open_source, source_for_path
 from ..devices import GpuNodesOnCpu, default_device_id
-from ..errors import AugExplorerError, DataError, GraphInvalid, RunError
+from ..errors import AugExplorerError, DataError, EpochError, GraphInvalid, RunError
 from ..evolve import evolve
 from ..plan import Plan, Step
+from ..schedules import epoch_count
 from ..spec import ArgValue, GraphSpec, Node, Probability, Source
 from ..trust import check_trusted, trust_graph, untrusted_nodes
 from ..validate import validate, validate_constant_edit
@@ -128,6 +129,8 @@ class Session:
         self.spec = spec
         # the torchrun process previewed (engine.ranks): rank 0 draws the graph's own values
         self.rank, self.world_size = check_rank(rank, world_size)
+        # the epoch previewed: a graph's schedules are read at it (augexplorer.schedules)
+        self.epoch = 0
         self.plan: Plan = self._validate(spec)
         self._validated_spec = spec  # the user's spec that self.plan was validated from
         self._said_on_cpu: set[str] = set()  # GPU nodes already said to run on the CPU here
@@ -190,8 +193,30 @@ class Session:
             warnings.warn(GpuNodesOnCpu(stand_in_note(new)), stacklevel=3)
 
     def _validate(self, spec: GraphSpec) -> Plan:
-        """`spec` validated, as the previewed rank runs it (its seeds, its shard)."""
-        return plan_for_rank(validate(spec, self.catalog), self.rank, self.world_size)
+        """`spec` validated, as the previewed rank runs it (its seeds, its shard) at the
+        previewed epoch (its schedules' values)."""
+        epoch = min(self.epoch, epoch_count(spec) - 1)
+        return plan_for_rank(validate(spec, self.catalog, epoch=epoch), self.rank, self.world_size)
+
+    def set_epoch(self, epoch: int) -> RunResult:
+        """Preview epoch `epoch` of the run (0 is the first): the graph's schedules take their
+        values at it, and every seed stays, so the images change only as the schedules say.
+        Raises :class:`~augexplorer.errors.EpochError` for an epoch the run does not have,
+        changing nothing."""
+        last = epoch_count(self._validated_spec) - 1
+        if isinstance(epoch, bool) or not isinstance(epoch, int) or not 0 <= epoch <= last:
+            raise EpochError(
+                f"epoch {epoch!r:.20} is not in this run (epochs 0..{last})"
+                + ("" if last else "; declare the run's length: spec.with_epochs(90)")
+            )
+        previous, self.epoch = self.epoch, epoch
+        try:
+            plan = self._validate(self._validated_spec)
+        except Exception:
+            self.epoch = previous
+            raise
+        self.plan = plan
+        return self.run()
 
     def set_rank(self, rank: int, world_size: int | None = None) -> RunResult:
         """Preview what process `rank` of a torchrun job gets: the values it draws (seeds

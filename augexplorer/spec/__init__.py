@@ -20,8 +20,12 @@ from .graph import (
     chain,
 )
 from .io import FORMAT, VERSION, dumps, from_json, load, loads, save, to_json
+from .schedule import APPLY, BOUNDS, CURVES, Schedule, ScheduleTarget
 
 __all__ = [
+    "APPLY",
+    "BOUNDS",
+    "CURVES",
     "DISTRIBUTIONS",
     "FIDELITIES",
     "FORMAT",
@@ -39,6 +43,8 @@ __all__ = [
     "PythonCode",
     "Random",
     "Ref",
+    "Schedule",
+    "ScheduleTarget",
     "Source",
     "chain",
     "dumps",

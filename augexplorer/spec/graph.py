@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Literal, TypeAlias, TypeVar
 from ..evolve import evolve
 from ..expressions import EXPRESSION
 from ..expressions.rename import follow_inputs
+from .schedule import Schedule, ScheduleTarget
 from .seeds import derive_seed
 
 Device = Literal["cpu", "gpu", "mixed"]
@@ -156,6 +157,11 @@ class Random:
         else:
             text = f"choice({', '.join(_num(v) for v in self.values)})"
         return text if self.shape is None else f"{text} x{self.shape}"
+
+
+def _sorted(schedules: Mapping[ScheduleTarget, Schedule]) -> dict[ScheduleTarget, Schedule]:
+    """Schedules in the order of their written targets: one graph, one JSON."""
+    return dict(sorted(schedules.items(), key=lambda item: str(item[0])))
 
 
 def _num(value: Any) -> str:
@@ -447,6 +453,10 @@ class GraphSpec:
     batch_size: int = 8
     seed: int = 0
     name: str = "augmentation"
+    # The training run's length in epochs, and the values that follow it (augexplorer.schedules
+    # writes each schedule's value into the graph for one epoch).
+    epochs: int | None = None
+    schedules: Mapping[ScheduleTarget, Schedule] = field(default_factory=dict)
 
     # ---- lookup -------------------------------------------------------------------------------
     @functools.cached_property
@@ -531,6 +541,20 @@ class GraphSpec:
         """Run node `node_id` only where every clause holds (no clauses: on every sample)."""
         return self.replace_node(dataclasses.replace(self._operator(node_id), when=tuple(when)))
 
+    def with_schedule(self, target: ScheduleTarget | str, schedule: Schedule | None) -> GraphSpec:
+        """Make the number `target` names follow `schedule` over the run (None: a plain value
+        again, the one it holds now)."""
+        if isinstance(target, str):
+            target = ScheduleTarget.parse(target)
+        schedules = {k: v for k, v in self.schedules.items() if k != target}
+        if schedule is not None:
+            schedules[target] = schedule
+        return dataclasses.replace(self, schedules=_sorted(schedules))
+
+    def with_epochs(self, epochs: int | None) -> GraphSpec:
+        """Declare the training run's length, which schedules are drawn over."""
+        return dataclasses.replace(self, epochs=epochs)
+
     def unique_id(self, base: str) -> str:
         stem = base.replace(".", "_")
         taken = set(self.ids())
@@ -573,7 +597,10 @@ class GraphSpec:
             return replacement if ref.output == 0 else None
 
         spec = self._redirect(redirect)
-        return dataclasses.replace(spec, nodes=tuple(n for n in spec.nodes if n.id != node_id))
+        schedules = {k: v for k, v in spec.schedules.items() if k.node != node_id}
+        return dataclasses.replace(
+            spec, nodes=tuple(n for n in spec.nodes if n.id != node_id), schedules=schedules
+        )
 
     def rename(self, node_id: str, new_id: str, random_ops: Container[str] = ()) -> GraphSpec:
         """Give a node a new name; every edge and output that read it follows. The node draws
@@ -585,11 +612,15 @@ class GraphSpec:
         random = isinstance(node, Node) and node.op in random_ops
         spec = self.replace_node(pinned_seeds(node, self.seed, random=random))
         spec = spec._redirect(lambda ref: Ref(new_id, ref.output) if ref.node == node_id else ref)
+        schedules = {
+            (k.with_node(new_id) if k.node == node_id else k): v for k, v in spec.schedules.items()
+        }
         return dataclasses.replace(
             spec,
             nodes=tuple(
                 dataclasses.replace(n, id=new_id) if n.id == node_id else n for n in spec.nodes
             ),
+            schedules=_sorted(schedules),
         )
 
     def _redirect(self, redirect: Callable[[Ref], Ref | None]) -> GraphSpec:

@@ -29,6 +29,7 @@ from .graph import (
     Ref,
     Source,
 )
+from .schedule import Schedule, ScheduleTarget
 from .schema import (
     INT_MAX,
     INT_MIN,
@@ -46,6 +47,7 @@ from .schema import (
     RandomJSON,
     RefJSON,
     RefText,
+    ScheduleJSON,
     SourceJSON,
     UniformJSON,
 )
@@ -116,7 +118,19 @@ def to_json(spec: GraphSpec) -> dict[str, Any]:
         "seed": spec.seed,
         "nodes": [node_to_json(node) for node in spec.nodes],
         "outputs": {name: str(ref) for name, ref in spec.outputs.items()},
+        **_schedules_json(spec),
     }
+
+
+def _schedules_json(spec: GraphSpec) -> dict[str, Any]:
+    """The run's length and schedules, written only where a graph has them: a graph without
+    keeps the JSON it always had."""
+    out: dict[str, Any] = {}
+    if spec.epochs is not None:
+        out["epochs"] = spec.epochs
+    if spec.schedules:
+        out["schedules"] = {str(k): v.to_json() for k, v in spec.schedules.items()}
+    return out
 
 
 def dumps(spec: GraphSpec) -> str:
@@ -237,6 +251,30 @@ def from_json(data: Any) -> GraphSpec:
         batch_size=graph.batch_size,
         seed=graph.seed,
         name=graph.name,
+        epochs=graph.epochs,
+        schedules={
+            _schedule_target(key): _schedule(value, f"schedules.{key}")
+            for key, value in graph.schedules.items()
+        },
+    )
+
+
+def _schedule_target(text: str) -> ScheduleTarget:
+    try:
+        return ScheduleTarget.parse(text)
+    except ValueError as error:
+        raise SpecFormatError(f"schedules: {error}") from None
+
+
+def _schedule(value: Any, where: str) -> Schedule:
+    data = _convert(value, ScheduleJSON, where)
+    return Schedule(
+        curve=data.curve,
+        start=data.start,
+        end=data.end,
+        begin=data.begin,
+        finish=data.finish,
+        points=tuple(sorted((int(e), float(v)) for e, v in data.points)),
     )
 
 

@@ -27,6 +27,7 @@ MAX_DEPTH = 32  # a spec needs about 8 levels (spec, nodes, node, args, value, m
 MAX_TEXT = 100_000  # characters in one string (python_function sources are the long ones)
 MAX_NAME = 200
 MAX_SHAPE = 64
+MAX_EPOCHS = 100_000
 
 Seed = Annotated[int, Meta(ge=0, le=SEED_MAX)]
 Name = Annotated[str, Meta(min_length=1, max_length=MAX_NAME)]
@@ -161,6 +162,20 @@ class ConstantArgsJSON(_Object):
     layout: Annotated[str, Meta(max_length=8, pattern=r"^[A-Za-z]*\Z")] | None = None
 
 
+Epoch = Annotated[int, Meta(ge=0, le=MAX_EPOCHS)]
+
+
+class ScheduleJSON(_Object):
+    """A value over the run's epochs (augexplorer.spec.schedule.Schedule)."""
+
+    curve: Literal["constant", "linear", "cosine", "warmup", "steps", "table"]
+    start: Number = 0.0
+    end: Number = 0.0
+    begin: Epoch = 0
+    finish: Epoch | None = None
+    points: Annotated[list[tuple[Epoch, Number]], Meta(max_length=MAX_EPOCHS)] = []
+
+
 class GraphJSON(_Object):
     format: str
     version: int
@@ -172,6 +187,11 @@ class GraphJSON(_Object):
     batch_size: Annotated[int, Meta(ge=1, le=MAX_BATCH)] = 8
     seed: Seed = 0
     name: Annotated[str, Meta(max_length=MAX_NAME)] = "augmentation"
+    epochs: Annotated[int, Meta(ge=1, le=MAX_EPOCHS)] | None = None
+    # keys: "node.argument", "node.argument.bound" or "node.apply"; values ScheduleJSON
+    schedules: Annotated[
+        dict[Annotated[str, Meta(max_length=MAX_NAME)], Any], Meta(max_length=1000)
+    ] = {}
 
 
 def struct_fields(cls: type[Struct]) -> list[str]:

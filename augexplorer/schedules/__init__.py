@@ -1,0 +1,12 @@
+"""Augmentation that follows the training run: a graph's schedules, read at one epoch.
+
+The graph keeps plain values and, beside them, the schedules that override some of them
+(:attr:`~augexplorer.spec.GraphSpec.schedules`). :func:`at_epoch` writes the schedules' values for
+one epoch into the graph; everything downstream (checks, lowering, the live engine, the export)
+then sees an ordinary graph, with the same seeds at every epoch, so moving the epoch changes
+only what the schedules drive.
+"""
+
+from .resolve import ScheduledValue, at_epoch, epoch_count, scheduled_values, values_over_run
+
+__all__ = ["ScheduledValue", "at_epoch", "epoch_count", "scheduled_values", "values_over_run"]

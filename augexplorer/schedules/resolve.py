@@ -1,0 +1,90 @@
+"""Writing a graph's schedules into it for one epoch, and reading them over the whole run."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from ..spec import GraphSpec, Node, Probability, Random, Schedule, ScheduleTarget
+
+
+@dataclass(frozen=True)
+class ScheduledValue:
+    """One scheduled number of a graph and its value at the epoch asked for."""
+
+    target: ScheduleTarget
+    schedule: Schedule
+    value: float
+
+
+def epoch_count(spec: GraphSpec) -> int:
+    """The run's length in epochs (1 for a graph that declares none)."""
+    return spec.epochs if spec.epochs is not None and spec.epochs >= 1 else 1
+
+
+def at_epoch(spec: GraphSpec, epoch: int) -> GraphSpec:
+    """`spec` with every schedule's value at `epoch` written where it points; the schedules
+    stay, so the graph can be read at another epoch. A schedule whose target the graph lacks is
+    left for validation to name (:mod:`augexplorer.checks.schedules`)."""
+    if not spec.schedules:
+        return spec
+    epochs = epoch_count(spec)
+    nodes = {node.id: node for node in spec.operators()}
+    changed: dict[str, Node] = {}
+    for target, schedule in spec.schedules.items():
+        node = changed.get(target.node, nodes.get(target.node))
+        if node is None:
+            continue
+        written = write(node, target, schedule.value_at(epoch, epochs))
+        if written is not None:
+            changed[node.id] = written
+    if not changed:
+        return spec
+    return dataclasses.replace(spec, nodes=tuple(changed.get(n.id, n) for n in spec.nodes))
+
+
+def write(node: Node, target: ScheduleTarget, value: float) -> Node | None:
+    """`node` with `value` where `target` points; None where it points at nothing a number can
+    take (validation says why)."""
+    if target.arg is None:
+        seed = node.probability.seed if node.probability is not None else None
+        return dataclasses.replace(node, probability=Probability(float(value), seed))
+    held = node.args.get(target.arg)
+    if target.bound is None:
+        if isinstance(held, Random) or not _number_or_missing(held):
+            return None
+        return node.with_arg(target.arg, _like(held, value))
+    if not isinstance(held, Random) or not hasattr(held, target.bound):
+        return None
+    bounds: dict[str, Any] = {target.bound: float(value)}
+    return node.with_arg(target.arg, dataclasses.replace(held, **bounds))
+
+
+def _number_or_missing(value: Any) -> bool:
+    return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool))
+
+
+def _like(held: Any, value: float) -> int | float:
+    """An integer argument (RandAugment's magnitude `m`, a count) stays an integer."""
+    if isinstance(held, int) and not isinstance(held, bool):
+        return round(value)
+    return float(value)
+
+
+def scheduled_values(spec: GraphSpec, epoch: int) -> list[ScheduledValue]:
+    """Every schedule of `spec` with its value at `epoch`, in target order."""
+    epochs = epoch_count(spec)
+    return [
+        ScheduledValue(target, schedule, schedule.value_at(epoch, epochs))
+        for target, schedule in spec.schedules.items()
+    ]
+
+
+def values_over_run(spec: GraphSpec) -> dict[ScheduleTarget, list[float]]:
+    """Each schedule's value at every epoch of the run: what the panel plots."""
+    epochs = epoch_count(spec)
+    return {
+        target: [schedule.value_at(epoch, epochs) for epoch in range(epochs)]
+        for target, schedule in spec.schedules.items()
+    }

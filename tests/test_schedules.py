@@ -1,0 +1,161 @@
+"""Schedules over epochs: the curves, their JSON, their checks, and the live engine at an epoch."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from augexplorer import Session
+from augexplorer.errors import EpochError, GraphInvalid, SpecFormatError
+from augexplorer.presets import preset
+from augexplorer.schedules import at_epoch, values_over_run
+from augexplorer.spec import GraphSpec, Schedule, ScheduleTarget, dumps, loads
+
+EPOCHS = 10
+
+
+def test_curves_give_their_values_at_each_epoch() -> None:
+    assert Schedule.constant(3).value_at(7, EPOCHS) == 3.0
+    ramp = Schedule.linear(0, 90)
+    assert [ramp.value_at(e, EPOCHS) for e in (0, 3, 9)] == [0.0, 30.0, 90.0]
+    late = Schedule.linear(1, 2, begin=4, finish=6)
+    assert [late.value_at(e, EPOCHS) for e in (0, 4, 5, 6, 9)] == [1.0, 1.0, 1.5, 2.0, 2.0]
+    cosine = Schedule.cosine(0, 1)
+    assert cosine.value_at(0, 11) == 0.0
+    assert cosine.value_at(5, 11) == pytest.approx(0.5)
+    assert cosine.value_at(2, 11) == pytest.approx((1 - math.cos(math.pi * 0.2)) / 2)
+    warm = Schedule.warmup(0, 30, epochs=3)
+    assert [warm.value_at(e, EPOCHS) for e in (0, 1, 3, 8)] == [0.0, 10.0, 30.0, 30.0]
+    steps = Schedule.steps([(5, 0.5), (0, 0.1)])  # given out of order
+    assert [steps.value_at(e, EPOCHS) for e in (0, 4, 5, 9)] == [0.1, 0.1, 0.5, 0.5]
+    table = Schedule.table([(0, 0.0), (4, 8.0), (8, 0.0)])
+    assert [table.value_at(e, EPOCHS) for e in (0, 2, 4, 6, 9)] == [0.0, 4.0, 8.0, 4.0, 0.0]
+
+
+def test_turning_epochs_hold_each_curves_extremes() -> None:
+    for schedule in (
+        Schedule.linear(1, 2, begin=4, finish=6),
+        Schedule.cosine(5, -5),
+        Schedule.warmup(0, 1, epochs=4),
+        Schedule.table([(0, 0.0), (4, 8.0), (8, 0.0)]),
+    ):
+        values = [schedule.value_at(e, EPOCHS) for e in range(EPOCHS)]
+        turning = [schedule.value_at(e, EPOCHS) for e in schedule.turning_epochs(EPOCHS)]
+        assert min(turning) == min(values) and max(turning) == max(values), schedule
+
+
+def scheduled() -> GraphSpec:
+    return (
+        preset("basic")
+        .with_epochs(EPOCHS)
+        .with_schedule("rotate.angle.high", Schedule.linear(5, 40))
+        .with_schedule("rotate.angle.low", Schedule.linear(-5, -40))
+        .with_schedule("flip.apply", Schedule.steps([(0, 0.0), (5, 1.0)]))
+    )
+
+
+def test_schedules_round_trip_through_json_and_a_graph_without_keeps_its_json() -> None:
+    spec = scheduled().with_schedule("resize.resize_shorter", Schedule.warmup(200, 256, 3))
+    assert loads(dumps(spec)) == spec
+    assert '"schedules"' not in dumps(preset("basic"))
+
+
+@pytest.mark.parametrize(
+    ("schedules", "named"),
+    [
+        ({"rotate.angle.middle": {"curve": "linear"}}, "not a schedule target"),
+        ({"rotate.angle.high": {"curve": "exponential"}}, "schedules.rotate.angle.high.curve"),
+        ({"rotate.angle.high": {"curve": "steps", "points": [[-1, 0.2]]}}, "points"),
+    ],
+)
+def test_a_bad_schedule_in_json_is_named(schedules: dict, named: str) -> None:
+    text = dumps(preset("basic")).rstrip().rstrip("}") + f', "schedules": {_json(schedules)}}}'
+    with pytest.raises(SpecFormatError, match=named.replace(".", r"\.")):
+        loads(text)
+
+
+def _json(value: object) -> str:
+    import json
+
+    return json.dumps(value)
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda s: s.with_epochs(None), "no run length"),
+        (lambda s: s.with_schedule("twirl.angle", Schedule.constant(1)), "does not have"),
+        (lambda s: s.with_schedule("rotate.angle", Schedule.constant(1)), "drawn at random"),
+        (
+            lambda s: s.with_schedule("resize.resize_shorter.high", Schedule.constant(1)),
+            "not drawn",
+        ),
+        (lambda s: s.with_schedule("rotate.angle.mean", Schedule.constant(1)), "no parameter"),
+        (lambda s: s.with_schedule("flip.apply", Schedule.steps([])), "no (epoch, value)"),
+    ],
+)
+def test_a_schedule_that_points_at_nothing_it_can_drive_is_named(edit, message: str) -> None:
+    with pytest.raises(GraphInvalid, match=message.replace("(", r"\(").replace(")", r"\)")):
+        Session(edit(scheduled()), device_id=None)
+
+
+def test_a_value_that_leaves_its_range_late_in_the_run_is_named_with_its_epoch() -> None:
+    spec = scheduled().with_schedule("flip.apply", Schedule.linear(0.2, 1.8))
+    with pytest.raises(GraphInvalid) as raised:
+        Session(spec, device_id=None)
+    problem = raised.value.problems[0]
+    assert "at epoch 9 of 0..9" in problem.message and problem.node == "flip"
+
+
+def test_moving_the_epoch_changes_only_what_the_schedules_drive() -> None:
+    session = Session(scheduled(), device_id=None)
+    first = session.run()
+    angles = {
+        e: np.asarray(session.set_epoch(e).draws("rotate")["rotate"]["angle"]) for e in (0, 9)
+    }
+    # the same draws, stretched from U(-5, 5) to U(-40, 40): the seeds stay, the bounds move
+    np.testing.assert_allclose(angles[9], angles[0] * 8, rtol=1e-5)
+    assert session.result is not None and session.epoch == 9
+    batch = len(first.arrays("flip"))
+    assert session.result.draws("flip")["flip"]["apply"] == [True] * batch
+    assert first.draws("flip")["flip"]["apply"] == [False] * batch
+    again = session.set_epoch(0)
+    for back, before in zip(again.arrays("flip"), first.arrays("flip"), strict=True):
+        np.testing.assert_array_equal(back, before)
+
+
+def test_an_epoch_the_run_does_not_have_changes_nothing() -> None:
+    session = Session(scheduled(), device_id=None)
+    session.set_epoch(3)
+    for bad in (-1, EPOCHS, 2.5, True):
+        with pytest.raises(EpochError, match=r"epochs 0\.\.9"):
+            session.set_epoch(bad)  # type: ignore[arg-type]
+    assert session.epoch == 3
+
+
+def test_editing_a_scheduled_constant_leaves_the_schedule_in_charge() -> None:
+    spec = preset("basic").with_epochs(EPOCHS)
+    spec = spec.with_schedule("resize.resize_shorter", Schedule.linear(240, 256))
+    session = Session(spec, device_id=None)
+    session.run()
+    session.set_arg("resize", "resize_shorter", 100.0)
+    assert session.plan.node_step("resize").args["resize_shorter"] == 240.0
+
+
+def test_renaming_or_removing_a_node_takes_its_schedules_along() -> None:
+    spec = scheduled()
+    renamed = spec.rename("rotate", "twist")
+    assert ScheduleTarget("twist", "angle", "high") in renamed.schedules
+    assert all(t.node != "rotate" for t in renamed.schedules)
+    assert all(t.node != "flip" for t in spec.remove("flip").schedules)
+
+
+def test_values_over_the_run_and_at_an_epoch_agree() -> None:
+    spec = scheduled()
+    over = values_over_run(spec)
+    high = over[ScheduleTarget("rotate", "angle", "high")]
+    assert len(high) == EPOCHS and high[0] == 5.0 and high[-1] == 40.0
+    resolved = at_epoch(spec, 4)
+    assert resolved.node("rotate").args["angle"].high == pytest.approx(high[4])
