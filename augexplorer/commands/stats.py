@@ -23,6 +23,16 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--json", dest="json_path", help="also write the figures as JSON here")
     parser.add_argument("--plot", help="also write the plots (PNG) here")
     parser.add_argument(
+        "--epoch",
+        type=int,
+        help="count the graph as it stands at this epoch of its run (its schedules' values)",
+    )
+    parser.add_argument(
+        "--over-run",
+        action="store_true",
+        help="count five epochs spread over the run and show how the draws and rates move",
+    )
+    parser.add_argument(
         "--overwrite", action="store_true", help="replace the JSON or plot file if it exists"
     )
     parser.set_defaults(run=run)
@@ -45,8 +55,10 @@ def run(args: argparse.Namespace) -> int:
 
     check_outputs(args, "json_path", "plot")
     spec = load_spec(args)
+    if args.over_run:
+        return _over_run(spec, args)
     try:
-        stats = collect_stats(spec, batches=args.batches, progress=progress_bar)
+        stats = collect_stats(spec, batches=args.batches, progress=progress_bar, epoch=args.epoch)
     except KeyboardInterrupt:
         if sys.stderr.isatty():
             print(file=sys.stderr)  # end the progress line before the message
@@ -56,4 +68,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {stats.save_json(args.json_path, overwrite=args.overwrite)}")
     if args.plot:
         print(f"wrote {stats.save_plot(args.plot, overwrite=args.overwrite)}")
+    return 0
+
+
+def _over_run(spec: Any, args: argparse.Namespace) -> int:
+    from ..errors import AugExplorerError
+    from ..stats import stats_over_run
+
+    if args.plot or args.epoch is not None:
+        raise AugExplorerError(
+            "--over-run counts several epochs: leave out --plot and --epoch, which are for one"
+        )
+    over = stats_over_run(spec, batches=args.batches)
+    print(over.summary())
+    if args.json_path:
+        print(f"wrote {over.save_json(args.json_path, overwrite=args.overwrite)}")
     return 0

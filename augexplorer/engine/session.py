@@ -31,10 +31,10 @@ from ..blocks import Block, samples
 from ..catalog import Catalog, load_catalog
 from ..data import SourceData, bad_files_error, open_source, source_for_path
 from ..devices import GpuNodesOnCpu, default_device_id
-from ..errors import AugExplorerError, DataError, EpochError, GraphInvalid, RunError
+from ..errors import AugExplorerError, DataError, GraphInvalid, RunError
 from ..evolve import evolve
 from ..plan import Plan, Step
-from ..schedules import epoch_count
+from ..schedules import check_epoch, epoch_count
 from ..spec import ArgValue, GraphSpec, Node, Probability, Source
 from ..trust import check_trusted, trust_graph, untrusted_nodes
 from ..validate import validate, validate_constant_edit
@@ -203,12 +203,7 @@ class Session:
         values at it, and every seed stays, so the images change only as the schedules say.
         Raises :class:`~augexplorer.errors.EpochError` for an epoch the run does not have,
         changing nothing."""
-        last = epoch_count(self._validated_spec) - 1
-        if isinstance(epoch, bool) or not isinstance(epoch, int) or not 0 <= epoch <= last:
-            raise EpochError(
-                f"epoch {epoch!r:.20} is not in this run (epochs 0..{last})"
-                + ("" if last else "; declare the run's length: spec.with_epochs(90)")
-            )
+        check_epoch(self._validated_spec, epoch)
         previous, self.epoch = self.epoch, epoch
         try:
             plan = self._validate(self._validated_spec)

@@ -7,6 +7,20 @@ then sees an ordinary graph, with the same seeds at every epoch, so moving the e
 only what the schedules drive.
 """
 
-from .resolve import ScheduledValue, at_epoch, epoch_count, scheduled_values, values_over_run
+from .resolve import (
+    ScheduledValue,
+    at_epoch,
+    check_epoch,
+    epoch_count,
+    scheduled_values,
+    values_over_run,
+)
 
-__all__ = ["ScheduledValue", "at_epoch", "epoch_count", "scheduled_values", "values_over_run"]
+__all__ = [
+    "ScheduledValue",
+    "at_epoch",
+    "check_epoch",
+    "epoch_count",
+    "scheduled_values",
+    "values_over_run",
+]

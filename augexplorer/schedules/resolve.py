@@ -23,6 +23,20 @@ def epoch_count(spec: GraphSpec) -> int:
     return spec.epochs if spec.epochs is not None and spec.epochs >= 1 else 1
 
 
+def check_epoch(spec: GraphSpec, epoch: object) -> int:
+    """`epoch` as an epoch of `spec`'s run, or :class:`~augexplorer.errors.EpochError` saying
+    the run's epochs and the fix."""
+    from ..errors import EpochError
+
+    last = epoch_count(spec) - 1
+    if isinstance(epoch, bool) or not isinstance(epoch, int) or not 0 <= epoch <= last:
+        raise EpochError(
+            f"epoch {epoch!r:.20} is not in this run (epochs 0..{last})"
+            + ("" if last else "; declare the run's length: spec.with_epochs(90)")
+        )
+    return epoch
+
+
 def at_epoch(spec: GraphSpec, epoch: int) -> GraphSpec:
     """`spec` with every schedule's value at `epoch` written where it points; the schedules
     stay, so the graph can be read at another epoch. A schedule whose target the graph lacks is

@@ -13,6 +13,7 @@ from .fill import FillStats
 from .findings import StatsWarning
 from .labels import LabelCounts
 from .moments import RunningMoments
+from .over_run import DrawRange, EpochFigures, RunStats, stats_over_run
 from .pixels import OutputStats
 from .provenance import Provenance
 from .rates import Rate, wilson_interval
@@ -21,14 +22,18 @@ from .runner import collect_stats
 
 __all__ = [
     "DrawHistogram",
+    "DrawRange",
+    "EpochFigures",
     "FillStats",
     "LabelCounts",
     "OutputStats",
     "Provenance",
     "Rate",
+    "RunStats",
     "RunningMoments",
     "Stats",
     "StatsWarning",
     "collect_stats",
+    "stats_over_run",
     "wilson_interval",
 ]

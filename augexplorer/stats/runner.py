@@ -19,6 +19,7 @@ import numpy as np
 from ..builder import build_pipeline
 from ..data import SourceData, open_source, source_for_path
 from ..plan import Plan, Step
+from ..schedules import check_epoch
 from ..spec import GraphSpec, Node, Random, Ref
 from .boxes import BoxCounter
 from .draws import DrawHistogram
@@ -52,13 +53,15 @@ def collect_stats(
     progress: Progress | None = None,
     cancel: CancelFlag | None = None,
     name: str | None = None,
+    epoch: int | None = None,
 ) -> Stats:
     """Statistics of `graph` (a spec, a preset name or a :class:`~augexplorer.Session`) over
     `batches` batches. `data` is a folder, a file list or arrays, as for a session (a session's
     own data is used when it is None). `progress(done, total)` is called after each batch;
     when `cancel.is_set()` the run stops after the current batch and the figures so far come
     back with ``cancelled=True``. `name` titles the figures (default: the graph's name); they
-    carry the graph as it ran and the data it read (:attr:`Stats.provenance`).
+    carry the graph as it ran and the data it read (:attr:`Stats.provenance`). A graph with
+    schedules runs at `epoch` (a session's at the epoch it previews, a spec's at 0 when None).
 
     Raises what a run raises: :class:`~augexplorer.errors.GraphInvalid`,
     :class:`~augexplorer.errors.DataError`, :class:`~augexplorer.errors.RunError` (naming the
@@ -66,7 +69,7 @@ def collect_stats(
     """
     if batches < 1:
         raise ValueError("batches must be at least 1")
-    plan, arrays, device, threads = _plan(graph, data, device_id, num_threads)
+    plan, arrays, device, threads = _plan(graph, data, device_id, num_threads, epoch)
     from ..trust import check_trusted
 
     if plan.needs_trust:
@@ -113,7 +116,7 @@ def collect_stats(
 
 
 def _plan(
-    graph: Any, data: Any, device_id: int | str | None, num_threads: int | None
+    graph: Any, data: Any, device_id: int | str | None, num_threads: int | None, epoch: int | None
 ) -> tuple[Plan, Any, int | None, int]:
     from ..catalog import load_catalog
     from ..devices import default_device_id
@@ -125,8 +128,12 @@ def _plan(
     if isinstance(graph, Session):
         arrays = graph.arrays if data is None or isinstance(data, str) else data
         plan = graph.plan
-        if isinstance(data, str):
-            plan = validate(plan.spec.with_data(source_for_path(data)), graph.catalog)
+        if epoch is not None or isinstance(data, str):
+            ran = graph.plan.spec
+            if isinstance(data, str):
+                ran = ran.with_data(source_for_path(data))
+            at = graph.epoch if epoch is None else check_epoch(ran, epoch)
+            plan = validate(ran, graph.catalog, epoch=at)
         return plan, arrays, graph.device_id, num_threads or graph.num_threads
     spec: GraphSpec = preset(graph) if isinstance(graph, str) else graph
     device = default_device_id() if device_id == "auto" else device_id
@@ -139,7 +146,9 @@ def _plan(
         spec = spec.with_data(source_for_path(data))
     else:
         arrays = data
-    plan = validate(spec, load_catalog(gpu=device is not None))
+    if epoch is not None:
+        check_epoch(spec, epoch)
+    plan = validate(spec, load_catalog(gpu=device is not None), epoch=epoch or 0)
     _say_where_gpu_nodes_run(plan)
     return plan, arrays, device, num_threads or default_threads()
 
