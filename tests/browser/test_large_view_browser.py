@@ -42,12 +42,19 @@ def open_large(page: Any, index: int = 2) -> None:
     page.locator(f".ax-tile[data-index='{index}']").click()
     page.locator(".ax-pane-after canvas").wait_for(timeout=30_000)  # full resolution arrived
     page.wait_for_function("() => document.querySelector('.ax-large').dataset.pixelScale")
+    # the view takes the grid's place: no tile left showing under it
+    grid = page.locator(".ax-tiles-root.ax-large-open > .ax-tiles")
+    grid.wait_for(state="hidden", timeout=10_000)
+    assert grid.locator(".ax-tile").first.is_hidden()
 
 
 def close_large(page: Any) -> None:
     page.locator(".ax-large").focus()
     page.keyboard.press("Escape")
     page.locator(".ax-large").wait_for(state="hidden", timeout=10_000)
+    page.locator(".ax-tiles-root:not(.ax-large-open) > .ax-tiles").first.wait_for(
+        state="visible", timeout=10_000
+    )
 
 
 def box(page: Any, css: str) -> dict[str, float]:
