@@ -417,10 +417,15 @@ def test_each_argument_label_shows_its_doc_on_hover(explorer: Explorer, catalog:
         assert arg is not None, name
         label = find(control, "ax-arg-label")
         assert label is not None
-        shown = re.fullmatch(r'<span title="([^"]*)">([^<]*)</span>', label.value)
-        assert shown is not None and html.unescape(shown[2]) == name, label.value
+        shown = re.fullmatch(r'<span title="([^"]*)">(.*)</span>', label.value)
+        assert shown is not None, label.value
+        # the name whole, breakable after each "_" only (a long one wraps, never cut)
+        assert html.unescape(shown[2].replace("<wbr>", "")) == name, label.value
+        assert shown[2].count("<wbr>") == name.count("_"), label.value
+        hover = html.unescape(shown[1])
+        assert hover.startswith(f"{name}: "), hover  # the full name on hover too
         doc = " ".join(arg.doc.split())  # the tooltip runs DALI's lines together
-        assert len(doc) >= 20 and doc[:60] in html.unescape(shown[1]), name
+        assert len(doc) >= 20 and doc[:60] in hover, name
 
 
 def hover_text(description: str) -> tuple[str, str]:

@@ -9,6 +9,7 @@ into text boxes read here, so a value that is not applied stays typed and says w
 from __future__ import annotations
 
 import contextlib
+import html
 import math
 from collections.abc import Callable
 from typing import Any
@@ -20,7 +21,6 @@ from augexplorer.catalog import ArgInfo, Hint
 from augexplorer.catalog.limits import distributions_for
 from augexplorer.spec import ArgValue, PythonCode, Random, Ref
 
-from .hover import hover_label
 from .numbers import format_number, parse_in_range, parse_number
 
 OnChange = Callable[[str, ArgValue], None]
@@ -797,7 +797,7 @@ class ArgControl(widgets.VBox):
         self._unparsed: tuple[str, str, ArgValue] | None = None
         self._value = value
         self._error: str | None = None  # the graph's own complaint about the value in force
-        label = hover_label(name, _tooltip(arg), layout={"width": LABEL_WIDTH})
+        label = widgets.HTML(arg_label_html(name, _tooltip(arg)), layout={"width": LABEL_WIDTH})
         label.add_class("ax-arg-label")
         per_sample = arg is not None and arg.per_sample
         self.random_toggle = widgets.ToggleButton(
@@ -992,6 +992,15 @@ class ArgControl(widgets.VBox):
             self._on_change(self.name, constant_from(self.arg, self.editor.random))
 
 
+def arg_label_html(name: str, tooltip: str) -> str:
+    """An argument's name as its row's label: breakable after each "_" (graph_view.css wraps
+    it), so `random_aspect_ratio` reads whole in the label's 112 px on two lines rather than
+    cut; the hover text starts with the full name."""
+    title = html.escape(f"{name}: {tooltip}", quote=True)
+    text = "_<wbr>".join(html.escape(part) for part in name.split("_"))
+    return f'<span title="{title}">{text}</span>'
+
+
 def _tooltip(arg: ArgInfo | None) -> str:
     if arg is None:
         return "not an argument of this operator"
@@ -1019,6 +1028,4 @@ def _in_force(arg: ArgInfo | None, value: ArgValue) -> str:
 
 
 def _escape(text: str) -> str:
-    import html
-
     return html.escape(text)
