@@ -18,7 +18,7 @@ from augexplorer.checks.annotated import needs_annotated_source
 from augexplorer.engine import RunResult, Session
 from augexplorer.engine.warm_up import warm_conditionals_in_background
 from augexplorer.errors import AugExplorerError, DataError
-from augexplorer.spec import ArgValue, GraphSpec
+from augexplorer.spec import ArgValue, GraphSpec, Schedule
 
 from .autosave import Autosave
 from .autosave_key import autosave_path
@@ -37,6 +37,7 @@ from .op_picker import OpPicker
 from .panel_keys import PanelKeys
 from .port_door import load_for_panel, ported, summary_html
 from .restore_banner import RestoreBanner
+from .schedule_view import ScheduleActions, ScheduleView
 from .source_switch import switched_source
 from .state import Controller, PanelState
 from .stats_view import StatsView
@@ -122,6 +123,13 @@ class Explorer(widgets.VBox):
             use_annotated_source=lambda: self._now(self.controller.use_annotated_source),
         )
         self.data_notes = DataNotes()
+        self.schedules = ScheduleView(
+            ScheduleActions(
+                set_epochs=lambda n: self._later(lambda: self.controller.set_epochs(n)),
+                preview_epoch=lambda e: self._now(lambda: self.controller.preview_epoch(e)),
+                set_schedule=lambda t, s: self._now(lambda: self.controller.set_schedule(t, s)),
+            )
+        )
         self.variety = Variety(session.catalog)
         self.grid = GridView(self.variety)
         self.grid.on_carry = lambda node, kind: self._now(
@@ -160,11 +168,12 @@ class Explorer(widgets.VBox):
         graph = _section("Graph", self.graph)
         node = _section("Selected node", self.node_panel)
         adding = _section("Add operator", self.picker)
+        run = _section("Training run", self.schedules)
         # The images come first: the editing column keeps a fixed width and the output takes
         # the rest; on a narrow page the output wraps below, at full width. The selected node's
         # controls sit right under the graph, where the click that selected it was.
         editing = widgets.VBox(
-            [graph, node, adding], layout={"flex": "0 0 400px", "width": "400px"}
+            [graph, node, adding, run], layout={"flex": "0 0 400px", "width": "400px"}
         )
         editing.add_class("ax-editing")
         output = _section("Output", self.errors, self.fixes, self.data_notes, self.grid)
@@ -214,6 +223,15 @@ class Explorer(widgets.VBox):
 
     def rename(self, node: str, new_id: str) -> PanelState:
         return self._render(self.controller.rename(node, new_id))
+
+    def set_schedule(self, target: str, schedule: Schedule | None) -> PanelState:
+        """Make a number follow the run: ``set_schedule("rotate.angle.high",
+        Schedule.linear(5, 30))``; None makes it a plain value again."""
+        return self._render(self.controller.set_schedule(target, schedule))
+
+    def set_epoch(self, epoch: int) -> PanelState:
+        """Preview epoch `epoch` of the run (the schedules' values there, the same seeds)."""
+        return self._render(self.controller.preview_epoch(epoch))
 
     def trust(self, node: str | None = None) -> PanelState:
         """Trust the Python code of `node` (every node's when None), after reading it, and run."""
@@ -447,6 +465,7 @@ class Explorer(widgets.VBox):
             self.graph.show(state.spec, state.result, state.failure)
             self.graph.selected = state.selected or ""
             self.node_panel.show(state.spec, state.selected, state.failure)
+            self.schedules.show(state.spec, state.selected, self.controller.epoch)
             self.errors.show(
                 state.failure,
                 shown=state.result is not None,

@@ -38,6 +38,7 @@ from augexplorer.spec import (
     Probability,
     Random,
     Ref,
+    Schedule,
     Source,
     load,
     save,
@@ -48,6 +49,7 @@ from augexplorer.validate import RESERVED_IDS
 from .autosave import Autosave
 from .failure import Failure
 from .history import History, Step
+from .schedule_view import DEFAULT_EPOCHS
 from .snapshot import Snapshot, take_snapshot
 from .source_switch import switched_source
 
@@ -444,6 +446,33 @@ class Controller:
         the "Trust and run" button. Not an edit: the graph and its history stay as they are."""
         trust_graph(self._spec, node)
         return self.run()
+
+    def set_schedule(self, target: str, schedule: Schedule | None) -> PanelState:
+        """Make the number `target` names follow `schedule` over the run (None: a plain value
+        again). A graph's first schedule declares a run of the default length."""
+        spec = self._spec.with_schedule(target, schedule)
+        if schedule is not None and spec.epochs is None:
+            spec = spec.with_epochs(DEFAULT_EPOCHS)
+        what = f"{target} {schedule.describe()}" if schedule else f"{target} no longer scheduled"
+        return self.edit(spec, label=what)
+
+    def set_epochs(self, epochs: int) -> PanelState:
+        """Declare the run's length (schedules are drawn over it)."""
+        return self.edit(
+            self._spec.with_epochs(epochs), merge_key="epochs", label=f"a run of {epochs} epochs"
+        )
+
+    @property
+    def epoch(self) -> int:
+        """The epoch previewed (Session.set_epoch)."""
+        return self.session.epoch
+
+    def preview_epoch(self, epoch: int) -> PanelState:
+        """Show the batch as epoch `epoch` draws it (the schedules' values there, the same
+        seeds); the graph and its history stay as they are."""
+        if self._dirty:  # the graph as edited first: the epoch is previewed of it
+            self.refresh()
+        return self._run(lambda: self.session.set_epoch(epoch))
 
     def preview_rank(self, rank: int, world_size: int | None) -> PanelState:
         """Show what torchrun process `rank` of `world_size` gets (Session.set_rank); the graph

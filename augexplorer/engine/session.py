@@ -171,6 +171,7 @@ class Session:
         # Only now is `plan` the session's: a source that fails to open leaves the last good
         # graph as the one later edits are checked against.
         self.plan, self._validated_spec = plan, spec
+        self.epoch = min(self.epoch, epoch_count(spec) - 1)  # a run made shorter
         self._say_where_gpu_nodes_run(plan)
         return self.run()
 

@@ -15,12 +15,15 @@ from .resolve import (
     scheduled_values,
     values_over_run,
 )
+from .targets import held_value, schedulable
 
 __all__ = [
     "ScheduledValue",
     "at_epoch",
     "check_epoch",
     "epoch_count",
+    "held_value",
+    "schedulable",
     "scheduled_values",
     "values_over_run",
 ]

@@ -1,0 +1,38 @@
+"""Which numbers of a node a schedule can drive, and what they hold now."""
+
+from __future__ import annotations
+
+from ..spec import BOUNDS, GraphSpec, Node, Random, ScheduleTarget
+
+
+def schedulable(spec: GraphSpec, node_id: str) -> list[ScheduleTarget]:
+    """The targets node `node_id` offers a schedule: each numeric constant argument, each
+    numeric parameter of a random draw, and its apply probability. Empty for a source."""
+    node = spec.node(node_id) if node_id in spec else None
+    if not isinstance(node, Node):
+        return []
+    found: list[ScheduleTarget] = []
+    for name, value in node.args.items():
+        if isinstance(value, Random):
+            found += [ScheduleTarget(node_id, name, b) for b in value.params() if b in BOUNDS]
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            found.append(ScheduleTarget(node_id, name))
+    found.append(ScheduleTarget(node_id))
+    return found
+
+
+def held_value(spec: GraphSpec, target: ScheduleTarget) -> float | None:
+    """The number `target` points at in the graph as written (before any schedule), or None
+    where it points at nothing numeric (an apply probability not set holds 1: always)."""
+    node = spec.node(target.node) if target.node in spec else None
+    if not isinstance(node, Node):
+        return None
+    if target.arg is None:
+        return node.probability.p if node.probability is not None else 1.0
+    value = node.args.get(target.arg)
+    if target.bound is not None:
+        found = getattr(value, target.bound, None) if isinstance(value, Random) else None
+        return float(found) if isinstance(found, (int, float)) else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return None

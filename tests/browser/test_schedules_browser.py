@@ -1,0 +1,68 @@
+"""The training-run box in a real browser: a value scheduled over the run, the epoch slider let
+go at the last epoch, the grid redrawn, the plot's marker moved; it fits at three widths
+(screenshots in test-artifacts)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .harness import Server, grid_src, kernel_eval, open_panel, write_panel_notebook
+from .layout import WIDTHS, check_layout
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, lab: Server) -> Any:
+    code = (
+        "from augexplorer import Explorer\n"
+        "from augexplorer.spec import Schedule\n"
+        "explorer = Explorer('basic', batch_size=8, autosave=False)\n"
+        "explorer.set_schedule('rotate.angle.high', Schedule.linear(5, 45))\n"
+        "explorer.set_schedule('rotate.angle.low', Schedule.linear(-5, -45))\n"
+        "explorer.set_schedule('flip.apply', Schedule.warmup(0.1, 0.9, epochs=30))\n"
+        "explorer.select('rotate')\n"
+        "display(explorer)"
+    )
+    path = write_panel_notebook(lab.root, "schedules", "schedules", code)
+    context = browser.new_context(viewport={"width": 1600, "height": 1100})
+    page = context.new_page()
+    open_panel(page, lab, "schedules", path, ".ax-explorer canvas.ax-grid[data-key]")
+    yield page
+    context.close()
+
+
+def test_moving_the_epoch_redraws_the_grid_and_the_plot(page: Any, artifacts: Path) -> None:
+    plot = page.locator(".ax-schedule-svg").first
+    plot.wait_for(timeout=30_000)
+    assert plot.get_attribute("aria-label").endswith("epoch 0 marked")
+    assert page.locator(".ax-schedule-svg polyline").count() == 3
+    before = grid_src(page)
+    slider = page.locator(".ax-epoch .slider-container").first
+    slider.scroll_into_view_if_needed()
+    box = slider.bounding_box()
+    assert box is not None
+    # drag the handle to the right end: the slider is let go at the last epoch
+    page.mouse.click(box["x"] + box["width"] - 1, box["y"] + box["height"] / 2)
+    page.wait_for_function(
+        "(before) => { const c = document.querySelector('.ax-explorer canvas.ax-grid');"
+        " return c && c.dataset.key !== before; }",
+        arg=before,
+        timeout=30_000,
+    )
+    epoch = int(kernel_eval(page, "print(explorer.controller.epoch)"))
+    assert epoch > 80  # near the end of a 90-epoch run (the click lands on the last pixels)
+    page.wait_for_function(
+        "(e) => document.querySelector('.ax-schedule-svg')"
+        ".getAttribute('aria-label').endsWith(`epoch ${e} marked`)",
+        arg=epoch,
+        timeout=10_000,
+    )
+    for width in WIDTHS:
+        check_layout(page, width, artifacts, "schedules")
+        page.locator(".ax-schedules").first.screenshot(
+            path=str(artifacts / f"schedules-box-{width}.png")
+        )

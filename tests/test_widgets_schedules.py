@@ -1,0 +1,104 @@
+"""The training-run box through its widgets' traits: schedule a value of the selected node,
+move the epoch, and see the grid, the plot and the history follow."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from augexplorer_widgets import Explorer
+from augexplorer_widgets.schedule_view import DEFAULT_EPOCHS, schedule_plot
+from test_widgets_panel import browser_update
+
+from augexplorer.spec import Schedule, ScheduleTarget, from_json
+
+
+@pytest.fixture
+def explorer(catalog, tmp_path: Path) -> Explorer:  # type: ignore[no-untyped-def]
+    return Explorer("basic", batch_size=4, autosave=tmp_path / "autosave.json", catalog=catalog)
+
+
+def angles(explorer: Explorer) -> list[float]:
+    assert explorer.result is not None
+    return explorer.result.draws("rotate")["rotate"]["angle"]
+
+
+def test_the_editor_offers_the_selected_nodes_numbers(explorer: Explorer) -> None:
+    explorer.select("rotate")
+    box = explorer.schedules
+    assert list(box.target.options) == [
+        "rotate.angle.low",
+        "rotate.angle.high",
+        "rotate.fill_value",
+        "rotate.apply",
+    ]
+    box.target.value = "rotate.angle.high"
+    assert (box.start.value, box.end.value) == (20.0, 20.0)  # flat at the value held
+    assert box.epoch.disabled  # nothing follows the run yet
+    assert "No value follows the run" in box.plot.value
+    explorer.select("source")
+    assert box.editor.layout.display == "none"
+
+
+def test_scheduling_then_moving_the_epoch_changes_only_the_scheduled_value(
+    explorer: Explorer,
+) -> None:
+    explorer.flush()
+    explorer.select("rotate")
+    box = explorer.schedules
+    first = angles(explorer)
+    box.target.value = "rotate.angle.high"
+    box.curve.value = "linear"
+    box.start.value, box.end.value = 20.0, 60.0
+    box.apply.click()
+    box.target.value = "rotate.angle.low"
+    box.start.value, box.end.value = -20.0, -60.0
+    box.apply.click()
+    spec = explorer.spec
+    assert spec.epochs == DEFAULT_EPOCHS
+    assert spec.schedules[ScheduleTarget("rotate", "angle", "high")] == Schedule.linear(
+        20, 60, begin=0, finish=DEFAULT_EPOCHS - 1
+    )
+    assert angles(explorer) == pytest.approx(first)  # epoch 0: the values held
+    browser_update(box.epoch, value=DEFAULT_EPOCHS - 1)  # the slider let go at the last epoch
+    assert explorer.controller.epoch == DEFAULT_EPOCHS - 1
+    assert angles(explorer) == pytest.approx([a * 3 for a in first], rel=1e-5)
+    assert f"epoch {DEFAULT_EPOCHS - 1} marked" in box.plot.value
+    assert "rotate.angle.high" in box.plot.value
+    # the epoch previewed is no edit: undo takes back the last schedule, not the epoch
+    explorer.undo()
+    assert ScheduleTarget("rotate", "angle", "low") not in explorer.spec.schedules
+    assert explorer.controller.epoch == DEFAULT_EPOCHS - 1
+
+
+def test_removing_a_schedule_and_a_shorter_run(explorer: Explorer) -> None:
+    explorer.set_schedule("flip.apply", Schedule.linear(0.0, 1.0))
+    explorer.set_epoch(50)
+    explorer.select("flip")
+    box = explorer.schedules
+    box.target.value = "flip.apply"
+    assert not box.remove.disabled
+    browser_update(box.epochs, value=20)  # a shorter run: the epoch previewed follows
+    explorer.flush()
+    assert explorer.spec.epochs == 20 and box.epoch.max == 19 and box.epoch.value == 19
+    box.remove.click()
+    assert not explorer.spec.schedules
+    explorer.flush()
+    record = json.loads(Path(explorer.controller.autosave.path).read_text())
+    saved = from_json(record["graph"])
+    assert saved.epochs == 20 and not saved.schedules
+
+
+def test_the_plot_draws_every_scheduled_value_with_the_epoch_marked() -> None:
+    from augexplorer.presets import preset
+
+    spec = (
+        preset("basic")
+        .with_epochs(10)
+        .with_schedule("rotate.angle.high", Schedule.cosine(5, 40))
+        .with_schedule("flip.apply", Schedule.steps([(0, 0.2), (5, 0.8)]))
+    )
+    svg = schedule_plot(spec, 4)
+    assert svg.count("<polyline") == 2 and "epoch 4 marked" in svg
+    assert "flip.apply = 0.2 at epoch 4" in svg and "0.2..0.8" in svg
