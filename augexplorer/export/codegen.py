@@ -41,6 +41,7 @@ from .expression_source import source as expression_source
 from .fusion import FUSE_MODES, FuseMode, fuse_decoders
 from .literals import ENUM_TYPES, dotted, enum_member, identifier, is_plain, literal
 from .port_note import port_note
+from .starting_note import starting_note
 from .yolo_source import yolo_functions_source
 
 
@@ -323,7 +324,10 @@ class _Writer:
             "device_doc": _device_doc(uses_device, uses_mixed),
             "body": self._body(),
             "fusion_note": self._fusion_note(),
-            "python_note": self._python_note() + self._side_effect_note() + port_note(self.spec),
+            "python_note": self._python_note()
+            + self._side_effect_note()
+            + port_note(self.spec)
+            + starting_note(self.spec),
             "python_sources": self._python_sources(),
             "numpy_import": "import numpy as np\n" if self.python_steps else "",
             "auto_aug_import": policy_imports([step.op for step in self.steps]),
