@@ -66,6 +66,12 @@ def test_scheduling_then_moving_the_epoch_changes_only_the_scheduled_value(
     assert angles(explorer) == pytest.approx([a * 3 for a in first], rel=1e-5)
     assert f"epoch {DEFAULT_EPOCHS - 1} marked" in box.plot.value
     assert "rotate.angle.high" in box.plot.value
+    rotate = next(n for n in explorer.graph.nodes if n["id"] == "rotate")
+    assert rotate["randoms"] == [
+        "angle ~ U(-60, 60)",  # the draw as the epoch previewed makes it
+        "angle.high follows the run",
+        "angle.low follows the run",
+    ]
     # the epoch previewed is no edit: undo takes back the last schedule, not the epoch
     explorer.undo()
     assert ScheduleTarget("rotate", "angle", "low") not in explorer.spec.schedules

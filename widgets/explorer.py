@@ -18,6 +18,7 @@ from augexplorer.checks.annotated import needs_annotated_source
 from augexplorer.engine import RunResult, Session
 from augexplorer.engine.warm_up import warm_conditionals_in_background
 from augexplorer.errors import AugExplorerError, DataError
+from augexplorer.schedules import at_epoch, epoch_count
 from augexplorer.spec import ArgValue, GraphSpec, Schedule
 
 from .autosave import Autosave
@@ -462,7 +463,9 @@ class Explorer(widgets.VBox):
         """Everything around the grid: graph, selected node, toolbar, picker, notes, status."""
         self._syncing = True
         try:
-            self.graph.show(state.spec, state.result, state.failure)
+            # as the previewed epoch draws it: scheduled values at that epoch
+            shown = at_epoch(state.spec, min(self.controller.epoch, epoch_count(state.spec) - 1))
+            self.graph.show(shown, state.result, state.failure)
             self.graph.selected = state.selected or ""
             self.node_panel.show(state.spec, state.selected, state.failure)
             self.schedules.show(state.spec, state.selected, self.controller.epoch)

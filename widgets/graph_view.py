@@ -58,6 +58,13 @@ def describe_nodes(
                     randoms.append(f"{name} ~ {value.short()}")
                 elif isinstance(value, Ref):
                     arg_refs.append([name, str(value)])
+            # a value that follows the run is shown at the epoch previewed (the caller passes
+            # the graph as it stands there), and said to move
+            randoms += [
+                f"{str(target).partition('.')[2]} follows the run"
+                for target in spec.schedules
+                if target.node == node.id
+            ]
         out.append(
             {
                 "id": node.id,
