@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from exported_runner import run_exported
 from pipeline_files import run_once
 from pipelines_legacy import (
     COCO_IMAGES_IN_CODE,
@@ -28,6 +29,7 @@ from pipelines_legacy import (
 )
 
 from augexplorer import Session
+from augexplorer.catalog import load_catalog
 from augexplorer.catalog.aliases import alias_markdown, alias_table, operator_aliases
 from augexplorer.cli import main
 from augexplorer.data import samples_dir
@@ -36,7 +38,8 @@ from augexplorer.export import export
 from augexplorer.export.code_pipelines import parse_param
 from augexplorer.export.importer import import_graph
 from augexplorer.export.serialized import ImportRefused
-from augexplorer.spec import GraphSpec, Node, load
+from augexplorer.spec import GraphSpec, Node, Ref, load
+from augexplorer.validate import validate
 
 # the old names are what these files are about: DALI's warnings of them are expected here
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:nvidia.dali.*")
@@ -321,11 +324,11 @@ def test_a_policy_argument_the_reader_cannot_know_is_named(tmp_path: Path) -> No
 RESNET_PARAMS = ["data_dir={root}", "crop=64", "size=72", "shard_id=0", "num_shards=1"]
 
 
-def import_resnet(tmp_path: Path) -> tuple[Path, GraphSpec]:
+def import_resnet(tmp_path: Path, *, dali_cpu: bool = False) -> tuple[Path, GraphSpec]:
     source = write(tmp_path, "resnet.py", RESNET_GPU)
     target = tmp_path / "resnet.json"
     argv = ["import", str(source), "-o", str(target), "--run-file", "--param", "batch_size=4"]
-    for param in RESNET_PARAMS:
+    for param in [*RESNET_PARAMS, f"dali_cpu={json.dumps(dali_cpu)}"]:
         argv += ["--param", param.format(root=samples_dir())]
     assert main(argv) == 0
     return source, load(target)
@@ -352,12 +355,15 @@ def test_the_resnet_training_example_keeps_its_devices_and_runs_here(tmp_path: P
         "resize": "gpu",
         "random.coin_flip": None,
         "crop_mirror_normalize": "gpu",
+        "copy": "gpu",  # labels.gpu(): the reader's labels moved to the GPU
     }
+    assert graph.outputs["labels"] == Ref("labels_to_gpu")
     with pytest.warns(GpuNodesOnCpu) as said:
         session = Session(graph, device_id=None)
     assert len(said) == 1
     note = str(said[0].message)
     assert "image_random_crop (mixed), resize (gpu), crop_mirror_normalize (gpu)" in note
+    assert "labels_to_gpu (gpu)" in note
     assert "decoder" in note and "nvJPEG" in note
     with warnings.catch_warnings():
         warnings.simplefilter("error", GpuNodesOnCpu)  # said once: an edit does not repeat it
@@ -370,6 +376,55 @@ def test_the_resnet_training_example_keeps_its_devices_and_runs_here(tmp_path: P
     module = export(graph, tmp_path / "resnet_aug.py").read_text()
     assert 'decoder_device = "mixed" if device == "gpu" else "cpu"' in module
     assert re.search(r"fn\.resize\([^)]*device=device", module)
+
+
+@no_gpu_only
+def test_cpu_operators_before_gpu_transfers_stay_there_in_the_graph_and_the_export(
+    tmp_path: Path,
+) -> None:
+    # dali_cpu=True: decoding and resizing on the CPU, then images.gpu() and labels.gpu()
+    source, graph = import_resnet(tmp_path, dali_cpu=True)
+    moved = {node.id: node for node in graph.operators() if node.op == "copy"}
+    assert set(moved) == {"resize_to_gpu", "labels_to_gpu"}
+    assert moved["resize_to_gpu"].inputs == (Ref("resize"),)
+    assert moved["labels_to_gpu"].inputs == (Ref("reader", 1),)
+    assert all(node.device == "gpu" for node in moved.values())
+    normalize = graph.node("crop_mirror_normalize")
+    assert isinstance(normalize, Node) and normalize.inputs == (Ref("resize_to_gpu"),)
+    assert graph.outputs == {"images": Ref("crop_mirror_normalize"), "labels": Ref("labels_to_gpu")}
+    # the node the code moved from is kept on the CPU, and so everything before it: on a GPU
+    # the data moves where the code moves it, not at the decoder
+    assert graph.node("resize").device == "cpu"  # type: ignore[union-attr]
+    on_gpu = {step.id: step.device for step in validate(graph, load_catalog(gpu=True)).steps}
+    assert on_gpu == {
+        "reader": "cpu",
+        "image_random_crop": "cpu",
+        "resize": "cpu",
+        "coin_flip": "cpu",
+        "resize_to_gpu": "gpu",
+        "crop_mirror_normalize": "gpu",
+        "labels_to_gpu": "gpu",
+    }
+    # shown here, on the CPU, said once; the pixels and labels are the original's
+    with pytest.warns(GpuNodesOnCpu) as said:
+        assert_same_batch(graph, run_once(cpu_copy_of(source)))
+    notes = [str(w.message) for w in said if w.category is GpuNodesOnCpu]
+    assert len(notes) == 1
+    assert "resize_to_gpu (gpu), crop_mirror_normalize (gpu), labels_to_gpu (gpu)" in notes[0]
+    # the export moves the data at the same points, and runs to the explorer's outputs
+    module = export(graph, tmp_path / "resnet_cpu_aug.py")
+    text = module.read_text()
+    assert "resize_to_gpu = fn.copy(resize, device=device)" in text
+    assert re.search(r"labels_to_gpu = fn.copy\(reader_labels, device=device\)", text)
+    assert not re.search(r"fn\.resize\([^)]*device=", text)
+    job = {"name": "resnet", "module": str(module), "out": str(tmp_path / "resnet.npz")}
+    job |= {"batch_size": graph.batch_size, "device": "cpu", "arrays": None, "data": None}
+    exported = run_exported([job], tmp_path)["resnet"]
+    with pytest.warns(GpuNodesOnCpu):
+        live = session_batch(graph)
+    for index, arrays in enumerate(live):
+        for sample, expected in enumerate(arrays):
+            np.testing.assert_array_equal(exported[f"{index}_{sample}"], expected)
 
 
 @no_gpu_only

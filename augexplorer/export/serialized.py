@@ -34,6 +34,7 @@ from .inline_lists import InlineListRefused, ListWriter, in_cache, list_text
 from .literals import ENUM_TYPES
 from .logic_import import LogicImport, LogicRefused
 from .protobuf import Argument, OpRecord, Port, read_pipeline
+from .transfer_import import Transfers, moves_to_gpu, written_devices
 
 
 class ImportRefused(AugExplorerError):
@@ -141,6 +142,10 @@ class _Converter:
             self._alias,
         )
         self.branches = BranchImport(self._ref, self._node, self._replace, self.logic.clause)
+        self.written = written_devices(record.ops)
+        self.transfers = Transfers(
+            self._node, self._replace, self._fresh_id, lambda node: self.nodes.append(node)
+        )
         for op in record.ops:
             self._op(op, consumers)
             self.branches.record(op, self.refs)
@@ -155,14 +160,15 @@ class _Converter:
             for v in node.args.values()
             if isinstance(v, Ref)
         }
-        refs = [self._ref(port.name, "pipeline output") for port in record.outputs]
+        refs = [self._read(port, "pipeline output") for port in record.outputs]
         used |= {ref.node for ref in refs}
         # coin flips that only served as `if` predicates became node probabilities
         self.nodes = [
             n for n in self.nodes if n.id in used or n.id not in self._predicate_node_ids()
         ]
         # named by what they hold: labels, and a COCO reader's boxes, polygons, ...
-        outputs = dict(zip(output_names(tuple(self.nodes), refs), refs, strict=True))
+        names = output_names(tuple(self.nodes), self.transfers.sources_of(refs))
+        outputs = dict(zip(names, refs, strict=True))
         return GraphSpec(nodes=tuple(self.nodes), outputs=outputs, name=self.name)
 
     # ---- helpers ------------------------------------------------------------------------------
@@ -210,6 +216,15 @@ class _Converter:
             candidate, index = f"{stem}_{index}", index + 1
         self.ids.add(candidate)
         return candidate
+
+    def _read(self, port: Port, what: str) -> Ref:
+        """What reading `port` reads: through a copy node where the code moved it onto the GPU
+        (``.gpu()``; :mod:`.transfer_import`). Inside a conditional the move is not kept (the
+        copy would need the branch's condition too)."""
+        ref = self._ref(port.name, what)
+        if port.name in self.splits or not moves_to_gpu(port, self.written):
+            return ref
+        return self.transfers.onto_gpu(ref)
 
     def _ref(self, output_name: str, what: str) -> Ref:
         if output_name in self.splits:
@@ -274,7 +289,7 @@ class _Converter:
         inputs: list[Ref] = []
         args: dict[str, Any] = {}
         for port in op.inputs:
-            ref = self._ref(port.name, f"{label} input")
+            ref = self._read(port, f"{label} input")
             if port.is_argument:
                 args[port.argument] = ref
             else:
