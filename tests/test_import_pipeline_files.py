@@ -194,6 +194,31 @@ def test_a_file_with_only_the_decorated_function_has_it_built(tmp_path: Path) ->
     )
 
 
+def test_a_decorated_function_is_built_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each build runs the user's function (with conditionals, DALI's AutoGraph conversion of
+    # it and of every policy it calls): the sample batch size is known before the first one
+    from nvidia.dali import pipeline as dali_pipeline
+
+    made: list[int] = []
+    generate = dali_pipeline._generate_graph  # what a @pipeline_def call runs the function in
+
+    def counted(pipe: Any, *args: Any) -> Any:
+        made.append(pipe.max_batch_size)
+        return generate(pipe, *args)
+
+    monkeypatch.setattr(dali_pipeline, "_generate_graph", counted)
+    source = write(tmp_path, "only.py", ONLY_DEFINED)
+    assert import_graph(source, run_file=True).batch_size == 8
+    assert made == [8]
+    made.clear()
+    decorated = write(tmp_path, "decorated.py", GETTING_STARTED)  # @pipeline_def(batch_size=4)
+    params = {"root": str(samples_dir()), "device": "cpu"}
+    assert import_graph(decorated, run_file=True, params=params).batch_size == 4
+    assert made == [4]
+
+
 def test_a_parameter_without_default_left_out_is_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
