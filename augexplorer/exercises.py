@@ -199,3 +199,97 @@ def check_normalized_once(images: Any | None) -> str:
             f"the values spread by {spread:.1f}: these look like 0-255 pixels, not normalized"
         )
     return f"Right: one normalization, values spread by {spread:.2f}."
+
+
+# ---- arithmetic inside the graph ----------------------------------------------------------------
+
+
+def clean_crop_side(degrees: Any, size: float) -> Any:
+    """The side of the largest square, centred on a `size` x `size` image turned by `degrees`
+    (its canvas grown to hold it, no `keep_size`), that holds only picture: size / (|cos| +
+    |sin|). The turned image's own corners touch the grown canvas's edges; the square sits
+    inside them."""
+    radians = np.radians(np.asarray(degrees, dtype=np.float64))
+    return size / (np.abs(np.cos(radians)) + np.abs(np.sin(radians)))
+
+
+def check_clean_crop_side(text: str | None, size: int = 256) -> str:
+    """`text`: an expression (a node's text) of the per-image angle `angle`, in degrees, giving
+    the side of the largest centred square crop with no uncovered corner after a turn without
+    `keep_size` (:func:`clean_crop_side`). The check runs it inside a DALI graph on angles from
+    -40 to 40 degrees and crops the turned pictures with it."""
+    pending = _unattempted(text, "replace None with the expression's text, a string.")
+    if pending:
+        return pending
+    # the engine imports DALI: only a check that runs a graph pays for it
+    from .engine import Session
+    from .errors import AugExplorerError
+
+    try:
+        result = Session(_clean_crop_graph(str(text), float(size))).run()
+    except (AugExplorerError, ValueError) as error:
+        raise WrongAnswer(
+            f"the expression does not run in a graph: {error}. Name the angle `angle` and use "
+            "numbers, + - * / and math.cos, math.sin, math.abs (angles in radians)."
+        ) from None
+    angles = np.array([float(np.asarray(a).ravel()[0]) for a in result.arrays("angle")])
+    sides = np.array([float(np.asarray(s).ravel()[0]) for s in result.arrays("side")])
+    expected = clean_crop_side(angles, float(size))
+    if not np.allclose(sides, expected, rtol=2e-3):
+        raise WrongAnswer(_side_hint(angles, sides, expected, float(size)))
+    for index, image in enumerate(result.arrays("crop")):
+        corners = [image[:4, :4], image[:4, -4:], image[-4:, :4], image[-4:, -4:]]
+        if any(not np.any(patch) for patch in corners):
+            raise WrongAnswer(f"crop {index} still has a black corner; check the formula")
+    return (
+        f"Right: for angles from {angles.min():.0f} to {angles.max():.0f} degrees the crops "
+        f"measure {sides.min():.0f} to {sides.max():.0f} pixels a side and no corner is black."
+    )
+
+
+def _clean_crop_graph(text: str, size: float) -> Any:
+    """Pictures turned by random angles (-40 to 40 degrees) and cropped by `text`'s side."""
+    from .expressions.nodes import expression
+    from .spec import GraphSpec, Node, Ref, Source
+
+    return GraphSpec(
+        (
+            Source("source", seed=3),
+            Node("decode", "decoders.image", (Ref("source"),), {"output_type": "RGB"}),
+            Node("resize", "resize", (Ref("decode"),), {"resize_x": size, "resize_y": size}),
+            Node("angle", "random.uniform", args={"range": [-40.0, 40.0]}, seed=11),
+            expression("side", text),
+            Node("turn", "rotate", (Ref("resize"),), {"angle": Ref("angle"), "fill_value": 0.0}),
+            Node(
+                "crop",
+                "crop",
+                (Ref("turn"),),
+                # a side too large pads with black rather than failing: the hint can say why
+                {"crop_w": Ref("side"), "crop_h": Ref("side"), "out_of_bounds_policy": "pad"},
+            ),
+        ),
+        {"images": Ref("crop"), "labels": Ref("source", 1)},
+        batch_size=6,
+    )
+
+
+def _side_hint(angles: Any, sides: Any, expected: Any, size: float) -> str:
+    """What a wrong side most likely got wrong, from the usual mistakes' values."""
+    if np.allclose(sides, size * size / expected, rtol=2e-3):
+        return (
+            "that is the side of the grown canvas that holds the turned image; the clean square "
+            "sits inside the turned picture: divide the size by (|cos| + |sin|), don't multiply"
+        )
+    as_if_radians = size / (np.abs(np.cos(angles)) + np.abs(np.sin(angles)))
+    if np.allclose(sides, as_if_radians, rtol=2e-3):
+        return "math.cos and math.sin take radians: multiply the angle by pi / 180 (0.0174533)"
+    positive = angles > 0
+    if np.allclose(sides[positive], expected[positive], rtol=2e-3):
+        return (
+            "right for positive angles only: for a negative angle sin is negative, and the "
+            "square's size depends on the turn, not its direction. Take math.abs of each term."
+        )
+    return (
+        f"for angles {np.round(angles, 1).tolist()} expected sides "
+        f"{np.round(expected, 1).tolist()}; got {np.round(sides, 1).tolist()}"
+    )

@@ -14,8 +14,10 @@
 # # Beyond static graphs
 #
 # **Objective:** draw a different affine warp for every image, fill what a warp uncovers, crop
-# relative to each image and apply a node with a probability, in DALI's own operators.
-# **Time:** about 40 minutes, with two exercises (the notebook runs in under a minute on a CPU).
+# relative to each image, apply a node with a probability and compute arguments with arithmetic
+# inside the graph, in DALI's own operators; run one operator eagerly, outside any pipeline.
+# **Time:** about 50 minutes, with three exercises (the notebook runs in under a minute on a
+# CPU).
 #
 # In 2019 a practitioner who moved a fast.ai-style augmentation pipeline to DALI found it very
 # fast and rather stiff. Four gaps stood out:
@@ -26,19 +28,29 @@
 # 2. no reflection padding: rotated images got flat-coloured corners;
 # 3. no crop whose size follows each image's size;
 # 4. a pipeline defined once in a static graph, so every tweak meant rebuilding and re-running
-#    everything to see its effect.
+#    everything to see its effect, and no custom arithmetic inside it.
 #
-# Today's DALI covers the first three with ordinary operators, and the explorer takes care of
-# the fourth: edit a node and only that node (and what reads it) runs again. This notebook does
-# each in turn on the bundled sample pictures.
+# Today's DALI covers the first three with ordinary operators. For the fourth, the explorer
+# re-runs only the node you edit (and what reads it), DALI 2.4 can run an operator eagerly, and
+# a graph's nodes take arithmetic. This notebook does each in turn on the bundled sample
+# pictures.
 
 # %%
 import math
 
+import numpy as np
+import nvidia.dali.experimental.dynamic as ndd
 from IPython.display import display
 
 from augexplorer import GraphSpec, Node, Random, Ref, Session, Source, chain, preset
-from augexplorer.exercises import check_inflated_box, check_no_black_corners, rotated_box
+from augexplorer.exercises import (
+    check_clean_crop_side,
+    check_inflated_box,
+    check_no_black_corners,
+    rotated_box,
+)
+from augexplorer.export import node_source
+from augexplorer.expressions.nodes import constant, expression
 from augexplorer.render import render_node
 
 # %% [markdown]
@@ -116,6 +128,30 @@ print("ran again:", result.ran())
 render_node(result, cell=176, columns=3)
 
 # %% [markdown]
+# ### DALI's own way out: eager mode
+#
+# DALI 2.4 can also run an operator on its own, with no pipeline around it:
+# `nvidia.dali.experimental.dynamic` (experimental in 2.4) takes tensors and returns tensors at
+# once, so plain Python can sit between two operators. Below, `warp_affine` runs eagerly on the
+# first resized picture, with the matrix the graph drew for that picture and the warp node's
+# other arguments.
+
+# %%
+warp_args = {name: value for name, value in session.spec.node("warp").args.items()}
+del warp_args["matrix"]  # a link to the `shear` node in the graph; here we pass its value
+image, matrix = result.arrays("resize")[0], result.arrays("shear")[0]
+eager = np.asarray(ndd.warp_affine(ndd.as_tensor(image), matrix=matrix, **warp_args))
+print("arguments:", warp_args, "matrix:", matrix.astype(float).round(2).tolist())
+print("the graph's pixels, bit for bit:", np.array_equal(eager, result.arrays("warp")[0]))
+assert np.array_equal(eager, result.arrays("warp")[0])
+
+# %% [markdown]
+# Same operator, same pixels. The difference is where the matrix can come from: in eager mode
+# any Python computes it, which is what the 2019 author was missing. A training loader still
+# runs a pipeline (`@pipeline_def`, what the exporter writes), where the matrix has to come from
+# nodes, as in section 1 and section 6.
+
+# %% [markdown]
 # ## 3. Reflection padding
 #
 # Rotating or shrinking an image uncovers areas that have no source pixels. `warp_affine` paints
@@ -186,53 +222,60 @@ for mode in ("constant", "reflect", "wrap"):
 # %%
 pad = 128.0
 canvas = 256.0 + 2 * pad
-middle = [canvas / 2, canvas / 2]
-reflected = GraphSpec(
+# destination to source: canvas pixel (x, y) reads image pixel (x - pad, y - pad)
+shift_by_pad = [1.0, 0.0, -pad, 0.0, 1.0, -pad, 0.0, 0.0, 1.0]
+padded = chain(
+    Source("source", seed=3),
+    ("decode", "decoders.image", {"output_type": "RGB"}),
+    ("resize", "resize", {"resize_x": 256.0, "resize_y": 256.0}),
     (
-        Source("source", seed=3),
-        Node("decode", "decoders.image", (Ref("source"),), {"output_type": "RGB"}),
-        Node("resize", "resize", (Ref("decode"),), {"resize_x": 256.0, "resize_y": 256.0}),
-        Node(
-            "mirror_pad",
-            "experimental.warp_perspective",
-            (Ref("resize"),),
-            {
-                # destination to source: canvas pixel (x, y) reads image pixel (x - pad, y - pad)
-                "matrix": [1.0, 0.0, -pad, 0.0, 1.0, -pad, 0.0, 0.0, 1.0],
-                "size": [canvas, canvas],
-                "border_mode": "reflect",
-            },
-        ),
-        Node(
-            "rotation",
-            "transforms.rotation",
-            (),
-            {"angle": Random.uniform(-40, 40), "center": middle},
-        ),
-        Node(
-            "scale",
-            "transforms.scale",
-            (Ref("rotation"),),
-            {"scale": Random.uniform(0.8, 1.2, shape=2), "center": middle},
-        ),
-        Node(
-            "warp",
-            "warp_affine",
-            (Ref("mirror_pad"),),
-            {"matrix": Ref("scale"), "inverse_map": False},
-        ),
-        Node("crop", "crop", (Ref("warp"),), {"crop": [256.0, 256.0]}),
+        "mirror_pad",
+        "experimental.warp_perspective",
+        {"matrix": shift_by_pad, "size": [canvas, canvas], "border_mode": "reflect"},
     ),
+    batch_size=6,
+)
+render_node(Session(padded).run(), "mirror_pad", cell=150, columns=3, captions=False)
+
+# %% [markdown]
+# That is the padded canvas. Next, a random matrix per image, as in section 1 but about the
+# canvas's centre. The `transforms.*` nodes read no image, only the previous matrix:
+
+# %%
+middle = [canvas / 2, canvas / 2]
+random_matrix = (
+    Node(
+        "rotation", "transforms.rotation", args={"angle": Random.uniform(-40, 40), "center": middle}
+    ),
+    Node(
+        "scale",
+        "transforms.scale",
+        (Ref("rotation"),),
+        {"scale": Random.uniform(0.8, 1.2, shape=2), "center": middle},
+    ),
+)
+
+# %% [markdown]
+# Last, the warp of the canvas with that matrix, and a crop that cuts the middle 256 x 256 back
+# out. The three parts make one graph:
+
+# %%
+warp = Node(
+    "warp", "warp_affine", (Ref("mirror_pad"),), {"matrix": Ref("scale"), "inverse_map": False}
+)
+crop = Node("crop", "crop", (Ref("warp"),), {"crop": [256.0, 256.0]})
+reflected = GraphSpec(
+    (*padded.nodes, *random_matrix, warp, crop),
     {"images": Ref("crop"), "labels": Ref("source", 1)},
     batch_size=6,
     name="random_affine_reflect",
 )
 reflect_session = Session(reflected)
 result = reflect_session.run()
-render_node(result, "mirror_pad", cell=150, columns=3, captions=False)
+print(" -> ".join(reflected.ids()))
 
 # %% [markdown]
-# That is the padded canvas. After the random warp and the centre crop, no corner is left empty:
+# After the random warp and the centre crop, no corner is left empty:
 
 # %%
 render_node(result, cell=176, columns=3)
@@ -324,6 +367,59 @@ for _ in range(4):
     coins += reflect_session.next_batch().draws("warp")["warp"]["apply"]
 print(f"warped {sum(coins)} of {len(coins)} images over 5 batches ({sum(coins) / len(coins):.0%})")
 assert set(coins) <= {0, 1}
+
+# %% [markdown]
+# ## 6. Arithmetic inside the graph
+#
+# The 2019 article's last complaint: no custom arithmetic inside the graph, met while trying to
+# give `WarpAffine` random arguments. A DALI graph's nodes now take Python's arithmetic
+# operators and the functions of `nvidia.dali.math`, computed per image inside the pipeline. In
+# augexplorer an `expression` node holds such a formula as text, and the exporter writes it
+# back as DALI code.
+#
+# The `random_affine` preset draws its x and y scales separately (`shape=2`), which stretches
+# the pictures. To zoom both axes alike, draw one number and multiply it by a constant `[1, 1]`.
+# Here is the DALI code the exporter writes for the new nodes and the scale that reads them:
+
+# %%
+one_zoom = (
+    preset("random_affine")
+    .insert_after(None, Node("zoom", "random.uniform", args={"range": [0.8, 1.2]}, seed=4))
+    .insert_after(None, constant("both_axes", [1.0, 1.0]))
+    .insert_after(None, expression("zoom_xy", "zoom * both_axes"))
+    .set_arg("scale", "scale", Ref("zoom_xy"))
+)
+for node_id in ("zoom", "both_axes", "zoom_xy", "scale"):
+    print(node_source(one_zoom, node_id))
+
+# %% [markdown]
+# (`rank_seed` gives each GPU of a `torchrun` job its own draws; notebook 02.) Every image now
+# gets one zoom, the same on both axes:
+
+# %%
+result = Session(one_zoom, batch_size=6).run()
+zooms = [pair.tolist() for pair in result.arrays("zoom_xy")]
+assert all(x == y for x, y in zooms)
+print("zoom per image:", [round(x, 3) for x, _ in zooms])
+render_node(result, cell=176, columns=3)
+
+# %% [markdown]
+# ## Exercise: the largest crop with no corners
+#
+# Without `keep_size`, `rotate` grows its canvas to hold the whole turned picture and fills the
+# corners around it. The largest centred square that holds only picture has a side that depends
+# on the angle: for a 256 x 256 image turned by `a` degrees it is 256 / (|cos a| + |sin a|).
+#
+# Write that side as an expression of a per-image angle named `angle`, in degrees. `math.cos`
+# and `math.sin` take radians, and `math.abs` is the absolute value. The check runs your text
+# inside a DALI graph that turns the pictures by angles from -40 to 40 degrees and crops each
+# with your side.
+
+# %%
+side_text = None  # your expression, a string: "256 / (...)"
+
+# %%
+print(check_clean_crop_side(side_text))
 
 # %% [markdown]
 # Each of these graphs can be opened in the explorer panel for live tuning, and exported as a

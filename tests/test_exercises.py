@@ -9,11 +9,13 @@ import pytest
 from augexplorer.exercises import (
     WrongAnswer,
     check_boxes_in_pixels,
+    check_clean_crop_side,
     check_inflated_box,
     check_last_batch,
     check_no_black_corners,
     check_normalized_once,
     check_seed_per_rank,
+    clean_crop_side,
     rotated_box,
 )
 from augexplorer.spec.seeds import rank_seed
@@ -25,6 +27,7 @@ CHECKS_WITH_PLACEHOLDER = [
     lambda: check_no_black_corners(None, (8, 8)),
     lambda: check_last_batch(None, 19, 8),
     lambda: check_normalized_once(None),
+    lambda: check_clean_crop_side(None),
 ]
 
 
@@ -106,3 +109,30 @@ def test_the_corner_exercise_of_notebook_03_has_an_answer_that_passes() -> None:
     answer = kept.unset_arg("rotate", "fill_value")
     images = Session(answer, device_id=None).run().arrays("rotate")
     assert check_no_black_corners(images, (256, 256)).startswith("Right")
+
+
+RADIANS = "0.0174533"
+CLEAN_SIDE = (
+    f"256 / (math.abs(math.cos(angle * {RADIANS})) + math.abs(math.sin(angle * {RADIANS})))"
+)
+
+
+def test_clean_crop_side_is_the_square_inside_a_turned_square() -> None:
+    assert clean_crop_side(0, 256) == pytest.approx(256)
+    assert clean_crop_side(90, 256) == pytest.approx(256)
+    assert clean_crop_side(-45, 256) == pytest.approx(256 / np.sqrt(2))
+
+
+def test_the_arithmetic_exercise_of_notebook_03_runs_the_answer_in_dali() -> None:
+    assert check_clean_crop_side(CLEAN_SIDE).startswith("Right")
+    grown = CLEAN_SIDE.replace("256 / ", "256 * ")
+    with pytest.raises(WrongAnswer, match="don't multiply"):
+        check_clean_crop_side(grown)
+    with pytest.raises(WrongAnswer, match="radians"):
+        check_clean_crop_side(CLEAN_SIDE.replace(f" * {RADIANS}", ""))
+    with pytest.raises(WrongAnswer, match="positive angles only"):
+        check_clean_crop_side(CLEAN_SIDE.replace("math.abs", ""))
+    with pytest.raises(WrongAnswer, match="expected sides"):
+        check_clean_crop_side("200 + angle")
+    with pytest.raises(WrongAnswer, match="does not run in a graph"):
+        check_clean_crop_side("256 /")
