@@ -14,8 +14,9 @@
 # # Where the time goes
 #
 # **Objective:** measure which operator of a pipeline costs what, what the order of operators
-# changes, and how a DALI loader compares with a CPU loader, and read such figures with their
-# spread. **Time:** about 30 minutes (the notebook runs in about a minute on a CPU).
+# changes, how a DALI loader compares with a CPU loader, and whether a training step waits for
+# its loader; read such figures with their spread. **Time:** about 35 minutes (the notebook runs
+# in about a minute and a half on a CPU).
 #
 # A familiar story: an epoch takes hours, and the suspect is the augmentation, run on the CPU
 # for every image before the batch is copied to the GPU. Before moving anything, it pays to
@@ -28,10 +29,13 @@
 
 # %%
 import numpy as np
+import torch
 from IPython.display import Image, display
+from torch import nn
 
 from augexplorer import Session, preset
 from augexplorer.bench import run_bench
+from augexplorer.bench.starvation import measure_starvation
 from augexplorer.devices import has_gpu
 from augexplorer.profiling import profile
 from augexplorer.profiling.chart import figure_png
@@ -72,7 +76,8 @@ print(
     ", ".join(f"{row.node} {imagenet.share(row):.0%}" for row in top_two),
     f"(together {sum(imagenet.share(row) for row in top_two):.0%})",
 )
-#
+
+# %% [markdown]
 # ## 2. Order matters
 #
 # Operators that touch every pixel cost in proportion to the image size. The `basic` preset
@@ -177,3 +182,72 @@ for row in measured:
 # and DALI on the GPU 12482.2 to 12519.7 images/s (7.20x to 7.22x), while DALI on the same 16
 # CPU cores gave 1424.9 to 1579.9. Those figures come from the 19 small bundled photos; for
 # figures you can act on, run the benchmark script in `benchmarks/` on your own data.
+
+# %% [markdown]
+# ## 5. Is the model starved?
+#
+# A faster loader only helps while the model waits for it. Two rates decide that, each
+# measured alone: the loader's images per second, and the training step's on a batch already
+# in memory. If the step takes in images faster than the loader delivers them, the difference
+# is time the model sits idle: in the introduction's story, a GPU fed by a CPU loader.
+#
+# Here both run on this machine's **CPU**, the model included: a small convolutional network
+# stands in for a real one, and the figures show the method, not a GPU's balance. The loader is
+# the `imagenet_train` graph as a training job runs it (DALI, fused, on the CPU).
+
+# %%
+torch.manual_seed(0)
+model = nn.Sequential(
+    nn.Conv2d(3, 16, kernel_size=4, stride=4),  # 224 x 224 -> 56 x 56
+    nn.ReLU(),
+    nn.Conv2d(16, 32, kernel_size=3, stride=2, padding=1),
+    nn.ReLU(),
+    nn.AdaptiveAvgPool2d(1),
+    nn.Flatten(),
+    nn.Linear(32, 10),
+)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+
+# %% [markdown]
+# One training step (forward, loss, backward, update), and how a loader's batch becomes torch
+# tensors:
+
+
+# %%
+def train_step(images: torch.Tensor, labels: torch.Tensor) -> None:
+    optimizer.zero_grad()
+    nn.functional.cross_entropy(model(images), labels).backward()
+    optimizer.step()
+
+
+def to_tensors(batch: tuple[np.ndarray, np.ndarray]) -> tuple[torch.Tensor, torch.Tensor]:
+    images, labels = batch
+    return torch.from_numpy(images), torch.from_numpy(labels).long()
+
+
+# %% [markdown]
+# `measure_starvation` times the loader alone, the step alone on one of the loader's batches,
+# and then the two in one loop, as a training script runs them: 6 batches of 8 each, after 3
+# untimed ones (a framework's first steps are slow while it allocates memory).
+
+# %%
+starved = measure_starvation(preset("imagenet_train"), train_step, to_tensors, batches=6)
+print(starved.summary())
+
+# %% [markdown]
+# Each rate is the median batch, with the slowest and the fastest batch beside it: on a shared
+# machine they move, and a verdict holds only where the ranges stay apart. The line under the
+# step says which side limits here. The last two lines are the bounds of the loop: if loader and
+# step ran at the same time, the slower one would set the pace; if they took turns, their times
+# per image would add up. Where the measured loop falls says how much they overlapped:
+
+# %%
+print(starved.overlap())
+
+# %% [markdown]
+# Here the loader's threads and the step's share the same few CPU cores. On a GPU machine the
+# step runs on the GPU while the loader prepares the next batch; then the slower side sets the
+# pace, and the question is the first one: is the loader's rate below the step's? Measure both
+# the same way there, the loader with `run_bench` (section 4) and your own model's step on a
+# batch already on the GPU. By the H100 figures quoted above, a torchvision-style loader on 16
+# CPU cores (1732.8 images/s) starves any model whose step takes in more than that.
