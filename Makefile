@@ -18,7 +18,7 @@ SUITE_LIMIT ?= 1800
 TIMEOUT := $(shell command -v timeout 2>/dev/null || command -v gtimeout 2>/dev/null)
 PYTEST := $(if $(TIMEOUT),$(TIMEOUT) --foreground --kill-after=30 $(SUITE_LIMIT) )$(PY) -m pytest
 
-.PHONY: lab test unit notebooks browser lint typecheck bench install reference clean
+.PHONY: lab test unit notebooks browser lint typecheck bench install reference clean strip-notebooks
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,11 @@ reference: $(REFERENCE_STAMP)
 # open); LAB_ARGS go to JupyterLab, e.g. `make lab LAB_ARGS="--port=8899 --ip=0.0.0.0"`.
 lab: install
 	$(PY) -m augexplorer_widgets.lab notebooks/01_quickstart.ipynb $(LAB_ARGS)
+
+# `make lab` opens the repository's own notebooks, and JupyterLab saves what a run shows into
+# them (outputs, widget state): strip that before committing (tests/test_notebooks.py refuses it).
+strip-notebooks: install
+	$(PY) -m augexplorer_widgets.notebook_clean notebooks/*.ipynb
 
 # The whole suite: lint, types, unit tests, notebooks, and the browser suite.
 test: install reference lint typecheck unit notebooks browser

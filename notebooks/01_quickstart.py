@@ -17,14 +17,19 @@
 # **Objective:** find your way around the explorer panel, then open it on your own pictures and
 # tune one augmentation. **Time:** about 15 minutes.
 #
-# The panel below runs a DALI augmentation graph on a batch of the bundled sample photos and
-# shows the result. Everything you change runs at once:
+# This is what the first code cell shows once it has run (a screenshot of this notebook in
+# JupyterLab):
+#
+# ![The explorer panel after the first code cell has run](images/quickstart-panel.png)
+#
+# The panel runs a DALI augmentation graph on a batch of the bundled sample photos and shows the
+# result. Everything you change runs at once:
 #
 # - **Graph** (left): click a node to edit it and see its output; add operators from the catalog.
-# - **Selected node** (middle): each argument has a slider for exploring and a number box that
-#   takes any value (an invalid one stays typed, with its error, until you fix it); **random**
-#   draws an argument per sample from a distribution. Rename, move, duplicate or remove the node;
-#   pick its device and "apply with probability".
+# - **Selected node** (under the graph): each argument has a slider for exploring and a number
+#   box that takes any value (an invalid one stays typed, with its error, until you fix it);
+#   **random** draws an argument per sample from a distribution. Rename, move, duplicate or
+#   remove the node; pick its device and "apply with probability".
 # - **Output** (right): the batch, one image under many random draws (*Variety*), or the previous
 #   parameters next to the current ones (*A/B*).
 # - **Timing** and **Export** (bottom): what each operator costs, and the graph as a Python module

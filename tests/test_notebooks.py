@@ -8,6 +8,7 @@ exactly the packages the test suite sees.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 import time
@@ -17,6 +18,7 @@ from typing import Any
 import jupytext
 import nbformat
 import pytest
+from augexplorer_widgets.notebook_clean import stray_content, strip
 from nbclient import NotebookClient
 
 NOTEBOOKS_DIR = Path(__file__).resolve().parent.parent / "notebooks"
@@ -24,6 +26,8 @@ SOURCES = sorted(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.py"))
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
 EXPECTED_KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
 CELL_TIMEOUT_S = 300
+MARKDOWN_IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+)\)")
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def _ids(paths: list[Path]) -> list[str]:
@@ -61,16 +65,40 @@ def test_ipynb_has_a_py_source(notebook: Path) -> None:
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=_ids(NOTEBOOKS))
 def test_ipynb_names_its_kernel_and_holds_no_outputs(notebook: Path) -> None:
-    # Without a kernelspec JupyterLab stops at a "Select Kernel" dialog; stored outputs would
-    # go stale and bloat diffs.
+    # Without a kernelspec JupyterLab stops at a "Select Kernel" dialog; what a run leaves
+    # (outputs, execution counts, widget state, language_info) would go stale and bloat diffs.
     content = json.loads(notebook.read_text(encoding="utf-8"))
     assert content["metadata"].get("kernelspec") == EXPECTED_KERNELSPEC
-    stale = [
-        index
-        for index, cell in enumerate(content["cells"])
-        if cell["cell_type"] == "code" and (cell.get("outputs") or cell.get("execution_count"))
+    stray = stray_content(content)
+    assert not stray, (
+        f"{notebook.name} holds what a run left: {'; '.join(stray)}. Clear it with "
+        f"`.venv/bin/python -m augexplorer_widgets.notebook_clean notebooks/{notebook.name}`"
+    )
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_pictures_a_notebook_shows_are_in_the_repository(notebook: Path) -> None:
+    # a markdown image is read relative to the notebook's folder, on GitHub as in JupyterLab
+    nb = nbformat.read(notebook, as_version=4)
+    links = [
+        link
+        for cell in nb.cells
+        if cell.cell_type == "markdown"
+        for link in MARKDOWN_IMAGE.findall(cell.source)
+        if "://" not in link
     ]
-    assert not stale, f"{notebook.name}: code cells {stale} carry outputs; clear them"
+    for link in links:
+        picture = notebook.parent / link
+        assert picture.is_file(), f"{notebook.name} shows {link}, which is not in {picture.parent}"
+        assert picture.read_bytes().startswith(PNG_SIGNATURE), f"{link} is not a PNG file"
+
+
+def test_the_quickstart_opens_with_a_picture_of_its_panel() -> None:
+    # a reader of a static view sees what the first cell gives before running anything (the
+    # picture is made by tests/browser/test_quickstart_picture.py)
+    first = nbformat.read(NOTEBOOKS_DIR / "01_quickstart.ipynb", as_version=4).cells[0]
+    assert first.cell_type == "markdown"
+    assert MARKDOWN_IMAGE.findall(first.source) == ["images/quickstart-panel.png"]
 
 
 # ---- every notebook runs ---------------------------------------------------------------------
@@ -132,3 +160,10 @@ def test_notebook_runs_top_to_bottom(
         if output.output_type == "error"
     ]
     assert not errors
+
+    # What the run left is what the cleaner strips: a run saved over the repository's file and
+    # cleaned gives the committed file back.
+    ran = json.loads(copy.read_text(encoding="utf-8"))
+    ran["cells"] = ran["cells"][:-1]  # the prefix cell added above
+    assert stray_content(ran), "the executed copy should hold outputs"
+    assert strip(ran) == json.loads(notebook.read_text(encoding="utf-8"))
