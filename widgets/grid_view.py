@@ -25,6 +25,7 @@ from augexplorer.spec import Ref
 
 from .annotations_view import AnnotationToggles
 from .arg_controls import NumberSlider, number_box
+from .drag_preview import DragPreview
 from .failure import Failure
 from .numbers import format_number, parse_in_range
 from .shown import Shown, shown
@@ -35,6 +36,9 @@ from .variety import MAX_COPIES, MIN_COPIES, Variety, VarietyError
 MODES = ("Batch", "Variety", "A/B")
 # CSS pixels per picture: from many small tiles a row up to one picture as wide as a wide panel
 MIN_SIZE, MAX_SIZE = 120, 1200
+# A preview during a drag is this much smaller on each side (a quarter of the pixels to encode,
+# move and decode); the full pictures replace it once the slider rests.
+PREVIEW_DIVISOR = 2
 
 
 def _muted(text: str) -> str:
@@ -103,6 +107,10 @@ class GridView(widgets.VBox):
         super().__init__([head, self.overlay_toggles, self.caption, self.note, self.tiles])
         self.add_class("ax-grid-view")
         self.renders = 0
+        self.previews = 0  # redraws sent as a preview (tests, benchmarks)
+        self._drag = DragPreview(self._rested)
+        self._preview = False  # the tiles on the page now are a preview
+        self._picture_side = DEFAULT_SIZE  # the side pictures are encoded at in this redraw
         self._drawn: tuple[object, ...] | None = None
         self._last: tuple[Any, ...] | None = None
         self._view: tuple[RunResult, str | None, bool] | None = None  # what the large view reads
@@ -141,7 +149,39 @@ class GridView(widgets.VBox):
         )
         if key == self._drawn:
             return  # same picture: an edit that failed keeps the last good grid as it is
+        # A new result coming hard on the last one is a slider being dragged: a preview now, the
+        # full pictures when it rests; any other redraw (mode, size) is drawn in full.
+        new_result = self._drawn is not None and key[0] != self._drawn[0]
+        preview = self._drag.new_result() if new_result else False
+        if not preview:
+            self._drag.cancel()
         self._drawn = key
+        self._draw(result, node, before, failure, preview=preview)
+        if new_result:
+            self._drag.drawn()
+
+    def _rested(self) -> None:
+        """The slider rests: the last result's full pictures replace its preview."""
+        if not self._preview or self._last is None:
+            return
+        try:
+            self._draw(*self._last, preview=False)
+        except Exception as error:  # said where the grid says it, as an edit's redraw would
+            self.note.value = f"<span class='ax-errors'>{html.escape(str(error))}</span>"
+
+    def _draw(
+        self,
+        result: RunResult,
+        node: str | None,
+        before: Snapshot | None,
+        failure: Failure | None,
+        *,
+        preview: bool,
+    ) -> None:
+        mode = self.mode.value
+        self._preview = preview
+        self._picture_side = self.size.value // PREVIEW_DIVISOR if preview else self.size.value
+        self.previews += preview
         self.note.value = ""
         what = shown(result, node, failure)
         with self.tiles.hold_sync():  # pictures and their annotations reach the page together
@@ -157,6 +197,8 @@ class GridView(widgets.VBox):
             self._draw_large()
 
     def _clear(self) -> None:
+        self._drag.cancel()
+        self._preview = False
         if self._drawn is None and not self.tiles.tiles:
             return
         self._last = self._drawn = self._view = None
@@ -169,7 +211,7 @@ class GridView(widgets.VBox):
         self.note.value = ""
 
     def _show_batch(self, result: RunResult, what: Shown) -> None:
-        tiles = node_tiles(result, what.ref, self.size.value)
+        tiles = node_tiles(result, what.ref, self._picture_side)
         self.tiles.tiles = [
             tile_state(
                 t.index,
@@ -179,6 +221,7 @@ class GridView(widgets.VBox):
                 draws=t.draws,
                 file=t.file,
                 sizes=[(t.width, t.height)],
+                preview=self._preview,
             )
             for t in tiles
         ]
@@ -205,11 +248,11 @@ class GridView(widgets.VBox):
             self.note.value = _muted(f"A/B: {reason} Showing now only.")
             self._show_batch(result, what)
             return
-        tiles = node_tiles(result, what.ref, self.size.value)
+        tiles = node_tiles(result, what.ref, self._picture_side)
         # the same sample before and now (a node inside a conditional block holds only some)
         pairs = [(t, p) for t in tiles if (p := kept.position(t.index)) is not None]
         wanted = [kept.arrays[p] for _, p in pairs]
-        older = pictures(wanted, kept.layout, kept.normalization, self.size.value)
+        older = pictures(wanted, kept.layout, kept.normalization, self._picture_side)
         count = len(pairs)
         # only the draws the shown node depends on: an edit downstream draws nothing here
         drawn_before = before.draw_captions(node, result.plan.spec.batch_size)
@@ -230,6 +273,7 @@ class GridView(widgets.VBox):
                 else f"A: {drawn or 'none'} · B: {t.draws or 'none'}",
                 file=t.file,
                 text=t.text,
+                preview=self._preview,
             )
             for (t, _), picture, drawn, array in zip(
                 pairs, older, before_draws, wanted, strict=True
@@ -268,7 +312,7 @@ class GridView(widgets.VBox):
             self._show_batch(result, what)
             return
         ref = Ref(what.ref.node) if what.ref.node in varied.steps else varied.final
-        tiles = node_tiles(varied, ref, self.size.value)
+        tiles = node_tiles(varied, ref, self._picture_side)
         label = self.variety.caption
         self.tiles.tiles = [
             tile_state(
@@ -279,6 +323,7 @@ class GridView(widgets.VBox):
                 draws=t.draws,
                 file=t.file,
                 sizes=[(t.width, t.height)],
+                preview=self._preview,
             )
             for t in tiles
         ]

@@ -1,7 +1,9 @@
 """The tiles and the large view, drawn in the browser (anywidget, a local ES module: no CDN).
 
-Pictures travel as binary buffers (no base64); captions as text the page lays out. The page
-sets `opened` when a tile is clicked (or an arrow key moves); the kernel answers with `large`.
+Pictures travel as binary buffers (no base64), apart from the tiles' state and only those the
+page lacks (tile_pictures.py); captions as text the page lays out. The page decodes pictures
+off its main thread and shows each tile's caption with the pixels it belongs to. The page sets
+`opened` when a tile is clicked (or an arrow key moves); the kernel answers with `large`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import anywidget
 import traitlets
 
 from augexplorer.render.sample_view import SampleView
+
+from .tile_pictures import tile_keys, wire_tiles
 
 STATIC = Path(__file__).parent / "static"
 
@@ -30,9 +34,12 @@ def tile_state(
     file: str = "",
     tags: Sequence[str] = (),
     sizes: Sequence[tuple[int, int]] = (),
+    preview: bool = False,
 ) -> dict[str, Any]:
     """One tile as the page reads it. `sizes`: each picture's own (width, height) in pixels,
-    from which the page shows every tile of the grid at one scale (none given: as sent)."""
+    from which the page shows every tile of the grid at one scale (none given: as sent).
+    `preview`: its pictures are a quick, smaller stand-in (a slider being dragged); the full
+    pictures follow once the slider rests."""
     return {
         "index": index,
         "pictures": list(pictures),
@@ -42,6 +49,7 @@ def tile_state(
         "label": label,
         "draws": draws,
         "file": file,
+        "preview": preview,
     }
 
 
@@ -88,7 +96,11 @@ def _bundle(*names: str) -> str:
 class TileGrid(anywidget.AnyWidget):
     _esm = _bundle("annotation_overlay.js", "large_view.js", "tile_grid.js")
     _css = _bundle("tile_grid.css", "annotation_overlay.css")
-    tiles = traitlets.List(traitlets.Dict()).tag(sync=True)
+    # The kernel holds every tile whole (pictures as bytes); the page's state names each
+    # picture by its hash, and the bytes go apart (`_send_new_pictures`).
+    tiles = traitlets.List(traitlets.Dict()).tag(
+        sync=True, to_json=lambda tiles, _: wire_tiles(tiles)
+    )
     size = traitlets.Int(DEFAULT_SIZE).tag(sync=True)  # CSS pixels per picture
     stale = traitlets.Bool(False).tag(sync=True)
     opened = traitlets.Int(-1).tag(sync=True)  # the sample in the large view; -1 when closed
@@ -106,6 +118,8 @@ class TileGrid(anywidget.AnyWidget):
         super().__init__(**kwargs)
         self.add_class("ax-tile-grid")
         self._on_vary: Callable[[int, str], None] | None = None
+        self._held = tile_keys(self.tiles)  # the pictures on the page, by name
+        self.pictures_sent = 0  # pictures whose bytes went to the page (tests, benchmarks)
         self.on_msg(self._message)
         # another sample, or none: what was said about the last one's box no longer stands
         self.observe(lambda _: setattr(self, "vary_refused", ""), "opened")
@@ -116,8 +130,32 @@ class TileGrid(anywidget.AnyWidget):
         where they cannot be used."""
         self._on_vary = callback
 
+    @traitlets.validate("tiles")
+    def _send_new_pictures(self, proposal: Any) -> list[dict[str, Any]]:
+        """Before the tiles' state goes (it names the pictures), the bytes of the pictures the
+        page does not hold yet: those of the tiles shown now are kept there, by name."""
+        tiles: list[dict[str, Any]] = proposal["value"]
+        held = tile_keys(tiles)
+        before = getattr(self, "_held", {})  # none yet while the widget is being made
+        self._send_pictures([key for key in held if key not in before], held)
+        self._held = held
+        return tiles
+
+    def _send_pictures(self, keys: Sequence[str], held: dict[str, bytes]) -> None:
+        if not keys:
+            return
+        self.pictures_sent += len(keys)
+        self.send({"event": "pictures", "keys": list(keys)}, [held[key] for key in keys])
+
     def _message(self, _: Any, content: Any, buffers: Any) -> None:
-        if not isinstance(content, dict) or content.get("event") != "vary":
+        if not isinstance(content, dict):
+            return
+        if content.get("event") == "want":  # a view opened later asks for what it lacks
+            wanted = content.get("keys")
+            if isinstance(wanted, list):
+                self._send_pictures([k for k in wanted if k in self._held], self._held)
+            return
+        if content.get("event") != "vary":
             return
         if self._on_vary is None:
             return

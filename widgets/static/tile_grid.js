@@ -2,6 +2,15 @@
 // it is given (never scrolling sideways), and a large view of one sample: its output at full
 // resolution beside its input and the decoded original, its facts and draws, and the values
 // under the pointer. Arrow keys move between samples, Esc closes.
+//
+// Pictures arrive apart from the tiles' state, named by a hash of their bytes
+// (tile_pictures.py), and only those this page does not hold. Each is decoded off the main
+// thread as soon as it arrives (an image element's decode(), away from the page), then put in
+// its tile's place; a tile shows its new caption together with its new pixels, each tile as
+// soon as its own are decoded, and a picture a newer state no longer asks for is dropped unseen.
+// Measured in Chromium on sixteen 240 px JPEGs (benchmarks/bench_browser.py, BENCHMARKS.md):
+// a data URL decoded so was ready in 3-4 ms, WebCodecs' ImageDecoder in ~7 ms, and
+// createImageBitmap of a Blob in ~12 ms (each Blob a trip to the browser's blob registry).
 
 // Lumino (JupyterLab, Notebook 7) skips its keyboard shortcuts inside an element marked so:
 // without it, arrows and Esc would move between notebook cells instead.
@@ -31,6 +40,8 @@ function setHidden(el, hidden) {
   if (el.hidden !== hidden) el.hidden = hidden;
 }
 
+const clock = () => performance.timeOrigin + performance.now();
+
 // A data URL: sixteen Blob URLs cost ~10 ms of the page's main thread (each one a trip to
 // the browser's blob registry), the same pictures as base64 text well under half of that.
 function dataUrl(view, type) {
@@ -40,6 +51,16 @@ function dataUrl(view, type) {
     text += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
   }
   return `data:${type};base64,${btoa(text)}`;
+}
+
+// `img` (decoded) in the place of `old`, as the same part of its tile.
+function putPicture(old, img, key) {
+  // one picture shown twice (A and B alike) needs a second element
+  const shown = img.isConnected ? img.cloneNode() : img;
+  shown.className = old.className;
+  shown.alt = "";
+  shown.dataset.key = key;
+  old.replaceWith(shown);
 }
 
 const TYPED = {
@@ -107,6 +128,13 @@ class TileGrid {
     this.el = el;
     this.tileEls = [];
     this.drawn = 0;
+    this.frame = 0; // every state of the tiles the page receives, numbered
+    this.decoded = new Map(); // picture name -> Promise of its image, decoded (null: cannot)
+    this.waiting = new Map(); // picture name -> callbacks for a picture not here yet
+    this.fresh = new Set(); // names arrived since the tiles' state last changed
+    this.asked = new Set(); // names asked of the kernel, not here yet
+    this.times = {}; // when the last frame arrived, was decoded and drawn (benchmarks)
+    el.axTimes = this.times;
     el.classList.add("ax-tiles-root");
     el.setAttribute(KEEP_KEYS, "true");
     this.large = h("div", "ax-large", el);
@@ -127,6 +155,51 @@ class TileGrid {
     this.resize.observe(this.grid);
   }
 
+  // ---- pictures ---------------------------------------------------------------------------
+  // Pictures from the kernel (before the state that names them): decoding starts at once.
+  received(keys, buffers) {
+    this.times.pictures = clock();
+    keys.forEach((key, i) => {
+      const img = new Image();
+      img.src = dataUrl(buffers[i], "image/jpeg");
+      // a picture that cannot be decoded is shown as none, not as an error that stops the rest
+      const decoded = img.decode().then(
+        () => { this.times.bitmaps = clock(); return img; },
+        () => null,
+      );
+      this.decoded.set(key, decoded);
+      this.fresh.add(key);
+      this.asked.delete(key);
+      for (const resolve of this.waiting.get(key) || []) resolve(decoded);
+      this.waiting.delete(key);
+    });
+  }
+
+  picture(key) {
+    if (this.decoded.has(key)) return this.decoded.get(key);
+    return new Promise((resolve) => {
+      if (!this.waiting.has(key)) this.waiting.set(key, []);
+      this.waiting.get(key).push(resolve);
+    });
+  }
+
+  // Only the pictures the tiles name now (and any that came for the next state) are kept; the
+  // page asks for those it lacks (a view opened after they were sent).
+  keepOnly(tiles) {
+    const named = new Set();
+    for (const tile of tiles) for (const key of tile.pictures || []) if (key) named.add(key);
+    for (const key of [...this.decoded.keys()]) {
+      if (!named.has(key) && !this.fresh.has(key)) this.decoded.delete(key);
+    }
+    this.fresh.clear();
+    for (const key of this.waiting.keys()) if (!named.has(key)) this.waiting.delete(key);
+    const missing = [...named].filter((k) => !this.decoded.has(k) && !this.asked.has(k));
+    if (missing.length) {
+      missing.forEach((k) => this.asked.add(k));
+      this.model.send({ event: "want", keys: missing });
+    }
+  }
+
   // ---- tiles ------------------------------------------------------------------------------
   drawTiles() {
     const tiles = this.model.get("tiles") || [];
@@ -140,12 +213,39 @@ class TileGrid {
     this.el.classList.toggle("ax-stale", Boolean(this.model.get("stale")));
     const shape = tiles.map((t) => (t.pictures || []).length).join(",");
     if (shape !== this.shape) this.build(tiles, shape);
+    const frame = ++this.frame;
+    this.times.frame = frame;
+    this.times.state = clock();
+    this.keepOnly(tiles);
     // The old pictures stay on screen until the new ones replace them: no flicker.
     this.oneScale(tiles, size);
-    tiles.forEach((tile, i) => this.fill(this.tileEls[i], tile));
-    this.drawOverlays();
-    this.el.dataset.drawn = String(++this.drawn);
+    Promise.all(tiles.map((tile, i) => this.showTile(this.tileEls[i], tile))).then(() => {
+      if (frame !== this.frame) return; // a newer state came: it says when it is drawn
+      this.times.drawn = clock();
+      // Tests and the benchmark wait on this: every tile shows this state's pixels.
+      this.el.dataset.drawn = String(++this.drawn);
+    });
     if (this.model.get("opened") >= 0) this.drawLarge();
+  }
+
+  // One tile: its caption at once where its pixels stay as they are; otherwise caption and
+  // pixels together once its pictures are decoded, unless a newer state wants others by then.
+  showTile(fig, tile) {
+    const keys = tile.pictures || [];
+    const wanted = keys.join("|");
+    fig.axTile = tile;
+    fig.axWanted = wanted;
+    if (fig.axShown === wanted) {
+      this.fill(fig, tile, null);
+      return Promise.resolve();
+    }
+    return Promise.all(keys.map((k) => (k ? this.picture(k) : null))).then((pictures) => {
+      if (fig.axWanted !== wanted || !fig.isConnected) return; // stale: never shown
+      this.times.decoded = clock();
+      this.fill(fig, fig.axTile, pictures);
+      fig.axShown = wanted;
+      this.drawOverlay(fig);
+    });
   }
 
   build(tiles, shape) {
@@ -178,7 +278,7 @@ class TileGrid {
       return fig;
     });
     const first = this.grid.querySelector("img");
-    // Tests and the benchmark wait on this image: its src changes on every redraw.
+    // Tests wait on this picture: its data-key (its bytes' name) changes with its pixels.
     if (first) first.classList.add("ax-grid");
   }
 
@@ -207,22 +307,27 @@ class TileGrid {
     for (const fig of this.tileEls) setText(fig.querySelector(".ax-tile-scale"), text);
   }
 
-  fill(fig, tile) {
+  // `pictures`: the tile's new pictures, decoded; null where its pixels stay as they are.
+  fill(fig, tile, pictures) {
     const index = String(tile.index);
     if (fig.dataset.index !== index) fig.dataset.index = index;
     const title = `${tile.file || ""}\nclick for the large view`.trim();
     if (fig.title !== title) fig.title = title;
     const boxes = fig.querySelectorAll(".ax-tile-picture");
-    (tile.pictures || []).forEach((picture, k) => {
-      const img = boxes[k].querySelector("img");
+    fig.classList.toggle("ax-tile-preview", Boolean(tile.preview));
+    (tile.pictures || []).forEach((key, k) => {
       const tag = boxes[k].querySelector(".ax-tile-tag");
       setText(tag, (tile.tags || [])[k] || "");
       setHidden(tag, !tag.textContent);
-      if (picture) img.src = dataUrl(picture, "image/jpeg");
-      setHidden(img, !picture);
+      if (pictures) {
+        const old = boxes[k].querySelector("img");
+        if (pictures[k]) putPicture(old, pictures[k], key);
+        else old.dataset.key = "";
+        setHidden(boxes[k].querySelector("img"), !pictures[k]);
+      }
       // its place in the square at the grid's one scale (tile_grid.css: fractions of the side)
       const [w, hgt] = (tile.sizes || [])[k] || [0, 0];
-      const frame = img.parentElement;
+      const frame = boxes[k].querySelector(".ax-ov-frame");
       const scaled = Boolean(this.gridScale && w && hgt);
       frame.classList.toggle("ax-scaled", scaled);
       if (scaled) {
@@ -242,14 +347,20 @@ class TileGrid {
     setHidden(draws, !tile.draws);
   }
 
-  // Annotations over every picture that has some (annotation_overlay.js).
+  // Annotations over every picture that has some (annotation_overlay.js); a tile whose new
+  // pixels are still on their way gets its own when they are drawn.
   drawOverlays() {
-    const overlays = this.model.get("overlays") || [];
     showOverlayKinds(this.el, this.model.get("overlay_kinds"));
-    this.tileEls.forEach((fig, i) => {
-      fig.querySelectorAll(".ax-ov-frame").forEach((frame, k) => {
-        drawOverlay(frame, frame.querySelector("img")?.hidden ? null : overlays[i]?.[k]);
-      });
+    this.tileEls.forEach((fig) => {
+      if (fig.axShown === fig.axWanted) this.drawOverlay(fig);
+    });
+  }
+
+  drawOverlay(fig) {
+    const overlays = this.model.get("overlays") || [];
+    const i = this.tileEls.indexOf(fig);
+    fig.querySelectorAll(".ax-ov-frame").forEach((frame, k) => {
+      drawOverlay(frame, frame.querySelector("img")?.hidden ? null : overlays[i]?.[k]);
     });
   }
 
@@ -521,6 +632,10 @@ export default {
     model.on("change:opened", large);
     const refused = () => view.showVaryRefused();
     model.on("change:vary_refused", refused);
+    const custom = (msg, buffers) => {
+      if (msg?.event === "pictures") view.received(msg.keys, buffers);
+    };
+    model.on("msg:custom", custom);
     view.drawTiles();
     return () => {
       model.off("change:tiles", tiles);
@@ -531,6 +646,7 @@ export default {
       model.off("change:overlay_kinds", kinds);
       model.off("change:opened", large);
       model.off("change:vary_refused", refused);
+      model.off("msg:custom", custom);
     };
   },
 };

@@ -1,0 +1,137 @@
+"""The grid during a slider drag, in the browser: previews while the slider moves, then every tile
+shows the full picture of the final value with the captions drawn from that value; the page
+decodes pictures off its main thread and receives only those it lacks. Screenshots
+of the panel at 1280, 1600 and 1920 px."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .harness import Server, kernel_eval, open_panel, write_panel_notebook
+from .layout import WIDTHS, check_layout
+
+pytestmark = pytest.mark.browser
+
+FOLDER = "grid_drag"  # a notebook of its own: other modules' kernels run other notebooks
+PANEL = (
+    "from augexplorer import Explorer\n"
+    "explorer = Explorer('basic', batch_size=4, autosave=None)\n"
+    "explorer.select('rotate')\nexplorer"
+)
+HIGH = ".ax-arg-angle .ax-random-range .noUi-handle-upper"
+
+# What the kernel holds now: the tiles' picture names and captions, and the slider's value,
+# next to tiles drawn afresh from the graph's result (what the final value gives).
+KERNEL_TILES = """
+import json
+from augexplorer.render.tiles import node_tiles
+from augexplorer.spec import Ref
+from augexplorer_widgets.tile_pictures import picture_key
+explorer.flush()
+_grid = explorer.grid
+_fresh = node_tiles(explorer.result, Ref('rotate'), _grid.size.value)
+print(json.dumps({
+    'keys': [picture_key(t['pictures'][0]) for t in _grid.tiles.tiles],
+    'draws': [t['draws'] for t in _grid.tiles.tiles],
+    'preview': [t['preview'] for t in _grid.tiles.tiles],
+    'fresh_keys': [picture_key(t.picture) for t in _fresh],
+    'fresh_draws': [t.draws for t in _fresh],
+    'high': explorer.spec.node('rotate').args['angle'].high,
+    'previews': _grid.previews,
+    'sent': _grid.tiles.pictures_sent,
+}))
+"""
+
+PAGE_TILES = """
+() => [...document.querySelectorAll('.ax-explorer .ax-tile')].map((fig) => ({
+  key: fig.querySelector('img').dataset.key || '',
+  draws: fig.querySelector('.ax-tile-draws').textContent.replaceAll('\\u200b', ''),
+  preview: fig.classList.contains('ax-tile-preview'),
+  width: fig.querySelector('img').naturalWidth,
+}))
+"""
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, lab: Server) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = context.new_page()
+    path = write_panel_notebook(lab.root, FOLDER, "grid_drag", PANEL)
+    open_panel(page, lab, "grid-drag", path, ".ax-explorer .ax-tile img[data-key]")
+    page.locator(HIGH).wait_for(timeout=60_000)
+    yield page
+    context.close()
+
+
+def kernel_tiles(page: Any) -> dict[str, Any]:
+    return dict(json.loads(kernel_eval(page, KERNEL_TILES).strip().splitlines()[-1]))
+
+
+def test_a_drag_ends_on_the_final_values_full_pictures_and_captions(page: Any) -> None:
+    before = kernel_tiles(page)
+    assert before["high"] == 20.0
+    handle = page.locator(HIGH)
+    handle.scroll_into_view_if_needed()
+    box = handle.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    # leftwards in small steps, as a hand drags: the value changes many times on the way
+    for step in range(1, 21):
+        page.mouse.move(x - step, y)
+        page.wait_for_timeout(30)
+    page.mouse.up()
+    page.wait_for_timeout(600)  # the slider rests: the full pictures follow the previews
+    final = kernel_tiles(page)
+    assert final["high"] < before["high"]  # the drag changed the value
+    assert final["previews"] > 0, "the drag was drawn without a single preview"
+    # The kernel's tiles are the final value's, in full: what a fresh render of it gives.
+    assert final["preview"] == [False] * 4
+    assert final["keys"] == final["fresh_keys"]
+    assert final["draws"] == final["fresh_draws"]
+    assert final["keys"] != before["keys"] and final["draws"] != before["draws"]
+    # Captions say the angles drawn from the final range.
+    for draws in final["draws"]:
+        angle = float(draws.split("rotate.angle=")[1].split()[0].rstrip(","))
+        assert -20.1 <= angle <= final["high"] + 0.1, (draws, final["high"])
+    # The page shows exactly those: every tile's pixels and its caption, no preview left.
+    page.wait_for_function(
+        "(keys) => { const c = [...document.querySelectorAll('.ax-explorer .ax-tile img')];"
+        " return c.length === keys.length && c.every((e, i) => e.dataset.key === keys[i]); }",
+        arg=final["keys"],
+        timeout=30_000,
+    )
+    shown = page.evaluate(PAGE_TILES)
+    assert [t["key"] for t in shown] == final["keys"]
+    assert [t["draws"] for t in shown] == final["draws"]
+    assert not any(t["preview"] for t in shown)
+    assert all(t["width"] > 0 for t in shown)
+
+
+def test_an_unchanged_redraw_sends_no_picture(page: Any) -> None:
+    """A/B sends only its "before" pictures (the "now" ones are on the page already); back to
+    the batch sends none at all: the page holds every picture by name."""
+    first = kernel_tiles(page)
+    kernel_eval(page, "explorer.grid.mode.value = 'A/B'; explorer.flush()")
+    compared = kernel_tiles(page)
+    assert 0 < compared["sent"] - first["sent"] <= len(first["keys"])
+    kernel_eval(page, "explorer.grid.mode.value = 'Batch'; explorer.flush()")
+    again = kernel_tiles(page)
+    assert again["keys"] == first["keys"] and again["sent"] == compared["sent"]
+    page.wait_for_function(
+        "(keys) => { const c = [...document.querySelectorAll('.ax-explorer .ax-tile img')];"
+        " return c.length === keys.length && c.every((e, i) => e.dataset.key === keys[i]); }",
+        arg=first["keys"],
+        timeout=30_000,
+    )
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_panel_at_each_width(page: Any, artifacts: Path, width: int) -> None:
+    check_layout(page, width, artifacts, "grid-drag")
