@@ -129,16 +129,24 @@ def motion_blur(args: Args) -> Mapped:
             ["motion_size", "motion_direction", "motion_steps"],
         ),
         expr(
-            "motion_x",
-            f"math.clamp(math.floor({half} + math.cos({rad}) * motion_t + motion_shift[0] * "
-            f"{half} / 2 + 0.5), 0, motion_size - 1) + {offset}",
+            "motion_xf",
+            f"{half} + math.cos({rad}) * motion_t + motion_shift[0] * {half} / 2",
             ["motion_size", "motion_angle", "motion_t", "motion_shift"],
         ),
         expr(
-            "motion_y",
-            f"math.clamp(math.floor({half} + math.sin({rad}) * motion_t + motion_shift[1] * "
-            f"{half} / 2 + 0.5), 0, motion_size - 1) + {offset}",
+            "motion_yf",
+            f"{half} + math.sin({rad}) * motion_t + motion_shift[1] * {half} / 2",
             ["motion_size", "motion_angle", "motion_t", "motion_shift"],
+        ),
+        expr(
+            "motion_x",
+            f"math.clamp({_half_to_even('motion_xf')}, 0, motion_size - 1) + {offset}",
+            ["motion_xf", "motion_size"],
+        ),
+        expr(
+            "motion_y",
+            f"math.clamp({_half_to_even('motion_yf')}, 0, motion_size - 1) + {offset}",
+            ["motion_yf", "motion_size"],
         ),
         expr(
             "motion_hits",
@@ -160,6 +168,13 @@ def motion_blur(args: Args) -> Mapped:
             "p 0.33 length, 1.00 lean)",
         ),
     )
+
+
+def _half_to_even(name: str) -> str:
+    """`name` rounded as numpy's round rounds it, halves to the even neighbour: a line at 0 or
+    90 degrees puts its points on halves (1.5, 4.5), where rounding half up moves a cell."""
+    up = f"math.floor({name} + 0.5)"
+    return f"({up} - (({up} - {name}) == 0.5) * ({up} - 2 * math.floor({up} / 2)))"
 
 
 def _kernel_note(drawn: str) -> tuple[str, ...]:

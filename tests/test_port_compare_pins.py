@@ -1,0 +1,105 @@
+"""Pinned parameter values: a random transform graded exact, its ranges collapsed to one value
+on both sides, gives pixels that are measured against the real library (albumentations and
+torchvision in the reference environment) and are within the bound its grade states."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_port_compare import _images
+
+from augexplorer.port.compare import compare_file
+from augexplorer.port.compare_pins import PINS, pin_of
+from augexplorer.port.model import TransformCall
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning:albumentations.*")
+
+# Each family with a pin, as a user writes it, and the most its pinned pixels may differ by:
+# 0 where the grade says "the same pixels", 1 where it says "within 1 grey level".
+ALBUMENTATIONS = {
+    "Affine": (
+        "A.Affine(scale=(0.9, 1.1), translate_percent=(-0.1, 0.1), rotate=15, shear=5, p=1)",
+        1,
+    ),
+    "ShiftScaleRotate": ("A.ShiftScaleRotate(shift_limit=0.05, scale_limit=0.1, p=1)", 1),
+    "RandomScale": ("A.RandomScale(scale_limit=0.2, p=1)", 1),
+    "Rotate": ("A.Rotate(limit=30, p=1)", 1),
+    "SafeRotate": ("A.SafeRotate(limit=30, p=1)", 1),
+    "Blur": ("A.Blur(blur_limit=(3, 7), p=1)", 0),
+    "GaussianBlur": ("A.GaussianBlur(blur_limit=(3, 7), p=1)", 1),
+    "MotionBlur": ("A.MotionBlur(p=1)", 0),
+    "Emboss": ("A.Emboss(p=1)", 0),
+    "Sharpen": ("A.Sharpen(p=1)", 0),
+    "RandomBrightnessContrast": ("A.RandomBrightnessContrast(p=1)", 1),
+    "RandomGamma": ("A.RandomGamma(p=1)", 0),
+    "RGBShift": ("A.RGBShift(p=1)", 0),
+    "MultiplicativeNoise": ("A.MultiplicativeNoise(per_channel=True, p=1)", 1),
+}
+TORCHVISION = {
+    "GaussianBlur": ("T.GaussianBlur(9, sigma=(0.1, 2.0))", 1),
+    "RandomRotation": ("T.RandomRotation(20)", None),  # approximate: a figure, no bound here
+}
+
+
+def _file(tmp_path: Path, library: str, calls: list[str]) -> Path:
+    head, prefix = {
+        "albumentations": ("import albumentations as A", "A"),
+        "torchvision": ("import torchvision.transforms as T", "T"),
+    }[library]
+    compose = f"{prefix}.Compose([\n" + "".join(f"    {c},\n" for c in calls) + "])"
+    path = tmp_path / f"{library}_pins.py"
+    path.write_text(f"{head}\n\ntrain_transform = {compose}\n", encoding="utf-8")
+    return path
+
+
+def test_every_pin_collapses_the_ranges_it_names() -> None:
+    shear_alone = TransformCall("albumentations", "Affine", kwargs={"rotate": (-9.0, 9.0)})
+    pin = pin_of(shear_alone)
+    assert pin is not None
+    pinned = pin.apply(shear_alone).kwargs
+    # only what the user gave, or what is random by default, is pinned: no translation added
+    assert pinned["rotate"] == (10.0, 10.0) and pinned["scale"] == (1.1, 1.1)
+    assert "translate_percent" not in pinned and "translate_px" not in pinned
+    in_pixels = TransformCall(
+        "albumentations", "Affine", kwargs={"translate_px": (-8, 8), "translate_percent": None}
+    )
+    assert pin.apply(in_pixels).kwargs["translate_px"] == (4, 4)
+    assert pin.apply(in_pixels).kwargs["translate_percent"] is None
+    # a positional range is replaced where it stands
+    blur = TransformCall("torchvision", "GaussianBlur", args=(9, (0.1, 2.0)))
+    assert PINS["torchvision", "GaussianBlur"].apply(blur).args == (9, (1.2, 1.2))
+
+
+@pytest.mark.slow
+def test_pinned_albumentations_pixels_are_within_their_grade(
+    reference_python: str, tmp_path: Path
+) -> None:
+    calls = [call for call, _bound in ALBUMENTATIONS.values()]
+    path = _file(tmp_path, "albumentations", calls)
+    comparison = compare_file(path, _images(), run_file=True, python=reference_python, draws=0)
+    assert comparison.versions.get("albumentations", "").startswith("2.")
+    for name, (_call, bound) in ALBUMENTATIONS.items():
+        step = comparison.step(name)
+        pin = PINS["albumentations", name]
+        assert step.grade == "exact", name
+        assert step.pixels is not None, f"{name}: {step.note}"
+        assert f"pixels with {pin.label}" in step.note, name
+        assert step.pixels.max_abs <= bound, f"{name}: {step.pixels.describe()}"
+
+
+@pytest.mark.slow
+def test_pinned_torchvision_pixels_are_within_their_grade(
+    reference_python: str, tmp_path: Path
+) -> None:
+    calls = [call for call, _bound in TORCHVISION.values()]
+    path = _file(tmp_path, "torchvision", calls)
+    comparison = compare_file(path, _images(), run_file=True, python=reference_python, draws=0)
+    assert "torchvision" in comparison.versions
+    for name, (_call, bound) in TORCHVISION.items():
+        step = comparison.step(name)
+        assert step.pixels is not None, f"{name}: {step.note}"
+        assert f"pixels with {PINS['torchvision', name].label}" in step.note, name
+        if bound is not None:
+            assert step.grade == "exact"
+            assert step.pixels.max_abs <= bound, f"{name}: {step.pixels.describe()}"
