@@ -87,9 +87,12 @@ def library_table(library: str) -> list[str]:
 
 
 def table() -> str:
+    from .torchvision.auto_aug_ops import table_lines
+
     lines = [HEADER]
     for library in PORTED_LIBRARIES:
         lines += library_table(library)
+    lines += table_lines()  # the policies' operations, measured one by one
     return "\n".join(lines).rstrip() + "\n"
 
 
