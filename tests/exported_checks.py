@@ -223,8 +223,38 @@ TEMPLATE_CALLS |= FILE_LIST_FUNCTIONS | {
     "os.path.exists",  # read_data: no such folder or file list
 }
 
+# A graph with schedules: the table, schedule_value, Strengths and ScheduledLoader
+# (augexplorer.export.template_schedules).
+SCHEDULE_DEFINITIONS = {"schedule_value", "Strengths", "ScheduledLoader"}
+TEMPLATE_CALLS |= SCHEDULE_DEFINITIONS | {
+    "KeyError",
+    "Pipeline.current",
+    "cos",
+    "getattr",
+    "name.endswith",
+    "np.full",
+    "round",
+    "schedule.get",
+    "self._built_values",
+    "self._start",
+    "self.asked.get",
+    "self.epoch_of",
+    "self.iterator.checkpoints",
+    "self.iterator.reset",
+    "self.make_iterator",
+    "self.strengths.overrides.pop",
+    "self.strengths.restart",
+    "self.strengths.value",
+    "self.value",
+    "strengths.feed",
+    "strengths.value",
+    "float",
+}
+
 # Every module the template imports; a graph can add none.
 IMPORTED_MODULES = {
+    "math",  # a graph with schedules: cos and pi for a cosine schedule
+    "nvidia.dali.pipeline",  # ... and Pipeline.current() for the batch size it feeds
     "__future__",
     "zlib",
     "argparse",
@@ -299,6 +329,7 @@ def check_module(source: str, spec: GraphSpec) -> None:
         "keypoint_tables",
         "keypoints_of",
         *YOLO_FUNCTIONS,
+        *SCHEDULE_DEFINITIONS,
         pipelines[0],
     }
     # python sources travel as one literal and come back exactly

@@ -31,7 +31,7 @@ from ..plan import Plan, Step
 from ..spec import GraphSpec, PythonCode, Ref, Source
 from ..spec.io import to_json
 from ..validate import validate
-from . import template, template_detection
+from . import template, template_detection, template_schedules
 from .auto_aug_source import policy_imports, policy_source
 from .branches import write_branches
 from .carried import RANK, image_check_source, rank_seed_source, seed_source
@@ -41,6 +41,7 @@ from .expression_source import source as expression_source
 from .fusion import FUSE_MODES, FuseMode, fuse_decoders
 from .literals import ENUM_TYPES, dotted, enum_member, identifier, is_plain, literal
 from .port_note import port_note
+from .schedule_source import NUMPY_TYPES, ScheduledArguments, scheduled_arguments
 from .starting_note import starting_note
 from .yolo_source import yolo_functions_source
 
@@ -125,6 +126,24 @@ MODULE_NAMES = frozenset(
     | {*image_check.CARRIED_CONSTANTS, *(function.__name__ for function in image_check.CARRIED)}
     | POLICY_MODULES  # nvidia.dali.auto_aug modules, imported where a graph calls a policy
     | {"math"}  # nvidia.dali.math, imported where an expression calls its functions
+    # what a module of a graph with schedules adds (template_schedules)
+    | {
+        "cos",
+        "pi",
+        "np",
+        "Pipeline",
+        "EPOCHS",
+        "SCHEDULES",
+        "ROUNDED",
+        "FED",
+        "BUILT",
+        "NUMPY_TYPES",
+        "schedule_value",
+        "Strengths",
+        "ScheduledLoader",
+        "strengths",
+        "make_iterator",
+    }
 )
 
 
@@ -229,8 +248,31 @@ class _Writer:
             s.source for s in self.plan.steps if s.role == "source" and s.source is not None
         )
         self.data_path = data_path
-        # What the module writes: the plan's steps, with decoders fused where allowed.
+        # Where the schedules' values reach the pipeline (fed per iteration, or read at build).
+        self.scheduled: ScheduledArguments = scheduled_arguments(spec, self.plan)
+        if spec.schedules and (self.source.kind == "arrays" or self.source.reads_coco):
+            raise ExportError(
+                "a graph with schedules is exported for a folder or file list source; this one "
+                f"reads {self.source.kind} (fix: export it with the schedules removed, or read "
+                "the images from a folder)"
+            )
+        expressions = sorted(
+            {a.step for a in self.scheduled.arguments.values()}
+            & {step.id for step in self.plan.steps if step.op in GRAPH_OPS}
+        )
+        if expressions:
+            raise ExportError(
+                f"node(s) {', '.join(map(repr, expressions))}: a schedule on an expression or a "
+                "constant node is not exported (fix: schedule an operator's argument instead)"
+            )
+        # What the module writes: the plan's steps, with decoders fused where allowed; a
+        # scheduled node keeps its own call, where its values are fed.
         self.steps, self.fusions = fuse_decoders(self.plan, fuse)
+        if any(
+            {fusion.decoder.origin, fusion.consumer.origin} & self.scheduled.nodes
+            for fusion in self.fusions
+        ):
+            self.steps, self.fusions = fuse_decoders(self.plan, "none")
         self.fused_at = {fusion.steps[0].id: fusion for fusion in self.fusions}
         self.function = self._function_name()
         self.names = self._variable_names()
@@ -345,14 +387,27 @@ class _Writer:
         }
         if self.coco:
             return self._coco_module(fields)
-        parts = [template.HEADER, template.IMPORTS]
+        imports = template.IMPORTS
+        if self.spec.schedules:
+            fields = self._schedule_fields(fields)
+            imports = imports.replace("import zlib\n", "import zlib\nfrom math import cos, pi\n")
+            imports = imports.replace(
+                "from nvidia.dali.plugin.pytorch",
+                "from nvidia.dali.pipeline import Pipeline\nfrom nvidia.dali.plugin.pytorch",
+            )
+        parts = [template.HEADER, imports]
         parts += [template.CONSTANTS, template.RANK_SEEDS]
+        if self.spec.schedules:
+            parts.append(template_schedules.SCHEDULES)
         if self.labels_output is not None and not self.arrays:
             parts.append(template.LABELS_CONSTANT)
         if self.python_steps:
             parts.append(template.PYTHON_FUNCTIONS)
         parts.append(template.ARRAY_SOURCE if self.arrays else template.FILE_SOURCES)
-        parts.append(template.PIPELINE)
+        pipeline = template.PIPELINE
+        if self.spec.schedules:
+            pipeline = pipeline.replace("rank=0):", "rank=0, strengths=None):")
+        parts.append(pipeline)
         if self.labels_output is not None and not self.arrays:
             parts.append(template.LABELLED_ITERATOR)
         parts.append(self._loader_template())
@@ -406,7 +461,40 @@ class _Writer:
         ]
         return "".join(_fill(part, fields) for part in parts)
 
+    def _schedule_fields(self, fields: dict[str, Any]) -> dict[str, Any]:
+        """The fields of a module whose graph has schedules (:mod:`.template_schedules`)."""
+        scheduled = self.scheduled
+        kinds = {kind for kind, _ in scheduled.fed.values()}
+        return {
+            **fields,
+            "numpy_import": "import numpy as np\n",
+            "epochs": literal(self.spec.epochs),
+            "schedules": literal({str(t): s.to_json() for t, s in self.spec.schedules.items()}),
+            "rounded": (
+                "{" + ", ".join(map(literal, scheduled.rounded)) + "}"
+                if scheduled.rounded
+                else "set()"
+            ),
+            "fed": "{"
+            + ", ".join(
+                f"{literal(key)}: ({literal(kind)}, {literal(values)})"
+                for key, (kind, values) in scheduled.fed.items()
+            )
+            + "}",
+            "built": literal(scheduled.built),
+            "numpy_types": literal({k: v for k, v in NUMPY_TYPES.items() if k in kinds}),
+            "decoder_device": template_schedules.PIPELINE_STRENGTHS + fields["decoder_device"],
+            "python_note": _schedules_note(self.spec.epochs) + fields["python_note"],
+        }
+
     def _loader_template(self) -> str:
+        if self.spec.schedules:
+            return template_schedules.loader(
+                template._LOADER_START.replace(
+                    "@@data_doc@@", "a folder of class sub-folders, or a file list"
+                ),
+                labelled=self.labels_output is not None,
+            )
         if self.arrays:
             return template.LOADER_ARRAYS
         if self.labels_output is not None:
@@ -670,6 +758,10 @@ class _Writer:
             if isinstance(value, PythonCode):  # compiled from PYTHON_SOURCES at import
                 yield name, f"PYTHON_FUNCTIONS[{literal(step.origin)}]"
                 continue
+            scheduled = self.scheduled.text(step, name)
+            if scheduled is not None:  # fed per iteration, or read when the pipeline is built
+                yield name, scheduled
+                continue
             if arg.kind in ENUM_TYPES:
                 if arg.is_vector:
                     yield name, "[" + ", ".join(enum_member(arg.kind, v) for v in value) + "]"
@@ -677,6 +769,16 @@ class _Writer:
                     yield name, enum_member(arg.kind, value)
                 continue
             yield name, literal(dali_value(arg, value))
+
+
+def _schedules_note(epochs: int | None) -> str:
+    """A header paragraph: some values follow the training run, and how to drive them."""
+    text = (
+        f"Some of the graph's values follow a training run of {epochs} epochs (SCHEDULES): call "
+        "loader.set_epoch(epoch) before each epoch, as with a sampler, and "
+        "loader.set_strength(name, value) to set one between iterations."
+    )
+    return "\n" + "\n".join(textwrap.wrap(text, 96)) + "\n"
 
 
 def _device_doc(uses_device: bool, uses_mixed: bool) -> str:

@@ -172,16 +172,37 @@ def graph_literal(text: str, where: str = "module") -> GraphSpec | None:
     for statement in tree.body:
         value = _graph_value(statement)
         if value is not None:
-            try:
-                data = ast.literal_eval(value)
-            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
-                raise SpecFormatError(f"{where}: GRAPH is not a plain literal") from None
+            data = _literal(value, where, "GRAPH")
+            if isinstance(data, dict):
+                data = {**data, **_run_tables(tree, where)}
             return from_json(data)
     return None
 
 
-def _graph_value(statement: ast.stmt) -> ast.expr | None:
-    """The value `statement` gives GRAPH: ``GRAPH = ...`` or ``GRAPH: dict = ...``."""
+# The module's tables of a graph with schedules (augexplorer.export.template_schedules), by the
+# graph's JSON field they hold: the pipeline runs what they say, so an edit there comes back.
+_RUN_TABLES = {"EPOCHS": "epochs", "SCHEDULES": "schedules"}
+
+
+def _run_tables(tree: ast.Module, where: str) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for statement in tree.body:
+        for name, field in _RUN_TABLES.items():
+            value = _graph_value(statement, name)
+            if value is not None:
+                found[field] = _literal(value, where, name)
+    return found
+
+
+def _literal(value: ast.expr, where: str, name: str) -> Any:
+    try:
+        return ast.literal_eval(value)
+    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+        raise SpecFormatError(f"{where}: {name} is not a plain literal") from None
+
+
+def _graph_value(statement: ast.stmt, name: str = "GRAPH") -> ast.expr | None:
+    """The value `statement` gives `name`: ``GRAPH = ...`` or ``GRAPH: dict = ...``."""
     if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
         target: ast.expr = statement.targets[0]
         value: ast.expr | None = statement.value
@@ -189,7 +210,7 @@ def _graph_value(statement: ast.stmt) -> ast.expr | None:
         target, value = statement.target, statement.value
     else:
         return None
-    return value if isinstance(target, ast.Name) and target.id == "GRAPH" else None
+    return value if isinstance(target, ast.Name) and target.id == name else None
 
 
 def import_code(

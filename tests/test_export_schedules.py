@@ -1,0 +1,470 @@
+"""Export of a graph whose values follow the training run: the module's loader, run in a fresh
+process, draws at each epoch what the explorer shows there and what a DALI pipeline written by
+hand draws with that epoch's values; it moves to the next epoch with no stale prefetched batch,
+and set_epoch / set_strength change the batches after them."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import black
+import numpy as np
+import pytest
+from exported_checks import check_module
+
+from augexplorer import GraphSpec, Probability, Random, Session, Source
+from augexplorer.data import samples_dir
+from augexplorer.export import generate
+from augexplorer.export.importer import import_graph
+from augexplorer.spec import Schedule, chain
+from augexplorer.validate import validate
+
+EPOCHS = 9
+CHECKED = (0, EPOCHS // 2, EPOCHS - 1)  # the first, the middle and the last epoch
+BATCH = 8
+SIDE = 64
+
+
+def ramped() -> GraphSpec:
+    """A rotate angle ramped from U(-5, 5) to U(-45, 45), and a node that blacks images out
+    applied with a probability ramped from 0.1 to 0.9."""
+    spec = chain(
+        Source("source"),
+        ("decode", "decoders.image", {"output_type": "RGB"}),
+        ("resize", "resize", {"size": [float(SIDE), float(SIDE)]}),
+        ("rotate", "rotate", {"angle": Random.uniform(-5, 5), "keep_size": True}),
+        ("dim", "brightness", {"brightness": 0.0}),
+        batch_size=BATCH,
+        name="ramped",
+    )
+    return (
+        spec.set_probability("dim", Probability(0.5))
+        .with_epochs(EPOCHS)
+        .with_schedule("rotate.angle.low", Schedule.linear(-5, -45))
+        .with_schedule("rotate.angle.high", Schedule.linear(5, 45))
+        .with_schedule("dim.apply", Schedule.linear(0.1, 0.9))
+    )
+
+
+def magnitude() -> GraphSpec:
+    """DALI's RandAugment with its magnitude m (a Python int at build time) ramped 2 -> 26."""
+    spec = chain(
+        Source("source"),
+        ("decode", "decoders.image", {"output_type": "RGB"}),
+        ("resize", "resize", {"size": [float(SIDE), float(SIDE)]}),
+        ("augment", "auto_aug.rand_augment", {"n": 2, "m": 2, "shape": [SIDE, SIDE]}),
+        batch_size=BATCH,
+        name="magnitude",
+    )
+    return spec.with_epochs(EPOCHS).with_schedule("augment.m", Schedule.linear(2, 26))
+
+
+# Runs in a fresh process (nothing of augexplorer imported): each job loads one module and does
+# what its "action" says with make_loader(), saving arrays to its .npz.
+RUNNER = textwrap.dedent(
+    """
+    import importlib.util, json, sys
+    import numpy as np
+
+    def dark(images):  # which samples the brightness-0 node blacked out
+        return images.reshape(len(images), -1).max(axis=1) == 0
+
+    def take(loader):  # the next batch, into the next epoch at the end of one
+        try:
+            return next(loader)[0]
+        except StopIteration:
+            return next(loader)[0]
+
+    for job in json.load(open(sys.argv[1])):
+        spec = importlib.util.spec_from_file_location(job["name"], job["module"])
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        assert "augexplorer" not in sys.modules, "the exported module imported augexplorer"
+        data = job.get("data", module.DATA)
+        device = job.get("device", "cpu")
+        load = lambda: module.make_loader(data, batch_size=job["batch"], device=device)
+        saved = {}
+        action = job["action"]
+        if action == "first":  # a new loader's first batch at each epoch
+            for epoch in job["epochs"]:
+                loader = load()
+                loader.set_epoch(epoch)
+                saved[f"first_{epoch}"] = next(loader)[0]["images"].numpy()
+        elif action == "epochs":  # whole epochs, a sampler's set_epoch before each
+            loader = load()
+            for epoch in range(job["epochs"]):
+                if job.get("set_epoch", True) and hasattr(loader, "set_epoch"):
+                    loader.set_epoch(epoch)
+                batches = [b[0] for b in loader]
+                images = np.concatenate([b["images"].numpy() for b in batches])
+                saved[f"dark_{epoch}"] = dark(images)
+                saved[f"labels_{epoch}"] = np.concatenate([b["labels"].numpy() for b in batches])
+                if job.get("images"):
+                    saved[f"images_{epoch}"] = images
+        elif action == "jump":  # two batches of epoch 0, then epoch `to`
+            loader = load()
+            taken = [take(loader) for _ in range(2)]
+            loader.set_epoch(job["to"])
+            taken += [take(loader) for _ in range(2)]
+            for index, batch in enumerate(taken):
+                saved[f"dark_{index}"] = dark(batch["images"].numpy())
+        elif action == "strength":  # one batch, then the probability set outright
+            loader = load()
+            taken = [take(loader)]
+            loader.set_strength(job["target"], job["value"])
+            taken += [take(loader) for _ in range(job["after"])]
+            for index, batch in enumerate(taken):
+                saved[f"dark_{index}"] = dark(batch["images"].numpy())
+        np.savez(job["out"], **saved)
+    """
+)
+
+
+def run_jobs(jobs: list[dict[str, Any]], tmp: Path) -> dict[str, dict[str, np.ndarray]]:
+    for job in jobs:
+        job["out"] = str(tmp / f"{job['name']}.npz")
+        job.setdefault("batch", BATCH)
+    (tmp / "jobs.json").write_text(json.dumps(jobs))
+    (tmp / "runner.py").write_text(RUNNER)
+    subprocess.run(
+        [sys.executable, str(tmp / "runner.py"), str(tmp / "jobs.json")],
+        check=True,
+        cwd=tmp,
+        timeout=400,
+    )
+    return {job["name"]: dict(np.load(job["out"])) for job in jobs}
+
+
+def write(spec: GraphSpec, tmp: Path, name: str) -> Path:
+    path = tmp / f"{name}.py"
+    path.write_text(generate(spec))
+    return path
+
+
+def explorer(spec: GraphSpec, epoch: int) -> np.ndarray:
+    session = Session(spec, device_id=None)
+    return np.stack(
+        [np.asarray(a) for a in session.set_epoch(epoch).arrays(spec.outputs["images"].node)]
+    )
+
+
+def sample_files() -> tuple[list[str], list[int]]:
+    """The bundled samples in the order every reader is given them: classes, then files, sorted."""
+    root = samples_dir()
+    files, labels = [], []
+    for label, folder in enumerate(sorted(p for p in root.iterdir() if p.is_dir())):
+        for path in sorted(folder.iterdir()):
+            files.append(str(path))
+            labels.append(label)
+    return files, labels
+
+
+def by_hand(spec: GraphSpec, epoch: int) -> np.ndarray:
+    """The first batch of `spec` at `epoch` from DALI calls written here, with the epoch's
+    values worked out here and the seeds of the graph's plan."""
+    from nvidia.dali import fn, pipeline_def, types
+    from nvidia.dali.auto_aug import rand_augment
+
+    seeds = {step.id: step.seed for step in validate(spec).steps if step.seed is not None}
+    t = epoch / (EPOCHS - 1)
+    files, labels = sample_files()
+
+    @pipeline_def(batch_size=BATCH, num_threads=2, device_id=None, enable_conditionals=True)
+    def pipeline():  # type: ignore[no-untyped-def]
+        jpegs, _ = fn.readers.file(
+            files=files, labels=labels, random_shuffle=True, seed=seeds["source"], name="source"
+        )
+        images = fn.decoders.image(jpegs, output_type=types.DALIImageType.RGB)
+        images = fn.resize(images, size=[float(SIDE), float(SIDE)])
+        if spec.name == "magnitude":
+            m = round(2 + 24 * t)
+            return rand_augment.rand_augment(
+                images, n=2, m=m, shape=[SIDE, SIDE], seed=seeds["augment"]
+            )
+        width = 5 + 40 * t
+        angle = fn.random.uniform(
+            range=[-width, width], dtype=types.DALIDataType.FLOAT, seed=seeds["rotate_angle"]
+        )
+        images = fn.rotate(images, angle=angle, keep_size=True)
+        applied = fn.random.coin_flip(
+            probability=0.1 + 0.8 * t, dtype=types.DALIDataType.BOOL, seed=seeds["dim_apply"]
+        )
+        if applied:
+            images = fn.brightness(images, brightness=0.0)
+        return images
+
+    pipe = pipeline()
+    pipe.build()
+    (out,) = pipe.run()
+    return np.stack([np.asarray(out.at(i)) for i in range(len(out))])
+
+
+@pytest.fixture(scope="module")
+def first_batches(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, np.ndarray]]:
+    tmp = tmp_path_factory.mktemp("first")
+    jobs = [
+        {
+            "name": name,
+            "module": str(write(spec, tmp, name)),
+            "action": "first",
+            "epochs": list(CHECKED),
+        }
+        for name, spec in (("ramped", ramped()), ("magnitude", magnitude()))
+    ]
+    return run_jobs(jobs, tmp)
+
+
+@pytest.mark.parametrize("graph", [ramped, magnitude])
+@pytest.mark.parametrize("epoch", CHECKED)
+def test_explorer_module_and_hand_written_pipeline_agree_at_an_epoch(
+    first_batches: dict[str, dict[str, np.ndarray]], graph: Any, epoch: int
+) -> None:
+    spec = graph()
+    module = first_batches[spec.name][f"first_{epoch}"]
+    np.testing.assert_array_equal(module, explorer(spec, epoch))
+    np.testing.assert_array_equal(module, by_hand(spec, epoch))
+
+
+def test_the_schedules_change_what_is_drawn(
+    first_batches: dict[str, dict[str, np.ndarray]],
+) -> None:
+    for name in ("ramped", "magnitude"):
+        first, last = (first_batches[name][f"first_{e}"] for e in (CHECKED[0], CHECKED[-1]))
+        assert not np.array_equal(first, last), name
+
+
+def file_list(tmp: Path, repeats: int) -> Path:
+    files, labels = sample_files()
+    lines = [
+        f"{path} {label}" for _ in range(repeats) for path, label in zip(files, labels, strict=True)
+    ]
+    path = tmp / "list.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_each_epoch_applies_at_its_scheduled_rate(tmp_path: Path) -> None:
+    """Over many draws per epoch, the share of samples the node ran on is the epoch's
+    probability within a binomial bound (4.5 standard deviations)."""
+    epochs = 3
+    spec = ramped().with_epochs(epochs)
+    jobs = [
+        {
+            "name": "rate",
+            "module": str(write(spec, tmp_path, "rate")),
+            "action": "epochs",
+            "epochs": epochs,
+            "data": str(file_list(tmp_path, 20)),
+            "batch": 38,
+        }
+    ]
+    saved = run_jobs(jobs, tmp_path)["rate"]
+    for epoch, p in enumerate((0.1, 0.5, 0.9)):
+        dark = saved[f"dark_{epoch}"]
+        n = len(dark)
+        assert n == 380
+        assert abs(dark.sum() - n * p) <= 4.5 * math.sqrt(n * p * (1 - p)), (epoch, dark.mean())
+
+
+def test_epochs_follow_one_another_with_no_stale_prefetched_batch(tmp_path: Path) -> None:
+    """DALI prepares the next epoch's first batches before the last of this one is taken; a
+    probability that steps from 0 to 1 at epoch 1 is 0 on every sample of epoch 0 and 1 on every
+    sample of epoch 1, with or without set_epoch; values held constant by schedules draw what
+    the graph without schedules draws, epoch after epoch; a jump mid-epoch takes effect at once."""
+    held = (
+        ramped()
+        .with_schedule("rotate.angle.low", Schedule.constant(-5))
+        .with_schedule("rotate.angle.high", Schedule.constant(5))
+        .with_schedule("dim.apply", Schedule.constant(0.5))
+    )
+    plain = GraphSpec(
+        nodes=held.nodes, outputs=held.outputs, batch_size=BATCH, seed=held.seed, name=held.name
+    )
+    jobs = [
+        {
+            "name": "stepped",
+            "module": str(write(stepped(), tmp_path, "stepped")),
+            "action": "epochs",
+            "epochs": 3,
+        },
+        {
+            "name": "unset",
+            "module": str(write(stepped(), tmp_path, "unset")),
+            "action": "epochs",
+            "epochs": 3,
+            "set_epoch": False,
+        },
+        {
+            "name": "held",
+            "module": str(write(held, tmp_path, "held")),
+            "action": "epochs",
+            "epochs": 2,
+            "images": True,
+        },
+        {
+            "name": "plain",
+            "module": str(write(plain, tmp_path, "plain")),
+            "action": "epochs",
+            "epochs": 2,
+            "images": True,
+        },
+        {
+            "name": "jump",
+            "module": str(write(stepped(), tmp_path, "jump")),
+            "action": "jump",
+            "to": 2,
+        },
+    ]
+    saved = run_jobs(jobs, tmp_path)
+    check_stepped(saved, ("stepped", "unset"))
+    for epoch in (0, 1):
+        np.testing.assert_array_equal(
+            saved["held"][f"images_{epoch}"], saved["plain"][f"images_{epoch}"]
+        )
+    jump = saved["jump"]
+    assert not jump["dark_0"].any() and not jump["dark_1"].any()
+    assert jump["dark_2"].all() and jump["dark_3"].all()
+
+
+def stepped() -> GraphSpec:
+    return ramped().with_schedule("dim.apply", Schedule.steps([(0, 0.0), (1, 1.0)]))
+
+
+def check_stepped(saved: dict[str, dict[str, np.ndarray]], names: tuple[str, ...]) -> None:
+    """No sample of epoch 0 ran the node, every sample of epochs 1 and 2 did."""
+    for name in names:
+        assert not saved[name]["dark_0"].any(), name
+        assert saved[name]["dark_1"].all() and saved[name]["dark_2"].all(), name
+        assert len(saved[name]["dark_1"]) == len(sample_files()[0])
+
+
+@pytest.mark.gpu
+def test_on_a_gpu_each_epoch_gets_its_values(tmp_path: Path) -> None:
+    job = {"module": str(write(stepped(), tmp_path, "gpu")), "action": "epochs", "epochs": 3}
+    saved = run_jobs([{**job, "name": "gpu", "device": "gpu"}], tmp_path)
+    check_stepped(saved, ("gpu",))
+
+
+def test_a_magnitude_change_rebuilds_where_the_reader_stood(tmp_path: Path) -> None:
+    """m is a Python value DALI reads at build time: the loader rebuilds the pipeline at each
+    epoch whose m differs, from its checkpoint, so the reader goes on through its epochs as the
+    loader of a graph whose m stays."""
+    held = magnitude().with_schedule("augment.m", Schedule.constant(2))
+    jobs = [
+        {"name": name, "module": str(write(spec, tmp_path, name)), "action": "epochs", "epochs": 3}
+        for name, spec in (("ramp", magnitude().with_epochs(3)), ("held", held.with_epochs(3)))
+    ]
+    saved = run_jobs(jobs, tmp_path)
+    for epoch in range(3):
+        np.testing.assert_array_equal(
+            saved["ramp"][f"labels_{epoch}"], saved["held"][f"labels_{epoch}"]
+        )
+
+
+def test_set_strength_changes_the_next_batches(tmp_path: Path) -> None:
+    """A probability set outright (as an adaptive loop would) reaches every batch DALI prepares
+    after the call; those already prepared (prefetch_queue_depth, 2) keep their values."""
+    spec = ramped().with_schedule("dim.apply", Schedule.constant(0.0))
+    jobs = [
+        {
+            "name": "strength",
+            "module": str(write(spec, tmp_path, "strength")),
+            "action": "strength",
+            "target": "dim.apply",
+            "value": 1.0,
+            "after": 4,
+        }
+    ]
+    saved = run_jobs(jobs, tmp_path)["strength"]
+    assert not saved["dark_0"].any()
+    assert all(saved[f"dark_{i}"].all() for i in (3, 4))
+
+
+def test_the_module_reads_well_and_imports_back_to_the_same_graph(tmp_path: Path) -> None:
+    for spec in (ramped(), magnitude()):
+        path = write(spec, tmp_path, spec.name)
+        source = path.read_text()
+        assert black.format_str(source, mode=black.Mode(line_length=100)) == source
+        assert "def schedule_value(name, epoch):" in source and "SCHEDULES = {" in source
+        assert import_graph(path) == spec
+        check_module(source, spec)  # every call the template's own or a catalog operator
+    ramp_source = (tmp_path / "ramped.py").read_text()
+    assert 'range=strengths.feed("rotate_angle.range")' in ramp_source
+    assert 'm=strengths.value("augment.m")' in (tmp_path / "magnitude.py").read_text()
+    config = Path(__file__).parents[1] / "pyproject.toml"
+    lint = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "check",
+            "--no-cache",
+            "--config",
+            str(config),
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+
+
+def test_schedule_value_in_the_module_is_augexplorers(tmp_path: Path) -> None:
+    schedules = {
+        "a.x": Schedule.linear(1, 2, begin=2, finish=6),
+        "a.y": Schedule.cosine(0.25, 0.75),
+        "a.z": Schedule.warmup(0, 30, epochs=3),
+        "b.x": Schedule.steps([(0, 0.1), (4, 0.5)]),
+        "b.y": Schedule.table([(0, 0.0), (4, 8.0), (8, 0.0)]),
+        "b.z": Schedule.constant(3),
+    }
+    module = {"EPOCHS": EPOCHS, "SCHEDULES": {k: s.to_json() for k, s in schedules.items()}}
+    source = generate(ramped())
+    start = source.index("def schedule_value")
+    exec(
+        compile(
+            "from math import cos, pi\n" + source[start : source.index("\nclass ", start)],
+            "m",
+            "exec",
+        ),
+        module,
+    )
+    for name, schedule in schedules.items():
+        for epoch in range(EPOCHS + 2):
+            assert module["schedule_value"](name, epoch) == schedule.value_at(epoch, EPOCHS), name
+
+
+def test_a_schedule_edited_in_the_modules_table_comes_back(tmp_path: Path) -> None:
+    """The pipeline runs what SCHEDULES and EPOCHS say, so an edit there is what imports."""
+    path = write(ramped(), tmp_path, "edited")
+    source = path.read_text()
+    edited = source.replace(f"EPOCHS = {EPOCHS}\n", "EPOCHS = 30\n").replace(
+        '"rotate.angle.high": {"curve": "linear", "start": 5.0, "end": 45.0}',
+        '"rotate.angle.high": {"curve": "cosine", "start": 5.0, "end": 30.0}',
+    )
+    assert edited.count("EPOCHS = 30") == 1 and '"cosine"' in edited
+    path.write_text(edited)
+    expected = ramped().with_epochs(30).with_schedule("rotate.angle.high", Schedule.cosine(5, 30))
+    assert import_graph(path) == expected
+
+
+def test_the_adaptive_example_runs_its_toy_loop(tmp_path: Path) -> None:
+    example = Path(__file__).parents[1] / "examples" / "adaptive_strength.py"
+    done = subprocess.run(
+        [sys.executable, str(example), "--epochs", "2"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = [line for line in done.stdout.splitlines() if line.startswith("epoch ")]
+    assert [line.split(":")[0] for line in lines] == ["epoch 0", "epoch 1"]
+    assert "+-5.0 degrees" in lines[0] and "+-30.0 degrees" in lines[1]
+    assert (tmp_path / "adaptive_pipeline.py").is_file()
