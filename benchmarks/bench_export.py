@@ -5,6 +5,15 @@ within one run so machine noise hits both alike (the figures are compute cost, n
 prefetching loader adds on top). Target: exported >= 0.98x hand-written. Writes benchmarks/results/export.json.
 
     python benchmarks/bench_export.py [--batches 38] [--rounds 6]
+
+With ``--schedules``: the exported loader (make_loader, prefetching as in training) of
+imagenet_train with its mirror probability ramped over the epochs (fed per iteration) against the
+loader of the same graph without schedules, whole epochs in turn in one run; also what a
+set_epoch costs and what a rebuild of the pipeline from its checkpoint (the other way to give an
+epoch its values) costs. Target: with schedules >= 0.98x without. Writes
+benchmarks/results/export_schedules.json.
+
+    python benchmarks/bench_export.py --schedules [--repeats 16] [--rounds 6]
 """
 
 from __future__ import annotations
@@ -75,7 +84,16 @@ def main() -> None:
         "--batches", type=int, default=38, help="per round; 38 = 16 passes over the 19 samples"
     )
     parser.add_argument("--rounds", type=int, default=6, help="an even number: orders balance")
+    parser.add_argument("--schedules", action="store_true", help="the loader with schedules")
+    parser.add_argument(
+        "--repeats", type=int, default=16, help="--schedules: the samples listed this many times"
+    )
     args = parser.parse_args()
+    if args.schedules:
+        from bench_export_schedules import compare_loaders
+
+        compare_loaders(args.rounds, args.repeats)
+        return
 
     with tempfile.TemporaryDirectory() as tmp:
         path = export(preset("imagenet_train"), Path(tmp) / "imagenet_train_aug.py")
