@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from .harness import Server, open_panel, write_panel_notebook
-from .layout import WIDTHS, sideways
+from .harness import Server, kernel_eval, open_panel, write_panel_notebook
+from .layout import MIN_TILE_PX, WIDTHS, screenshot, sideways
 
 pytestmark = pytest.mark.browser
 
@@ -23,6 +23,8 @@ PANEL = (
     "explorer.select(crop)\nexplorer"
 )
 LONG_NAME = "random_aspect_ratio"
+# From this window width (the file browser open) the editor has a column of its own.
+WIDE = 1920
 
 
 @pytest.fixture(scope="module")
@@ -79,3 +81,75 @@ def test_every_argument_name_reads_whole(page: Any, artifacts: Path, width: int)
         path=str(artifacts / f"node-editor-label-{width}.png")
     )
     assert all(v <= 1 for v in sideways(page).values()), sideways(page)
+
+
+# With the node editor scrolled to the middle of the notebook's visible part: whether the whole
+# editor is on screen, how many tile pictures are wholly on screen beside it, and where the
+# graph, the editor and the output sit across the page.
+TOGETHER = """
+() => {
+  const editor = document.querySelector('.ax-node-panel');
+  editor.scrollIntoView({ block: 'center' });
+  const scroller = editor.closest('.jp-WindowedPanel-outer') || document.scrollingElement;
+  const seen = scroller.getBoundingClientRect();
+  const top = Math.max(0, seen.top);
+  const bottom = Math.min(window.innerHeight, seen.bottom);
+  const inside = (r) => r.top >= top - 1 && r.bottom <= bottom + 1;
+  const across = (css) => { const r = document.querySelector(css).getBoundingClientRect();
+    return [r.left, r.right]; };
+  const pictures = [...document.querySelectorAll('.ax-output .ax-tile .ax-tile-picture')]
+    .map((p) => p.getBoundingClientRect());
+  return {
+    visible: bottom - top,
+    editorHeight: editor.getBoundingClientRect().height,
+    editorOnScreen: inside(editor.getBoundingClientRect()),
+    picturesOnScreen: pictures.filter(inside).length,
+    tileWidth: pictures[0].width,
+    editor: across('.ax-node-panel'),
+    output: across('.ax-output'),
+    graph: across('.ax-graph-root'),
+  };
+}
+"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_editor_and_the_images_are_on_screen_together(
+    page: Any, artifacts: Path, width: int
+) -> None:
+    screenshot(page, width, artifacts / f"node-editor-{width}.png")
+    at_width(page, width)
+    assert all(v <= 1 for v in sideways(page).values()), sideways(page)
+    seen = page.evaluate(TOGETHER)
+    page.wait_for_timeout(200)  # the scroll settles
+    seen = page.evaluate(TOGETHER)
+    # every control of the selected node, and whole pictures beside them, in one screen
+    assert seen["editorOnScreen"], seen
+    assert seen["picturesOnScreen"] >= 2, seen
+    if width >= WIDE:
+        # a column of its own between the graph and the images, all three side by side
+        assert seen["graph"][1] <= seen["editor"][0] <= seen["editor"][1] <= seen["output"][0]
+        assert seen["tileWidth"] >= MIN_TILE_PX, seen
+    else:
+        # under the graph, in its column (the panel has no room for a third)
+        assert seen["editor"][0] == pytest.approx(seen["graph"][0], abs=20), seen
+        assert seen["editor"][1] <= seen["output"][0], seen
+
+
+def test_with_no_node_selected_the_images_keep_the_editors_room(page: Any, artifacts: Path) -> None:
+    at_width(page, WIDE)
+    wide = page.evaluate(TOGETHER)["output"]
+    kernel_eval(page, "explorer.select(None); explorer.flush()")
+    page.locator(".ax-node-panel .ax-node-title").wait_for(state="detached", timeout=30_000)
+    page.wait_for_timeout(300)  # the tiles follow the output's new width
+    graph = page.evaluate(TOGETHER)["graph"]
+    output = page.locator(".ax-output").first.bounding_box()
+    # one column (graph, editor's message, picker) as at narrower widths; the output wider
+    assert output["x"] < wide[0] - 300, (output, wide)
+    assert output["x"] - graph[1] < 60, (output, graph)
+    screenshot(page, WIDE, artifacts / f"node-editor-none-{WIDE}.png")
+    at_width(page, WIDE)
+    kernel_eval(page, "explorer.select(crop); explorer.flush()")
+    page.locator(".ax-node-panel .ax-node-title").wait_for(timeout=30_000)
+    page.wait_for_timeout(300)
+    assert page.evaluate(TOGETHER)["output"][0] == pytest.approx(wide[0], abs=2)
