@@ -34,3 +34,25 @@ def test_the_measured_figures_are_current(reference_python: str) -> None:
             assert measured[suite, op].max_abs == 0, (suite, op)
         for op in ("Color", "Contrast", "AutoContrast"):
             assert measured[suite, op].max_abs <= 2, (suite, op)
+
+
+def test_randaugment_translates_relative_to_each_images_size() -> None:
+    from augexplorer import Node, Ref, Session
+    from augexplorer.port.door import port_found
+    from augexplorer.port.reading import read_source
+    from augexplorer.port.torchvision.auto_aug import TRANSLATE_REL
+
+    source = (
+        "import torchvision.transforms as T\n"
+        "t = T.Compose([T.RandomResizedCrop(64), T.RandAugment(), T.ToTensor()])\n"
+    )
+    (found,) = read_source(source)
+    spec = port_found(found).spec
+    policy = spec.node("rand_augment")
+    assert isinstance(policy, Node)
+    assert policy.args["shape"] == Ref("rand_augment_shape")
+    assert policy.args["max_translate_rel"] == pytest.approx(150 / 331) == TRANSLATE_REL
+    shape = spec.node("rand_augment_shape")
+    assert isinstance(shape, Node) and shape.args["expression"].endswith(".shape()[0:2]")
+    result = Session(spec, device_id=None).run()
+    assert [a.shape for a in result.arrays(result.final)] == [(3, 64, 64)] * spec.batch_size

@@ -3,6 +3,8 @@ with torchvision's defaults (nearest-neighbour sampling, fill 0) written out."""
 
 from __future__ import annotations
 
+from ...expressions.nodes import expression
+from ...spec import Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import Symbol, TransformCall
 from .arguments import INTERPOLATION, fill_value, interpolation_name
@@ -32,13 +34,24 @@ def auto_augment(call: TransformCall, context: PortContext) -> Grade:
     return grade(call.name, policy=name)
 
 
+# torchvision's RandAugment translates by up to 150/331 of the image's width (x) or height (y)
+TRANSLATE_REL = 150.0 / 331.0
+
+
 def rand_augment(call: TransformCall, context: PortContext) -> Grade:
-    args = {
+    args: dict[str, object] = {
         "n": int(call.argument(0, "num_ops", 2)),
         "m": int(call.argument(1, "magnitude", 9)),
         "num_magnitude_bins": int(call.argument(2, "num_magnitude_bins", 31)),
         **_common(call, context, 3),
     }
+    # translations relative to each image's size, as torchvision's (DALI's own default is
+    # up to 100 px whatever the size): the policy is given the images' (H, W)
+    shape_id = context.fresh_id("rand_augment_shape")
+    shape = expression(shape_id, f"{context.image.node}.shape()[0:2]")
+    context.nodes.append(shape)
+    context._current.append(shape)
+    args |= {"shape": Ref(shape_id), "max_translate_rel": TRANSLATE_REL}
     context.add("rand_augment", "auto_aug.rand_augment", args, seed=True)
     return grade(call.name)
 

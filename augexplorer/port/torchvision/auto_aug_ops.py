@@ -60,8 +60,8 @@ class OpFigures:
 MEASURED: tuple[OpFigures, ...] = (
     OpFigures("RandAugment", "ShearX", 0.0, 0, "opposite"),
     OpFigures("RandAugment", "ShearY", 0.0, 0, "opposite"),
-    OpFigures("RandAugment", "TranslateX", 31.39, 208, "same"),
-    OpFigures("RandAugment", "TranslateY", 35.36, 212, "same"),
+    OpFigures("RandAugment", "TranslateX", 7.49, 208, "same"),
+    OpFigures("RandAugment", "TranslateY", 6.02, 202, "same"),
     OpFigures("RandAugment", "Rotate", 0.0, 44, "same"),
     OpFigures("RandAugment", "Brightness", 0.5, 1, "same"),
     OpFigures("RandAugment", "Color", 0.47, 1, "same"),
@@ -111,11 +111,14 @@ def dali_outputs(
     from nvidia.dali import fn, pipeline_def, types
     from nvidia.dali.auto_aug import rand_augment, trivial_augment
 
+    from .auto_aug import TRANSLATE_REL
+
+    relative = suite == "RandAugment"  # its port translates relative to each image's size
     augmentations = {
         aug.name: aug
         for aug in (
-            rand_augment.get_rand_augment_suite()
-            if suite == "RandAugment"
+            rand_augment.get_rand_augment_suite(use_shape=True, max_translate_rel=TRANSLATE_REL)
+            if relative
             else trivial_augment.get_trivial_augment_wide_suite()
         )
     }
@@ -128,6 +131,7 @@ def dali_outputs(
         data = fn.external_source(
             source=lambda: list(images), batch=True, layout="HWC", dtype=types.DALIDataType.UINT8
         )
+        given = {"shape": data.shape()[0:2]} if relative else {}
         outputs = []
         for name in names:
             aug = augmentations[OPS[name]]
@@ -142,6 +146,7 @@ def dali_outputs(
                     num_magnitude_bins=BINS,
                     fill_value=0,
                     interp_type=types.DALIInterpType.INTERP_NN,
+                    **given,
                 )
             )
         return tuple(outputs)
@@ -254,7 +259,9 @@ def table_lines(rows: Sequence[OpFigures] = MEASURED) -> list[str]:
         "## torchvision's RandAugment and TrivialAugmentWide, operation by operation",
         "",
         f"Each operation alone at magnitude bin {BIN} of {BINS} (torchvision's RandAugment "
-        "default), sign positive, nearest sampling, fill 0, on the four bundled sample photos "
+        "default), sign positive, nearest sampling, fill 0 (RandAugment's translations "
+        "relative to each image's size, as its port gives the policy the images' shape), on "
+        "the four bundled sample photos "
         "shrunk to 160 px: torchvision's `_apply_op` on PIL images against DALI's augmentation "
         "of the same suite (`augexplorer.port.torchvision.auto_aug_ops`). Grey levels of 0-255. "
         "\"Sign opposite\": DALI's negative sign gives torchvision's positive one (both draw "

@@ -181,8 +181,9 @@ GRADES: dict[str, Measured] = {
             "the other way, both drawn at random), posterize exact, brightness, colour, "
             "contrast and auto-contrast within 1 grey level, rotation off only on sampling "
             "ties (mean below 0.005), sharpness max 8, solarize max 103 at the threshold, "
-            "equalize mean 1.75; translation reaches 100 px in DALI but 150/331 of the image "
-            "size in torchvision (mean 31-35 grey levels at 160 px).",
+            "equalize mean 1.75; translation up to 150/331 of the image's size as in "
+            "torchvision (the policy is given the images' shape), but not truncated to whole "
+            "pixels as torchvision truncates it (mean 6-7.5 grey levels).",
         ),
     ),
     "TrivialAugmentWide": Measured(
@@ -193,8 +194,8 @@ GRADES: dict[str, Measured] = {
             "the other way, both drawn at random), posterize exact, colour, contrast and "
             "auto-contrast within 2 grey levels, brightness mean 1.28, rotation off only on "
             "sampling ties, sharpness max 10, solarize max 103 at the threshold, equalize mean "
-            "1.75; translation by the same 32 px range but not rounded to whole pixels as "
-            "torchvision rounds it (mean 8 grey levels).",
+            "1.75; translation by the same 32 px range but not truncated to whole pixels as "
+            "torchvision truncates it (mean 8 grey levels).",
         ),
     ),
 }
