@@ -472,3 +472,44 @@ def test_the_panel_shows_an_imported_gpu_graph_and_keeps_its_devices(tmp_path: P
     assert explorer.node_panel.device.value == "gpu"
     kept = explorer.controller.session.spec.node("image_random_crop")
     assert isinstance(kept, Node) and kept.device == "mixed"
+
+
+TRANSFERS_AND_CONDITIONS = """
+from nvidia.dali import fn, pipeline_def, types
+
+
+@pipeline_def(enable_conditionals=True, batch_size=4, num_threads=1, device_id=None, seed=3)
+def after_the_if():
+    jpegs, labels = fn.readers.file(file_root={root!r}, seed=1)
+    images = fn.resize(fn.decoders.image(jpegs, output_type=types.RGB), size=[64, 64])
+    if fn.random.coin_flip(seed=5):
+        images = fn.flip(images)
+    return fn.crop_mirror_normalize(images.gpu(), dtype=types.FLOAT), labels
+
+
+@pipeline_def(enable_conditionals=True, batch_size=4, num_threads=1, device_id=None, seed=3)
+def inside_the_if():
+    jpegs, labels = fn.readers.file(file_root={root!r}, seed=1)
+    images = fn.resize(fn.decoders.image(jpegs, output_type=types.RGB), size=[64, 64])
+    if fn.random.coin_flip(seed=5):
+        images = fn.flip(images.gpu(), device="gpu")
+    else:  # both branches give GPU data
+        images = images.gpu()
+    return images, labels
+"""
+
+
+@no_gpu_only
+def test_a_transfer_after_a_condition_is_kept_and_one_inside_it_is_not(tmp_path: Path) -> None:
+    source = write(tmp_path, "conditions.py", TRANSFERS_AND_CONDITIONS)
+    after = import_graph(source, run_file=True, pipeline="after_the_if")
+    flip = after.node("flip")
+    assert isinstance(flip, Node) and flip.probability is not None and flip.device == "cpu"
+    moved = after.node("flip_to_gpu")
+    assert isinstance(moved, Node) and moved.inputs == (Ref("flip"),) and moved.device == "gpu"
+    # inside a branch the copy would need the branch's condition: the graph reads as before
+    inside = import_graph(source, run_file=True, pipeline="inside_the_if")
+    assert "copy" not in ops_of(inside)
+    for graph in (after, inside):
+        with pytest.warns(GpuNodesOnCpu):
+            assert [len(out) for out in session_batch(graph)] == [4, 4]
