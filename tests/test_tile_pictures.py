@@ -56,12 +56,14 @@ def test_only_the_pictures_that_changed_are_sent(explorer: Explorer) -> None:
     grid.tiles = [tile_state(i, [p], draws=f"x={i}") for i, p in enumerate([a, b, c])]
     assert len(sent) == 1
     content, buffers = sent[0]
-    assert content == {"event": "pictures", "keys": [picture_key(p) for p in (a, b, c)]}
-    assert buffers == [a, b, c]
-    # The tiles' state names the pictures; their bytes never travel in it.
+    assert content["event"] == "pictures"
+    assert content["keys"] == [picture_key(p) for p in (a, b, c)] and buffers == [a, b, c]
+    # The tiles' state names the pictures; their bytes never travel in it. The message with
+    # the pictures carries the same tiles and the frame's number (the page draws from it).
     state = grid.get_state("tiles")["tiles"]
     assert [t["pictures"] for t in state] == [[picture_key(p)] for p in (a, b, c)]
     assert [t["draws"] for t in state] == ["x=0", "x=1", "x=2"]
+    assert content["tiles"] == state and content["frame"] == grid.frame
 
     # One tile's pixels change (and another's caption alone): one picture goes.
     sent.clear()
@@ -70,10 +72,8 @@ def test_only_the_pictures_that_changed_are_sent(explorer: Explorer) -> None:
         tile_state(1, [d]),
         tile_state(2, [c], draws="y"),
     ]
-    assert [(m, bufs) for m, bufs in sent] == [
-        ({"event": "pictures", "keys": [picture_key(d)]}, [d])
-    ]
-    assert grid.get_state("tiles")["tiles"][2]["draws"] == "y"
+    assert [(m["keys"], bufs) for m, bufs in sent] == [([picture_key(d)], [d])]
+    assert sent[0][0]["tiles"][2]["draws"] == "y" == grid.get_state("tiles")["tiles"][2]["draws"]
 
     # The same pictures again, a value that is not an image beside them: nothing goes.
     sent.clear()
@@ -85,7 +85,7 @@ def test_only_the_pictures_that_changed_are_sent(explorer: Explorer) -> None:
     # A picture dropped and shown again is sent again: the page kept only those of the tiles.
     grid.tiles = [tile_state(0, [a])]
     grid.tiles = [tile_state(0, [a]), tile_state(1, [b])]
-    assert sent == [({"event": "pictures", "keys": [picture_key(b)]}, [b])]
+    assert [(m["keys"], bufs) for m, bufs in sent] == [([picture_key(b)], [b])]
 
 
 def test_a_view_opened_later_gets_the_pictures_it_asks_for(explorer: Explorer) -> None:

@@ -101,6 +101,9 @@ class TileGrid(anywidget.AnyWidget):
     tiles = traitlets.List(traitlets.Dict()).tag(
         sync=True, to_json=lambda tiles, _: wire_tiles(tiles)
     )
+    # Each new value of `tiles`, numbered: the page draws a frame from the message carrying its
+    # new pictures, and then skips the same frame's state (or an older one) when it arrives.
+    frame = traitlets.Int(0).tag(sync=True)
     size = traitlets.Int(DEFAULT_SIZE).tag(sync=True)  # CSS pixels per picture
     stale = traitlets.Bool(False).tag(sync=True)
     opened = traitlets.Int(-1).tag(sync=True)  # the sample in the large view; -1 when closed
@@ -133,19 +136,30 @@ class TileGrid(anywidget.AnyWidget):
     @traitlets.validate("tiles")
     def _send_new_pictures(self, proposal: Any) -> list[dict[str, Any]]:
         """Before the tiles' state goes (it names the pictures), the bytes of the pictures the
-        page does not hold yet: those of the tiles shown now are kept there, by name."""
+        page does not hold yet, with the tiles they belong to: the page draws them from this
+        message, not waiting for the state behind it. Those of the tiles shown now are kept
+        there, by name."""
         tiles: list[dict[str, Any]] = proposal["value"]
         held = tile_keys(tiles)
         before = getattr(self, "_held", {})  # none yet while the widget is being made
-        self._send_pictures([key for key in held if key not in before], held)
+        self.frame += 1
+        self._send_pictures([key for key in held if key not in before], held, tiles)
         self._held = held
         return tiles
 
-    def _send_pictures(self, keys: Sequence[str], held: dict[str, bytes]) -> None:
+    def _send_pictures(
+        self,
+        keys: Sequence[str],
+        held: dict[str, bytes],
+        tiles: Sequence[dict[str, Any]] | None = None,
+    ) -> None:
         if not keys:
             return
         self.pictures_sent += len(keys)
-        self.send({"event": "pictures", "keys": list(keys)}, [held[key] for key in keys])
+        content: dict[str, Any] = {"event": "pictures", "keys": list(keys)}
+        if tiles is not None:
+            content.update(frame=self.frame, tiles=wire_tiles(tiles))
+        self.send(content, [held[key] for key in keys])
 
     def _message(self, _: Any, content: Any, buffers: Any) -> None:
         if not isinstance(content, dict):

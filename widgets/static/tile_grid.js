@@ -128,7 +128,9 @@ class TileGrid {
     this.el = el;
     this.tileEls = [];
     this.drawn = 0;
-    this.frame = 0; // every state of the tiles the page receives, numbered
+    this.frame = 0; // every drawing of the tiles, numbered
+    this.newest = -1; // the newest of the kernel's frames drawn (TileGrid.frame)
+    this.newestTiles = [];
     this.decoded = new Map(); // picture name -> Promise of its image, decoded (null: cannot)
     this.waiting = new Map(); // picture name -> callbacks for a picture not here yet
     this.fresh = new Set(); // names arrived since the tiles' state last changed
@@ -157,7 +159,8 @@ class TileGrid {
 
   // ---- pictures ---------------------------------------------------------------------------
   // Pictures from the kernel (before the state that names them): decoding starts at once.
-  received(keys, buffers) {
+  received(msg, buffers) {
+    const keys = msg.keys || [];
     this.times.pictures = clock();
     keys.forEach((key, i) => {
       const img = new Image();
@@ -173,6 +176,14 @@ class TileGrid {
       for (const resolve of this.waiting.get(key) || []) resolve(decoded);
       this.waiting.delete(key);
     });
+    // the tiles these pictures belong to: drawn now, their state behind is then skipped
+    if (msg.tiles) this.drawTiles(msg.tiles, msg.frame);
+  }
+
+  // The tiles' state changed: drawn, unless a message already drew this frame or a newer one.
+  stateChanged() {
+    if (this.model.get("frame") <= this.newest) return;
+    this.drawTiles();
   }
 
   picture(key) {
@@ -201,8 +212,18 @@ class TileGrid {
   }
 
   // ---- tiles ------------------------------------------------------------------------------
-  drawTiles() {
-    const tiles = this.model.get("tiles") || [];
+  // `tiles` of the kernel's frame `frame`; none given: the newest there is (the model's state,
+  // or the tiles a message brought ahead of it).
+  drawTiles(given, at) {
+    let tiles = given;
+    let frame = at;
+    if (tiles === undefined) {
+      frame = this.model.get("frame") || 0;
+      tiles = frame >= this.newest ? this.model.get("tiles") || [] : this.newestTiles;
+      frame = Math.max(frame, this.newest);
+    }
+    this.newest = frame;
+    this.newestTiles = tiles;
     const size = this.model.get("size");
     const per = Math.max(1, ...tiles.map((t) => (t.pictures || []).length));
     setStyle(this.grid, "--ax-tile", `${size * per + 8 * (per - 1)}px`);
@@ -213,14 +234,14 @@ class TileGrid {
     this.el.classList.toggle("ax-stale", Boolean(this.model.get("stale")));
     const shape = tiles.map((t) => (t.pictures || []).length).join(",");
     if (shape !== this.shape) this.build(tiles, shape);
-    const frame = ++this.frame;
+    const drawing = ++this.frame;
     this.times.frame = frame;
-    this.times.state = clock();
+    if (given === undefined) this.times.state = clock();
     this.keepOnly(tiles);
     // The old pictures stay on screen until the new ones replace them: no flicker.
     this.oneScale(tiles, size);
     Promise.all(tiles.map((tile, i) => this.showTile(this.tileEls[i], tile))).then(() => {
-      if (frame !== this.frame) return; // a newer state came: it says when it is drawn
+      if (drawing !== this.frame) return; // a newer state came: it says when it is drawn
       this.times.drawn = clock();
       // Tests and the benchmark wait on this: every tile shows this state's pixels.
       this.el.dataset.drawn = String(++this.drawn);
@@ -620,8 +641,9 @@ export default {
   render({ model, el }) {
     const view = new TileGrid(model, el);
     const tiles = () => view.drawTiles();
+    const state = () => view.stateChanged();
     const large = () => view.drawLarge();
-    model.on("change:tiles", tiles);
+    model.on("change:tiles", state);
     model.on("change:size", tiles);
     model.on("change:stale", tiles);
     model.on("change:large", large);
@@ -633,12 +655,12 @@ export default {
     const refused = () => view.showVaryRefused();
     model.on("change:vary_refused", refused);
     const custom = (msg, buffers) => {
-      if (msg?.event === "pictures") view.received(msg.keys, buffers);
+      if (msg?.event === "pictures") view.received(msg, buffers);
     };
     model.on("msg:custom", custom);
     view.drawTiles();
     return () => {
-      model.off("change:tiles", tiles);
+      model.off("change:tiles", state);
       model.off("change:size", tiles);
       model.off("change:stale", tiles);
       model.off("change:large", large);
