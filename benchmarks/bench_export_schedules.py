@@ -5,12 +5,16 @@ Both loaders are make_loader()'s, prefetching as in training, on a file list tha
 bundled samples `repeats` times; whole epochs alternate between them within one run (the order
 flips every round) so machine noise hits both alike. Also timed: set_epoch as a sampler calls it,
 and one rebuild of the pipeline from its checkpoint (what giving each epoch its values by
-rebuilding would cost per epoch).
+rebuilding would cost per epoch). Then the cost per batch alone: the two modules' pipelines
+with synchronous executors taking turns batch by batch on the same batches, with and without
+checkpointing (which the scheduled loader turns on) and the values fed; the median of the
+paired ratios holds up under a loaded machine where sums do not.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -26,6 +30,8 @@ from augexplorer.spec import GraphSpec, Schedule
 BATCH = 8
 THREADS = 2
 EPOCHS = 90
+# Synchronous: a run's time is that batch's own work, not overlap with the other pipelines.
+SYNC = {"prefetch_queue_depth": 1, "exec_async": False, "exec_pipelined": False}
 
 
 def graphs() -> dict[str, GraphSpec]:
@@ -63,8 +69,52 @@ def epoch_seconds(loader: Any, epoch: int) -> tuple[float, int]:
     return time.perf_counter() - start, images
 
 
+def batch_costs(modules: dict[str, Any], data: str, rounds: int) -> dict[str, dict[str, float]]:
+    """Per variant: images/s over all its batches and the median over batches of (the plain
+    pipeline's time / its time) on the same batch."""
+    plain, scheduled = modules["without"], modules["with"]
+    files, labels, _ = plain.read_data(data)
+    options = {"device": "cpu", "batch_size": BATCH, "num_threads": THREADS, "device_id": None}
+    options.update(SYNC)
+    pipes = {
+        "without schedules": plain.imagenet_train_pipeline(files, labels, **options),
+        "without, checkpointing": plain.imagenet_train_pipeline(
+            files, labels, enable_checkpointing=True, **options
+        ),
+        "fed": scheduled.imagenet_train_pipeline(
+            files, labels, strengths=scheduled.Strengths(), **options
+        ),
+        "fed, checkpointing (the loader's)": scheduled.imagenet_train_pipeline(
+            files, labels, strengths=scheduled.Strengths(), enable_checkpointing=True, **options
+        ),
+    }
+    for pipe in pipes.values():
+        pipe.build()
+        for _ in range(3):  # warm-up
+            pipe.run()
+    times: dict[str, list[float]] = {name: [] for name in pipes}
+    batches = len(files) // BATCH
+    for round_index in range(rounds):
+        order = list(pipes) if round_index % 2 == 0 else list(reversed(pipes))
+        for _ in range(batches):
+            for name in order:
+                start = time.perf_counter()
+                pipes[name].run()
+                times[name].append(time.perf_counter() - start)
+    base = times["without schedules"]
+    return {
+        name: {
+            "images_per_second": len(spent) * BATCH / sum(spent),
+            "median_paired_ratio": statistics.median(
+                a / b for a, b in zip(base, spent, strict=True)
+            ),
+        }
+        for name, spent in times.items()
+    }
+
+
 def compare_loaders(rounds: int, repeats: int) -> None:
-    load = Path("/proc/loadavg").read_text().split()[:3]
+    load = _loadavg().split()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         data = str(file_list(folder, repeats))
@@ -101,7 +151,9 @@ def compare_loaders(rounds: int, repeats: int) -> None:
             next(scheduled)  # rebuilt from its checkpoint, then the batch
             rebuilds.append(time.perf_counter() - start)
         batch_seconds = BATCH / (counted["with"] / spent["with"])
-    overall = {name: counted[name] / spent[name] for name in loaders}
+        del loaders, scheduled
+        costs = batch_costs(modules, data, rounds)
+    overall = {name: counted[name] / spent[name] for name in counted}
     ratio = overall["with"] / overall["without"]
     rebuild_ms = (min(rebuilds) - batch_seconds) * 1000
     epoch_images = counted["with"] // rounds
@@ -115,7 +167,13 @@ def compare_loaders(rounds: int, repeats: int) -> None:
         f"({rebuild_ms / 1000 / (epoch_images / overall['with']) * 100:.1f}% of a "
         f"{epoch_images}-image epoch)"
     )
-    print(f"/proc/loadavg before: {' '.join(load)}")
+    print("per batch, synchronous, batch by batch in turn:")
+    for name, cost in costs.items():
+        print(
+            f"  {name:>34}: {cost['images_per_second']:7.1f} images/s, "
+            f"median paired {cost['median_paired_ratio']:.3f}x"
+        )
+    print(f"/proc/loadavg before: {' '.join(load)}, after: {_loadavg()}")
     write_results(
         "export_schedules",
         {
@@ -130,6 +188,11 @@ def compare_loaders(rounds: int, repeats: int) -> None:
             "target": 0.98,
             "set_epoch_us": set_epoch_us,
             "rebuild_ms": rebuild_ms,
+            "batch_costs": costs,
             "loadavg_before": load,
         },
     )
+
+
+def _loadavg() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])

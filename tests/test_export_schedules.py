@@ -88,7 +88,10 @@ RUNNER = textwrap.dedent(
         assert "augexplorer" not in sys.modules, "the exported module imported augexplorer"
         data = job.get("data", module.DATA)
         device = job.get("device", "cpu")
-        load = lambda: module.make_loader(data, batch_size=job["batch"], device=device)
+        shard = job.get("shard", [0, 1])  # [rank, world size]
+        load = lambda: module.make_loader(
+            data, batch_size=job["batch"], device=device, shard_id=shard[0], num_shards=shard[1]
+        )
         saved = {}
         action = job["action"]
         if action == "first":  # a new loader's first batch at each epoch
@@ -121,6 +124,9 @@ RUNNER = textwrap.dedent(
             taken += [take(loader) for _ in range(job["after"])]
             for index, batch in enumerate(taken):
                 saved[f"dark_{index}"] = dark(batch["images"].numpy())
+                if job.get("labels"):
+                    saved[f"labels_{index}"] = batch["labels"].numpy()
+                    saved[f"images_{index}"] = batch["images"].numpy()
         np.savez(job["out"], **saved)
     """
 )
@@ -147,8 +153,8 @@ def write(spec: GraphSpec, tmp: Path, name: str) -> Path:
     return path
 
 
-def explorer(spec: GraphSpec, epoch: int) -> np.ndarray:
-    session = Session(spec, device_id=None)
+def explorer(spec: GraphSpec, epoch: int, rank: int = 0, world_size: int = 1) -> np.ndarray:
+    session = Session(spec, device_id=None, rank=rank, world_size=world_size)
     return np.stack(
         [np.asarray(a) for a in session.set_epoch(epoch).arrays(spec.outputs["images"].node)]
     )
@@ -229,6 +235,45 @@ def test_explorer_module_and_hand_written_pipeline_agree_at_an_epoch(
     module = first_batches[spec.name][f"first_{epoch}"]
     np.testing.assert_array_equal(module, explorer(spec, epoch))
     np.testing.assert_array_equal(module, by_hand(spec, epoch))
+
+
+def test_a_torchrun_rank_at_an_epoch_draws_what_the_explorer_previews_for_it(
+    tmp_path: Path,
+) -> None:
+    """Rank 1 of 2 at the last epoch: its own shard and seeds, the epoch's values."""
+    spec, epoch = ramped(), CHECKED[-1]
+    job = {"name": "rank", "module": str(write(spec, tmp_path, "rank")), "action": "first"}
+    saved = run_jobs([{**job, "epochs": [epoch], "shard": [1, 2]}], tmp_path)["rank"]
+    np.testing.assert_array_equal(saved[f"first_{epoch}"], explorer(spec, epoch, 1, 2))
+    assert not np.array_equal(saved[f"first_{epoch}"], explorer(spec, epoch))
+
+
+def test_setting_a_built_value_rebuilds_where_the_reader_stood(tmp_path: Path) -> None:
+    """set_strength on RandAugment's m (read when the pipeline is built) rebuilds the pipeline
+    before the next batch; the reader goes on as without the change."""
+    held = magnitude().with_schedule("augment.m", Schedule.constant(2))
+    jobs = [
+        {
+            "name": name,
+            "module": str(write(held, tmp_path, name)),
+            "action": "strength",
+            "target": "augment.m",
+            "value": value,
+            "after": 3,
+            "labels": True,
+        }
+        for name, value in (("strong", 26), ("same", 2))
+    ]
+    saved = run_jobs(jobs, tmp_path)
+    for index in range(4):
+        np.testing.assert_array_equal(
+            saved["strong"][f"labels_{index}"], saved["same"][f"labels_{index}"]
+        )
+    np.testing.assert_array_equal(saved["strong"]["images_0"], saved["same"]["images_0"])
+    for index in (1, 2, 3):  # every batch after the call: the rebuilt pipeline's, at m 26
+        assert not np.array_equal(
+            saved["strong"][f"images_{index}"], saved["same"][f"images_{index}"]
+        )
 
 
 def test_the_schedules_change_what_is_drawn(
