@@ -97,6 +97,8 @@ RUNNER = textwrap.dedent(
         if action == "first":  # a new loader's first batch at each epoch
             for epoch in job["epochs"]:
                 loader = load()
+                if job.get("len"):  # len() builds the pipeline before set_epoch
+                    assert len(loader) > 0
                 loader.set_epoch(epoch)
                 saved[f"first_{epoch}"] = next(loader)[0]["images"].numpy()
         elif action == "epochs":  # whole epochs, a sampler's set_epoch before each
@@ -274,6 +276,25 @@ def test_setting_a_built_value_rebuilds_where_the_reader_stood(tmp_path: Path) -
         assert not np.array_equal(
             saved["strong"][f"images_{index}"], saved["same"][f"images_{index}"]
         )
+
+
+def test_set_epoch_after_len_still_gives_the_epochs_first_batch(tmp_path: Path) -> None:
+    """len() builds the pipeline first: a fed value is read when DALI asks for it, a value read
+    at build time (m) rebuilds it before the first batch."""
+    epoch = CHECKED[-1]
+    jobs = [
+        {
+            "name": spec.name,
+            "module": str(write(spec, tmp_path, spec.name)),
+            "action": "first",
+            "epochs": [epoch],
+            "len": True,
+        }
+        for spec in (ramped(), magnitude())
+    ]
+    saved = run_jobs(jobs, tmp_path)
+    for spec in (ramped(), magnitude()):
+        np.testing.assert_array_equal(saved[spec.name][f"first_{epoch}"], explorer(spec, epoch))
 
 
 def test_the_schedules_change_what_is_drawn(

@@ -154,8 +154,12 @@ class ScheduledLoader:
             raise ValueError(f"epoch must be an integer >= 0, got {epoch!r}")
         if epoch == self.strengths.epoch:
             return
+        built = self._built_values(self.strengths.epoch)
         self.strengths.epoch = epoch
-        self.stale = self.iterator is not None
+        # batches prepared at the old epoch, or a value read at build time that changes: the
+        # pipeline goes back to where the taken batches end (fed values are read as DALI asks)
+        prepared = len(self.strengths.asked) > 0 or built != self._built_values(epoch)
+        self.stale = self.stale or (self.iterator is not None and prepared)
 
     def set_strength(self, name, value):
         if name not in SCHEDULES:
