@@ -20,7 +20,7 @@ from exported_checks import check_module
 
 from augexplorer import GraphSpec, Probability, Random, Session, Source
 from augexplorer.data import samples_dir
-from augexplorer.export import generate
+from augexplorer.export import ExportError, generate
 from augexplorer.export.importer import import_graph
 from augexplorer.spec import Schedule, chain
 from augexplorer.validate import validate
@@ -534,3 +534,10 @@ def test_the_adaptive_example_runs_its_toy_loop(tmp_path: Path) -> None:
     assert [line.split(":")[0] for line in lines] == ["epoch 0", "epoch 1"]
     assert "+-5.0 degrees" in lines[0] and "+-30.0 degrees" in lines[1]
     assert (tmp_path / "adaptive_pipeline.py").is_file()
+
+
+def test_a_graph_with_schedules_on_arrays_is_refused_with_the_fix() -> None:
+    spec = ramped().with_source(Source("source", kind="arrays"))
+    with pytest.raises(ExportError, match="folder or file list source; this one reads arrays"):
+        generate(spec)
+    generate(GraphSpec(nodes=spec.nodes, outputs=spec.outputs, name="plain"))  # without: fine
