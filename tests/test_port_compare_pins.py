@@ -38,7 +38,9 @@ ALBUMENTATIONS = {
 }
 TORCHVISION = {
     "GaussianBlur": ("T.GaussianBlur(9, sigma=(0.1, 2.0))", 1),
-    "RandomRotation": ("T.RandomRotation(20)", None),  # approximate: a figure, no bound here
+    # approximate: a figure, no bound here
+    "RandomRotation": ("T.RandomRotation(20)", None),
+    "RandomAffine": ("T.RandomAffine(15, translate=(0.1, 0.1), scale=(0.9, 1.1), shear=5)", None),
 }
 
 

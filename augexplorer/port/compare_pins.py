@@ -61,6 +61,18 @@ PINS: dict[tuple[str, str], Pin] = {
     # the families below are graded exact for the same parameter values: pinned, their pixels
     # are measured against the library's (tests/test_port_compare_pins.py)
     ("torchvision", "GaussianBlur"): Pin("sigma 1.2", ((1, "sigma", (1.2, 1.2)),)),
+    # approximate, pinned for its figure: a translation range cannot be pinned to a shift
+    # (torchvision draws it symmetric about 0), so none is compared
+    ("torchvision", "RandomAffine"): Pin(
+        "angle 10, scale 1.1, shear 5, no translation",
+        (
+            (0, "degrees", (10.0, 10.0)),
+            (1, "translate", None),
+            (2, "scale", (1.1, 1.1)),
+            (3, "shear", (5.0, 5.0)),
+        ),
+        frozenset({"scale", "shear"}),
+    ),
     ("albumentations", "Affine"): Pin(
         "angle 10, scale 1.1, shear 5, shift 5% or 4 px",
         (
