@@ -513,3 +513,21 @@ def test_a_transfer_after_a_condition_is_kept_and_one_inside_it_is_not(tmp_path:
     for graph in (after, inside):
         with pytest.warns(GpuNodesOnCpu):
             assert [len(out) for out in session_batch(graph)] == [4, 4]
+
+
+@pytest.mark.gpu
+def test_on_a_gpu_the_export_moves_data_where_the_code_does(tmp_path: Path) -> None:
+    # dali_cpu=True: decoded and resized on the CPU, moved by the copies, normalised on the GPU
+    _source, graph = import_resnet(tmp_path, dali_cpu=True)
+    live = Session(graph, device_id=0).run()
+    placed = {step.id: step.device for step in live.plan.steps if step.role == "node"}
+    assert placed["image_random_crop"] == placed["resize"] == "cpu"
+    assert placed["resize_to_gpu"] == placed["crop_mirror_normalize"] == "gpu"
+    assert placed["labels_to_gpu"] == "gpu"
+    module = export(graph, tmp_path / "resnet_gpu_aug.py")
+    job = {"name": "resnet", "module": str(module), "out": str(tmp_path / "resnet.npz")}
+    job |= {"batch_size": graph.batch_size, "device": "gpu"}
+    exported = run_exported([job], tmp_path)["resnet"]
+    for index, ref in enumerate(live.plan.outputs.values()):
+        for sample, expected in enumerate(live.arrays(ref)):
+            np.testing.assert_array_equal(exported[f"{index}_{sample}"], expected)
