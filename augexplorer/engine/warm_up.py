@@ -10,12 +10,14 @@ conditional graph through the same runners converts those functions once, off th
 
 from __future__ import annotations
 
+import atexit
 import threading
 
 import numpy as np
 
 from ..spec import GraphSpec, Node, Probability, Random, Ref, Source
 
+EXIT_WAIT_S = 60.0  # the warm-up takes 3-6 s on a busy two-core machine
 _started = threading.Event()
 _done = threading.Event()
 
@@ -89,6 +91,10 @@ def warm_conditionals_in_background(num_threads: int = 1) -> threading.Thread | 
             _done.set()
 
     thread = threading.Thread(target=work, name="augexplorer-warm-conditionals", daemon=True)
+    # DALI shuts its pipelines down at exit and asserts none is left: one the warm-up builds
+    # meanwhile would fail that. Handlers run last-registered first, so this one (registered
+    # after DALI's) lets the warm-up finish before DALI's runs.
+    atexit.register(_done.wait, EXIT_WAIT_S)
     thread.start()
     return thread
 
