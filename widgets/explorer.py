@@ -167,7 +167,7 @@ class Explorer(widgets.VBox):
         self.tabs = tabs
         tabs.observe(lambda ch: self.export_view.set_visible(ch["new"] == 1), "selected_index")
         graph = _section("Graph", self.graph)
-        node = _section("Selected node", self.node_panel)
+        node = _section("Selected node", self.node_panel, self.schedules.editor)
         adding = _section("Add operator", self.picker)
         run = _section("Training run", self.schedules)
         # The images come first: the editing column keeps a fixed width and the output takes

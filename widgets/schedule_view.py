@@ -1,5 +1,6 @@
 """The panel's training-run box: the run's length, the epoch previewed, a small plot of every
-scheduled value over the run, and an editor that schedules a number of the selected node.
+scheduled value over the run; and the editor that schedules a number of the selected node
+(:attr:`ScheduleView.editor`, which the panel shows under the node's own controls).
 
 Moving the epoch changes no seed: the grid then shows only what the schedules change. The plot
 is inline SVG, one row per scheduled value (each on its own scale), the previewed epoch marked.
@@ -57,7 +58,7 @@ class ScheduleView(widgets.VBox):
             max=DEFAULT_EPOCHS - 1,
             description="epoch",
             continuous_update=False,
-            layout={"width": "330px"},
+            layout={"width": "100%", "max_width": "330px"},
         )
         describe(self.epoch, "epoch", "the epoch previewed: the grid shows the batch it draws")
         self.epoch.add_class("ax-epoch")
@@ -87,6 +88,7 @@ class ScheduleView(widgets.VBox):
         self.note = widgets.HTML()
         self.editor = widgets.VBox(
             [
+                widgets.HTML("<div class='ax-section-title'>Follow the run</div>"),
                 self.target,
                 widgets.HBox([self.curve]),
                 widgets.HBox([self.start, self.end]),
@@ -95,8 +97,9 @@ class ScheduleView(widgets.VBox):
                 self.note,
             ]
         )
+        # shown with the selected node's controls (the panel places it), where its numbers are
         self.editor.add_class("ax-schedule-editor")
-        super().__init__([widgets.HBox([self.epochs]), self.epoch, self.plot, self.editor])
+        super().__init__([widgets.HBox([self.epochs]), self.epoch, self.plot])
         self.add_class("ax-schedules")
         self.epochs.observe(self._epochs_typed, "value")
         self.epoch.observe(self._epoch_moved, "value")
@@ -231,7 +234,7 @@ def schedule_plot(spec: GraphSpec, epoch: int) -> str:
         "class='ax-plot-epoch'/>"
     )
     return (
-        f"<svg class='ax-schedule-svg' width='{width}' height='{height}' "
+        f"<svg class='ax-schedule-svg' style='max-width: {width}px' "
         f"viewBox='0 0 {width} {height}' role='img' "
         f"aria-label='scheduled values over {last + 1} epochs, epoch {epoch} marked'>"
         + marker

@@ -66,3 +66,6 @@ def test_moving_the_epoch_redraws_the_grid_and_the_plot(page: Any, artifacts: Pa
         page.locator(".ax-schedules").first.screenshot(
             path=str(artifacts / f"schedules-box-{width}.png")
         )
+        editor = page.locator(".ax-schedule-editor").first
+        assert editor.is_visible()  # with the selected node's controls
+        editor.screenshot(path=str(artifacts / f"schedules-editor-{width}.png"))
