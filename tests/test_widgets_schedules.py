@@ -66,6 +66,9 @@ def test_scheduling_then_moving_the_epoch_changes_only_the_scheduled_value(
     assert angles(explorer) == pytest.approx([a * 3 for a in first], rel=1e-5)
     assert f"epoch {DEFAULT_EPOCHS - 1} marked" in box.plot.value
     assert "rotate.angle.high" in box.plot.value
+    note = explorer.node_panel.controls["angle"].schedule_note
+    assert note.layout.display == "" and "high and low follow the run" in note.value
+    assert explorer.node_panel.controls["fill_value"].schedule_note.layout.display == "none"
     rotate = next(n for n in explorer.graph.nodes if n["id"] == "rotate")
     assert rotate["randoms"] == [
         "angle ~ U(-60, 60)",  # the draw as the epoch previewed makes it

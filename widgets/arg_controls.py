@@ -858,9 +858,27 @@ class ArgControl(widgets.VBox):
         )
         self.starting_note.add_class("ax-arg-starting-note")
         self._mark_starting(value)
-        super().__init__([*rows, self.starting_note, self.message])
+        # A value a schedule drives (augexplorer.schedules): the box holds it as written, the
+        # schedule decides what each epoch uses, so the row says which parts follow the run.
+        self.schedule_note = widgets.HTML("")
+        self.schedule_note.add_class("ax-arg-schedule-note")
+        self.schedule_note.layout.display = "none"
+        super().__init__([*rows, self.starting_note, self.schedule_note, self.message])
         self.add_class(f"ax-arg-{name}")
         self.add_class("ax-arg")
+
+    def show_scheduled(self, parts: list[str]) -> None:
+        """Say which parts of this argument follow the run (``["high", "low"]``, ``[""]`` for
+        the constant itself); none hides the note."""
+        self.schedule_note.layout.display = "" if parts else "none"
+        if not parts:
+            return
+        what = "follows" if parts == [""] else " and ".join(parts) + " follow"
+        self.schedule_note.value = (
+            f"<span class='ax-muted' title='the box holds the value as written; the schedule "
+            f"gives each epoch its own (Follow the run)'>⏱ {html.escape(what)} the run: "
+            "the box holds the value as written</span>"
+        )
 
     def _set_button(self, start: ArgValue) -> widgets.Button:
         button = widgets.Button(

@@ -140,9 +140,14 @@ class NodePanel(widgets.VBox):
             self._shape = shape
         self._quiet = True
         try:
+            scheduled: dict[str, list[str]] = {}
+            for target in spec.schedules:
+                if target.node == node_id and target.arg is not None:
+                    scheduled.setdefault(target.arg, []).append(target.bound or "")
             for name, control in self.controls.items():
                 value = node.args.get(name, _default(info, name))
                 control.show(value, errors.get(name))
+                control.show_scheduled(sorted(scheduled.get(name, [])))
             for name, view in self.code_views.items():
                 view.show(node.args.get(name), errors.get(name))
             if node.probability is not None and node.probability.p != self.probability.value:
