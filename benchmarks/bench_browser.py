@@ -296,7 +296,9 @@ def main() -> int:
                 page.add_init_script(WS_WATCH)
                 open_notebook(page, lab, name)
                 run_all(page)
-                page.locator(".ax-explorer .ax-tile img[data-key]").first.wait_for(timeout=120_000)
+                page.locator(".ax-explorer .ax-tile canvas[data-key]").first.wait_for(
+                    timeout=120_000
+                )
                 page.locator(".ax-graph [data-node='brightness']").click()
                 page.locator(".ax-arg-brightness .noUi-handle").wait_for()
                 time.sleep(1.0)

@@ -288,4 +288,6 @@ def kernel_eval(page: Page, code: str) -> str:
 
 
 def grid_src(page: Page) -> str:
-    return str(page.locator(".ax-explorer img.ax-grid").first.get_attribute("src") or "")
+    """The name of the first tile's picture on screen (a hash of its bytes, tile_pictures.py): it
+    changes with the picture's pixels."""
+    return str(page.locator(".ax-explorer canvas.ax-grid").first.get_attribute("data-key") or "")

@@ -237,7 +237,7 @@ def test_pixel_masks_are_drawn_and_switch_off(page: Any, artifacts: Path) -> Non
     # the mask covers the picture exactly
     covers = page.evaluate(
         "() => [...document.querySelectorAll('.ax-tile .ax-ov-frame')].map(frame => {"
-        " const a = frame.querySelector('img').getBoundingClientRect();"
+        " const a = frame.querySelector('canvas').getBoundingClientRect();"
         " const b = frame.querySelector('image.ax-ov-masks').getBoundingClientRect();"
         " return Math.max(Math.abs(a.left - b.left), Math.abs(a.top - b.top),"
         " Math.abs(a.width - b.width), Math.abs(a.height - b.height)); })"

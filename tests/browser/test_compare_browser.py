@@ -28,7 +28,7 @@ def page(browser: Any, lab: Server) -> Any:
     path = write_panel_notebook(lab.root, "compare", "compare", code)
     context = browser.new_context(viewport={"width": 1600, "height": 1100})
     page = context.new_page()
-    open_panel(page, lab, "compare", path, ".ax-explorer img.ax-grid[src]")
+    open_panel(page, lab, "compare", path, ".ax-explorer canvas.ax-grid[data-key]")
     yield page
     context.close()
 

@@ -22,7 +22,7 @@ def page(browser: Any, lab: Server) -> Any:
     page = context.new_page()
     open_notebook(page, lab, "01_quickstart.ipynb")
     run_all(page)
-    page.locator(".ax-explorer img.ax-grid[src]").first.wait_for(timeout=90_000)
+    page.locator(".ax-explorer canvas.ax-grid[data-key]").first.wait_for(timeout=90_000)
     yield page
     context.close()
 
@@ -33,8 +33,8 @@ def sample_classes() -> set[str]:
 
 def _wait_grid_change(page: Any, before: str) -> str:
     page.wait_for_function(
-        "(before) => { const img = document.querySelector('.ax-explorer img.ax-grid');"
-        " return img && img.src && img.src !== before; }",
+        "(before) => { const c = document.querySelector('.ax-explorer canvas.ax-grid');"
+        " return c && c.dataset.key && c.dataset.key !== before; }",
         arg=before,
         timeout=30_000,
     )

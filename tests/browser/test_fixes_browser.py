@@ -55,7 +55,7 @@ def test_bad_files_are_left_out_with_one_click(page: Any, artifacts: Path) -> No
     page.locator(".ax-output").first.screenshot(path=str(artifacts / "fixes-bad-files.png"))
     button.click()
     errors.wait_for(state="hidden", timeout=60_000)
-    page.locator(".ax-tile img[src]").first.wait_for(timeout=60_000)
+    page.locator(".ax-tile canvas[data-key]").first.wait_for(timeout=60_000)
     files = kernel_eval(page, "print(sorted({f.split('/')[-1] for f in explorer.result.files()}))")
     assert "broken.jpg" not in files and ".jpg" in files
     # said by the panel, redrawn a moment after the grid

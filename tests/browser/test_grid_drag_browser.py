@@ -49,10 +49,10 @@ print(json.dumps({
 
 PAGE_TILES = """
 () => [...document.querySelectorAll('.ax-explorer .ax-tile')].map((fig) => ({
-  key: fig.querySelector('img').dataset.key || '',
+  key: fig.querySelector('canvas').dataset.key || '',
   draws: fig.querySelector('.ax-tile-draws').textContent.replaceAll('\\u200b', ''),
   preview: fig.classList.contains('ax-tile-preview'),
-  width: fig.querySelector('img').naturalWidth,
+  width: fig.querySelector('canvas').width,
 }))
 """
 
@@ -62,7 +62,7 @@ def page(browser: Any, lab: Server) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1600, "height": 1000})
     page = context.new_page()
     path = write_panel_notebook(lab.root, FOLDER, "grid_drag", PANEL)
-    open_panel(page, lab, "grid-drag", path, ".ax-explorer .ax-tile img[data-key]")
+    open_panel(page, lab, "grid-drag", path, ".ax-explorer .ax-tile canvas[data-key]")
     page.locator(HIGH).wait_for(timeout=60_000)
     yield page
     context.close()
@@ -102,7 +102,7 @@ def test_a_drag_ends_on_the_final_values_full_pictures_and_captions(page: Any) -
         assert -20.1 <= angle <= final["high"] + 0.1, (draws, final["high"])
     # The page shows exactly those: every tile's pixels and its caption, no preview left.
     page.wait_for_function(
-        "(keys) => { const c = [...document.querySelectorAll('.ax-explorer .ax-tile img')];"
+        "(keys) => { const c = [...document.querySelectorAll('.ax-explorer .ax-tile canvas')];"
         " return c.length === keys.length && c.every((e, i) => e.dataset.key === keys[i]); }",
         arg=final["keys"],
         timeout=30_000,
@@ -125,7 +125,7 @@ def test_an_unchanged_redraw_sends_no_picture(page: Any) -> None:
     again = kernel_tiles(page)
     assert again["keys"] == first["keys"] and again["sent"] == compared["sent"]
     page.wait_for_function(
-        "(keys) => { const c = [...document.querySelectorAll('.ax-explorer .ax-tile img')];"
+        "(keys) => { const c = [...document.querySelectorAll('.ax-explorer .ax-tile canvas')];"
         " return c.length === keys.length && c.every((e, i) => e.dataset.key === keys[i]); }",
         arg=first["keys"],
         timeout=30_000,

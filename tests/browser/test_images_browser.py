@@ -31,7 +31,7 @@ def page(browser: Any, lab: Server) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1600, "height": 1000})
     page = context.new_page()
     path = write_panel_notebook(lab.root, FOLDER, "images", PANEL)
-    open_panel(page, lab, "images", path, ".ax-explorer .ax-tile img[src]")
+    open_panel(page, lab, "images", path, ".ax-explorer .ax-tile canvas[data-key]")
     yield page
     context.close()
 

@@ -34,7 +34,7 @@ def page(browser: Any, lab: Server) -> Iterator[Any]:
     page = context.new_page()
     open_in_notebook7(page, lab, f"{FOLDER}/01_quickstart.ipynb")
     run_all(page)
-    page.locator(".ax-explorer img.ax-grid[src]").first.wait_for(timeout=90_000)
+    page.locator(".ax-explorer canvas.ax-grid[data-key]").first.wait_for(timeout=90_000)
     yield page
     context.close()
 
@@ -51,7 +51,7 @@ def test_notebook7_renders_the_panel_and_a_slider_changes_the_grid(
     handle = page.locator(".ax-arg-fill_value .noUi-handle").first
     handle.wait_for(timeout=30_000)
     page.wait_for_function(
-        "(before) => document.querySelector('.ax-explorer img.ax-grid').src !== before",
+        "(before) => document.querySelector('.ax-explorer canvas.ax-grid').dataset.key !== before",
         arg=before,
         timeout=30_000,
     )
@@ -60,7 +60,7 @@ def test_notebook7_renders_the_panel_and_a_slider_changes_the_grid(
     for _ in range(5):
         handle.press("ArrowRight")
     page.wait_for_function(
-        "(before) => document.querySelector('.ax-explorer img.ax-grid').src !== before",
+        "(before) => document.querySelector('.ax-explorer canvas.ax-grid').dataset.key !== before",
         arg=before,
         timeout=30_000,
     )

@@ -37,7 +37,7 @@ def page(browser: Any, lab: Server) -> Any:
     path = write_panel_notebook(lab.root, "ported", "ported", code)
     context = browser.new_context(viewport={"width": 1600, "height": 1100})
     page = context.new_page()
-    open_panel(page, lab, "ported", path, ".ax-explorer img.ax-grid[src]")
+    open_panel(page, lab, "ported", path, ".ax-explorer canvas.ax-grid[data-key]")
     yield page
     context.close()
 

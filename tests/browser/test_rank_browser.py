@@ -24,7 +24,7 @@ def page(browser: Any, lab: Server) -> Any:
     path = write_panel_notebook(lab.root, "ranks", "ranks", code)
     context = browser.new_context(viewport={"width": 1600, "height": 1100})
     page = context.new_page()
-    open_panel(page, lab, "ranks", path, ".ax-explorer img.ax-grid[src]")
+    open_panel(page, lab, "ranks", path, ".ax-explorer canvas.ax-grid[data-key]")
     yield page
     context.close()
 
@@ -40,8 +40,8 @@ def test_typing_a_rank_previews_that_process(page: Any, artifacts: Path) -> None
     _type(page, ".ax-world", "2")
     _type(page, ".ax-rank", "1")
     page.wait_for_function(
-        "(before) => { const img = document.querySelector('.ax-explorer img.ax-grid');"
-        " return img && img.src !== before; }",
+        "(before) => { const c = document.querySelector('.ax-explorer canvas.ax-grid');"
+        " return c && c.dataset.key !== before; }",
         arg=before,
         timeout=30_000,
     )

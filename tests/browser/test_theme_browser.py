@@ -54,7 +54,7 @@ def page(browser: Any, lab: Server) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1600, "height": 1400})
     page = context.new_page()
     path = write_panel_notebook(lab.root, FOLDER, "theme", PANEL)
-    open_panel(page, lab, "theme", path, ".ax-explorer .ax-tile img[src]")
+    open_panel(page, lab, "theme", path, ".ax-explorer .ax-tile canvas[data-key]")
     page.locator(".ax-graph [data-node='rotate']").click()
     page.locator(".ax-arg-fill_value .ax-number-box input").wait_for(timeout=30_000)
     page.locator(".ax-bar-row").first.wait_for(timeout=30_000)

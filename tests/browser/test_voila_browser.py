@@ -21,7 +21,7 @@ def page(browser: Any, voila: Server) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1700, "height": 1100})
     page = context.new_page()
     page.goto(voila.url, timeout=120_000)
-    page.locator(".ax-explorer .ax-tile img[src]").first.wait_for(timeout=120_000)
+    page.locator(".ax-explorer .ax-tile canvas[data-key]").first.wait_for(timeout=120_000)
     yield page
     context.close()
 

@@ -30,7 +30,7 @@ def page(browser: Any, lab: Server) -> Iterator[Any]:
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=lab.url)
     page = context.new_page()
     path = write_panel_notebook(lab.root, FOLDER, "what_you_see", PANEL)
-    open_panel(page, lab, "what_you_see", path, ".ax-explorer .ax-tile img[src]")
+    open_panel(page, lab, "what_you_see", path, ".ax-explorer .ax-tile canvas[data-key]")
     yield page
     context.close()
 

@@ -5,12 +5,13 @@
 //
 // Pictures arrive apart from the tiles' state, named by a hash of their bytes
 // (tile_pictures.py), and only those this page does not hold. Each is decoded off the main
-// thread as soon as it arrives (an image element's decode(), away from the page), then put in
-// its tile's place; a tile shows its new caption together with its new pixels, each tile as
-// soon as its own are decoded, and a picture a newer state no longer asks for is dropped unseen.
-// Measured in Chromium on sixteen 240 px JPEGs (benchmarks/bench_browser.py, BENCHMARKS.md):
-// a data URL decoded so was ready in 3-4 ms, WebCodecs' ImageDecoder in ~7 ms, and
-// createImageBitmap of a Blob in ~12 ms (each Blob a trip to the browser's blob registry).
+// thread as soon as it arrives (WebCodecs' ImageDecoder; createImageBitmap where there is none)
+// and drawn on its tile's canvas; a tile shows its new caption together with its new pixels,
+// each tile as soon as its own are decoded, and a picture a newer state no longer asks for is
+// dropped unseen. Measured in JupyterLab in Chromium (benchmarks/bench_browser.py,
+// BENCHMARKS.md): an image element's decode() waits for the page's next frames (the compositor
+// decodes it), ~30 ms on a busy page; createImageBitmap of a Blob pays a trip to the browser's
+// blob registry per picture; ImageDecoder decodes on its own thread, tied to no frame.
 
 // Lumino (JupyterLab, Notebook 7) skips its keyboard shortcuts inside an element marked so:
 // without it, arrows and Esc would move between notebook cells instead.
@@ -42,8 +43,22 @@ function setHidden(el, hidden) {
 
 const clock = () => performance.timeOrigin + performance.now();
 
-// A data URL: sixteen Blob URLs cost ~10 ms of the page's main thread (each one a trip to
-// the browser's blob registry), the same pictures as base64 text well under half of that.
+// A JPEG's pixels, decoded off the main thread: a VideoFrame or an ImageBitmap (null where the
+// bytes cannot be decoded: shown as no picture, not an error that stops the rest).
+function decodePicture(view) {
+  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  // ImageDecoder only in a secure context (localhost, https): elsewhere createImageBitmap
+  if (typeof ImageDecoder !== "undefined") {
+    const decoder = new ImageDecoder({ data: bytes, type: "image/jpeg" });
+    return decoder.decode().then(
+      (result) => { decoder.close(); return result.image; },
+      () => { decoder.close(); return null; },
+    );
+  }
+  return createImageBitmap(new Blob([bytes], { type: "image/jpeg" })).catch(() => null);
+}
+
+// The bytes as a data URL, for an image element (the large view's first look at a tile).
 function dataUrl(view, type) {
   const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
   let text = "";
@@ -53,14 +68,18 @@ function dataUrl(view, type) {
   return `data:${type};base64,${btoa(text)}`;
 }
 
-// `img` (decoded) in the place of `old`, as the same part of its tile.
-function putPicture(old, img, key) {
-  // one picture shown twice (A and B alike) needs a second element
-  const shown = img.isConnected ? img.cloneNode() : img;
-  shown.className = old.className;
-  shown.alt = "";
-  shown.dataset.key = key;
-  old.replaceWith(shown);
+function release(picture) {
+  picture?.close();
+}
+
+// Decoded pixels on a tile's canvas, at the picture's own resolution (a preview is smaller:
+// the page's style sizes the canvas, not its pixels).
+function drawPicture(canvas, picture) {
+  const width = picture.displayWidth ?? picture.width;
+  const height = picture.displayHeight ?? picture.height;
+  if (canvas.width !== width) canvas.width = width;
+  if (canvas.height !== height) canvas.height = height;
+  canvas.getContext("2d").drawImage(picture, 0, 0);
 }
 
 const TYPED = {
@@ -131,7 +150,8 @@ class TileGrid {
     this.frame = 0; // every drawing of the tiles, numbered
     this.newest = -1; // the newest of the kernel's frames drawn (TileGrid.frame)
     this.newestTiles = [];
-    this.decoded = new Map(); // picture name -> Promise of its image, decoded (null: cannot)
+    this.decoded = new Map(); // picture name -> Promise of its pixels, decoded (null: cannot)
+    this.bytes = new Map(); // picture name -> its encoded bytes, as they came
     this.waiting = new Map(); // picture name -> callbacks for a picture not here yet
     this.fresh = new Set(); // names arrived since the tiles' state last changed
     this.asked = new Set(); // names asked of the kernel, not here yet
@@ -163,13 +183,11 @@ class TileGrid {
     const keys = msg.keys || [];
     this.times.pictures = clock();
     keys.forEach((key, i) => {
-      const img = new Image();
-      img.src = dataUrl(buffers[i], "image/jpeg");
-      // a picture that cannot be decoded is shown as none, not as an error that stops the rest
-      const decoded = img.decode().then(
-        () => { this.times.bitmaps = clock(); return img; },
-        () => null,
-      );
+      this.bytes.set(key, buffers[i]);
+      const decoded = decodePicture(buffers[i]).then((picture) => {
+        this.times.bitmaps = clock();
+        return picture;
+      });
       this.decoded.set(key, decoded);
       this.fresh.add(key);
       this.asked.delete(key);
@@ -199,8 +217,11 @@ class TileGrid {
   keepOnly(tiles) {
     const named = new Set();
     for (const tile of tiles) for (const key of tile.pictures || []) if (key) named.add(key);
-    for (const key of [...this.decoded.keys()]) {
-      if (!named.has(key) && !this.fresh.has(key)) this.decoded.delete(key);
+    for (const [key, decoded] of [...this.decoded]) {
+      if (named.has(key) || this.fresh.has(key)) continue;
+      this.decoded.delete(key);
+      this.bytes.delete(key);
+      decoded.then(release); // a tile still decoding it checks it is wanted before drawing
     }
     this.fresh.clear();
     for (const key of this.waiting.keys()) if (!named.has(key)) this.waiting.delete(key);
@@ -278,7 +299,7 @@ class TileGrid {
       const pictures = h("div", "ax-tile-pictures", fig);
       (tile.pictures || []).forEach(() => {
         const box = h("div", "ax-tile-picture", pictures);
-        h("img", "", h("span", "ax-ov-frame", box)).alt = ""; // the frame carries annotations
+        h("canvas", "", h("span", "ax-ov-frame", box)); // the frame carries annotations
         h("span", "ax-tile-tag", box);
       });
       h("pre", "ax-tile-values", fig);
@@ -298,7 +319,7 @@ class TileGrid {
       });
       return fig;
     });
-    const first = this.grid.querySelector("img");
+    const first = this.grid.querySelector("canvas");
     // Tests wait on this picture: its data-key (its bytes' name) changes with its pixels.
     if (first) first.classList.add("ax-grid");
   }
@@ -341,10 +362,15 @@ class TileGrid {
       setText(tag, (tile.tags || [])[k] || "");
       setHidden(tag, !tag.textContent);
       if (pictures) {
-        const old = boxes[k].querySelector("img");
-        if (pictures[k]) putPicture(old, pictures[k], key);
-        else old.dataset.key = "";
-        setHidden(boxes[k].querySelector("img"), !pictures[k]);
+        const canvas = boxes[k].querySelector("canvas");
+        let drawn = Boolean(pictures[k]);
+        try {
+          if (drawn) drawPicture(canvas, pictures[k]);
+        } catch {
+          drawn = false; // released meanwhile: a newer picture is on its way
+        }
+        canvas.dataset.key = drawn ? key : "";
+        setHidden(canvas, !drawn);
       }
       // its place in the square at the grid's one scale (tile_grid.css: fractions of the side)
       const [w, hgt] = (tile.sizes || [])[k] || [0, 0];
@@ -381,7 +407,7 @@ class TileGrid {
     const overlays = this.model.get("overlays") || [];
     const i = this.tileEls.indexOf(fig);
     fig.querySelectorAll(".ax-ov-frame").forEach((frame, k) => {
-      drawOverlay(frame, frame.querySelector("img")?.hidden ? null : overlays[i]?.[k]);
+      drawOverlay(frame, frame.querySelector("canvas")?.hidden ? null : overlays[i]?.[k]);
     });
   }
 
@@ -464,9 +490,10 @@ class TileGrid {
       const pane = h("figure", "ax-pane ax-pane-after", panes);
       h("div", "ax-pane-title", pane, "after");
       const img = h("img", "ax-pane-preview", pane);
-      const url = this.tileEls.find((t) => Number(t.dataset.index) === index)
-        ?.querySelector("img")?.src;
-      if (url) img.src = url;
+      const key = this.tileEls.find((t) => Number(t.dataset.index) === index)
+        ?.querySelector("canvas")?.dataset.key;
+      const bytes = key && this.bytes.get(key);
+      if (bytes) img.src = dataUrl(bytes, "image/jpeg");
       h("div", "ax-pane-meta", pane, "loading full resolution…");
       return;
     }
