@@ -25,7 +25,12 @@ in the page) and to the sample at full resolution beside its input and original 
 to the kernel), each measured in the page; target 100 ms. The load average is recorded too:
 other work on the machine shows up in every figure.
 
-    python benchmarks/bench_browser.py [--moves 30] [--batch 16] [--opens 20]
+A drag follows: keys pressed 25 ms apart on the same slider; the kernel sends previews while
+they come and the full pictures once they stop (widgets/drag_preview.py). Timed: from the last
+key to every tile showing its full picture, and the previews drawn on the way. Last, each way
+the page can decode the grid's pictures is timed in the open page (DECODERS).
+
+    python benchmarks/bench_browser.py [--moves 30] [--batch 16] [--opens 20] [--drags 10]
 """
 
 from __future__ import annotations
@@ -165,6 +170,51 @@ STAGES = (
 )
 
 
+# A drag as keys pressed in quick succession: the page's every drawing after the last key, with
+# whether any tile still showed a preview, and when the last key went down.
+WATCH_DRAG = """
+() => {
+  const root = document.querySelector('.ax-explorer .ax-tiles-root');
+  const now = () => performance.timeOrigin + performance.now();
+  window.__axDraws = []; window.__axLastKey = 0;
+  document.addEventListener('keydown', () => { window.__axLastKey = now(); }, true);
+  new MutationObserver(() => {
+    window.__axDraws.push([now(), root.querySelector('.ax-tile-preview') !== null]);
+  }).observe(root, { attributes: true, attributeFilter: ['data-drawn'] });
+}
+"""
+
+
+def drags(page: Any, count: int, keys: int = 8, apart_ms: int = 25) -> dict[str, Any]:
+    """`count` drags of `keys` key presses `apart_ms` apart on the slider: from the last key to
+    every tile showing its full picture (the previews replaced), and the previews drawn."""
+    page.evaluate(WATCH_DRAG)
+    handle = page.locator(".ax-arg-brightness .noUi-handle").first
+    to_full: list[float] = []
+    previews: list[int] = []
+    for drag in range(count):
+        handle.focus()
+        page.evaluate("() => { window.__axDraws = []; }")
+        key = "ArrowRight" if drag % 2 == 0 else "ArrowLeft"
+        for _ in range(keys):
+            handle.press(key)
+            page.wait_for_timeout(apart_ms)
+        page.wait_for_function(
+            "() => window.__axDraws.some(([t, p]) => t > window.__axLastKey && !p)",
+            timeout=30_000,
+        )
+        last, draws = page.evaluate("() => [window.__axLastKey, window.__axDraws]")
+        to_full.append(next(t for t, preview in draws if t > last and not preview) - last)
+        previews.append(sum(1 for _, preview in draws if preview))
+        page.wait_for_timeout(400)
+    return {
+        "keys_per_drag": keys,
+        "key_interval_ms": apart_ms,
+        "last_key_to_full_pictures_ms": summary(to_full),
+        "previews_drawn_per_drag": summary([float(n) for n in previews]),
+    }
+
+
 def large_view(page: Any, opens: int) -> tuple[list[float], list[float]]:
     """Click tiles in turn; milliseconds to the large view shown and to its full resolution."""
     page.evaluate(WATCH_LARGE)
@@ -277,6 +327,7 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--opens", type=int, default=20)
+    parser.add_argument("--drags", type=int, default=10)
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -348,6 +399,7 @@ def main() -> int:
                     page, "print(sum(len(p) for p in explorer.grid.pictures if p))"
                 )
                 sent = int(kernel_eval(page, "print(explorer.grid.tiles.pictures_sent)"))
+                dragged = drags(page, args.drags)
                 decoders = page_decoders(page)
                 opened, full = large_view(page, args.opens)
                 browser.close()
@@ -366,6 +418,7 @@ def main() -> int:
         "page_long_tasks_ms": summary(long_tasks[args.warmup :]),
         "grid_jpeg_bytes": int(grid_bytes.strip() or 0),
         "pictures_sent_per_move": (sent - sent_before) / (args.warmup + args.moves),
+        "drags": dragged,
         "page_decoders": decoders,
         "large_view_shown_ms": summary(opened),
         "large_view_full_resolution_ms": summary(full),
@@ -410,6 +463,12 @@ def main() -> int:
             )
         elif isinstance(got, dict) and "error" in got:
             print(f"  {name:26s} {got['error']}")
+    full_after = dragged["last_key_to_full_pictures_ms"]
+    print(
+        f"a drag ({dragged['keys_per_drag']} keys {dragged['key_interval_ms']} ms apart): "
+        f"{dragged['previews_drawn_per_drag']['p50']:.0f} previews drawn (p50), the full pictures "
+        f"p50 {full_after['p50']:.0f} ms (p95 {full_after['p95']:.0f}) after the last key"
+    )
     shown, full_res = summary(opened), summary(full)
     print(
         f"large view on a click: shown p50 {shown['p50']:.0f} ms (p95 {shown['p95']:.0f}), "

@@ -19,8 +19,9 @@ from collections.abc import Callable
 # Slider events come every ~16 ms during a drag: a new result within this long of the end of the
 # last one's drawing is part of the same drag.
 DRAG_S = 0.25
-# No new result for this long: the slider rests, the full pictures go.
-REST_S = 0.12
+# No new result for this long: the slider rests, the full pictures go (during a drag the kernel
+# is busy without a gap; a key held down repeats every ~33 ms).
+REST_S = 0.08
 
 
 class DragPreview:
