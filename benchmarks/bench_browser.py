@@ -270,6 +270,10 @@ async ({ jpeg, webp, rounds }) => {
       const d = new ImageDecoder({ data: b, type: 'image/jpeg' });
       const r = await d.decode(); r.image.close(); d.close(); }],
     webp_image_decode: ['webp', (b) => image(b, 'image/webp')],
+    webp_image_decoder: ['webp', async (b) => {
+      if (typeof ImageDecoder === 'undefined') throw new Error('no ImageDecoder');
+      const d = new ImageDecoder({ data: b, type: 'image/webp' });
+      const r = await d.decode(); r.image.close(); d.close(); }],
   };
   const out = {};
   for (const name of Object.keys(ways)) out[name] = { done: [], main_thread: [] };

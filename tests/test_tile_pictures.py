@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from augexplorer_widgets import Explorer
 from augexplorer_widgets.tile_grid import TileGrid, tile_state
-from augexplorer_widgets.tile_pictures import picture_key
+from augexplorer_widgets.tile_pictures import picture_key, picture_type
 from PIL import Image
 
 from augexplorer.render.tiles import node_tiles
@@ -58,6 +58,7 @@ def test_only_the_pictures_that_changed_are_sent(explorer: Explorer) -> None:
     content, buffers = sent[0]
     assert content["event"] == "pictures"
     assert content["keys"] == [picture_key(p) for p in (a, b, c)] and buffers == [a, b, c]
+    assert content["types"] == ["image/jpeg"] * 3  # what the page decodes them as
     # The tiles' state names the pictures; their bytes never travel in it. The message with
     # the pictures carries the same tiles and the frame's number (the page draws from it).
     state = grid.get_state("tiles")["tiles"]
@@ -95,7 +96,7 @@ def test_a_view_opened_later_gets_the_pictures_it_asks_for(explorer: Explorer) -
     sent = capture(grid)
     page_message(grid, {"event": "want", "keys": [picture_key(b), "0123456789abcdef"]})
     # only what the tiles hold now: a name from an older grid is not answered
-    assert sent == [({"event": "pictures", "keys": [picture_key(b)]}, [b])]
+    assert sent == [({"event": "pictures", "keys": [picture_key(b)], "types": ["image/jpeg"]}, [b])]
     sent.clear()
     page_message(grid, {"event": "want", "keys": "not a list"})
     assert sent == []
@@ -159,3 +160,18 @@ def test_without_an_event_loop_every_result_is_drawn_in_full(explorer: Explorer)
         slider.value = (-20.0, high)
     assert explorer.grid.previews == 0
     assert not any(t["preview"] for t in explorer.grid.tiles.tiles)
+
+
+@pytest.mark.parametrize(
+    ("format_name", "mime"), [("JPEG", "image/jpeg"), ("WEBP", "image/webp"), ("PNG", "image/png")]
+)
+def test_the_page_is_told_each_pictures_codec(format_name: str, mime: str) -> None:
+    """The grid's encoder may change codec; the page decodes each picture as its bytes say."""
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8), (200, 40, 40)).save(out, format_name)
+    picture = out.getvalue()
+    assert picture_type(picture) == mime
+    grid = TileGrid()
+    sent = capture(grid)
+    grid.tiles = [tile_state(0, [picture])]
+    assert [m["types"] for m, _ in sent] == [[mime]]

@@ -17,7 +17,7 @@ import traitlets
 
 from augexplorer.render.sample_view import SampleView
 
-from .tile_pictures import tile_keys, wire_tiles
+from .tile_pictures import picture_type, tile_keys, wire_tiles
 
 STATIC = Path(__file__).parent / "static"
 
@@ -156,7 +156,11 @@ class TileGrid(anywidget.AnyWidget):
         if not keys:
             return
         self.pictures_sent += len(keys)
-        content: dict[str, Any] = {"event": "pictures", "keys": list(keys)}
+        content: dict[str, Any] = {
+            "event": "pictures",
+            "keys": list(keys),
+            "types": [picture_type(held[key]) for key in keys],
+        }
         if tiles is not None:
             content.update(frame=self.frame, tiles=wire_tiles(tiles))
         self.send(content, [held[key] for key in keys])

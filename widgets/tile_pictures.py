@@ -20,6 +20,25 @@ def picture_key(picture: bytes) -> str:
     return hashlib.blake2b(picture, digest_size=8).hexdigest()
 
 
+# What the page decodes each picture as, read from its first bytes: the grid's encoder may pick
+# another codec by measurement, and the page follows.
+SIGNATURES = (
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"GIF8", "image/gif"),
+)
+
+
+def picture_type(picture: bytes) -> str:
+    """The MIME type of an encoded picture (JPEG where its bytes say nothing known)."""
+    if picture[:4] == b"RIFF" and picture[8:12] == b"WEBP":
+        return "image/webp"
+    for signature, mime in SIGNATURES:
+        if picture.startswith(signature):
+            return mime
+    return "image/jpeg"
+
+
 def tile_keys(tiles: Iterable[dict[str, Any]]) -> dict[str, bytes]:
     """Every picture of `tiles` by its name (None pictures, values that are not images, have
     none)."""

@@ -43,19 +43,20 @@ function setHidden(el, hidden) {
 
 const clock = () => performance.timeOrigin + performance.now();
 
-// A JPEG's pixels, decoded off the main thread: a VideoFrame or an ImageBitmap (null where the
-// bytes cannot be decoded: shown as no picture, not an error that stops the rest).
-function decodePicture(view) {
+// A picture's pixels (`type`: its MIME type), decoded off the main thread: a VideoFrame or an
+// ImageBitmap (null where the bytes cannot be decoded: shown as no picture, not an error that
+// stops the rest).
+function decodePicture(view, type) {
   const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
   // ImageDecoder only in a secure context (localhost, https): elsewhere createImageBitmap
   if (typeof ImageDecoder !== "undefined") {
-    const decoder = new ImageDecoder({ data: bytes, type: "image/jpeg" });
+    const decoder = new ImageDecoder({ data: bytes, type });
     return decoder.decode().then(
       (result) => { decoder.close(); return result.image; },
       () => { decoder.close(); return null; },
     );
   }
-  return createImageBitmap(new Blob([bytes], { type: "image/jpeg" })).catch(() => null);
+  return createImageBitmap(new Blob([bytes], { type })).catch(() => null);
 }
 
 // The bytes as a data URL, for an image element (the large view's first look at a tile).
@@ -151,7 +152,7 @@ class TileGrid {
     this.newest = -1; // the newest of the kernel's frames drawn (TileGrid.frame)
     this.newestTiles = [];
     this.decoded = new Map(); // picture name -> Promise of its pixels, decoded (null: cannot)
-    this.bytes = new Map(); // picture name -> its encoded bytes, as they came
+    this.bytes = new Map(); // picture name -> [its encoded bytes, their MIME type], as they came
     this.waiting = new Map(); // picture name -> callbacks for a picture not here yet
     this.fresh = new Set(); // names arrived since the tiles' state last changed
     this.asked = new Set(); // names asked of the kernel, not here yet
@@ -183,8 +184,9 @@ class TileGrid {
     const keys = msg.keys || [];
     this.times.pictures = clock();
     keys.forEach((key, i) => {
-      this.bytes.set(key, buffers[i]);
-      const decoded = decodePicture(buffers[i]).then((picture) => {
+      const type = (msg.types || [])[i] || "image/jpeg";
+      this.bytes.set(key, [buffers[i], type]);
+      const decoded = decodePicture(buffers[i], type).then((picture) => {
         this.times.bitmaps = clock();
         return picture;
       });
@@ -492,8 +494,8 @@ class TileGrid {
       const img = h("img", "ax-pane-preview", pane);
       const key = this.tileEls.find((t) => Number(t.dataset.index) === index)
         ?.querySelector("canvas")?.dataset.key;
-      const bytes = key && this.bytes.get(key);
-      if (bytes) img.src = dataUrl(bytes, "image/jpeg");
+      const encoded = key && this.bytes.get(key);
+      if (encoded) img.src = dataUrl(...encoded);
       h("div", "ax-pane-meta", pane, "loading full resolution…");
       return;
     }
