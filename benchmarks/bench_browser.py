@@ -165,6 +165,8 @@ STAGES = (
     ("relay_to_page", "zmq", "ws"),
     ("socket_to_handler", "ws", "pictures"),
     ("state_after_pictures", "pictures", "state"),
+    ("handing_to_decoders", "pictures", "handed"),
+    ("first_decoded", "pictures", "firstDecoded"),
     ("decode_in_page", "pictures", "bitmaps"),
     ("draw_in_page", "decoded", "t1"),
 )
@@ -379,7 +381,14 @@ def main() -> int:
                     )
                     load_during.append(load_now())
                     # a mark left from an earlier move
-                    for late in ("pictures", "decoded", "bitmaps", "state"):
+                    for late in (
+                        "pictures",
+                        "decoded",
+                        "bitmaps",
+                        "state",
+                        "handed",
+                        "firstDecoded",
+                    ):
                         if marks.get(late, 0) < marks["t0"]:
                             marks.pop(late, None)
                     if not marks["ws"] or marks["ws"] < marks["t0"]:

@@ -183,11 +183,13 @@ class TileGrid {
   received(msg, buffers) {
     const keys = msg.keys || [];
     this.times.pictures = clock();
+    this.times.firstDecoded = 0;
     keys.forEach((key, i) => {
       const type = (msg.types || [])[i] || "image/jpeg";
       this.bytes.set(key, [buffers[i], type]);
       const decoded = decodePicture(buffers[i], type).then((picture) => {
         this.times.bitmaps = clock();
+        this.times.firstDecoded ||= this.times.bitmaps;
         return picture;
       });
       this.decoded.set(key, decoded);
@@ -196,6 +198,7 @@ class TileGrid {
       for (const resolve of this.waiting.get(key) || []) resolve(decoded);
       this.waiting.delete(key);
     });
+    this.times.handed = clock(); // every picture on its way to be decoded
     // the tiles these pictures belong to: drawn now, their state behind is then skipped
     if (msg.tiles) this.drawTiles(msg.tiles, msg.frame);
   }
