@@ -195,10 +195,10 @@ def reader_kwargs(
     assert step.source is not None
     # Always the explicit list: DALI's own folder listing (file_root=) counts hidden folders as
     # classes, and the exported module passes the same files and labels.
-    kwargs: dict[str, Any] = {"files": list(data.files), "labels": list(data.labels)}
-    if data.reader_list is not None:  # the same files and labels, as a DALI file list: a
+    kwargs: dict[str, Any] = {"file_list": data.reader_list}
+    if data.reader_list is None:  # else the same files and labels, as a DALI file list: a
         # million-entry `files` argument costs DALI's build about a second per 200,000 entries
-        kwargs = {"file_list": data.reader_list}
+        kwargs = {"files": list(data.files), "labels": list(data.labels)}
     kwargs["random_shuffle"] = step.source.shuffle
     kwargs["seed"] = step.seed
     kwargs.update(reader_arg_values(step.source.reader_args, step.source.kind))

@@ -42,6 +42,7 @@ from .file_list_text import ListTextError, list_text, split_entry
 from .file_survey import FileSurvey
 from .folder_listing import IMAGE_SUFFIXES, Listing, list_folder
 from .image_header import ImageHeader, read_header
+from .path_table import PathTable, RunLabels
 from .spec import Source
 
 __all__ = [
@@ -83,8 +84,10 @@ class SourceData:
     """
 
     kind: str
-    files: tuple[str, ...] = ()
-    labels: tuple[int, ...] = ()
+    # a tuple, or for a big folder a PathTable and RunLabels (augexplorer.path_table): sequences
+    # equal to the tuples of the same items, holding no Python object per file
+    files: Sequence[str] = ()
+    labels: Sequence[int] = ()
     file_root: str | None = None
     classes: tuple[str, ...] = ()
     label_table: np.ndarray | None = None
@@ -170,9 +173,15 @@ class SourceData:
         (skip_bad, as :func:`open_source` would have left them out); a DataError if none is
         left."""
         gone = {path for path, _ in bad}
-        keep = [file not in gone for file in self.files]
-        files = tuple(itertools.compress(self.files, keep))
-        labels = tuple(itertools.compress(self.labels, keep))
+        files: Sequence[str]
+        labels: Sequence[int]
+        if isinstance(self.files, PathTable) and isinstance(self.labels, RunLabels):
+            at = [self.files.index(path) for path in gone if path in self.files]
+            files, labels = self.files.without(at), self.files.labels_without(self.labels, at)
+        else:
+            keep = [file not in gone for file in self.files]
+            files = tuple(itertools.compress(self.files, keep))
+            labels = tuple(itertools.compress(self.labels, keep))
         skipped = (*self.skipped, *bad)
         if not files:
             raise bad_files_error(skipped, _where(self), _BAD_FILES_FIX)
@@ -194,7 +203,7 @@ class SourceData:
         budget (:mod:`augexplorer.batch_memory`); in-memory arrays are never refused."""
         sizes, files = self.decoded_sizes, self.files
         if sizes is None and self.survey is not None:  # known once the survey is done
-            sizes, files = self.survey.decoded_sizes(), tuple(self.survey.files)
+            sizes, files = self.survey.decoded_sizes(), self.survey.files
         if sizes is None or not len(sizes):
             return
         check_batch_memory(sizes, batch_size, files=files, where=_where(self), budget=budget)
@@ -459,7 +468,7 @@ def _big_folder(
         if stamps is not None and sizes is not None and file_stamps is not None:
             folder_cache.save_checked(root, stamps, dict(survey.bad()), sizes, file_stamps, cache)
 
-    files = tuple(listing.files)  # one sequence of the paths, shared with the survey
+    files = listing.files  # one table of the paths, shared with the survey
     survey = FileSurvey(
         files,
         inspect_image,
@@ -472,7 +481,7 @@ def _big_folder(
     data = SourceData(
         kind="folder",
         files=files,
-        labels=tuple(listing.labels),
+        labels=listing.labels,
         classes=tuple(listing.classes),
         skipped=tuple(listing.bad),
         ignored=tuple(listing.ignored),

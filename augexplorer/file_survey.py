@@ -130,14 +130,15 @@ class FileSurvey:
     def _still_bad(self, known_bad: Mapping[str, str]) -> dict[str, str]:
         """The known bad files not changed since they were found bad (a stat each, and a
         look for each one's place among the files; bad files are few)."""
-        if not known_bad:
-            return {}
-        where = {path: index for index, path in enumerate(self.files) if path in known_bad}
-        return {
-            path: reason
-            for path, reason in known_bad.items()
-            if path in where and file_stamp(path) == self._stamps[where[path]] != UNKNOWN
-        }
+        still: dict[str, str] = {}
+        for path, reason in known_bad.items():
+            try:
+                index = self.files.index(path)  # a search in C for a big folder's PathTable
+            except ValueError:
+                continue
+            if file_stamp(path) == self._stamps[index] != UNKNOWN:
+                still[path] = reason
+        return still
 
     # ---- the background look -----------------------------------------------------------------
     def start(self) -> FileSurvey:
@@ -217,7 +218,7 @@ class FileSurvey:
         prefix = ""
         if self._prefix is not None:
             try:
-                prefix = self._prefix(list(self.files).index(path))
+                prefix = self._prefix(self.files.index(path))
             except ValueError:
                 prefix = ""
         with self._lock:

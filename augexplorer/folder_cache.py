@@ -28,6 +28,7 @@ import numpy as np
 
 from .files import atomic_write_bytes
 from .folder_listing import Listing
+from .path_table import SEPARATOR, PathTable, RunLabels
 
 VERSION = 1
 CHECKED_VERSION = 2  # header results with each file's stamp
@@ -86,16 +87,21 @@ def load(root: str) -> Known | None:
     classes: list[str] = saved["classes"]
     if folder_stamps(root, classes) != saved["stamps"]:
         return None
+    runs = [
+        (prefix, label, names.encode("utf-8", "surrogateescape").replace(b"\n", SEPARATOR))
+        for label, (prefix, names) in enumerate(saved["names"])
+        if names
+    ]
     listing = Listing(
         classes=classes,
+        files=PathTable.from_blocks((prefix, block) for prefix, _, block in runs),
+        labels=RunLabels(
+            [label for _, label, _ in runs],
+            np.cumsum([0, *(block.count(SEPARATOR) + 1 for _, _, block in runs)]),
+        ),
         ignored=[(path, reason) for path, reason in saved["ignored"]],
         bad=[(path, reason) for path, reason in saved["bad"]],
     )
-    for label, (prefix, names) in enumerate(saved["names"]):
-        if names:
-            listed = names.split("\n")
-            listing.files += [prefix + name for name in listed]
-            listing.labels += [label] * len(listed)
     known = Known(listing, saved["stamps"])
     reader_list = folder / f"files-{_stamp_key(saved['stamps'])}.txt"
     if reader_list.is_file():
@@ -136,17 +142,11 @@ def save_listing(
         os.path.join(root, "")
     ]
     names = [""] * len(prefixes)  # each class's names, one per line
-    for start, end in _runs(listing.labels):
-        label, count = listing.labels[start], end - start
-        joined = "\n".join(listing.files[start:end])
-        # a name holds no "/", so the class's prefix can only stand at the start of a line
-        if (
-            names[label]
-            or joined.count("\n") != count - 1
-            or joined.count(prefixes[label]) != count
-        ):
+    blocks = listing.files.run_blocks()
+    for label, (run_folder, block) in zip(listing.labels.run_labels, blocks, strict=True):
+        if names[label] or run_folder != prefixes[label] or b"\n" in block:
             return  # a name holding a line break, or a listing not in class order
-        names[label] = joined.replace(prefixes[label], "")
+        names[label] = block.replace(SEPARATOR, b"\n").decode("utf-8", "surrogateescape")
     saved = {
         "version": VERSION,
         "root": root,
@@ -204,10 +204,8 @@ def _write_file_list(path: Path, files: Sequence[str], labels: Sequence[int]) ->
         return False
     try:
         with os.fdopen(handle, "wb") as stream:
-            for lines, count in _file_list_chunks(files, labels):
-                if lines.count("\n") != count or "\r" in lines:
-                    raise ValueError("a name holds a line break")
-                stream.write(lines.encode("utf-8", "surrogateescape"))
+            for lines in _file_list_chunks(files, labels):
+                stream.write(lines)
         os.replace(temp, path)  # whole or not at all, for another process reading it
     except (OSError, ValueError):
         Path(temp).unlink(missing_ok=True)
@@ -215,16 +213,29 @@ def _write_file_list(path: Path, files: Sequence[str], labels: Sequence[int]) ->
     return True
 
 
-def _file_list_chunks(files: Sequence[str], labels: Sequence[int]) -> Iterator[tuple[str, int]]:
-    """ "path label" lines, a class's run of files at a time, with the number of lines in each."""
+def _file_list_chunks(files: Sequence[str], labels: Sequence[int]) -> Iterator[bytes]:
+    """ "path label" lines, a class's run of files at a time (made in C for a
+    :class:`PathTable`); ValueError where a name holds a line break."""
+    if isinstance(files, PathTable):
+        chunks = files.file_list(labels)
+        if chunks is not None:
+            yield from chunks
+            return
     for start, end in _runs(labels):
         ending = f" {labels[start]}\n"
-        yield ending.join(files[start:end]) + ending, end - start
+        lines = ending.join(files[start:end]) + ending
+        if lines.count("\n") != end - start or "\r" in lines:
+            raise ValueError("a name holds a line break")
+        yield lines.encode("utf-8", "surrogateescape")
 
 
 def _runs(labels: Sequence[int]) -> Iterator[tuple[int, int]]:
     """(start, end) of each run of one label: a listing's labels come one run per class folder,
     so a class's files are handled at once, never a line at a time (unless they do not)."""
+    if isinstance(labels, RunLabels):
+        bounds = labels.bounds
+        yield from ((int(bounds[i]), int(bounds[i + 1])) for i in range(len(bounds) - 1))
+        return
     start = 0
     while start < len(labels):
         label = labels[start]

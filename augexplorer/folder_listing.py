@@ -24,9 +24,15 @@ from __future__ import annotations
 import errno
 import operator
 import os
+import re
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
+
+import numpy as np
+
+from .path_table import SEPARATOR, PathTable, RunLabels
 
 IMAGE_SUFFIXES = frozenset(
     {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".jp2", ".pnm", ".ppm", ".pgm"}
@@ -57,14 +63,31 @@ def is_image_name(name: str) -> bool:
 @dataclass
 class Listing:
     """A folder tree, listed: candidate images (`files`, with the label of each in `labels`),
-    class names, and what was left out (path, reason). Two flat lists rather than a tuple per
-    image: a million images cost a million paths, not a million tuples as well."""
+    class names, and what was left out (path, reason). The files are a :class:`PathTable` and
+    their labels :class:`RunLabels`: a million images cost their names' bytes, not a million
+    path strings and two tuples of pointers."""
 
     classes: list[str] = field(default_factory=list)
-    files: list[str] = field(default_factory=list)
-    labels: list[int] = field(default_factory=list)
+    files: PathTable = field(default_factory=lambda: PathTable([], np.zeros(1, np.int64), b""))
+    labels: RunLabels = field(default_factory=lambda: RunLabels([], [0]))
     ignored: list[tuple[str, str]] = field(default_factory=list)
     bad: list[tuple[str, str]] = field(default_factory=list)
+
+
+def listing_of_runs(
+    runs: Sequence[tuple[str, int, bytes]],
+    classes: list[str],
+    ignored: list[tuple[str, str]],
+    bad: list[tuple[str, str]],
+) -> Listing:
+    """The listing whose files are the (folder, label, block) `runs`, in order: each folder
+    ends in a separator, as ``os.path.join(folder, "")`` ends it, and each block holds the
+    run's names as :func:`name_block` joins them."""
+    runs = [(folder, label, block) for folder, label, block in runs if block]
+    files = PathTable.from_blocks((folder, block) for folder, _, block in runs)
+    counts = np.cumsum([0, *(block.count(SEPARATOR) + 1 for _, _, block in runs)])
+    labels = RunLabels([label for _, label, _ in runs], counts)
+    return Listing(classes, files, labels, ignored, bad)
 
 
 def entry_kind(entry: os.DirEntry[str]) -> EntryKind:
@@ -101,69 +124,116 @@ _name = operator.attrgetter("name")
 
 def list_folder(root: str) -> Listing:
     """List `root` by the rule of this module. Raises OSError only for `root` itself."""
-    listing = Listing()
+    classes: list[str] = []
+    ignored: list[tuple[str, str]] = []
+    bad: list[tuple[str, str]] = []
     top_images: list[str] = []
     for entry in _sorted_entries(root):
         kind = entry_kind(entry)
         if kind in ("loop", "broken"):
-            listing.bad.append((entry.path, LOOP if kind == "loop" else BROKEN))
+            bad.append((entry.path, LOOP if kind == "loop" else BROKEN))
         elif kind == "folder":
             if is_hidden(entry.name):
-                listing.ignored.append((entry.path, HIDDEN_FOLDER))
+                ignored.append((entry.path, HIDDEN_FOLDER))
             else:
-                listing.classes.append(entry.name)
+                classes.append(entry.name)
         elif kind == "file" and is_image_name(entry.name):
             if is_hidden(entry.name):
-                listing.ignored.append((entry.path, HIDDEN_IMAGE))
+                ignored.append((entry.path, HIDDEN_IMAGE))
             else:
-                top_images.append(entry.path)
-    if not listing.classes:
-        listing.files = top_images
-        listing.labels = [0] * len(top_images)
-        return listing
-    listing.ignored += [(path, BESIDE_CLASSES) for path in top_images]
-    for label, name in enumerate(listing.classes):
-        _list_class(listing, os.path.join(root, name), label)
-    return listing
+                top_images.append(entry.name)
+    top = os.path.join(root, "")  # what os.scandir puts before a name
+    if not classes:
+        return listing_of_runs([(top, 0, name_block(top_images))], classes, ignored, bad)
+    ignored += [(top + name, BESIDE_CLASSES) for name in top_images]
+    runs = []
+    for label, name in enumerate(classes):
+        folder = os.path.join(root, name)
+        # each class's names made one block at once: the listing never holds a string a file
+        names = _list_class(folder, ignored, bad)
+        runs.append((os.path.join(folder, ""), label, name_block(names)))
+    return listing_of_runs(runs, classes, ignored, bad)
 
 
-def _list_class(listing: Listing, folder: str, label: int) -> None:
+def name_block(names: list[str]) -> bytes:
+    """`names` as one block of a :class:`PathTable` (encoded as ``os.fsencode`` encodes)."""
+    return "\0".join(names).encode("utf-8", "surrogateescape")
+
+
+def _list_class(
+    folder: str, ignored: list[tuple[str, str]], bad: list[tuple[str, str]]
+) -> list[str]:
+    """The names of the images of class folder `folder`, sorted; what the rule leaves out goes
+    to `ignored`, what cannot be followed to `bad`."""
     try:
         with os.scandir(folder) as found:
             entries = list(found)
     except OSError as error:
-        listing.bad.append((folder, f"class folder cannot be read ({error.strerror or error})"))
-        return
+        bad.append((folder, f"class folder cannot be read ({error.strerror or error})"))
+        return []
     plain = [entry.name for entry in entries if entry.is_file(follow_symlinks=False)]
     if len(plain) == len(entries):
         plain.sort()
-        _list_plain_files(listing, folder, label, plain)
-        return
+        return _plain_images(os.path.join(folder, ""), plain, ignored)
     entries.sort(key=_name)
+    images = []
     for entry in entries:
         kind = entry_kind(entry)
         if kind == "folder":
             if not is_hidden(entry.name):
-                listing.ignored.append((entry.path, NESTED_FOLDER))
+                ignored.append((entry.path, NESTED_FOLDER))
         elif not is_image_name(entry.name):
             continue
         elif is_hidden(entry.name):
-            listing.ignored.append((entry.path, HIDDEN_IMAGE))
+            ignored.append((entry.path, HIDDEN_IMAGE))
         elif kind in ("loop", "broken"):
-            listing.bad.append((entry.path, LOOP if kind == "loop" else BROKEN))
+            bad.append((entry.path, LOOP if kind == "loop" else BROKEN))
         elif kind == "file":
-            listing.files.append(entry.path)
-            listing.labels.append(label)
+            images.append(entry.name)
+    return images
 
 
-def _list_plain_files(listing: Listing, folder: str, label: int, names: list[str]) -> None:
-    """The usual class folder, of plain files only (no folder, no link): the rule's branches
-    for a file, on names alone, without an object per entry (a million entries take a
-    second less this way)."""
-    prefix = os.path.join(folder, "")  # what os.scandir puts before a name
+def _plain_images(prefix: str, names: list[str], ignored: list[tuple[str, str]]) -> list[str]:
+    """The images among `names`, sorted, of a class folder of plain files only (no folder, no
+    link): the rule's branches for a file, on names alone. The usual folder, whose every name
+    is an image's and none hidden, is known so by one match over its names joined, in C, not
+    a Python call per name (a million names take a second less this way)."""
+    if _all_shown_images(names):
+        return names
     images = [name for name in names if is_image_name(name)]
     if any(is_hidden(name) for name in images):
-        listing.ignored += [(prefix + name, HIDDEN_IMAGE) for name in images if is_hidden(name)]
+        ignored += [(prefix + name, HIDDEN_IMAGE) for name in images if is_hidden(name)]
         images = [name for name in images if not is_hidden(name)]
-    listing.files += [prefix + name for name in images]
-    listing.labels += [label] * len(images)
+    return images
+
+
+def _all_shown_images(names: list[str]) -> bool:
+    """Whether every one of `names` is an image name that is not hidden: most often all end in
+    the first one's suffix (counted at each line's end of the names joined, in C), else one
+    match of :data:`_ALL_SHOWN_IMAGES`."""
+    if not names or not is_image_name(names[0]):
+        return False
+    joined = "\n" + "\n".join(names) + "\n"
+    if "\n." in joined or joined.count("\n") != len(names) + 1:
+        return False  # a hidden name, or a name holding a line break: each looked at alone
+    first = names[0]
+    suffix = first[first.rfind(".") :]  # holds no line break: "suffix\n" ends a line only
+    if joined.count(suffix + "\n") == len(names):
+        return True  # each name ends in an image suffix, after its last dot, and not hidden
+    return _ALL_SHOWN_IMAGES.fullmatch(joined[1:-1]) is not None
+
+
+def _any_case(suffix: str) -> str:
+    """`suffix` as a pattern that matches it in any ASCII case, as ``str.lower`` reads it
+    (a class of the two letters, never the regex module's wider Unicode case folding)."""
+    return "".join(f"[{c}{c.upper()}]" if c.isalpha() else re.escape(c) for c in suffix)
+
+
+# Names, one a line, each an image name (is_image_name) that is not hidden (is_hidden): a
+# first character that is no dot, and an image suffix after the last dot. HIDDEN_NAMES hold no
+# image suffix, so only the dot is to be ruled out.
+_ALL_SHOWN_IMAGES = re.compile(
+    r"(?:[^.\n][^\n]*\.(?:"
+    + "|".join(_any_case(suffix[1:]) for suffix in sorted(IMAGE_SUFFIXES))
+    + r")(?:\n|\Z))*"
+)

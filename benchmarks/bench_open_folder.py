@@ -13,6 +13,9 @@ fresh Python process (its peak RSS is that process's own):
 - "explorer warm": a second `Session` on the same folder, its listing cached.
 - "explorer on the samples": the bundled samples, for what the explorer costs whatever the folder
   (its graph's pipelines built and run, one per node).
+- "traced": the folder opened as the session opens it (`open_source(..., check_all=False)`,
+  cache warm) under `tracemalloc`: the bytes Python holds per file once open, and the peak per
+  file while opening (DALI's own copy of the list, in C++, is not traced).
 
 Target: the explorer within 1.5x of DALI, cold and warm. Writes benchmarks/results/open_folder.json.
 
@@ -107,6 +110,19 @@ print(json.dumps({{"seconds": done - imported, "open": opened - imported,
 """
 
 
+TRACED_CHILD = """
+import gc, json, tracemalloc
+from augexplorer.data import open_source
+from augexplorer.spec import Source
+tracemalloc.start()
+data = open_source(Source("source", "folder", {root!r}), check_all=False)
+gc.collect()
+held, peak = tracemalloc.get_traced_memory()
+print(json.dumps({{"held_bytes_per_file": held / len(data.files),
+    "peak_bytes_per_file": peak / len(data.files)}}))
+"""
+
+
 def child(code: str, cache: Path) -> dict[str, float]:
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
     done = subprocess.run(
@@ -127,6 +143,7 @@ def measure(files: int, sources: list[Path], work: Path) -> dict[str, object]:
         cold = child(EXPLORER_CHILD.format(root=str(root), batch=BATCH), cache)
         warm = child(EXPLORER_CHILD.format(root=str(root), batch=BATCH), cache)
         dali_again = child(DALI_CHILD.format(root=str(root), batch=BATCH), cache)
+        traced = child(TRACED_CHILD.format(root=str(root)), cache)
     finally:
         shutil.rmtree(root, ignore_errors=True)
         shutil.rmtree(cache, ignore_errors=True)
@@ -137,6 +154,7 @@ def measure(files: int, sources: list[Path], work: Path) -> dict[str, object]:
         "dali_warm": dali_again,
         "explorer_cold": cold,
         "explorer_warm": warm,
+        "traced": traced,
         "ratio_cold": cold["seconds"] / dali_first["seconds"],
         "ratio_warm": warm["seconds"] / dali_again["seconds"],
     }
@@ -149,6 +167,7 @@ def main() -> None:
     parser.add_argument("--files", type=int, nargs="+", default=[20_000, 200_000, 1_280_000])
     arguments = parser.parse_args()
     rows = []
+    print(json.dumps({"load_average_at_start": os.getloadavg()}), flush=True)
     with tempfile.TemporaryDirectory(prefix="bench_open_folder_") as temp:
         work = Path(temp)
         sources = make_sources(work)
