@@ -4,6 +4,9 @@ A slider's steps save a moment later (:meth:`Autosave.save_soon`), once the step
 out: a synchronous, fsynced write would sit between every step and its pictures. What waits is
 written when the kernel exits and before any panel reads the same file.
 
+The undo history is saved with the graph (its last steps: see :mod:`.history_file`), so that
+undo goes on after a restart where the graph is restored.
+
 Nothing autosaved is ever destroyed by the panel: a damaged autosave is kept aside before the
 first write (see :mod:`.autosave_recovery`), and so is a graph that was offered for restore and
 not taken.
@@ -15,6 +18,7 @@ import atexit
 import datetime as _dt
 import json
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +28,8 @@ from augexplorer.spec import GraphSpec, to_json
 from .autosave_key import SHARED
 from .autosave_recovery import Damaged, Saved, keep_aside, read_autosave
 from .coalesce import Coalescer
+from .history import Record
+from .history_file import HISTORY_START, HistoryWriter
 
 DEFAULT_PATH = SHARED
 
@@ -54,11 +60,24 @@ class Autosave:
         self.kept_offer: Path | None = None  # where an offered graph that was not taken went
         self._offered = False  # the file holds a graph offered for restore: keep it on save
         self._unsaved: GraphSpec | None = None
+        self._read: Saved | None = None  # what the file held when it was read
+        self._history: Callable[[], Record] | None = None
+        self._history_writer = HistoryWriter()
         self._soon = Coalescer(self._save_unsaved, delay_s=SAVE_SETTLE_S, settle_s=SAVE_SETTLE_S)
 
     @property
     def enabled(self) -> bool:
         return self.path is not None
+
+    def keep_history(self, record: Callable[[], Record]) -> None:
+        """Save the undo history `record()` gives beside each graph (where it ends at that
+        graph)."""
+        self._history = record
+
+    def history_with(self, spec: GraphSpec) -> Record | None:
+        """The undo history read from the file with `spec`, if `spec` is the graph read."""
+        read = self._read
+        return read.history if read is not None and read.spec == spec else None
 
     def save_soon(self, spec: GraphSpec) -> None:
         """Save `spec` a moment from now (at once where no event loop runs); a later edit
@@ -93,8 +112,16 @@ class Autosave:
             "saved_at": _dt.datetime.now().isoformat(timespec="seconds"),
             "graph": to_json(spec),
         }
+        text = json.dumps(payload, indent=1)
+        history = self._history() if self._history is not None else None
+        if history is not None and history.current == spec:
+            # Each step's graph is encoded once (see HistoryWriter): spliced in as text.
+            closing = "\n}"
+            assert text.endswith(closing)
+            steps = self._history_writer.encode(history)
+            text = f"{text.removesuffix(closing)}{HISTORY_START}{steps}{closing}"
         try:
-            atomic_write_text(self.path, json.dumps(payload, indent=1), overwrite=True)
+            atomic_write_text(self.path, text, overwrite=True)
             self.last_error = None
         except OSError as error:  # a read-only folder must not break editing
             self.last_error = f"autosave to {self.path} failed: {error}"
@@ -114,7 +141,8 @@ class Autosave:
             self.path = None
             return None
         try:
-            return read_autosave(self.path)
+            self._read = read_autosave(self.path)
+            return self._read
         except Damaged as damaged:
             path = self.path
             try:
@@ -131,6 +159,7 @@ class Autosave:
                     f"moved aside ({error}), so autosave is off: move the file, then restart"
                 )
             self.damage = Damage(damaged.reason, path, kept_at, damaged.recovered)
+            self._read = damaged.recovered
             return damaged.recovered
 
     def offer(self, start: GraphSpec) -> Saved | None:

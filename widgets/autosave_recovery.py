@@ -2,6 +2,8 @@
 
 A damaged autosave is never overwritten: it is renamed aside with a timestamp (never onto an
 existing file), and whatever can still be read (the graph less one bad node or field) is offered.
+An undo history that cannot be read (see :mod:`.history_file`) is left out: the graph is offered
+alone, and the file is kept aside all the same.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from augexplorer.spec import GraphSpec, from_json
+
+from .history import Record
+from .history_file import HISTORY_START, HistoryDamaged, read_history
 
 # An autosave is a few kilobytes; anything this large is not one, and reading it could stall the
 # kernel.
@@ -29,6 +34,7 @@ class Saved:
     spec: GraphSpec
     saved_at: str  # local time, for the restore offer
     note: str = ""  # what was left out when the graph was recovered from a damaged file
+    history: Record | None = None  # the undo history saved with the graph, if it was
 
 
 class Damaged(Exception):
@@ -62,11 +68,16 @@ def read_autosave(path: Path) -> Saved:
         # Cut short (a crash or a full disk mid-write)? Close what was left open and read on.
         completed = _completed(text)
         if completed is None or not _is_json(completed):
+            completed = _before_history(text)
+        if completed is None:
             raise Damaged(
                 f"it is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
             ) from None
         reason = f"it ends too early (line {error.lineno}, column {error.colno})"
-        raise Damaged(reason, _read_graph(completed, "the end of the file was missing")) from None
+        note = "the end of the file was missing"
+        if HISTORY_START in text:  # what is left of a history is not taken: it is whole or not
+            note += "; the undo history was left out"
+        raise Damaged(reason, _read_graph(completed, note)) from None
     except RecursionError:
         raise Damaged("it is nested too deeply to be a graph") from None
     graph, saved_at = _graph_of(payload)
@@ -81,10 +92,29 @@ def read_autosave(path: Path) -> Saved:
             _recover(graph, saved_at),
         )
     try:
-        return Saved(from_json(graph), saved_at)
+        spec = from_json(graph)
     except Exception as error:  # the spec reader's own error, or a RecursionError on deep data
         reason = _describe(error)
         raise Damaged(f"its graph is damaged: {reason}", _recover(graph, saved_at)) from None
+    return Saved(spec, saved_at, history=_history_of(payload, spec, saved_at))
+
+
+HISTORY_LEFT_OUT = "its undo history could not be read and was left out"
+
+
+def _history_of(payload: dict[str, Any], spec: GraphSpec, saved_at: str) -> Record | None:
+    """The undo history saved with `spec`; raises :class:`Damaged`, offering the graph alone,
+    where it cannot be read."""
+    data = payload.get("history")
+    huge = _first_huge(data, "history")
+    try:
+        if huge is not None:
+            where, digits = huge
+            raise HistoryDamaged(f"it holds an integer of {digits:,} digits ({where})")
+        return read_history(data, spec)
+    except HistoryDamaged as error:
+        alone = Saved(spec, saved_at, HISTORY_LEFT_OUT)
+        raise Damaged(f"its undo history is damaged: {error}", alone) from None
 
 
 class _Huge:
@@ -151,9 +181,10 @@ def _read_graph(text: str | None, note: str) -> Saved | None:
     if text is None:
         return None
     try:
-        graph, saved_at = _graph_of(json.loads(text, parse_int=_integer))
+        payload = json.loads(text, parse_int=_integer)
     except (json.JSONDecodeError, RecursionError):
         return None
+    graph, saved_at = _graph_of(payload)
     if graph is None:
         return None
     try:
@@ -163,6 +194,17 @@ def _read_graph(text: str | None, note: str) -> Saved | None:
     if recovered is None:
         return None
     return Saved(recovered.spec, saved_at, f"{note}; {recovered.note}")
+
+
+def _before_history(text: str) -> str | None:
+    """The autosave `text` up to its undo history, closed: a file cut inside its history (the
+    larger, last part) where closing what was left open does not make JSON (a cut between a
+    name and its value)."""
+    end = text.find(HISTORY_START)
+    if end < 0:
+        return None
+    completed = text[:end] + "\n}"
+    return completed if _is_json(completed) else None
 
 
 def _completed(text: str) -> str | None:

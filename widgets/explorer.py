@@ -108,6 +108,7 @@ class Explorer(widgets.VBox):
         start = switched_source(session.spec, *unread) if unread else session.spec
         offer = store.offer(start)
         if offer is None:
+            self.controller.take_up_history(store.history_with(start))  # the same graph
             store.save(start)  # a damaged file was moved aside first: nothing is lost
         self.toolbar = Toolbar()
         if port_summary:
@@ -434,8 +435,9 @@ class Explorer(widgets.VBox):
 
     # ---- autosave offer ---------------------------------------------------------------------
     def _restore_autosave(self, spec: GraphSpec) -> None:
-        self.controller.autosave.accept()  # the offered file holds this graph: no copy needed
-        self._now(lambda: self.controller.restore(spec))
+        store = self.controller.autosave
+        store.accept()  # the offered file holds this graph: no copy needed
+        self._now(lambda: self.controller.restore(spec, store.history_with(spec)))
 
     def _keep_graph(self) -> None:
         store = self.controller.autosave

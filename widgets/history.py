@@ -29,6 +29,20 @@ class Step:
     undone: bool  # after the current one: redo brings it back
 
 
+@dataclass(frozen=True)
+class Record:
+    """The history as it stands (every step's graph and label, and which one is on screen), to
+    be autosaved and taken up again after a kernel restart."""
+
+    graphs: tuple[GraphSpec, ...]
+    labels: tuple[str, ...]
+    cursor: int
+
+    @property
+    def current(self) -> GraphSpec:
+        return self.graphs[self.cursor]
+
+
 class History:
     def __init__(
         self,
@@ -90,6 +104,37 @@ class History:
             del self._snapshots[:overflow]
             del self._labels[:overflow]
             self._cursor -= overflow
+
+    def record(self) -> Record:
+        """A snapshot of the history (the graphs are immutable: nothing is copied but lists)."""
+        return Record(tuple(self._snapshots), tuple(self._labels), self._cursor)
+
+    def take_up(self, earlier: Record) -> GraphSpec:
+        """Go on with `earlier` (a history autosaved before a kernel restart) after the steps up
+        to the one on screen: undo goes back through its steps, then to what was on screen
+        before. Its first step, where it is the graph on screen, is that same step. Returns the
+        graph now current: `earlier`'s own."""
+        same_start = earlier.graphs[0] == self.current
+        skip = 1 if same_start else 0
+        offset = self._cursor if same_start else self._cursor + 1
+        labels = list(earlier.labels[skip:])
+        if not same_start:
+            labels[0] = f"restored the autosaved history: {labels[0]}"
+        del self._snapshots[self._cursor + 1 :]
+        del self._labels[self._cursor + 1 :]
+        self._snapshots += earlier.graphs[skip:]
+        self._labels += labels
+        self._cursor = offset + earlier.cursor
+        self._merge_key = None
+        self._pushed_at = -float("inf")
+        # Over the limit: the oldest steps go first, then redo steps, never the current one.
+        oldest = min(max(0, len(self._snapshots) - self._limit), self._cursor)
+        del self._snapshots[:oldest]
+        del self._labels[:oldest]
+        self._cursor -= oldest
+        del self._snapshots[self._limit :]
+        del self._labels[self._limit :]
+        return self.current
 
     def undo(self) -> GraphSpec:
         if self.can_undo:

@@ -90,6 +90,11 @@ def _describe(offer: Saved | None, damage: Damage | None) -> str:
         f"<span class='ax-errors'>⚠ The autosave <code>{html.escape(str(damage.path))}</code> "
         f"could not be read: {html.escape(_sentence(damage.reason))}</span> {where}"
     )
+    if offer is None and damage.recovered is not None:  # what could be read is on screen
+        return (
+            f"{head} What could be read of it is the graph shown here "
+            f"({html.escape(damage.recovered.note)})."
+        )
     if offer is None:
         return f"{head} No graph could be read from it; open the kept file to see what is left."
     return (

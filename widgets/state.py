@@ -48,7 +48,7 @@ from augexplorer.validate import RESERVED_IDS
 
 from .autosave import Autosave
 from .failure import Failure
-from .history import History, Step
+from .history import History, Record, Step
 from .schedule_view import DEFAULT_EPOCHS
 from .snapshot import Snapshot, take_snapshot
 from .source_switch import switched_source
@@ -83,6 +83,7 @@ class Controller:
         self.catalog: Catalog = session.catalog
         self.autosave = autosave or Autosave(None)
         self.history = History(session.spec)
+        self.autosave.keep_history(self.history.record)  # undo survives a kernel restart
         self._spec = session.spec
         self._base = session.spec  # the graph as started, picked or loaded, before any edit
         self._failure: Failure | None = None
@@ -504,9 +505,25 @@ class Controller:
     def load(self, path: str | Path) -> PanelState:
         return self.replace(load(path), label=f"loaded {path}")
 
-    def restore(self, spec: GraphSpec) -> PanelState:
-        """Bring back an autosaved graph (undoable like any edit)."""
-        return self.replace(spec, label="restored the autosaved graph")
+    def restore(self, spec: GraphSpec, history: Record | None = None) -> PanelState:
+        """Bring back an autosaved graph (undoable like any edit), with the undo `history`
+        saved with it, if any: undo goes back through its steps, then to the graph shown
+        before."""
+        if history is None or history.current != spec:
+            return self.replace(spec, label="restored the autosaved graph")
+        self._selected = None
+        if spec.name != self._spec.name:  # another graph: the result so far is not its own
+            self._graph_count += 1
+        self._new_entry = True
+        state = self._set(self.history.take_up(history), run=True)
+        self._base = self._spec
+        return state
+
+    def take_up_history(self, history: Record | None) -> None:
+        """The graph on screen was autosaved with its undo `history` (before a kernel restart):
+        undo goes back through it, as if the kernel had not restarted."""
+        if history is not None and history.current == self._spec:
+            self.history.take_up(history)
 
     def replace(self, spec: GraphSpec, label: str = "") -> PanelState:
         """Swap the whole graph for `spec` (undoable like any edit); edits count from here."""
