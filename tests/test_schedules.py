@@ -159,3 +159,49 @@ def test_values_over_the_run_and_at_an_epoch_agree() -> None:
     assert len(high) == EPOCHS and high[0] == 5.0 and high[-1] == 40.0
     resolved = at_epoch(spec, 4)
     assert resolved.node("rotate").args["angle"].high == pytest.approx(high[4])
+
+
+def test_a_reroll_at_a_later_epoch_keeps_the_values_as_written() -> None:
+    spec = scheduled().with_schedule("crop.apply", Schedule.linear(1.0, 0.5))
+    session = Session(spec, device_id=None)
+    before = session.set_epoch(EPOCHS - 1).draws("rotate")["rotate"]["angle"]
+    session.reroll()
+    rotate, flip, crop = (session.spec.node(n) for n in ("rotate", "flip", "crop"))
+    # the numbers as the graph holds them, not epoch 9's values (40, -40, 1, 0.5)
+    assert (rotate.args["angle"].low, rotate.args["angle"].high) == (-20.0, 20.0)
+    assert flip.probability is None or flip.probability.p == 1.0
+    assert crop.probability is not None and crop.probability.p == 1.0
+    assert session.spec.schedules == spec.schedules
+    after = session.result.draws("rotate")["rotate"]["angle"]  # type: ignore[union-attr]
+    assert after != before and max(map(abs, after)) > 20  # new draws, still epoch 9's range
+    session.set_epoch(0)
+    assert max(map(abs, session.result.draws("rotate")["rotate"]["angle"])) <= 5  # type: ignore[union-attr]
+
+
+def test_two_values_of_one_node_that_cross_between_turning_epochs_are_named() -> None:
+    # low rises in a straight line, high along a cosine: 0.5 apart at both ends, crossed between
+    spec = (
+        preset("basic")
+        .with_epochs(11)
+        .with_schedule("rotate.angle.low", Schedule.linear(0, 10))
+        .with_schedule("rotate.angle.high", Schedule.cosine(0.5, 10.5))
+    )
+    with pytest.raises(GraphInvalid) as raised:
+        Session(spec, device_id=None)
+    problem = raised.value.problems[0]
+    assert "at epoch 2 of 0..10" in problem.message and problem.node == "rotate"
+
+
+def test_a_schedule_for_a_data_source_says_so() -> None:
+    with pytest.raises(GraphInvalid, match="is for a data source") as raised:
+        Session(scheduled().with_schedule("source.apply", Schedule.linear(0, 1)), device_id=None)
+    assert raised.value.problems[0].node == "source"
+
+
+def test_a_duplicated_node_follows_the_run_as_its_original_does() -> None:
+    spec = scheduled().duplicate("rotate")
+    (copy,) = {t.node for t in spec.schedules} - {"rotate", "flip"}
+    high = spec.schedules[ScheduleTarget(copy, "angle", "high")]
+    assert high == spec.schedules[ScheduleTarget("rotate", "angle", "high")]
+    assert ScheduleTarget(copy, "angle", "low") in spec.schedules
+    assert loads(dumps(spec)) == spec

@@ -1,9 +1,12 @@
 """Checking a graph's schedules: that each points at a number the graph holds, that the run's
 length is declared, and that every value a schedule reaches over the run is one its argument
-takes (the graph is checked as it stands at each epoch where a schedule turns)."""
+takes (the graph is checked as it stands at each epoch where a schedule turns, and where two
+scheduled values of one node come closest or furthest apart)."""
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Callable
 
 from ..errors import Problem
@@ -28,6 +31,17 @@ def schedule_problems(spec: GraphSpec) -> list[Problem]:
     operators = {node.id: node for node in spec.operators()}
     for target, schedule in spec.schedules.items():
         node = operators.get(target.node)
+        if node is None and target.node in spec:
+            problems.append(
+                Problem(
+                    f"the schedule {target} is for a data source, whose reading follows no "
+                    "schedule",
+                    target.node,
+                    fix=f"schedule a number of an operator after it, and remove this one: "
+                    f"spec.with_schedule({str(target)!r}, None)",
+                )
+            )
+            continue
         if node is None:
             problems.append(
                 Problem(
@@ -128,7 +142,30 @@ def turning_epochs(spec: GraphSpec) -> list[int]:
     found: set[int] = set()
     for schedule in spec.schedules.values():
         found |= schedule.turning_epochs(epochs)
-    return sorted(found)
+    return sorted(found | _closest_epochs(spec, epochs))
+
+
+def _closest_epochs(spec: GraphSpec, epochs: int) -> set[int]:
+    """For two scheduled values of one node (a uniform's low and high, both ramped), the epochs
+    where their difference is smallest and largest: two curves that only rise can still cross
+    between turning epochs (a cosine low under a linear high), and checks such as low <= high
+    read both at once."""
+    by_node: dict[str, list[Schedule]] = {}
+    for target, schedule in spec.schedules.items():
+        by_node.setdefault(target.node, []).append(schedule)
+    found: set[int] = set()
+    for schedules in by_node.values():
+        runs = [_over_run(schedule, epochs) for schedule in schedules]
+        for first, second in itertools.combinations(runs, 2):
+            gaps = [a - b for a, b in zip(first, second, strict=True)]
+            found |= {gaps.index(min(gaps)), gaps.index(max(gaps))}
+    return found
+
+
+@functools.lru_cache(maxsize=64)
+def _over_run(schedule: Schedule, epochs: int) -> tuple[float, ...]:
+    """Each epoch's value (kept: a graph is validated at every edit, its schedules unchanged)."""
+    return tuple(schedule.value_at(epoch, epochs) for epoch in range(epochs))
 
 
 def problems_over_run(

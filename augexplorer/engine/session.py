@@ -34,7 +34,7 @@ from ..devices import GpuNodesOnCpu, default_device_id
 from ..errors import AugExplorerError, DataError, GraphInvalid, RunError
 from ..evolve import evolve
 from ..plan import Plan, Step
-from ..schedules import check_epoch, epoch_count
+from ..schedules import as_written, check_epoch, epoch_count
 from ..spec import ArgValue, GraphSpec, Node, Probability, Source
 from ..trust import check_trusted, trust_graph, untrusted_nodes
 from ..validate import validate, validate_constant_edit
@@ -281,8 +281,10 @@ class Session:
     def reroll(self) -> RunResult:
         """New random draws for every random argument, coin flip and random operator (the
         images stay). The new seeds are written into the spec, so the view can be replayed."""
-        # The plan's spec has every seed filled in, so each random operator is one with a seed.
-        return self.update(self.plan.spec.reseeded(self._new_seed))
+        # The plan's spec has every seed filled in, so each random operator is one with a seed;
+        # it holds the previewed epoch's scheduled values, which go back to those written.
+        rerolled = self.plan.spec.reseeded(self._new_seed)
+        return self.update(as_written(rerolled, self._validated_spec))
 
     def next_batch(self) -> RunResult:
         """The next batch as training gets it: the next images, and the draws the exported

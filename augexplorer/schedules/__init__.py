@@ -9,6 +9,7 @@ only what the schedules drive.
 
 from .resolve import (
     ScheduledValue,
+    as_written,
     at_epoch,
     check_epoch,
     epoch_count,
@@ -19,6 +20,7 @@ from .targets import held_value, schedulable
 
 __all__ = [
     "ScheduledValue",
+    "as_written",
     "at_epoch",
     "check_epoch",
     "epoch_count",

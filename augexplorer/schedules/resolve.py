@@ -75,6 +75,37 @@ def write(node: Node, target: ScheduleTarget, value: float) -> Node | None:
     return node.with_arg(target.arg, dataclasses.replace(held, **bounds))
 
 
+def as_written(resolved: GraphSpec, written: GraphSpec) -> GraphSpec:
+    """`resolved` (a graph read at one epoch, its seeds maybe new) with every number a schedule
+    drives put back as `written` holds it: the schedule's value at the epoch is not the user's.
+    Seeds stay `resolved`'s, so a reroll of a graph read at an epoch keeps its new draws. An
+    apply probability the user left unset comes back as 1 (always) with its new coin's seed."""
+    nodes = {node.id: node for node in resolved.operators()}
+    for target in resolved.schedules:
+        node, before = (
+            nodes.get(target.node),
+            written.node(target.node) if target.node in written else None,
+        )
+        if node is None or not isinstance(before, Node):
+            continue
+        nodes[node.id] = _put_back(node, before, target)
+    return dataclasses.replace(resolved, nodes=tuple(nodes.get(n.id, n) for n in resolved.nodes))
+
+
+def _put_back(node: Node, before: Node, target: ScheduleTarget) -> Node:
+    if target.arg is None:
+        p = before.probability.p if before.probability is not None else 1.0
+        seed = node.probability.seed if node.probability is not None else None
+        return dataclasses.replace(node, probability=Probability(p, seed))
+    held, now = before.args.get(target.arg), node.args.get(target.arg)
+    if target.bound is None:
+        return node.without_arg(target.arg) if held is None else node.with_arg(target.arg, held)
+    if isinstance(held, Random) and isinstance(now, Random) and hasattr(held, target.bound):
+        bound: dict[str, Any] = {target.bound: getattr(held, target.bound)}
+        return node.with_arg(target.arg, dataclasses.replace(now, **bound))
+    return node
+
+
 def _number_or_missing(value: Any) -> bool:
     return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool))
 

@@ -671,10 +671,15 @@ class GraphSpec:
 
     def duplicate(self, node_id: str) -> GraphSpec:
         """A copy of the node after it. The copy draws values of its own: seeds set on the node
-        (by a reroll or a rename) are left for the copy to derive from its name."""
+        (by a reroll or a rename) are left for the copy to derive from its name. The copy's
+        numbers follow the run as the node's do: its schedules are copied with it."""
         node = self._operator(node_id)
         copy = dataclasses.replace(_unseeded(node), id=self.unique_id(node.id))
-        return self.insert_after(node_id, dataclasses.replace(copy, inputs=()), rewire=True)
+        spec = self.insert_after(node_id, dataclasses.replace(copy, inputs=()), rewire=True)
+        copied = {t.with_node(copy.id): s for t, s in self.schedules.items() if t.node == node_id}
+        if not copied:
+            return spec
+        return dataclasses.replace(spec, schedules=_sorted({**spec.schedules, **copied}))
 
     def rewire(self, node_id: str, index: int, ref: Ref) -> GraphSpec:
         node = self._operator(node_id)
