@@ -111,3 +111,19 @@ def test_the_plot_draws_every_scheduled_value_with_the_epoch_marked() -> None:
     svg = schedule_plot(spec, 4)
     assert svg.count("<polyline") == 2 and "epoch 4 marked" in svg
     assert "flip.apply = 0.2 at epoch 4" in svg and "0.2..0.8" in svg
+
+
+def test_what_the_user_typed_in_the_editor_survives_a_redraw(explorer: Explorer) -> None:
+    explorer.select("rotate")
+    box = explorer.schedules
+    box.target.value = "rotate.angle.high"
+    browser_update(box.end, value=55.0)  # typed, not yet scheduled
+    browser_update(box.curve, index=list(box.curve.options).index("cosine"))
+    explorer.set_arg("resize", "resize_shorter", 250.0)  # another edit redraws the panel
+    explorer.flush()
+    assert (box.curve.value, box.end.value) == ("cosine", 55.0)
+    box.apply.click()
+    assert explorer.spec.schedules[ScheduleTarget("rotate", "angle", "high")].end == 55.0
+    explorer.undo()  # the schedule taken back: the editor shows the value held again
+    explorer.flush()
+    assert (box.curve.value, box.end.value) == ("linear", 20.0)

@@ -44,6 +44,9 @@ class ScheduleView(widgets.VBox):
         self._syncing = False
         self._spec: GraphSpec | None = None
         self._node: str | None = None
+        # what the editor's fields were last filled from: a redraw that changes none of it
+        # (another node edited, a new batch) leaves what the user typed in them
+        self._filled_from: tuple[object, ...] | None = None
         self.epochs = widgets.BoundedIntText(
             value=DEFAULT_EPOCHS,
             min=1,
@@ -141,6 +144,10 @@ class ScheduleView(widgets.VBox):
             return
         target = ScheduleTarget.parse(text)
         schedule = spec.schedules.get(target)
+        filled_from = (target, schedule, held_value(spec, target), spec.epochs)
+        if filled_from == self._filled_from:
+            return
+        self._filled_from = filled_from
         syncing, self._syncing = self._syncing, True
         try:
             if schedule is None or schedule.curve in ("steps", "table"):
