@@ -1,14 +1,20 @@
 """A node's output as one small encoded picture per sample, for a grid drawn by the browser.
 
 Captions travel as text beside each picture (the page lays them out, legible at any size); the
-pictures are JPEG thumbnails no larger than the tile, so a batch of 16 stays a few hundred KB.
+pictures are JPEG thumbnails no larger than the size they are shown at, so a batch of 16 stays a
+few hundred KB. A sample whose pixels did not change since the grid was last drawn keeps its
+encoded picture (:mod:`.pixel_history`): an edit re-encodes only the samples it changed, and
+:func:`changed_tiles` says which those are.
+
+The codec was chosen by measurement (BENCHMARKS.md, "Tiles"): libjpeg-turbo through simplejpeg
+encodes 16 tiles of 240 px in 2-4 ms, as fast as any JPEG library tried and ten times faster than
+WebP (Pillow, method 0) for near the same bytes; raw RGB costs nothing to encode but is 14 times
+the bytes to move through the Jupyter server.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,10 +24,17 @@ from ..engine.result import RunResult
 from ..spec import Ref
 from .display import Normalization, is_image_like, to_hwc, to_rgb8
 from .grid import fit_into
+from .pixel_history import Histories
 from .result_view import normalization_for
+from .workers import parallel_map
 
 # A preview, redrawn on every edit: 80 looks the same as 90 at tile size, in fewer bytes.
 JPEG_QUALITY = 80
+# During a drag: fewer bytes and a cheaper shrink; the full tile replaces it when the drag rests.
+PREVIEW_QUALITY = 60
+
+# The grids' pixel histories: which samples changed since each grid was last drawn.
+HISTORIES = Histories()
 
 
 @dataclass(frozen=True)
@@ -38,6 +51,18 @@ class Tile:
     # of a grid at one scale from these; (0, 0) for values that are not an image
     width: int = 0
     height: int = 0
+    # the identity of the picture: the version of the pixels it was made of, its size and
+    # quality. Equal keys, equal pictures; a tile whose key and captions did not change since
+    # the last run need not travel again (:func:`changed_tiles`)
+    key: str = ""
+    preview: bool = False  # a drag's quick picture, to be replaced by the full one
+
+
+def changed_tiles(before: Sequence[Tile], now: Sequence[Tile]) -> list[int]:
+    """The sample indices of `now` whose picture or captions differ from `before`'s (every one
+    where `before` had no tile for that sample): what the page must receive anew."""
+    old = {tile.index: tile for tile in before}
+    return [tile.index for tile in now if old.get(tile.index) != tile]
 
 
 def picture_size(sample: np.ndarray, layout: str) -> tuple[int, int]:
@@ -55,8 +80,12 @@ def thumbnail(
     normalization: Normalization | None,
     size: int,
     quality: int = JPEG_QUALITY,
+    *,
+    preview: bool = False,
 ) -> bytes | None:
-    """`sample` fitted into a `size`-pixel square as JPEG; None when it is not an image.
+    """`sample` fitted into a `size`-pixel square (never larger, never enlarged) as JPEG; None
+    when it is not an image. A `preview` shrinks by taking every n-th pixel first (a 1080p photo
+    to a 240 px tile in a tenth of the time, with some aliasing) and encodes at a lower quality.
 
     simplejpeg encodes straight from the array: Pillow's image object and encoder setup cost
     as much again as libjpeg-turbo's work at tile size, on every redraw."""
@@ -64,6 +93,11 @@ def thumbnail(
     if not is_image_like(array, layout):
         return None
     rgb = to_rgb8(array, layout, normalization)
+    if preview:
+        step = max(rgb.shape[:2]) // (2 * size)
+        if step > 1:
+            rgb = np.ascontiguousarray(rgb[::step, ::step])
+        quality = min(quality, PREVIEW_QUALITY)
     if max(rgb.shape[:2]) > size:
         rgb = np.asarray(fit_into(rgb, size))
     return simplejpeg.encode_jpeg(rgb, quality=quality, colorspace="RGB", colorsubsampling="420")
@@ -94,51 +128,52 @@ def pictures(
     layout: str,
     normalization: Normalization | None,
     size: int,
+    *,
+    preview: bool = False,
 ) -> list[bytes | None]:
-    """Every sample's thumbnail, in two halves on two threads: libjpeg-turbo runs without the
-    GIL, so encoding a batch of 16 224-px tiles takes ~2.2 ms instead of ~3.5 where a second
-    core is free."""
-
-    def encode(part: Sequence[np.ndarray]) -> list[bytes | None]:
-        return [thumbnail(a, layout, normalization, size) for a in part]
-
-    half = len(arrays) // 2
-    if half < 2:
-        return encode(arrays)
-    second = _encoder().submit(encode, arrays[half:])
-    return encode(arrays[:half]) + second.result()
+    """Every sample's thumbnail, encoded on the picture threads side by side (libjpeg-turbo and
+    Pillow's shrinking run without the GIL)."""
+    return parallel_map(
+        lambda array: thumbnail(array, layout, normalization, size, preview=preview), arrays
+    )
 
 
-@functools.cache
-def _encoder() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="augexplorer-thumbnails")
+def node_tiles(result: RunResult, ref: Ref, size: int, *, preview: bool = False) -> list[Tile]:
+    """Every sample of `ref`'s output as a tile no larger than `size` pixels, captioned with its
+    label and drawn values; a `preview` (during a drag) is quicker to make and smaller.
 
-
-def node_tiles(result: RunResult, ref: Ref, size: int) -> list[Tile]:
-    """Every sample of `ref`'s output as a tile, captioned with its label and drawn values.
-
-    A tile's index is its sample's place in the batch: an inner node of a conditional block
-    has tiles only for the samples where the block ran."""
-    arrays = result.arrays(ref)
+    Only samples whose pixels changed since `ref`'s grid was last drawn are encoded; the others
+    keep their pictures. A tile's index is its sample's place in the batch: an inner node of a
+    conditional block has tiles only for the samples where the block ran."""
+    history = HISTORIES.of(("tiles", str(ref)))
+    arrays, versions = history.update(result.output(ref), lambda: result.arrays(ref))
     layout = result.layout(ref)
     norm = display_normalization(result, ref, arrays[0]) if arrays else None
+    variant = ("tile", size, preview, layout, norm)
+    made = history.made(
+        variant,
+        lambda place: (thumbnail(arrays[place], layout, norm, size, preview=preview),),
+    )
     labels = result.captions()
     draws = result.draw_captions(reaching=ref.node)
     files = result.files()
     samples = result.sample_indices(ref)
-    sizes = [picture_size(a, layout) for a in arrays]
-    return [
-        Tile(
-            index=i,
-            picture=picture,
-            text="" if picture is not None else value_text(arrays[position]),
-            label=labels[i] if i < len(labels) else "",
-            draws=draws[i] if i < len(draws) else "",
-            file=files[i] if i < len(files) else "",
-            width=dims[0],
-            height=dims[1],
+    quality = "p" if preview else "f"
+    tiles = []
+    for position, (i, (picture,), version) in enumerate(zip(samples, made, versions, strict=True)):
+        width, height = picture_size(arrays[position], layout)
+        tiles.append(
+            Tile(
+                index=i,
+                picture=picture,
+                text="" if picture is not None else value_text(arrays[position]),
+                label=labels[i] if i < len(labels) else "",
+                draws=draws[i] if i < len(draws) else "",
+                file=files[i] if i < len(files) else "",
+                width=width,
+                height=height,
+                key=f"{version}-{size}{quality}",
+                preview=preview,
+            )
         )
-        for position, (i, picture, dims) in enumerate(
-            zip(samples, pictures(arrays, layout, norm, size), sizes, strict=True)
-        )
-    ]
+    return tiles
