@@ -48,13 +48,13 @@ def validate(spec: GraphSpec, catalog: Catalog | None = None, *, epoch: int = 0)
     problems = schedule_problems(spec)
     if problems:
         raise GraphInvalid(problems)
-    resolved = at_epoch(spec, epoch)
+    resolved = at_epoch(spec, epoch, catalog)
     checked = check_graph(resolved, catalog)
     if checked.problems:
         raise GraphInvalid(checked.problems)
     if spec.schedules:
         problems = problems_over_run(
-            spec, epoch, lambda other: check_graph(at_epoch(spec, other), catalog).problems
+            spec, epoch, lambda other: check_graph(at_epoch(spec, other, catalog), catalog).problems
         )
         if problems:
             raise GraphInvalid(problems)

@@ -11,7 +11,7 @@ from augexplorer import Session
 from augexplorer.errors import EpochError, GraphInvalid, SpecFormatError
 from augexplorer.presets import preset
 from augexplorer.schedules import at_epoch, values_over_run
-from augexplorer.spec import GraphSpec, Schedule, ScheduleTarget, dumps, loads
+from augexplorer.spec import GraphSpec, Node, Ref, Schedule, ScheduleTarget, dumps, loads
 
 EPOCHS = 10
 
@@ -205,3 +205,15 @@ def test_a_duplicated_node_follows_the_run_as_its_original_does() -> None:
     assert high == spec.schedules[ScheduleTarget("rotate", "angle", "high")]
     assert ScheduleTarget(copy, "angle", "low") in spec.schedules
     assert loads(dumps(spec)) == spec
+
+
+def test_an_integer_argument_left_out_of_the_graph_gets_whole_numbers() -> None:
+    spec = preset("basic").insert_after(
+        "rotate", Node("jpeg", "jpeg_compression_distortion", inputs=(Ref("rotate"),)), rewire=True
+    )
+    spec = spec.with_epochs(5).with_schedule("jpeg.quality", Schedule.linear(30, 90.5))
+    session = Session(spec, device_id=None)  # a float such as 45.125 was refused at epoch 1
+    session.set_epoch(1)
+    quality = session.plan.node_step("jpeg").args["quality"]
+    assert quality == 45 and isinstance(quality, int)
+    assert len(session.run().arrays("jpeg")) == spec.batch_size  # DALI ran it at epoch 1

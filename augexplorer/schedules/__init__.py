@@ -13,6 +13,7 @@ from .resolve import (
     at_epoch,
     check_epoch,
     epoch_count,
+    rounded_targets,
     scheduled_values,
     values_over_run,
 )
@@ -25,6 +26,7 @@ __all__ = [
     "check_epoch",
     "epoch_count",
     "held_value",
+    "rounded_targets",
     "schedulable",
     "scheduled_values",
     "values_over_run",

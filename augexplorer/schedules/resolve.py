@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..spec import GraphSpec, Node, Probability, Random, Schedule, ScheduleTarget
+
+if TYPE_CHECKING:
+    from ..catalog import Catalog
 
 
 @dataclass(frozen=True)
@@ -37,20 +40,24 @@ def check_epoch(spec: GraphSpec, epoch: object) -> int:
     return epoch
 
 
-def at_epoch(spec: GraphSpec, epoch: int) -> GraphSpec:
+def at_epoch(spec: GraphSpec, epoch: int, catalog: Catalog | None = None) -> GraphSpec:
     """`spec` with every schedule's value at `epoch` written where it points; the schedules
     stay, so the graph can be read at another epoch. A schedule whose target the graph lacks is
-    left for validation to name (:mod:`augexplorer.checks.schedules`)."""
+    left for validation to name (:mod:`augexplorer.checks.schedules`). Given the `catalog`, a
+    constant its operator takes as an integer gets the value rounded even where the graph
+    leaves the argument out (a float there is refused by the argument's check)."""
     if not spec.schedules:
         return spec
     epochs = epoch_count(spec)
     nodes = {node.id: node for node in spec.operators()}
+    rounded = rounded_targets(spec, catalog)
     changed: dict[str, Node] = {}
     for target, schedule in spec.schedules.items():
         node = changed.get(target.node, nodes.get(target.node))
         if node is None:
             continue
-        written = write(node, target, schedule.value_at(epoch, epochs))
+        value = schedule.value_at(epoch, epochs)
+        written = write(node, target, round(value) if target in rounded else value)
         if written is not None:
             changed[node.id] = written
     if not changed:
@@ -106,13 +113,32 @@ def _put_back(node: Node, before: Node, target: ScheduleTarget) -> Node:
     return node
 
 
+def rounded_targets(spec: GraphSpec, catalog: Catalog | None = None) -> set[ScheduleTarget]:
+    """The scheduled constants whose values are rounded to whole numbers: those the graph holds
+    as integers and, given the `catalog`, those of an integer argument (a count, RandAugment's
+    magnitude `m`, a JPEG quality) left out of the graph. A draw's bounds stay as they are."""
+    found: set[ScheduleTarget] = set()
+    for target in spec.schedules:
+        node = spec.node(target.node) if target.node in spec else None
+        if target.arg is None or target.bound is not None or not isinstance(node, Node):
+            continue
+        held = node.args.get(target.arg)
+        info = catalog.get(node.op) if catalog is not None else None
+        arg = info.arg(target.arg) if info is not None else None
+        integer = arg is not None and arg.is_integer and not arg.is_vector
+        if (isinstance(held, int) and not isinstance(held, bool)) or (held is None and integer):
+            found.add(target)
+    return found
+
+
 def _number_or_missing(value: Any) -> bool:
     return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool))
 
 
 def _like(held: Any, value: float) -> int | float:
-    """An integer argument (RandAugment's magnitude `m`, a count) stays an integer."""
-    if isinstance(held, int) and not isinstance(held, bool):
+    """An integer argument (RandAugment's magnitude `m`, a count) stays an integer: a value
+    rounded already (:func:`rounded_targets`) or one held as an integer."""
+    if isinstance(value, int) or (isinstance(held, int) and not isinstance(held, bool)):
         return round(value)
     return float(value)
 
