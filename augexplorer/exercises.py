@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .spec.schedule import Schedule
 from .spec.seeds import rank_seed
 
 
@@ -199,6 +200,52 @@ def check_normalized_once(images: Any | None) -> str:
             f"the values spread by {spread:.1f}: these look like 0-255 pixels, not normalized"
         )
     return f"Right: one normalization, values spread by {spread:.2f}."
+
+
+# ---- schedules ----------------------------------------------------------------------------------
+
+
+def fade_after_hold(epochs: int, start: float = 0.5, hold: int = 2) -> list[float]:
+    """`start` for the first `hold` epochs, then a straight line down to 0 at the last epoch."""
+    last = epochs - 1
+    fall = max(last - (hold - 1), 1)
+    return [start if e < hold else start * (1 - (e - (hold - 1)) / fall) for e in range(epochs)]
+
+
+def check_fade_after_hold(
+    schedule: Schedule | None, epochs: int, start: float = 0.5, hold: int = 2
+) -> str:
+    """`schedule`: a fine-tuning run's apply probability, `start` for the first `hold` epochs,
+    then falling in a straight line to 0 at the run's last epoch (the reverse curriculum)."""
+    pending = _unattempted(schedule, "replace None with a Schedule, e.g. Schedule.linear(...).")
+    if pending:
+        return pending
+    if not isinstance(schedule, Schedule):
+        raise WrongAnswer(
+            f"expected a Schedule (Schedule.linear, .cosine, .table, ...); got "
+            f"{type(schedule).__name__}"
+        )
+    expected = fade_after_hold(epochs, start, hold)
+    got = [schedule.value_at(epoch, epochs) for epoch in range(epochs)]
+    if all(math.isclose(g, e, abs_tol=1e-9) for g, e in zip(got, expected, strict=True)):
+        return f"Right: {schedule.describe()} gives {_rounded(got)} over the run."
+    if any(not math.isclose(g, start, abs_tol=1e-9) for g in got[:hold]):
+        hint = (
+            f"the first {hold} epochs (0 to {hold - 1}) should all hold {start}: a linear "
+            f"schedule starts changing at its `begin` epoch (begin={hold - 1} keeps the start "
+            f"until epoch {hold - 1})"
+        )
+    elif not math.isclose(got[-1], 0.0, abs_tol=1e-9):
+        hint = f"the last epoch ({epochs - 1}) should reach 0"
+    elif schedule.curve == "cosine":
+        hint = "a cosine eases in and out: the fall should be a straight line (linear)"
+    else:
+        hint = f"between epoch {hold - 1} and the last the value should fall in a straight line"
+    raise WrongAnswer(f"your schedule gives {_rounded(got)}, expected {_rounded(expected)}: {hint}")
+
+
+def _rounded(values: Sequence[float]) -> list[float]:
+    return [round(value, 3) for value in values]
 
 
 # ---- arithmetic inside the graph ----------------------------------------------------------------

@@ -10,6 +10,7 @@ from augexplorer.exercises import (
     WrongAnswer,
     check_boxes_in_pixels,
     check_clean_crop_side,
+    check_fade_after_hold,
     check_inflated_box,
     check_last_batch,
     check_no_black_corners,
@@ -18,6 +19,7 @@ from augexplorer.exercises import (
     clean_crop_side,
     rotated_box,
 )
+from augexplorer.spec import Schedule
 from augexplorer.spec.seeds import rank_seed
 
 CHECKS_WITH_PLACEHOLDER = [
@@ -28,6 +30,7 @@ CHECKS_WITH_PLACEHOLDER = [
     lambda: check_last_batch(None, 19, 8),
     lambda: check_normalized_once(None),
     lambda: check_clean_crop_side(None),
+    lambda: check_fade_after_hold(None, 5),
 ]
 
 
@@ -136,3 +139,17 @@ def test_the_arithmetic_exercise_of_notebook_03_runs_the_answer_in_dali() -> Non
         check_clean_crop_side("200 + angle")
     with pytest.raises(WrongAnswer, match="does not run in a graph"):
         check_clean_crop_side("256 /")
+
+
+def test_fade_after_hold_takes_every_schedule_with_its_values() -> None:
+    # notebook 08: 0.5 over epochs 0 and 1, then a straight line to 0 at epoch 4
+    assert check_fade_after_hold(Schedule.linear(0.5, 0, begin=1), 5).startswith("Right")
+    assert check_fade_after_hold(Schedule.table([(1, 0.5), (4, 0)]), 5).startswith("Right")
+    with pytest.raises(WrongAnswer, match="begin=1"):
+        check_fade_after_hold(Schedule.linear(0.5, 0), 5)  # falls from epoch 0
+    with pytest.raises(WrongAnswer, match="should reach 0"):
+        check_fade_after_hold(Schedule.linear(0.5, 0.1, begin=1), 5)
+    with pytest.raises(WrongAnswer, match="straight line"):
+        check_fade_after_hold(Schedule.cosine(0.5, 0, begin=1), 5)
+    with pytest.raises(WrongAnswer, match="expected a Schedule"):
+        check_fade_after_hold(0.5, 5)  # type: ignore[arg-type]
