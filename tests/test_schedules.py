@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -10,8 +11,8 @@ import pytest
 from augexplorer import Session
 from augexplorer.errors import EpochError, GraphInvalid, SpecFormatError
 from augexplorer.presets import preset
-from augexplorer.schedules import at_epoch, values_over_run
-from augexplorer.spec import GraphSpec, Node, Ref, Schedule, ScheduleTarget, dumps, loads
+from augexplorer.schedules import at_epoch, schedulable, values_over_run
+from augexplorer.spec import Clause, GraphSpec, Node, Ref, Schedule, ScheduleTarget, dumps, loads
 
 EPOCHS = 10
 
@@ -217,3 +218,27 @@ def test_an_integer_argument_left_out_of_the_graph_gets_whole_numbers() -> None:
     quality = session.plan.node_step("jpeg").args["quality"]
     assert quality == 45 and isinstance(quality, int)
     assert len(session.run().arrays("jpeg")) == spec.batch_size  # DALI ran it at epoch 1
+
+
+def conditioned() -> GraphSpec:
+    """Rotate runs where a coin flip of its own says so."""
+    coin = Node("coin", "random.coin_flip", args={"dtype": "BOOL", "probability": 0.5}, seed=3)
+    spec = preset("basic").replace_node(
+        dataclasses.replace(preset("basic").node("rotate"), when=(Clause(Ref("coin")),))
+    )
+    return dataclasses.replace(spec, nodes=(*spec.nodes[:1], coin, *spec.nodes[1:]))
+
+
+def test_an_apply_schedule_on_a_node_under_a_condition_names_the_coin_to_schedule() -> None:
+    spec = conditioned().with_epochs(EPOCHS)
+    assert ScheduleTarget("rotate") not in schedulable(spec, "rotate")  # nothing to offer
+    assert ScheduleTarget("coin") not in schedulable(spec, "coin")  # no input: no coin of its own
+    assert ScheduleTarget("coin", "probability") in schedulable(spec, "coin")
+    with pytest.raises(GraphInvalid) as raised:
+        Session(spec.with_schedule("rotate.apply", Schedule.linear(0, 1)), device_id=None)
+    (problem,) = raised.value.problems
+    assert "the schedule rotate.apply" in problem.message and "coin.probability" in problem.fix
+    session = Session(spec.with_schedule("coin.probability", Schedule.linear(0, 1)), device_id=None)
+    # the coin's probability follows the run: never at the first epoch, always at the last
+    assert not any(bool(c) for c in session.set_epoch(0).arrays("coin"))
+    assert all(bool(c) for c in session.set_epoch(EPOCHS - 1).arrays("coin"))

@@ -127,3 +127,17 @@ def test_what_the_user_typed_in_the_editor_survives_a_redraw(explorer: Explorer)
     explorer.undo()  # the schedule taken back: the editor shows the value held again
     explorer.flush()
     assert (box.curve.value, box.end.value) == ("linear", 20.0)
+
+
+def test_a_schedule_left_pointing_at_nothing_can_still_be_removed(explorer: Explorer) -> None:
+    explorer.set_schedule("rotate.angle.high", Schedule.linear(20.0, 40.0))
+    explorer.set_arg("rotate", "angle", 10.0)  # the draw made a constant: high is no more
+    explorer.flush()
+    assert explorer.state.failure is not None
+    explorer.select("rotate")
+    box = explorer.schedules
+    assert "rotate.angle.high" in box.target.options
+    box.target.value = "rotate.angle.high"
+    box.remove.click()
+    explorer.flush()
+    assert not explorer.spec.schedules and explorer.state.failure is None

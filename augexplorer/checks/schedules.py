@@ -57,6 +57,17 @@ def schedule_problems(spec: GraphSpec) -> list[Problem]:
 
 
 def _target_problems(node: Node, target: ScheduleTarget) -> list[Problem]:
+    if target.arg is None and node.when:
+        return [
+            Problem(
+                f"the schedule {target} drives an apply probability, but the node runs only "
+                f"{node.describe_condition()}, and a node has one or the other",
+                node.id,
+                fix=f"schedule a number of the node the condition reads ({node.when[0].ref.node}"
+                f".probability for a coin flip) and remove this one: "
+                f"spec.with_schedule({str(target)!r}, None)",
+            )
+        ]
     if target.arg is None:
         return []
     held = node.args.get(target.arg)

@@ -7,7 +7,10 @@ from ..spec import BOUNDS, GraphSpec, Node, Random, ScheduleTarget
 
 def schedulable(spec: GraphSpec, node_id: str) -> list[ScheduleTarget]:
     """The targets node `node_id` offers a schedule: each numeric constant argument, each
-    numeric parameter of a random draw, and its apply probability. Empty for a source."""
+    numeric parameter of a random draw, and its apply probability where it can have one (it
+    reads an input and runs under no condition). Then the node's schedules that point at
+    nothing these days (a draw made a constant since), so they can be edited or removed.
+    Empty for a source."""
     node = spec.node(node_id) if node_id in spec else None
     if not isinstance(node, Node):
         return []
@@ -17,8 +20,9 @@ def schedulable(spec: GraphSpec, node_id: str) -> list[ScheduleTarget]:
             found += [ScheduleTarget(node_id, name, b) for b in value.params() if b in BOUNDS]
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
             found.append(ScheduleTarget(node_id, name))
-    found.append(ScheduleTarget(node_id))
-    return found
+    if node.inputs and not node.when:
+        found.append(ScheduleTarget(node_id))
+    return found + [t for t in spec.schedules if t.node == node_id and t not in found]
 
 
 def held_value(spec: GraphSpec, target: ScheduleTarget) -> float | None:
