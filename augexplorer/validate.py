@@ -14,7 +14,7 @@ from .catalog.auto_aug import is_auto_aug
 from .checks import check_graph
 from .checks.naming import RESERVED_IDS
 from .checks.random_draws import CHOICE_WEIGHT_TOLERANCE
-from .checks.schedules import problems_over_run, schedule_problems
+from .checks.schedules import problems_at_epoch, problems_over_run, schedule_problems
 from .checks.structure import MAX_CYCLES_REPORTED
 from .checks.values import MAX_PYTHON_SOURCE, check_value, value_fix
 from .errors import GraphInvalid, Problem
@@ -51,7 +51,7 @@ def validate(spec: GraphSpec, catalog: Catalog | None = None, *, epoch: int = 0)
     resolved = at_epoch(spec, epoch, catalog)
     checked = check_graph(resolved, catalog)
     if checked.problems:
-        raise GraphInvalid(checked.problems)
+        raise GraphInvalid(problems_at_epoch(spec, epoch, checked.problems))
     if spec.schedules:
         problems = problems_over_run(
             spec, epoch, lambda other: check_graph(at_epoch(spec, other, catalog), catalog).problems

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 
 import numpy as np
@@ -242,3 +243,21 @@ def test_an_apply_schedule_on_a_node_under_a_condition_names_the_coin_to_schedul
     # the coin's probability follows the run: never at the first epoch, always at the last
     assert not any(bool(c) for c in session.set_epoch(0).arrays("coin"))
     assert all(bool(c) for c in session.set_epoch(EPOCHS - 1).arrays("coin"))
+
+
+def test_a_value_out_of_range_names_the_schedule_that_set_it_at_any_epoch() -> None:
+    for ramp, epoch in ((Schedule.linear(1.5, 0.5), 0), (Schedule.linear(0.2, 1.8), EPOCHS - 1)):
+        with pytest.raises(GraphInvalid) as raised:
+            Session(scheduled().with_schedule("flip.apply", ramp), device_id=None)
+        (problem,) = raised.value.problems
+        # the graph holds no apply probability: the schedule's key is the field to change
+        assert f"at epoch {epoch} of 0..9, as the schedule flip.apply set it" in problem.message
+        assert problem.node == "flip" and "change the schedule" in (problem.fix or "")
+
+
+def test_a_graph_loaded_with_schedules_but_no_run_length_names_the_json_field() -> None:
+    data = json.loads(dumps(scheduled()))
+    del data["epochs"]
+    with pytest.raises(GraphInvalid) as raised:
+        Session(loads(json.dumps(data)), device_id=None)
+    assert '"epochs": 90' in (raised.value.problems[0].fix or "")

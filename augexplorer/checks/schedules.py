@@ -23,7 +23,8 @@ def schedule_problems(spec: GraphSpec) -> list[Problem]:
         problems.append(
             Problem(
                 "the graph has schedules but no run length",
-                fix="declare how many epochs the run has: spec.with_epochs(90)",
+                fix='declare how many epochs the run has: "epochs": 90 in the graph\'s JSON, '
+                "spec.with_epochs(90) in Python",
             )
         )
     elif isinstance(spec.epochs, bool) or not 1 <= spec.epochs <= MAX_EPOCHS:
@@ -191,15 +192,42 @@ def problems_over_run(
             continue
         found = check_at(epoch)
         if found:
-            last = (spec.epochs or 1) - 1
-            return [
-                Problem(
-                    f"at epoch {epoch} of 0..{last}, as scheduled: {problem.message}",
-                    problem.node,
-                    problem.argument,
-                    fix=(problem.fix + "; " if problem.fix else "")
-                    + "or change the schedule so it stays in range over the whole run",
-                )
-                for problem in found
-            ]
+            return [_at_epoch(spec, epoch, problem) for problem in found]
     return []
+
+
+def problems_at_epoch(spec: GraphSpec, epoch: int, found: list[Problem]) -> list[Problem]:
+    """`found`, the problems of `spec` read at `epoch`, each one a schedule causes said so:
+    the value at fault is the schedule's, which the graph's own value does not show."""
+    return [
+        _at_epoch(spec, epoch, problem) if _driving(spec, problem) else problem for problem in found
+    ]
+
+
+def _at_epoch(spec: GraphSpec, epoch: int, problem: Problem) -> Problem:
+    """`problem`, found with the graph read at `epoch`, naming the epoch and the schedules that
+    drive the value at fault (their keys in the graph's ``schedules``)."""
+    last = (spec.epochs or 1) - 1
+    driving = _driving(spec, problem)
+    by = f"the schedule {' and '.join(driving)}" if driving else "the schedules"
+    return Problem(
+        f"at epoch {epoch} of 0..{last}, as {by} set it: {problem.message}",
+        problem.node,
+        problem.argument,
+        fix=(problem.fix + "; " if problem.fix else "")
+        + "or change the schedule so it stays in range over the whole run",
+    )
+
+
+def _driving(spec: GraphSpec, problem: Problem) -> list[str]:
+    """The schedules (as written) that drive the value `problem` is about."""
+    return [
+        str(target)
+        for target in spec.schedules
+        if target.node == problem.node
+        and problem.argument is not None
+        and (
+            target.arg == problem.argument
+            or (target.arg is None and problem.argument == "probability")
+        )
+    ]
