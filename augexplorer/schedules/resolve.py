@@ -87,6 +87,8 @@ def as_written(resolved: GraphSpec, written: GraphSpec) -> GraphSpec:
     drives put back as `written` holds it: the schedule's value at the epoch is not the user's.
     Seeds stay `resolved`'s, so a reroll of a graph read at an epoch keeps its new draws. An
     apply probability the user left unset comes back as 1 (always) with its new coin's seed."""
+    if not resolved.schedules:
+        return resolved
     nodes = {node.id: node for node in resolved.operators()}
     for target in resolved.schedules:
         node, before = (
