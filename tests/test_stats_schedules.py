@@ -10,7 +10,7 @@ import pytest
 from augexplorer.cli import main
 from augexplorer.errors import EpochError
 from augexplorer.presets import preset
-from augexplorer.spec import GraphSpec, Schedule, save
+from augexplorer.spec import GraphSpec, Node, Ref, Schedule, save
 from augexplorer.stats import collect_stats, stats_over_run
 
 EPOCHS = 10
@@ -62,3 +62,12 @@ def test_the_command_line_counts_an_epoch(tmp_path: Path, capsys: pytest.Capture
     assert "uniform(low=-40.0, high=40.0)" in out and "declared 0.9" in out
     assert main(["stats", str(path), "--batches", "1", "--epoch", "10"]) == 2
     assert "not in this run" in capsys.readouterr().err
+
+
+def test_the_values_scheduled_for_an_integer_argument_are_those_it_ran_with() -> None:
+    spec = preset("basic").insert_after(
+        "rotate", Node("jpeg", "jpeg_compression_distortion", inputs=(Ref("rotate"),)), rewire=True
+    )
+    spec = spec.with_epochs(5).with_schedule("jpeg.quality", Schedule.linear(30, 90.5))
+    over = stats_over_run(spec, epochs=[1], batches=1, device_id=None)
+    assert over.at(1).scheduled["jpeg.quality"] == 45  # 45.125 was said, 45 ran

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..schedules import check_epoch, epoch_count, scheduled_values
+from ..catalog import load_catalog
+from ..schedules import check_epoch, epoch_count, rounded_targets, scheduled_values
 from ..spec import GraphSpec
 from .report import Stats
 from .runner import CancelFlag, collect_stats
@@ -161,5 +162,10 @@ def _figures(spec: GraphSpec, epoch: int, stats: Stats) -> EpochFigures:
         for rate in stats.rates
         if rate.argument == "probability" and not rate.together_with
     }
-    scheduled = {str(v.target): v.value for v in scheduled_values(spec, epoch)}
+    # as the graph ran: a value of an integer argument rounded (augexplorer.schedules)
+    rounded = rounded_targets(spec, load_catalog())
+    scheduled = {
+        str(v.target): round(v.value) if v.target in rounded else v.value
+        for v in scheduled_values(spec, epoch)
+    }
     return EpochFigures(epoch, draws, rates, scheduled, stats)
