@@ -21,6 +21,7 @@ from augexplorer.catalog import ArgInfo, Hint
 from augexplorer.catalog.limits import distributions_for
 from augexplorer.spec import ArgValue, PythonCode, Random, Ref
 
+from .box_fit import fit_to_text
 from .numbers import format_number, parse_in_range, parse_number
 
 OnChange = Callable[[str, ArgValue], None]
@@ -105,7 +106,8 @@ def constant_widget(arg: ArgInfo | None, value: ArgValue) -> widgets.ValueWidget
                 number_box(),
                 float(number),
             )
-        return number_box(int(number) if arg.is_integer else float(number))
+        # sized by its row (graph_view.css's .ax-arg-value): never under 72 px
+        return number_box(int(number) if arg.is_integer else float(number), least="72px")
     if arg.is_numeric and arg.is_vector:
         return widgets.Text(value=format_vector(value), continuous_update=False)
     return widgets.Text(value=str(value), continuous_update=False)
@@ -159,8 +161,10 @@ class RangePair(widgets.HBox):
         # the slider on a row of its own below
         self.slider.add_class("ax-range-slider")
         self.slider.add_class("ax-number-slider")
-        self.low = number_box(low, "60px")
-        self.high = number_box(high, "60px")
+        # 48 px holds "0.08"; a longer value widens its box (box_fit.py), and the name, both
+        # boxes (1.333333 included) and the row's buttons share one line of the editor's 382 px
+        self.low = number_box(low, "48px")
+        self.high = number_box(high, "48px")
         self.low.add_class("ax-range-low")
         self.high.add_class("ax-range-high")
         self.on_unparsed: Callable[[str, str], None] | None = None
@@ -223,15 +227,19 @@ class RangePair(widgets.HBox):
             self._syncing = False
 
 
-def number_box(value: float | None = None, width: str | None = None) -> widgets.Text:
-    """A text box for one number (see :mod:`.numbers` for why it is not a FloatText)."""
+def number_box(
+    value: float | None = None, width: str | None = None, *, least: str | None = None
+) -> widgets.Text:
+    """A text box for one number (see :mod:`.numbers` for why it is not a FloatText), widened
+    to show its whole value (see :func:`.box_fit.fit_to_text`). `width`: its width where the
+    value fits; `least`: the least width, where the page's CSS sizes it."""
     box = widgets.Text(
         value="" if value is None else format_number(value),
         continuous_update=False,
         layout={"width": width} if width else {},
     )
     box.add_class("ax-number-text")
-    return box
+    return fit_to_text(box, least or width)
 
 
 class NumberSlider(widgets.HBox):

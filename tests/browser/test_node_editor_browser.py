@@ -1,6 +1,7 @@
 """The selected node's editor as a person uses it: every argument's name reads whole (a long
 one such as `random_aspect_ratio` wraps, never cut; its full name on hover), and the editor's
-controls and the images are on screen together; at 1280, 1600 and 1920 px."""
+controls and the images are on screen together, and every number box shows its whole value;
+at 1280, 1600 and 1920 px."""
 
 from __future__ import annotations
 
@@ -80,6 +81,60 @@ def test_every_argument_name_reads_whole(page: Any, artifacts: Path, width: int)
     page.locator(f".ax-arg-{LONG_NAME}").first.screenshot(
         path=str(artifacts / f"node-editor-label-{width}.png")
     )
+    assert all(v <= 1 for v in sideways(page).values()), sideways(page)
+
+
+# Each number box of the node editor: its argument, its value, how much wider its text is
+# than the room inside the box (padding taken off), and the box's own width.
+NUMBER_BOXES = """
+() => [...document.querySelectorAll('.ax-node-panel .ax-arg input[type="text"]')]
+  .filter((input) => input.offsetParent !== null && /^-?[0-9.]/.test(input.value.trim()))
+  .map((input) => {
+    const style = getComputedStyle(input);
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const ruler = document.createElement('canvas').getContext('2d');
+    ruler.font = style.font;
+    return {
+      arg: input.closest('.ax-arg').querySelector('.ax-arg-label span[title]').textContent,
+      value: input.value,
+      past: Math.ceil(ruler.measureText(input.value).width - room),
+      scrolled: input.scrollWidth - input.clientWidth,
+      width: Math.round(input.getBoundingClientRect().width),
+    };
+  })
+"""
+
+# Each argument row: its name, and how many of its random / reset buttons sit below the line
+# its name starts on.
+ROW_LINES = """
+() => [...document.querySelectorAll('.ax-node-panel .ax-arg-row')]
+  .filter((row) => row.querySelector('.ax-arg-label span[title]'))
+  .map((row) => {
+    const name = row.querySelector('.ax-arg-label').getBoundingClientRect();
+    const buttons = [...row.querySelectorAll('.ax-random-toggle, .ax-arg-reset')];
+    return {
+      name: row.querySelector('.ax-arg-label span[title]').textContent,
+      buttonsBelowName: buttons.filter((b) => b.getBoundingClientRect().top >= name.bottom).length,
+    };
+  })
+"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_number_box_shows_its_whole_value(page: Any, artifacts: Path, width: int) -> None:
+    """random_aspect_ratio's 1.333333 (and every other value) reads whole, not cut at the box's
+    edge."""
+    at_width(page, width)
+    boxes = page.evaluate(NUMBER_BOXES)
+    values = [box["value"] for box in boxes]
+    page.locator(".ax-node-panel").first.screenshot(
+        path=str(artifacts / f"node-editor-numbers-{width}.png")
+    )
+    assert any(value.startswith("1.333") for value in values), boxes
+    for box in boxes:
+        assert box["past"] <= 0 and box["scrolled"] <= 0, box
+    for row in page.evaluate(ROW_LINES):  # a wider box pushes no button onto a line of its own
+        assert row["buttonsBelowName"] == 0, row
     assert all(v <= 1 for v in sideways(page).values()), sideways(page)
 
 
