@@ -65,6 +65,20 @@ def magnitude() -> GraphSpec:
     return spec.with_epochs(EPOCHS).with_schedule("augment.m", Schedule.linear(2, 26))
 
 
+def quality() -> GraphSpec:
+    """A JPEG quality, an integer argument the graph leaves out, ramped 30.7 -> 90.7: every epoch
+    gets a fractional value, which the explorer and the module both round (not truncate)."""
+    spec = chain(
+        Source("source"),
+        ("decode", "decoders.image", {"output_type": "RGB"}),
+        ("resize", "resize", {"size": [float(SIDE), float(SIDE)]}),
+        ("jpeg", "jpeg_compression_distortion", {}),
+        batch_size=BATCH,
+        name="quality",
+    )
+    return spec.with_epochs(EPOCHS).with_schedule("jpeg.quality", Schedule.linear(30.7, 90.7))
+
+
 # Runs in a fresh process (nothing of augexplorer imported): each job loads one module and does
 # what its "action" says with make_loader(), saving arrays to its .npz.
 RUNNER = textwrap.dedent(
@@ -223,7 +237,7 @@ def first_batches(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[st
             "action": "first",
             "epochs": list(CHECKED),
         }
-        for name, spec in (("ramped", ramped()), ("magnitude", magnitude()))
+        for name, spec in (("ramped", ramped()), ("magnitude", magnitude()), ("quality", quality()))
     ]
     return run_jobs(jobs, tmp)
 
@@ -237,6 +251,15 @@ def test_explorer_module_and_hand_written_pipeline_agree_at_an_epoch(
     module = first_batches[spec.name][f"first_{epoch}"]
     np.testing.assert_array_equal(module, explorer(spec, epoch))
     np.testing.assert_array_equal(module, by_hand(spec, epoch))
+
+
+@pytest.mark.parametrize("epoch", CHECKED)
+def test_an_integer_argument_left_out_is_rounded_alike_in_the_module(
+    first_batches: dict[str, dict[str, np.ndarray]], epoch: int
+) -> None:
+    np.testing.assert_array_equal(
+        first_batches["quality"][f"first_{epoch}"], explorer(quality(), epoch)
+    )
 
 
 def test_a_torchrun_rank_at_an_epoch_draws_what_the_explorer_previews_for_it(

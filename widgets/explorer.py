@@ -466,7 +466,8 @@ class Explorer(widgets.VBox):
         self._syncing = True
         try:
             # as the previewed epoch draws it: scheduled values at that epoch
-            shown = at_epoch(state.spec, min(self.controller.epoch, epoch_count(state.spec) - 1))
+            epoch = min(self.controller.epoch, epoch_count(state.spec) - 1)
+            shown = at_epoch(state.spec, epoch, self.controller.catalog)
             self.graph.show(shown, state.result, state.failure)
             self.graph.selected = state.selected or ""
             self.node_panel.show(state.spec, state.selected, state.failure)

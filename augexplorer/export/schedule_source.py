@@ -22,7 +22,7 @@ from ..catalog.auto_aug import is_auto_aug
 from ..catalog.fed_shapes import FED_SHAPES, INPUT_RANK
 from ..engine.runners import feedable
 from ..plan import Plan, Step
-from ..spec import GraphSpec, Random, ScheduleTarget
+from ..spec import GraphSpec, ScheduleTarget
 from .literals import literal
 
 # The parameter of the exported pipeline function that holds a loader's scheduled values.
@@ -171,13 +171,10 @@ def _can_feed(step: Step, name: str) -> bool:
 
 
 def _rounded(spec: GraphSpec) -> tuple[str, ...]:
-    """Schedules of constants the graph holds as integers: augexplorer rounds their values
-    (:func:`augexplorer.schedules.resolve.write`), and so does the module."""
-    found = []
-    for target in spec.schedules:
-        if target.arg is None or target.bound is not None:
-            continue
-        held = spec.node(target.node).args.get(target.arg)
-        if isinstance(held, int) and not isinstance(held, (bool, Random)):
-            found.append(str(target))
-    return tuple(found)
+    """Schedules of integer constants (held as integers, or an integer argument left out):
+    augexplorer rounds their values (:func:`augexplorer.schedules.resolve.rounded_targets`),
+    and so does the module."""
+    from ..catalog import load_catalog
+    from ..schedules.resolve import rounded_targets
+
+    return tuple(sorted(str(target) for target in rounded_targets(spec, load_catalog())))
