@@ -105,9 +105,9 @@ def test_the_session_checks_only_the_constant_a_slider_changed() -> None:
     session_module = sys.modules[Session.__module__]
     full = session_module.validate  # type: ignore[attr-defined]
 
-    def counted(spec: object, catalog: object = None) -> object:
+    def counted(spec: object, catalog: object = None, **options: object) -> object:
         calls.append(spec)
-        return full(spec, catalog)
+        return full(spec, catalog, **options)
 
     session_module.validate = counted  # type: ignore[attr-defined]
     try:
