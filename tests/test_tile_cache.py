@@ -12,7 +12,7 @@ from PIL import Image
 
 from augexplorer import Session
 from augexplorer.render import encode, render_node
-from augexplorer.render.pixel_history import PixelHistory
+from augexplorer.render.pixel_history import Histories, PixelHistory
 from augexplorer.render.tiles import changed_tiles, node_tiles, thumbnail
 from augexplorer.spec import Random, Ref
 
@@ -154,3 +154,11 @@ def test_the_encoded_grid_is_jpeg_of_the_composed_cells(session: Session) -> Non
     assert np.array_equal(np.asarray(again), np.asarray(anew))
     with Image.open(io.BytesIO(encode(kept))) as decoded:
         assert decoded.format == "JPEG" and decoded.size == kept.size
+
+
+def test_the_grids_drawn_longest_ago_are_forgotten_past_the_byte_budget() -> None:
+    histories = Histories(limit=8, max_bytes=2500)
+    for name in ("a", "b", "c"):
+        histories.of(name).update(object(), lambda: [np.zeros(1000, np.uint8)])
+    histories.of("d")  # a, b, c hold 3000 bytes, over 2500: the oldest goes before d is drawn
+    assert histories.names() == ["b", "c", "d"]

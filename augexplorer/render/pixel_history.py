@@ -27,6 +27,9 @@ from .workers import parallel_map
 _VERSIONS = itertools.count(1)
 # Grids remembered at once: a node's batch at a size or two, A/B's older side, a variety.
 MAX_GRIDS = 8
+# Pixels kept across all grids: past this, the grids drawn longest ago are forgotten (a batch of
+# 32 rotated 1080p photos alone is ~340 MB; the grid being drawn is always kept).
+MAX_BYTES = 256 * 1024 * 1024
 # Derived things (encoded tiles, cells) kept per sample: full and preview, at a size or two.
 MAX_VARIANTS = 6
 # Bytes compared first: an edit that changed a sample usually changed these already.
@@ -66,6 +69,10 @@ class PixelHistory:
         ]
         self.output, self.samples = output, kept
         return now, [s.version for s in kept]
+
+    @property
+    def nbytes(self) -> int:
+        return sum(sample.array.nbytes for sample in self.samples)
 
     def lookup(self, place: int, variant: Hashable) -> Any | None:
         """What was made of sample `place`'s pixels as `variant` (a tile at a size and quality),
@@ -117,8 +124,9 @@ def _same_pixels(old: np.ndarray, new: np.ndarray) -> bool:
 class Histories:
     """The pixel histories of the grids drawn lately, by name (least recently drawn go first)."""
 
-    def __init__(self, limit: int = MAX_GRIDS) -> None:
+    def __init__(self, limit: int = MAX_GRIDS, max_bytes: int = MAX_BYTES) -> None:
         self._limit = limit
+        self._max_bytes = max_bytes
         self._grids: OrderedDict[Hashable, PixelHistory] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -126,9 +134,19 @@ class Histories:
         with self._lock:
             history = self._grids.pop(name, None) or PixelHistory()
             self._grids[name] = history
-            while len(self._grids) > self._limit:
+            while len(self._grids) > self._limit or (
+                len(self._grids) > 1 and self._nbytes() > self._max_bytes
+            ):
                 self._grids.popitem(last=False)
             return history
+
+    def _nbytes(self) -> int:
+        return sum(history.nbytes for history in self._grids.values())
+
+    def names(self) -> list[Hashable]:
+        """The grids remembered, drawn longest ago first."""
+        with self._lock:
+            return list(self._grids)
 
     def clear(self) -> None:
         with self._lock:
