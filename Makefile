@@ -48,12 +48,15 @@ $(REFERENCE_STAMP):
 reference: $(REFERENCE_STAMP)
 
 # Adds --allow-root as root and --no-browser where there is no display (then says which URL to
-# open); LAB_ARGS go to JupyterLab, e.g. `make lab LAB_ARGS="--port=8899 --ip=0.0.0.0"`.
+# open); it opens a working copy of the quickstart in .augexplorer/notebooks/, refreshed from the
+# tracked one unless edited there. LAB_ARGS go to JupyterLab, e.g.
+# `make lab LAB_ARGS="--port=8899 --ip=0.0.0.0"`.
 lab: install
-	$(PY) -m augexplorer_widgets.lab notebooks/01_quickstart.ipynb $(LAB_ARGS)
+	$(PY) -m augexplorer_widgets.lab --working-copy notebooks/01_quickstart.ipynb $(LAB_ARGS)
 
-# `make lab` opens the repository's own notebooks, and JupyterLab saves what a run shows into
-# them (outputs, widget state): strip that before committing (tests/test_notebooks.py refuses it).
+# `make lab` opens working copies in .augexplorer/notebooks/ (ignored), so running them leaves
+# the tracked notebooks alone; a notebook opened directly keeps what a run shows (outputs, widget
+# state): strip that before committing (tests/test_notebooks.py refuses it).
 strip-notebooks: install
 	$(PY) -m augexplorer_widgets.notebook_clean notebooks/*.ipynb
 

@@ -4,6 +4,10 @@ As root (NGC and most GPU containers) JupyterLab refuses to start without ``--al
 machine with no display (a remote server, a container) it cannot open a browser, so it is told
 not to try and the URL to open is said up front. Any further arguments go to JupyterLab as they
 are: ``python -m augexplorer_widgets.lab notebooks/01_quickstart.ipynb --port 8899``.
+
+With ``--working-copy`` (as ``make lab`` runs it) the notebook's folder is copied into the ignored
+``.augexplorer/`` and the copy is opened, so JupyterLab's autosave never writes into tracked
+notebooks (see working_copy.py).
 """
 
 from __future__ import annotations
@@ -11,8 +15,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from urllib.parse import quote
+
+from augexplorer_widgets.working_copy import working_copy_of
+
+WORKING_COPY = "--working-copy"
 
 
 def running_as_root() -> bool:
@@ -66,8 +74,22 @@ HEADLESS_NOTE = (
 )
 
 
+def open_working_copy(args: Sequence[str], base: Path | None = None) -> list[str]:
+    """`args` with the notebook they open replaced by its working copy (see working_copy.py)."""
+    notebook = _notebook(args)
+    if notebook is None:
+        raise SystemExit(f"augexplorer: {WORKING_COPY} needs exactly one notebook to open: {args}")
+    copy, notes = working_copy_of(Path(notebook), Path.cwd() if base is None else base)
+    for note in notes:
+        print(note, flush=True)
+    print(f"augexplorer: opening the working copy {copy} (the tracked one stays as it is).")
+    return [str(copy) if PurePath(a) == notebook else a for a in args]
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
+    if WORKING_COPY in args:
+        args = open_working_copy([a for a in args if a != WORKING_COPY])
     env = os.environ
     display = has_display(env)
     command = lab_command(args, root=running_as_root(), display=display)

@@ -109,3 +109,26 @@ def test_make_lab_opens_the_quickstart_in_a_browser(served: tuple[str, str], bro
         page.locator("#jp-main-statusbar >> text=Idle").first.wait_for(timeout=90_000)
     finally:
         context.close()
+
+
+def test_make_lab_leaves_the_tracked_notebooks_alone(served: tuple[str, str], browser: Any) -> None:
+    """JupyterLab saves a run's outputs and kernel name into the notebook it opened: `make lab`
+    opens a working copy in an ignored folder, so the tracked notebooks stay as committed."""
+    before = _tracked_notebooks()
+    url, said = served
+    assert "opening the working copy" in said
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.locator("#jp-main-statusbar >> text=Idle").first.wait_for(timeout=90_000)
+        page.locator(".jp-Cell", has_text="Explorer(").first.wait_for(timeout=60_000)
+        page.keyboard.press("Control+s")  # as autosave would
+        page.wait_for_timeout(2_000)
+    finally:
+        context.close()
+    assert _tracked_notebooks() == before
+
+
+def _tracked_notebooks() -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in (ROOT / "notebooks").glob("*.ipynb")}
