@@ -161,9 +161,9 @@ def test_the_alias_table_is_read_from_dalis_schemas() -> None:
     assert rows["fn.shapes / ops.Shapes"] == "x.shape()"
 
 
-def test_the_readme_shows_the_generated_alias_table() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert alias_markdown() in readme, "regenerate: python -m augexplorer.catalog.aliases"
+def test_the_import_page_shows_the_generated_alias_table() -> None:
+    page = (ROOT / "docs" / "importing.md").read_text(encoding="utf-8")
+    assert alias_markdown() in page, "regenerate: python -m augexplorer.catalog.aliases"
 
 
 # ---- lists built in Python ---------------------------------------------------------------------

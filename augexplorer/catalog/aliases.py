@@ -171,7 +171,7 @@ def _current(schema_name: str) -> str:
 
 
 def alias_markdown() -> str:
-    """The alias table as the README's import section shows it (regenerate with
+    """The alias table as docs/importing.md shows it (regenerate with
     ``python -m augexplorer.catalog.aliases``)."""
     import textwrap
 
