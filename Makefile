@@ -12,7 +12,7 @@ TORCH ?= torch==2.13.0
 
 # A suite that runs past this many seconds is stopped, its threads' stacks written (tests/
 # conftest.py): a hang fails in minutes with where it hung, not at CI's own limit.
-SUITE_LIMIT ?= 1800
+SUITE_LIMIT ?= 2700
 # coreutils' timeout (gtimeout where coreutils comes from Homebrew); --foreground: Ctrl-C still
 # reaches pytest from a terminal. Without either command the suites run without a limit.
 TIMEOUT := $(shell command -v timeout 2>/dev/null || command -v gtimeout 2>/dev/null)
