@@ -29,7 +29,7 @@ PICTURES_DRAWN = """() => {
   const tiles = document.querySelectorAll('.ax-explorer .ax-tile');
   if (tiles.length === 0) return false;
   const imgs = [...document.querySelectorAll('.ax-explorer .ax-tile img')];
-  const canvases = [...document.querySelectorAll('.ax-explorer .ax-tile canvas.ax-tile-canvas')];
+  const canvases = [...document.querySelectorAll('.ax-explorer .ax-tile canvas')];
   return imgs.every((img) => img.complete && img.naturalWidth > 0)
     && canvases.every((canvas) => canvas.hidden || Boolean(canvas.dataset.key))
     && imgs.length + canvases.length >= tiles.length;
