@@ -80,12 +80,7 @@ class PathTable(Sequence[str]):
     def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
         if isinstance(index, slice):
             return tuple(self[i] for i in range(*index.indices(len(self))))
-        count = len(self)
-        if index < 0:
-            index += count
-        if not 0 <= index < count:
-            raise IndexError("path table index out of range")
-        run = int(np.searchsorted(self._runs, index, side="right")) - 1
+        index, run = _run_of(self._runs, index, "path table")
         start = int(self._ends[index - 1]) + 1 if index else 0
         name = self._block[start : int(self._ends[index])].decode(*_ENCODING)
         return self._folders[run] + name
@@ -205,6 +200,17 @@ class PathTable(Sequence[str]):
         )
 
 
+def _run_of(runs: np.ndarray, index: int, what: str) -> tuple[int, int]:
+    """`index` (negative counts from the end) made plain, and the run holding it: `runs` are
+    the runs' starts with the total count last."""
+    count = int(runs[-1])
+    if index < 0:
+        index += count
+    if not 0 <= index < count:
+        raise IndexError(f"{what} index out of range")
+    return index, int(np.searchsorted(runs, index, side="right")) - 1
+
+
 class RunLabels(Sequence[int]):
     """A label per file where each run of files shares one: `run_labels[run]` for the files
     from `runs[run]` to `runs[run + 1]`."""
@@ -229,12 +235,7 @@ class RunLabels(Sequence[int]):
     def __getitem__(self, index: int | slice) -> int | tuple[int, ...]:
         if isinstance(index, slice):
             return tuple(self[i] for i in range(*index.indices(len(self))))
-        count = len(self)
-        if index < 0:
-            index += count
-        if not 0 <= index < count:
-            raise IndexError("run labels index out of range")
-        return self.run_labels[int(np.searchsorted(self._runs, index, side="right")) - 1]
+        return self.run_labels[_run_of(self._runs, index, "run labels")[1]]
 
     def __iter__(self) -> Iterator[int]:
         for run, label in enumerate(self.run_labels):

@@ -65,7 +65,9 @@ RUNNER = textwrap.dedent(
 )
 
 
-def run_exported(jobs: list[dict[str, Any]], tmp: Path) -> dict[str, dict[str, np.ndarray]]:
+def run_exported(
+    jobs: list[dict[str, Any]], tmp: Path, *, runner: str = RUNNER, timeout: int = 240
+) -> dict[str, dict[str, np.ndarray]]:
     """Run every job's module in one fresh process; each job's outputs by its name.
 
     A job: name, module (path), out (.npz path), batch_size, device ("cpu"/"gpu"), and optionally
@@ -76,11 +78,11 @@ def run_exported(jobs: list[dict[str, Any]], tmp: Path) -> dict[str, dict[str, n
     targets as `loader{run}_targets_{sample}_{name}`).
     """
     (tmp / "jobs.json").write_text(json.dumps(jobs))
-    (tmp / "runner.py").write_text(RUNNER)
+    (tmp / "runner.py").write_text(runner)
     subprocess.run(
         [sys.executable, str(tmp / "runner.py"), str(tmp / "jobs.json")],
         check=True,
         cwd=tmp,
-        timeout=240,
+        timeout=timeout,
     )
     return {job["name"]: dict(np.load(job["out"])) for job in jobs}

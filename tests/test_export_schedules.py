@@ -5,7 +5,6 @@ and set_epoch / set_strength change the batches after them."""
 
 from __future__ import annotations
 
-import json
 import math
 import subprocess
 import sys
@@ -17,6 +16,7 @@ import black
 import numpy as np
 import pytest
 from exported_checks import check_module
+from exported_runner import run_exported
 
 from augexplorer import GraphSpec, Probability, Random, Session, Source
 from augexplorer.data import samples_dir
@@ -152,15 +152,7 @@ def run_jobs(jobs: list[dict[str, Any]], tmp: Path) -> dict[str, dict[str, np.nd
     for job in jobs:
         job["out"] = str(tmp / f"{job['name']}.npz")
         job.setdefault("batch", BATCH)
-    (tmp / "jobs.json").write_text(json.dumps(jobs))
-    (tmp / "runner.py").write_text(RUNNER)
-    subprocess.run(
-        [sys.executable, str(tmp / "runner.py"), str(tmp / "jobs.json")],
-        check=True,
-        cwd=tmp,
-        timeout=400,
-    )
-    return {job["name"]: dict(np.load(job["out"])) for job in jobs}
+    return run_exported(jobs, tmp, runner=RUNNER, timeout=400)
 
 
 def write(spec: GraphSpec, tmp: Path, name: str) -> Path:

@@ -31,7 +31,9 @@ SYNC_PIPELINE: dict[str, Any] = {
 }
 
 
-_FED_DTYPES = {
+# The DALI types a fed argument can have, and NumPy's name for each (the exported module's
+# scheduled values are fed the same way).
+FED_DTYPES: dict[str, str] = {
     "FLOAT": "float32",
     "FLOAT64": "float64",
     "INT32": "int32",
@@ -61,7 +63,7 @@ def fed_args(step: Step) -> tuple[str, ...]:
 def feedable(step: Step, name: str) -> bool:
     """Whether argument `name` of `step`, with the value the step holds, is fed."""
     arg = step.info.arg(name) if step.info is not None else None
-    if arg is None or not arg.per_sample or arg.kind not in _FED_DTYPES:
+    if arg is None or not arg.per_sample or arg.kind not in FED_DTYPES:
         return False
     if (step.op, name) in NOT_FED:
         return False
@@ -102,7 +104,7 @@ class FedValues:
                 assert arg is not None, f"{step.id}: fed argument {name!r} is not in its schema"
                 shape = FED_SHAPES.get((step.op, name))
                 rank_of = step.inputs[0] if shape == INPUT_RANK else None
-                dtype = _FED_DTYPES[arg.kind]
+                dtype = FED_DTYPES[arg.kind]
                 source = fed_source(index, name)
                 self._inputs.append((index, name, source, dtype, shape, rank_of, arg.is_vector))
                 self._values.append(_UNSET)

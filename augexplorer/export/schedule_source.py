@@ -20,23 +20,15 @@ from typing import Any
 from ..builder import dali_value
 from ..catalog.auto_aug import is_auto_aug
 from ..catalog.fed_shapes import FED_SHAPES, INPUT_RANK
-from ..engine.runners import feedable
+from ..engine.runners import FED_DTYPES, feedable
 from ..plan import Plan, Step
 from ..spec import GraphSpec, ScheduleTarget
 from .literals import literal
 
 # The parameter of the exported pipeline function that holds a loader's scheduled values.
 STRENGTHS = "strengths"
-# The DALI types a fed argument can have, and NumPy's name for each (as the live engine feeds).
-NUMPY_TYPES: dict[str, str] = {
-    "FLOAT": "float32",
-    "FLOAT64": "float64",
-    "INT32": "int32",
-    "INT64": "int64",
-    "UINT8": "uint8",
-    "UINT32": "uint32",
-    "BOOL": "bool",
-}
+# The DALI types a fed argument can have, and NumPy's name for each: as the live engine feeds.
+NUMPY_TYPES = FED_DTYPES
 
 # One value of an argument: a schedule's name, or the graph's constant where nothing drives it.
 Part = str | float | int
