@@ -41,6 +41,7 @@ from .errors import DataError
 from .file_list_text import ListTextError, list_text, split_entry
 from .file_survey import FileSurvey
 from .folder_listing import IMAGE_SUFFIXES, Listing, list_folder
+from .header_carry import carry_over
 from .image_header import ImageHeader, read_header
 from .path_table import PathTable, RunLabels
 from .spec import Source
@@ -455,8 +456,21 @@ def _big_folder(
     cache = folder_cache.cache_folder(root)  # as the environment says now, not when written
 
     def keep_listing() -> None:  # in the survey's thread, behind the grid
-        if to_keep:
-            folder_cache.save_listing(root, save_stamps, to_keep.pop(), cache)
+        if not to_keep:
+            return
+        # read before the new listing replaces it: what the last survey found, so that only
+        # the files added or changed since are read again (a removed one is just not listed)
+        earlier = folder_cache.load_earlier(root, cache)
+        kept = folder_cache.save_listing(root, save_stamps, to_keep.pop(), cache)
+        if earlier is None:
+            return
+        carried = carry_over(earlier, files)
+        survey.carry(carried.sizes, carried.file_stamps, carried.bad)
+        if kept and stamps is not None:  # kept with the new listing now: a survey cut short
+            # still leaves them, the new files' stamps unknown (read next time)
+            folder_cache.save_checked(
+                root, stamps, dict(survey.bad()), carried.sizes, carried.file_stamps, cache
+            )
 
     if listed_now and stamps is not None:
         stamps = {name: stamps[name] for name in ("", *listing.classes) if name in stamps}

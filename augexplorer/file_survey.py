@@ -140,6 +140,22 @@ class FileSurvey:
                 still[path] = reason
         return still
 
+    def carry(self, sizes: np.ndarray, stamps: np.ndarray, known_bad: Mapping[str, str]) -> None:
+        """Take results found for an earlier listing of the same files (a folder changed since:
+        :mod:`augexplorer.header_carry`), each file's in this survey's order, ``UNKNOWN`` for a
+        file new since; the survey then looks again as if given them when made: it reads the
+        header only of files whose stamp differs or is unknown. Called before the look starts
+        (from `on_start`); a file found bad meanwhile on demand keeps its reason."""
+        if len(sizes) != len(self.files) or len(stamps) != len(self.files):
+            raise ValueError(
+                f"carried results for {len(sizes)} files, the survey has {len(self.files)}"
+            )
+        self._sizes, self._stamps = sizes, stamps
+        self.again = True
+        still = self._still_bad(known_bad)
+        with self._lock:
+            self._bad = {**still, **self._bad}  # what a batch's look found now is newer
+
     # ---- the background look -----------------------------------------------------------------
     def start(self) -> FileSurvey:
         """Start looking (once); returns self."""
@@ -254,5 +270,6 @@ class FileSurvey:
         return self._sizes if self.again or self._checked >= len(self.files) else None
 
     def stamps(self) -> np.ndarray | None:
-        """Each file's :func:`file_stamp` when it was looked at, once every file was."""
-        return self._stamps if self._checked >= len(self.files) else None
+        """Each file's :func:`file_stamp` when it was looked at, once every file was; during
+        a look again, the stamps found before, each changed file's as found anew."""
+        return self._stamps if self.again or self._checked >= len(self.files) else None

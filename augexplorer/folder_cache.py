@@ -4,7 +4,9 @@ it again reads one small file instead of a million directory entries and headers
 
 The listing depends only on the folder and its class folders' entries, so it is stamped with
 their modification times, taken before they are read: adding, removing or renaming a file or a
-folder changes them, and the listing is made anew. A file changed in place changes no folder's
+folder changes them, and the listing is made anew; the header results of the listing kept
+before (:func:`load_earlier`) are carried onto it by path (:mod:`augexplorer.header_carry`),
+so that only the files added since are read. A file changed in place changes no folder's
 time, so the header results are kept with each file's stamp (its size and times,
 :func:`augexplorer.file_survey.file_stamp`): the next survey stats every file in the background
 and looks again at those whose stamp changed. The files of every batch are looked at again
@@ -77,22 +79,70 @@ class Known:
 
 def load(root: str) -> Known | None:
     """The cached listing of `root` if no folder in it changed since it was made, else None."""
+    saved = _read_saved(root, cache_folder(root))
+    if saved is None or folder_stamps(root, saved["classes"]) != saved["stamps"]:
+        return None
+    listing = _saved_listing(saved)
+    known = Known(listing, saved["stamps"])
     folder = cache_folder(root)
+    reader_list = folder / f"files-{_stamp_key(saved['stamps'])}.txt"
+    if reader_list.is_file():
+        known.reader_list = str(reader_list)
+    checked = _read_checked(folder, saved["stamps"], len(listing.files))
+    if checked is not None:
+        known.bad, known.sizes, known.file_stamps = checked
+    return known
+
+
+@dataclass
+class Earlier:
+    """The header results of the listing kept last for a folder, whatever changed in it since:
+    each file's decoded size and stamp, in the order of `files`, and the bad ones."""
+
+    files: PathTable
+    sizes: np.ndarray
+    file_stamps: np.ndarray
+    bad: dict[str, str]
+
+
+def load_earlier(root: str, folder: Path | None = None) -> Earlier | None:
+    """What the last survey of `root` found (:class:`Earlier`), kept in `folder` (default
+    :func:`cache_folder`), for a survey of its new listing to read again only the files added
+    or changed since (:mod:`augexplorer.header_carry`); None where no listing of it, or no
+    results for that listing, are kept."""
+    folder = folder or cache_folder(root)
+    saved = _read_saved(root, folder)
+    if saved is None:
+        return None
+    checked = _read_checked(folder, saved["stamps"], None)
+    if checked is None:
+        return None
+    bad, sizes, file_stamps = checked
+    files = _saved_listing(saved).files
+    if len(files) != len(sizes):
+        return None
+    return Earlier(files, sizes, file_stamps, bad)
+
+
+def _read_saved(root: str, folder: Path) -> dict[str, Any] | None:
+    """The listing of `root` kept in `folder` as written (its stamps not compared), or None."""
     try:
         saved: dict[str, Any] = json.loads((folder / "listing.json").read_text("utf-8"))
     except (OSError, ValueError):
         return None
     if saved.get("version") != VERSION or saved.get("root") != root:
         return None
+    return saved
+
+
+def _saved_listing(saved: dict[str, Any]) -> Listing:
     classes: list[str] = saved["classes"]
-    if folder_stamps(root, classes) != saved["stamps"]:
-        return None
     runs = [
         (prefix, label, names.encode("utf-8", "surrogateescape").replace(b"\n", SEPARATOR))
         for label, (prefix, names) in enumerate(saved["names"])
         if names
     ]
-    listing = Listing(
+    return Listing(
         classes=classes,
         files=PathTable.from_blocks((prefix, block) for prefix, _, block in runs),
         labels=RunLabels(
@@ -102,22 +152,24 @@ def load(root: str) -> Known | None:
         ignored=[(path, reason) for path, reason in saved["ignored"]],
         bad=[(path, reason) for path, reason in saved["bad"]],
     )
-    known = Known(listing, saved["stamps"])
-    reader_list = folder / f"files-{_stamp_key(saved['stamps'])}.txt"
-    if reader_list.is_file():
-        known.reader_list = str(reader_list)
-    checked = folder / f"checked-{_stamp_key(saved['stamps'])}.npz"
+
+
+def _read_checked(
+    folder: Path, stamps: dict[str, int], count: int | None
+) -> tuple[dict[str, str], np.ndarray, np.ndarray] | None:
+    """The header results kept for the listing made under `stamps` (bad, sizes, file stamps),
+    or None where there are none, or not `count` of them (when given)."""
     try:
-        with np.load(checked, allow_pickle=False) as found:
+        with np.load(folder / f"checked-{_stamp_key(stamps)}.npz", allow_pickle=False) as found:
             if int(found["version"]) != CHECKED_VERSION:
-                return known
-            sizes, stamps = found["sizes"], found["stamps"]
-            bad = json.loads(str(found["bad"]))
+                return None
+            sizes, file_stamps = found["sizes"], found["stamps"]
+            bad: dict[str, str] = json.loads(str(found["bad"]))
     except (OSError, ValueError, KeyError):
-        return known
-    if len(sizes) == len(stamps) == len(listing.files):
-        known.bad, known.sizes, known.file_stamps = bad, sizes, stamps
-    return known
+        return None
+    if len(sizes) != len(file_stamps) or (count is not None and len(sizes) != count):
+        return None
+    return bad, sizes, file_stamps
 
 
 def _stamp_key(stamps: dict[str, int]) -> str:
@@ -129,14 +181,15 @@ def _stamp_key(stamps: dict[str, int]) -> str:
 
 def save_listing(
     root: str, stamps: dict[str, int], listing: Listing, folder: Path | None = None
-) -> None:
+) -> bool:
     """Keep `listing`, made after `stamps` were taken, in `folder` (default
     :func:`cache_folder`, which a caller writing later from a thread reads when it opens the
-    source); quietly does nothing where the cache cannot be written (a read-only home) or a name
-    cannot be kept (one holding a line break)."""
+    source); whether it was kept: quietly not where the cache cannot be written (a read-only
+    home), a name cannot be kept (one holding a line break) or a class folder came while it
+    was being made."""
     kept = {name: stamp for name, stamp in stamps.items() if name == "" or name in listing.classes}
     if len(kept) != len(listing.classes) + 1:
-        return  # a class folder came while listing: list it anew next time
+        return False  # a class folder came while listing: list it anew next time
     stamps = kept
     prefixes = [os.path.join(root, name, "") for name in listing.classes] or [
         os.path.join(root, "")
@@ -145,7 +198,7 @@ def save_listing(
     blocks = listing.files.run_blocks()
     for label, (run_folder, block) in zip(listing.labels.run_labels, blocks, strict=True):
         if names[label] or run_folder != prefixes[label] or b"\n" in block:
-            return  # a name holding a line break, or a listing not in class order
+            return False  # a name holding a line break, or a listing not in class order
         names[label] = block.replace(SEPARATOR, b"\n").decode("utf-8", "surrogateescape")
     saved = {
         "version": VERSION,
@@ -156,7 +209,9 @@ def save_listing(
         "ignored": listing.ignored,
         "bad": listing.bad,
     }
-    _write((folder or cache_folder(root)) / "listing.json", json.dumps(saved).encode("utf-8"))
+    return _write(
+        (folder or cache_folder(root)) / "listing.json", json.dumps(saved).encode("utf-8")
+    )
 
 
 def save_reader_list(root: str, stamps: dict[str, int], listing: Listing) -> str | None:
