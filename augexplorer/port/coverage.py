@@ -87,12 +87,14 @@ def library_table(library: str) -> list[str]:
 
 
 def table() -> str:
-    from .torchvision.auto_aug_ops import table_lines
+    from .torchvision import auto_aug_ops, auto_augment_ops
 
     lines = [HEADER]
     for library in PORTED_LIBRARIES:
         lines += library_table(library)
-    lines += table_lines()  # the policies' operations, measured one by one
+    # the policies' operations, measured one by one
+    lines += auto_aug_ops.table_lines()
+    lines += auto_augment_ops.table_lines()
     return "\n".join(lines).rstrip() + "\n"
 
 
