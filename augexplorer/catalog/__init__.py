@@ -110,13 +110,21 @@ def _with_hints(op: OpInfo, gpu: bool) -> OpInfo:
 
 @functools.cache
 def load_catalog(gpu: bool | None = None) -> Catalog:
-    """The catalog for the installed DALI; `gpu` defaults to whether DALI sees a GPU here."""
+    """The catalog for the installed DALI; `gpu` defaults to whether DALI sees a GPU here.
+    Made from DALI's schemas once, then loaded from the copy kept on disk (:mod:`.kept`)."""
+    from . import kept
     from .auto_aug import auto_aug_ops
     from .schema import count_deprecated, read_schemas
 
     on_gpu = has_gpu() if gpu is None else gpu
-    return Catalog(
+    path = kept.kept_path(on_gpu)
+    catalog = kept.load(path)
+    if catalog is not None:
+        return catalog
+    catalog = Catalog(
         (_with_hints(op, on_gpu) for op in [*read_schemas(), *auto_aug_ops()]),
         gpu=on_gpu,
         deprecated_hidden=count_deprecated(),
     )
+    kept.keep(path, catalog)
+    return catalog
