@@ -68,6 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = "augexplorer"
     try:
         args = parser().parse_args(argv)
+        # the command line as given, for a command that starts itself again (stats --world-size)
+        args.argv = list(sys.argv[1:] if argv is None else argv)
         command = f"augexplorer {args.command}"
         with _notes_on_stderr():
             return int(args.run(args) or 0)

@@ -19,7 +19,24 @@ def register(subparsers: Any) -> None:
         help="run a graph over many batches and sum up what it drew, ran and produced",
     )
     add_spec_argument(parser)
-    parser.add_argument("--batches", type=positive, default=32, help="batches to run (default 32)")
+    how_many = parser.add_mutually_exclusive_group()
+    how_many.add_argument(
+        "--batches", type=positive, default=32, help="batches to run (default 32)"
+    )
+    how_many.add_argument(
+        "--all",
+        dest="whole",
+        action="store_true",
+        help="run every image of the source once (an epoch, the last batch partial as the "
+        "exported loader reads it), with progress and an ETA; under torchrun each process "
+        "counts its shard and rank 0 writes the report",
+    )
+    parser.add_argument(
+        "--world-size",
+        type=positive,
+        help="with --all: spread the run over this many processes on this machine (through "
+        "torchrun); under torchrun, the job's size, checked against WORLD_SIZE",
+    )
     parser.add_argument("--json", dest="json_path", help="also write the figures as JSON here")
     parser.add_argument("--plot", help="also write the plots (PNG) here")
     parser.add_argument(
@@ -57,6 +74,10 @@ def run(args: argparse.Namespace) -> int:
     spec = load_spec(args)
     if args.over_run:
         return _over_run(spec, args)
+    if args.whole or args.world_size is not None:
+        from ._stats_all import run_all
+
+        return run_all(spec, args)
     try:
         stats = collect_stats(spec, batches=args.batches, progress=progress_bar, epoch=args.epoch)
     except KeyboardInterrupt:
@@ -75,9 +96,10 @@ def _over_run(spec: Any, args: argparse.Namespace) -> int:
     from ..errors import AugExplorerError
     from ..stats import stats_over_run
 
-    if args.plot or args.epoch is not None:
+    if args.plot or args.epoch is not None or args.whole or args.world_size is not None:
         raise AugExplorerError(
-            "--over-run counts several epochs: leave out --plot and --epoch, which are for one"
+            "--over-run counts several epochs: leave out --plot, --epoch, --all and "
+            "--world-size, which are for one"
         )
     over = stats_over_run(spec, batches=args.batches)
     print(over.summary())

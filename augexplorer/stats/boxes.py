@@ -18,6 +18,7 @@ import numpy as np
 from ..annotations.geometry import moves_pixels
 from ..annotations.tracks import Tracks, tracks_at
 from ..spec import GraphSpec, Ref
+from .state import Leaf, ints, summed
 
 BORDER = 1e-4  # in ratio to the image size: a box edge this close to the border touches it
 
@@ -32,6 +33,14 @@ class BoxFlow:
     boxes_out: int = 0
     clipped: int = 0
     samples: int = 0
+
+    def state(self) -> list[Leaf]:
+        return [ints(self.boxes_in, self.boxes_out, self.clipped, self.samples)]
+
+    def load_state(self, combined: list[Leaf]) -> None:
+        self.boxes_in, self.boxes_out, self.clipped, self.samples = (
+            int(v) for v in summed(combined[0])
+        )
 
     @property
     def dropped(self) -> int:

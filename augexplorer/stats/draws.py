@@ -13,6 +13,7 @@ import numpy as np
 
 from ..spec import Random
 from .moments import RunningMoments
+from .state import Leaf, Summed, ints, moments_of, summed
 
 BINS = 20
 NORMAL_SPAN = 4.0  # a normal draw is binned over mean +- 4 standard deviations
@@ -77,6 +78,14 @@ class DrawHistogram:
         matches = np.isclose(flat[:, None], np.asarray(self.values)[None, :])
         self.counts += matches.sum(axis=0)
         self.other += int(np.count_nonzero(~matches.any(axis=1)))
+
+    def state(self) -> list[Leaf]:
+        return [Summed(self.counts), ints(self.below, self.above, self.other), self.moments]
+
+    def load_state(self, combined: list[Leaf]) -> None:
+        self.counts = summed(combined[0])
+        self.below, self.above, self.other = (int(v) for v in summed(combined[1]))
+        self.moments = moments_of(combined[2])
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {

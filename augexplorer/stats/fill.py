@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..plan import Step
+from .state import Leaf, Summed, ints, summed
 
 HALF = 0.5
 GRID_FROM = 64  # images at least this tall and wide are counted on every other row and column
@@ -122,6 +123,18 @@ class FillStats:
         self.total_share += introduced
         self.mostly_fill += int(introduced > HALF)
         self.share_counts[min(int(introduced * SHARE_BINS), SHARE_BINS - 1)] += 1
+
+    def state(self) -> list[Leaf]:
+        return [
+            ints(self.samples, self.mostly_fill),
+            Summed(np.array([self.total_share])),  # a float sum: rounds in another order
+            Summed(self.share_counts),
+        ]
+
+    def load_state(self, combined: list[Leaf]) -> None:
+        self.samples, self.mostly_fill = (int(v) for v in summed(combined[0]))
+        self.total_share = float(summed(combined[1])[0])
+        self.share_counts = summed(combined[2])
 
     @property
     def mean_share(self) -> float:

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..data import SourceData
 from ..spec import Ref
+from .state import Gathered, Leaf, gathered, ints, summed
 
 
 @dataclass
@@ -44,6 +45,19 @@ class LabelCounts:
             for column, value in zip(self.columns, values, strict=False):
                 column[value] += 1
             self.samples += 1
+
+    def state(self) -> list[Leaf]:
+        # counts keyed by label (a COCO category id can be any number): gathered, then summed
+        return [ints(self.samples), Gathered([dict(column) for column in self.columns])]
+
+    def load_state(self, combined: list[Leaf]) -> None:
+        self.samples = int(summed(combined[0])[0])
+        self.columns = []
+        for columns in gathered(combined[1]):
+            while len(self.columns) < len(columns):
+                self.columns.append(Counter())
+            for mine, theirs in zip(self.columns, columns, strict=False):
+                mine.update(theirs)
 
     def name(self, label: int) -> str:
         if self.per_box and self.data is not None:

@@ -7,6 +7,8 @@ where a single running sum of squares would lose digits over millions of values.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 
@@ -64,6 +66,40 @@ class RunningMoments:
         self._min[:width] = np.where(seen, np.minimum(self._min[:width], low), self._min[:width])
         self._max[:width] = np.where(seen, np.maximum(self._max[:width], high), self._max[:width])
         self.count[:width] += count
+
+    def state(self) -> list[RunningMoments]:
+        """As a tally of its own (:mod:`augexplorer.stats.state`): itself, one leaf."""
+        return [self]
+
+    def load_state(self, combined: list[Any]) -> None:
+        (merged,) = combined
+        self.count, self._mean, self._m2 = merged.count, merged._mean, merged._m2
+        self._min, self._max = merged._min, merged._max
+
+    def summary(self, width: int | None = None) -> tuple[np.ndarray, ...]:
+        """Per-channel count, mean, M2, min and max, widened to `width` channels with empty
+        ones (count 0, min +inf, max -inf): the state processes combine."""
+        if width is not None:
+            self._grow(width)
+        return self.count, self._mean, self._m2, self._min, self._max
+
+    @classmethod
+    def from_summary(
+        cls,
+        count: np.ndarray,
+        mean: np.ndarray,
+        m2: np.ndarray,
+        low: np.ndarray,
+        high: np.ndarray,
+    ) -> RunningMoments:
+        """Moments holding exactly these per-channel figures (a merge would round the mean)."""
+        made = cls()
+        made.count = np.asarray(count, dtype=np.int64).copy()
+        made._mean = np.asarray(mean, dtype=np.float64).copy()
+        made._m2 = np.asarray(m2, dtype=np.float64).copy()
+        made._min = np.asarray(low, dtype=np.float64).copy()
+        made._max = np.asarray(high, dtype=np.float64).copy()
+        return made
 
     def _grow(self, width: int) -> None:
         extra = width - self.channels

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .moments import RunningMoments, moments_from_histograms
+from .state import Gathered, Leaf, Summed, gathered, ints, moments_of, summed
 
 DISTINCT_SHAPES = 16  # distinct shapes listed before "and more"
 
@@ -120,6 +121,41 @@ class OutputStats:
             self.histograms = np.vstack([self.histograms, np.zeros((extra, 256), np.int64)])
         self.histograms[: counts.shape[0]] += counts
 
+    # ---- combined over processes --------------------------------------------------------------
+    def state(self) -> list[Leaf]:
+        histograms = self.histograms if self.histograms is not None else np.zeros((0, 256))
+        first_seen = (self.layout, self.dtype, self.clip_range, self.shapes)
+        return [
+            ints(self.samples, self.values, self.clipped_low, self.clipped_high),
+            Summed(histograms.astype(np.int64)),
+            Gathered(first_seen),
+            self.heights,
+            self.widths,
+            self.aspects,
+            self.float_moments,
+        ]
+
+    def load_state(self, combined: list[Leaf]) -> None:
+        self.samples, self.values, self.clipped_low, self.clipped_high = (
+            int(v) for v in summed(combined[0])
+        )
+        histograms = summed(combined[1])
+        self.histograms = histograms if histograms.shape[0] else None
+        shapes: dict[tuple[int, ...], int] = {}
+        self.layout, self.dtype, self.clip_range = "", "", None
+        # in rank order, as one process reading the shards one after the other would see them
+        for layout, dtype, clip_range, counted in gathered(combined[2]):
+            self.layout = self.layout or layout
+            self.dtype = self.dtype or dtype
+            self.clip_range = self.clip_range or clip_range
+            for shape, count in counted.items():
+                if shape in shapes or len(shapes) < DISTINCT_SHAPES:
+                    shapes[shape] = shapes.get(shape, 0) + count
+        self.shapes = shapes
+        self.heights, self.widths, self.aspects, self.float_moments = (
+            moments_of(leaf) for leaf in combined[3:]
+        )
+
     # ---- figures ------------------------------------------------------------------------------
     @property
     def is_image(self) -> bool:
@@ -154,8 +190,12 @@ class OutputStats:
             "layout": self.layout,
             "dtype": self.dtype,
             "samples": self.samples,
+            # most samples first, then by shape: the same listing whatever order they came in
             "shapes": [
-                {"shape": list(shape), "samples": count} for shape, count in self.shapes.items()
+                {"shape": list(shape), "samples": count}
+                for shape, count in sorted(
+                    self.shapes.items(), key=lambda item: (-item[1], item[0])
+                )
             ],
             "channels": self.moments.to_json(),
             "low_share": self.low_share,

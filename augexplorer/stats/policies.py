@@ -19,6 +19,7 @@ import numpy as np
 from ..engine.policy_draws import POLICY_OPS, PolicyProbe, operations_in
 from ..plan import Plan, Step
 from ..spec import Ref
+from .state import Gathered, Leaf, gathered, ints, summed
 
 Host = Callable[[str], list[np.ndarray]]
 
@@ -33,6 +34,15 @@ class PolicyStats:
     samples: int = 0  # samples whose choices are known and counted
     unknown: int = 0  # samples the node ran on whose choices could not be known
     operations: Counter[str] = field(default_factory=Counter)
+
+    def state(self) -> list[Leaf]:
+        return [ints(self.samples, self.unknown), Gathered(dict(self.operations))]
+
+    def load_state(self, combined: list[Leaf]) -> None:
+        self.samples, self.unknown = (int(v) for v in summed(combined[0]))
+        self.operations = Counter()
+        for counted in gathered(combined[1]):
+            self.operations.update(counted)
 
     def describe(self) -> str:
         checked = f"{self.samples:,} of {self.samples + self.unknown:,}"

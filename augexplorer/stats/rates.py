@@ -6,6 +6,8 @@ import math
 from dataclasses import dataclass
 from statistics import NormalDist
 
+from .state import Leaf, ints, summed
+
 
 def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
     """The Wilson score interval of a binomial rate: well-behaved near 0 and 1 and for few trials,
@@ -38,6 +40,12 @@ class Rate:
     def add(self, successes: int, trials: int) -> None:
         self.successes += int(successes)
         self.trials += int(trials)
+
+    def state(self) -> list[Leaf]:
+        return [ints(self.successes, self.trials)]
+
+    def load_state(self, combined: list[Leaf]) -> None:
+        self.successes, self.trials = (int(v) for v in summed(combined[0]))
 
     @property
     def rate(self) -> float:

@@ -40,10 +40,18 @@ class Stats:
     warnings: list[StatsWarning] = field(default_factory=list)
     # the graph and the data these figures were counted on (None: made by hand, e.g. in tests)
     provenance: Provenance | None = None
+    # a whole-dataset run: every image of the source once, the last batch partial, over this
+    # many processes (each its shard); None for a run of whole batches
+    processes: int | None = None
+    counted: int | None = None  # samples counted, where a batch was partial
 
     @property
     def samples(self) -> int:
-        return self.batches * self.batch_size
+        return self.counted if self.counted is not None else self.batches * self.batch_size
+
+    @property
+    def whole_dataset(self) -> bool:
+        return self.processes is not None
 
     # ---- look-ups -----------------------------------------------------------------------------
     def output(self, ref: str) -> OutputStats | None:
@@ -75,6 +83,8 @@ class Stats:
                 "batches": self.batches,
                 "batches_requested": self.requested,
                 "samples": self.samples,
+                "whole_dataset": self.whole_dataset,
+                "processes": self.processes,
                 "cancelled": self.cancelled,
                 "seconds": self.seconds,
                 "warnings": [w.to_json() for w in self.warnings],
@@ -94,9 +104,12 @@ class Stats:
         """A few lines per section, for a terminal (the warnings left out where they are
         shown apart)."""
         data = f" on {self.provenance.data}" if self.provenance is not None else ""
+        counted = f"{self.batches} batches of {self.batch_size}"
+        if self.processes is not None:
+            over = f" over {self.processes} processes" if self.processes > 1 else ""
+            counted = f"every image once{over}, batches of {self.batch_size}"
         lines = [
-            f"{self.name}{data}: {self.samples:,} samples ({self.batches} batches of "
-            f"{self.batch_size})"
+            f"{self.name}{data}: {self.samples:,} samples ({counted})"
             + (f", cancelled after {self.batches} of {self.requested}" if self.cancelled else "")
         ]
         if self.warnings and warnings:

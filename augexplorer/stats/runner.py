@@ -9,9 +9,11 @@ and then dropped; nothing grows with the number of batches.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
@@ -62,6 +64,7 @@ def collect_stats(
     back with ``cancelled=True``. `name` titles the figures (default: the graph's name); they
     carry the graph as it ran and the data it read (:attr:`Stats.provenance`). A graph with
     schedules runs at `epoch` (a session's at the epoch it previews, a spec's at 0 when None).
+    :func:`~augexplorer.stats.whole.collect_stats_all` counts every image once instead.
 
     Raises what a run raises: :class:`~augexplorer.errors.GraphInvalid`,
     :class:`~augexplorer.errors.DataError`, :class:`~augexplorer.errors.RunError` (naming the
@@ -69,50 +72,126 @@ def collect_stats(
     """
     if batches < 1:
         raise ValueError("batches must be at least 1")
-    plan, arrays, device, threads = _plan(graph, data, device_id, num_threads, epoch)
-    from ..trust import check_trusted
+    run = StatsRun.prepare(graph, data, batch_size, device_id, num_threads, epoch)
+    run.pipeline.build()
+    stats = run.new_stats(name, batches)
+    run.count(stats, batches, progress=progress, cancel=cancel)
+    return run.finish(stats)
 
-    if plan.needs_trust:
-        check_trusted(plan.spec)
-    size = batch_size or plan.spec.batch_size
-    sources = {
-        step.id: open_source(step.source, arrays, skip_bad=step.source.skip_bad, batch_size=size)
-        for step in plan.steps
-        if step.role == "source" and step.source is not None
-    }
-    counter = _Counter(plan, sources, size)
-    pipeline = build_pipeline(
-        plan,
-        sources,
-        outputs=counter.refs,
-        batch_size=size,
-        device_id=device,
-        num_threads=threads,
-        # readers run a batch ahead while this one is counted; fed arrays are fed one at a time
-        prefetch_queue_depth=1 if any(d.kind == "arrays" for d in sources.values()) else 2,
+
+@dataclass
+class StatsRun:
+    """One statistics pipeline, its sources and what its outputs are counted into."""
+
+    plan: Plan
+    arrays: Any
+    device: int | None
+    batch_size: int
+    sources: dict[str, SourceData]
+    counter: _Counter
+    pipeline: Any
+    feeder: _ArrayFeeder
+
+    @classmethod
+    def prepare(
+        cls,
+        graph: Any,
+        data: Any,
+        batch_size: int | None,
+        device_id: int | str | None,
+        num_threads: int | None,
+        epoch: int | None,
+        *,
+        rank: int = 0,
+        world_size: int | None = None,
+    ) -> StatsRun:
+        """The pipeline (not yet built) of `graph` on `data`; with a `world_size`, as process
+        `rank` of a job of that many runs it (:func:`~augexplorer.engine.ranks.plan_for_rank`:
+        its seeds and its shard, as the exported loader reads it)."""
+        from ..engine.ranks import plan_for_rank
+        from ..trust import check_trusted
+
+        plan, arrays, device, threads = _plan(graph, data, device_id, num_threads, epoch)
+        if plan.needs_trust:
+            check_trusted(plan.spec)
+        if world_size is not None:
+            plan = plan_for_rank(plan, rank, world_size)
+        size = batch_size or plan.spec.batch_size
+        sources = {
+            step.id: open_source(
+                step.source, arrays, skip_bad=step.source.skip_bad, batch_size=size
+            )
+            for step in plan.steps
+            if step.role == "source" and step.source is not None
+        }
+        if world_size is not None:  # arrays are sharded as the exported ArrayBatches does
+            sources = {key: _array_shard(d, rank, world_size) for key, d in sources.items()}
+        counter = _Counter(plan, sources, size)
+        pipeline = build_pipeline(
+            plan,
+            sources,
+            outputs=counter.refs,
+            batch_size=size,
+            device_id=device,
+            num_threads=threads,
+            # readers run a batch ahead while this one is counted; fed arrays are fed one at a
+            # time
+            prefetch_queue_depth=1 if any(d.kind == "arrays" for d in sources.values()) else 2,
+        )
+        feeder = _ArrayFeeder(plan, sources, size)
+        return cls(plan, arrays, device, size, sources, counter, pipeline, feeder)
+
+    def new_stats(self, name: str | None, requested: int) -> Stats:
+        stats = Stats(name or self.plan.spec.name or "graph", self.batch_size, 0, requested)
+        stats.provenance = Provenance.of(self.plan.spec, self.arrays)
+        return stats
+
+    def count(
+        self,
+        stats: Stats,
+        batches: int,
+        *,
+        last_batch: int | None = None,
+        progress: Progress | None = None,
+        cancel: CancelFlag | None = None,
+    ) -> None:
+        """Run and count `batches` batches of the built pipeline into `stats`; of the last,
+        only its first `last_batch` samples when given (the rest are the next epoch's)."""
+        start = time.perf_counter()
+        index = 0
+        try:
+            for index in range(batches):
+                if cancel is not None and cancel.is_set():
+                    stats.cancelled = True
+                    break
+                self.feeder.feed(self.pipeline)
+                keep = last_batch if index == batches - 1 else None
+                self.counter.add(self.pipeline.run(), keep)
+                stats.batches = index + 1
+                if stats.counted is not None:  # a whole-dataset run counts its samples
+                    stats.counted += self.batch_size if keep is None else keep
+                if progress is not None:
+                    progress(index + 1, batches)
+        except Exception as error:
+            raise _run_error(self.plan, self.arrays, self.device, error, index) from None
+        stats.seconds = time.perf_counter() - start
+
+    def finish(self, stats: Stats) -> Stats:
+        """`stats` with the counts filled in and the warnings found."""
+        self.counter.fill_in(stats)
+        stats.warnings = find_warnings(stats, self.plan)
+        return stats
+
+
+def _array_shard(data: SourceData, rank: int, world_size: int) -> SourceData:
+    """Process `rank`'s contiguous part of an array source, as the exported ArrayBatches."""
+    if data.kind != "arrays":
+        return data
+    count = len(data.arrays)
+    start, stop = count * rank // world_size, count * (rank + 1) // world_size
+    return dataclasses.replace(
+        data, arrays=data.arrays[start:stop], labels=tuple(data.labels)[start:stop]
     )
-    feeder = _ArrayFeeder(plan, sources, size)
-    start = time.perf_counter()
-    stats = Stats(name or plan.spec.name or "graph", size, 0, batches)
-    stats.provenance = Provenance.of(plan.spec, arrays)
-    index = 0
-    try:
-        pipeline.build()
-        for index in range(batches):
-            if cancel is not None and cancel.is_set():
-                stats.cancelled = True
-                break
-            feeder.feed(pipeline)
-            counter.add(pipeline.run())
-            stats.batches = index + 1
-            if progress is not None:
-                progress(index + 1, batches)
-    except Exception as error:
-        raise _run_error(plan, arrays, device, error, index) from None
-    stats.seconds = time.perf_counter() - start
-    counter.fill_in(stats)
-    stats.warnings = find_warnings(stats, plan)
-    return stats
 
 
 def _plan(
@@ -321,13 +400,14 @@ class _Counter:
         assert predicate is not None  # only conditional steps are in self.applied
         return predicate
 
-    def add(self, outputs: tuple[Any, ...]) -> None:
+    def add(self, outputs: tuple[Any, ...], keep: int | None = None) -> None:
+        """Count one batch of the pipeline's outputs: its first `keep` samples when given."""
         batch = dict(zip((str(r) for r in self.refs), outputs, strict=True))
         hosts: dict[str, list[np.ndarray]] = {}
 
         def host(ref: str) -> list[np.ndarray]:
             if ref not in hosts:
-                hosts[ref] = host_views(batch[ref])
+                hosts[ref] = host_views(batch[ref])[:keep]
             return hosts[ref]
 
         for step_id, draw in self.draws.items():

@@ -21,6 +21,7 @@ from ..engine.internal_draws import FROM_OUTPUTS, REDRAWN, WindowGenerator
 from ..plan import Plan, Step
 from ..spec import Ref
 from .moments import RunningMoments
+from .state import Leaf, ints, moments_of, summed
 
 Host = Callable[[str], list[np.ndarray]]
 
@@ -39,6 +40,13 @@ class WindowStats:
     unknown: int = 0  # samples the node ran on whose window could not be known
     area: RunningMoments = field(default_factory=RunningMoments)
     aspect: RunningMoments = field(default_factory=RunningMoments)
+
+    def state(self) -> list[Leaf]:
+        return [ints(self.windows, self.unknown), self.area, self.aspect]
+
+    def load_state(self, combined: list[Leaf]) -> None:
+        self.windows, self.unknown = (int(v) for v in summed(combined[0]))
+        self.area, self.aspect = moments_of(combined[1]), moments_of(combined[2])
 
     def describe(self) -> str:
         how = (
