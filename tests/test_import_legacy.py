@@ -417,6 +417,12 @@ def test_cpu_operators_before_gpu_transfers_stay_there_in_the_graph_and_the_expo
     assert "resize_to_gpu = fn.copy(resize, device=device)" in text
     assert re.search(r"labels_to_gpu = fn.copy\(reader_labels, device=device\)", text)
     assert not re.search(r"fn\.resize\([^)]*device=", text)
+    # and its docstring says so (not "the operators run on the GPU")
+    placed = " ".join(text.split())
+    assert (
+        "on the GPU: resize_to_gpu, crop_mirror_normalize, labels_to_gpu; on the CPU, as the "
+        "graph places them: reader, image_random_crop, resize, coin_flip."
+    ) in placed
     job = {"name": "resnet", "module": str(module), "out": str(tmp_path / "resnet.npz")}
     job |= {"batch_size": graph.batch_size, "device": "cpu", "arrays": None, "data": None}
     exported = run_exported([job], tmp_path)["resnet"]

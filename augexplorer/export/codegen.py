@@ -40,6 +40,7 @@ from .expression_source import math_import
 from .expression_source import source as expression_source
 from .fusion import FUSE_MODES, FuseMode, fuse_decoders
 from .literals import ENUM_TYPES, dotted, enum_member, identifier, is_plain, literal
+from .placement import device_doc, device_expression
 from .port_note import port_note
 from .schedule_source import NUMPY_TYPES, ScheduledArguments, scheduled_arguments
 from .starting_note import starting_note
@@ -219,17 +220,6 @@ def _form_fields(form: GraphForm) -> dict[str, str]:
     }
 
 
-def _device_expression(step: Step) -> str | None:
-    """How the module writes a step's device: None (cpu), or the `device`/`decoder_device`
-    variable, so one module serves both ``device="cpu"`` and ``device="gpu"``."""
-    if step.role != "node" or step.device == "cpu":
-        return None
-    runs_on_cpu = step.info is not None and "cpu" in step.info.backends
-    if not runs_on_cpu:
-        return literal(step.device)  # a GPU-only operator stays on the GPU
-    return "decoder_device" if step.device == "mixed" else "device"
-
-
 # ---- writer -----------------------------------------------------------------------------------
 
 
@@ -342,8 +332,7 @@ class _Writer:
     def module(self) -> str:
         from .. import __version__
 
-        uses_mixed = any(_device_expression(s) == "decoder_device" for s in self.steps)
-        uses_device = any(_device_expression(s) == "device" for s in self.steps)
+        uses_mixed = any(device_expression(s) == "decoder_device" for s in self.steps)
         fields = {
             "version": __version__,
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -363,7 +352,7 @@ class _Writer:
             "decoder_device": (
                 '    decoder_device = "mixed" if device == "gpu" else "cpu"\n' if uses_mixed else ""
             ),
-            "device_doc": _device_doc(uses_device, uses_mixed),
+            "device_doc": device_doc(self.steps),
             "body": self._body(),
             "fusion_note": self._fusion_note(),
             "python_note": self._python_note()
@@ -730,7 +719,7 @@ class _Writer:
             arguments.insert(
                 0, f"types.Constant({literal(values)}, dtype={enum_member('DATA_TYPE', dtype)})"
             )
-        device = _device_expression(step)
+        device = device_expression(step)
         if device is not None:
             arguments.append(f"device={device}")
         arguments.extend(f"{identifier(name)}={text}" for name, text in self._constants(step))
@@ -779,14 +768,6 @@ def _schedules_note(epochs: int | None) -> str:
         "loader.set_strength(name, value) to set one between iterations."
     )
     return "\n" + "\n".join(textwrap.wrap(text, 96)) + "\n"
-
-
-def _device_doc(uses_device: bool, uses_mixed: bool) -> str:
-    if uses_mixed:
-        return 'With device="gpu", decoding is "mixed" and the operators after it run on the GPU.'
-    if uses_device:
-        return 'With device="gpu", the operators run on the GPU.'
-    return "Every operator of this graph runs on the CPU."
 
 
 def _fill(text: str, fields: dict[str, Any]) -> str:

@@ -1,0 +1,92 @@
+"""Where each operator of an exported module runs: the one rule the module's code and its
+docstring both follow, read from the plan as it runs with ``device="gpu"``."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+from typing import Literal
+
+from ..plan import Step
+from .literals import literal
+
+# Where a step runs with device="gpu": "cpu" (whatever the device), "device" (the GPU, or the
+# CPU with device="cpu"), "mixed" (decoded by the GPU, or the CPU), "gpu" (a GPU-only operator)
+Placement = Literal["cpu", "device", "mixed", "gpu"]
+
+
+def device_expression(step: Step) -> str | None:
+    """How the module writes a step's device: None (cpu), or the `device`/`decoder_device`
+    variable, so one module serves both ``device="cpu"`` and ``device="gpu"``."""
+    if step.role != "node" or step.device == "cpu":
+        return None
+    runs_on_cpu = step.info is not None and "cpu" in step.info.backends
+    if not runs_on_cpu:
+        return literal(step.device)  # a GPU-only operator stays on the GPU
+    return "decoder_device" if step.device == "mixed" else "device"
+
+
+def placement(step: Step) -> Placement:
+    """Where `step` runs with ``device="gpu"``, as :func:`device_expression` writes it."""
+    written = device_expression(step)
+    if written is None:
+        return "cpu"
+    if written == "decoder_device":
+        return "mixed"
+    return "device" if written == "device" else "gpu"
+
+
+def device_doc(steps: Sequence[Step], width: int = 92) -> str:
+    """The pipeline docstring's paragraph saying where each of the user's nodes runs with
+    ``device="gpu"`` and with ``device="cpu"``: lines joined for a 4-space indented
+    docstring."""
+    places: dict[str, list[str]] = {"mixed": [], "device": [], "gpu": [], "cpu": []}
+    for step in steps:
+        if step.role not in ("node", "source") or step.origin in _named(places):
+            continue  # a node's helper steps (its random arguments, conditions) go with it
+        places[placement(step) if step.role == "node" else "cpu"].append(step.origin)
+    on_gpu = places["mixed"] + places["device"] + places["gpu"]
+    if not on_gpu:
+        return "Every operator of this graph runs on the CPU, whatever the device."
+    if not places["cpu"] or places["cpu"] == _sources(steps):
+        text = _all_on_gpu(places)
+    else:
+        text = _split(places)
+    if places["gpu"]:
+        text += (
+            ' With device="cpu" the others run on the CPU; GPU-only operators stay on the GPU: '
+            f"{_names(places['gpu'])}."
+        )
+    else:
+        text += ' With device="cpu" every operator runs on the CPU.'
+    return "\n    ".join(textwrap.wrap(text, width))
+
+
+def _all_on_gpu(places: dict[str, list[str]]) -> str:
+    decoding = f'decoding is "mixed" ({_names(places["mixed"])}) and ' if places["mixed"] else ""
+    reader = " after the reader" if places["cpu"] else ""
+    return f'With device="gpu", {decoding}every operator{reader} runs on the GPU.'
+
+
+def _split(places: dict[str, list[str]]) -> str:
+    parts = []
+    if places["mixed"]:
+        parts.append(f'decoded by the GPU ("mixed"): {_names(places["mixed"])}')
+    if places["device"] or places["gpu"]:
+        parts.append(f"on the GPU: {_names(places['device'] + places['gpu'])}")
+    parts.append(f"on the CPU, as the graph places them: {_names(places['cpu'])}")
+    return (
+        'With device="gpu" the operators run where the graph puts them: ' + "; ".join(parts) + "."
+    )
+
+
+def _named(places: dict[str, list[str]]) -> set[str]:
+    return {name for names in places.values() for name in names}
+
+
+def _sources(steps: Sequence[Step]) -> list[str]:
+    return [step.origin for step in steps if step.role == "source"]
+
+
+def _names(names: Sequence[str]) -> str:
+    return ", ".join(names)
