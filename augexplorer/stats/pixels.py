@@ -44,6 +44,34 @@ def channel_rows(array: np.ndarray, channel: int | None) -> np.ndarray:
     return np.ascontiguousarray(planes).reshape(planes.shape[0], -1)
 
 
+# Pillow counts the values of an 8-bit image in C, about twice as fast as a numpy bincount per
+# channel (which casts every value to a machine integer first): most of a statistics run's own
+# time goes to these counts.
+_PILLOW_MODES = {1: "L", 3: "RGB", 4: "RGBA"}
+
+
+def _pillow_histograms(array: np.ndarray, channel: int | None) -> np.ndarray | None:
+    """Per-channel 256-bin counts of a uint8 image by Pillow, shape (channels, 256); None where
+    Pillow has no mode for it (then numpy counts it)."""
+    if channel is None:
+        if array.ndim != 2:
+            return None
+        image, channels = array, 1
+    else:
+        if array.ndim != 3:
+            return None
+        image = np.moveaxis(array, channel, -1)
+        channels = image.shape[-1]
+        if channels not in _PILLOW_MODES:
+            return None
+        if channels == 1:
+            image = image[..., 0]
+    from PIL import Image
+
+    picture = Image.fromarray(np.ascontiguousarray(image), _PILLOW_MODES[channels])
+    return np.asarray(picture.histogram(), dtype=np.int64).reshape(channels, 256)
+
+
 @dataclass
 class OutputStats:
     """Everything counted about one node output (`ref`), sample by sample."""
@@ -109,10 +137,9 @@ class OutputStats:
 
     def _add_uint8(self, array: np.ndarray, channel: int | None) -> None:
         self.clip_range = (0.0, 255.0)
-        if channel is None:
-            counts = np.bincount(array.reshape(-1), minlength=256)[None, :]
-        else:
-            planes = np.moveaxis(array, channel, 0)
+        counts = _pillow_histograms(array, channel)
+        if counts is None:
+            planes = [array] if channel is None else list(np.moveaxis(array, channel, 0))
             counts = np.stack([np.bincount(plane.reshape(-1), minlength=256) for plane in planes])
         if self.histograms is None:
             self.histograms = np.zeros((counts.shape[0], 256), dtype=np.int64)
