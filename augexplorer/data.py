@@ -400,10 +400,12 @@ def _folder(root: Path, skip_bad: bool = False, check_all: bool = True) -> Sourc
         raise DataError("folder cannot be read (permission denied)", path=str(root))
     known = None if check_all else folder_cache.load(str(root))
     stamps = known.stamps if known is not None else None
+    kept = None  # the class folders of the listing kept last that did not change since
     if known is None and not check_all:
         stamps = folder_cache.stamps_before_listing(str(root))
+        kept = folder_cache.kept_classes(str(root), stamps) if stamps is not None else None
     try:
-        listing = known.listing if known is not None else list_folder(str(root))
+        listing = known.listing if known is not None else list_folder(str(root), kept)
     except OSError as error:
         raise DataError(
             f"folder cannot be read ({error.strerror or error})", path=str(root)

@@ -4,9 +4,10 @@ it again reads one small file instead of a million directory entries and headers
 
 The listing depends only on the folder and its class folders' entries, so it is stamped with
 their modification times, taken before they are read: adding, removing or renaming a file or a
-folder changes them, and the listing is made anew; the header results of the listing kept
-before (:func:`load_earlier`) are carried onto it by path (:mod:`augexplorer.header_carry`),
-so that only the files added since are read. A file changed in place changes no folder's
+folder changes them, and the listing is made anew, reading again only the class folders whose
+time moved (:func:`kept_classes`); the header results of the listing kept before
+(:func:`load_earlier`) are carried onto it by path (:mod:`augexplorer.header_carry`), so that
+only the files added since are read. A file changed in place changes no folder's
 time, so the header results are kept with each file's stamp (its size and times,
 :func:`augexplorer.file_survey.file_stamp`): the next survey stats every file in the background
 and looks again at those whose stamp changed. The files of every batch are looked at again
@@ -21,7 +22,7 @@ import io
 import json
 import os
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from .files import atomic_write_bytes
-from .folder_listing import Listing
+from .folder_listing import KeptClass, Listing
 from .path_table import SEPARATOR, PathTable, RunLabels
 
 VERSION = 1
@@ -122,6 +123,53 @@ def load_earlier(root: str, folder: Path | None = None) -> Earlier | None:
     if len(files) != len(sizes):
         return None
     return Earlier(files, sizes, file_stamps, bad)
+
+
+def kept_classes(root: str, stamps: dict[str, int]) -> Callable[[str], KeptClass | None] | None:
+    """The class folders of the listing of `root` kept last whose modification time is still
+    as it was (`stamps`, taken now, before listing), by name, for the listing made anew to take
+    instead of reading them again (:func:`augexplorer.folder_listing.list_folder`): a file
+    added to one class folder of a thousand reads one; None where no listing of `root` is
+    kept."""
+    saved = _read_saved(root, cache_folder(root))
+    if saved is None:
+        return None
+    before: dict[str, int] = saved["stamps"]
+    # each class's names, one a line, as kept (a listing without classes keeps one run of
+    # the root's own images, and no class to take)
+    names_of: dict[str, str] = {
+        name: text
+        for name, (_, text) in zip(saved["classes"], saved["names"], strict=False)
+        if name in stamps and before.get(name) == stamps[name]
+    }
+    if not names_of:
+        return None
+    left_out: dict[str, tuple[list[tuple[str, str]], list[tuple[str, str]]]] = {
+        name: ([], []) for name in names_of
+    }
+    for kind, entries in ((0, saved["ignored"]), (1, saved["bad"])):
+        for path, reason in entries:
+            name = _class_of(root, path)
+            if name in left_out:
+                left_out[name][kind].append((path, reason))
+
+    def kept(name: str) -> KeptClass | None:
+        if name not in names_of:
+            return None
+        block = names_of[name].encode("utf-8", "surrogateescape").replace(b"\n", SEPARATOR)
+        ignored, bad = left_out[name]
+        return KeptClass(block, ignored, bad)
+
+    return kept
+
+
+def _class_of(root: str, path: str) -> str | None:
+    """The class folder of `root` that `path` (an entry the rule left out) is in, or is."""
+    top = os.path.join(root, "")
+    if not path.startswith(top):
+        return None
+    rest = path[len(top) :]
+    return rest.split(os.sep, 1)[0] if os.sep in rest else rest
 
 
 def _read_saved(root: str, folder: Path) -> dict[str, Any] | None:

@@ -26,7 +26,7 @@ import operator
 import os
 import re
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -122,8 +122,23 @@ def _sorted_entries(folder: str) -> list[os.DirEntry[str]]:
 _name = operator.attrgetter("name")
 
 
-def list_folder(root: str) -> Listing:
-    """List `root` by the rule of this module. Raises OSError only for `root` itself."""
+@dataclass(frozen=True)
+class KeptClass:
+    """A class folder's part of an earlier listing: its images' names as one block
+    (:func:`name_block`), and what the rule left out of it (path, reason)."""
+
+    block: bytes
+    ignored: list[tuple[str, str]]
+    bad: list[tuple[str, str]]
+
+
+def list_folder(root: str, kept: Callable[[str], KeptClass | None] | None = None) -> Listing:
+    """List `root` by the rule of this module. Raises OSError only for `root` itself.
+
+    `kept` gives, by class name, the part of an earlier listing of a class folder unchanged
+    since (:func:`augexplorer.folder_cache.kept_classes`: its modification time as it was),
+    taken instead of reading that folder again; the root is always read, so classes come and
+    go by the rule."""
     classes: list[str] = []
     ignored: list[tuple[str, str]] = []
     bad: list[tuple[str, str]] = []
@@ -149,6 +164,12 @@ def list_folder(root: str) -> Listing:
     runs = []
     for label, name in enumerate(classes):
         folder = os.path.join(root, name)
+        earlier = kept(name) if kept is not None else None
+        if earlier is not None:
+            ignored += earlier.ignored
+            bad += earlier.bad
+            runs.append((os.path.join(folder, ""), label, earlier.block))
+            continue
         # each class's names made one block at once: the listing never holds a string a file
         names = _list_class(folder, ignored, bad)
         runs.append((os.path.join(folder, ""), label, name_block(names)))

@@ -1,6 +1,7 @@
 """A big folder opened again after a file was added, removed or changed: only the files added
 or changed since are read again (their header), by each file's stamp; what the last survey
-found about the others is carried onto the new listing (:mod:`augexplorer.header_carry`).
+found about the others is carried onto the new listing (:mod:`augexplorer.header_carry`). The
+listing made anew reads only the class folders whose modification time moved.
 
 "Big" is :data:`augexplorer.data.CHECK_ALL_BELOW` files or more; these tests set it to 0 so
 that a folder of 30 files opens as a million-file one does (on its listing, the files looked
@@ -17,13 +18,13 @@ import numpy as np
 import pytest
 from bad_inputs import IMAGE_MAKERS, jpeg_bytes
 
-from augexplorer import Session, folder_cache
+from augexplorer import Session, folder_cache, folder_listing
 from augexplorer import data as data_module
 from augexplorer.catalog import Catalog
 from augexplorer.data import SourceData, open_source
 from augexplorer.errors import DataError
 from augexplorer.file_survey import UNKNOWN
-from augexplorer.folder_listing import list_folder
+from augexplorer.folder_listing import HIDDEN_IMAGE, NESTED_FOLDER, list_folder
 from augexplorer.presets import preset
 from augexplorer.spec import Source
 
@@ -176,3 +177,73 @@ def test_a_bad_file_added_is_reported_as_a_bad_file_is(
     assert known is not None and known.bad == {str(bad): reason}  # and at the next open
     again = open_big(root, skip_bad=True)
     assert str(bad) not in again.files and again.skipped == ((str(bad), reason),)
+
+
+# ---- the listing made anew reads only the class folders that changed ---------------------------
+
+
+@pytest.fixture
+def class_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The class folders read (listed) from now on."""
+    read: list[str] = []
+    list_class = folder_listing._list_class
+
+    def counted(folder: str, ignored: list[tuple[str, str]], bad: list[tuple[str, str]]) -> object:
+        read.append(os.path.basename(folder))
+        return list_class(folder, ignored, bad)
+
+    monkeypatch.setattr(folder_listing, "_list_class", counted)
+    return read
+
+
+def same_listing(root: Path) -> None:
+    """The listing kept for `root` is, in every part, the listing made from scratch."""
+    known = folder_cache.load(str(root))
+    assert known is not None
+    fresh = list_folder(str(root))
+    assert (known.listing.classes, known.listing.files) == (fresh.classes, fresh.files)
+    assert (known.listing.labels, known.listing.ignored) == (fresh.labels, fresh.ignored)
+    assert known.listing.bad == fresh.bad
+
+
+def test_a_file_added_lists_only_its_class_folder_again(
+    root: Path, class_reads: list[str], header_reads: list[str]
+) -> None:
+    (root / "b" / "b_new.jpg").write_bytes(jpeg_bytes(32, 40))
+    opened = open_big(root)
+    assert class_reads == ["b"]
+    assert opened.files == list_folder(str(root)).files
+    same_listing(root)
+
+
+def test_what_the_rule_left_out_of_an_unchanged_class_is_kept_with_it(
+    root: Path, class_reads: list[str]
+) -> None:
+    (root / "a" / ".hidden.jpg").write_bytes(jpeg_bytes(32, 40))  # a hidden image: ignored
+    (root / "a" / "nested").mkdir()  # a folder inside a class: ignored
+    (root / "a" / "nowhere.jpg").symlink_to(root / "missing.jpg")  # a broken link: bad
+    (root / ".git").mkdir()  # a hidden folder: no class
+    (root / "beside.jpg").write_bytes(jpeg_bytes(32, 40))  # an image beside the classes
+    first = open_big(root, skip_bad=True)
+    assert {reason for _, reason in first.ignored} >= {NESTED_FOLDER, HIDDEN_IMAGE}
+    class_reads.clear()
+    (root / "c" / "c_new.jpg").write_bytes(jpeg_bytes(32, 40))
+    again = open_big(root, skip_bad=True)
+    assert class_reads == ["c"]
+    assert (again.ignored, again.skipped) == (first.ignored, first.skipped)
+    same_listing(root)
+
+
+def test_a_class_folder_added_or_removed_is_read_by_the_rule(
+    root: Path, class_reads: list[str]
+) -> None:
+    (root / "d").mkdir()
+    (root / "d" / "d_0.jpg").write_bytes(jpeg_bytes(32, 40))
+    for path in (root / "a").iterdir():
+        path.unlink()
+    (root / "a").rmdir()
+    opened = open_big(root)
+    assert class_reads == ["d"]
+    assert opened.classes == ("b", "c", "d")
+    assert opened.labels == list_folder(str(root)).labels  # labels follow the new classes
+    same_listing(root)
