@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from augexplorer_widgets import Explorer
-from augexplorer_widgets.state import Controller
+from augexplorer_widgets.state import Controller, PanelState
 from PIL import Image
 
 from augexplorer import Session
@@ -184,7 +184,42 @@ def _split_at_policy(spec: GraphSpec) -> tuple[list[str], list[str]]:
     return ids[:first], ids[first:]
 
 
-def _sweep(controller: Controller, positions: list[str], ops: list[str]) -> tuple[int, int]:
+class _NamingController(Controller):
+    """A Controller whose `add_op` can record the new graph without running it (`defer`), so the
+    sweep gives each new node one fixed name before it runs."""
+
+    defer = False
+
+    def edit(
+        self,
+        spec: GraphSpec,
+        *,
+        merge_key: str | None = None,
+        run: bool = True,
+        label: str = "edit",
+    ) -> PanelState:
+        return super().edit(spec, merge_key=merge_key, run=run and not self.defer, label=label)
+
+
+# The name every swept operator runs under. A step's built pipeline is keyed by the names of the
+# nodes it reads: under the operator's own name (`brightness`, `hsv`, ...) an auto_aug policy
+# fed by the new node was traced anew for every operator (1-3 s each on a CPU, most of the
+# sweep); under one name, its built copy is loaded (its draws start over all the same).
+SWEPT = "swept"
+
+
+def _add_and_run(controller: _NamingController, op: str) -> PanelState:
+    """`op` added by the picker's own `add_op` at the selected node, renamed SWEPT, then run."""
+    controller.defer = True
+    try:
+        added = controller.add_op(op)
+    finally:
+        controller.defer = False
+    assert added.selected is not None
+    return controller.rename(added.selected, SWEPT)
+
+
+def _sweep(controller: _NamingController, positions: list[str], ops: list[str]) -> tuple[int, int]:
     """Adds each of `ops` at each of `positions`: each placement the picker allows must run, each
     it refuses must say why. Returns (allowed, run): a placement whose operator lands after the
     same node as one already run (at the source, after its decoder) is that graph, not run twice.
@@ -192,7 +227,8 @@ def _sweep(controller: Controller, positions: list[str], ops: list[str]) -> tupl
     Position by position, every operator: the session keeps one built copy of each random step
     (an auto_aug policy builds in 1-3 s), so while the operators go in before the node that
     feeds a policy, that policy's inputs stay as they were and its copy is loaded, not rebuilt
-    (operator by operator, each position undid the last one's build: ~25% slower)."""
+    (operator by operator, each position undid the last one's build: ~25% slower). Where the
+    new node feeds the policy, its one name (SWEPT) keeps the policy's inputs the same too."""
     base = controller.state.spec
     ran: set[tuple[str, str | None]] = set()
     allowed = 0
@@ -207,11 +243,14 @@ def _sweep(controller: Controller, positions: list[str], ops: list[str]) -> tupl
             if (op, where.anchor) in ran:
                 continue
             ran.add((op, where.anchor))
-            state = controller.add_op(op)
+            state = _add_and_run(controller, op)
             assert state.ok, f"{op} after {where.anchor} was allowed but fails: {state.failure}"
-            node = state.selected
-            assert node is not None and state.result is not None
-            assert node in state.result.ran(), (op, where.anchor)  # run now, not from a cache
+            assert state.selected == SWEPT and state.result is not None
+            # run now, not from a cache: the new node and every policy it feeds
+            policies = {
+                n for n in state.spec.downstream(SWEPT) if is_auto_aug(state.spec.node(n).op)
+            }
+            assert {SWEPT, *policies} <= set(state.result.ran()), (op, where.anchor)
             # back to the preset without running it: the next add_op runs what differs (an undo
             # would run everything after the anchor once more, a policy's rebuild included)
             controller.edit(base, run=False, label="back to the preset")
@@ -230,11 +269,10 @@ def test_every_placement_the_picker_allows_runs(
 ) -> None:
     session = _preset_session(preset_name, tiny_folder, tiny_coco, catalog)
     _, positions = _split_at_policy(session.spec)  # the rest: the test below
-    allowed, _ = _sweep(Controller(session, rng_seed=1), positions, _picked_ops(catalog))
+    allowed, _ = _sweep(_NamingController(session, rng_seed=1), positions, _picked_ops(catalog))
     assert allowed >= len(image_ops(catalog))  # most operators fit somewhere in every preset
 
 
-# A policy pipeline built per placement: about 3 minutes on two CPU cores.
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "preset_name", [name for name in PRESETS if _split_at_policy(preset(name))[0]]
@@ -244,7 +282,9 @@ def test_every_placement_before_an_auto_aug_policy_runs(
 ) -> None:
     session = _preset_session(preset_name, tiny_folder, tiny_coco, catalog)
     before_policy, _ = _split_at_policy(session.spec)
-    allowed, run = _sweep(Controller(session, rng_seed=1), before_policy, _picked_ops(catalog))
+    allowed, run = _sweep(
+        _NamingController(session, rng_seed=1), before_policy, _picked_ops(catalog)
+    )
     assert allowed >= len(image_ops(catalog)) and run > 0
 
 
