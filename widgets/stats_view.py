@@ -1,4 +1,5 @@
-"""The Statistics tab: what the graph does over many batches (``augexplorer.stats``).
+"""The Statistics tab: what the graph does over many batches (``augexplorer.stats``), over a
+sample of the dataset drawn evenly over its classes, or over all of it (each image once).
 
 Statistics never run inside the edit loop: the Run button starts them in a background thread on a
 snapshot of the graph, with a progress bar and a Cancel button, while the panel stays usable.
@@ -21,18 +22,26 @@ import ipywidgets as widgets
 from augexplorer.engine import Session
 from augexplorer.errors import AugExplorerError
 from augexplorer.spec import GraphSpec
-from augexplorer.stats import Provenance, Stats, collect_stats
+from augexplorer.stats import Provenance, Stats, collect_stats, collect_stats_all
 from augexplorer.stats.plot import Theme, figure_png, stats_figure
 
 from .graph_changes import graph_changes
 
 DEFAULT_BATCHES = 32
+DEFAULT_SAMPLE = 256  # images of a sample drawn evenly over the classes
+# what a run counts: batches with fresh draws, a sample of the dataset, or all of it
+SCOPES = (
+    ("batches, fresh draws each", "batches"),
+    ("a sample of N images, even over the classes", "sample"),
+    ("all images, each once", "all"),
+)
 # Two 400-pixel panels a row: the output column at 1280 px holds the figure at its own size.
 PLOT_COLUMNS = 2
 NOTE = (
     "Runs the graph over many batches with fresh draws each batch, as training would, and sums "
     "up what it drew, how often each branch ran, what each node put out and which labels it "
-    "read. It runs beside the panel; edits made meanwhile are not in its figures."
+    "read: over batches, over a sample of the dataset drawn evenly over its classes, or over "
+    "every image once. It runs beside the panel; edits made meanwhile are not in its figures."
 )
 
 
@@ -57,6 +66,17 @@ class StatsView(widgets.VBox):
             description="batches",
             layout={"width": "180px"},
         )
+        self.scope = widgets.Dropdown(
+            options=SCOPES, value="batches", description="count", layout={"width": "360px"}
+        )
+        self.images = widgets.BoundedIntText(
+            value=DEFAULT_SAMPLE,
+            min=1,
+            max=100_000_000,
+            description="N images",
+            layout={"width": "200px", "display": "none"},
+        )
+        self.scope.observe(lambda _change: self._show_scope(), names="value")
         self.run_button = widgets.Button(description="Run statistics", icon="bar-chart")
         self.cancel_button = widgets.Button(description="Cancel", icon="stop", disabled=True)
         self.progress = widgets.IntProgress(value=0, min=0, max=1, layout={"width": "240px"})
@@ -73,7 +93,16 @@ class StatsView(widgets.VBox):
         self._plots: dict[Theme, widgets.Image] = {"light": self.plot, "dark": self.plot_dark}
         self.run_button.on_click(lambda _button: self.start())
         self.cancel_button.on_click(lambda _button: self.cancel())
-        controls = widgets.HBox([self.batches, self.run_button, self.cancel_button, self.progress])
+        controls = widgets.HBox(
+            [
+                self.scope,
+                self.batches,
+                self.images,
+                self.run_button,
+                self.cancel_button,
+                self.progress,
+            ]
+        )
         note = widgets.HTML(f"<span class='ax-muted'>{NOTE}</span>")
         super().__init__(
             [controls, self.status, self.stale, self.report, self.plot, self.plot_dark, note]
@@ -91,6 +120,12 @@ class StatsView(widgets.VBox):
     def running(self) -> bool:
         return self.thread is not None and self.thread.is_alive()
 
+    def _show_scope(self) -> None:
+        """The count a scope takes: batches for batches, N for a sample, none for all."""
+        scope = self.scope.value
+        self.batches.layout.display = "" if scope == "batches" else "none"
+        self.images.layout.display = "" if scope == "sample" else "none"
+
     def start(self) -> None:
         """Start statistics over the current graph in a background thread (once at a time)."""
         if self.running:
@@ -101,17 +136,26 @@ class StatsView(widgets.VBox):
         title = self._get_title()
         self._counting = (self._get_spec(), arrays, title)
         options: dict[str, Any] = {
-            "batches": int(self.batches.value),
             "device_id": session.device_id,
             "num_threads": session.num_threads,
             "name": title,
         }
+        scope = str(self.scope.value)
+        if scope == "batches":
+            options["batches"] = int(self.batches.value)
+        else:  # one process: the panel's, whatever a launcher left in the environment
+            options.update(rank=0, world_size=1)
+            if scope == "sample":
+                options["sample"] = int(self.images.value)
         self._cancel = threading.Event()
-        self.progress.max, self.progress.value = options["batches"], 0
+        self.progress.max, self.progress.value = options.get("batches", 1), 0
         self.run_button.disabled, self.cancel_button.disabled = True, False
         self.status.value = "<span class='ax-muted'>running...</span>"
         self.thread = threading.Thread(
-            target=self._work, args=(spec, arrays, options), name="augexplorer-stats", daemon=True
+            target=self._work,
+            args=(spec, arrays, scope, options),
+            name="augexplorer-stats",
+            daemon=True,
         )
         self.thread.start()
 
@@ -124,11 +168,10 @@ class StatsView(widgets.VBox):
         if self.thread is not None:
             self.thread.join(timeout)
 
-    def _work(self, spec: Any, arrays: Any, options: dict[str, Any]) -> None:
+    def _work(self, spec: Any, arrays: Any, scope: str, options: dict[str, Any]) -> None:
+        count = collect_stats if scope == "batches" else collect_stats_all
         try:
-            stats = collect_stats(
-                spec, arrays, progress=self._progress, cancel=self._cancel, **options
-            )
+            stats = count(spec, arrays, progress=self._progress, cancel=self._cancel, **options)
         except AugExplorerError as error:
             self._finish(None, f"statistics failed: {error}")
         except Exception as error:  # never a traceback in the panel
@@ -137,7 +180,7 @@ class StatsView(widgets.VBox):
             self._finish(stats, None)
 
     def _progress(self, done: int, total: int) -> None:
-        self.progress.value = done
+        self.progress.max, self.progress.value = total, done
 
     def _finish(self, stats: Stats | None, failure: str | None) -> None:
         self.run_button.disabled, self.cancel_button.disabled = False, True

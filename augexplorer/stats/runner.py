@@ -104,10 +104,14 @@ class StatsRun:
         *,
         rank: int = 0,
         world_size: int | None = None,
+        sample: int | None = None,
+        sample_seed: int = 0,
     ) -> StatsRun:
         """The pipeline (not yet built) of `graph` on `data`; with a `world_size`, as process
         `rank` of a job of that many runs it (:func:`~augexplorer.engine.ranks.plan_for_rank`:
-        its seeds and its shard, as the exported loader reads it)."""
+        its seeds and its shard, as the exported loader reads it); with a `sample`, its first
+        source holds only that many images, drawn evenly over the classes
+        (:func:`~augexplorer.stats.sample.even_sample`)."""
         from ..engine.ranks import plan_for_rank
         from ..trust import check_trusted
 
@@ -124,6 +128,11 @@ class StatsRun:
             for step in plan.steps
             if step.role == "source" and step.source is not None
         }
+        if sample is not None:
+            from .sample import sampled
+
+            first = next(step.id for step in plan.steps if step.id in sources)
+            sources[first] = sampled(sources[first], sample, sample_seed)
         if world_size is not None:  # arrays are sharded as the exported ArrayBatches does
             sources = {key: _array_shard(d, rank, world_size) for key, d in sources.items()}
         counter = _Counter(plan, sources, size)

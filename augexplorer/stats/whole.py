@@ -49,13 +49,16 @@ def collect_stats_all(
     rank: int | None = None,
     world_size: int | None = None,
     comm: Comm | None = None,
+    sample: int | None = None,
+    sample_seed: int = 0,
 ) -> Stats:
     """Statistics of `graph` over every image of its first source once (arguments as
     :func:`~augexplorer.stats.collect_stats`). In a job of several processes (`world_size`,
     default ``WORLD_SIZE``) this process counts its shard and the figures are combined over
     `comm` (default: the initialised ``torch.distributed`` group); every process returns the
     whole dataset's figures, for rank 0 to write. `progress(done, total)` counts this process's
-    batches."""
+    batches. With a `sample` the dataset is that many images of the source drawn evenly over its
+    classes (from `sample_seed`), each counted once."""
     rank, world_size = job_of(rank, world_size)
     sharded = world_size > 1
     if sharded and device_id == "auto":
@@ -69,6 +72,8 @@ def collect_stats_all(
         epoch,
         rank=rank,
         world_size=world_size if sharded else None,
+        sample=sample,
+        sample_seed=sample_seed,
     )
     run.pipeline.build()
     shard = shard_size(run)
