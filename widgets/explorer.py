@@ -250,6 +250,7 @@ class Explorer(widgets.VBox):
         self._coalescer.flush()
         self._panel.flush()
         self._side_views.flush()
+        self.timing.draw()
         self._code.flush()
         self.controller.autosave.flush()
         return self.controller.state
@@ -507,6 +508,8 @@ class Explorer(widgets.VBox):
 
     def _redraw_grid(self, state: PanelState | None = None) -> None:
         state = state or self.controller.state
+        # the timing chart is marked pending before the new pictures go; drawn once edits rest
+        self.timing.show(state.result)
         try:
             self.grid.show(state.result, state.selected, state.before, state.failure)
         except Exception as error:  # a picture that cannot be drawn must not break editing

@@ -1,11 +1,16 @@
 """Per-operator timing as a bar chart in plain HTML.
 
-HTML bars cost well under a millisecond to build, where a matplotlib figure costs hundreds: the
-chart is redrawn after every run, and the kernel must be free for the next slider move.
+HTML bars cost well under a millisecond to build, where a matplotlib figure costs hundreds. The
+chart of a new run is drawn once the runs rest (a slider let go, or a single step's grid on its
+way), not after each run of a drag: its message and the page's layout of it would compete with the
+grid's pictures for the same cores. Meanwhile the chart still shows the last run drawn, marked
+pending (dimmed, its title saying so) from before the new run's pictures can reach the page, so no
+timing is ever read as the pictures' own when it is not.
 """
 
 from __future__ import annotations
 
+import asyncio
 import html
 
 import ipywidgets as widgets
@@ -23,6 +28,21 @@ def summary(result: RunResult) -> tuple[float, float]:
     total = sum(result.node_times().values())
     batch = result.plan.spec.batch_size
     return total, (batch * 1000.0 / total if total > 0 else 0.0)
+
+
+# No new run for this long: the runs rest and the chart of the last one is drawn. Longer than the
+# grid's own rest (drag_preview.REST_S, 80 ms): the full pictures after a drag go first.
+REST_S = 0.15
+PENDING_CLASS = "ax-timing-pending"
+PENDING_NOTE = "timing of the previous run: the new run's follows when the edits rest"
+# The pending look travels with the chart, so that marking it pending is a class on the chart's
+# element, not a new chart: the page would otherwise rebuild the chart's HTML and lay it out just
+# as the new pictures arrive to be decoded.
+PENDING_STYLE = (
+    f"<style>.{PENDING_CLASS} .ax-chart {{ opacity: 0.45; }} "
+    f'.{PENDING_CLASS} .ax-chart-title::after {{ content: " · {PENDING_NOTE}"; '
+    "font-style: italic; font-weight: normal; }</style>"
+)
 
 
 def chart_html(result: RunResult) -> str:
@@ -45,7 +65,10 @@ def chart_html(result: RunResult) -> str:
     title = (
         f"batch of {result.plan.spec.batch_size}: {total:.0f} ms, {rate:.0f} images/s (upper bound)"
     )
-    return f"<div class='ax-chart'><div class='ax-chart-title'>{title}</div>{''.join(rows)}</div>"
+    return (
+        f"{PENDING_STYLE}<div class='ax-chart'><div class='ax-chart-title'>{title}</div>"
+        f"{''.join(rows)}</div>"
+    )
 
 
 class TimingView(widgets.VBox):
@@ -55,10 +78,55 @@ class TimingView(widgets.VBox):
         self.note = widgets.HTML(f"<span class='ax-muted'>{NOTE}</span>")
         super().__init__([self.chart, self.note])
         self.add_class("ax-timing")
-        self.drawn_for: RunResult | None = None
+        self.drawn_for: RunResult | None = None  # the run the chart shows
+        self.pending = False  # a newer run than `drawn_for` is shown elsewhere
+        self.draws = 0  # charts drawn (tests, benchmarks)
+        self._latest: RunResult | None = None
+        self._rest: asyncio.TimerHandle | None = None
 
     def show(self, result: RunResult | None) -> None:
-        if result is None or result is self.drawn_for:
+        """`result` is the run the panel shows now: its chart is drawn once runs rest for
+        `REST_S` (at once where no event loop runs, as in plain Python), the chart of an older
+        run marked pending until then. Call it before the run's pictures go to the page."""
+        if result is None:
             return
-        self.chart.value = chart_html(result)
+        self._latest = result
+        if result is self.drawn_for:
+            self._cancel()
+            self._mark(False)
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.draw()
+            return
+        if self.drawn_for is not None:
+            self._mark(True)
+        self._cancel()
+        self._rest = loop.call_later(REST_S, self.draw)
+
+    def draw(self) -> None:
+        """The chart of the latest run shown, now."""
+        self._cancel()
+        result = self._latest
+        if result is None or (result is self.drawn_for and not self.pending):
+            return
+        with self.chart.hold_sync():  # the new chart and the mark's removal in one message
+            self.chart.value = chart_html(result)
+            self._mark(False)
         self.drawn_for = result
+        self.draws += 1
+
+    def _mark(self, pending: bool) -> None:
+        if pending == self.pending:
+            return
+        self.pending = pending
+        if pending:
+            self.chart.add_class(PENDING_CLASS)
+        else:
+            self.chart.remove_class(PENDING_CLASS)
+
+    def _cancel(self) -> None:
+        if self._rest is not None:
+            self._rest.cancel()
+            self._rest = None

@@ -1,0 +1,98 @@
+"""The timing chart during edits: drawn once the edits rest, not after every run of a drag, and
+marked pending (the previous run's times, dimmed and saying so) from before a newer run's
+pictures go to the page until its own chart is drawn. Real DALI on the CPU."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import pytest
+from augexplorer_widgets import Explorer, timing_view
+from augexplorer_widgets.timing_view import PENDING_CLASS, PENDING_NOTE, chart_html
+
+
+@pytest.fixture
+def explorer(catalog, tmp_path: Path) -> Explorer:  # type: ignore[no-untyped-def]
+    return Explorer("basic", batch_size=4, autosave=tmp_path / "autosave.json", catalog=catalog)
+
+
+def pending(explorer: Explorer) -> bool:
+    """The chart's element carries the pending class (what the page dims and notes)."""
+    return PENDING_CLASS in explorer.timing.chart._dom_classes
+
+
+def test_without_an_event_loop_each_run_is_charted_at_once(explorer: Explorer) -> None:
+    explorer.select("rotate")
+    slider = explorer.node_panel.controls["angle"].editor.params["range"]
+    slider.value = (-20.0, 15.0)
+    assert explorer.timing.drawn_for is explorer.result and not pending(explorer)
+    assert explorer.timing.chart.value == chart_html(explorer.result)
+
+
+def test_a_drag_marks_the_chart_pending_and_charts_the_last_run_once_it_rests(
+    explorer: Explorer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The rest never comes by itself here (however slow the machine, no chart is drawn while
+    # the drag lasts); the test then runs what the rest's timer runs.
+    monkeypatch.setattr(timing_view, "REST_S", 3600.0)
+    explorer.select("rotate")
+    slider = explorer.node_panel.controls["angle"].editor.params["range"]
+    grid_renders: list[tuple[bool, bool]] = []  # (chart pending, chart of the run shown)
+    first = explorer.result
+    draws = explorer.timing.draws
+    grid_show = explorer.grid.show
+
+    def watched(result, *args):  # type: ignore[no-untyped-def]
+        grid_show(result, *args)
+        grid_renders.append((pending(explorer), explorer.timing.drawn_for is result))
+
+    explorer.grid.show = watched  # type: ignore[method-assign]
+
+    async def drag() -> float:
+        for high in (19.0, 17.0, 15.0, 13.0, 11.0):
+            slider.value = (-20.0, high)  # as the page sends a dragged handle, ~30 ms apart
+            await asyncio.sleep(0.03)
+        rest = explorer.timing._rest
+        assert rest is not None  # the chart is owed, once the edits rest
+        return rest.when() - asyncio.get_running_loop().time()
+
+    owed_in = asyncio.run(drag())
+    assert explorer.result is not first and len(grid_renders) >= 2
+    assert explorer.timing.draws == draws  # no chart while the drag lasted
+    assert owed_in > 3600.0 - 60.0  # counted from the last run, not the first
+    # Beside every new grid, the chart was either the grid's own run or said it was not.
+    assert all(is_pending or own for is_pending, own in grid_renders)
+    assert pending(explorer) and explorer.timing.drawn_for is first
+    explorer.timing.draw()  # the rest came: the last run's chart, no longer pending
+    assert explorer.timing.drawn_for is explorer.result and not pending(explorer)
+    assert explorer.timing.chart.value == chart_html(explorer.result)
+    assert explorer.timing.draws == draws + 1
+
+
+def test_the_chart_carries_its_pending_look(explorer: Explorer) -> None:
+    """Marking the chart pending sends a class, not a new chart: the chart's own style dims it
+    and adds the note under that class."""
+    result = explorer.result
+    assert result is not None
+    chart = chart_html(result)
+    assert f".{PENDING_CLASS} .ax-chart" in chart and PENDING_NOTE in chart
+    assert re.findall(r"<div class='ax-bar-row'", chart)
+
+
+def test_flush_charts_the_latest_run_at_once(
+    explorer: Explorer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(timing_view, "REST_S", 3600.0)  # no rest comes by itself
+    explorer.select("rotate")
+    slider = explorer.node_panel.controls["angle"].editor.params["range"]
+
+    async def edit() -> None:
+        slider.value = (-20.0, 12.0)
+        await asyncio.sleep(0.02)  # the run went, its chart waits for the rest
+        assert pending(explorer)
+        explorer.flush()
+
+    asyncio.run(edit())
+    assert explorer.timing.drawn_for is explorer.result and not pending(explorer)
