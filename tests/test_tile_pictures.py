@@ -126,6 +126,8 @@ def test_a_drag_previews_then_the_full_pictures_of_the_final_value(explorer: Exp
     grid.mode.value = "Batch"
     slider = explorer.node_panel.controls["angle"].editor.params["range"]
 
+    half = grid.size.value // 2
+
     async def drag() -> list[int]:
         preview_sides = []
         for high in (19.0, 17.0, 15.0, 13.0, 11.0, 9.0):
@@ -134,13 +136,20 @@ def test_a_drag_previews_then_the_full_pictures_of_the_final_value(explorer: Exp
             tiles = grid.tiles.tiles
             if all(t["preview"] for t in tiles):
                 preview_sides += [max(jpeg_size(t["pictures"][0])) for t in tiles]
+                # made by the tiles' quick path (lower quality), not the full one made smaller
+                assert explorer.result is not None
+                shown = [t["pictures"][0] for t in tiles]
+                quick = node_tiles(explorer.result, Ref("rotate"), half, preview=True)
+                assert shown == [t.picture for t in quick]
+                full_small = node_tiles(explorer.result, Ref("rotate"), half)
+                assert shown != [t.picture for t in full_small]
         await asyncio.sleep(0.5)  # the slider rests
         return preview_sides
 
     preview_sides = asyncio.run(drag())
     assert preview_sides and grid.previews > 0
     # Previews are smaller pictures: a quarter of the pixels to encode, move and decode.
-    assert max(preview_sides) <= grid.size.value // 2
+    assert max(preview_sides) <= half
     # After the rest: the full pictures of the final value, and captions drawn from it.
     assert explorer.spec.node("rotate").args["angle"].high == 9.0
     tiles = grid.tiles.tiles

@@ -37,7 +37,8 @@ MODES = ("Batch", "Variety", "A/B")
 # CSS pixels per picture: from many small tiles a row up to one picture as wide as a wide panel
 MIN_SIZE, MAX_SIZE = 120, 1200
 # A preview during a drag is this much smaller on each side (a quarter of the pixels to encode,
-# move and decode); the full pictures replace it once the slider rests.
+# move and decode), made by the tiles' quick path (`node_tiles(preview=True)`: every n-th pixel of
+# a large sample first, a lower JPEG quality); the full pictures replace it once the slider rests.
 PREVIEW_DIVISOR = 2
 
 
@@ -211,7 +212,7 @@ class GridView(widgets.VBox):
         self.note.value = ""
 
     def _show_batch(self, result: RunResult, what: Shown) -> None:
-        tiles = node_tiles(result, what.ref, self._picture_side)
+        tiles = node_tiles(result, what.ref, self._picture_side, preview=self._preview)
         self.tiles.tiles = [
             tile_state(
                 t.index,
@@ -248,11 +249,13 @@ class GridView(widgets.VBox):
             self.note.value = _muted(f"A/B: {reason} Showing now only.")
             self._show_batch(result, what)
             return
-        tiles = node_tiles(result, what.ref, self._picture_side)
+        tiles = node_tiles(result, what.ref, self._picture_side, preview=self._preview)
         # the same sample before and now (a node inside a conditional block holds only some)
         pairs = [(t, p) for t in tiles if (p := kept.position(t.index)) is not None]
         wanted = [kept.arrays[p] for _, p in pairs]
-        older = pictures(wanted, kept.layout, kept.normalization, self._picture_side)
+        older = pictures(
+            wanted, kept.layout, kept.normalization, self._picture_side, preview=self._preview
+        )
         count = len(pairs)
         # only the draws the shown node depends on: an edit downstream draws nothing here
         drawn_before = before.draw_captions(node, result.plan.spec.batch_size)
@@ -312,7 +315,7 @@ class GridView(widgets.VBox):
             self._show_batch(result, what)
             return
         ref = Ref(what.ref.node) if what.ref.node in varied.steps else varied.final
-        tiles = node_tiles(varied, ref, self._picture_side)
+        tiles = node_tiles(varied, ref, self._picture_side, preview=self._preview)
         label = self.variety.caption
         self.tiles.tiles = [
             tile_state(

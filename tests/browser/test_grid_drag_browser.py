@@ -57,6 +57,29 @@ PAGE_TILES = """
 """
 
 
+# Every drawing of the tiles from now on: whether any tile showed a preview, the width of the
+# first tile's pixels, and whether the timing chart beside them said it was pending.
+WATCH_DRAWS = """
+() => {
+  const root = document.querySelector('.ax-explorer .ax-tiles-root');
+  window.__axDraws = [];
+  new MutationObserver(() => {
+    const chart = document.querySelector('.ax-explorer .ax-timing-chart');
+    window.__axDraws.push({
+      preview: root.querySelector('.ax-tile-preview') !== null,
+      width: root.querySelector('canvas').width,
+      pending: Boolean(chart && chart.classList.contains('ax-timing-pending')),
+    });
+  }).observe(root, { attributes: true, attributeFilter: ['data-drawn'] });
+}
+"""
+
+CHART_PENDING = (
+    "() => document.querySelector('.ax-explorer .ax-timing-chart')"
+    ".classList.contains('ax-timing-pending')"
+)
+
+
 @pytest.fixture(scope="module")
 def page(browser: Any, lab: Server) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1600, "height": 1000})
@@ -80,6 +103,7 @@ def test_a_drag_ends_on_the_final_values_full_pictures_and_captions(page: Any) -
     box = handle.bounding_box()
     assert box is not None
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.evaluate(WATCH_DRAWS)
     page.mouse.move(x, y)
     page.mouse.down()
     # leftwards in small steps, as a hand drags: the value changes many times on the way
@@ -112,6 +136,14 @@ def test_a_drag_ends_on_the_final_values_full_pictures_and_captions(page: Any) -
     assert [t["draws"] for t in shown] == final["draws"]
     assert not any(t["preview"] for t in shown)
     assert all(t["width"] > 0 for t in shown)
+    # Previews were drawn at half the full pictures' width, never beside a timing chart that
+    # read as theirs: it said it was pending; once the drag rests it is the final run's.
+    draws = page.evaluate("() => window.__axDraws")
+    previews = [d for d in draws if d["preview"]]
+    assert previews, "no preview reached the page"
+    assert all(d["pending"] for d in previews)
+    assert all(d["width"] <= shown[0]["width"] // 2 + 1 for d in previews)
+    page.wait_for_function(f"() => !({CHART_PENDING})()", timeout=30_000)
 
 
 def test_an_unchanged_redraw_sends_no_picture(page: Any) -> None:

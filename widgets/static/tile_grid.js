@@ -44,19 +44,24 @@ function setHidden(el, hidden) {
 const clock = () => performance.timeOrigin + performance.now();
 
 // A picture's pixels (`type`: its MIME type), decoded off the main thread: a VideoFrame or an
-// ImageBitmap (null where the bytes cannot be decoded: shown as no picture, not an error that
-// stops the rest).
+// ImageBitmap (null where the bytes cannot be decoded, or the decoding was stopped: shown as no
+// picture, not an error that stops the rest). With it, a function that stops the decoding: a
+// drag's pictures that a newer frame replaced before they were decoded are never decoded, so
+// the newest frame's decoders have the page's cores to themselves.
 function decodePicture(view, type) {
   const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
   // ImageDecoder only in a secure context (localhost, https): elsewhere createImageBitmap
   if (typeof ImageDecoder !== "undefined") {
     const decoder = new ImageDecoder({ data: bytes, type });
-    return decoder.decode().then(
-      (result) => { decoder.close(); return result.image; },
-      () => { decoder.close(); return null; },
+    let open = true;
+    const stop = () => { if (open) { open = false; decoder.close(); } };
+    const decoded = decoder.decode().then(
+      (result) => { stop(); return result.image; },
+      () => { stop(); return null; },
     );
+    return [decoded, stop];
   }
-  return createImageBitmap(new Blob([bytes], { type })).catch(() => null);
+  return [createImageBitmap(new Blob([bytes], { type })).catch(() => null), () => {}];
 }
 
 // The bytes as a data URL, for an image element (the large view's first look at a tile).
@@ -152,6 +157,7 @@ class TileGrid {
     this.newest = -1; // the newest of the kernel's frames drawn (TileGrid.frame)
     this.newestTiles = [];
     this.decoded = new Map(); // picture name -> Promise of its pixels, decoded (null: cannot)
+    this.decoding = new Map(); // picture name -> what stops its decoding, while it runs
     this.bytes = new Map(); // picture name -> [its encoded bytes, their MIME type], as they came
     this.waiting = new Map(); // picture name -> callbacks for a picture not here yet
     this.fresh = new Set(); // names arrived since the tiles' state last changed
@@ -187,9 +193,14 @@ class TileGrid {
     keys.forEach((key, i) => {
       const type = (msg.types || [])[i] || "image/jpeg";
       this.bytes.set(key, [buffers[i], type]);
-      const decoded = decodePicture(buffers[i], type).then((picture) => {
-        this.times.bitmaps = clock();
-        this.times.firstDecoded ||= this.times.bitmaps;
+      const [decoding, stop] = decodePicture(buffers[i], type);
+      this.decoding.set(key, stop);
+      const decoded = decoding.then((picture) => {
+        if (this.decoding.get(key) === stop) this.decoding.delete(key);
+        if (picture) {
+          this.times.bitmaps = clock();
+          this.times.firstDecoded ||= this.times.bitmaps;
+        }
         return picture;
       });
       this.decoded.set(key, decoded);
@@ -226,6 +237,8 @@ class TileGrid {
       if (named.has(key) || this.fresh.has(key)) continue;
       this.decoded.delete(key);
       this.bytes.delete(key);
+      this.decoding.get(key)?.(); // not decoded yet: never will be (a newer frame replaced it)
+      this.decoding.delete(key);
       decoded.then(release); // a tile still decoding it checks it is wanted before drawing
     }
     this.fresh.clear();
