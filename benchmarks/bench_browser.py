@@ -62,17 +62,25 @@ from tests.browser.harness import (  # noqa: E402
 )
 
 # Installed before the page loads: the arrival time of the last large websocket message (the
-# tiles' new pictures; every other message of a move is a few KB).
+# tiles' new pictures; every other message of a move is a few KB), whether it came as a binary
+# frame (the pictures as binary buffers) or as text (base64 inside JSON), and the kernel
+# websocket's subprotocol (JupyterLab's v1 has the server relay the kernel's frames unparsed).
 WS_WATCH = """
 (() => {
   window.__axWsLast = 0;
+  window.__axWsLarge = { binary: 0, text: 0 };
+  window.__axWsProtocols = [];
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(...args) {
       super(...args);
+      this.addEventListener('open', () => { window.__axWsProtocols.push(this.protocol); });
       this.addEventListener('message', (e) => {
         const size = e.data.byteLength || e.data.size || e.data.length || 0;
-        if (size > 50000) window.__axWsLast = performance.timeOrigin + performance.now();
+        if (size > 50000) {
+          window.__axWsLast = performance.timeOrigin + performance.now();
+          window.__axWsLarge[typeof e.data === 'string' ? 'text' : 'binary'] += 1;
+        }
       }, true);
     }
   };
@@ -412,6 +420,9 @@ def main() -> int:
                     page, "print(sum(len(p) for p in explorer.grid.pictures if p))"
                 )
                 sent = int(kernel_eval(page, "print(explorer.grid.tiles.pictures_sent)"))
+                websocket = page.evaluate(
+                    "() => ({protocols: window.__axWsProtocols, large_messages: window.__axWsLarge})"
+                )
                 dragged = drags(page, args.drags)
                 decoders = page_decoders(page)
                 opened, full = large_view(page, args.opens)
@@ -431,6 +442,7 @@ def main() -> int:
         "page_long_tasks_ms": summary(long_tasks[args.warmup :]),
         "grid_jpeg_bytes": int(grid_bytes.strip() or 0),
         "pictures_sent_per_move": (sent - sent_before) / (args.warmup + args.moves),
+        "websocket": websocket,
         "drags": dragged,
         "page_decoders": decoders,
         "large_view_shown_ms": summary(opened),
@@ -455,6 +467,11 @@ def main() -> int:
     print(
         f"  {data['pictures_sent_per_move']:.1f} pictures sent a move, "
         f"{data['grid_jpeg_bytes'] / 1000:.0f} KB a grid"
+    )
+    large = websocket["large_messages"]
+    print(
+        f"  websocket subprotocols {websocket['protocols']}; messages over 50 KB: "
+        f"{large['binary']} binary, {large['text']} text"
     )
     for name, ms in breakdown.items():
         print(f"  {name:20s} p50 {ms:7.1f} ms")
