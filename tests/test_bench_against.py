@@ -123,7 +123,7 @@ def test_cli_against_writes_the_table_and_json(
         [
             *("bench", "--against", str(path), "--pipeline", "val_transform", "--run-file"),
             *("--images", "8", "--batch-size", "4", "--workers", "1", "--threads", "1"),
-            *("--json", str(out)),
+            *("--rounds", "2", "--json", str(out)),
         ]
     )
     captured = capsys.readouterr()
@@ -134,6 +134,8 @@ def test_cli_against_writes_the_table_and_json(
     original, ported = rows[(ORIGINAL, "cpu")], rows[(PORTED, "cpu")]
     for row in (original, ported):
         assert row["images"] == 8 and row["timed_images"] == 4 and row["images_per_s"] > 0
+        assert len(row["round_rates"]) == 2 and row["images_per_s"] in row["round_rates"]
+    assert data["rounds"] == 2 and "slowest - fastest" in captured.out
     assert ported["ratio_to_original"] == pytest.approx(
         ported["images_per_s"] / original["images_per_s"]
     )
@@ -151,6 +153,37 @@ def test_a_transform_left_out_of_the_port_is_named_under_the_table(tmp_path: Pat
     result = bench_against(path, run_file=True, **SMALL)
     _check_measured(result, images=12, timed=8)
     assert "1 not ported; the DALI loader does not do Lambda" in result.table()
+
+
+@pytest.mark.slow
+def test_rounds_take_turns_and_keep_every_rate(tmp_path: Path) -> None:
+    path = _write(tmp_path, "train.py", ALBUMENTATIONS_TRAIN)
+    said: list[str] = []
+    result = bench_against(
+        path, pipeline="val_transform", run_file=True, rounds=3, progress=said.append, **SMALL
+    )
+    # the original's pass of each round, then the port's: a slow spell falls on both alike
+    turns = [line for line in said if line.startswith("[round")]
+    cpu = [line for line in turns if "(gpu)" not in line]
+    assert [line.split("]")[0] for line in cpu] == [f"[round {n}/3" for n in (1, 1, 2, 2, 3, 3)]
+    assert [ORIGINAL in line for line in cpu] == [True, False] * 3
+    measured = [row for row in result.rows if row.images_per_s is not None]
+    assert len(measured) == (3 if has_gpu() else 2)
+    for row in measured:
+        assert len(row.round_rates) == 3 and all(rate > 0 for rate in row.round_rates)
+        assert row.images_per_s == sorted(row.round_rates)[1]  # the median round
+        assert row.images_per_s == pytest.approx(row.timed_images / row.seconds)
+        low, high = result.spread(row) or (0.0, 0.0)
+        assert f"{low:7.1f} - {high:7.1f}" in result.table()
+    assert result.rounds == 3 and "median of 3 rounds" in result.table()
+    assert result.to_json()["rows"][0]["round_rates"] == list(result.original.round_rates)
+
+
+@pytest.mark.parametrize("rounds", [0, -1, 1.5, True])
+def test_rounds_must_be_a_whole_number_of_at_least_one(tmp_path: Path, rounds: object) -> None:
+    path = _write(tmp_path, "train.py", ALBUMENTATIONS_TRAIN)
+    with pytest.raises(ValueError, match=r"rounds=\.\.\. must be a whole number"):
+        bench_against(path, pipeline="val_transform", run_file=True, rounds=rounds)  # type: ignore[arg-type]
 
 
 def test_nothing_runs_without_run_file(tmp_path: Path) -> None:
@@ -182,7 +215,6 @@ def test_a_file_that_fails_names_its_line(tmp_path: Path) -> None:
     ("extra", "message"),
     [
         (["imagenet_train"], "not both"),
-        (["--rounds", "3"], "--rounds do not apply"),
         (["--chart", "c.png"], "--chart do not apply"),
     ],
 )

@@ -7,17 +7,16 @@ The original runs the user's file, so it runs only when the caller allows it (``
 Pillow and the library: torchvision may import only in another environment than augexplorer's.
 The port is the file read without running it (:mod:`augexplorer.port`), exported as a module
 (:func:`augexplorer.export.generate`) whose ``make_loader`` is timed as a training script would
-use it, on the CPU and, where DALI sees one, on the GPU.
+use it, on the CPU and, where DALI sees one, on the GPU. With several ``rounds`` the two sides
+take turns (:mod:`.against_rounds`), and each row keeps every round's rate beside its median.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,11 +25,22 @@ from typing import Any
 from ..errors import AugExplorerError
 from ..port.build import DataSource
 from ..port.model import PortResult
+from .against_rounds import RUNNER, Pass, median_pass
 from .suite import machine
 
 Progress = Callable[[str], None]
 
-RUNNER = Path(__file__).with_name("original_runner.py")
+__all__ = [
+    "METHOD",
+    "ORIGINAL",
+    "PORTED",
+    "RUNNER",
+    "AgainstResult",
+    "AgainstRow",
+    "OriginalFailed",
+    "OriginalWouldRun",
+    "bench_against",
+]
 ORIGINAL = "original DataLoader"
 PORTED = "ported DALI loader"
 METHOD = (
@@ -38,8 +48,10 @@ METHOD = (
     "requested count) in batches of the same size; the original opens each image with Pillow "
     "(RGB) and applies the user's pipeline in a PyTorch DataLoader with one worker per core; "
     "the port runs the exported module's make_loader with one DALI thread per core; the first "
-    "batch of each (worker start-up, pipeline build) is not timed; images/s = images after the "
-    "first batch / seconds; one run each"
+    "batch of each pass (worker start-up, pipeline build) is not timed; images/s = images "
+    "after the first batch / seconds; each loader makes `rounds` passes, the two sides taking "
+    "turns (a pass of the original, then one of the port on each device), and the median "
+    "pass is kept"
 )
 
 
@@ -60,6 +72,8 @@ class AgainstRow:
     timed_images: int = 0  # of those, the ones after the first batch
     seconds: float = 0.0
     note: str = ""
+    # every round's rate, in the order measured: the spread a single median hides
+    round_rates: tuple[float, ...] = ()
 
 
 @dataclass
@@ -73,6 +87,7 @@ class AgainstResult:
     threads: int
     port_summary: str
     python: str
+    rounds: int = 1
     versions: dict[str, str] = field(default_factory=dict)
     rows: list[AgainstRow] = field(default_factory=list)
     machine: dict[str, Any] = field(default_factory=dict)
@@ -88,20 +103,31 @@ class AgainstResult:
             return None
         return row.images_per_s / base
 
+    def spread(self, row: AgainstRow) -> tuple[float, float] | None:
+        """`row`'s slowest and fastest round, images/s (None where it was not measured)."""
+        return (min(row.round_rates), max(row.round_rates)) if row.round_rates else None
+
     def table(self) -> str:
         width = max(len(row.name) for row in self.rows)
+        of_rounds = f", median of {self.rounds} rounds" if self.rounds > 1 else ""
+        spread = "  slowest - fastest" if self.rounds > 1 else ""
         lines = [
             f"{self.pipeline} ({self.library}, {self.file}): {self.images} images, batch "
-            f"{self.batch_size}, {self.workers} DataLoader workers, {self.threads} DALI threads",
-            f"{'loader'.ljust(width)}  device  images  images/s  vs original",
+            f"{self.batch_size}, {self.workers} DataLoader workers, {self.threads} DALI "
+            f"threads{of_rounds}",
+            f"{'loader'.ljust(width)}  device  images  images/s  vs original{spread}",
         ]
         for row in self.rows:
             ratio = self.ratio(row)
             count = f"{row.images:6d}" if row.images_per_s else "     -"
             rate = f"{row.images_per_s:8.1f}" if row.images_per_s else "       -"
             shown = f"{ratio:10.2f}x" if ratio is not None else "          -"
+            low_high = self.spread(row)
+            ranged = f"  {low_high[0]:7.1f} - {low_high[1]:7.1f}" if spread and low_high else ""
             note = f"  ({row.note})" if row.note else ""
-            lines.append(f"{row.name.ljust(width)}  {row.device:6}  {count}  {rate}  {shown}{note}")
+            lines.append(
+                f"{row.name.ljust(width)}  {row.device:6}  {count}  {rate}  {shown}{ranged}{note}"
+            )
         versions = ", ".join(f"{name} {version}" for name, version in self.versions.items())
         lines.append(f"original ran in {self.python}" + (f" ({versions})" if versions else ""))
         lines.append(f"port: {self.port_summary}")
@@ -118,6 +144,7 @@ class AgainstResult:
             "images": self.images,
             "dataloader_workers": self.workers,
             "dali_threads": self.threads,
+            "rounds": self.rounds,
             "method": METHOD,
             "port": self.port_summary,
             "original_python": self.python,
@@ -133,6 +160,7 @@ class AgainstResult:
                     "timed_images": row.timed_images,
                     "seconds": row.seconds,
                     "note": row.note,
+                    "round_rates": list(row.round_rates),
                 }
                 for row in self.rows
             ],
@@ -156,17 +184,21 @@ def bench_against(
     workers: int | None = None,
     threads: int | None = None,
     python: str | None = None,
+    rounds: int = 1,
     run_file: bool = False,
     progress: Progress | None = None,
 ) -> AgainstResult:
     """Time the pipeline of file `path` (`pipeline` names it where the file has several) in a
     PyTorch DataLoader, run by `python` (default: this Python), against its port's exported
     DALI loader, on `images` images of `data` (a folder or a file list; default the bundled
-    samples). Running the original runs the file: only with `run_file`."""
+    samples), each `rounds` times, taking turns. Running the original runs the file: only with
+    `run_file`."""
     from ..export.importer import what_would_run
     from ..port.door import port_found
     from ..port.reading import choose, file_source, read_source
 
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise ValueError(f"rounds=... must be a whole number of at least 1, not {rounds!r}")
     path = Path(path)
     where = str(path)
     source = file_source(path)
@@ -204,24 +236,67 @@ def bench_against(
             threads=threads,
             port_summary=_port_line(ported),
             python=python,
+            rounds=rounds,
             machine=machine(),
         )
-        say(f"{ORIGINAL} ({found.library}, {workers} workers, in {python})")
-        original, result.versions = run_original(
-            python,
-            source=source,
-            where=where,
-            pipeline=found.name,
-            library=found.library,
-            files=files,
-            batch_size=batch,
-            workers=workers,
-            scratch=Path(folder),
-        )
-        result.rows.append(original)
-        say(f"    {_rate(original)}")
-        result.rows += time_ported(ported, file_list, batch=batch, threads=threads, say=say)
+        job = {
+            "source": source,
+            "where": where,
+            "pipeline": found.name,
+            "library": found.library,
+            "files": files,
+            "batch_size": batch,
+            "workers": workers,
+            "rounds": rounds,
+        }
+        result.versions, rows = _time_in_turns(job, python, ported, file_list, threads, say)
+        result.rows += rows
     return result
+
+
+def _time_in_turns(
+    job: dict[str, Any],
+    python: str,
+    ported: PortResult,
+    file_list: Path,
+    threads: int,
+    say: Progress,
+) -> tuple[dict[str, str], list[AgainstRow]]:
+    """The original's passes in `python` and the port's on each device, taking turns; the
+    versions the original ran with, and the rows."""
+    from ..devices import has_gpu
+    from .against_rounds import PortedModule, RunnerFailed, run_original_in_turns
+
+    module = PortedModule(ported, file_list, batch=job["batch_size"], threads=threads)
+    devices = ("cpu", "gpu") if has_gpu() else ("cpu",)
+    port_passes: dict[str, list[Pass]] = {device: [] for device in devices}
+    rounds = job["rounds"]
+
+    def port_round(number: int, original: Pass) -> None:
+        say(f"[round {number}/{rounds}] {ORIGINAL}: {_pass_rate(original)}")
+        for device in devices:
+            port_passes[device].append(module.one_pass(device))
+            rate = _pass_rate(port_passes[device][-1])
+            say(f"[round {number}/{rounds}] {PORTED} ({device}): {rate}")
+
+    say(
+        f"{ORIGINAL} ({job['library']}, {job['workers']} workers, in {python}) and {PORTED} "
+        f"({', '.join(devices)}, {threads} threads), {rounds} round(s) in turns"
+    )
+    try:
+        measured = run_original_in_turns(python, job, file_list.parent, port_round)
+    except RunnerFailed as failed:
+        raise OriginalFailed(str(failed)) from None
+    versions = measured.versions
+    library = job["library"]
+    label = library if library not in versions else f"{library} {versions[library]}"
+    rows = [_row(ORIGINAL, "cpu", measured.passes, note=f"{label}, Pillow RGB images")]
+    for device in ("cpu", "gpu"):
+        if device in port_passes:
+            rows.append(_row(PORTED, device, port_passes[device], note="exported make_loader"))
+        else:
+            rows.append(AgainstRow(PORTED, device, None, note="not measured: no GPU here"))
+    return versions, rows
 
 
 def _image_files(data: str | None, count: int) -> list[str]:
@@ -245,132 +320,29 @@ def _port_line(ported: PortResult) -> str:
     return line
 
 
-def run_original(
-    python: str,
-    *,
-    source: str,
-    where: str,
-    pipeline: str,
-    library: str,
-    files: Sequence[str],
-    batch_size: int,
-    workers: int,
-    scratch: Path,
-) -> tuple[AgainstRow, dict[str, str]]:
-    """Run the user's pipeline in a DataLoader in `python` (:mod:`.original_runner`); the row
-    and the versions of Python, torch, Pillow and the library it ran with."""
-    job = scratch / "job.json"
-    out = scratch / "result.json"
-    job.write_text(
-        json.dumps(
-            {
-                "source": source,
-                "where": where,
-                "pipeline": pipeline,
-                "library": library,
-                "files": list(files),
-                "batch_size": batch_size,
-                "workers": workers,
-            }
-        ),
-        encoding="utf-8",
-    )
-    try:
-        finished = subprocess.run(
-            [python, str(RUNNER), str(job), str(out)], capture_output=True, text=True
-        )
-    except OSError as error:
-        raise OriginalFailed(
-            f"cannot start {python}: {error.strerror or error} (fix: give the path of a python "
-            "executable with --python PATH)"
-        ) from None
-    if finished.returncode != 0 or not out.exists():
-        lines = (finished.stderr or "").strip().splitlines()
-        raise OriginalFailed(
-            f"the original pipeline stopped in {python} (exit status {finished.returncode}): "
-            f"{lines[-1] if lines else 'no message'}"
-        )
-    measured = json.loads(out.read_text(encoding="utf-8"))
-    if "error" in measured:
-        raise OriginalFailed(str(measured["error"]))
-    versions = {str(k): str(v) for k, v in measured["versions"].items()}
-    label = library if library not in versions else f"{library} {versions[library]}"
-    row = _row(
-        ORIGINAL,
-        "cpu",
-        int(measured["images"]),
-        int(measured["timed_images"]),
-        float(measured["seconds"]),
-        note=f"{label}, Pillow RGB images",
-    )
-    return row, versions
-
-
-def time_ported(
-    ported: PortResult, file_list: Path, *, batch: int, threads: int, say: Progress
-) -> list[AgainstRow]:
-    """The exported module's make_loader, one pass over `file_list`, on the CPU and (where
-    DALI sees one) the GPU."""
-    from ..devices import has_gpu
-    from ..export import generate
-
-    # a module file, as a training script imports it: DALI's conditionals (apply with a
-    # probability) read the pipeline function's source
-    name = f"ported_{ported.spec.name or 'pipeline'}"
-    module_file = file_list.with_name(f"{name}.py")
-    module_file.write_text(generate(ported.spec), encoding="utf-8")
-    module = _load_module(name, module_file)
-    rows = []
-    for device in ("cpu", "gpu"):
-        if device == "gpu" and not has_gpu():
-            rows.append(AgainstRow(PORTED, device, None, note="not measured: no GPU here"))
-            continue
-        say(f"{PORTED} ({device}, {threads} threads)")
-        loader = module.make_loader(
-            str(file_list), batch_size=batch, device=device, num_threads=threads
-        )
-        images, timed, seconds = _one_pass(loader, module.OUTPUTS[0])
-        rows.append(_row(PORTED, device, images, timed, seconds, note="exported make_loader"))
-        say(f"    {_rate(rows[-1])}")
-    return rows
-
-
-def _load_module(name: str, path: Path) -> Any:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None  # a .py file always has both
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # DALI finds the pipeline's source through its module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
-
-
-def _one_pass(loader: Any, output: str) -> tuple[int, int, float]:
-    """(images, images after the first batch, seconds for those) over one epoch of `loader`."""
-    images = timed = 0
-    start = 0.0
-    for index, batches in enumerate(loader):
-        count = sum(len(batch[output]) for batch in batches)
-        images += count
-        if index == 0:
-            start = time.perf_counter()
-        else:
-            timed += count
-    return images, timed, time.perf_counter() - start
-
-
-def _row(name: str, device: str, images: int, timed: int, seconds: float, note: str) -> AgainstRow:
-    if timed <= 0 or seconds <= 0:
+def _row(name: str, device: str, passes: Sequence[Pass], note: str) -> AgainstRow:
+    """The median pass, with every pass's rate; unmeasured where a pass timed no images."""
+    middle = median_pass(passes)
+    if any(one.images_per_s is None for one in passes):
         return AgainstRow(
-            name, device, None, images, note="not measured: one batch only (fix: more --images)"
+            name,
+            device,
+            None,
+            middle.images,
+            note="not measured: one batch only (fix: more --images)",
         )
-    return AgainstRow(name, device, timed / seconds, images, timed, seconds, note)
+    return AgainstRow(
+        name,
+        device,
+        middle.images_per_s,
+        middle.images,
+        middle.timed_images,
+        middle.seconds,
+        note,
+        tuple(one.images_per_s or 0.0 for one in passes),
+    )
 
 
-def _rate(row: AgainstRow) -> str:
-    return f"{row.images_per_s:.1f} images/s" if row.images_per_s else row.note
+def _pass_rate(one: Pass) -> str:
+    rate = one.images_per_s
+    return f"{rate:.1f} images/s" if rate else "one batch only: not timed"

@@ -12,10 +12,17 @@ imports beside it), ``pipeline`` (the name the pipeline is known by in the file)
 ("torchvision" or "albumentations"), ``files`` (images, in order), ``batch_size``, ``workers``.
 Each image is opened with Pillow and converted to RGB, as torchvision users load images; for
 albumentations the RGB pixels go in as a NumPy array (``transform(image=...)["image"]``).
-The loader runs one pass over the files; the first batch (worker start-up) is not timed.
+The loader runs ``rounds`` passes over the files (default 1); the first batch of each pass
+(worker start-up) is not timed.
 
-The result (JSON): ``images`` (images delivered), ``timed_images``, ``seconds``, ``versions``;
-or ``error`` (one line saying what failed and the fix) where the pipeline cannot be timed.
+Taking turns: after each pass the script writes one line on its standard output, ``round N``
+and the pass's figures as JSON, and then waits for a line on its standard input. The caller
+times its own loader in between, so a slow spell of a shared machine falls on both alike. The
+user's file prints to the standard error, never into those lines.
+
+The result (JSON): ``rounds`` (one ``{"images", "timed_images", "seconds"}`` per pass, in
+order) and ``versions``; or ``error`` (one line saying what failed and the fix) where the
+pipeline cannot be timed.
 """
 
 from __future__ import annotations
@@ -42,10 +49,11 @@ def main(argv: list[str]) -> int:
     job_path, result_path = argv[1], argv[2]
     with open(job_path, encoding="utf-8") as handle:
         job = json.load(handle)
+    turns = sys.stdout
     try:
         # the user's file may print: keep this script's stdout for nothing but its own lines
         with contextlib.redirect_stdout(sys.stderr):
-            result = run(job)
+            result = run(job, lambda done, figures: _take_turns(turns, done, figures))
     except Refused as refused:
         result = {"error": str(refused)}
     with open(result_path, "w", encoding="utf-8") as handle:
@@ -53,7 +61,8 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def run(job: dict[str, Any]) -> dict[str, Any]:
+def run(job: dict[str, Any], between_rounds: Any = None) -> dict[str, Any]:
+    """Time the job's pipeline; `between_rounds(n, figures)` is called after pass n (from 1)."""
     library = job["library"]
     versions = _import_libraries(library)
     transform = _pipeline(job, library)
@@ -70,6 +79,16 @@ def run(job: dict[str, Any]) -> dict[str, Any]:
         collate_fn=collate,
         worker_init_fn=_one_opencv_thread if workers > 0 else None,
     )
+    rounds = []
+    for number in range(1, int(job.get("rounds", 1)) + 1):
+        rounds.append(_one_pass(loader))
+        if between_rounds is not None:
+            between_rounds(number, rounds[-1])
+    return {"rounds": rounds, "versions": versions}
+
+
+def _one_pass(loader: Any) -> dict[str, Any]:
+    """One epoch of `loader`: images delivered, those after the first batch, their seconds."""
     images = timed = 0
     start = 0.0
     for index, (count, _batch) in enumerate(loader):
@@ -79,7 +98,14 @@ def run(job: dict[str, Any]) -> dict[str, Any]:
         else:
             timed += count
     seconds = time.perf_counter() - start
-    return {"images": images, "timed_images": timed, "seconds": seconds, "versions": versions}
+    return {"images": images, "timed_images": timed, "seconds": seconds}
+
+
+def _take_turns(turns: Any, done: int, figures: dict[str, Any]) -> None:
+    """Say pass `done` is over and wait for the caller's go (a line on stdin, or its end)."""
+    turns.write(f"round {done} {json.dumps(figures)}\n")
+    turns.flush()
+    sys.stdin.readline()
 
 
 def _import_libraries(library: str) -> dict[str, str]:
