@@ -92,6 +92,8 @@ def test_all_and_batches_are_exclusive(tmp_path: Path, capsys: pytest.CaptureFix
     assert stopped.value.code == 2
     said = capsys.readouterr().err
     assert "argument --batches: not allowed with argument --all" in said, said
+    assert main(["stats", "basic", "--world-size", "2"]) == 2  # spreads only an --all run
+    assert "(fix: add --all)" in capsys.readouterr().err
 
 
 def test_two_gloo_ranks_give_the_single_process_report(tmp_path: Path) -> None:
