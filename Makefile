@@ -66,7 +66,8 @@ test: install reference lint typecheck unit notebooks browser
 unit: install reference
 	$(PYTEST) -q -m "not browser and not notebooks" --durations=25 tests
 
-notebooks: install
+# 05 and 07 time torchvision's own DataLoader in the reference Python (AUGEXPLORER_REFERENCE_PYTHON)
+notebooks: install reference
 	$(PYTEST) -q -m notebooks tests
 
 browser: install
