@@ -463,13 +463,13 @@ def _big_folder(
         # read before the new listing replaces it: what the last survey found, so that only
         # the files added or changed since are read again (a removed one is just not listed)
         earlier = folder_cache.load_earlier(root, cache)
-        kept = folder_cache.save_listing(root, save_stamps, to_keep.pop(), cache)
+        listing_kept = folder_cache.save_listing(root, save_stamps, to_keep.pop(), cache)
         if earlier is None:
             return
         carried = carry_over(earlier, files)
         survey.carry(carried.sizes, carried.file_stamps, carried.bad)
-        if kept and stamps is not None:  # kept with the new listing now: a survey cut short
-            # still leaves them, the new files' stamps unknown (read next time)
+        if listing_kept and stamps is not None:  # kept with the new listing now: a survey cut
+            # short still leaves them, the new files' stamps unknown (read next time)
             folder_cache.save_checked(
                 root, stamps, dict(survey.bad()), carried.sizes, carried.file_stamps, cache
             )
