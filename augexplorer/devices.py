@@ -28,3 +28,21 @@ class GpuNodesOnCpu(UserWarning):
 def default_device_id() -> int | None:
     """The `device_id` for DALI pipelines: 0 where there is a GPU, else None (CPU only)."""
     return 0 if has_gpu() else None
+
+
+def gpu_loader_missing() -> str | None:
+    """Why a DALI loader cannot hand GPU batches to PyTorch in this Python (None where it can):
+    DALI must see a GPU, and PyTorch must be a CUDA build, as DALI's iterator puts each batch
+    into CUDA tensors."""
+    if not has_gpu():
+        return "no GPU here"
+    try:
+        import torch
+    except ImportError:
+        return "PyTorch is not installed in this Python"
+    if not torch.cuda.is_available():
+        return (
+            f"PyTorch {torch.__version__} here has no CUDA (fix: install a CUDA build of "
+            "PyTorch to time the GPU loader)"
+        )
+    return None

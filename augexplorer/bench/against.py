@@ -264,11 +264,13 @@ def _time_in_turns(
 ) -> tuple[dict[str, str], list[AgainstRow]]:
     """The original's passes in `python` and the port's on each device, taking turns; the
     versions the original ran with, and the rows."""
-    from ..devices import has_gpu
+    from ..devices import gpu_loader_missing
     from .against_rounds import PortedModule, RunnerFailed, run_original_in_turns
 
     module = PortedModule(ported, file_list, batch=job["batch_size"], threads=threads)
-    devices = ("cpu", "gpu") if has_gpu() else ("cpu",)
+    # the GPU loader runs where DALI sees a GPU and PyTorch takes its CUDA batches
+    gpu_missing = gpu_loader_missing()
+    devices = ("cpu", "gpu") if gpu_missing is None else ("cpu",)
     port_passes: dict[str, list[Pass]] = {device: [] for device in devices}
     rounds = job["rounds"]
 
@@ -295,7 +297,7 @@ def _time_in_turns(
         if device in port_passes:
             rows.append(_row(PORTED, device, port_passes[device], note="exported make_loader"))
         else:
-            rows.append(AgainstRow(PORTED, device, None, note="not measured: no GPU here"))
+            rows.append(AgainstRow(PORTED, device, None, note=f"not measured: {gpu_missing}"))
     return versions, rows
 
 
