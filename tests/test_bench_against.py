@@ -179,6 +179,17 @@ def test_rounds_take_turns_and_keep_every_rate(tmp_path: Path) -> None:
     assert result.to_json()["rows"][0]["round_rates"] == list(result.original.round_rates)
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(180)  # a missed turn would leave both sides waiting: fail, do not hang
+def test_a_print_without_newline_to_the_runners_stdout_does_not_stall_the_turns(
+    tmp_path: Path,
+) -> None:
+    text = 'import os\n\nos.write(1, b"no newline")\n' + ALBUMENTATIONS_TRAIN
+    path = _write(tmp_path, "train.py", text)
+    result = bench_against(path, pipeline="val_transform", run_file=True, rounds=2, **SMALL)
+    assert len(result.original.round_rates) == 2
+
+
 @pytest.mark.parametrize("rounds", [0, -1, 1.5, True])
 def test_rounds_must_be_a_whole_number_of_at_least_one(tmp_path: Path, rounds: object) -> None:
     path = _write(tmp_path, "train.py", ALBUMENTATIONS_TRAIN)

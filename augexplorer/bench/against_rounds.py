@@ -9,6 +9,7 @@ shared machine on both sides alike; the spread of the rounds shows how large suc
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -20,6 +21,7 @@ from typing import Any
 from ..port.model import PortResult
 
 RUNNER = Path(__file__).with_name("original_runner.py")
+ROUND_LINE = re.compile(r"round (\d+) (\{.*\})\s*$")  # the runner's word after each pass
 
 
 @dataclass(frozen=True)
@@ -93,10 +95,12 @@ def run_original_in_turns(
 def _take_turns(process: subprocess.Popen[str], between: Callable[[int, Pass], None]) -> None:
     assert process.stdout is not None and process.stdin is not None  # both are pipes
     while line := process.stdout.readline():
-        if not line.startswith("round "):  # a library's own print to the file descriptor
+        # searched, not matched at the start: a library's own unfinished print to the file
+        # descriptor may precede the runner's line, and missing it would leave both waiting
+        said = ROUND_LINE.search(line)
+        if said is None:
             continue
-        _word, number, figures = line.split(" ", 2)
-        between(int(number), _pass(json.loads(figures)))
+        between(int(said.group(1)), _pass(json.loads(said.group(2))))
         try:
             process.stdin.write("\n")
             process.stdin.flush()
