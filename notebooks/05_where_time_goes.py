@@ -280,7 +280,8 @@ else:
 # pipeline against its port"; 256 images, one pass each, on a 2-core machine without a GPU
 # loaded by other programs, 2026-11-26): 105.7 images/s for torchvision's DataLoader and 206.7
 # for the port's DALI loader on the CPU (1.96x). No run of torchvision itself on a GPU machine
-# is recorded there; on one, the table above adds the exported loader on the GPU.
+# is recorded there. On one, the table's GPU row times the exported loader where this
+# environment's PyTorch is a CUDA build (DALI hands it CUDA tensors), and otherwise says why not.
 
 # %% [markdown]
 # ## 6. Is the model starved?
