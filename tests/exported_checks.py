@@ -25,6 +25,7 @@ TEMPLATE_CALLS = {
     "files.append",
     "labels.append",
     "ValueError",
+    "RuntimeError",  # make_loader refuses device="gpu" where PyTorch has no CUDA
     "open",
     "line.split",
     "raw.strip",

@@ -1,14 +1,20 @@
 """The exported pipeline's docstring says where each node runs, from the same rule that writes
 each call's device: an all-GPU graph, a graph whose first nodes stay on the CPU before a
-transfer (as DALI's ResNet example with dali_cpu=True), and a CPU-only graph."""
+transfer (as DALI's ResNet example with dali_cpu=True), and a CPU-only graph; and its loader
+refuses device="gpu" by name where PyTorch cannot take CUDA batches."""
 
 from __future__ import annotations
 
 import ast
+import importlib.util
 import re
+from pathlib import Path
+
+import pytest
 
 from augexplorer import GraphSpec, Node, Ref, Source, preset
-from augexplorer.export import generate
+from augexplorer.data import samples_dir
+from augexplorer.export import export, generate
 
 
 def pipeline_doc(spec: GraphSpec) -> str:
@@ -88,3 +94,20 @@ def test_a_gpu_only_operator_is_named_as_staying_on_the_gpu() -> None:
         'With device="cpu" the others run on the CPU; GPU-only operators stay on the GPU: blur.'
     ) in doc
     assert call_device(generate(spec), "blur") == '"gpu"'
+
+
+def test_the_loader_refuses_the_gpu_where_pytorch_has_no_cuda(tmp_path: Path) -> None:
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("PyTorch here has CUDA: the loader runs on the GPU")
+    module = tmp_path / "basic_aug.py"
+    export(preset("basic"), module)
+    spec = importlib.util.spec_from_file_location("basic_aug", module)
+    assert spec is not None and spec.loader is not None
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    with pytest.raises(RuntimeError, match=r'device="gpu" needs PyTorch with CUDA') as refused:
+        loaded.make_loader(str(samples_dir()), device="gpu")
+    assert f"PyTorch {torch.__version__} here sees none" in str(refused.value)
+    assert "fix:" in str(refused.value)

@@ -320,6 +320,11 @@ def make_loader(
     """
     if device is None:
         device = "gpu" if torch.cuda.is_available() else "cpu"
+    if device == "gpu" and not torch.cuda.is_available():
+        raise RuntimeError(
+            'device="gpu" needs PyTorch with CUDA and a GPU (DALI hands over CUDA tensors); '
+            f"PyTorch {torch.__version__} here sees none (fix: a CUDA build, or device='cpu')"
+        )
     if shard_id is None:
         shard_id = int(os.environ.get("RANK", "0"))
     if num_shards is None:
