@@ -6,6 +6,7 @@ widgets' traits, as the browser would."""
 from __future__ import annotations
 
 import asyncio
+import datetime
 import html
 import re
 from pathlib import Path
@@ -17,13 +18,30 @@ from augexplorer_widgets.explorer import CODE_SETTLE_S
 from augexplorer_widgets.graph_changes import graph_changes
 from test_widgets_panel import browser_update
 
-from augexplorer.export import generate
+from augexplorer.export import codegen, generate
 from augexplorer.presets import preset
 from augexplorer.spec import Random, Source
 
 pytestmark = pytest.mark.skipif(
     export_module.find_exporter() is None, reason="augexplorer.export is not installed"
 )
+
+
+class _StoppedClock(datetime.datetime):
+    """A clock stopped at one minute: the header's date must not turn over between two codes
+    a test compares."""
+
+    @classmethod
+    def now(cls, tz: datetime.tzinfo | None = None) -> _StoppedClock:
+        return cls(2026, 1, 1, 12, 0, tzinfo=tz)
+
+
+@pytest.fixture(autouse=True)
+def stopped_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    stopped = type(
+        "StoppedDatetime", (), {"datetime": _StoppedClock, "timezone": datetime.timezone}
+    )
+    monkeypatch.setattr(codegen, "datetime", stopped)
 
 
 @pytest.fixture
