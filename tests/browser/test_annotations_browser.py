@@ -206,7 +206,12 @@ def test_boxes_left_behind_are_not_drawn_and_a_button_carries_them(
     warning.wait_for(timeout=60_000)
     assert "boxes are not rotated by 'turn': add them" in warning.inner_text()
     assert page.locator("button.ax-overlay-toggle-boxes").is_disabled()
-    assert page.locator(".ax-tile .ax-overlay rect.ax-ov-box").count() == 0  # not where they are
+    # not where they are: the previous graph's boxes go with its pictures, which the new
+    # pictures replace once decoded (the note above them can arrive first)
+    page.wait_for_function(
+        "() => document.querySelectorAll('.ax-tile .ax-overlay rect.ax-ov-box').length === 0",
+        timeout=30_000,
+    )
     carry = page.locator("button.ax-overlay-carry-boxes")
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 1000})
@@ -265,6 +270,17 @@ POINTS = """
 """
 
 
+def wait_for_kernel(page: Any, code: str, expected: str, seconds: int = 60) -> None:
+    """Wait until `code` prints `expected` in the kernel (what a pick in the page led to)."""
+    said = ""
+    for _ in range(seconds):
+        said = kernel_eval(page, code).strip()
+        if said == expected:
+            return
+        page.wait_for_timeout(1000)
+    raise AssertionError(f"the kernel says {said!r}, not {expected!r}, after {seconds} s")
+
+
 def test_ssd_detection_draws_the_skeleton_only_where_the_person_is(
     page: Any, artifacts: Path
 ) -> None:
@@ -277,11 +293,10 @@ def test_ssd_detection_draws_the_skeleton_only_where_the_person_is(
     page.locator(".ax-source select").select_option(label="bundled samples")
     page.locator(".ax-source-path").wait_for(state="hidden", timeout=30_000)
     page.locator(".ax-source select").select_option(label="COCO annotations")
+    # each pick is made once the kernel took the one before, as a person sees it taken
+    wait_for_kernel(page, "print(explorer.controller.state.spec.sources()[0].kind)", "coco")
     page.locator(".ax-preset select").select_option("ssd_detection")
-    page.wait_for_function(
-        "() => document.querySelector('.ax-preset select').value === 'ssd_detection'",
-        timeout=60_000,
-    )
+    wait_for_kernel(page, "print(explorer.controller.state.spec.name)", "ssd_detection")
     batch = page.locator(".ax-batch input").first
     batch.fill("8")
     batch.press("Enter")
