@@ -68,15 +68,20 @@ def test_a_cache_that_cannot_be_written_still_gives_the_catalog(
     assert "rotate" in catalog and not kept.kept_path(False).exists()
 
 
+@pytest.mark.parametrize("edited", ["catalog/hints.py", "spec/graph.py"])
 def test_a_change_to_the_catalog_sources_names_a_new_copy(
-    cache: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    cache: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, edited: str
 ) -> None:
     before = kept.kept_path(False)
-    sources = tmp_path / "sources"
-    sources.mkdir()
-    for source in Path(kept.__file__).parent.glob("*.py"):
-        (sources / source.name).write_bytes(source.read_bytes())
-    monkeypatch.setattr(kept, "_SOURCES", sources)
+    copies = []
+    for folder in kept._SOURCES:
+        copy = tmp_path / folder.name
+        copy.mkdir()
+        for source in folder.glob("*.py"):
+            (copy / source.name).write_bytes(source.read_bytes())
+        copies.append(copy)
+    monkeypatch.setattr(kept, "_SOURCES", tuple(copies))
     assert kept.kept_path(False) == before  # the same sources: the same copy
-    (sources / "hints.py").write_text((sources / "hints.py").read_text() + "\n# edited\n")
+    changed = tmp_path / edited
+    changed.write_text(changed.read_text() + "\n# edited\n")
     assert kept.kept_path(False) != before

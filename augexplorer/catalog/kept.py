@@ -5,8 +5,8 @@ policies takes 50-250 ms on a busy 2-core machine, in every new process, before 
 of a session; a kept copy loads in about 10 ms. The copy is named by everything the catalog is
 made from, so a change to any of it makes a new one: DALI's version, the operators it has
 registered (a plugin loaded adds some), whether it is made for a GPU, the Python version (the
-copy is a pickle), and the catalog package's own sources (its hints, its reading of schemas).
-The copy is the user's own file in their own cache, trusted as the rest of it is; one that
+copy is a pickle), and the sources it is made from (the catalog package's hints and reading
+of schemas, and the spec package, whose table of distributions it reads). The copy is the user's own file in their own cache, trusted as the rest of it is; one that
 cannot be read is made anew, and one that cannot be written is simply not kept.
 """
 
@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from . import Catalog
 
 FORMAT = 1  # bumped when the kept form changes in a way the sources' hash would not show
-_SOURCES = Path(__file__).parent
+# what the catalog is made from: its own package, and the spec's table of distributions
+_SOURCES = (Path(__file__).parent, Path(__file__).parent.parent / "spec")
 
 
 def kept_path(gpu: bool) -> Path:
@@ -53,8 +54,9 @@ def _key(gpu: bool) -> str:
         *sorted(f"python gpu {name}" for name in registry.gpu_ops()),
     ]
     digest.update("\n".join(parts).encode())
-    for source in sorted(_SOURCES.glob("*.py")):
-        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    for folder in _SOURCES:
+        for source in sorted(folder.glob("*.py")):
+            digest.update(f"{folder.name}/{source.name}".encode() + b"\0" + source.read_bytes())
     return digest.hexdigest()[:24]
 
 
