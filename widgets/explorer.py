@@ -508,12 +508,13 @@ class Explorer(widgets.VBox):
 
     def _redraw_grid(self, state: PanelState | None = None) -> None:
         state = state or self.controller.state
-        # the timing chart is marked pending before the new pictures go; drawn once edits rest
-        self.timing.show(state.result)
         try:
             self.grid.show(state.result, state.selected, state.before, state.failure)
         except Exception as error:  # a picture that cannot be drawn must not break editing
             self.grid.note.value = f"<span class='ax-errors'>{html.escape(str(error))}</span>"
+        # The timing chart is marked pending right behind the new pictures (ahead of them, its
+        # message delayed theirs in the page), and drawn once the edits rest.
+        self.timing.show(state.result)
 
     def _draw_side_views(self) -> None:
         self.timing.show(self.controller.state.result)

@@ -4,9 +4,9 @@ HTML bars cost well under a millisecond to build, where a matplotlib figure cost
 chart of a new run is drawn once the runs rest (a slider let go, or a single step's grid on its
 way), not after each run of a drag: its message and the page's layout of it would compete with the
 grid's pictures for the same cores. Meanwhile the chart still shows the last run drawn, marked
-pending (dimmed, its title saying so) from before the new run's pictures can reach the page, so no
-timing is ever read as the pictures' own when it is not.
-"""
+pending (dimmed, its title saying so): the mark goes right behind the new run's pictures, and the
+page draws those only once it has decoded them, so timing is not read as the pictures' own when it
+is not."""
 
 from __future__ import annotations
 
@@ -35,9 +35,10 @@ def summary(result: RunResult) -> tuple[float, float]:
 REST_S = 0.15
 PENDING_CLASS = "ax-timing-pending"
 PENDING_NOTE = "timing of the previous run: the new run's follows when the edits rest"
-# The pending look travels with the chart, so that marking it pending is a class on the chart's
-# element, not a new chart: the page would otherwise rebuild the chart's HTML and lay it out just
-# as the new pictures arrive to be decoded.
+# Marking the chart pending is a class on the chart's element, not a new chart: the page would
+# otherwise rebuild the chart's HTML and lay it out just as the new pictures arrive to be decoded.
+# The look of that class is a style sheet that goes once, with the note under the chart: a style
+# element arriving with every chart would have the page match its whole document's styles again.
 PENDING_STYLE = (
     f"<style>.{PENDING_CLASS} .ax-chart {{ opacity: 0.45; }} "
     f'.{PENDING_CLASS} .ax-chart-title::after {{ content: " · {PENDING_NOTE}"; '
@@ -65,17 +66,14 @@ def chart_html(result: RunResult) -> str:
     title = (
         f"batch of {result.plan.spec.batch_size}: {total:.0f} ms, {rate:.0f} images/s (upper bound)"
     )
-    return (
-        f"{PENDING_STYLE}<div class='ax-chart'><div class='ax-chart-title'>{title}</div>"
-        f"{''.join(rows)}</div>"
-    )
+    return f"<div class='ax-chart'><div class='ax-chart-title'>{title}</div>{''.join(rows)}</div>"
 
 
 class TimingView(widgets.VBox):
     def __init__(self) -> None:
         self.chart = widgets.HTML("")
         self.chart.add_class("ax-timing-chart")
-        self.note = widgets.HTML(f"<span class='ax-muted'>{NOTE}</span>")
+        self.note = widgets.HTML(f"{PENDING_STYLE}<span class='ax-muted'>{NOTE}</span>")
         super().__init__([self.chart, self.note])
         self.add_class("ax-timing")
         self.drawn_for: RunResult | None = None  # the run the chart shows
@@ -87,9 +85,11 @@ class TimingView(widgets.VBox):
     def show(self, result: RunResult | None) -> None:
         """`result` is the run the panel shows now: its chart is drawn once runs rest for
         `REST_S` (at once where no event loop runs, as in plain Python), the chart of an older
-        run marked pending until then. Call it before the run's pictures go to the page."""
+        run marked pending until then. Call it as the run's pictures go to the page."""
         if result is None:
             return
+        if result is self._latest and self._rest is not None:
+            return  # already owed: the rest counts from the run's first showing
         self._latest = result
         if result is self.drawn_for:
             self._cancel()
