@@ -1,7 +1,8 @@
 """The selected node's editor as a person uses it: every argument's name reads whole (a long
 one such as `random_aspect_ratio` wraps, never cut; its full name on hover), and the editor's
 controls and the images are on screen together, and every number box shows its whole value;
-at 1280, 1600 and 1920 px."""
+at 1280, 1600 and 1920 px; the editor's first controls beside the first row of images in a
+window of a common screen's height, in the light and the dark theme, its labels legible."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from .harness import Server, kernel_eval, open_panel, write_panel_notebook
-from .layout import MIN_TILE_PX, WIDTHS, screenshot, sideways
+from .harness import Server, kernel_eval, open_panel, set_theme, write_panel_notebook
+from .layout import CONTRAST, MIN_TILE_PX, WIDTHS, screenshot, sideways
 
 pytestmark = pytest.mark.browser
 
@@ -208,3 +209,87 @@ def test_with_no_node_selected_the_images_keep_the_editors_room(page: Any, artif
     page.locator(".ax-node-panel .ax-node-title").wait_for(timeout=30_000)
     page.wait_for_timeout(300)
     assert page.evaluate(TOGETHER)["output"][0] == pytest.approx(wide[0], abs=2)
+
+
+# A window of a common screen's shape at each width (16:9, less nothing: lab's own bars take
+# their share inside it).
+SCREENS = {1280: 720, 1600: 900, 1920: 1080}
+
+# The panel scrolled as a person reads it, the output's top at the notebook's top: the part of
+# the window the notebook shows, the first row of tiles (every tile level with the first), and
+# the editor's title and first argument row.
+FIRST_ROW_AND_CONTROLS = """
+() => {
+  const output = document.querySelector('.ax-output');
+  output.scrollIntoView({ block: 'start' });
+  const scroller = output.closest('.jp-WindowedPanel-outer') || document.scrollingElement;
+  const seen = scroller.getBoundingClientRect();
+  const top = Math.max(0, seen.top);
+  const bottom = Math.min(window.innerHeight, seen.bottom);
+  const inside = (el) => { const r = el.getBoundingClientRect();
+    return r.height > 0 && r.top >= top - 1 && r.bottom <= bottom + 1; };
+  const tiles = [...document.querySelectorAll('.ax-output .ax-tile')];
+  const first = tiles[0].getBoundingClientRect().top;
+  const row = tiles.filter((t) => Math.abs(t.getBoundingClientRect().top - first) < 2);
+  const controls = [document.querySelector('.ax-node-panel .ax-node-title'),
+    document.querySelector('.ax-node-panel .ax-arg-row')];
+  return {
+    visible: [top, bottom],
+    rowTiles: row.length,
+    rowOnScreen: row.every(inside),
+    rowBottom: Math.max(...row.map((t) => t.getBoundingClientRect().bottom)),
+    controlsOnScreen: controls.every(inside),
+    controlsBottom: controls[1].getBoundingClientRect().bottom,
+    graphHeight: document.querySelector('.ax-graph-root').clientHeight,
+    selectedInGraph: inside(document.querySelector('.ax-graph .ax-g-selected')),
+  };
+}
+"""
+
+# The texts of the editor's column that a person reads while editing: in the dark theme each
+# must keep 4.5:1 against what is behind it.
+EDITOR_TEXTS = {
+    "section title": ".ax-editing .ax-section-title",
+    "node title": ".ax-node-panel .ax-node-title",
+    "argument label": f".ax-arg-{LONG_NAME} .ax-arg-label span[title]",
+    "argument number box": f".ax-arg-{LONG_NAME} input[type='text']",
+    "starting-value note": ".ax-arg-starting-note .ax-muted",
+    "schedule editor label": ".ax-schedule-editor .widget-label",
+    "training run label": ".ax-schedules .widget-label",
+    "tile label": ".ax-tile-label",
+    "graph card name": ".ax-graph .ax-g-selected .ax-g-id",
+}
+
+
+def _contrast(page: Any) -> dict[str, Any]:
+    return {name: page.evaluate(CONTRAST, css) for name, css in EDITOR_TEXTS.items()}
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_first_controls_and_the_first_row_of_images_share_a_screen(
+    page: Any, artifacts: Path, width: int
+) -> None:
+    """In a window of a common screen's shape, light and dark: the selected node's title and
+    first argument, and the whole first row of tiles, are on screen at once (at 1280 and 1600
+    the graph gives up its height to a strip with the selected card in it); in the dark theme
+    the editor's labels read at 4.5:1 or better."""
+    page.set_viewport_size({"width": width, "height": SCREENS[width]})
+    page.wait_for_timeout(600)  # lab lays out again; the graph redraws
+    try:
+        for theme, light in (("JupyterLab Light", True), ("JupyterLab Dark", False)):
+            if not light:
+                set_theme(page, theme, light=False)
+            seen = page.evaluate(FIRST_ROW_AND_CONTROLS)
+            page.wait_for_timeout(200)  # the scroll settles
+            seen = page.evaluate(FIRST_ROW_AND_CONTROLS)
+            name = "light" if light else "dark"
+            page.screenshot(path=str(artifacts / f"node-editor-screen-{width}-{name}.png"))
+            assert seen["rowTiles"] >= 2 and seen["rowOnScreen"], seen
+            assert seen["controlsOnScreen"], seen
+            assert seen["selectedInGraph"], seen  # the strip keeps the selected card in sight
+            if not light:
+                low = {n: r for n, r in _contrast(page).items() if r is None or r["ratio"] < 4.5}
+                assert not low, low
+    finally:
+        set_theme(page, "JupyterLab Light", light=True)
+        page.set_viewport_size({"width": 1600, "height": 1000})

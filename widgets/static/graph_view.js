@@ -190,6 +190,7 @@ function draw(model, el) {
   // Fit the column: the boxes take the width there is, between the edges' margins.
   const avail = el.clientWidth || 272;
   BOX_W = Math.max(MIN_BOX, Math.min(MAX_BOX, avail - LEFT - RIGHT - 2));
+  const scrolled = el.scrollTop; // emptied, the column would jump back to its top
   el.replaceChildren();
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const out = { items: [], nodeAt: new Map(), seqs: 1 };
@@ -240,6 +241,20 @@ function draw(model, el) {
     });
   });
   for (const placed of out.items) if (placed.kind === "node") drawNode(root, model, placed, selected);
+  el.scrollTop = scrolled;
+  showSelected(el);
+}
+
+// On a narrower panel the graph shrinks to a strip while a node is selected (graph_view.css),
+// so that the node's controls sit beside the first row of images: the strip scrolls to keep
+// the selected card in sight, and leaves its scroll alone while the card is already there.
+function showSelected(el) {
+  const card = el.querySelector(".ax-g-selected");
+  if (!card || el.scrollHeight <= el.clientHeight) return;
+  const seen = el.getBoundingClientRect();
+  const box = card.getBoundingClientRect();
+  if (box.top >= seen.top && box.bottom <= seen.bottom) return;
+  el.scrollTop += box.top - seen.top - (el.clientHeight - box.height) / 2;
 }
 
 // Notebook 7 binds the arrow keys to heading navigation for anything focused in a notebook in
@@ -286,7 +301,7 @@ export default {
       if (el.clientWidth !== lastWidth) {
         lastWidth = el.clientWidth;
         redraw();
-      }
+      } else showSelected(el); // the strip opened or closed
     });
     resized.observe(el);
     return () => {
