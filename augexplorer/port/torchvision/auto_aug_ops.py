@@ -10,36 +10,19 @@ the reference environment) and kept in :data:`MEASURED`, which ``docs/porting.md
 
 from __future__ import annotations
 
-import json
-import subprocess
-import tempfile
 import textwrap
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 
+from .op_by_op import DALI_AUGMENTATIONS, pixel_difference, run_dali_augmentations, torchvision_run
+
 BIN, BINS = 9, 31  # torchvision's RandAugment defaults: magnitude 9 of 31 bins
 SUITES = ("RandAugment", "TrivialAugmentWide")
-# torchvision's operation -> DALI's augmentation of the same suite
-OPS = {
-    "ShearX": "shear_x",
-    "ShearY": "shear_y",
-    "TranslateX": "translate_x",
-    "TranslateY": "translate_y",
-    "Rotate": "rotate",
-    "Brightness": "brightness",
-    "Color": "color",
-    "Contrast": "contrast",
-    "Sharpness": "sharpness",
-    "Posterize": "posterize",
-    "Solarize": "solarize",
-    "AutoContrast": "auto_contrast",
-    "Equalize": "equalize",
-}
+# torchvision's operation -> DALI's augmentation of the same suite (all but Invert, which
+# neither suite holds)
+OPS = {op: name for op, name in DALI_AUGMENTATIONS.items() if op != "Invert"}
 
 
 @dataclass(frozen=True)
@@ -108,7 +91,6 @@ def dali_outputs(
     """Each operation of DALI's `suite` alone at bin :data:`BIN` of :data:`BINS`, with nearest
     sampling and fill 0 (what the ports give the policies); its sign positive, or `negated`
     for the operations the policy negates at random."""
-    from nvidia.dali import fn, pipeline_def, types
     from nvidia.dali.auto_aug import rand_augment, trivial_augment
 
     from .auto_aug import TRANSLATE_REL
@@ -123,44 +105,18 @@ def dali_outputs(
         )
     }
     names = list(OPS)
-
-    options: dict[str, Any] = {"batch_size": len(images), "num_threads": 1, "device_id": None}
-
-    @pipeline_def(**options)
-    def operations() -> Any:
-        data = fn.external_source(
-            source=lambda: list(images), batch=True, layout="HWC", dtype=types.DALIDataType.UINT8
-        )
-        given = {"shape": data.shape()[0:2]} if relative else {}
-        outputs = []
-        for name in names:
-            aug = augmentations[OPS[name]]
-            if aug.randomly_negate:
-                low, high = aug.mag_range
-                span = (-low, -high) if negated else (low, high)
-                aug = aug.augmentation(mag_range=span, randomly_negate=False)
-            outputs.append(
-                aug(
-                    data,
-                    magnitude_bin=BIN,
-                    num_magnitude_bins=BINS,
-                    fill_value=0,
-                    interp_type=types.DALIInterpType.INTERP_NN,
-                    **given,
-                )
-            )
-        return tuple(outputs)
-
-    # DALI's policies call two of its operators through deprecated aliases (DALI's code):
-    # recording the warnings DALI shows whatever the filters say drops them
-    with warnings.catch_warnings(record=True):
-        pipe = operations()
-    pipe.build()
-    batches = pipe.run()
-    return {
-        name: [np.array(batch.at(i)) for i in range(len(images))]
-        for name, batch in zip(names, batches, strict=True)
-    }
+    pinned = []
+    for name in names:
+        aug = augmentations[OPS[name]]
+        if aug.randomly_negate:
+            low, high = aug.mag_range
+            span = (-low, -high) if negated else (low, high)
+            aug = aug.augmentation(mag_range=span, randomly_negate=False)
+        pinned.append(aug)
+    outputs = run_dali_augmentations(
+        images, pinned, magnitude_bin=BIN, num_magnitude_bins=BINS, with_shape=relative
+    )
+    return dict(zip(names, outputs, strict=True))
 
 
 # Runs in the Python where torchvision imports: each operation at the bin, positive sign.
@@ -200,23 +156,10 @@ def torchvision_outputs(
     python: str, images: Sequence[np.ndarray]
 ) -> dict[str, dict[str, list[np.ndarray]]]:
     """Each operation of torchvision's suites alone at the bin, run by `python`."""
-    with tempfile.TemporaryDirectory(prefix="augexplorer-auto-aug-") as tmp:
-        folder = Path(tmp)
-        paths = []
-        for index, image in enumerate(images):
-            paths.append(str(folder / f"input_{index}.npy"))
-            np.save(paths[-1], image)
-        job = {"suites": list(SUITES), "ops": list(OPS), "images": paths, "bin": BIN}
-        job |= {"bins": BINS, "out": str(folder)}
-        (folder / "job.json").write_text(json.dumps(job), encoding="utf-8")
-        (folder / "run.py").write_text(_TORCHVISION, encoding="utf-8")
-        subprocess.run(
-            [python, str(folder / "run.py"), str(folder / "job.json"), str(folder / "out.json")],
-            check=True,
-            capture_output=True,
-            timeout=600,
-        )
-        found = json.loads((folder / "out.json").read_text(encoding="utf-8"))
+    job = {"suites": list(SUITES), "ops": list(OPS), "bin": BIN, "bins": BINS}
+    with torchvision_run(
+        python, images, _TORCHVISION, job, prefix="augexplorer-auto-aug-"
+    ) as found:
         return {
             suite: {op: [np.load(p) for p in files] for op, files in ops.items()}
             for suite, ops in found.items()
@@ -244,11 +187,8 @@ def measure(python: str, images: Sequence[np.ndarray] | None = None) -> tuple[Op
 def _figures(
     suite: str, op: str, ours: list[np.ndarray], theirs: list[np.ndarray], sign: str
 ) -> OpFigures:
-    differences = [
-        np.abs(a.astype(np.int16) - b.astype(np.int16)) for a, b in zip(ours, theirs, strict=True)
-    ]
-    mean = float(np.mean([d.mean() for d in differences]))
-    return OpFigures(suite, op, round(mean, 2), int(max(d.max() for d in differences)), sign)
+    mean, largest = pixel_difference(ours, theirs)
+    return OpFigures(suite, op, mean, largest, sign)
 
 
 def table_lines(rows: Sequence[OpFigures] = MEASURED) -> list[str]:

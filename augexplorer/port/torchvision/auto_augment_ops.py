@@ -16,19 +16,14 @@ and kept in :data:`MEASURED`, which ``docs/porting.md`` shows;
 
 from __future__ import annotations
 
-import json
-import subprocess
-import tempfile
 import textwrap
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from .auto_aug_ops import sample_images
+from .op_by_op import DALI_AUGMENTATIONS, pixel_difference, run_dali_augmentations, torchvision_run
 
 BINS = 10  # torchvision's AutoAugment: magnitudes over 10 bins
 # torchvision's AutoAugmentPolicy.IMAGENET (torchvision 0.29.1), checked by the test against
@@ -62,18 +57,7 @@ IMAGENET_POLICY: tuple[tuple[tuple[str, float, int | None], ...], ...] = (
     (("Equalize", 0.8, None), ("Equalize", 0.6, None)),
 )
 # torchvision's operation -> DALI's augmentation (nvidia.dali.auto_aug.augmentations)
-DALI_NAMES = {
-    "ShearX": "shear_x",
-    "Rotate": "rotate",
-    "Color": "color",
-    "Contrast": "contrast",
-    "Sharpness": "sharpness",
-    "Posterize": "posterize",
-    "Solarize": "solarize",
-    "AutoContrast": "auto_contrast",
-    "Equalize": "equalize",
-    "Invert": "invert",
-}
+DALI_NAMES = DALI_AUGMENTATIONS
 # torchvision negates these at random; DALI's augmentations too (its shears the other way)
 SIGNED = frozenset({"ShearX", "Rotate", "Color", "Contrast", "Sharpness"})
 
@@ -147,7 +131,6 @@ def dali_outputs(
 ) -> dict[str, dict[str, list[np.ndarray]]]:
     """Each of :func:`distinct_ops` by DALI's augmentation, its magnitude pinned to
     `magnitudes` (keyed ``"Op/bin"``), both signs for the signed operations: one pipeline."""
-    from nvidia.dali import fn, pipeline_def, types
     from nvidia.dali.auto_aug import augmentations
 
     runs: list[tuple[str, str]] = []  # (key, sign) per output
@@ -155,42 +138,19 @@ def dali_outputs(
         runs += [
             (key(op, b), sign) for sign in (("same", "opposite") if op in SIGNED else ("same",))
         ]
-
-    # device_id=None (CPU only) is not in DALI's stubs' overloads: passed through a dict
-    options: dict[str, Any] = {"batch_size": len(images), "num_threads": 1, "device_id": None}
-
-    @pipeline_def(**options)
-    def operations() -> Any:
-        data = fn.external_source(
-            source=lambda: list(images), batch=True, layout="HWC", dtype=types.DALIDataType.UINT8
-        )
-        outputs = []
-        for name, sign in runs:
-            aug = getattr(augmentations, DALI_NAMES[name.split("/")[0]])
-            value = magnitudes[name]
-            if value is not None:
-                value = -value if sign == "opposite" else value
-                # a range of one value: bin 0 of 2 is `value` whatever DALI's own scale
-                aug = aug.augmentation(mag_range=(value, value), randomly_negate=False)
-            outputs.append(
-                aug(
-                    data,
-                    magnitude_bin=0,
-                    num_magnitude_bins=2,
-                    fill_value=0,
-                    interp_type=types.DALIInterpType.INTERP_NN,
-                )
-            )
-        return tuple(outputs)
-
-    # DALI's augmentations call two of its operators through deprecated aliases (DALI's code)
-    with warnings.catch_warnings(record=True):
-        pipe = operations()
-    pipe.build()
-    batches = pipe.run()
+    pinned = []
+    for name, sign in runs:
+        aug = getattr(augmentations, DALI_NAMES[name.split("/")[0]])
+        value = magnitudes[name]
+        if value is not None:
+            value = -value if sign == "opposite" else value
+            # a range of one value: bin 0 of 2 is `value` whatever DALI's own scale
+            aug = aug.augmentation(mag_range=(value, value), randomly_negate=False)
+        pinned.append(aug)
+    outputs = run_dali_augmentations(images, pinned, magnitude_bin=0, num_magnitude_bins=2)
     out: dict[str, dict[str, list[np.ndarray]]] = {}
-    for (name, sign), batch in zip(runs, batches, strict=True):
-        out.setdefault(name, {})[sign] = [np.array(batch.at(i)) for i in range(len(images))]
+    for (name, sign), images_out in zip(runs, outputs, strict=True):
+        out.setdefault(name, {})[sign] = images_out
     return out
 
 
@@ -238,23 +198,10 @@ class TorchvisionSide:
 
 def torchvision_outputs(python: str, images: Sequence[np.ndarray]) -> TorchvisionSide:
     """torchvision's ImageNet policy and each distinct operation's output, run by `python`."""
-    with tempfile.TemporaryDirectory(prefix="augexplorer-auto-augment-") as tmp:
-        folder = Path(tmp)
-        paths = []
-        for index, image in enumerate(images):
-            paths.append(str(folder / f"input_{index}.npy"))
-            np.save(paths[-1], image)
-        names = [key(op, b) for op, b in distinct_ops()]
-        job = {"ops": names, "images": paths, "bins": BINS, "out": str(folder)}
-        (folder / "job.json").write_text(json.dumps(job), encoding="utf-8")
-        (folder / "run.py").write_text(_TORCHVISION, encoding="utf-8")
-        subprocess.run(
-            [python, str(folder / "run.py"), str(folder / "job.json"), str(folder / "out.json")],
-            check=True,
-            capture_output=True,
-            timeout=600,
-        )
-        found = json.loads((folder / "out.json").read_text(encoding="utf-8"))
+    names = [key(op, b) for op, b in distinct_ops()]
+    job = {"ops": names, "bins": BINS}
+    prefix = "augexplorer-auto-augment-"
+    with torchvision_run(python, images, _TORCHVISION, job, prefix=prefix) as found:
         policy = tuple(tuple((op, p, b) for op, p, b in sub) for sub in found["policy"])
         ops = found["ops"]
         return TorchvisionSide(
@@ -294,12 +241,9 @@ def _figures(
     theirs: list[np.ndarray],
     sign: str,
 ) -> PolicyOpFigures:
-    differences = [
-        np.abs(a.astype(np.int16) - t.astype(np.int16)) for a, t in zip(ours, theirs, strict=True)
-    ]
-    mean = round(float(np.mean([d.mean() for d in differences])), 2)
+    mean, largest = pixel_difference(ours, theirs)
     value = None if magnitude is None else round(magnitude, 4)
-    return PolicyOpFigures(op, b, value, mean, int(max(d.max() for d in differences)), sign)
+    return PolicyOpFigures(op, b, value, mean, largest, sign)
 
 
 def shared_subpolicies() -> int:
