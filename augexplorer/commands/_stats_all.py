@@ -63,6 +63,7 @@ def _clock(seconds: float) -> str:
 
 def run_all(spec: Any, args: argparse.Namespace) -> int:
     from ..stats.whole import collect_stats_all, job_of
+    from .stats import print_report
 
     if not args.whole:
         raise AugExplorerError(
@@ -91,12 +92,7 @@ def run_all(spec: Any, args: argparse.Namespace) -> int:
             dist.destroy_process_group()
     if rank != 0:
         return 0  # rank 0 writes the report
-    print(stats.summary())
-    if args.json_path:
-        print(f"wrote {stats.save_json(args.json_path, overwrite=args.overwrite)}")
-    if args.plot:
-        print(f"wrote {stats.save_plot(args.plot, overwrite=args.overwrite)}")
-    return 0
+    return print_report(stats, args)
 
 
 def _prefix(rank: int, world_size: int) -> str:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import add_spec_argument, check_outputs, load_spec
 from ._arguments import positive
+
+if TYPE_CHECKING:
+    from ..stats import Stats
 
 BAR = 30  # characters of the progress bar
 
@@ -84,6 +87,11 @@ def run(args: argparse.Namespace) -> int:
         if sys.stderr.isatty():
             print(file=sys.stderr)  # end the progress line before the message
         raise
+    return print_report(stats, args)
+
+
+def print_report(stats: Stats, args: argparse.Namespace) -> int:
+    """The figures' summary on stdout, and the JSON and plot files the arguments ask for."""
     print(stats.summary())
     if args.json_path:
         print(f"wrote {stats.save_json(args.json_path, overwrite=args.overwrite)}")
