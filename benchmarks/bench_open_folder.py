@@ -87,15 +87,8 @@ def make_folder(root: Path, files: int, sources: list[Path]) -> float:
     return time.perf_counter() - start
 
 
-DALI_CHILD = """
-import json, resource, sys, time
-start = time.perf_counter()
-from nvidia.dali import fn, pipeline_def
-@pipeline_def(batch_size={batch}, num_threads=2, device_id=None, exec_dynamic=True)
-def read():
-    encoded, labels = fn.readers.file(file_root={root!r})
-    return fn.decoders.image(encoded, device="cpu"), labels
-imported = time.perf_counter()
+# The end of both DALI children: build and run the pipeline `read` once, the times as a JSON line
+_BUILD_AND_RUN = """imported = time.perf_counter()
 pipe = read()
 pipe.build()
 built = time.perf_counter()
@@ -105,9 +98,23 @@ print(json.dumps({{"seconds": done - imported, "build": built - imported,
     "import": imported - start, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
 """
 
+DALI_CHILD = (
+    """
+import json, resource, sys, time
+start = time.perf_counter()
+from nvidia.dali import fn, pipeline_def
+@pipeline_def(batch_size={batch}, num_threads=2, device_id=None, exec_dynamic=True)
+def read():
+    encoded, labels = fn.readers.file(file_root={root!r})
+    return fn.decoders.image(encoded, device="cpu"), labels
+"""
+    + _BUILD_AND_RUN
+)
+
 # DALI running the explorer's "basic" graph itself, fused in one pipeline: what the first grid
 # costs DALI, the graph's own compute included (the reader and decoder alone do none of it)
-DALI_GRAPH_CHILD = """
+DALI_GRAPH_CHILD = (
+    """
 import json, resource, sys, time
 start = time.perf_counter()
 from nvidia.dali import fn, pipeline_def, types
@@ -119,15 +126,9 @@ def read():
     images = fn.rotate(images, angle=fn.random.uniform(range=[-20.0, 20.0]), fill_value=0.0)
     images = fn.crop(images, crop=[224.0, 224.0])
     return fn.flip(images, horizontal=fn.random.coin_flip(probability=0.5)), labels
-imported = time.perf_counter()
-pipe = read()
-pipe.build()
-built = time.perf_counter()
-pipe.run()
-done = time.perf_counter()
-print(json.dumps({{"seconds": done - imported, "build": built - imported,
-    "import": imported - start, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
 """
+    + _BUILD_AND_RUN
+)
 
 EXPLORER_CHILD = """
 import json, resource, time
