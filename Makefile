@@ -63,8 +63,12 @@ strip-notebooks: install
 # The whole suite: lint, types, unit tests, notebooks, and the browser suite.
 test: install reference lint typecheck unit notebooks browser
 
+# The unit tests in two processes (pytest-xdist), a test file to each at a time: most of their
+# time is single-threaded Python (DALI's tracing, code generation): on two cores, 14 minutes
+# (other work beside it) against 21-24 in one process.
+UNIT_WORKERS ?= 2
 unit: install reference
-	$(PYTEST) -q -m "not browser and not notebooks" --durations=25 tests
+	$(PYTEST) -q -n $(UNIT_WORKERS) --dist loadfile -m "not browser and not notebooks" --durations=25 tests
 
 # 05 and 07 time torchvision's own DataLoader in the reference Python (AUGEXPLORER_REFERENCE_PYTHON)
 notebooks: install reference
