@@ -26,8 +26,12 @@
 # %%
 import importlib.util
 import os
+import re
 import tempfile
 from pathlib import Path
+
+import nvidia.dali.experimental.torchvision as dtv
+import torch
 
 from augexplorer import Session
 from augexplorer.bench import bench_against
@@ -210,3 +214,36 @@ else:
 # on the GPU. A short run on 64 small pictures is a demonstration of the method; for a decision,
 # run `augexplorer bench --against train.py --run-file --python PATH --data YOUR_DATA` on your
 # own images.
+
+# %% [markdown]
+# ## 6. DALI's own drop-in, for comparison
+#
+# DALI 2.4 carries another way in: `nvidia.dali.experimental.torchvision`, classes named as
+# torchvision's v2 transforms, so that changing the import runs a Compose through DALI. It is a
+# different tool from the port. It applies the Compose to the tensors you hand it, call by
+# call, with no reader, no graph to look at and no differences named; and it covers a subset of
+# torchvision. Which of this script's transforms does it have?
+
+# %%
+used = [name for name in re.findall(r"T\.(\w+)\(", SCRIPT) if name != "Compose"]
+print("in DALI's drop-in:", [name for name in used if hasattr(dtv, name)])
+print("missing from it:  ", [name for name in used if not hasattr(dtv, name)])
+assert [name for name in used if not hasattr(dtv, name)] == ["RandomRotation", "ToTensor"]
+
+# %% [markdown]
+# The rotation has no drop-in, so this script cannot move by changing its import; the port
+# above carries it. The drop-in also hands its results over on PyTorch's CUDA stream: the next
+# cell prints the output's shape where PyTorch has CUDA, and the reason where it has none (as
+# in this notebook's environment without a GPU).
+
+# %%
+drop_in = dtv.Compose(
+    [dtv.Resize(size=176, device="cpu"), dtv.CenterCrop(size=(160, 160), device="cpu")],
+    batch_size=1,
+)
+picture = torch.zeros(3, 240, 320, dtype=torch.uint8)
+try:
+    print("output:", tuple(drop_in(picture).shape))
+except (AssertionError, RuntimeError) as error:  # PyTorch's words for a missing CUDA
+    print("not on this PyTorch:", error)
+    assert not torch.cuda.is_available()
