@@ -67,8 +67,11 @@ test: install reference lint typecheck unit notebooks browser
 # time is single-threaded Python (DALI's tracing, code generation): on two cores, 14 minutes
 # (other work beside it) against 21-24 in one process.
 UNIT_WORKERS ?= 2
+# Tests marked solo compare times, which a test running beside them would skew: they run
+# after the others, alone.
 unit: install reference
-	$(PYTEST) -q -n $(UNIT_WORKERS) --dist loadfile -m "not browser and not notebooks" --durations=25 tests
+	$(PYTEST) -q -n $(UNIT_WORKERS) --dist loadfile -m "not browser and not notebooks and not solo" --durations=25 tests
+	$(PYTEST) -q -m "solo and not browser and not notebooks" tests
 
 # 05 and 07 time torchvision's own DataLoader in the reference Python (AUGEXPLORER_REFERENCE_PYTHON)
 notebooks: install reference

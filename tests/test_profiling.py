@@ -83,6 +83,7 @@ def _summary(reports: list[dict[str, Any]], key: str) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.solo  # its ratio of times holds only without other tests beside it
 def test_operator_cpu_times_sum_to_the_fused_pipeline_within_15_percent(
     preset_profiles: list[dict[str, Any]],
 ) -> None:
@@ -94,6 +95,7 @@ def test_operator_cpu_times_sum_to_the_fused_pipeline_within_15_percent(
 
 
 @pytest.mark.slow
+@pytest.mark.solo  # its ratio of times holds only without other tests beside it
 def test_operator_times_sum_to_the_fused_pipeline_within_15_percent(
     preset_profiles: list[dict[str, Any]],
 ) -> None:
