@@ -153,7 +153,6 @@ class Explorer(widgets.VBox):
         # After a slider's edit the grid goes out alone; the rest of the panel follows once it
         # settles, so that its messages do not compete with the pictures' on their way.
         self._panel = Coalescer(self._draw_panel_later, delay_s=0.08, settle_s=PANEL_SETTLE_S)
-        self._side_views = Coalescer(self._draw_side_views, delay_s=0.08)
         self._code = Coalescer(
             self.export_view.refresh, delay_s=CODE_SETTLE_S, settle_s=CODE_SETTLE_S
         )
@@ -249,7 +248,6 @@ class Explorer(widgets.VBox):
         """Run whatever edits are waiting (they normally run a moment after the last one)."""
         self._coalescer.flush()
         self._panel.flush()
-        self._side_views.flush()
         self.timing.draw()
         self._code.flush()
         self.controller.autosave.flush()
@@ -455,12 +453,10 @@ class Explorer(widgets.VBox):
         self._redraw_grid(state)
         self._panel.cancel()
         self._draw_panel(state)
-        self._side_views.request()
         return state
 
     def _draw_panel_later(self) -> None:
         self._draw_panel(self.controller.state)
-        self._side_views.request()
 
     def _draw_panel(self, state: PanelState) -> None:
         """Everything around the grid: graph, selected node, toolbar, picker, notes, status."""
@@ -515,9 +511,6 @@ class Explorer(widgets.VBox):
         # The timing chart is marked pending right behind the new pictures (ahead of them, its
         # message delayed theirs in the page), and drawn once the edits rest.
         self.timing.show(state.result)
-
-    def _draw_side_views(self) -> None:
-        self.timing.show(self.controller.state.result)
 
     def _status(self, state: PanelState) -> None:
         result = state.result
