@@ -8,18 +8,25 @@ under conditionals; the node's one seed reaches every random draw of the expansi
 
 from __future__ import annotations
 
+import functools
 import re
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .builder import dali_value
-from .catalog.auto_aug import policy_function
+from .catalog.auto_aug import INDEPENDENT_DRAWS, policy_function, takes_independent_draws
 from .plan import Step
+from .policy_seeds import independent_draws
 
 # DALI's policies call two operators through their deprecated `fn.experimental` aliases; the
 # warning is about DALI's own code, which the user cannot change.
 _DALI_ALIAS_WARNING = re.compile(r".*nvidia\.dali\.fn\.experimental\.\w+` is now deprecated")
+
+
+def independent(step: Step) -> bool:
+    """Whether a DALI policy step's random draws are seeded apart (:mod:`.policy_seeds`)."""
+    return takes_independent_draws(step.op) and bool(step.args.get(INDEPENDENT_DRAWS.name, True))
 
 
 def policy_kwargs(step: Step) -> dict[str, Any]:
@@ -28,6 +35,7 @@ def policy_kwargs(step: Step) -> dict[str, Any]:
     kwargs = {
         name: dali_value(info.arg(name) if info else None, value)
         for name, value in step.args.items()
+        if name != INDEPENDENT_DRAWS.name  # the node's own, not DALI's
     }
     if step.seed is not None:
         kwargs["seed"] = int(step.seed)
@@ -43,6 +51,8 @@ def call_policy(
     only on the samples where it is true, the others pass through unchanged.
     """
     function = policy_function(step.op)
+    if independent(step):
+        function = functools.partial(independent_draws, function)
     kwargs = {**policy_kwargs(step), **arg_inputs}
     # DALI shows its deprecation warnings whatever the filters say; recording them is the way
     # to drop these (any other warning is passed on).

@@ -5,6 +5,7 @@ tests."""
 from __future__ import annotations
 
 import ast
+import inspect
 
 from augexplorer import GraphSpec, PythonCode
 from augexplorer.catalog import load_catalog
@@ -268,6 +269,13 @@ IMPORTED_MODULES = {
     "nvidia.dali",
     "nvidia.dali.plugin.pytorch",
     "nvidia.dali.auto_aug",
+    # a graph with a policy node: its draws seeded apart (augexplorer.policy_seeds), and the
+    # torchvision policy's functions (augexplorer.auto_aug_torchvision)
+    "threading",
+    "typing",
+    "warnings",
+    "nvidia.dali.auto_aug.core",
+    "nvidia.dali.data_node",
 }
 # Calls a graph may add besides `fn.<operator>`: DALI's auto_aug policies, constants and the
 # functions of nvidia.dali.math that expressions call.
@@ -276,7 +284,31 @@ GRAPH_CALLS = {
     "rand_augment.rand_augment",
     "trivial_augment.trivial_augment_wide",
     "types.Constant",
+    "independent_draws",
+    "torchvision_auto_augment",
 } | {f"math.{name}" for name in MATH_FUNCTIONS}
+
+
+def _carried_policy_code() -> tuple[set[str], set[str]]:
+    """The functions augexplorer's policy code carries into a module, and the calls they make
+    (read from their source as it is)."""
+    from augexplorer import auto_aug_torchvision, policy_seeds
+
+    functions = [
+        getattr(f, "op", f) for f in (*policy_seeds.CARRIED, *auto_aug_torchvision.CARRIED)
+    ]
+    calls = {
+        ast.unparse(node.func)
+        for function in functions
+        for node in ast.walk(ast.parse(inspect.getsource(function)))
+        if isinstance(node, ast.Call)
+    }
+    calls.add("threading.RLock")  # the module's one lock for defining a policy
+    return {function.__name__ for function in functions} | {"seeded_apart"}, calls
+
+
+POLICY_FUNCTIONS, POLICY_CALLS = _carried_policy_code()
+TEMPLATE_CALLS |= POLICY_FUNCTIONS | POLICY_CALLS
 
 
 def _call_name(call: ast.Call) -> str:
@@ -331,6 +363,7 @@ def check_module(source: str, spec: GraphSpec) -> None:
         "keypoints_of",
         *YOLO_FUNCTIONS,
         *SCHEDULE_DEFINITIONS,
+        *POLICY_FUNCTIONS,
         pipelines[0],
     }
     # python sources travel as one literal and come back exactly

@@ -15,7 +15,11 @@ from PIL import Image
 from augexplorer import GraphSpec, Node, Probability, Random, Ref, Session, Source, preset
 from augexplorer.builder import resolve_fn
 from augexplorer.catalog import Catalog
-from augexplorer.catalog.auto_aug import POLICIES
+from augexplorer.catalog.auto_aug import (
+    INDEPENDENT_DRAWS,
+    POLICIES,
+    takes_independent_draws,
+)
 from augexplorer.errors import GraphInvalid
 from augexplorer.export import export, generate
 from augexplorer.profiling import profile
@@ -82,8 +86,13 @@ def test_policy_arguments_come_from_the_functions(catalog: Catalog) -> None:
         function = resolve_fn(op)
         assert info.random and info.category == "auto_aug" and info.available
         parameters = inspect.signature(function).parameters
-        assert {arg.name for arg in info.args} == set(parameters) - {"data", "seed"}
+        # DALI's arguments, and the node's own switch for seeding the draws apart
+        own = {INDEPENDENT_DRAWS.name} if takes_independent_draws(op) else set()
+        assert {arg.name for arg in info.args} == set(parameters) - {"data", "seed"} | own
         for arg in info.args:
+            if arg.name in own:
+                assert arg.default is True and arg.kind == "BOOL"
+                continue
             default = parameters[arg.name].default
             if default is inspect.Parameter.empty:
                 assert arg.required, (op, arg.name)
@@ -222,10 +231,13 @@ def test_exported_module_and_plain_dali_draw_the_engine_values(
     flat = " ".join(source.split()).replace("( ", "(").replace(" )", ")")
     # every seed goes through rank_seed, so that each torchrun rank draws its own values
     assert (
-        f'auto = auto_augment.auto_augment(small, policy_name="svhn", shape=shapes, '
-        f"seed=rank_seed({seeds['auto']}, rank))" in flat
+        "auto = independent_draws(auto_augment.auto_augment, small, "
+        f'policy_name="svhn", shape=shapes, seed=rank_seed({seeds["auto"]}, rank)' in flat
     ), source
-    assert "if rand_apply: rand = rand_augment.rand_augment(auto, n=3, m=17," in flat, flat
+    assert (
+        "if rand_apply: rand = independent_draws(rand_augment.rand_augment, auto, n=3, m=17,"
+        in flat
+    ), flat
 
     job = {
         "name": "policies",
@@ -243,9 +255,12 @@ def test_exported_module_and_plain_dali_draw_the_engine_values(
 
 
 def plain_dali(session: Session, seeds: dict[str, int | None]) -> list[np.ndarray]:
-    """The same graph written by hand, as a DALI user would, with the plan's seeds."""
+    """The same graph written by hand, as a DALI user would, with the plan's seeds, each policy
+    called through independent_draws (as the exported module calls it)."""
     from nvidia.dali import fn, pipeline_def, types
     from nvidia.dali.auto_aug import auto_augment, rand_augment, trivial_augment
+
+    from augexplorer.policy_seeds import independent_draws
 
     files = [
         str(path) for path in sorted(Path(session.plan.spec.sources()[0].path or "").rglob("*.jpg"))
@@ -258,15 +273,25 @@ def plain_dali(session: Session, seeds: dict[str, int | None]) -> list[np.ndarra
         shapes = fn.peek_image_shape(jpegs)
         images = fn.decoders.image(jpegs, output_type=types.RGB)
         images = fn.resize(images, resize_x=SIZE, resize_y=SIZE)
-        images = auto_augment.auto_augment(
-            images, policy_name="svhn", shape=shapes, seed=seeds["auto"]
+        images = independent_draws(
+            auto_augment.auto_augment, images, policy_name="svhn", shape=shapes, seed=seeds["auto"]
         )
         if fn.random.coin_flip(probability=0.7, dtype=types.BOOL, seed=apply_seed):
-            images = rand_augment.rand_augment(
-                images, n=3, m=17, interp_type=types.INTERP_NN, fill_value=0, seed=seeds["rand"]
+            images = independent_draws(
+                rand_augment.rand_augment,
+                images,
+                n=3,
+                m=17,
+                interp_type=types.INTERP_NN,
+                fill_value=0,
+                seed=seeds["rand"],
             )
-        return trivial_augment.trivial_augment_wide(
-            images, num_magnitude_bins=11, excluded=["identity", "equalize"], seed=seeds["trivial"]
+        return independent_draws(
+            trivial_augment.trivial_augment_wide,
+            images,
+            num_magnitude_bins=11,
+            excluded=["identity", "equalize"],
+            seed=seeds["trivial"],
         )
 
     with warnings.catch_warnings():

@@ -185,6 +185,8 @@ def by_hand(spec: GraphSpec, epoch: int) -> np.ndarray:
     from nvidia.dali import fn, pipeline_def, types
     from nvidia.dali.auto_aug import rand_augment
 
+    from augexplorer.policy_seeds import independent_draws
+
     seeds = {step.id: step.seed for step in validate(spec).steps if step.seed is not None}
     t = epoch / (EPOCHS - 1)
     files, labels = sample_files()
@@ -198,8 +200,13 @@ def by_hand(spec: GraphSpec, epoch: int) -> np.ndarray:
         images = fn.resize(images, size=[float(SIDE), float(SIDE)])
         if spec.name == "magnitude":
             m = round(2 + 24 * t)
-            return rand_augment.rand_augment(
-                images, n=2, m=m, shape=[SIDE, SIDE], seed=seeds["augment"]
+            return independent_draws(  # DALI's call, its draws seeded apart as the node's
+                rand_augment.rand_augment,
+                images,
+                n=2,
+                m=m,
+                shape=[SIDE, SIDE],
+                seed=seeds["augment"],
             )
         width = 5 + 40 * t
         angle = fn.random.uniform(

@@ -276,8 +276,13 @@ def test_auto_aug_calls_import_as_policy_nodes(corpus: dict[str, Any]) -> None:
             if isinstance(node, Node) and node.op.startswith("auto_aug.")
         ]
 
-    # the call's arguments, read from its line, and the seed its operators carry
-    assert policies("rand_augment_n2_m9") == [("auto_aug.rand_augment", {"n": 2, "m": 9}, 42)]
+    # the call's arguments, read from its line, and the seed its operators carry; the node
+    # keeps the call's own draws, which DALI ties together under one seed
+    # (augexplorer.policy_seeds)
+    kept = {"independent_draws": False}
+    assert policies("rand_augment_n2_m9") == [
+        ("auto_aug.rand_augment", {"n": 2, "m": 9, **kept}, 42)
+    ]
     assert policies("trivial_augment_some_excluded") == [
         (
             "auto_aug.trivial_augment_wide",
@@ -285,6 +290,7 @@ def test_auto_aug_calls_import_as_policy_nodes(corpus: dict[str, Any]) -> None:
                 "num_magnitude_bins": 11,
                 "excluded": ["identity", "equalize"],
                 "interp_type": "INTERP_NN",
+                **kept,
             },
             44,
         )
@@ -292,7 +298,11 @@ def test_auto_aug_calls_import_as_policy_nodes(corpus: dict[str, Any]) -> None:
     # a shape fed from a node stays a reference to that node
     shapes = policies("auto_augment_with_shapes")
     assert shapes == [
-        ("auto_aug.auto_augment", {"policy_name": "svhn", "shape": Ref("peek_image_shape")}, 46)
+        (
+            "auto_aug.auto_augment",
+            {"policy_name": "svhn", "shape": Ref("peek_image_shape"), **kept},
+            46,
+        )
     ]
     # none of the hundreds of operators a policy expands into stays in the graph
     graph = corpus["rand_augment_n2_m9"][1]

@@ -47,7 +47,9 @@ def test_trivial_augment_choices_are_the_operations_dali_drew() -> None:
     assert chosen is not None and chosen.known == BATCH
     suite = trivial_augment.get_trivial_augment_wide_suite()
     assert step.seed is not None
-    expected = [suite[i].name for i in drawn_by_dali(step.seed, len(suite), BATCH)]
+    # TrivialAugment draws a magnitude bin, a sign, then the operation: the node seeds its
+    # draws apart (augexplorer.policy_seeds), so the operation's is the third seed
+    expected = [suite[i].name for i in drawn_by_dali(step.seed + 2, len(suite), BATCH)]
     names = [str(c).split(" ")[0] for c in chosen.choices]
     assert names == expected
     inputs, outputs = result.arrays(step.inputs[0]), result.arrays(step.id)

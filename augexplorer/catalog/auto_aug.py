@@ -23,14 +23,21 @@ from .model import ArgInfo, Hint, InputInfo, OpInfo
 
 @dataclass(frozen=True)
 class Policy:
-    """One ``nvidia.dali.auto_aug`` function: written ``module.function(images, ...)``."""
+    """One ``nvidia.dali.auto_aug`` function, written ``module.function(images, ...)``, or
+    (`module` empty) one of :mod:`augexplorer.auto_aug_torchvision`, whose source an exported
+    module carries and calls by its name."""
 
     module: str  # in nvidia.dali.auto_aug, also the name the exported module imports
     function: str
 
     @property
     def call(self) -> str:
-        return f"{self.module}.{self.function}"
+        return f"{self.module}.{self.function}" if self.module else self.function
+
+    @property
+    def carried(self) -> bool:
+        """Whether the exported module defines the function itself."""
+        return not self.module
 
 
 # Catalog name -> the DALI function. The names keep DALI's function names under one category.
@@ -38,10 +45,12 @@ POLICIES: dict[str, Policy] = {
     "auto_aug.auto_augment": Policy("auto_augment", "auto_augment"),
     "auto_aug.rand_augment": Policy("rand_augment", "rand_augment"),
     "auto_aug.trivial_augment_wide": Policy("trivial_augment", "trivial_augment_wide"),
+    # torchvision's own AutoAugment sub-policies (DALI's image_net policy is TensorFlow's list)
+    "auto_aug.torchvision_auto_augment": Policy("", "torchvision_auto_augment"),
 }
 AUTO_AUG_OPS = frozenset(POLICIES)
 # The modules an exported graph imports from nvidia.dali.auto_aug (names it must not reuse).
-POLICY_MODULES = frozenset(policy.module for policy in POLICIES.values())
+POLICY_MODULES = frozenset(policy.module for policy in POLICIES.values() if policy.module)
 
 # What the policies read: DALI documents uint8 HWC images (or FHWC video, not offered here).
 INPUT_LAYOUT = "HWC"
@@ -71,10 +80,13 @@ def policy_function(op: str) -> Callable[..., Any]:
     # autograph converts every function called and warns about importlib's internals.
     from nvidia.dali.auto_aug import auto_augment, rand_augment, trivial_augment
 
+    from .. import auto_aug_torchvision
+
     modules = {
         "auto_augment": auto_augment,
         "rand_augment": rand_augment,
         "trivial_augment": trivial_augment,
+        "": auto_aug_torchvision,
     }
     policy = POLICIES[op]
     function: Callable[..., Any] = getattr(modules[policy.module], policy.function)
@@ -86,6 +98,13 @@ def policy_names() -> tuple[str, ...]:
     module = importlib.import_module("nvidia.dali.auto_aug.auto_augment")
     found = re.compile(r"get_(\w+)_policy")
     return tuple(m[1] for name in sorted(dir(module)) if (m := found.fullmatch(name)))
+
+
+def torchvision_policy_names() -> tuple[str, ...]:
+    """torchvision's AutoAugmentPolicy names, as :mod:`augexplorer.auto_aug_torchvision` holds."""
+    from .. import auto_aug_torchvision
+
+    return tuple(auto_aug_torchvision.TORCHVISION_POLICIES)
 
 
 def suite_names(op: str) -> tuple[str, ...]:
@@ -109,6 +128,30 @@ def auto_aug_ops() -> list[OpInfo]:
     return [_op_info(op) for op in POLICIES]
 
 
+# A node's own argument, not DALI's: whether the policy's random draws are seeded apart
+# (augexplorer.policy_seeds). On for every new node; off where an import keeps a DALI call's
+# own tied draws.
+INDEPENDENT_DRAWS = ArgInfo(
+    name="independent_draws",
+    kind="BOOL",
+    is_vector=False,
+    default=True,
+    has_default=True,
+    required=False,
+    per_sample=False,
+    doc="Seed each random draw of the policy apart (seed, seed + 1, ...). DALI's policies give "
+    "all their draws the one seed, and DALI draws the same numbers for the same seed, so the "
+    "operation picked decides its sign and magnitude; off, the node draws as DALI's call "
+    "with that seed does (an imported pipeline's own draws).",
+)
+
+
+def takes_independent_draws(op: str) -> bool:
+    """Whether `op` has the `independent_draws` argument (DALI's own policies; augexplorer's
+    torchvision policy always draws apart)."""
+    return is_auto_aug(op) and not POLICIES[op].carried
+
+
 def _op_info(op: str) -> OpInfo:
     function = policy_function(op)
     docs = _argument_docs(inspect.getdoc(function) or "")
@@ -118,6 +161,8 @@ def _op_info(op: str) -> OpInfo:
         for name, parameter in signature.parameters.items()
         if name not in _PLUMBING
     )
+    if takes_independent_draws(op):
+        args += (INDEPENDENT_DRAWS,)
     return OpInfo(
         name=op,
         schema_name=f"nvidia.dali.auto_aug.{POLICIES[op].call}",
@@ -137,7 +182,9 @@ def _arg_info(op: str, name: str, parameter: inspect.Parameter, doc: str) -> Arg
     has_default = parameter.default is not inspect.Parameter.empty
     default = parameter.default if has_default else None
     choices: tuple[str, ...] = ()
-    if name == "policy_name":
+    if name == "policy_name" and op == "auto_aug.torchvision_auto_augment":
+        choices = torchvision_policy_names()
+    elif name == "policy_name":
         choices = policy_names()
     elif name == "excluded":
         choices = suite_names(op)
@@ -214,6 +261,13 @@ TRANSLATIONS = frozenset({"translate_x", "translate_y"})
 def applied_augmentations(op: str, policy_name: Any = None, excluded: Any = ()) -> tuple[str, ...]:
     """The augmentations a node of `op` can apply: an auto_augment policy's (None for a policy
     DALI does not have) or the suite's less `excluded`."""
+    if op == "auto_aug.torchvision_auto_augment":
+        from .. import auto_aug_torchvision
+
+        chosen = policy_name if isinstance(policy_name, str) else "imagenet"
+        if chosen not in auto_aug_torchvision.TORCHVISION_POLICIES:
+            return ()
+        return tuple(sorted(auto_aug_torchvision.torchvision_policy(chosen).augmentations))
     if op != "auto_aug.auto_augment":
         dropped = set(excluded) if isinstance(excluded, (list, tuple)) else set()
         return tuple(name for name in suite_names(op) if name not in dropped)

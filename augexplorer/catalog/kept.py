@@ -26,8 +26,10 @@ if TYPE_CHECKING:
     from . import Catalog
 
 FORMAT = 1  # bumped when the kept form changes in a way the sources' hash would not show
-# what the catalog is made from: its own package, and the spec's table of distributions
+# what the catalog is made from: its own package, the spec's table of distributions, and the
+# policy functions of augexplorer's own (their signatures and docstrings)
 _SOURCES = (Path(__file__).parent, Path(__file__).parent.parent / "spec")
+_FILES = (Path(__file__).parent.parent / "auto_aug_torchvision.py",)
 
 
 def kept_path(gpu: bool) -> Path:
@@ -57,6 +59,8 @@ def _key(gpu: bool) -> str:
     for folder in _SOURCES:
         for source in sorted(folder.glob("*.py")):
             digest.update(f"{folder.name}/{source.name}".encode() + b"\0" + source.read_bytes())
+    for source in _FILES:
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
     return digest.hexdigest()[:24]
 
 

@@ -194,13 +194,17 @@ def _recorded() -> Iterator[_Record]:
     import nvidia.dali.fn.random as dali_random
     from nvidia.dali.auto_aug import auto_augment, rand_augment, trivial_augment
 
+    from ..policy_seeds import POLICY_DEFINITION
+
     record = _Record()
-    uniform = dali_random.uniform
     appliers = [
         (rand_augment, "apply_rand_augment"),
         (trivial_augment, "apply_trivial_augment"),
         (auto_augment, "apply_auto_augment"),
     ]
+    # the draw operator is swapped by one thread at a time: what is there is read under the lock
+    POLICY_DEFINITION.acquire()
+    uniform = dali_random.uniform
     originals = [getattr(module, name) for module, name in appliers]
 
     def observed_uniform(*args: Any, **kwargs: Any) -> Any:
@@ -228,6 +232,7 @@ def _recorded() -> Iterator[_Record]:
         for (module, name), original in zip(appliers, originals, strict=True):
             setattr(module, name, original)
         _recording.record = None
+        POLICY_DEFINITION.release()
 
 
 # ---- the choices in words -------------------------------------------------------------------

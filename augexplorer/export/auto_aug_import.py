@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import copy
+import functools
 import inspect
 import linecache
 import warnings
@@ -23,7 +24,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..catalog.auto_aug import node_for_function
+from ..catalog.auto_aug import INDEPENDENT_DRAWS, node_for_function, takes_independent_draws
 from . import refusals
 from .alias_import import current_names
 from .derived_seeds import takes_random_seed
@@ -49,6 +50,11 @@ class PolicyCall:
     filename: str
     line: int
     ops: list[OpRecord] = field(default_factory=list)
+    # called through augexplorer.policy_seeds.independent_draws (an exported module's call)
+    independent: bool = False
+    # its random operators seeded seed, seed + 1, ... (independent_draws, or the torchvision
+    # policy, which calls it itself)
+    seeded_apart: bool = False
 
     @property
     def op(self) -> str | None:
@@ -78,30 +84,54 @@ class PolicyNode:
     shape: str | None
 
 
-def call_of(op: OpRecord) -> tuple[str, tuple[tuple[str, int], ...]] | None:
-    """The policy function that made `op` and the user's frames of that call (file, line),
-    or None when no policy made it."""
+# The functions of an exported module that call DALI's policy code: independent_draws
+# (augexplorer.policy_seeds) seeds a DALI policy's draws apart; torchvision_auto_augment
+# (augexplorer.auto_aug_torchvision) calls it for torchvision's policies. Their frames sit
+# between the user's line and DALI's.
+_SEEDING = "independent_draws"
+_CARRIED_POLICY = "torchvision_auto_augment"
+
+
+def call_of(op: OpRecord) -> tuple[str | None, tuple[tuple[str, int], ...], bool, bool] | None:
+    """The policy function that made `op` (None where `op`'s frames do not name it: DALI keeps
+    no frame of its own for some operators a carried function's call makes), the user's frames
+    of that call (file, line), whether the user called it through ``independent_draws``, and
+    whether its draws were seeded apart; None when no policy made it."""
     frames = refusals.origin_frames(op)
     for index, (filename, _line, name, _code) in enumerate(frames):
-        if refusals.in_auto_aug(filename):
-            if index == 0:
-                return None  # DALI recorded no frame of the caller's
-            caller = tuple((f, line) for f, line, _n, _c in frames[:index])
-            return name, caller
+        carried = name in (_SEEDING, _CARRIED_POLICY)
+        if not (carried or refusals.in_auto_aug(filename)):
+            continue
+        if index == 0:
+            return None  # DALI recorded no frame of the caller's
+        caller = tuple((f, line) for f, line, _n, _c in frames[:index])
+        if name == _CARRIED_POLICY:
+            return name, caller, False, True
+        if name == _SEEDING:
+            inner = [n for f, _l, n, _c in frames[index + 1 :] if refusals.in_auto_aug(f)]
+            return (inner[0] if inner else None), caller, True, True
+        return name, caller, False, False
     return None
 
 
 def policy_calls(ops: Sequence[OpRecord]) -> dict[str, PolicyCall]:
     """Each operator a policy call made (by instance name) -> that call."""
-    calls: dict[tuple[str, tuple[tuple[str, int], ...]], PolicyCall] = {}
+    calls: dict[tuple[tuple[tuple[str, int], ...], bool], PolicyCall] = {}
     found: dict[str, PolicyCall] = {}
     for op in ops:
         key = call_of(op)
         if key is None:
             continue
-        function, caller = key
+        function, caller, independent, seeded_apart = key
         filename, line = caller[-1]
-        call = calls.setdefault(key, PolicyCall(function, filename, line))
+        call = calls.setdefault(
+            (caller, independent),
+            PolicyCall(
+                function or "", filename, line, independent=independent, seeded_apart=seeded_apart
+            ),
+        )
+        if function and not call.function:  # named by another of the call's operators
+            call.function = function
         call.ops.append(op)
         found[op.instance] = call
     return found
@@ -129,7 +159,7 @@ def recover(call: PolicyCall, values: Mapping[str, Any] | None = None) -> Policy
     function = _dali_function(call.function)
     args, shape_is_node = _arguments(function, expression, call.function, known)
     seed = _seed(call)
-    traced = _trace(function, args, seed, shape_is_node)
+    traced = _trace(function, args, seed, shape_is_node, call.independent)
     try:
         inputs = _match(call.ops, traced)
     except NotRecovered:
@@ -147,6 +177,9 @@ def recover(call: PolicyCall, values: Mapping[str, Any] | None = None) -> Policy
         raise NotRecovered("its operators do not read the images it was given")
     if call.function == "auto_augment_image_net":
         args = {"policy_name": "image_net", **args}
+    if seed is not None and takes_independent_draws(call.op):
+        # a plain DALI call with a seed ties its draws; the node keeps the call's own draws
+        args[INDEPENDENT_DRAWS.name] = call.independent
     return PolicyNode(call.op, args, seed, images, inputs.get(_SHAPE))
 
 
@@ -168,16 +201,25 @@ def _call_expression(call: PolicyCall) -> tuple[ast.Call, set[str]]:
     except (SyntaxError, ValueError):
         raise NotRecovered("its source is not valid Python any more") from None
     found = [
-        node
+        _through_seeding(node) if call.independent else node
         for node in ast.walk(tree)
         if isinstance(node, ast.Call)
-        and _callee(node.func) == call.function
+        and _callee(node.func) == (_SEEDING if call.independent else call.function)
         and node.lineno <= call.line <= (node.end_lineno or node.lineno)
     ]
+    found = [node for node in found if _callee(node.func) == call.function]
     if not found:
         raise NotRecovered(f"line {call.line} holds no call of {call.function} now")
     expression = min(found, key=lambda node: (node.end_lineno or node.lineno) - node.lineno)
     return expression, _unchanged_parameters(tree, expression)
+
+
+def _through_seeding(node: ast.Call) -> ast.Call:
+    """``independent_draws(policy, images, ...)`` read as ``policy(images, ...)``."""
+    if not node.args or isinstance(node.args[0], ast.Starred):
+        return node
+    call = ast.Call(func=node.args[0], args=node.args[1:], keywords=node.keywords)
+    return ast.copy_location(call, node)  # its lines: where the user's call is
 
 
 def _unchanged_parameters(tree: ast.Module, call: ast.Call) -> set[str]:
@@ -227,6 +269,11 @@ def _callee(func: ast.expr) -> str:
 
 def _dali_function(name: str) -> Callable[..., Any]:
     from nvidia.dali.auto_aug import auto_augment, rand_augment, trivial_augment
+
+    if name == _CARRIED_POLICY:
+        from ..auto_aug_torchvision import torchvision_auto_augment
+
+        return torchvision_auto_augment
 
     for module in (auto_augment, rand_augment, trivial_augment):
         function = getattr(module, name, None)
@@ -316,13 +363,16 @@ def _plain(value: Any) -> bool:
 
 
 def _seed(call: PolicyCall) -> int | None:
-    """The one seed the policy gave all its random operators, None when it was given none."""
-    seeds = {
+    """The one seed the policy gave all its random operators (through independent_draws, the
+    first of seed, seed + 1, ...), None when it was given none."""
+    seeds = [
         int(op.args["seed"].value()) if "seed" in op.args else None
         for op in call.ops
         if takes_random_seed(op.schema)
-    }
-    if len(seeds) > 1:
+    ]
+    if call.seeded_apart and seeds and None not in seeds:
+        return seeds[0]  # the trace checks that the others follow from it
+    if len(set(seeds)) > 1:
         raise NotRecovered("its random operators were given different seeds")
     return next(iter(seeds), None)
 
@@ -331,10 +381,20 @@ def _seed(call: PolicyCall) -> int | None:
 
 
 def _trace(
-    function: Callable[..., Any], args: dict[str, Any], seed: int | None, shape_is_node: bool
+    function: Callable[..., Any],
+    args: dict[str, Any],
+    seed: int | None,
+    shape_is_node: bool,
+    independent: bool = False,
 ) -> list[OpRecord]:
-    """The operators `function` makes with `args`, fed from stand-ins (external sources)."""
+    """The operators `function` makes with `args` (through independent_draws where the call
+    was), fed from stand-ins (external sources)."""
     from nvidia.dali import fn, pipeline_def, types
+
+    from ..policy_seeds import independent_draws
+
+    if independent:
+        function = functools.partial(independent_draws, function)
 
     kwargs = {name: _dali(value) for name, value in args.items()}
     if seed is not None:

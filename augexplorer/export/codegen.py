@@ -32,7 +32,15 @@ from ..spec import GraphSpec, PythonCode, Ref, Source
 from ..spec.io import to_json
 from ..validate import validate
 from . import template, template_detection, template_schedules
-from .auto_aug_source import policy_imports, policy_source
+from .auto_aug_source import (
+    CARRIED_NAMES,
+    carried_policy_source,
+    carries_policy,
+    carries_seeds,
+    policy_imports,
+    policy_source,
+    with_carried_imports,
+)
 from .branches import write_branches
 from .carried import RANK, image_check_source, rank_seed_source, seed_source
 from .detection import GraphForm, coco_data, graph_form, per_object_outputs
@@ -126,6 +134,7 @@ MODULE_NAMES = frozenset(
     # what every module reading files carries of augexplorer.image_check
     | {*image_check.CARRIED_CONSTANTS, *(function.__name__ for function in image_check.CARRIED)}
     | POLICY_MODULES  # nvidia.dali.auto_aug modules, imported where a graph calls a policy
+    | CARRIED_NAMES  # what a module carrying torchvision's AutoAugment defines and imports
     | {"math"}  # nvidia.dali.math, imported where an expression calls its functions
     # what a module of a graph with schedules adds (template_schedules)
     | {
@@ -329,6 +338,16 @@ class _Writer:
                 return name
         return None
 
+    @property
+    def _carries_policy(self) -> bool:
+        return carries_policy(step.op for step in self.steps)
+
+    @property
+    def _carries_seeds(self) -> bool:
+        """Whether the module carries augexplorer.policy_seeds (and maybe the torchvision
+        policy, which calls it)."""
+        return self._carries_policy or carries_seeds(self.steps)
+
     def module(self) -> str:
         from .. import __version__
 
@@ -362,7 +381,8 @@ class _Writer:
             "python_sources": self._python_sources(),
             "numpy_import": "import numpy as np\n" if self.python_steps else "",
             "auto_aug_import": policy_imports([step.op for step in self.steps]),
-            "math_import": math_import(self.steps),
+            # the carried torchvision policy rounds offsets with nvidia.dali.math
+            "math_import": ", math" if self._carries_policy else math_import(self.steps),
             "returns": ", ".join(self.var(ref) for ref in self.plan.outputs.values()),
             # the folder rule of augexplorer.folder_listing, written into the module
             "image_suffixes": literal(sorted(IMAGE_SUFFIXES)),
@@ -384,6 +404,8 @@ class _Writer:
                 "from nvidia.dali.plugin.pytorch",
                 "from nvidia.dali.pipeline import Pipeline\nfrom nvidia.dali.plugin.pytorch",
             )
+        if self._carries_seeds:
+            imports = with_carried_imports(imports, self._carries_policy)
         parts = [template.HEADER, imports]
         parts += [template.CONSTANTS, template.RANK_SEEDS]
         if self.spec.schedules:
@@ -393,6 +415,8 @@ class _Writer:
         if self.python_steps:
             parts.append(template.PYTHON_FUNCTIONS)
         parts.append(template.ARRAY_SOURCE if self.arrays else template.FILE_SOURCES)
+        if self._carries_seeds:
+            parts.append(carried_policy_source(self._carries_policy))
         pipeline = template.PIPELINE
         if self.spec.schedules:
             pipeline = pipeline.replace("rank=0):", "rank=0, strengths=None):")
@@ -442,6 +466,9 @@ class _Writer:
             parts.append(template_detection.KEYPOINTS)
         if self.python_steps:
             parts.append(template.PYTHON_FUNCTIONS)
+        if self._carries_seeds:
+            parts[1] = with_carried_imports(parts[1], self._carries_policy)
+            parts.append(carried_policy_source(self._carries_policy))
         parts += [
             template_detection.PIPELINE_COCO,
             template_detection.DETECTION_ITERATOR,

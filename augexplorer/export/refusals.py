@@ -101,7 +101,12 @@ def auto_aug(policy: str, reason: str = "") -> Construct:
             "call's arguments written as constants or with the pipeline function's parameters "
             "(and seed=... given for the same draws); or import the pipeline "
             f"without it and add an {op} node with the same arguments and seed (it draws the "
-            f"same values), or start from the '{AUTO_AUG_PRESETS[op]}' preset"
+            "same values)"
+            + (
+                f", or start from the '{AUTO_AUG_PRESETS[op]}' preset"
+                if op in AUTO_AUG_PRESETS
+                else ""
+            )
         )
     return Construct(f"DALI's auto_aug policy `{policy}`", fix, reason)
 

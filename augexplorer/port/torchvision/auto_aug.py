@@ -1,5 +1,6 @@
-"""torchvision's AutoAugment, RandAugment and TrivialAugmentWide as DALI's auto_aug policies,
-with torchvision's defaults (nearest-neighbour sampling, fill 0) written out."""
+"""torchvision's AutoAugment, RandAugment and TrivialAugmentWide as auto_aug policy nodes, with
+torchvision's defaults (nearest-neighbour sampling, fill 0) written out: AutoAugment as
+torchvision's own sub-policies (``auto_aug.torchvision_auto_augment``), the other two as DALI's."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from ..model import Symbol, TransformCall
 from .arguments import INTERPOLATION, fill_value, interpolation_name
 from .grades import grade
 
-# torchvision's AutoAugmentPolicy -> DALI's policy names
-POLICIES = {"IMAGENET": "image_net", "SVHN": "svhn", "CIFAR10": "reduced_cifar10"}
+# torchvision's AutoAugmentPolicy -> the policy_name of augexplorer's node that holds
+# torchvision's own sub-policies (augexplorer.auto_aug_torchvision; DALI's auto_augment policies
+# are other lists)
+POLICIES = {"IMAGENET": "imagenet", "SVHN": "svhn", "CIFAR10": "cifar10"}
 
 
 def _common(call: TransformCall, context: PortContext, index: int) -> dict[str, object]:
@@ -30,7 +33,9 @@ def auto_augment(call: TransformCall, context: PortContext) -> Grade:
     if name not in POLICIES:
         raise Refuse(f"policy {name} has no DALI counterpart")
     args = {"policy_name": POLICIES[name], **_common(call, context, 1)}
-    context.add("auto_augment", "auto_aug.auto_augment", args, seed=True)
+    if args["fill_value"] == 0:  # the node's default, torchvision's fill
+        del args["fill_value"]
+    context.add("auto_augment", "auto_aug.torchvision_auto_augment", args, seed=True)
     return grade(call.name, policy=name)
 
 

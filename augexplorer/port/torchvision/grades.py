@@ -165,16 +165,16 @@ GRADES: dict[str, Measured] = {
     "AutoAugment": Measured(
         "approximate",
         (
-            "DALI's auto_augment image_net policy, with torchvision's nearest sampling and "
-            "fill; that policy is by design another list than torchvision's (TensorFlow's "
-            "ImageNet policy, 11 magnitude bins, with shear Y, translate Y and solarize-add, "
-            "without sharpness and contrast; 2 of torchvision's 25 sub-policies hold the same "
-            "operations), so the sub-policies drawn differ. Each operation of torchvision's "
-            "policy at its own magnitude, pinned on both sides (the AutoAugment table at the "
-            "end): posterize, solarize, invert, shear and rotation by 30 degrees exact, other "
-            "rotations off only on sampling ties (mean 0.01), colour and contrast within 1 grey "
-            "level, auto-contrast mean 0.5, sharpness mean 0.45 (max 22 on the 1 px border), "
-            "equalize mean 1.75.",
+            "augexplorer's torchvision_auto_augment node: torchvision's own 25 sub-policies of "
+            "the chosen policy on its 10 magnitude bins (DALI's auto_augment image_net policy "
+            "is another list, TensorFlow's: 2 of torchvision's 25 hold the same operations "
+            "there), drawn as torchvision draws them (a sub-policy per image, a coin per stage, a sign) by "
+            "DALI's generator, with torchvision's nearest sampling and fill. Each operation at "
+            "every bin the three policies use (the AutoAugment table at the end): posterize, "
+            "solarize, invert and the translations (whole pixels, as torchvision) exact; shears "
+            "and rotations off only where a source pixel falls on a sampling tie (mean at most "
+            "1.44); colour, contrast and brightness within 1 grey level; auto-contrast mean 0.5; "
+            "sharpness mean up to 0.47 (max 28 on the 1 px border); equalize mean 1.75.",
         ),
     ),
     "RandAugment": Measured(
