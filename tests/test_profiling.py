@@ -245,6 +245,38 @@ def test_profile_of_a_session_uses_its_graph() -> None:
     assert result.nodes == ["source", "decode", "resize", "normalize"]
 
 
+def _count_sessions_built(monkeypatch: pytest.MonkeyPatch) -> list[Session]:
+    built: list[Session] = []
+    build = Session.__init__
+
+    def counted(self: Session, *args: Any, **kwargs: Any) -> None:
+        built.append(self)
+        build(self, *args, **kwargs)
+
+    monkeypatch.setattr(Session, "__init__", counted)
+    return built
+
+
+def test_profile_of_a_session_times_that_session_without_building_another(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    session = Session("imagenet_val", batch_size=4, device_id=None)
+    session.set_arg("resize", "resize_shorter", 240.0)
+    built = _count_sessions_built(monkeypatch)
+    # asking for what the session already has (its batch size, its threads) is no change
+    same = profile(session, repeats=1, warmup=0, batch_size=4, num_threads=session.num_threads)
+    assert built == []
+    # a change builds its own session, timing the same plan; the given one keeps its batch
+    changed = profile(session, repeats=1, warmup=0, num_threads=session.num_threads + 1)
+    assert len(built) == 1 and built[0] is not session
+    assert session.plan.spec.batch_size == 4
+    assert [(r.node, r.op, r.device, r.steps) for r in same.rows] == [
+        (r.node, r.op, r.device, r.steps) for r in changed.rows
+    ]
+    assert (same.name, same.batch_size, same.device) == (changed.name, 4, "cpu")
+    assert changed.num_threads == same.num_threads + 1
+
+
 def test_chart_is_written_as_png(val_profile, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     path = val_profile.save_chart(tmp_path / "profile.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -47,7 +47,8 @@ def profile(
     """Time every node of a graph, and the graph fused into one pipeline.
 
     `spec_or_session` is a spec, a preset name or a :class:`~augexplorer.Session` (its graph,
-    data, threads and device are used). `data` is a folder, file list or arrays, as for a
+    data, threads and device are used; the session itself, unless `data`, `device`,
+    `batch_size` or `num_threads` change them, which a new session does). `data` is a folder, file list or arrays, as for a
     session. `device` puts every operator on ``"cpu"`` or ``"gpu"`` (decoders on ``"mixed"``);
     ``None`` keeps the graph's own placement. `progress(done, total)` is called after each run.
 
@@ -183,17 +184,7 @@ def _session(
     num_threads: int | None,
 ) -> Session:
     if isinstance(spec_or_session, Session):
-        given = spec_or_session
-        spec = given.plan.spec
-        if batch_size is not None:
-            spec = dataclasses.replace(spec, batch_size=batch_size)
-        return Session(
-            place_on(spec, device, given.catalog),
-            data if data is not None else given.arrays,
-            device_id=given.device_id,
-            num_threads=num_threads or given.num_threads,
-            catalog=given.catalog,
-        )
+        return _given_or_changed(spec_or_session, data, device, batch_size, num_threads)
     from ..catalog import load_catalog
     from ..presets import preset
 
@@ -202,6 +193,33 @@ def _session(
     if batch_size is not None:
         spec = dataclasses.replace(spec, batch_size=batch_size)
     return Session(place_on(spec, device, catalog), data, num_threads=num_threads, catalog=catalog)
+
+
+def _given_or_changed(
+    given: Session,
+    data: Any,
+    device: str | None,
+    batch_size: int | None,
+    num_threads: int | None,
+) -> Session:
+    """`given` itself when the profile asks nothing of it that it does not already have: its
+    plan, data and threads are what a new session would hold, and building one would open the
+    data and validate the graph again. Otherwise a new session with the changes, so that the
+    given one (a panel's, say) is left as it was."""
+    spec = given.plan.spec
+    if batch_size is not None:
+        spec = dataclasses.replace(spec, batch_size=batch_size)
+    spec = place_on(spec, device, given.catalog)
+    threads = num_threads or given.num_threads
+    if data is None and threads == given.num_threads and spec == given.plan.spec:
+        return given
+    return Session(
+        spec,
+        data if data is not None else given.arrays,
+        device_id=given.device_id,
+        num_threads=threads,
+        catalog=given.catalog,
+    )
 
 
 def _open_sources(plan: Plan, arrays: Any) -> dict[str, SourceData]:
