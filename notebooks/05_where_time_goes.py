@@ -234,14 +234,15 @@ train_transform = T.Compose([
     T.Normalize(mean=[0.485, 0.456, 0.406], std=[0.229, 0.224, 0.225]),
 ])
 """
-compose_file = Path(tempfile.mkdtemp(prefix="augexplorer-compose-")) / "train_compose.py"
-compose_file.write_text(COMPOSE, encoding="utf-8")
-
 reference = os.environ.get("AUGEXPLORER_REFERENCE_PYTHON", "")
 if reference and os.access(reference, os.X_OK):
-    real = bench_against(
-        compose_file, python=reference, run_file=True, images=64, batch_size=8, rounds=3
-    )
+    # the file lives in a temporary folder, removed as soon as it is timed
+    with tempfile.TemporaryDirectory(prefix="augexplorer-compose-") as folder:
+        compose_file = Path(folder) / "train_compose.py"
+        compose_file.write_text(COMPOSE, encoding="utf-8")
+        real = bench_against(
+            compose_file, python=reference, run_file=True, images=64, batch_size=8, rounds=3
+        )
     print(real.table())
 else:
     real = None

@@ -31,6 +31,7 @@
 
 # %%
 import importlib.util
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -206,3 +207,10 @@ print("first boxes in pixels:", target["boxes"][:2].round().tolist())
 # %%
 panel = Explorer(graph, autosave=None)
 display(panel)
+
+# %% [markdown]
+# The temporary folder of section 5 holds the exported module, already loaded above: copy it
+# next to your training script if you want to keep it, then remove the folder:
+
+# %%
+shutil.rmtree(workdir)

@@ -27,6 +27,7 @@
 import importlib.util
 import os
 import re
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -247,3 +248,10 @@ try:
 except (AssertionError, RuntimeError) as error:  # PyTorch's words for a missing CUDA
     print("not on this PyTorch:", error)
     assert not torch.cuda.is_available()
+
+# %% [markdown]
+# The temporary folder of section 1 holds the training script, its file list and the exported
+# module: copy what you want to keep, then remove it:
+
+# %%
+shutil.rmtree(workdir)

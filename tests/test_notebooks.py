@@ -123,10 +123,18 @@ def python3_kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=_ids(NOTEBOOKS))
 def test_notebook_runs_top_to_bottom(
-    notebook: Path, tmp_path: Path, python3_kernel: str, record_property: Any
+    notebook: Path,
+    tmp_path: Path,
+    python3_kernel: str,
+    record_property: Any,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     workdir = tmp_path / "run"
     workdir.mkdir()
+    # the kernel's temporary folder, watched for what the notebook leaves behind
+    kernel_temp = tmp_path / "temp"
+    kernel_temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(kernel_temp))
     copy = workdir / notebook.name
     shutil.copy(notebook, copy)  # never execute (or write outputs into) the repository's file
     nb = nbformat.read(copy, as_version=4)
@@ -160,6 +168,11 @@ def test_notebook_runs_top_to_bottom(
         if output.output_type == "error"
     ]
     assert not errors
+
+    # a reader runs the notebooks again and again: each temporary folder one makes (our names
+    # start "augexplorer-") is gone once it has run and its kernel has stopped
+    left = sorted(path.name for path in kernel_temp.glob("augexplorer-*"))
+    assert not left, f"{notebook.name} left temporary folders behind: {left}"
 
     # What the run left is what the cleaner strips: a run saved over the repository's file and
     # cleaned gives the committed file back.
