@@ -10,7 +10,10 @@ folders) is read by both sides:
   epoch, every node's output and every draw counted into running sums, the build included.
 Both use the same batch and DALI threads. The two take turns, `--rounds` times each; each side
 keeps its fastest round (other programs on the machine only ever add time). Goal (issue 31):
-stats within 1.1x of the loader's time. Writes benchmarks/results/stats_all.json.
+stats within 1.1x of the loader's time. Each side's CPU time (every thread of this process, DALI's
+included) is recorded beside it: on a machine whose other programs come and go it moves far less
+than the elapsed time, so its ratio says more about the work each side does.
+Writes benchmarks/results/stats_all.json.
 
     python benchmarks/bench_stats_all.py [--graph reference] [--copies 32] [--rounds 2]
 """
@@ -62,19 +65,21 @@ def exported(graph: str, folder: Path, where: Path) -> ModuleType:
     return module
 
 
-def time_loader(module: ModuleType, folder: Path) -> tuple[float, int]:
-    start = time.perf_counter()
+def time_loader(module: ModuleType, folder: Path) -> tuple[float, float, int]:
+    """Elapsed and CPU seconds of one epoch of the exported loader, and the images it gave."""
+    start, cpu = time.perf_counter(), time.process_time()
     loader = module.make_loader(str(folder), batch_size=BATCH, device="cpu", num_threads=THREADS)
     images = sum(len(batch[0][module.OUTPUTS[0]]) for batch in loader)  # one epoch
-    return time.perf_counter() - start, images
+    return time.perf_counter() - start, time.process_time() - cpu, images
 
 
-def time_stats(graph: str, folder: Path) -> tuple[float, int]:
-    start = time.perf_counter()
+def time_stats(graph: str, folder: Path) -> tuple[float, float, int]:
+    """Elapsed and CPU seconds of `collect_stats_all` over the folder, and the images counted."""
+    start, cpu = time.perf_counter(), time.process_time()
     stats = collect_stats_all(
         graph, str(folder), batch_size=BATCH, device_id=None, num_threads=THREADS
     )
-    return time.perf_counter() - start, stats.samples
+    return time.perf_counter() - start, time.process_time() - cpu, stats.samples
 
 
 def main() -> None:
@@ -89,19 +94,24 @@ def main() -> None:
         folder.mkdir()
         count = make_folder(folder, args.copies)
         module = exported(args.graph, folder, root)
-        loader, stats = [], []
+        loader, stats, loader_cpu, stats_cpu = [], [], [], []
         for round_index in range(args.rounds):
-            sides = [("loader", loader), ("stats", stats)]
-            for name, times in sides if round_index % 2 == 0 else sides[::-1]:
-                seconds, images = (
+            sides = [("loader", loader, loader_cpu), ("stats", stats, stats_cpu)]
+            for name, times, cpu_times in sides if round_index % 2 == 0 else sides[::-1]:
+                seconds, cpu, images = (
                     time_loader(module, folder)
                     if name == "loader"
                     else time_stats(args.graph, folder)
                 )
                 assert images == count, f"{name} read {images} images of {count}"
                 times.append(seconds)
-            print(f"round {round_index + 1}: loader {loader[-1]:.2f} s, stats {stats[-1]:.2f} s")
+                cpu_times.append(cpu)
+            print(
+                f"round {round_index + 1}: loader {loader[-1]:.2f} s ({loader_cpu[-1]:.2f} s "
+                f"CPU), stats {stats[-1]:.2f} s ({stats_cpu[-1]:.2f} s CPU)"
+            )
     ratio = min(stats) / min(loader)
+    cpu_ratio = min(stats_cpu) / min(loader_cpu)
     record = {
         "graph": args.graph,
         "images": count,
@@ -112,12 +122,16 @@ def main() -> None:
         "loader_images_per_s": count / min(loader),
         "stats_images_per_s": count / min(stats),
         "ratio": ratio,
+        "loader_cpu_s": loader_cpu,
+        "stats_cpu_s": stats_cpu,
+        "cpu_ratio": cpu_ratio,
         "goal": "<= 1.1",
         "machine": machine(),
     }
     print(
         f"{count} images: loader {count / min(loader):.1f} images/s, stats "
-        f"{count / min(stats):.1f} images/s; stats takes {ratio:.2f}x the loader's time"
+        f"{count / min(stats):.1f} images/s; stats takes {ratio:.2f}x the loader's time "
+        f"and {cpu_ratio:.2f}x its CPU time"
     )
     print(f"wrote {write_results('stats_all', record)}")
 

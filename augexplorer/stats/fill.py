@@ -90,7 +90,9 @@ def fill_share(
     every `step`-th row and column (a regular grid estimates a share of area closely)."""
     if image.size == 0:
         return 0.0
-    value = as_stored(value, image.dtype)
+    stored: list[float] | list[int] = as_stored(value, image.dtype)
+    if image.dtype.kind in "ui":  # whole numbers in range: compared in the image's own type
+        stored = [int(v) for v in stored]  # (a float would cast every pixel to float64 first)
     if step > 1 and image.ndim >= 2:
         spatial = [axis for axis in range(image.ndim) if axis != channel_axis][:2]
         index = [slice(None)] * image.ndim
@@ -98,11 +100,11 @@ def fill_share(
             index[axis] = slice(None, None, step)
         image = image[tuple(index)]
     if channel_axis is None:
-        return float(np.count_nonzero(image == value[0])) / image.size
+        return float(np.count_nonzero(image == stored[0])) / image.size
     planes = np.moveaxis(image, channel_axis, 0)
-    matches = np.ones(planes.shape[1:], dtype=bool)
-    for channel, plane in enumerate(planes):
-        matches &= plane == value[channel % len(value)]
+    matches = planes[0] == stored[0]
+    for channel in range(1, planes.shape[0]):
+        matches &= planes[channel] == stored[channel % len(stored)]
     return float(np.count_nonzero(matches)) / matches.size
 
 

@@ -2,7 +2,8 @@
 share of values clipped at the ends of the dtype's range.
 
 uint8 outputs are counted in one 256-bin histogram per channel (exact mean, std, min, max and
-clipped shares, cheaply: a bincount per channel); other dtypes keep running moments.
+clipped shares), by Pillow, a whole batch at once where its pixels lie in one buffer; other
+dtypes keep running moments.
 """
 
 from __future__ import annotations
@@ -72,6 +73,57 @@ def _pillow_histograms(array: np.ndarray, channel: int | None) -> np.ndarray | N
     return np.asarray(picture.histogram(), dtype=np.int64).reshape(channels, 256)
 
 
+STREAM_WIDTH = 4096  # pixels a row of the image a batch's pixels are counted as
+STREAM_ROWS = 64  # rows counted at a time: 1 MiB of RGBX, which stays in the cache for counting
+
+
+def _pixel_stream(samples: list[np.ndarray], layout: str) -> tuple[np.ndarray, int] | None:
+    """A uint8 batch whose values lie in one buffer, pixel after pixel with the channels last
+    (as DALI's HWC images do): that buffer and the channels; else None."""
+    flat = getattr(samples, "flat", None)
+    if flat is None or flat.dtype != np.uint8 or not samples:
+        return None
+    ndim = samples[0].ndim
+    channel = channel_axis(layout, ndim)
+    if channel is None:
+        channels = 1 if ndim == 2 else 0
+    else:
+        channels = int(samples[0].shape[channel]) if channel == ndim - 1 else 0
+    if channels not in _PILLOW_MODES:
+        return None
+    for array in samples:
+        if array.ndim != ndim or (channel is not None and array.shape[channel] != channels):
+            return None
+    return flat, channels
+
+
+def _stream_histograms(flat: np.ndarray, channels: int) -> np.ndarray:
+    """Per-channel 256-bin counts of interleaved pixels, shape (channels, 256): Pillow counts
+    them as images of STREAM_ROWS rows of STREAM_WIDTH pixels, one reused (its memory is left
+    unfilled: every pixel is written before it is counted), numpy the last part."""
+    from PIL import Image
+
+    rows = flat.size // channels // STREAM_WIDTH
+    counts = np.zeros((channels, 256), dtype=np.int64)
+    mode = _PILLOW_MODES[channels]
+    row_values = STREAM_WIDTH * channels
+    start = 0
+    picture = None
+    for size in (STREAM_ROWS,) * (rows // STREAM_ROWS) + (
+        (rows % STREAM_ROWS,) if rows % STREAM_ROWS else ()
+    ):
+        if picture is None or picture.height != size:
+            picture = Image.new(mode, (STREAM_WIDTH, size), None)
+        stop = start + size * row_values
+        picture.frombytes(flat[start:stop], "raw", mode)
+        counts += np.asarray(picture.histogram(), dtype=np.int64).reshape(channels, 256)
+        start = stop
+    rest = flat[start:].reshape(-1, channels)
+    for index in range(channels):
+        counts[index] += np.bincount(rest[:, index], minlength=256)
+    return counts
+
+
 @dataclass
 class OutputStats:
     """Everything counted about one node output (`ref`), sample by sample."""
@@ -93,24 +145,43 @@ class OutputStats:
     clipped_high: int = 0
     clip_range: tuple[float, float] | None = None  # the dtype's ends, for integer dtypes
 
-    def add_batch(self, samples: list[np.ndarray], layout: str) -> None:
-        """Count one batch (one array per sample)."""
+    def add_batch(
+        self, samples: list[np.ndarray], layout: str, same_values: np.ndarray | None = None
+    ) -> np.ndarray | None:
+        """Count one batch (one array per sample; a :class:`~augexplorer.stats.host.HostViews`
+        with its flat buffer lets uint8 pixels be counted in one call for the whole batch).
+        `same_values`: the batch's per-channel counts where they are already known (the output
+        holds the same values as another, only in other places, as a flip's does); they are
+        used when they count as many values as the batch holds. Returns the batch's per-channel
+        counts where its uint8 pixels were counted in one piece, else None."""
+        stream = _pixel_stream(samples, layout)
         sizes: list[tuple[int, int]] = []
         for array in samples:
-            size = self._add_sample(array, layout)
+            size = self._add_sample(array, layout, count_values=stream is None)
             if size is not None:
                 sizes.append(size)
+        counts = None
+        if stream is not None and stream[0].size:
+            flat, channels = stream
+            self.values += flat.size
+            counts = same_values
+            if counts is None or counts.shape[0] != channels or int(counts.sum()) != flat.size:
+                counts = _stream_histograms(flat, channels)
+            self._add_counts(counts)
         if sizes:  # one running update per batch: per sample, the bookkeeping would dominate
             heights, widths = np.array(sizes, dtype=np.float64).T
             self.heights.add(heights)
             self.widths.add(widths)
             self.aspects.add(widths / np.where(heights > 0, heights, np.nan))
+        return counts
 
     def add(self, array: np.ndarray, layout: str) -> None:
         """Count one sample."""
         self.add_batch([array], layout)
 
-    def _add_sample(self, array: np.ndarray, layout: str) -> tuple[int, int] | None:
+    def _add_sample(
+        self, array: np.ndarray, layout: str, count_values: bool = True
+    ) -> tuple[int, int] | None:
         self.samples += 1
         self.layout = self.layout or layout
         self.dtype = self.dtype or str(array.dtype)
@@ -118,7 +189,7 @@ class OutputStats:
         if shape in self.shapes or len(self.shapes) < DISTINCT_SHAPES:
             self.shapes[shape] = self.shapes.get(shape, 0) + 1
         axes = spatial_axes(layout, array.ndim)
-        if array.size:
+        if array.size and count_values:
             self._add_values(array, channel_axis(layout, array.ndim))
         return None if axes is None else (shape[axes[0]], shape[axes[1]])
 
@@ -141,6 +212,11 @@ class OutputStats:
         if counts is None:
             planes = [array] if channel is None else list(np.moveaxis(array, channel, 0))
             counts = np.stack([np.bincount(plane.reshape(-1), minlength=256) for plane in planes])
+        self._add_counts(counts)
+
+    def _add_counts(self, counts: np.ndarray) -> None:
+        """Add per-channel 256-bin counts, shape (channels, 256)."""
+        self.clip_range = (0.0, 255.0)
         if self.histograms is None:
             self.histograms = np.zeros((counts.shape[0], 256), dtype=np.int64)
         elif self.histograms.shape[0] < counts.shape[0]:

@@ -27,6 +27,7 @@ from .boxes import BoxCounter
 from .draws import DrawHistogram
 from .fill import FillStats, fill_share, fill_value, grid_step
 from .findings import find_warnings
+from .host import HostViews, cpu_views, same_bytes
 from .labels import LabelCounts
 from .pixels import OutputStats, channel_axis
 from .policies import policy_counters
@@ -36,6 +37,10 @@ from .report import Stats
 from .windows import window_counters
 
 Progress = Callable[[int, int], None]
+
+# Ops whose output holds exactly its input's values, only moved: its per-channel counts are its
+# input's (a horizontal, vertical or depthwise flip mirrors the pixels, whatever it draws).
+VALUE_PRESERVING_OPS = frozenset({"flip"})
 
 
 class CancelFlag(Protocol):
@@ -284,13 +289,14 @@ def _run_error(
     )
 
 
-def host_views(batch: Any) -> list[np.ndarray]:
+def host_views(batch: Any) -> HostViews:
     """One array per sample, viewing the pipeline's own output memory (no copy on the CPU);
     valid until the pipeline runs again, which is after the batch has been counted."""
-    if hasattr(batch, "as_cpu"):  # a GPU batch: its host copy is ours to keep
-        host = batch.as_cpu()
-        return [np.array(host.at(index)) for index in range(len(host))]
-    return [np.asarray(batch[index]) for index in range(len(batch))]
+    from nvidia.dali.backend import TensorListCPU
+
+    if not isinstance(batch, TensorListCPU):  # a GPU batch: views of its host copy
+        batch = batch.as_cpu()
+    return cpu_views(batch)
 
 
 class _ArrayFeeder:
@@ -323,6 +329,8 @@ class _Counter:
         self.applied: dict[str, Rate] = {}
         self.nested: dict[str, Rate] = {}
         self.outputs: dict[str, OutputStats] = {}
+        self.same_values: dict[str, str] = {}  # output -> the input whose values it reorders
+        self.first_inputs: dict[str, str] = {}  # output -> its first input, where counted too
         self.fills: dict[str, tuple[FillStats, Step]] = {}
         self.labels: dict[str, LabelCounts] = {}
         for step in plan.steps:
@@ -388,6 +396,12 @@ class _Counter:
         op = step.op if step.role != "source" else "source"
         self.outputs[str(ref)] = OutputStats(str(ref), step.origin, op)
         self.refs.append(ref)
+        if step.inputs and str(step.inputs[0]) in self.outputs:
+            input_ref = str(step.inputs[0])
+            if op in VALUE_PRESERVING_OPS:
+                self.same_values[str(ref)] = input_ref
+            else:
+                self.first_inputs[str(ref)] = input_ref
 
     def _nested(self) -> None:
         """A conditional node after other conditional nodes: count how often all of them ran."""
@@ -412,11 +426,11 @@ class _Counter:
     def add(self, outputs: tuple[Any, ...], keep: int | None = None) -> None:
         """Count one batch of the pipeline's outputs: its first `keep` samples when given."""
         batch = dict(zip((str(r) for r in self.refs), outputs, strict=True))
-        hosts: dict[str, list[np.ndarray]] = {}
+        hosts: dict[str, HostViews] = {}
 
-        def host(ref: str) -> list[np.ndarray]:
+        def host(ref: str) -> HostViews:
             if ref not in hosts:
-                hosts[ref] = host_views(batch[ref])[:keep]
+                hosts[ref] = host_views(batch[ref]).first(keep)
             return hosts[ref]
 
         for step_id, draw in self.draws.items():
@@ -438,8 +452,15 @@ class _Counter:
                 if other in flags:
                     together &= flags[other]
             rate.add(int(together.sum()), together.size)
-        for ref, output in self.outputs.items():
-            output.add_batch(host(ref), str(batch[ref].layout() or ""))
+        counted: dict[str, np.ndarray | None] = {}
+        for ref, output in self.outputs.items():  # in graph order: a node's input comes first
+            same = counted.get(self.same_values.get(ref, ""))
+            input_ref = self.first_inputs.get(ref)
+            if same is None and input_ref is not None and counted.get(input_ref) is not None:
+                # an output equal to its input byte for byte (a brightness of 1, a crop of the
+                # whole image) has its input's counts; comparing costs far less than counting
+                same = counted[input_ref] if same_bytes(host(ref), host(input_ref)) else None
+            counted[ref] = output.add_batch(host(ref), str(batch[ref].layout() or ""), same)
         for step_id, (fill, step) in self.fills.items():
             source_ref = str(step.inputs[0])
             if source_ref not in batch:
