@@ -56,21 +56,24 @@ def test_notebook7_renders_the_panel_and_a_slider_changes_the_grid(
         timeout=30_000,
     )
     before = grid_src(page)
-    handle.focus()
-    for _ in range(5):
+    code = "explorer.flush(); print(explorer.result.plan.spec.node('rotate').args['fill_value'])"
+    # Each press taken before the next, as a person sees the value move: a burst of presses is
+    # the drag test's (test_grid_drag_browser); here a press made while the kernel redraws the
+    # panel was once lost under load (CI), which this test is not about.
+    for pressed in range(1, 6):
+        handle.focus()
         handle.press("ArrowRight")
+        for _ in range(40):
+            ran = float(kernel_eval(page, code))
+            if ran == float(pressed):
+                break
+            page.wait_for_timeout(250)
+        assert ran == float(pressed), f"press {pressed}: the kernel ran {ran}"
     page.wait_for_function(
         "(before) => document.querySelector('.ax-explorer canvas.ax-grid').dataset.key !== before",
         arg=before,
         timeout=30_000,
     )
-    code = "explorer.flush(); print(explorer.result.plan.spec.node('rotate').args['fill_value'])"
-    for _ in range(40):
-        ran = float(kernel_eval(page, code))
-        if ran == 5.0:
-            break
-        page.wait_for_timeout(250)
-    assert ran == 5.0  # the last key press is what ran
     page.locator(".ax-explorer").first.screenshot(path=str(artifacts / "notebook7-panel.png"))
 
 
