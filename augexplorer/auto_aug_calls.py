@@ -15,18 +15,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .builder import dali_value
-from .catalog.auto_aug import INDEPENDENT_DRAWS, policy_function, takes_independent_draws
+from .catalog.auto_aug import INDEPENDENT_DRAWS, draws_apart, policy_function
 from .plan import Step
 from .policy_seeds import independent_draws
 
 # DALI's policies call two operators through their deprecated `fn.experimental` aliases; the
 # warning is about DALI's own code, which the user cannot change.
 _DALI_ALIAS_WARNING = re.compile(r".*nvidia\.dali\.fn\.experimental\.\w+` is now deprecated")
-
-
-def independent(step: Step) -> bool:
-    """Whether a DALI policy step's random draws are seeded apart (:mod:`.policy_seeds`)."""
-    return takes_independent_draws(step.op) and bool(step.args.get(INDEPENDENT_DRAWS.name, True))
 
 
 def policy_kwargs(step: Step) -> dict[str, Any]:
@@ -51,7 +46,7 @@ def call_policy(
     only on the samples where it is true, the others pass through unchanged.
     """
     function = policy_function(step.op)
-    if independent(step):
+    if draws_apart(step.op, step.args):
         function = functools.partial(independent_draws, function)
     kwargs = {**policy_kwargs(step), **arg_inputs}
     # DALI shows its deprecation warnings whatever the filters say; recording them is the way

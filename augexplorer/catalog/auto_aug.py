@@ -14,7 +14,7 @@ import inspect
 import re
 import types as pytypes
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,6 +150,12 @@ def takes_independent_draws(op: str) -> bool:
     """Whether `op` has the `independent_draws` argument (DALI's own policies; augexplorer's
     torchvision policy always draws apart)."""
     return is_auto_aug(op) and not POLICIES[op].carried
+
+
+def draws_apart(op: str, args: Mapping[str, Any]) -> bool:
+    """Whether a node of DALI policy `op` with `args` is called through
+    :func:`augexplorer.policy_seeds.independent_draws` (its switch is on unless set off)."""
+    return takes_independent_draws(op) and bool(args.get(INDEPENDENT_DRAWS.name, True))
 
 
 def _op_info(op: str) -> OpInfo:

@@ -203,36 +203,35 @@ def _recorded() -> Iterator[_Record]:
         (auto_augment, "apply_auto_augment"),
     ]
     # the draw operator is swapped by one thread at a time: what is there is read under the lock
-    POLICY_DEFINITION.acquire()
-    uniform = dali_random.uniform
-    originals = [getattr(module, name) for module, name in appliers]
+    with POLICY_DEFINITION:
+        uniform = dali_random.uniform
+        originals = [getattr(module, name) for module, name in appliers]
 
-    def observed_uniform(*args: Any, **kwargs: Any) -> Any:
-        node = uniform(*args, **kwargs)
-        if getattr(_recording, "record", None) is record:
-            record.calls.append((dict(kwargs), node))
-        return node
-
-    def observed(name: str, original: Any) -> Any:
-        def apply(*args: Any, **kwargs: Any) -> Any:
+        def observed_uniform(*args: Any, **kwargs: Any) -> Any:
+            node = uniform(*args, **kwargs)
             if getattr(_recording, "record", None) is record:
-                record.applied = {"function": name, "args": args, "kwargs": kwargs}
-            return original(*args, **kwargs)
+                record.calls.append((dict(kwargs), node))
+            return node
 
-        return apply
+        def observed(name: str, original: Any) -> Any:
+            def apply(*args: Any, **kwargs: Any) -> Any:
+                if getattr(_recording, "record", None) is record:
+                    record.applied = {"function": name, "args": args, "kwargs": kwargs}
+                return original(*args, **kwargs)
 
-    _recording.record = record
-    dali_random.uniform = observed_uniform
-    for (module, name), original in zip(appliers, originals, strict=True):
-        setattr(module, name, observed(name, original))
-    try:
-        yield record
-    finally:
-        dali_random.uniform = uniform
+            return apply
+
+        _recording.record = record
+        dali_random.uniform = observed_uniform
         for (module, name), original in zip(appliers, originals, strict=True):
-            setattr(module, name, original)
-        _recording.record = None
-        POLICY_DEFINITION.release()
+            setattr(module, name, observed(name, original))
+        try:
+            yield record
+        finally:
+            dali_random.uniform = uniform
+            for (module, name), original in zip(appliers, originals, strict=True):
+                setattr(module, name, original)
+            _recording.record = None
 
 
 # ---- the choices in words -------------------------------------------------------------------

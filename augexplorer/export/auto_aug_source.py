@@ -12,8 +12,8 @@ from collections.abc import Iterable, Sequence
 from ..catalog.auto_aug import (
     INDEPENDENT_DRAWS,
     POLICIES,
+    draws_apart,
     is_auto_aug,
-    takes_independent_draws,
 )
 from ..plan import Step
 from .carried import seed_source
@@ -66,11 +66,8 @@ def policy_source(step: Step, data: str, keywords: Sequence[tuple[str, str]]) ->
 
 
 def _seeded_apart(step: Step) -> bool:
-    return (
-        takes_independent_draws(step.op)
-        and step.seed is not None
-        and bool(step.args.get(INDEPENDENT_DRAWS.name, True))
-    )
+    # without a seed the wrapper has nothing to spread: the plain call reads the same
+    return step.seed is not None and draws_apart(step.op, step.args)
 
 
 def carries_seeds(steps: Iterable[Step]) -> bool:
@@ -101,11 +98,7 @@ def with_carried_imports(imports: str, policy: bool) -> str:
     """The module's standard-library import block with what the carried seeding (and, with
     `policy`, the carried torchvision policy) needs, sorted as the rest (``import`` lines
     first, then ``from ... import`` lines)."""
-    added = (
-        "import threading\nimport time\nimport warnings\n"
-        if policy
-        else "import threading\nimport time\n"
-    )
+    added = "import threading\nimport time\n" + ("import warnings\n" if policy else "")
     imports = imports.replace("import time\n", added)
     block_end = imports.index("\n\n@@numpy_import@@")
     return imports[:block_end] + "\nfrom typing import Any" + imports[block_end:]

@@ -48,9 +48,9 @@ def profile(
 
     `spec_or_session` is a spec, a preset name or a :class:`~augexplorer.Session` (its graph,
     data, threads and device are used; the session itself, unless `data`, `device`,
-    `batch_size` or `num_threads` change them, which a new session does). `data` is a folder, file list or arrays, as for a
-    session. `device` puts every operator on ``"cpu"`` or ``"gpu"`` (decoders on ``"mixed"``);
-    ``None`` keeps the graph's own placement. `progress(done, total)` is called after each run.
+    `batch_size` or `num_threads` change them, which a new session does). `data` is a folder,
+    file list or arrays, as for a session. `device` puts every operator on ``"cpu"`` or
+    ``"gpu"`` (decoders on ``"mixed"``); ``None`` keeps the graph's own placement. `progress(done, total)` is called after each run.
 
     `attempts` > 1 runs every batch that many times on each side, through identical copies of
     the pipelines (same seeds, so the same images and the same random draws), and keeps each
