@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +18,14 @@ import pytest
 
 from augexplorer.cli import main
 from augexplorer.data import samples_dir
-from augexplorer.spec import GraphSpec, Random, Source, chain, save
+from augexplorer.spec import GraphSpec, Random, Source, chain, load, save
 from augexplorer.stats import LabelCounts, OutputStats, Rate, RunningMoments
 from augexplorer.stats.reduce import reduce_tallies
+from augexplorer.stats.report import Stats
+from augexplorer.stats.runner import StatsRun
 from augexplorer.stats.state import Op
+from augexplorer.stats.together import RankFailed
+from augexplorer.stats.whole import collect_stats_all
 
 FILES = 12
 # Float sums (moments of float values, fill shares) are added in another order when each process
@@ -248,3 +253,88 @@ def test_reduction_of_fake_state_equals_one_process_counting_everything() -> Non
         assert_same_figures(alone[1].to_json(), output.to_json())  # sizes: float sums
         assert (rate.successes, rate.trials) == (6, 8)
         assert counts.columns == [Counter({1: 6, 0: 2})] and counts.samples == 8
+
+
+# ---- a rank that fails stops the others, real pipelines over processes simulated by threads ----
+def run_whole_ranks(graph: Path, data: Path, size: int) -> dict[int, Any]:
+    """`collect_stats_all` as each of `size` ranks (threads named "rank N"): what each returned
+    or raised. A rank left waiting for another breaks the barrier after its timeout."""
+    world = ThreadWorld(size)
+    outcomes: dict[int, Any] = {}
+
+    def rank(index: int) -> None:
+        try:
+            outcomes[index] = collect_stats_all(
+                load(graph),
+                data,
+                batch_size=4,
+                device_id=None,
+                rank=index,
+                world_size=size,
+                comm=world.comm(index),
+            )
+        except Exception as error:  # each rank's outcome is checked by the test
+            outcomes[index] = error
+
+    threads = [threading.Thread(target=rank, args=(i,), name=f"rank {i}") for i in range(size)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
+def fail_on_rank_1(original: Callable[..., Any], error: Exception) -> Callable[..., Any]:
+    def on_rank_1(*args: Any, **kwargs: Any) -> Any:
+        if threading.current_thread().name == "rank 1":
+            raise error
+        return original(*args, **kwargs)
+
+    return on_rank_1
+
+
+def test_ranks_given_a_path_count_its_files_once(tmp_path: Path) -> None:
+    # a Path is the file list, as a Session takes it (once it was read as arrays and ignored)
+    outcomes = run_whole_ranks(small_graph(tmp_path), twelve_files(tmp_path), 2)
+    for stats in outcomes.values():
+        assert isinstance(stats, Stats), stats
+        assert stats.samples == FILES and stats.processes == 2
+
+
+def test_a_rank_failing_while_counting_stops_every_rank(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gone = OSError("the disk holding shard 1 went away")
+    monkeypatch.setattr(StatsRun, "count", fail_on_rank_1(StatsRun.count, gone))
+    outcomes = run_whole_ranks(small_graph(tmp_path), twelve_files(tmp_path), 2)
+    assert outcomes[1] is gone  # the failing rank raises its own error
+    stopped = outcomes[0]  # the other one neither waits for it nor writes a report
+    assert isinstance(stopped, RankFailed), stopped
+    assert stopped.failures == [(1, "OSError: the disk holding shard 1 went away")]
+    assert str(stopped).startswith(
+        "rank 1 failed while counting its shard: OSError: the disk holding shard 1 went away; "
+        "rank 0 stops too and no report is written (fix: "
+    ), str(stopped)
+
+
+def test_a_rank_failing_while_building_stops_the_others_before_they_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import augexplorer.stats.whole as whole
+
+    counted: list[str] = []
+    count = StatsRun.count
+
+    def count_and_note(*args: Any, **kwargs: Any) -> Any:
+        counted.append(threading.current_thread().name)
+        return count(*args, **kwargs)
+
+    monkeypatch.setattr(StatsRun, "count", count_and_note)
+    broken = RuntimeError("no space left for the pipeline")
+    monkeypatch.setattr(whole, "shard_size", fail_on_rank_1(whole.shard_size, broken))
+    outcomes = run_whole_ranks(small_graph(tmp_path), twelve_files(tmp_path), 3)
+    assert outcomes[1] is broken
+    for rank in (0, 2):
+        assert isinstance(outcomes[rank], RankFailed), outcomes[rank]
+        assert "rank 1 failed while building its pipeline: RuntimeError: " in str(outcomes[rank])
+    assert counted == []  # nobody counted a shard whose sums could never be combined

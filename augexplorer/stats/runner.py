@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -218,6 +219,8 @@ def _plan(
     from ..presets import preset
     from ..validate import validate
 
+    if isinstance(data, os.PathLike):
+        data = os.fspath(data)  # a folder or file list given as a Path, as a Session takes it
     if isinstance(graph, Session):
         arrays = graph.arrays if data is None or isinstance(data, str) else data
         plan = graph.plan

@@ -20,6 +20,7 @@ from typing import Any
 from .reduce import Comm, TorchComm, reduce_stats
 from .report import Stats
 from .runner import CancelFlag, Progress, StatsRun
+from .together import stage
 
 
 def job_of(rank: int | None = None, world_size: int | None = None) -> tuple[int, int]:
@@ -56,36 +57,41 @@ def collect_stats_all(
     :func:`~augexplorer.stats.collect_stats`). In a job of several processes (`world_size`,
     default ``WORLD_SIZE``) this process counts its shard and the figures are combined over
     `comm` (default: the initialised ``torch.distributed`` group); every process returns the
-    whole dataset's figures, for rank 0 to write. `progress(done, total)` counts this process's
+    whole dataset's figures, for rank 0 to write. If one process fails, every process stops
+    (:class:`~augexplorer.stats.together.RankFailed` names the rank and its error) once it has
+    finished the stage it is in, rather than waiting for the failed one. `progress(done, total)` counts this process's
     batches. With a `sample` the dataset is that many images of the source drawn evenly over its
     classes (from `sample_seed`), each counted once."""
     rank, world_size = job_of(rank, world_size)
     sharded = world_size > 1
     if sharded and device_id == "auto":
         device_id = _local_gpu()
-    run = StatsRun.prepare(
-        graph,
-        data,
-        batch_size,
-        device_id,
-        num_threads,
-        epoch,
-        rank=rank,
-        world_size=world_size if sharded else None,
-        sample=sample,
-        sample_seed=sample_seed,
-    )
-    run.pipeline.build()
-    shard = shard_size(run)
+    together = (comm if comm is not None else TorchComm()) if sharded else None
+    with stage(together, rank, "while building its pipeline"):
+        run = StatsRun.prepare(
+            graph,
+            data,
+            batch_size,
+            device_id,
+            num_threads,
+            epoch,
+            rank=rank,
+            world_size=world_size if sharded else None,
+            sample=sample,
+            sample_seed=sample_seed,
+        )
+        run.pipeline.build()
+        shard = shard_size(run)
     batches = math.ceil(shard / run.batch_size)
     stats = run.new_stats(name, batches)
     stats.processes, stats.counted = world_size, 0
-    if batches:
-        last = shard - (batches - 1) * run.batch_size
-        run.count(stats, batches, last_batch=last, progress=progress, cancel=cancel)
-    run.counter.fill_in(stats)
-    if sharded:
-        reduce_stats(stats, comm if comm is not None else TorchComm())
+    with stage(together, rank, "while counting its shard"):
+        if batches:
+            last = shard - (batches - 1) * run.batch_size
+            run.count(stats, batches, last_batch=last, progress=progress, cancel=cancel)
+        run.counter.fill_in(stats)
+    if together is not None:
+        reduce_stats(stats, together)
     return run.finish(stats)
 
 
