@@ -22,6 +22,7 @@ pytestmark = pytest.mark.browser
 FOLDER = "large_view"  # a notebook of its own: other modules' kernels run other notebooks
 BATCH = 8
 OUTPUT = 224  # the basic preset's output, in pixels a side
+NARROW_PANEL = 1100  # a panel narrower than this gives the open large view its whole width
 PANEL = (
     f"from augexplorer import Explorer\nexplorer = Explorer('basic', batch_size={BATCH}, "
     "autosave=None)\nexplorer"
@@ -98,7 +99,7 @@ def test_the_pictures_fill_the_width_the_view_has(page: Any, artifacts: Path, wi
     assert after["width"] <= views[0]["width"] + 1 and after["height"] <= views[0]["height"] + 1
     assert pixel_scale(page) == pytest.approx(after["width"] / OUTPUT, abs=0.01)
     # after and before: one size, side by side where the view holds two boxes of 340 px, else
-    # stacked (1280 with the file browser open), each as wide as the view
+    # stacked, each as wide as the view
     assert views[0]["width"] == views[1]["width"] and views[0]["height"] == views[1]["height"]
     if large["width"] >= 2 * 340 + 12 + 20:
         assert abs(views[0]["y"] - views[1]["y"]) < 1 and views[1]["x"] > views[0]["x"]
@@ -106,6 +107,12 @@ def test_the_pictures_fill_the_width_the_view_has(page: Any, artifacts: Path, wi
         assert views[1]["y"] > views[0]["y"] + views[0]["height"]
         assert views[0]["width"] >= large["width"] - 24
     assert views[1]["x"] + views[1]["width"] <= large["x"] + large["width"]
+    body, editing = box(page, ".ax-body"), box(page, ".ax-editing")
+    if body["width"] < NARROW_PANEL:
+        # the view takes the panel's whole width, above the editing column (1280, file browser)
+        assert large["width"] >= body["width"] - 40 and large["y"] < editing["y"], (large, body)
+    else:
+        assert editing["x"] + editing["width"] <= large["x"], (editing, large)
     # the original too: at one size with the others, a row below them or beside them
     original = box(page, ".ax-pane-original .ax-pane-view")
     assert original["width"] == views[0]["width"]
@@ -116,6 +123,8 @@ def test_the_pictures_fill_the_width_the_view_has(page: Any, artifacts: Path, wi
     # the whole panel, in a window as tall as it (an element's own shot is cut by lab's frame)
     screenshot(page, width, artifacts / f"large-view-{width}.png")
     close_large(page)
+    # the grid and the editing column beside it again
+    assert box(page, ".ax-editing")["x"] < box(page, ".ax-output")["x"]
     page.set_viewport_size({"width": 1600, "height": 1000})
 
 

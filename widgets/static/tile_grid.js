@@ -473,6 +473,9 @@ class TileGrid {
   drawLarge() {
     const index = this.model.get("opened");
     this.el.classList.toggle("ax-large-open", index >= 0);
+    // The panel gives an open large view its whole width where it is narrow (graph_view.css);
+    // a class on the panel's body, as a `:has()` rule there cost every zoom step a restyle.
+    this.el.closest(".ax-body")?.classList.toggle("ax-body-large-open", index >= 0);
     this.large.hidden = index < 0;
     this.grid.hidden = index >= 0;
     if (index < 0) return;
