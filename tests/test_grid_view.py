@@ -82,6 +82,26 @@ def test_tile_size_control_sets_the_picture_size(explorer: Explorer) -> None:
         assert size == fitted and max(size) <= 400  # never enlarged past its pixels
 
 
+def test_fit_n_a_row_encodes_at_the_side_the_page_fits(explorer: Explorer) -> None:
+    grid = explorer.grid
+    explorer.select("decode")  # photos larger than any side below
+    page_update(grid.per_row, index=3)  # "3 a row"
+    assert grid.per_row.value == 3 and grid.tiles.per_row == 3 and grid.tiles.fitted == 0
+    page_update(grid.tiles, fitted=212)  # the page: three tiles a row leave 212 px pictures
+    assert grid.size.value == 212 and grid.tiles.size == 212
+    assert grid.size.box.value == "212"
+    sizes = [picture_size(p) for p in grid.pictures if p is not None]
+    assert len(sizes) == 4 and all(max(size) == 212 for size in sizes)
+    page_update(grid.tiles, fitted=40)  # a narrow output: the size control's least
+    assert grid.size.value == 120 and grid.per_row.value == 3
+    page_update(grid.size.slider, value=260)  # a size by hand: the tiles no longer fit a count
+    assert grid.per_row.value == 0 and grid.tiles.per_row == 0
+    page_update(grid.tiles, fitted=500)  # a late fit from the page is not a size asked for
+    assert grid.size.value == 260
+    page_update(grid.per_row, index=2)  # fitting again: the page's next fit is news
+    assert grid.tiles.fitted == 0 and grid.tiles.per_row == 2
+
+
 def test_large_view_shows_the_sample_its_input_and_the_original(explorer: Explorer) -> None:
     explorer.select("rotate")
     page_update(explorer.grid.tiles, opened=2)

@@ -34,6 +34,8 @@ from .tile_grid import DEFAULT_SIZE, TileGrid, large_state, tile_state
 from .variety import MAX_COPIES, MIN_COPIES, Variety, VarietyError
 
 MODES = ("Batch", "Variety", "A/B")
+# "Fit N a row": the page sizes the tiles so that N fill the output's width, whatever its width.
+PER_ROW = (0, 1, 2, 3, 4, 6, 8)
 # CSS pixels per picture: from many small tiles a row up to one picture as wide as a wide panel
 MIN_SIZE, MAX_SIZE = 120, 1200
 # A preview during a drag is this much smaller on each side (a quarter of the pixels to encode,
@@ -80,6 +82,15 @@ class GridView(widgets.VBox):
         self.size.box.layout.width = "52px"
         self.size.add_class("ax-tile-size")
         self.size.on_unparsed = self._size_refused
+        self.per_row = widgets.Dropdown(
+            options=[("by size", 0)] + [(f"{n} a row", n) for n in PER_ROW if n],
+            value=0,
+            description="fit",
+            style={"description_width": "20px"},
+            layout={"width": "118px"},
+        )
+        self.per_row.add_class("ax-per-row")
+        self._fitting = False  # the size is being set from the page's fit, not by the user
         # A text box, not a BoundedIntText: the page would clamp what is typed there unsaid.
         self.draws = widgets.Text(
             value=str(variety.copies),
@@ -103,7 +114,7 @@ class GridView(widgets.VBox):
         self._overlay_node: str | None = None
         self.overlay_toggles = AnnotationToggles(self._overlay_kinds_changed, self._carry)
         self.tiles.overlay_kinds = self.overlay_toggles.shown
-        head = widgets.HBox([self.mode, self.size, self.draws, self.refused])
+        head = widgets.HBox([self.mode, self.size, self.per_row, self.draws, self.refused])
         head.add_class("ax-grid-head")
         super().__init__([head, self.overlay_toggles, self.caption, self.note, self.tiles])
         self.add_class("ax-grid-view")
@@ -117,6 +128,8 @@ class GridView(widgets.VBox):
         self._view: tuple[RunResult, str | None, bool] | None = None  # what the large view reads
         self.mode.observe(lambda _: self._mode_changed(), "value")
         self.size.observe(lambda _: self._size_changed(), "value")
+        self.per_row.observe(lambda c: self._per_row_changed(c["new"]), "value")
+        self.tiles.observe(lambda c: self._fitted(c["new"]), "fitted")
         self.draws.observe(self._draws_typed, "value")
         self.tiles.observe(lambda _: self._draw_large(), "opened")
         self.tiles.on_vary(self.vary)
@@ -405,7 +418,26 @@ class GridView(widgets.VBox):
 
     def _size_changed(self) -> None:
         self._say_refused("size", None)  # a size applied (typed or from the slider) stands
+        if not self._fitting:
+            self.per_row.value = 0  # a size chosen by hand: the tiles no longer fit a count
         self._redraw()
+
+    def _per_row_changed(self, count: int) -> None:
+        # the page's next fit is news even where it equals an earlier one (a size set since)
+        with self.tiles.hold_sync():
+            self.tiles.fitted = 0
+            self.tiles.per_row = count
+
+    def _fitted(self, side: int) -> None:
+        """The page's picture side for the chosen tiles a row: the pictures are encoded at it
+        (within the size control's range)."""
+        if not self.per_row.value or side <= 0:
+            return
+        self._fitting = True
+        try:
+            self.size.value = min(max(side, MIN_SIZE), MAX_SIZE)
+        finally:
+            self._fitting = False
 
     def _size_refused(self, typed: str, reason: str) -> None:
         """The tile size box holds text that was not applied (`reason`; empty: the size in force

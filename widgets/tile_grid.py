@@ -105,6 +105,10 @@ class TileGrid(anywidget.AnyWidget):
     # new pictures, and then skips the same frame's state (or an older one) when it arrives.
     frame = traitlets.Int(0).tag(sync=True)
     size = traitlets.Int(DEFAULT_SIZE).tag(sync=True)  # CSS pixels per picture
+    # Tiles a row the page fits across the output's width (0: as many as `size` allows); the
+    # page then says the picture side that fits (`fitted`), which the kernel encodes at.
+    per_row = traitlets.Int(0).tag(sync=True)
+    fitted = traitlets.Int(0).tag(sync=True)
     stale = traitlets.Bool(False).tag(sync=True)
     opened = traitlets.Int(-1).tag(sync=True)  # the sample in the large view; -1 when closed
     large = traitlets.Dict().tag(sync=True)

@@ -504,3 +504,52 @@ def test_the_tile_size_goes_past_480(page: Any, artifacts: Path) -> None:
         "() => document.querySelector('.ax-tile-picture').getBoundingClientRect().width < 400",
         timeout=30_000,
     )
+
+
+# Tiles a row, and each tile's picture box width.
+ROWS = """
+() => {
+  const tiles = [...document.querySelectorAll('.ax-tile')];
+  const top = tiles[0].getBoundingClientRect().top;
+  return { first_row: tiles.filter(t => Math.abs(t.getBoundingClientRect().top - top) < 1).length,
+           box: document.querySelector('.ax-tile-picture').getBoundingClientRect().width };
+}
+"""
+
+
+@pytest.mark.parametrize("width", [1280, 1600, 1920])
+def test_fit_n_a_row_fills_the_width_at_any_window(page: Any, artifacts: Path, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 1000})
+    page.wait_for_timeout(300)
+    choice = page.locator(".ax-per-row select")
+    for count in (3, 1):
+        choice.select_option(label=f"{count} a row")
+        # the page fits, the kernel encodes at the fitted side and the grid is drawn at it
+        page.wait_for_function(
+            "(n) => { const t = [...document.querySelectorAll('.ax-tile')];"
+            " const top = t[0].getBoundingClientRect().top;"
+            " return t.filter(e => Math.abs(e.getBoundingClientRect().top - top) < 1).length === n;"
+            " }",
+            arg=count,
+            timeout=30_000,
+        )
+        page.wait_for_function(
+            "(n) => Math.abs(Number(document.querySelector('.ax-tile-size input').value)"
+            " - document.querySelector('.ax-tile-picture').getBoundingClientRect().width) <= 2",
+            arg=count,
+            timeout=30_000,
+        )
+        rows = page.evaluate(ROWS)
+        side = int(kernel_eval(page, "print(explorer.grid.size.value)"))
+        assert rows["first_row"] == count and abs(side - rows["box"]) <= 2, (rows, side)
+        assert all(v <= 1 for v in sideways(page).values()), sideways(page)
+        if count == 3:
+            screenshot(page, width, artifacts / f"tiles-fit-3-{width}.png")
+    # a size by hand ends the fit
+    box = page.locator(".ax-tile-size .ax-number-box input").first
+    box.fill("240")
+    box.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('.ax-per-row select').selectedIndex === 0", timeout=30_000
+    )
+    page.set_viewport_size({"width": 1600, "height": 1000})

@@ -19,6 +19,10 @@ const KEEP_KEYS = "data-lm-suppress-shortcuts";
 // Up to this size a narrow output still shows two tiles a row (tile_grid.css); larger sizes
 // may take the whole row.
 const LARGE_TILE = 480;
+// A tile's own width around its pictures (padding and border, tile_grid.css) and the gaps
+// between tiles and between a pair's pictures: what "fit N a row" leaves for the pictures.
+const TILE_CHROME = 10;
+const GAP = 8;
 
 function h(tag, cls, parent, text) {
   const el = document.createElement(tag);
@@ -179,6 +183,7 @@ class TileGrid {
     this.resize = new ResizeObserver(() => {
       this.zoom?.layout();
       this.showScale();
+      this.fit();
     });
     this.resize.observe(this.large);
     this.resize.observe(this.grid);
@@ -270,6 +275,10 @@ class TileGrid {
     this.grid.classList.toggle("ax-tiles-pairs", per > 1);
     // past the sizes a grid is browsed at, a size asks for pictures that large: one a row
     this.grid.classList.toggle("ax-tiles-large", size > LARGE_TILE);
+    const perRow = this.model.get("per_row") || 0;
+    setStyle(this.grid, "grid-template-columns", perRow > 0 ? `repeat(${perRow}, minmax(0, 1fr))` : "");
+    this.perTile = per;
+    this.fit();
     this.el.classList.toggle("ax-stale", Boolean(this.model.get("stale")));
     const shape = tiles.map((t) => (t.pictures || []).length).join(",");
     if (shape !== this.shape) this.build(tiles, shape);
@@ -286,6 +295,21 @@ class TileGrid {
       this.el.dataset.drawn = String(++this.drawn);
     });
     if (this.model.get("opened") >= 0) this.drawLarge();
+  }
+
+  // "Fit N a row": the picture side that N tiles a row leave at the grid's width, said to the
+  // kernel, which encodes the pictures at it (and sets `size` to it, which draws again here).
+  fit() {
+    const perRow = this.model.get("per_row") || 0;
+    const width = this.grid.clientWidth;
+    if (perRow <= 0 || this.grid.hidden || !width) return;
+    const per = this.perTile || 1;
+    const tile = (width - GAP * (perRow - 1)) / perRow;
+    const side = Math.floor((tile - TILE_CHROME - GAP * (per - 1)) / per);
+    // (a side out of the size control's range is clamped there: not asked for again)
+    if (side === this.model.get("fitted") || Math.abs(side - this.model.get("size")) < 2) return;
+    this.model.set("fitted", side);
+    this.model.save_changes();
   }
 
   // One tile: its caption at once where its pixels stay as they are; otherwise caption and
@@ -693,6 +717,7 @@ export default {
     const large = () => view.drawLarge();
     model.on("change:tiles", state);
     model.on("change:size", tiles);
+    model.on("change:per_row", tiles);
     model.on("change:stale", tiles);
     model.on("change:large", large);
     const overlays = () => view.drawOverlays();
@@ -710,6 +735,7 @@ export default {
     return () => {
       model.off("change:tiles", state);
       model.off("change:size", tiles);
+      model.off("change:per_row", tiles);
       model.off("change:stale", tiles);
       model.off("change:large", large);
       model.off("change:overlays", overlays);
