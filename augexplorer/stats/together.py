@@ -11,7 +11,7 @@ collective call. A rank whose stage failed raises its own error; the others rais
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from ..errors import AugExplorerError
 from .reduce import Comm
@@ -41,7 +41,9 @@ def stage(comm: Comm | None, rank: int, name: str) -> Iterator[None]:
     try:
         yield
     except Exception as error:
-        comm.all_gather(f"{type(error).__name__}: {error}")
+        # where the others cannot be told (gone too), this rank's own error still stands
+        with suppress(Exception):
+            comm.all_gather(f"{type(error).__name__}: {error}")
         raise
     said = comm.all_gather(None)
     failures = [(other, text) for other, text in enumerate(said) if text is not None]

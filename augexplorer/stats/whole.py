@@ -59,9 +59,9 @@ def collect_stats_all(
     `comm` (default: the initialised ``torch.distributed`` group); every process returns the
     whole dataset's figures, for rank 0 to write. If one process fails, every process stops
     (:class:`~augexplorer.stats.together.RankFailed` names the rank and its error) once it has
-    finished the stage it is in, rather than waiting for the failed one. `progress(done, total)` counts this process's
-    batches. With a `sample` the dataset is that many images of the source drawn evenly over its
-    classes (from `sample_seed`), each counted once."""
+    finished the stage it is in, rather than waiting for the failed one. `progress(done,
+    total)` counts this process's batches. With a `sample` the dataset is that many images of
+    the source drawn evenly over its classes (from `sample_seed`), each counted once."""
     rank, world_size = job_of(rank, world_size)
     sharded = world_size > 1
     if sharded and device_id == "auto":
