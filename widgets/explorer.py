@@ -57,7 +57,7 @@ def _section(title: str, *children: widgets.Widget) -> widgets.VBox:
 # Jupyter server and reach the page first (25-40 ms on a busy two-core machine).
 PANEL_SETTLE_S = 0.1
 # How long the open Export tab waits after the last edit before making the graph's code again:
-# black formats it in 110-180 ms, which a slider drag must not pay at every step.
+# ~15 ms a module (formatting included), which a slider drag still need not pay at every step.
 CODE_SETTLE_S = 0.5
 
 

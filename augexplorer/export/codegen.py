@@ -31,7 +31,7 @@ from ..plan import Plan, Step
 from ..spec import GraphSpec, PythonCode, Ref, Source
 from ..spec.io import to_json
 from ..validate import validate
-from . import template, template_detection, template_schedules
+from . import layout, template, template_detection, template_schedules
 from .auto_aug_source import (
     CARRIED_NAMES,
     carried_policy_source,
@@ -164,17 +164,15 @@ def generate(
     fuse_decoders: FuseMode = "exact",
     formatted: bool = True,
 ) -> str:
-    """The training module for `spec`, formatted with black.
+    """The training module for `spec`, formatted (ruff's formatter, black's style).
 
     `data_path` is the default data of the module (a folder or file list); it defaults to the
     graph's source path (the bundled samples for a ``samples`` source).
     `fuse_decoders`: ``"exact"`` fuses a decoder with the crop after it where the outputs stay
     identical to the explorer's; ``"all"`` also where they do not (the module's header says
     which and how); ``"none"`` writes every node as its own call.
-    `formatted=False` skips black (most of an export's time): the same code, laid out plainly.
+    `formatted=False` skips the formatter: the same code, laid out plainly.
     """
-    import black
-
     if fuse_decoders not in FUSE_MODES:
         raise ExportError(
             f"fuse_decoders must be one of {', '.join(FUSE_MODES)}; got {fuse_decoders!r}"
@@ -182,7 +180,7 @@ def generate(
     source = _Writer(spec, data_path, fuse_decoders).module()
     if not formatted:
         return source
-    return black.format_str(source, mode=black.Mode(line_length=100))
+    return layout.formatted(source)
 
 
 # ---- placement ----------------------------------------------------------------------------------
@@ -827,12 +825,10 @@ def node_source(spec: GraphSpec, node_id: str) -> str:
     """The lines the exported module writes for graph node `node_id` (its random draws first,
     then its call), formatted as there. Decoders are written unfused, as their own call; a node
     with a probability is written as the module writes it, under ``if`` its coin."""
-    import black
-
     writer = _Writer(spec, None, "none")
     steps = [step for step in writer.steps if step.origin == node_id and step.role != "when"]
     if not steps:
         known = ", ".join(repr(node.id) for node in spec.nodes)
         raise ExportError(f"the graph has no node {node_id!r} (its nodes: {known})")
     lines = [line for step in steps for line in writer._step_lines(step)]
-    return black.format_str("\n".join(lines) + "\n", mode=black.Mode(line_length=100))
+    return layout.formatted("\n".join(lines) + "\n")
