@@ -58,7 +58,7 @@ def _section(title: str, *children: widgets.Widget) -> widgets.VBox:
 PANEL_SETTLE_S = 0.1
 # How long the open Export tab waits after the last edit before making the graph's code again:
 # ~15 ms a module (formatting included), which a slider drag still need not pay at every step.
-CODE_SETTLE_S = 0.5
+CODE_SETTLE_S = 0.2
 
 
 class Explorer(widgets.VBox):
