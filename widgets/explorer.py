@@ -56,9 +56,9 @@ def _section(title: str, *children: widgets.Widget) -> widgets.VBox:
 # How long the panel around the grid waits after a slider's edit: the grid's pictures cross the
 # Jupyter server and reach the page first (25-40 ms on a busy two-core machine).
 PANEL_SETTLE_S = 0.1
-# How long the open Export tab waits after the last edit before making the graph's code again:
-# ~15 ms a module (formatting included), which a slider drag still need not pay at every step.
-CODE_SETTLE_S = 0.2
+# How long the open Export tab waits from an edit before making the graph's code again (edits
+# in that time join it): ~15 ms a module, formatting included, which a drag need not pay often.
+CODE_SETTLE_S = 0.5
 
 
 class Explorer(widgets.VBox):
