@@ -179,29 +179,37 @@ class ThreadComm:
     def all_reduce(self, values: np.ndarray, op: Op) -> np.ndarray:
         every = self._exchange(np.array(values))
         assert len({a.shape for a in every}) == 1 and len({a.dtype for a in every}) == 1
-        combine = {"sum": np.sum, "min": np.min, "max": np.max}[op]
+        combiners: dict[str, Callable[..., Any]] = {"sum": np.sum, "min": np.min, "max": np.max}
+        combine = combiners[op]
         return np.asarray(combine(np.stack(every), axis=0))
 
     def all_gather(self, value: Any) -> list[Any]:
         return self._exchange(value)
 
 
-def run_ranks(tallies: list[list[Any]]) -> None:
-    world = ThreadWorld(len(tallies))
-    errors: list[BaseException] = []
+def in_rank_threads(size: int, work: Callable[[int, ThreadComm], Any]) -> dict[int, Any]:
+    """`work(rank, comm)` as each of `size` ranks, threads named "rank N": what each returned
+    or raised. A rank left waiting for another breaks the barrier after its timeout."""
+    world = ThreadWorld(size)
+    outcomes: dict[int, Any] = {}
 
     def rank(index: int) -> None:
         try:
-            reduce_tallies(tallies[index], world.comm(index))
-        except BaseException as error:  # any failure: reported below
-            errors.append(error)
-            world.barrier.abort()
+            outcomes[index] = work(index, world.comm(index))
+        except Exception as error:  # each rank's outcome is for the caller to check
+            outcomes[index] = error
 
-    threads = [threading.Thread(target=rank, args=(i,)) for i in range(len(tallies))]
+    threads = [threading.Thread(target=rank, args=(i,), name=f"rank {i}") for i in range(size)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    return outcomes
+
+
+def run_ranks(tallies: list[list[Any]]) -> None:
+    outcomes = in_rank_threads(len(tallies), lambda i, comm: reduce_tallies(tallies[i], comm))
+    errors = [outcome for outcome in outcomes.values() if isinstance(outcome, Exception)]
     assert not errors, errors
 
 
@@ -257,31 +265,19 @@ def test_reduction_of_fake_state_equals_one_process_counting_everything() -> Non
 
 # ---- a rank that fails stops the others, real pipelines over processes simulated by threads ----
 def run_whole_ranks(graph: Path, data: Path, size: int) -> dict[int, Any]:
-    """`collect_stats_all` as each of `size` ranks (threads named "rank N"): what each returned
-    or raised. A rank left waiting for another breaks the barrier after its timeout."""
-    world = ThreadWorld(size)
-    outcomes: dict[int, Any] = {}
-
-    def rank(index: int) -> None:
-        try:
-            outcomes[index] = collect_stats_all(
-                load(graph),
-                data,
-                batch_size=4,
-                device_id=None,
-                rank=index,
-                world_size=size,
-                comm=world.comm(index),
-            )
-        except Exception as error:  # each rank's outcome is checked by the test
-            outcomes[index] = error
-
-    threads = [threading.Thread(target=rank, args=(i,), name=f"rank {i}") for i in range(size)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return outcomes
+    """`collect_stats_all` as each of `size` ranks: what each returned or raised."""
+    return in_rank_threads(
+        size,
+        lambda rank, comm: collect_stats_all(
+            load(graph),
+            data,
+            batch_size=4,
+            device_id=None,
+            rank=rank,
+            world_size=size,
+            comm=comm,
+        ),
+    )
 
 
 def fail_on_rank_1(original: Callable[..., Any], error: Exception) -> Callable[..., Any]:

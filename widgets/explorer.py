@@ -473,9 +473,8 @@ class Explorer(widgets.VBox):
             # The layout for a selected node (graph_view.css) keys on a class, not on a `:has()`
             # rule: that rule restyled the whole column (~770 elements, 12-15 ms) on each key
             # press of a slider in it.
-            shows_node = bool(state.selected) and state.selected in state.spec
-            toggle = self.editing.add_class if shows_node else self.editing.remove_class
-            toggle("ax-editing-node")
+            editing = self.node_panel.shows_node
+            (self.editing.add_class if editing else self.editing.remove_class)("ax-editing-node")
             self.schedules.show(state.spec, state.selected, self.controller.epoch)
             self.errors.show(
                 state.failure,

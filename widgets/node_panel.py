@@ -67,6 +67,11 @@ class NodePanel(widgets.VBox):
         self.add_class("ax-node-panel")
         self._empty()
 
+    @property
+    def shows_node(self) -> bool:
+        """Whether a node's editor is shown (else the hint to click one)."""
+        return self._shape is not None
+
     def _empty(self) -> None:
         self._shape = None
         self._node_id = None

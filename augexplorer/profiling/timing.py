@@ -50,7 +50,8 @@ def profile(
     data, threads and device are used; the session itself, unless `data`, `device`,
     `batch_size` or `num_threads` change them, which a new session does). `data` is a folder,
     file list or arrays, as for a session. `device` puts every operator on ``"cpu"`` or
-    ``"gpu"`` (decoders on ``"mixed"``); ``None`` keeps the graph's own placement. `progress(done, total)` is called after each run.
+    ``"gpu"`` (decoders on ``"mixed"``); ``None`` keeps the graph's own placement.
+    `progress(done, total)` is called after each run.
 
     `attempts` > 1 runs every batch that many times on each side, through identical copies of
     the pipelines (same seeds, so the same images and the same random draws), and keeps each
