@@ -4,6 +4,7 @@ fresh process: AutoGraph keeps its conversions per process, so another test's wo
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
@@ -11,6 +12,10 @@ import textwrap
 
 import pytest
 
+from augexplorer.engine.ast_threads import (
+    ast_shared_between_threads,
+    no_collection_where_ast_is_shared,
+)
 from augexplorer.engine.warm_up import tiny_conditional_graph
 
 pytestmark = pytest.mark.slow
@@ -80,3 +85,91 @@ def test_a_process_that_ends_during_the_warm_up_ends_cleanly() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "Exception ignored" not in done.stderr, done.stderr
+
+
+USER_COMPILES_DURING_WARM_UP = textwrap.dedent(
+    """
+    import ast, gc, inspect, json
+    import augexplorer.export.codegen as some_module
+    from augexplorer.engine import warm_up
+
+    class Finalized:  # the user's objects: cycles with finalizers, as many libraries make
+        def __del__(self):
+            pass
+
+    source = inspect.getsource(some_module)
+    thread = warm_up.warm_conditionals_in_background()
+    compiled, failed, collection_during = 0, [], set()
+    while not warm_up.conditionals_warm():
+        for _ in range(200):
+            junk = Finalized()
+            junk.me = junk
+        del junk
+        collection_during.add(gc.isenabled())
+        try:
+            compile(ast.parse(source), "cell", "exec")  # what a kernel does with each cell
+            compiled += 1
+        except SystemError as error:
+            failed.append(str(error))
+    thread.join(timeout=120)
+    print(json.dumps({"compiled": compiled, "failed": failed[:3], "failures": len(failed),
+                      "during": sorted(collection_during), "after": gc.isenabled()}))
+    """
+)
+
+
+def test_the_users_compiles_never_fail_while_the_warm_up_runs() -> None:
+    """On CPythons before 3.11.8 / 3.12.2 the AST constructor's depth counter is shared between
+    threads: without the collection off during the warm-up, most of these compiles raised
+    "SystemError: AST constructor recursion depth mismatch" (60-80 of ~100 here)."""
+    ran = subprocess.run(
+        [sys.executable, "-W", "error", "-c", USER_COMPILES_DURING_WARM_UP],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    seen = json.loads(ran.stdout.strip().splitlines()[-1])
+    assert seen["compiled"] > 0, "the warm-up ended before the user's thread compiled anything"
+    assert seen["failures"] == 0, seen["failed"]
+    assert seen["after"] is True, "the collection must be back on after the warm-up"
+    expected = [False] if ast_shared_between_threads() else [True]
+    assert expected[0] in seen["during"]
+
+
+@pytest.mark.parametrize(
+    ("version", "shared"),
+    [
+        ((3, 10, 14), True),
+        ((3, 11, 7), True),
+        ((3, 11, 8), False),
+        ((3, 12, 1), True),
+        ((3, 12, 2), False),
+        ((3, 13, 0), False),
+    ],
+)
+def test_which_cpythons_share_the_ast_depth_counter(
+    version: tuple[int, int, int], shared: bool
+) -> None:
+    assert ast_shared_between_threads(version) is shared
+
+
+def test_overlapping_blocks_turn_the_collection_back_on_with_the_last() -> None:
+    if not ast_shared_between_threads():
+        pytest.skip("this CPython's AST constructor is safe on threads: nothing is turned off")
+    assert gc.isenabled()
+    first, second = no_collection_where_ast_is_shared(), no_collection_where_ast_is_shared()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)
+    assert not gc.isenabled(), "the second block still runs"
+    second.__exit__(None, None, None)
+    assert gc.isenabled()
+    gc.disable()  # the user's choice stands
+    try:
+        with no_collection_where_ast_is_shared():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

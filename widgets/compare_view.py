@@ -23,6 +23,7 @@ import ipywidgets as widgets
 import numpy as np
 from PIL import Image
 
+from augexplorer.engine.ast_threads import no_collection_where_ast_is_shared
 from augexplorer.errors import AugExplorerError
 from augexplorer.port.compare import Comparison, StepComparison, compare_file, display
 from augexplorer.port.compare import compare_object as compare_live
@@ -121,6 +122,12 @@ class CompareView(widgets.VBox):
 
     def compare(self) -> Comparison | None:
         """Compare now, in this thread; the figures and tiles are shown, a failure said."""
+        # reading the user's file and building pipelines parse and compile Python, here while
+        # the kernel compiles the user's cells on its own thread
+        with no_collection_where_ast_is_shared():
+            return self._run_comparison()
+
+    def _run_comparison(self) -> Comparison | None:
         original = self._get_original()
         try:
             if original is None:

@@ -6,6 +6,9 @@ DALI's AutoGraph, function by function, the first time each is called in the pro
 builder's own functions (the group, the step, the call) are converted with it. On two cores
 that first conversion took 1.4-3.5 s of an edit that otherwise takes under 0.1 s. Building a tiny
 conditional graph through the same runners converts those functions once, off the edit's path.
+
+AutoGraph parses and compiles Python while it converts, on this thread while the user's cells
+are compiled on the kernel's: see :mod:`augexplorer.engine.ast_threads` for why that needs care.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import threading
 import numpy as np
 
 from ..spec import GraphSpec, Node, Probability, Random, Ref, Source
+from .ast_threads import no_collection_where_ast_is_shared
 
 EXIT_WAIT_S = 60.0  # the warm-up takes 3-6 s on a busy two-core machine
 _started = threading.Event()
@@ -84,7 +88,8 @@ def warm_conditionals_in_background(num_threads: int = 1) -> threading.Thread | 
 
     def work() -> None:
         try:
-            warm_conditionals_now(num_threads)
+            with no_collection_where_ast_is_shared():
+                warm_conditionals_now(num_threads)
         except Exception:  # a warm-up that fails leaves the first toggle slow, no more
             pass
         finally:

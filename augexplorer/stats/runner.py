@@ -21,6 +21,7 @@ import numpy as np
 
 from ..builder import build_pipeline
 from ..data import SourceData, open_source, source_for_path
+from ..engine.ast_threads import no_collection_where_ast_is_shared
 from ..plan import Plan, Step
 from ..schedules import check_epoch
 from ..spec import GraphSpec, Node, Random, Ref
@@ -78,8 +79,9 @@ def collect_stats(
     """
     if batches < 1:
         raise ValueError("batches must be at least 1")
-    run = StatsRun.prepare(graph, data, batch_size, device_id, num_threads, epoch)
-    run.pipeline.build()
+    with no_collection_where_ast_is_shared():  # a build may convert code (the Stats tab's thread)
+        run = StatsRun.prepare(graph, data, batch_size, device_id, num_threads, epoch)
+        run.pipeline.build()
     stats = run.new_stats(name, batches)
     run.count(stats, batches, progress=progress, cancel=cancel)
     return run.finish(stats)

@@ -17,6 +17,7 @@ import math
 import os
 from typing import Any
 
+from ..engine.ast_threads import no_collection_where_ast_is_shared
 from .reduce import Comm, TorchComm, reduce_stats
 from .report import Stats
 from .runner import CancelFlag, Progress, StatsRun
@@ -67,7 +68,8 @@ def collect_stats_all(
     if sharded and device_id == "auto":
         device_id = _local_gpu()
     together = (comm if comm is not None else TorchComm()) if sharded else None
-    with stage(together, rank, "while building its pipeline"):
+    # a build may convert code with AutoGraph, on the Stats tab's thread while the user works
+    with stage(together, rank, "while building its pipeline"), no_collection_where_ast_is_shared():
         run = StatsRun.prepare(
             graph,
             data,
