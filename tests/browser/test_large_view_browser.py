@@ -382,6 +382,8 @@ async () => {
   const r = view.getBoundingClientRect();
   const frames = [];
   const work = [];
+  const state = large.axZoom.state;
+  const seen = { start: { ...state } };
   let last = performance.now();
   const at = (i) => ({ clientX: r.left + r.width * (0.4 + 0.2 * Math.sin(i / 7)),
     clientY: r.top + r.height * 0.5, bubbles: true, cancelable: true, pointerId: 1, button: 0 });
@@ -400,16 +402,30 @@ async () => {
     large.axZoom.apply();
     canvas.getBoundingClientRect();
     work.push(performance.now() - t0);
+    if (i === 34) seen.zoomedIn = { ...state };
+    if (i === 69) seen.beforePan = { ...state };
   }
   view.dispatchEvent(new PointerEvent('pointerup', at(0)));
-  return { frames: frames.slice(1), work, scale: large.dataset.pixelScale };
+  seen.end = { ...state };
+  return { frames: frames.slice(1), work, scale: large.dataset.pixelScale, seen };
 }
 """
 
 
-def test_zoom_and_pan_keep_up_with_the_screen(page: Any, artifacts: Path) -> None:
+def test_zoom_and_pan_follow_the_wheel_and_the_drag(page: Any, artifacts: Path) -> None:
+    """Every step a frame: the wheel zooms in, the drag moves the picture. How long the frames
+    and the view's own work took is written beside the screenshots, not asserted (times on a
+    shared machine are a benchmark's to judge: bench_browser.py)."""
     open_large(page)
-    measured = page.evaluate(FRAMES)
+    try:
+        measured = page.evaluate(FRAMES)
+    finally:
+        close_large(page)
+    seen = measured["seen"]
+    assert seen["zoomedIn"]["zoom"] > seen["start"]["zoom"], seen
+    before, after = seen["beforePan"], seen["end"]
+    assert (before["cx"], before["cy"]) != (after["cx"], after["cy"]), seen
+    assert len(measured["work"]) == 150, "a step missed its frame's callback"
     frames = sorted(measured["frames"])
     work = sorted(measured["work"])
     p95_frame = frames[int(0.95 * (len(frames) - 1))]
@@ -424,10 +440,6 @@ def test_zoom_and_pan_keep_up_with_the_screen(page: Any, artifacts: Path) -> Non
     }
     (artifacts / "large-view-frames.json").write_text(json.dumps(figures, indent=1))
     print("large view zoom/pan:", figures)
-    # The view's own work is a small part of a 60 Hz frame; the frames themselves depend on
-    # what else the machine runs (recorded above, with the load).
-    assert p95_work < 8, figures
-    close_large(page)
 
 
 # Each tile's picture: its drawn width and height, and its own size in pixels (from the kernel).
