@@ -58,7 +58,7 @@ def test_values_that_broke_dali_are_refused_before_it_runs(
 
 
 def test_dalis_own_words_from_the_hidden_probes_are_said_in_ours() -> None:
-    """The three DALI texts the issue quotes, each read by a rule naming the argument."""
+    """DALI texts the probes met, each read by a rule naming the argument."""
     names = ("crop_pos_x", "axis_names", "dtype", "interp_type")
     uniform = explain_run_error(
         "crop",
@@ -82,6 +82,25 @@ def test_dalis_own_words_from_the_hidden_probes_are_said_in_ours() -> None:
         "cast", {"dtype": "INTERP_TYPE"}, frozenset(), names, "Unsupported type: DALIInterpType"
     )
     assert interp.argument == "dtype" and "FLOAT" in interp.fix
+    repeated = explain_run_error(
+        "normalize",
+        {"axes": [1, 1, 1], "mean": -1000000.0},
+        frozenset(),
+        ("axes", "axis_names", "mean", "stddev"),
+        "Normalize: At sample 0: parameter shape: 1 x 1 x 1 does not match the reduced input "
+        "sample shape which is : 24 x 1 x 3",
+    )
+    assert repeated.argument == "axes" and "more than once" in repeated.sentence
+    assert "24 x 1 x 3" in repeated.sentence and "name each axis once" in repeated.fix
+    wrong_size = explain_run_error(
+        "normalize",
+        {"axes": [0, 1], "mean": [1.0, 2.0]},
+        frozenset(),
+        ("axes", "axis_names", "mean", "stddev"),
+        "Normalize: At sample 0: parameter shape: 2 does not match the reduced input sample "
+        "shape which is : 1 x 1 x 3",
+    )
+    assert wrong_size.argument == "mean" and "1 x 1 x 3" in wrong_size.fix
 
 
 def test_a_fed_argument_of_the_wrong_shape_names_it_in_the_session(catalog: Catalog) -> None:

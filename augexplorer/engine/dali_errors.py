@@ -280,6 +280,29 @@ def _parameter_rank(match: re.Match[str], failing: _Failing) -> Explained:
     )
 
 
+def _reduced_shape(match: re.Match[str], failing: _Failing) -> Explained:
+    axes = next((n for n in ("axes", "axis_names") if failing.given(n)), "axes")
+    given = [n for n in ("mean", "stddev") if failing.given(n)] or ["mean"]
+    listed = failing.args.get(axes)
+    listed = list(listed) if isinstance(listed, list | tuple | str) else []
+    shapes = (
+        f"the means over it come out of shape {match['reduced']}, "
+        f"{' and '.join(failing.shown(n) for n in given)} of shape {match['given']}"
+    )
+    if len(set(listed)) < len(listed):  # DALI reads a repeated axis as a wrong shape
+        return Explained(
+            f"{failing.shown(axes)} names an axis more than once: {shapes}",
+            axes,
+            f"name each axis once in {axes} (axis_names 'HW' for each channel's mean)",
+        )
+    return Explained(
+        f"{failing.shown(given[0])} does not fit {failing.shown(axes)}: {shapes}",
+        given[0],
+        f"give {given[0]} one number, or as many as the means over {axes} make "
+        f"({match['reduced']})",
+    )
+
+
 def _empty_window(match: re.Match[str], failing: _Failing) -> Explained:
     sizes = ("rel_shape", "shape", "rel_end", "end")
     name = next((n for n in sizes if failing.given(n)), "rel_shape")
@@ -449,6 +472,8 @@ _RULES: tuple[tuple[re.Pattern[str], Rule], ...] = tuple(
         (r"empty output layout", _empty_layout),
         (r"must specify at least one reduction axis", _no_axes),
         (r"Normalization parameters' shape must have extent", _parameter_rank),
+        (r"parameter shape: (?P<given>[\d x]+?) does not match the reduced input sample "
+         r"shape which is : (?P<reduced>[\d x]+)", _reduced_shape),
         (r"end coordinates can't be before start coordinates", _empty_window),
         (r"Invalid (?P<arg>\w+) argument: ?(?P<value>.*)", _choice),
         (r"roi_anchor\.size\(\) == roi_shape\.size\(\)|args_len % naxes == 0", _anchor_shape),
