@@ -107,7 +107,7 @@ def cases(op: OpInfo, *, pairs: int = 6, seed: int = 0) -> Iterator[Case]:
     from another node; and `pairs` seeded combinations of two unusual values."""
     start = starting_values(op.name, "HWC")
     singles: list[tuple[str, Any]] = []
-    seen: set[str] = set()  # a value equal to another (0 and 0.0, the starting one) runs once
+    seen: set[str] = set()  # arguments probed already (a value equal to the starting one)
     for arg in op.args:
         for value in probe_values(op, arg):
             singles.append((arg.name, value))

@@ -122,28 +122,25 @@ class CompareView(widgets.VBox):
 
     def compare(self) -> Comparison | None:
         """Compare now, in this thread; the figures and tiles are shown, a failure said."""
-        # reading the user's file and building pipelines parse and compile Python, here while
-        # the kernel compiles the user's cells on its own thread
-        with no_collection_where_ast_is_shared():
-            return self._run_comparison()
-
-    def _run_comparison(self) -> Comparison | None:
         original = self._get_original()
         try:
             if original is None:
                 raise AugExplorerError("nothing to compare with: no pipeline was ported here")
             images = self._get_images(int(self.images.value))
             graph = self._get_graph()
-            if isinstance(original, str | os.PathLike):
-                comparison = compare_file(
-                    Path(original),
-                    images,
-                    run_file=bool(self.run_file.value),
-                    python=self.python.value.strip() or None,
-                    graph=graph,
-                )
-            else:
-                comparison = compare_live(original, images, graph=graph)
+            # reading the user's file and building pipelines parse Python, here while the
+            # kernel parses the user's cells on its own thread
+            with no_collection_where_ast_is_shared():
+                if isinstance(original, str | os.PathLike):
+                    comparison = compare_file(
+                        Path(original),
+                        images,
+                        run_file=bool(self.run_file.value),
+                        python=self.python.value.strip() or None,
+                        graph=graph,
+                    )
+                else:
+                    comparison = compare_live(original, images, graph=graph)
         except (AugExplorerError, ValueError) as error:
             self._done(None, f"compare failed: {error}")
             return None

@@ -425,7 +425,6 @@ def test_zoom_and_pan_follow_the_wheel_and_the_drag(page: Any, artifacts: Path) 
     assert seen["zoomedIn"]["zoom"] > seen["start"]["zoom"], seen
     before, after = seen["beforePan"], seen["end"]
     assert (before["cx"], before["cy"]) != (after["cx"], after["cy"]), seen
-    assert len(measured["work"]) == 150, "a step missed its frame's callback"
     frames = sorted(measured["frames"])
     work = sorted(measured["work"])
     p95_frame = frames[int(0.95 * (len(frames) - 1))]
