@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from typing import Any
 
 import pytest
 
@@ -50,16 +51,23 @@ PROBE = textwrap.dedent(
 )
 
 
-def test_after_the_warm_up_a_probability_toggle_converts_nothing() -> None:
+def in_a_fresh_process(code: str) -> Any:
+    """Run `code` in a new Python (warnings as errors) and read the JSON its last line prints:
+    AutoGraph's conversions and the warm-up are once per process, so another test's would hide
+    what these look for."""
     ran = subprocess.run(
-        [sys.executable, "-W", "error", "-c", PROBE],
+        [sys.executable, "-W", "error", "-c", code],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
     )
     assert ran.returncode == 0, ran.stderr[-3000:]
-    seen = json.loads(ran.stdout.strip().splitlines()[-1])
+    return json.loads(ran.stdout.strip().splitlines()[-1])
+
+
+def test_after_the_warm_up_a_probability_toggle_converts_nothing() -> None:
+    seen = in_a_fresh_process(PROBE)
     assert seen["before"] == []  # the preset has no conditional: nothing converted yet
     # the builder's own functions, converted by the warm-up...
     assert {"_call_group", "call_step", "step_kwargs", "dali_value"} <= set(seen["warmed"])
@@ -121,15 +129,7 @@ def test_the_users_compiles_never_fail_while_the_warm_up_runs() -> None:
     threads: without the collection off during the warm-up, most of these compiles raised
     "SystemError: AST constructor recursion depth mismatch" (62-76 of ~95 in three runs
     on a two-core machine)."""
-    ran = subprocess.run(
-        [sys.executable, "-W", "error", "-c", USER_COMPILES_DURING_WARM_UP],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert ran.returncode == 0, ran.stderr[-3000:]
-    seen = json.loads(ran.stdout.strip().splitlines()[-1])
+    seen = in_a_fresh_process(USER_COMPILES_DURING_WARM_UP)
     assert seen["compiled"] > 0, "the warm-up ended before the user's thread compiled anything"
     assert seen["failures"] == 0, seen["failed"]
     assert seen["after"] is True, "the collection must be back on after the warm-up"
@@ -180,15 +180,7 @@ def test_overlapping_blocks_turn_the_collection_back_on_with_the_last() -> None:
     """In a fresh process: a panel opened by an earlier test in this one may be warming up."""
     if not ast_shared_between_threads():
         pytest.skip("this CPython's AST constructor is safe on threads: nothing is turned off")
-    ran = subprocess.run(
-        [sys.executable, "-W", "error", "-c", OVERLAPPING_BLOCKS],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert ran.returncode == 0, ran.stderr[-3000:]
-    seen = json.loads(ran.stdout.strip().splitlines()[-1])
+    seen = in_a_fresh_process(OVERLAPPING_BLOCKS)
     assert seen == {
         "before": True,
         "one_still_running": False,
