@@ -101,6 +101,41 @@ def test_dalis_own_words_from_the_hidden_probes_are_said_in_ours() -> None:
         "shape which is : 1 x 1 x 3",
     )
     assert wrong_size.argument == "mean" and "1 x 1 x 3" in wrong_size.fix
+    normalize_names = ("axes", "axis_names", "mean", "stddev", "batch")
+    scalars = explain_run_error(
+        "normalize",
+        {"axis_names": "HW", "mean": 100.0, "stddev": 40.0},
+        frozenset(),
+        normalize_names,
+        "Normalize: Axes must not be specified when both mean and standard deviation are scalars",
+    )
+    assert scalars.argument == "axis_names" and "leave axis_names out" in scalars.fix
+    drawn = explain_run_error(
+        "normalize",
+        {"batch": True},
+        frozenset({"stddev"}),
+        normalize_names,
+        "Normalize: Batch normalization cannot be used with parameters specified as TensorList "
+        "inputs",
+    )
+    assert drawn.argument == "stddev" and "set batch off" in drawn.fix
+    excluded = explain_run_error(
+        "laplacian",
+        {"normalized_kernel": True, "scale": []},
+        frozenset(),
+        ("normalized_kernel", "scale", "dtype"),
+        "Parameter ``scale`` cannot be specified when ``normalized_kernel`` is set to True",
+    )
+    assert excluded.argument == "scale" and "normalized_kernel is True" in excluded.sentence
+    ranks = explain_run_error(
+        "normalize",
+        {"mean": 0.0, "axes": []},
+        frozenset({"stddev"}),
+        normalize_names,
+        "Normalize: When providing both `mean` and `stddev`, their shapes must match. Sample "
+        "dimensionality differs: 3 vs 0",
+    )
+    assert ranks.argument == "stddev" and "give stddev a constant" in ranks.fix
 
 
 def test_a_fed_argument_of_the_wrong_shape_names_it_in_the_session(catalog: Catalog) -> None:

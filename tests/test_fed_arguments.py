@@ -409,3 +409,44 @@ def test_editing_a_vector_reuses_the_built_pipeline() -> None:
     for got, image in zip(shifted.arrays(Ref("warp")), small, strict=True):
         np.testing.assert_array_equal(got, image)
     assert len(session._runners) == runners  # the same pipelines ran with the new values
+
+
+def test_batch_normalization_takes_its_mean_and_stddev_as_constants() -> None:
+    """normalize with batch=True refuses mean and stddev as per-sample inputs, which is how the
+    engine passes constants elsewhere: there it bakes them, and gives what DALI gives."""
+    args = {"batch": True, "mean": 100.0, "stddev": 40.0, "dtype": "FLOAT"}
+    spec = GraphSpec(
+        nodes=(
+            Source("source", shuffle=False),
+            Node("decode", "decoders.image", (Ref("source"),), {"output_type": "RGB"}),
+            Node("small", "resize", (Ref("decode"),), {"resize_x": SIZE, "resize_y": SIZE}),
+            Node("norm", "normalize", (Ref("small"),), args),
+        ),
+        batch_size=BATCH,
+    )
+    session = Session(spec, device_id=None)
+    result = session.run()
+    assert not {"mean", "stddev"} & set(fed_args(session.plan.step("norm")))
+    info = load_catalog()["normalize"]
+    source_seed = session.plan.step("source").seed
+
+    @pipeline_def(batch_size=BATCH, num_threads=1, device_id=None)
+    def plain() -> Any:
+        jpegs, _ = fn.readers.file(
+            file_root=str(samples_dir()), random_shuffle=False, seed=source_seed
+        )
+        images = fn.decoders.image(jpegs, output_type=types.RGB)
+        images = fn.resize(images, resize_x=float(SIZE), resize_y=float(SIZE))
+        return fn.normalize(images, **{k: dali_value(info.arg(k), v) for k, v in args.items()})
+
+    pipe = plain()
+    pipe.build()
+    (expected,) = pipe.run()
+    for got, want in zip(result.arrays(Ref("norm")), expected, strict=True):
+        np.testing.assert_allclose(got, np.array(want), rtol=1e-6)
+    # an edit of a baked constant builds anew, and setting batch off feeds them again
+    edited = session.set_arg("norm", "stddev", 20.0)
+    assert np.allclose(edited.arrays(Ref("norm"))[0], 2 * result.arrays(Ref("norm"))[0], atol=1e-4)
+    per_sample = session.set_arg("norm", "batch", False)
+    assert {"mean", "stddev"} <= set(fed_args(session.plan.step("norm")))
+    assert per_sample.arrays(Ref("norm"))[0].dtype == np.float32

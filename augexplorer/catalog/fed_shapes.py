@@ -10,7 +10,7 @@ image operators against a plain DALI pipeline). Keys are (`fn` name, argument na
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 # Fed as a tensor of the input's rank with every extent 1: a scalar broadcast over the sample.
 InputRank = Literal["input_rank"]
@@ -31,3 +31,11 @@ FED_SHAPES: dict[tuple[str, str], FedShape] = {
 # `mask` of 0 still applies sphere and water, a fed 0 skips the sample), so the live engine
 # passes them as constants, as the exported module does.
 NOT_FED: frozenset[tuple[str, str]] = frozenset({("sphere", "mask"), ("water", "mask")})
+
+# Fed only while another argument of the same call does not hold the value given: normalize
+# refuses mean and stddev as per-sample inputs when batch=True ("Batch normalization cannot be
+# used with parameters specified as TensorList inputs"), and takes the same constants baked.
+NOT_FED_WITH: dict[tuple[str, str], tuple[str, Any]] = {
+    ("normalize", "mean"): ("batch", True),
+    ("normalize", "stddev"): ("batch", True),
+}

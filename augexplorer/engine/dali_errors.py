@@ -303,6 +303,36 @@ def _reduced_shape(match: re.Match[str], failing: _Failing) -> Explained:
     )
 
 
+def _batch_parameters(match: re.Match[str], failing: _Failing) -> Explained:
+    name = next((n for n in ("stddev", "mean") if n in failing.fed), "mean")
+    return Explained(
+        f"{failing.shown(name)}: with batch=True {failing.op} takes one {name} for the whole "
+        "batch, so it cannot be drawn or fed per sample",
+        name,
+        f"give {name} a constant, or set batch off to normalize each sample on its own",
+    )
+
+
+def _axes_with_scalars(match: re.Match[str], failing: _Failing) -> Explained:
+    axes = next((n for n in ("axis_names", "axes") if failing.given(n)), "axes")
+    return Explained(
+        f"{failing.shown(axes)} names axes to compute the mean and deviation over, and both "
+        "are given as numbers: there is nothing left to compute",
+        axes,
+        f"leave {axes} out to use the numbers given, or leave mean or stddev out to have it "
+        f"computed over {axes}",
+    )
+
+
+def _excluded_by(match: re.Match[str], failing: _Failing) -> Explained:
+    name, other = match["arg"], match["other"]
+    return Explained(
+        f"{failing.shown(name)} cannot be given while {other} is {match['value']}",
+        name,
+        f"leave {name} out, or set {other} to another value",
+    )
+
+
 def _empty_window(match: re.Match[str], failing: _Failing) -> Explained:
     sizes = ("rel_shape", "shape", "rel_end", "end")
     name = next((n for n in sizes if failing.given(n)), "rel_shape")
@@ -471,7 +501,14 @@ _RULES: tuple[tuple[re.Pattern[str], Rule], ...] = tuple(
         (r"output layout is not a permutation of input layout", _layout_order),
         (r"empty output layout", _empty_layout),
         (r"must specify at least one reduction axis", _no_axes),
-        (r"Normalization parameters' shape must have extent", _parameter_rank),
+        (r"Normalization parameters' shape must have extent|When providing both `mean` and "
+         r"`stddev`, their shapes must match", _parameter_rank),
+        (r"Parameter ``(?P<arg>\w+)`` cannot be specified when ``(?P<other>\w+)`` is set to "
+         r"(?P<value>\w+)", _excluded_by),
+        (r"Axes must not be specified when both mean and standard deviation are scalars",
+         _axes_with_scalars),
+        (r"Batch normalization cannot be used with parameters specified as TensorList",
+         _batch_parameters),
         (r"parameter shape: (?P<given>[\d x]+?) does not match the reduced input sample "
          r"shape which is : (?P<reduced>[\d x]+)", _reduced_shape),
         (r"end coordinates can't be before start coordinates", _empty_window),

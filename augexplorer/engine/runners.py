@@ -15,7 +15,7 @@ from typing import Any
 
 from ..blocks import Block
 from ..builder import call_block, call_source, call_step
-from ..catalog.fed_shapes import FED_SHAPES, INPUT_RANK, NOT_FED
+from ..catalog.fed_shapes import FED_SHAPES, INPUT_RANK, NOT_FED, NOT_FED_WITH
 from ..data import SourceData
 from ..plan import Step
 from ..spec import Ref
@@ -66,6 +66,9 @@ def feedable(step: Step, name: str) -> bool:
     if arg is None or not arg.per_sample or arg.kind not in FED_DTYPES:
         return False
     if (step.op, name) in NOT_FED:
+        return False
+    unless = NOT_FED_WITH.get((step.op, name))
+    if unless is not None and step.args.get(unless[0]) == unless[1]:
         return False
     value = step.args.get(name)
     if not arg.is_vector:
