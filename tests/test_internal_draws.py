@@ -160,6 +160,23 @@ def test_a_random_crop_decoder_shows_its_window_on_the_whole_image() -> None:
         assert np.array_equal(whole[y : y + h, x : x + w], crop)
         assert not np.array_equal(whole[y + 1 : y + 1 + h, x : x + w], crop)
     assert "decode.window=" in result.draw_captions()[0]
+    # past the decoder, the large view's "original" is the whole file too, its window drawn on
+    # it, not the decoder's crop (which a person would take for the file)
+    after_decode = [s.origin for s in result.plan.steps if s.origin not in ("source", "decode")]
+    for index, whole in enumerate(windows.wholes):
+        view = sample_view(result, after_decode[index % 2], index)  # the decoder's crop, "before"
+        roles = {p.role: p for p in view.panes}
+        assert list(roles) == ["after", "before", "original"]
+        original = roles["original"]
+        assert original.node == "decode" and original.caption == "the whole image, decoded again"
+        assert whole is not None and (original.width, original.height) == whole.shape[1::-1]
+        window = windows.windows[index]
+        assert window is not None and original.window == (
+            window.x,
+            window.y,
+            window.width,
+            window.height,
+        )
 
 
 def test_random_bbox_crop_windows_are_its_outputs() -> None:

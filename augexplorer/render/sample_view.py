@@ -113,7 +113,14 @@ def sample_view(result: RunResult, node: str | None, index: int) -> SampleView:
     panes: list[Pane] = []
     seen: set[Ref] = set()
     for role, candidate in candidates:
-        if candidate in seen or candidate.node not in result.steps:
+        # past a decoder that decodes a window only, the original is the whole file: another
+        # picture than the decoder's crop, even where that crop is the "before" already
+        whole = (
+            _whole_image(result, candidate.node, index)
+            if role == "original" and candidate != ref
+            else None
+        )
+        if (candidate in seen and whole is None) or candidate.node not in result.steps:
             continue
         position = result.position_of(candidate, index)
         if position is None:  # inside a conditional block that did not run on this sample
@@ -124,6 +131,9 @@ def sample_view(result: RunResult, node: str | None, index: int) -> SampleView:
             made = _whole_image(result, ref.node, index) or made  # a decoder's: encoded bytes
         if role == "before" and made.pixels is not None:
             made = dataclasses.replace(made, window=_window_on(result, ref.node, index, made))
+        if whole is not None:
+            window = _window_on(result, candidate.node, index, whole)
+            made = dataclasses.replace(whole, role="original", window=window)
         panes.append(made)
     labels = result.labels()
     captions = result.captions()
@@ -160,7 +170,8 @@ def _with_policy_choices(result: RunResult, node: str, index: int) -> dict[str, 
 
 def _whole_image(result: RunResult, node: str, index: int) -> Pane | None:
     """For a decoder that decodes a random window only: the whole image it was cut from, as
-    DALI decodes it (kept where the window was recovered), shown as its "before"."""
+    DALI decodes it (kept where the window was recovered), shown as its "before" and as the
+    "original" of the nodes after it."""
     windows = result.windows(node)
     if windows is None or index >= len(windows.wholes) or windows.wholes[index] is None:
         return None

@@ -126,6 +126,26 @@ def test_a_random_crop_decoder_shows_the_whole_image_with_its_window(
     assert "the whole image, decoded again" in title
     page.locator(".ax-large").screenshot(path=str(artifacts / "what-you-see-decoder-window.png"))
     page.keyboard.press("Escape")
+    # a node after it: its "before" is the decoder's crop, its "original" the whole file
+    kernel_eval(page, "explorer.select('resize'); explorer.flush()")
+    page.locator(".ax-grid-caption", has_text="resize").wait_for(timeout=60_000)
+    try:
+        for width in (1280, 1600, 1920):
+            page.set_viewport_size({"width": width, "height": 1000})
+            page.wait_for_timeout(500)  # the panel lays itself out for the new width first
+            page.locator(".ax-tile[data-index='0']").click()
+            page.locator(".ax-pane-original .ax-crop-window").wait_for(timeout=60_000)
+            page.wait_for_timeout(300)
+            original = page.locator(".ax-pane-original .ax-pane-title").inner_text()
+            before = page.locator(".ax-pane-before .ax-pane-title").inner_text()
+            assert "the whole image, decoded again" in original, original
+            assert "the whole image" not in before, before
+            page.locator(".ax-large").scroll_into_view_if_needed()
+            page.screenshot(path=str(artifacts / f"what-you-see-decoder-original-{width}.png"))
+            page.keyboard.press("Escape")
+            page.locator(".ax-large").wait_for(state="hidden", timeout=10_000)
+    finally:
+        page.set_viewport_size({"width": 1600, "height": 1000})
 
 
 def test_a_policys_choices_show_in_the_large_view(page: Any, artifacts: Path) -> None:
