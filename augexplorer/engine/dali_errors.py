@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ..catalog import PYTHON_FUNCTION
 from ..errors import RunError
@@ -31,6 +31,9 @@ class Explained:
     replaces_fix: bool = False
 
 
+_D = TypeVar("_D", bound=str | None)  # the default: a name, or None
+
+
 @dataclass(frozen=True)
 class _Failing:
     """What the rules read: the operator, its arguments (constants and fed ones) and DALI's
@@ -44,6 +47,10 @@ class _Failing:
 
     def given(self, name: str) -> bool:
         return name in self.args or name in self.fed
+
+    def first_given(self, names: Iterable[str], default: _D) -> str | _D:
+        """The first of `names` the node was given (a constant or fed), else `default`."""
+        return next((name for name in names if self.given(name)), default)
 
     def named(self) -> list[str]:
         """The operator's arguments DALI's message names, in the order it names them."""
@@ -141,7 +148,7 @@ _DTYPE_ARGS = ("dtype", "output_dtype", "output_type")
 
 
 def _dtype(match: re.Match[str], failing: _Failing) -> Explained:
-    name = next((n for n in _DTYPE_ARGS if failing.given(n)), "dtype")
+    name = failing.first_given(_DTYPE_ARGS, "dtype")
     return Explained(
         f"{failing.op} cannot write {failing.args.get(name, 'this type')} data from this input",
         name,
@@ -153,7 +160,7 @@ _INTERP_ARGS = ("interp_type", "mag_filter", "min_filter")
 
 
 def _interpolation(match: re.Match[str], failing: _Failing) -> Explained:
-    name = next((n for n in _INTERP_ARGS if failing.given(n)), "interp_type")
+    name = failing.first_given(_INTERP_ARGS, "interp_type")
     return Explained(
         f"{failing.op} does not interpolate with {failing.args.get(name, 'this method')}",
         name,
@@ -177,7 +184,7 @@ _CHANNEL_ARGS = ("fill_value", "fill_values", "mean", "std")
 
 def _channels(match: re.Match[str], failing: _Failing) -> Explained:
     name = next((n for n in _CHANNEL_ARGS if isinstance(failing.args.get(n), list)), None)
-    name = name or next((n for n in _CHANNEL_ARGS if failing.given(n)), None)
+    name = name or failing.first_given(_CHANNEL_ARGS, None)
     return Explained(
         f"{name or 'a per-channel argument'} gives a number of values that is neither 1 nor "
         "the images' channel count",
@@ -187,7 +194,7 @@ def _channels(match: re.Match[str], failing: _Failing) -> Explained:
 
 
 def _axis_missing(match: re.Match[str], failing: _Failing) -> Explained:
-    name = next((n for n in ("axis_names", "axes") if failing.given(n)), "axis_names")
+    name = failing.first_given(("axis_names", "axes"), "axis_names")
     return Explained(
         f"{name} names axis {match.group('axis')!r}, which the images do not have",
         name,
@@ -241,7 +248,7 @@ def _permutation(match: re.Match[str], failing: _Failing) -> Explained:
 
 
 def _anchor_shape(match: re.Match[str], failing: _Failing) -> Explained:
-    name = next((n for n in ("shape", "anchor") if failing.given(n)), "shape")
+    name = failing.first_given(("shape", "anchor"), "shape")
     return Explained(
         "anchor and shape must give the same number of values, a multiple of the axes named "
         "in axis_names",
@@ -260,7 +267,7 @@ def _layout_order(match: re.Match[str], failing: _Failing) -> Explained:
 
 
 def _no_axes(match: re.Match[str], failing: _Failing) -> Explained:
-    name = next((n for n in ("axes", "axis_names") if failing.given(n)), "axes")
+    name = failing.first_given(("axes", "axis_names"), "axes")
     return Explained(
         f"{failing.shown(name)} names no axis to compute the mean and deviation over",
         name,
@@ -281,7 +288,7 @@ def _parameter_rank(match: re.Match[str], failing: _Failing) -> Explained:
 
 
 def _reduced_shape(match: re.Match[str], failing: _Failing) -> Explained:
-    axes = next((n for n in ("axes", "axis_names") if failing.given(n)), "axes")
+    axes = failing.first_given(("axes", "axis_names"), "axes")
     given = [n for n in ("mean", "stddev") if failing.given(n)] or ["mean"]
     listed = failing.args.get(axes)
     listed = list(listed) if isinstance(listed, list | tuple | str) else []
@@ -314,7 +321,7 @@ def _batch_parameters(match: re.Match[str], failing: _Failing) -> Explained:
 
 
 def _axes_with_scalars(match: re.Match[str], failing: _Failing) -> Explained:
-    axes = next((n for n in ("axis_names", "axes") if failing.given(n)), "axes")
+    axes = failing.first_given(("axis_names", "axes"), "axes")
     return Explained(
         f"{failing.shown(axes)} names axes to compute the mean and deviation over, and both "
         "are given as numbers: there is nothing left to compute",
@@ -335,7 +342,7 @@ def _excluded_by(match: re.Match[str], failing: _Failing) -> Explained:
 
 def _empty_window(match: re.Match[str], failing: _Failing) -> Explained:
     sizes = ("rel_shape", "shape", "rel_end", "end")
-    name = next((n for n in sizes if failing.given(n)), "rel_shape")
+    name = failing.first_given(sizes, "rel_shape")
     return Explained(
         f"{failing.shown(name)} makes an empty window: it ends where it starts",
         name,
@@ -372,7 +379,7 @@ def _save_attrs(match: re.Match[str], failing: _Failing) -> Explained:
 
 def _out_of_bounds(match: re.Match[str], failing: _Failing) -> Explained:
     windows = ("crop", "crop_w", "crop_h", "rel_shape", "shape", "rel_start", "start", "end")
-    name = next((n for n in windows if failing.given(n)), None)
+    name = failing.first_given(windows, None)
     return Explained(
         f"the window{' ' + failing.shown(name) if name else ''} reaches outside the image",
         name,
@@ -457,7 +464,7 @@ def _conversion(match: re.Match[str], failing: _Failing) -> Explained:
 
 
 def _tiles(match: re.Match[str], failing: _Failing) -> Explained:
-    name = next((n for n in ("tiles_x", "tiles_y") if failing.given(n)), "tiles_x")
+    name = failing.first_given(("tiles_x", "tiles_y"), "tiles_x")
     return Explained(
         f"{failing.shown(name)} leaves no tile to equalize", name, f"give {name} a value from 1"
     )
@@ -560,7 +567,7 @@ def explain_run_error(
 def _general(failing: _Failing) -> Explained:
     """The sentence for a message no rule reads: the node, and the argument DALI names."""
     named = failing.named()
-    argument = next((n for n in named if failing.given(n)), named[0] if named else None)
+    argument = failing.first_given(named, named[0] if named else None)
     about = f" about {failing.shown(argument)}" if argument else ""
     op = failing.op
     return Explained(
