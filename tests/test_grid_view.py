@@ -440,3 +440,23 @@ def test_results_answer_the_large_views_questions(explorer: Explorer) -> None:
     draws = result.draws_of(1)
     assert set(draws) == {"rotate", "flip"}
     assert draws["flip"]["horizontal"] == result.draws()["flip"]["horizontal"][1]
+
+
+def test_normalized_floats_say_they_are_drawn_through_the_normalization_undone(
+    catalog, tmp_path: Path
+) -> None:
+    # A normalized float output looks like an ordinary photo on its tile: the grid's caption and
+    # the large view's pane say the values were mapped back through the normalization to draw it.
+    explorer = Explorer(
+        "imagenet_val", batch_size=2, autosave=tmp_path / "autosave.json", catalog=catalog
+    )
+    said = "float32 values drawn as pixels: normalize's normalization undone"
+    assert said in html.unescape(explorer.grid.caption.value)
+    page_update(explorer.grid.tiles, opened=0)
+    after = next(p for p in explorer.grid.tiles.large["panes"] if p["role"] == "after")
+    assert after["dtype"] == "float32" and after["drawn_as"].startswith(said)
+    # the uint8 pixels before it are drawn as they are, and say nothing
+    explorer.select("resize")
+    assert "values drawn as pixels" not in explorer.grid.caption.value
+    page_update(explorer.grid.tiles, opened=0)
+    assert all(p["drawn_as"] == "" for p in explorer.grid.tiles.large["panes"])

@@ -77,7 +77,7 @@ def test_random_resized_crop_windows_are_the_ones_it_cut() -> None:
     # the captions name them, per tile
     captions = result.draw_captions(reaching="rrc")
     for caption, (x, y, w, h) in zip(captions, windows, strict=True):
-        assert f"rrc.window={w:.0f}x{h:.0f} at ({x:.0f}, {y:.0f})" in caption
+        assert f"rrc.window={w:.0f} wide, {h:.0f} high at x {x:.0f}, y {y:.0f}" in caption
 
 
 def test_a_window_is_claimed_only_where_it_gives_the_nodes_pixels(
@@ -323,3 +323,12 @@ def test_statistics_count_a_random_crop_decoders_windows() -> None:
         0,
     )
     assert windows.area.min[0] >= 0.08 - 0.01 and windows.area.max[0] <= 1.0
+
+
+def test_a_window_caption_names_its_axes() -> None:
+    # The large view's shape line is height first (198, 194, 3 in HWC); a size is usually
+    # written width first: the caption says which number is which.
+    window = internal.Window(x=7, y=56, width=194, height=198)
+    assert window.caption() == "194 wide, 198 high at x 7, y 56"
+    relative = internal.Window(x=0.1, y=0.25, width=0.5, height=0.75, relative=True)
+    assert relative.caption() == "0.50 wide, 0.75 high (of the image) at x 0.10, y 0.25"

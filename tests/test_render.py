@@ -96,3 +96,20 @@ def test_cli_render_writes_a_grid_and_never_overwrites(tmp_path) -> None:  # typ
 def test_captions_outside_latin1_do_not_break_the_grid() -> None:
     picture = grid([PICTURE], captions=["кошка 猫 angle=3"], cell=64)
     assert picture.height > 64
+
+
+def test_how_values_are_drawn_is_said_for_every_kind_but_8_bit_pixels() -> None:
+    from augexplorer.render.display import drawn_as
+
+    assert drawn_as(np.uint8, None) == ""
+    norm = Normalization(mean=(120.0,), std=(60.0,), node="cmn")
+    assert drawn_as(np.float32, norm) == (
+        "float32 values drawn as pixels: cmn's normalization undone (value * std + mean)"
+    )
+    scaled = Normalization(mean=(120.0,), std=(60.0,), scale=64.0, shift=128.0, node="norm")
+    assert "norm's normalization undone ((value - shift) / scale * std + mean)" in drawn_as(
+        "float16", scaled
+    )
+    assert drawn_as(np.float32, None).startswith("float32 values drawn as pixels: times 255")
+    assert "divided by 257" in drawn_as(np.uint16, None)
+    assert drawn_as(np.bool_, None) == "bool values drawn black (false) and white (true)"

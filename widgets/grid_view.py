@@ -20,7 +20,7 @@ from augexplorer.render.overlay_data import (
     pane_overlay,
 )
 from augexplorer.render.sample_view import sample_view
-from augexplorer.render.tiles import node_tiles, picture_size, pictures
+from augexplorer.render.tiles import Tile, node_drawn_as, node_tiles, picture_size, pictures
 from augexplorer.spec import Ref
 
 from .annotations_view import AnnotationToggles
@@ -51,6 +51,13 @@ def _muted(text: str) -> str:
 def _what(what: Shown) -> str:
     """Whose output the tiles show; an older result than the graph's is said in warning colours."""
     return f"<span class='ax-stale-what'>{what.what}</span>" if what.stale else what.what
+
+
+def _drawn_as(result: RunResult, ref: Ref, tiles: list[Tile]) -> str:
+    """How the tiles' pictures were made of values that are not 8-bit pixels (normalized floats
+    look like a photo), said after the caption; nothing where no tile is a picture."""
+    said = node_drawn_as(result, ref) if any(t.picture for t in tiles) else ""
+    return f" · {html.escape(said)}" if said else ""
 
 
 class GridView(widgets.VBox):
@@ -243,7 +250,7 @@ class GridView(widgets.VBox):
         self._annotate(result, what.ref, picture=0, pictures=1)
         self.caption.value = _muted(
             f"{_what(what)} · batch {result.batch_index + 1} · {len(tiles)} images "
-            "· click an image for a large view"
+            f"· click an image for a large view{_drawn_as(result, what.ref, tiles)}"
         )
 
     def _show_ab(self, result: RunResult, what: Shown, before: Snapshot | None) -> None:
@@ -311,7 +318,7 @@ class GridView(widgets.VBox):
         self.caption.value = _muted(
             f"A/B of {_what(what)}: A before the last edit · B now, "
             f"{'same draws' if same_draws else 'new draws (each tile says both)'} · all {count} "
-            f"samples{said}"
+            f"samples{said}{_drawn_as(result, what.ref, tiles)}"
         )
 
     def _show_variety(self, result: RunResult, what: Shown) -> None:
@@ -347,7 +354,7 @@ class GridView(widgets.VBox):
         self._annotate(varied, ref, picture=0, pictures=1)
         self.caption.value = _muted(
             f"one image, {self.variety.copies} draws: sample #{sample} "
-            f"({html.escape(label)}) · {_what(what)}"
+            f"({html.escape(label)}) · {_what(what)}{_drawn_as(varied, ref, tiles)}"
         )
 
     def _draw_large(self) -> None:

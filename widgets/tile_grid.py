@@ -81,6 +81,7 @@ def large_state(view: SampleView, *, can_vary: bool) -> dict[str, Any]:
                 "text": p.text,
                 "window": list(p.window) if p.window is not None else None,
                 "caption": p.caption,
+                "drawn_as": p.drawn_as,
             }
             for p in view.panes
         ],

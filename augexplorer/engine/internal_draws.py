@@ -82,9 +82,14 @@ class Window:
     relative: bool = False
 
     def caption(self) -> str:
+        # Which number is which, in words: the shape beside it in the large view is height
+        # first (HWC), a size is usually written width first.
         if self.relative:
-            return f"{self.width:.2f}x{self.height:.2f} at ({self.x:.2f}, {self.y:.2f}) of 1"
-        return f"{self.width:.0f}x{self.height:.0f} at ({self.x:.0f}, {self.y:.0f})"
+            return (
+                f"{self.width:.2f} wide, {self.height:.2f} high (of the image) at "
+                f"x {self.x:.2f}, y {self.y:.2f}"
+            )
+        return f"{self.width:.0f} wide, {self.height:.0f} high at x {self.x:.0f}, y {self.y:.0f}"
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -7,6 +7,7 @@ other integer types, grayscale and alpha, and floats normalized by a known mean 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -19,12 +20,38 @@ class Normalization:
     std: tuple[float, ...] = (1.0,)
     scale: float = 1.0
     shift: float = 0.0
+    node: str = ""  # the node that normalized, to name where it is said how values are drawn
 
     def undo(self, values: np.ndarray) -> np.ndarray:
         """Map normalized HWC floats back to pixel values."""
         mean = np.asarray(self.mean, dtype=np.float32)
         std = np.asarray(self.std, dtype=np.float32)
         return (values.astype(np.float32) - self.shift) / self.scale * std + mean
+
+
+def drawn_as(dtype: np.dtype[Any] | str, normalization: Normalization | None) -> str:
+    """How samples of `dtype` become the 8-bit pixels on screen, in words ("" for uint8, drawn
+    as they are): a picture of floats looks like a photo, and says what was done to it."""
+    kind = np.dtype(dtype)
+    if kind == np.uint8:
+        return ""
+    if kind == np.bool_:
+        return "bool values drawn black (false) and white (true)"
+    if np.issubdtype(kind, np.floating):
+        if normalization is not None:
+            where = f"{normalization.node}'s" if normalization.node else "the"
+            undo = "value * std + mean"
+            if normalization.scale != 1.0 or normalization.shift != 0.0:
+                undo = "(value - shift) / scale * std + mean"
+            return f"{kind.name} values drawn as pixels: {where} normalization undone ({undo})"
+        return (
+            f"{kind.name} values drawn as pixels: times 255 where all lie in [0, 1], else "
+            "clipped to 0-255"
+        )
+    return (
+        f"{kind.name} values drawn as pixels: divided by 257 where any is over 255, clipped "
+        "to 0-255"
+    )
 
 
 def is_image_like(sample: np.ndarray, layout: str = "") -> bool:

@@ -47,6 +47,7 @@ def normalization_for(plan: Plan, step_id: str) -> Normalization | None:
             std=std,
             scale=float(step.args.get("scale", 1.0)),
             shift=float(step.args.get("shift", 0.0)),
+            node=candidate,
         )
     return None
 

@@ -17,7 +17,7 @@ from ..engine.internal_draws import FROM_OUTPUTS, WINDOW_OPS
 from ..engine.policy_draws import POLICY_OPS, policy_draws
 from ..engine.result import RunResult
 from ..spec import Ref
-from .display import is_image_like, to_hwc, to_rgb8
+from .display import drawn_as, is_image_like, to_hwc, to_rgb8
 from .tiles import display_normalization, value_text
 
 # Past this many values a sample's readout uses the displayed pixels (a 16 MP float image is
@@ -45,6 +45,8 @@ class Pane:
     # known: x, y, width, height in its pixels
     window: tuple[float, float, float, float] | None = None
     caption: str = ""  # what the picture is, where its node's name does not say it
+    # how the values became these pixels, where they are not 8-bit pixels already
+    drawn_as: str = ""
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,8 @@ def pane(result: RunResult, ref: Ref, index: int, role: str) -> Pane:
     )
     if not is_image_like(sample, layout):
         return dataclasses.replace(base, text=value_text(sample))
-    pixels = to_rgb8(sample, layout, display_normalization(result, ref, sample))
+    normalization = display_normalization(result, ref, sample)
+    pixels = to_rgb8(sample, layout, normalization)
     hwc = to_hwc(sample, layout)
     values: bytes | None = None
     values_dtype = ""
@@ -91,6 +94,7 @@ def pane(result: RunResult, ref: Ref, index: int, role: str) -> Pane:
         values=values,
         values_dtype=values_dtype,
         channels=int(hwc.shape[2]) if values is not None else 3,
+        drawn_as=drawn_as(sample.dtype, normalization),
     )
 
 

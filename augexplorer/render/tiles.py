@@ -19,10 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import simplejpeg
+from nvidia.dali.types import to_numpy_type
 
 from ..engine.result import RunResult
 from ..spec import Ref
-from .display import Normalization, is_image_like, to_hwc, to_rgb8
+from .display import Normalization, drawn_as, is_image_like, to_hwc, to_rgb8
 from .grid import fit_into
 from .pixel_history import Histories
 from .result_view import normalization_for
@@ -121,6 +122,14 @@ def display_normalization(result: RunResult, ref: Ref, sample: np.ndarray) -> No
     if np.asarray(sample).dtype.kind != "f":
         return None
     return normalization_for(result.plan, ref.node)
+
+
+def node_drawn_as(result: RunResult, ref: Ref) -> str:
+    """How `ref`'s samples become the pixels of their tiles, in words ("" where they are drawn
+    as they are: uint8)."""
+    dtype = np.dtype(to_numpy_type(result.output(ref).dtype))
+    norm = normalization_for(result.plan, ref.node) if dtype.kind == "f" else None
+    return drawn_as(dtype, norm)
 
 
 def pictures(

@@ -148,6 +148,32 @@ def test_a_random_crop_decoder_shows_the_whole_image_with_its_window(
         page.set_viewport_size({"width": 1600, "height": 1000})
 
 
+def test_normalized_floats_say_how_they_are_drawn(page: Any, artifacts: Path) -> None:
+    # The normalized output looks like a photo: the grid's caption and the pane under the
+    # picture say it is drawn with the normalization undone.
+    said = "float32 values drawn as pixels: normalize's normalization undone"
+    kernel_eval(page, "explorer.controller.pick_preset('imagenet_val'); explorer.flush()")
+    kernel_eval(page, "explorer.select('normalize'); explorer.flush()")
+    page.locator(".ax-grid-caption", has_text=said).wait_for(timeout=60_000)
+    try:
+        for width in WIDTHS:
+            page.set_viewport_size({"width": width, "height": 1000})
+            page.wait_for_timeout(500)
+            page.locator(".ax-tile[data-index='0']").click()
+            meta = page.locator(".ax-pane-after .ax-pane-meta")
+            meta.wait_for(timeout=60_000)
+            assert said in meta.inner_text()
+            assert (
+                "drawn as pixels" not in page.locator(".ax-pane-before .ax-pane-meta").inner_text()
+            )
+            page.locator(".ax-large").scroll_into_view_if_needed()
+            page.screenshot(path=str(artifacts / f"what-you-see-normalized-{width}.png"))
+            page.keyboard.press("Escape")
+            page.locator(".ax-large").wait_for(state="hidden", timeout=10_000)
+    finally:
+        page.set_viewport_size({"width": 1600, "height": 1000})
+
+
 def test_a_policys_choices_show_in_the_large_view(page: Any, artifacts: Path) -> None:
     kernel_eval(page, "explorer.controller.pick_preset('trivial_augment_wide'); explorer.flush()")
     kernel_eval(page, "explorer.select('augment'); explorer.flush()")

@@ -147,7 +147,7 @@ function drawWindow(frame, p) {
   box.style.top = `${(100 * y) / p.height}%`;
   box.style.width = `${(100 * w) / p.width}%`;
   box.style.height = `${(100 * hgt) / p.height}%`;
-  box.title = `crop window: ${Math.round(w)}×${Math.round(hgt)} at (${Math.round(x)}, ${Math.round(y)})`;
+  box.title = `crop window: ${Math.round(w)} wide, ${Math.round(hgt)} high at x ${Math.round(x)}, y ${Math.round(y)}`;
   box.dataset.window = p.window.join(",");
 }
 
@@ -565,7 +565,8 @@ class TileGrid {
     const title = h("div", "ax-pane-title", fig);
     h("b", "", title, p.role);
     title.append(` · ${p.node}${p.caption ? ` (${p.caption})` : ""}`);
-    const meta = `${p.shape.join("×")} ${p.dtype}${p.layout ? " " + p.layout : ""}`;
+    const meta = `${p.shape.join("×")} ${p.dtype}${p.layout ? " " + p.layout : ""}`
+      + (p.drawn_as ? ` · ${p.drawn_as}` : "");
     if (!p.pixels) {
       h("pre", "ax-pane-values", fig, p.text);
       h("div", "ax-pane-meta", fig, meta);
