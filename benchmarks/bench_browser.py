@@ -33,12 +33,19 @@ they come and the full pictures once they stop (widgets/drag_preview.py). Timed:
 key to every tile showing its full picture, and the previews drawn on the way. Last, each way
 the page can decode the grid's pictures is timed in the open page (DECODERS).
 
+The benchmark waits for each grid on the page's own event (a promise the grid's observer
+resolves); ``--wait raf`` polls on every animation frame instead, as Playwright's
+``wait_for_function`` does by default, which keeps the page drawing frames a person's page would
+not. After the timed moves, ``--cpu-moves`` more count the CPU time each process used per move
+(the kernel, the Jupyter server, each kind of Chromium process, the driver), beside the same time
+of the page left idle.
+
 With ``--photos 1080p`` the grid shows full-HD photos (the bundled samples enlarged to
 1920x1080, made in the temporary folder) instead of the samples.
 Writes benchmarks/results/browser_round_trip[_batchN][_1080p].json.
 
     python benchmarks/bench_browser.py [--moves 30] [--batch 16] [--opens 20] [--drags 10]
-        [--photos samples|1080p]
+        [--photos samples|1080p] [--wait event|raf] [--cpu-moves 20]
 """
 
 from __future__ import annotations
@@ -56,6 +63,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).parent))
 
+import process_cpu  # noqa: E402
 from _common import machine, summary, write_results  # noqa: E402
 
 from tests.browser.harness import (  # noqa: E402
@@ -115,8 +123,24 @@ WATCH = """
     window.__axT1 = now();
     window.__axWs = window.__axWsLast;
     window.__axPage = Object.assign({}, root.axTimes);
+    if (window.__axT1 > window.__axT0 && window.__axWake) {
+      const wake = window.__axWake;
+      window.__axWake = null;
+      wake();
+    }
   }).observe(root, { attributes: true, attributeFilter: ['data-drawn'] });
 }
+"""
+
+# Waits for the grid drawn after the last key press without polling: a promise the observer
+# above resolves. Playwright's wait_for_function polls on every animation frame by default, and
+# on two cores those frames compete with the page's own decoding; a person's page makes none.
+DRAWN = """
+() => new Promise((resolve, reject) => {
+  if (window.__axT1 > window.__axT0) { resolve(); return; }
+  const timer = setTimeout(() => reject(new Error('no grid drawn in 30 s')), 30000);
+  window.__axWake = () => { clearTimeout(timer); resolve(); };
+})
 """
 
 # A tile clicked -> the large view on screen (the tile's own picture, at once) -> the sample at
@@ -201,6 +225,28 @@ WATCH_DRAG = """
   }).observe(root, { attributes: true, attributeFilter: ['data-drawn'] });
 }
 """
+
+
+def cpu_per_move(page: Any, moves: int, apart_s: float = 0.3) -> dict[str, dict[str, float]]:
+    """CPU milliseconds each process used per slider move (a key, the grid drawn, `apart_s` of
+    rest), by its part (process_cpu.py), beside the same time of the page left idle: where a
+    move's work goes when the page, the server and the kernel share the cores."""
+    handle = page.locator(".ax-arg-brightness .noUi-handle").first
+    idle_before = process_cpu.snapshot()
+    time.sleep(moves * apart_s)
+    idle = process_cpu.used_between(idle_before, process_cpu.snapshot())
+    before = process_cpu.snapshot()
+    for move in range(moves):
+        handle.focus()
+        handle.press("ArrowRight" if move % 2 == 0 else "ArrowLeft")
+        page.evaluate(DRAWN)
+        time.sleep(apart_s)
+    used = process_cpu.used_between(before, process_cpu.snapshot())
+    per = {kind: 1000 * seconds / moves for kind, seconds in used.most_common() if seconds > 0}
+    return {
+        "moves": per,
+        "idle": {kind: 1000 * seconds / moves for kind, seconds in idle.items() if seconds > 0},
+    }
 
 
 def drags(page: Any, count: int, keys: int = 8, apart_ms: int = 25) -> dict[str, Any]:
@@ -446,6 +492,19 @@ def main() -> int:
         default="samples",
         help="the bundled samples, or full-HD photos made from them (a batch's worth)",
     )
+    parser.add_argument(
+        "--cpu-moves",
+        type=int,
+        default=20,
+        help="moves after the timed ones with each process's CPU time counted (0: none)",
+    )
+    parser.add_argument(
+        "--wait",
+        choices=["event", "raf"],
+        default="event",
+        help="wait for the grid on the page's own event (as a person's page runs), or by polling"
+        " every animation frame (Playwright's default, which keeps the page drawing frames)",
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -486,7 +545,12 @@ def main() -> int:
                     handle.focus()
                     # twenty steps up, twenty down: a move at the slider's end would change nothing
                     handle.press("ArrowRight" if (move // 20) % 2 == 0 else "ArrowLeft")
-                    page.wait_for_function("() => window.__axT1 > window.__axT0", timeout=30_000)
+                    if args.wait == "event":
+                        page.evaluate(DRAWN)
+                    else:
+                        page.wait_for_function(
+                            "() => window.__axT1 > window.__axT0", timeout=30_000
+                        )
                     marks = page.evaluate(
                         "() => ({t0: window.__axT0, t1: window.__axT1, ws: window.__axWs,"
                         " ...window.__axPage, long: window.__axLong})"
@@ -530,6 +594,7 @@ def main() -> int:
                 websocket = page.evaluate(
                     "() => ({protocols: window.__axWsProtocols, large_messages: window.__axWsLarge})"
                 )
+                cpu = cpu_per_move(page, args.cpu_moves) if args.cpu_moves else None
                 dragged = drags(page, args.drags)
                 decoders = page_decoders(page)
                 opened, full = large_view(page, args.opens)
@@ -544,6 +609,7 @@ def main() -> int:
         "graph": "reference (6 operators), last node's argument",
         "batch_size": args.batch,
         "photos": args.photos,
+        "wait": args.wait,
         "round_trip_ms": stats,
         "to_last_picture_decoded_ms": summary(decoded) if decoded else None,
         "last_engine_run_ms": float(engine.strip() or 0.0),
@@ -552,6 +618,7 @@ def main() -> int:
         "grid_jpeg_bytes": int(grid_bytes.strip() or 0),
         "pictures_sent_per_move": (sent - sent_before) / (args.warmup + args.moves),
         "websocket": websocket,
+        "cpu_ms_per_move": cpu,
         "drags": dragged,
         "page_decoders": decoders,
         "large_view_shown_ms": summary(opened),
@@ -586,6 +653,13 @@ def main() -> int:
     )
     for name, ms in breakdown.items():
         print(f"  {name:20s} p50 {ms:7.1f} ms")
+    if cpu is not None:
+        total = sum(cpu["moves"].values())
+        print(
+            f"  CPU per move, all processes {total:.0f} ms (idle page {sum(cpu['idle'].values()):.0f}):"
+        )
+        for kind, ms in cpu["moves"].items():
+            print(f"    {kind:20s} {ms:6.1f} ms")
     busy = data["page_long_tasks_ms"]
     print(
         f"  page main thread in long tasks during a move: p50 {busy['p50']:.0f} ms, max "
