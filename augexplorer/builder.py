@@ -14,6 +14,7 @@ from typing import Any
 from .annotations.keypoints import KeypointTable
 from .catalog import ArgInfo
 from .catalog.auto_aug import is_auto_aug, policy_function
+from .catalog.readers import EPOCH_WHOLE
 from .data import SourceData
 from .expressions import GRAPH_OPS
 from .plan import Plan, Step
@@ -201,6 +202,7 @@ def reader_kwargs(
         kwargs = {"files": list(data.files), "labels": list(data.labels)}
     kwargs["random_shuffle"] = step.source.shuffle
     kwargs["seed"] = step.seed
+    kwargs.update(EPOCH_WHOLE)  # a graph's own reader arguments may set it otherwise
     kwargs.update(reader_arg_values(step.source.reader_args, step.source.kind))
     if num_shards > 1:
         kwargs.update(shard_id=shard_id, num_shards=num_shards)
@@ -235,6 +237,7 @@ def coco_reader_kwargs(
         kwargs["images"] = list(data.coco_images)
     kwargs["random_shuffle"] = step.source.shuffle
     kwargs["seed"] = step.seed
+    kwargs.update(EPOCH_WHOLE)
     kwargs.update(reader_arg_values(step.source.reader_args, "coco"))
     if step.source.keypoints:
         kwargs["image_ids"] = True  # the keypoints are looked up by image id

@@ -255,10 +255,10 @@ SHARDS = textwrap.dedent(
     seen = {}
     for rank in (0, 1):
         os.environ.update(RANK=str(rank), WORLD_SIZE="2")  # as torchrun sets them
-        ids = []
+        batches = []
         for batch in module.make_loader(batch_size=2, device="cpu", num_threads=1):
-            ids += batch[0]["image_ids"].view(-1).tolist()
-        seen[rank] = ids
+            batches.append(batch[0]["image_ids"].view(-1).tolist())
+        seen[rank] = batches
     json.dump(seen, open(sys.argv[2], "w"))
     """
 )
@@ -280,10 +280,16 @@ def test_loader_shards_by_rank(tmp_path: Path) -> None:
         timeout=240,
         cwd=tmp_path,
     )
-    seen = {int(k): v for k, v in json.loads((tmp_path / "seen.json").read_text()).items()}
+    batches = {int(k): v for k, v in json.loads((tmp_path / "seen.json").read_text()).items()}
     listed = len(json.loads(annotations.read_text())["images"])
-    assert seen[0] and seen[1] and not set(seen[0]) & set(seen[1])
-    assert sorted(seen[0] + seen[1]) == list(range(1, listed + 1))  # each image once an epoch
+    # several ranks: each runs the same number of full batches (DDP steps them together; an
+    # empty last batch would give a NaN loss), a shard's end padded with its last image
+    assert len(batches[0]) == len(batches[1]) and all(len(b) == 2 for b in batches[0] + batches[1])
+    seen = {rank: [i for batch in got for i in batch] for rank, got in batches.items()}
+    assert not set(seen[0]) & set(seen[1])
+    assert sorted(set(seen[0]) | set(seen[1])) == list(range(1, listed + 1))  # every image
+    for ids in seen.values():  # repeated: only the shard's last image, as padding
+        assert all(i == ids[-1] for i in ids[len(set(ids)) :])
 
 
 def test_segmentation_masks_hold_only_class_labels() -> None:

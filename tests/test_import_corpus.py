@@ -120,10 +120,13 @@ def test_reader_arguments_survive_json_and_edits(corpus: dict[str, Any]) -> None
     _original, graph = corpus["getting_started"]
     assert loads(dumps(graph)) == graph
     edited = graph.set_reader_arg(graph.sources()[0].id, "initial_fill", 40)
-    assert edited.sources()[0].reader_args == {"initial_fill": 40}
+    # the code set no pad_last_batch: the import keeps DALI's default, so the graph runs the
+    # code's batches (past an epoch's end too)
+    read = {"pad_last_batch": False, "initial_fill": 40}
+    assert edited.sources()[0].reader_args == read
     # new data, same reading
     moved = edited.with_source(Source("elsewhere", "folder", str(samples_dir())))
-    assert moved.sources()[0].reader_args == {"initial_fill": 40}
+    assert moved.sources()[0].reader_args == read
 
 
 def _refusal(tmp_path: Path, body: str, conditionals: bool = False) -> str:
@@ -401,7 +404,12 @@ def test_coco_reader_becomes_a_coco_source(detection: dict[str, Any]) -> None:
     assert (source.id, source.kind) == ("reader", "coco")
     assert source.path == str(detection["annotations"]) and source.file_root == str(samples_dir())
     assert (source.shuffle, source.seed) == (True, 5)
-    assert source.reader_args == {"ratio": True, "ltrb": True, "skip_empty": True}
+    assert source.reader_args == {
+        "pad_last_batch": False,  # DALI's default, which the code left
+        "ratio": True,
+        "ltrb": True,
+        "skip_empty": True,
+    }
     # outputs named by what they hold: box_encoder's boxes and labels per anchor
     assert list(graph.outputs) == ["images", "boxes", "labels"]
     from augexplorer.spec import Ref
@@ -410,6 +418,7 @@ def test_coco_reader_becomes_a_coco_source(detection: dict[str, Any]) -> None:
     _original, flipped = detection["flip_with_boxes"]
     assert list(flipped.outputs) == ["images", "boxes", "labels", "image_ids"]
     assert flipped.sources()[0].reader_args == {
+        "pad_last_batch": False,
         "ltrb": True,
         "ratio": True,
         "image_ids": True,
@@ -446,7 +455,11 @@ def test_coco_reader_in_a_python_file_imports(tmp_path: Path) -> None:
     graph = import_graph(source, run_file=True)
     reader = graph.sources()[0]
     assert reader.kind == "coco" and reader.path == str(annotations)
-    assert reader.reader_args == {"ltrb": True, "shuffle_after_epoch": True}
+    assert reader.reader_args == {
+        "pad_last_batch": False,
+        "ltrb": True,
+        "shuffle_after_epoch": True,
+    }
     assert list(graph.outputs) == ["images", "boxes", "labels"]
     assert Session(graph, device_id=None).run().arrays(graph.outputs["boxes"])
 

@@ -79,9 +79,11 @@ RANK_SCRIPT = textwrap.dedent(
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     loader = module.make_loader(sys.argv[2], batch_size=4, device="cpu", num_threads=1)
-    seen = [int(x) for batch in loader for x in batch[0]["labels"].view(-1)]
+    batches = [batch[0]["labels"].view(-1).tolist() for batch in loader]
+    seen = [int(x) for batch in batches for x in batch]
     everyone = [None] * dist.get_world_size()
-    dist.all_gather_object(everyone, {"rank": dist.get_rank(), "seen": seen})
+    sizes = [len(batch) for batch in batches]
+    dist.all_gather_object(everyone, {"rank": dist.get_rank(), "seen": seen, "sizes": sizes})
     if dist.get_rank() == 0:
         json.dump(everyone, open(sys.argv[3], "w"))
     dist.destroy_process_group()
@@ -121,5 +123,10 @@ def test_torchrun_ranks_read_disjoint_shards(tmp_path: Path) -> None:
     first, second = (set(r["seen"]) for r in sorted(ranks, key=lambda r: r["rank"]))
     assert first and second
     assert not first & second
-    assert first | second == set(range(len(files)))
-    assert sum(len(r["seen"]) for r in ranks) == len(files)  # each image once per epoch
+    assert first | second == set(range(len(files)))  # every image in the epoch
+    # 19 images on two ranks: each runs the same number of full batches (DDP steps them
+    # together), the smaller shard's end padded with its last image
+    assert ranks[0]["sizes"] == ranks[1]["sizes"] == [4, 4, 4]
+    for rank in ranks:
+        repeated = rank["seen"][len(set(rank["seen"])) :]
+        assert all(label == rank["seen"][-1] for label in repeated)

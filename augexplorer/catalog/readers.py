@@ -43,6 +43,16 @@ YOLO_OWNED: dict[str, str] = {
 SHARDING = ("shard_id", "num_shards")
 
 
+# Every epoch reads each file once: a shard whose size the batch does not divide ends in a batch
+# padded with its last sample (which make_loader's iterator drops or keeps, as its policy says),
+# not one filled from the next epoch; that next epoch would then lack those files and read others
+# twice. A graph's own reader arguments may still set it.
+EPOCH_WHOLE: dict[str, bool] = {"pad_last_batch": True}
+# What DALI does where a pipeline sets none of those: an imported pipeline keeps it, so that its
+# graph runs the batches the code ran (docs/importing.md says how to read whole epochs).
+EPOCH_AS_DALI_DOES: dict[str, bool] = {"pad_last_batch": False}
+
+
 def reader_of(kind: str) -> str:
     """The DALI reader that reads a source of this kind (none reads in-memory arrays)."""
     return COCO_READER if kind in ("coco", "yolo") else READER

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..annotations import tracks_at
 from ..catalog import ArgInfo, Catalog
-from ..catalog.readers import COCO_OWNED, COCO_READER
+from ..catalog.readers import COCO_OWNED, COCO_READER, EPOCH_AS_DALI_DOES
 from ..spec import GraphSpec, Ref, Source
 from .inline_lists import InlineListRefused, ListWriter, coco_subset, in_cache
 from .protobuf import Argument, OpRecord
@@ -59,6 +59,8 @@ def coco_source(
         and not name.startswith("_")
         and (arg_info := info.arg(name)) is not None
     }
+    # where the code set none, what DALI then does: the graph runs the code's batches
+    reader_args = {**EPOCH_AS_DALI_DOES, **reader_args}
     return Source(
         id=node_id,
         kind="coco",

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..catalog import ArgInfo, Catalog, load_catalog
-from ..catalog.readers import READER, SOURCE_OWNED
+from ..catalog.readers import EPOCH_AS_DALI_DOES, READER, SOURCE_OWNED
 from ..errors import AugExplorerError
 from ..spec import GraphSpec, Node, Probability, Ref, Source
 from ..validate import RESERVED_IDS
@@ -378,7 +378,8 @@ class _Converter:
             )
         info = self.catalog.get(READER)
         assert info is not None, f"{READER} is not in the catalog"
-        # every other argument the code gave the reader, typed by its schema
+        # every other argument the code gave the reader, typed by its schema; where it set none,
+        # what DALI then does (EPOCH_AS_DALI_DOES): the graph runs the code's batches
         reader_args = {
             name: _constant(arg_info, op.args[name])
             for name in op.args
@@ -386,6 +387,7 @@ class _Converter:
             and not name.startswith("_")
             and (arg_info := info.arg(name)) is not None
         }
+        reader_args = {**EPOCH_AS_DALI_DOES, **reader_args}
         self.nodes.append(
             Source(
                 id=node_id,

@@ -307,7 +307,7 @@ def make_loader(
     batch_size=BATCH_SIZE,
     device=None,
     num_threads=4,
-    last_batch_policy=LastBatchPolicy.PARTIAL,
+    last_batch_policy=None,
     shard_id=None,
     num_shards=None,
 ):
@@ -317,6 +317,11 @@ def make_loader(
     `device` is "gpu" or "cpu" (default: "gpu" when PyTorch sees one).
     Shard id and count default to RANK and WORLD_SIZE, the GPU to LOCAL_RANK, as torchrun
     sets them: one pipeline per GPU.
+    Every epoch reads each file once (its reader pads a shard's last batch with its last
+    sample). `last_batch_policy` defaults to PARTIAL on one rank (the last batch as it is) and
+    to FILL on several, where every rank then runs the same number of full batches: with
+    PARTIAL a rank's last batch can be padding only, empty, and its NaN loss would reach every
+    rank through the gradients' all-reduce.
     """
     if device is None:
         device = "gpu" if torch.cuda.is_available() else "cpu"
@@ -329,6 +334,8 @@ def make_loader(
         shard_id = int(os.environ.get("RANK", "0"))
     if num_shards is None:
         num_shards = int(os.environ.get("WORLD_SIZE", "1"))
+    if last_batch_policy is None:
+        last_batch_policy = LastBatchPolicy.FILL if num_shards > 1 else LastBatchPolicy.PARTIAL
     device_id = int(os.environ.get("LOCAL_RANK", "0")) if device == "gpu" else None
 '''
 
