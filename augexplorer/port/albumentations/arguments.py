@@ -106,10 +106,12 @@ class Args:
         *aliases: str,
         around: float | None = None,
         symmetric: bool = False,
+        least: float | None = None,
     ) -> tuple[float, float]:
         """A ``(low, high)`` range. A single number `v` becomes ``(around - v, around + v)``
         when `around` is given (ColorJitter's brightness), ``(-v, v)`` when `symmetric`
-        (Rotate's limit), else ``(v, v)``."""
+        (Rotate's limit), ``(least, v)`` when `least` is given (a blur's kernel size: up to
+        v), else ``(v, v)``."""
         value = self.get(name, default, *aliases)
         if isinstance(value, bool):
             raise NotPorted(f"{self.call.name}: {name}={value!r} is not a number or a range")
@@ -118,6 +120,8 @@ class Args:
                 return (around - value, around + value)
             if symmetric:
                 return (-abs(value), abs(value))
+            if least is not None:
+                return (float(least), float(value))
             return (float(value), float(value))
         if isinstance(value, (tuple, list)) and len(value) == 2:
             low, high = value

@@ -16,7 +16,7 @@ from .registry import IMAGE, Mapped, mapping, refused
 def gaussian_blur(args: Args) -> Mapped:
     """One size and one sigma for both axes, drawn once per image by nodes the blur reads (a
     random argument of a vector would draw each axis on its own)."""
-    limit = args.pair("blur_limit", (0.0, 0.0))
+    limit = args.pair("blur_limit", (0.0, 0.0), least=0)  # a single v: (0, v)
     sigma = args.pair("sigma_limit", (0.5, 3.0))
     note = (
         "pixels within 1 grey level of albumentations' for the same size and sigma; "
@@ -36,11 +36,9 @@ def gaussian_blur(args: Args) -> Mapped:
             ),
         )
         return Mapped(nodes, "exact", (note,))
-    sizes = odd_sizes(args, "blur_limit", (3, 7))
-    size_node = values_node("blur_size", sizes, dtype="INT32")
     if sigma == (0.0, 0.0):  # 1.x: OpenCV's sigma for the size drawn
         nodes = (
-            size_node,
+            values_node("blur_size", odd_sizes(args, "blur_limit", (3, 7)), dtype="INT32"),
             expr("blur_sigma", "0.3 * ((blur_size - 1) * 0.5 - 1) + 0.8", ["blur_size"]),
             step(
                 "blur",
@@ -56,14 +54,38 @@ def gaussian_blur(args: Args) -> Mapped:
                 "not measured against 1.x pixel for pixel",
             ),
         )
-    nodes = (
-        size_node,
-        uniform_node("blur_sigma", *sigma),
-        step(
-            "blur", "gaussian_blur", {"window_size": Ref("blur_size"), "sigma": Ref("blur_sigma")}
-        ),
+    return Mapped(_drawn_size_and_sigma(limit, sigma), "exact", (note,))
+
+
+def _drawn_size_and_sigma(
+    limit: tuple[float, float], sigma: tuple[float, float]
+) -> tuple[Node, ...]:
+    """albumentations 2.x: a size drawn by ``randint(low, high)``, an even one rounded up, 0
+    sized from sigma as blur_limit=0 is. Listed once per integer it comes from, so that
+    drawing one entry uniformly gives each size its chance (3 of (3, 7) one in five, 5 and 7
+    two in five each)."""
+    low, high = int(limit[0]), int(limit[1])
+    picks = [float(k + (k > 0 and k % 2 == 0)) for k in range(low, max(low, high) + 1)]
+    blur = step(
+        "blur", "gaussian_blur", {"window_size": Ref("blur_size"), "sigma": Ref("blur_sigma")}
     )
-    return Mapped(nodes, "exact", (note,))
+    if 0.0 not in picks:
+        return (
+            values_node("blur_size", picks, dtype="INT32"),
+            uniform_node("blur_sigma", *sigma),
+            blur,
+        )
+    return (
+        values_node("blur_pick", picks),
+        uniform_node("blur_sigma", *sigma),
+        expr(
+            "blur_width",
+            "blur_pick + (blur_pick == 0) * (math.floor(blur_sigma * 3.5) * 2 + 1)",
+            ["blur_pick", "blur_sigma"],
+        ),
+        Node("blur_size", "cast", inputs=(Ref("blur_width"),), args={"dtype": "INT32"}),
+        blur,
+    )
 
 
 @mapping("GaussNoise", positional=("std_range", "mean_range"))

@@ -19,8 +19,10 @@ EMBOSS_STRENGTH = [-1.0, -1.0, 0.0, -1.0, 0.0, 1.0, 0.0, 1.0, 1.0]
 
 
 def odd_sizes(args: Args, name: str, default: tuple[int, int]) -> list[float]:
-    """The kernel sizes albumentations draws among: odd, from 3, an even end rounded up."""
-    low, high = (int(v) for v in args.pair(name, default))
+    """The kernel sizes Blur and MotionBlur draw among, each as likely: odd, from 3, an even
+    end rounded up. A single number v is the range (3, v), as albumentations reads it (a live
+    object holds the range already)."""
+    low, high = (int(v) for v in args.pair(name, default, least=3))
     low = max(3, low + (low % 2 == 0))
     high = max(low, max(3, high + (high % 2 == 0)))
     return [float(k) for k in range(low, high + 1, 2)]
