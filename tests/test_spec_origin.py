@@ -39,3 +39,37 @@ def test_an_unknown_fidelity_is_named() -> None:
     )
     with pytest.raises(SpecFormatError, match=r"origin\.fidelity"):
         loads(text)
+
+
+def test_an_edit_since_the_port_is_recorded_and_said() -> None:
+    # found in a newcomer's trial: an edited node still said "exact port of ..." in the panel
+    # and the exported module's header, as though it still did what the transform does
+    origin = Origin("albumentations", "HorizontalFlip(p=0.5)", "exact", line=3)
+    spec = _ported(origin)
+    assert spec.node("flip").origin == origin  # nothing edited yet
+    edited = spec.set_arg("flip", "horizontal", 0).unset_arg("flip", "horizontal")
+    edited = edited.set_probability("flip", None)  # the same as before: not an edit
+    assert edited.node("flip").origin.edited == ("horizontal",)
+    assert edited.node("flip").origin.describe() == (
+        "albumentations HorizontalFlip(p=0.5) (line 3): exact; edited since the port: horizontal"
+    )
+    assert loads(dumps(edited)).node("flip").origin.edited == ("horizontal",)
+    # other nodes, and a spec loaded from before this field, say nothing of edits
+    assert loads(dumps(spec)).node("flip").origin.edited == ()
+
+
+def test_the_exported_header_and_the_panel_say_a_ported_node_was_edited() -> None:
+    from augexplorer_widgets.node_panel import origin_html
+
+    from augexplorer.export.port_note import port_note
+
+    spec = _ported(Origin("albumentations", "HorizontalFlip(p=0.5)", "exact", line=3))
+    assert "- flip: albumentations HorizontalFlip(p=0.5) (line 3), exact\n" in port_note(spec)
+    assert "edited" not in origin_html(spec.node("flip"))
+    edited = spec.set_arg("flip", "horizontal", 0)
+    note = port_note(edited)
+    assert (
+        "- flip (edited since: horizontal): albumentations HorizontalFlip(p=0.5) (line 3)," in note
+    )
+    assert "exact as ported, before the edits" in " ".join(note.split())  # wrapped at 96
+    assert "edited since the port (horizontal)" in origin_html(edited.node("flip"))

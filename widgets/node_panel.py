@@ -539,5 +539,16 @@ def origin_html(node: Node) -> str:
         f"title='{html.escape(differences, quote=True)}'>"
         f"<b>{html.escape(origin.fidelity)}</b> port of "
         f"{html.escape(f'{origin.library} {origin.transform}{where}')}"
+        f"{_edited_html(origin.edited)}"
         f"<div class='ax-muted'>{html.escape(differences[:300])}</div></div>"
+    )
+
+
+def _edited_html(edited: tuple[str, ...]) -> str:
+    """The port's grade is of the transform as ported: an edit since makes it no longer so."""
+    if not edited:
+        return ""
+    return (
+        "<div class='ax-node-origin-edited'>edited since the port ("
+        f"{html.escape(', '.join(edited))}): the grade is of the transform as ported</div>"
     )

@@ -14,13 +14,11 @@ TRIPLE_QUOTE = chr(34) * 3
 def port_note(spec: GraphSpec) -> str:
     """One line per transform ported (its nodes, where it came from, its grade); "" for a graph
     with no ported node."""
-    by_transform: dict[tuple[str, str, int | None, str], list[str]] = {}
+    by_transform: dict[tuple[str, str, int | None, str], list[Node]] = {}
     for node in spec.nodes:
         if isinstance(node, Node) and node.origin is not None:
             o = node.origin
-            by_transform.setdefault((o.library, o.transform, o.line, o.fidelity), []).append(
-                node.id
-            )
+            by_transform.setdefault((o.library, o.transform, o.line, o.fidelity), []).append(node)
     if not by_transform:
         return ""
     lines = [
@@ -32,8 +30,17 @@ def port_note(spec: GraphSpec) -> str:
     ]
     for (library, transform, line, fidelity), nodes in by_transform.items():
         where = f" (line {line})" if line is not None else ""
-        text = f"- {', '.join(nodes)}: {library} {transform}{where}, {fidelity}"
+        # an edited node no longer does what the transform did: its grade is of the port
+        names = ", ".join(_named(node) for node in nodes)
+        edited = any(node.origin is not None and node.origin.edited for node in nodes)
+        grade = f"{fidelity} as ported, before the edits" if edited else fidelity
+        text = f"- {names}: {library} {transform}{where}, {grade}"
         # the note goes into the module's docstring: no backslash or triple quote may end it
         text = text.replace(BACKSLASH, "/").replace(TRIPLE_QUOTE, "'")
         lines += textwrap.wrap(text, 96, subsequent_indent="  ")
     return "\n".join(lines) + "\n"
+
+
+def _named(node: Node) -> str:
+    edited = node.origin.edited if node.origin is not None else ()
+    return f"{node.id} (edited since: {', '.join(edited)})" if edited else node.id

@@ -203,11 +203,24 @@ class Origin:
     fidelity: Fidelity
     line: int | None = None
     differences: tuple[str, ...] = ()
+    # arguments changed since the port (and "probability"): the transform and its grade are
+    # what was ported, no longer what the node does with these
+    edited: tuple[str, ...] = ()
 
     def describe(self) -> str:
-        """``torchvision RandomRotation(15) (line 12): approximate``."""
+        """``torchvision RandomRotation(15) (line 12): approximate``, and what was edited since."""
         where = f" (line {self.line})" if self.line is not None else ""
-        return f"{self.library} {self.transform}{where}: {self.fidelity}"
+        return f"{self.library} {self.transform}{where}: {self.fidelity}{self.edited_note()}"
+
+    def edited_note(self) -> str:
+        """``; edited since the port: angle`` ("" where nothing was)."""
+        return f"; edited since the port: {', '.join(self.edited)}" if self.edited else ""
+
+    def edit(self, name: str) -> Origin:
+        """This origin with argument `name` changed since the port."""
+        return (
+            self if name in self.edited else dataclasses.replace(self, edited=(*self.edited, name))
+        )
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -219,6 +232,8 @@ class Origin:
             out["line"] = self.line
         if self.differences:
             out["differences"] = list(self.differences)
+        if self.edited:
+            out["edited"] = list(self.edited)
         return out
 
 
@@ -409,7 +424,11 @@ class Node:
         return evolve(self, args={**self.args, name: value})
 
     def without_arg(self, name: str) -> Node:
-        return dataclasses.replace(self, args={k: v for k, v in self.args.items() if k != name})
+        return dataclasses.replace(
+            self,
+            args={k: v for k, v in self.args.items() if k != name},
+            origin=self.origin and self.origin.edit(name) if name in self.args else self.origin,
+        )
 
     def map_refs(self, redirect: Callable[[Ref], Ref | None]) -> Node:
         """This node with every edge it reads, positional inputs and argument inputs alike,
@@ -522,7 +541,8 @@ class GraphSpec:
             if node.id == node_id:
                 if not isinstance(node, Node):
                     raise ValueError(f"{node_id!r} is a data source, not an operator")
-                nodes[index] = evolve(node, args={**node.args, name: value})
+                origin = node.origin and node.origin.edit(name)
+                nodes[index] = evolve(node, args={**node.args, name: value}, origin=origin)
                 return evolve(self, nodes=tuple(nodes))
         raise KeyError(node_id)
 
@@ -533,9 +553,11 @@ class GraphSpec:
         return self.replace_node(dataclasses.replace(self._operator(node_id), device=device))
 
     def set_probability(self, node_id: str, probability: Probability | None) -> GraphSpec:
-        return self.replace_node(
-            dataclasses.replace(self._operator(node_id), probability=probability)
-        )
+        node = self._operator(node_id)
+        origin = node.origin
+        if origin is not None and probability != node.probability:
+            origin = origin.edit("probability")
+        return self.replace_node(dataclasses.replace(node, probability=probability, origin=origin))
 
     def set_condition(self, node_id: str, when: Iterable[Clause]) -> GraphSpec:
         """Run node `node_id` only where every clause holds (no clauses: on every sample)."""

@@ -325,6 +325,7 @@ def _origin(origin: OriginJSON) -> Origin:
         fidelity=origin.fidelity,
         line=origin.line,
         differences=tuple(origin.differences),
+        edited=tuple(origin.edited),
     )
 
 

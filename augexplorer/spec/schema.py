@@ -119,6 +119,7 @@ class OriginJSON(_Object):
     differences: Annotated[
         list[Annotated[str, Meta(max_length=MAX_TEXT)]], Meta(max_length=64)
     ] = []
+    edited: Annotated[list[Name], Meta(max_length=256)] = []
 
 
 class NodeJSON(_Object):
