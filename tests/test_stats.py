@@ -433,3 +433,22 @@ def test_a_node_under_a_condition_is_counted_where_its_condition_held() -> None:
     assert flipped.successes + rotated.successes == 320
     assert abs(flipped.rate - 0.3) < Z_999 * np.sqrt(0.3 * 0.7 / flipped.trials)
     assert flipped.expected is None and "coin" in flipped.what
+
+
+def test_branches_that_never_run_together_are_no_finding() -> None:
+    # found in a newcomer's trial: a OneOf's branches (exclusive conditions, after one another in
+    # the graph) were warned of as "its condition almost never holds", three times over
+    pytest.importorskip("albumentations")
+    from augexplorer.port.albumentations import port
+    from augexplorer.port.reading import read_source
+    from augexplorer.spec import Source
+
+    (found,) = read_source(
+        "import albumentations as A\n"
+        "t = A.Compose([A.OneOf([A.Blur(p=1), A.MotionBlur(p=1), A.HorizontalFlip(p=1)], p=0.9)])\n"
+    )
+    spec = port(found.compose, batch_size=50).spec
+    spec = spec.with_source(Source("reader", "arrays")).remove("decode")
+    stats = collect_stats(spec, tiny_images(size=16), batches=4, device_id=None)
+    assert any(rate.together_with and rate.successes == 0 for rate in stats.rates)
+    assert not [w for w in stats.warnings if "almost never" in str(w)], stats.warnings

@@ -74,6 +74,10 @@ def _rate_warnings(stats: Stats) -> list[StatsWarning]:
         if rate.together_with:
             subject += " together with " + " and ".join(f"`{n}`" for n in rate.together_with)
         ran = f"ran on {rate.successes:,} of {rate.trials:,} samples"
+        if rate.together_with and (rate.argument == "when" or rate.agrees()):
+            # Nodes running together rarely is no finding of its own (the branches of a OneOf
+            # never do): only coins that disagree with the product of their probabilities are.
+            continue
         if rate.argument == "when":
             if rate.successes < RARE * rate.trials:
                 found.append(
