@@ -6,6 +6,7 @@ annotations (COCO). Each runs on the bundled samples as it is."""
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -327,6 +328,22 @@ def preset(name: str) -> GraphSpec:
         return PRESETS[name]()
     except KeyError:
         raise KeyError(f"no preset {name!r}; presets: {', '.join(PRESETS)}") from None
+
+
+def graph_named(name: str | os.PathLike[str]) -> GraphSpec:
+    """A preset by its name, or a graph file (the JSON that ``augexplorer import`` and
+    :func:`augexplorer.spec.save` write): what ``Session(...)``, ``Explorer(...)`` and the
+    command line take. A preset's name wins over a file of that name only where none exists."""
+    if isinstance(name, str) and name in PRESETS and not os.path.exists(name):
+        return PRESETS[name]()
+    if os.path.exists(name) or str(name).endswith(".json"):
+        from .spec import load
+
+        return load(os.fspath(name))
+    raise KeyError(
+        f"no preset {str(name)!r} and no file of that name; presets: {', '.join(PRESETS)} "
+        "(or the path of a graph's .json file)"
+    )
 
 
 # readers.coco reads masks as polygons or as pixels, not both: the preset's choice stands

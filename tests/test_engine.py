@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from augexplorer import GraphInvalid, Node, Random, Ref, RunError, Session, Source
 from augexplorer.catalog import Catalog, load_catalog
 from augexplorer.data import samples_dir
+from augexplorer.errors import AugExplorerError
 
 BATCH = 4
 
@@ -274,3 +276,19 @@ def test_a_cpu_session_places_on_the_cpu_whatever_catalog_it_is_given() -> None:
     assert not session.catalog.gpu
     assert {step.device for step in session.plan.steps} == {"cpu"}
     assert len(session.run().arrays(session.plan.outputs["images"])) == 2
+
+
+def test_a_session_opens_a_graph_file_or_says_what_it_takes(tmp_path: Path) -> None:
+    # found in a newcomer's trial: Session("graph.json") said "no preset" and listed presets
+    from augexplorer.presets import preset
+    from augexplorer.spec import save
+
+    path = tmp_path / "graph.json"
+    save(preset("imagenet_val"), path)
+    for given in (str(path), path):
+        opened = Session(given, device_id=None, batch_size=2)
+        assert opened.spec.node("normalize").op == "crop_mirror_normalize"
+    with pytest.raises(KeyError, match=r"no preset 'nothing' and no file of that name.*\.json"):
+        Session("nothing", device_id=None)
+    with pytest.raises(AugExplorerError, match="no such spec file"):
+        Session(str(tmp_path / "missing.json"), device_id=None)

@@ -74,7 +74,7 @@ class Explorer(widgets.VBox):
 
     def __init__(
         self,
-        spec: GraphSpec | str | None = None,
+        spec: GraphSpec | str | os.PathLike[str] | None = None,
         data: Any = None,
         *,
         batch_size: int | None = None,

@@ -48,18 +48,14 @@ def load_spec(args: Any) -> GraphSpec:
     """The spec named on the command line (a JSON file, or a preset name) with the options of
     :func:`add_spec_argument` applied. Loading never runs code; ``--trust`` lets it run later."""
     import dataclasses
-    import os
 
     from ..data import source_for_path
-    from ..presets import PRESETS, preset
+    from ..presets import PRESETS, graph_named
     from ..spec import load
     from ..trust import trust_graph
 
-    spec = (
-        preset(args.spec)
-        if args.spec in PRESETS and not os.path.exists(args.spec)
-        else load(args.spec)
-    )
+    # a name that is neither a preset nor a file is read as a file, which says it is missing
+    spec = graph_named(args.spec) if args.spec in PRESETS else load(args.spec)
     if getattr(args, "batch_size", None):
         spec = dataclasses.replace(spec, batch_size=args.batch_size)
     if getattr(args, "data", None):

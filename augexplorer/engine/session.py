@@ -96,7 +96,7 @@ class Session:
 
     def __init__(
         self,
-        spec: GraphSpec | str | None = None,
+        spec: GraphSpec | str | os.PathLike[str] | None = None,
         data: Any = None,
         *,
         batch_size: int | None = None,
@@ -106,12 +106,12 @@ class Session:
         rank: int = 0,
         world_size: int | None = None,
     ) -> None:
-        from ..presets import preset
+        from ..presets import graph_named, preset
 
         if spec is None:
             spec = preset("basic")
-        elif isinstance(spec, str):
-            spec = preset(spec)
+        elif not isinstance(spec, GraphSpec):  # a preset's name or a graph file
+            spec = graph_named(spec)
         if batch_size is not None:
             spec = dataclasses.replace(spec, batch_size=batch_size)
         self.device_id: int | None = (
