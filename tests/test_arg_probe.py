@@ -136,6 +136,16 @@ def test_dalis_own_words_from_the_hidden_probes_are_said_in_ours() -> None:
         "dimensionality differs: 3 vs 0",
     )
     assert ranks.argument == "stddev" and "give stddev a constant" in ranks.fix
+    # found by `make explore` (seed 2): the message names no argument; the one of that length does
+    region = explain_run_error(
+        "resize",
+        {"resize_shorter": 160.0, "roi_end": [0.0, 0.0, 0.0], "roi_start": [1.0]},
+        frozenset(),
+        ("resize_shorter", "roi_start", "roi_end"),
+        "1-element tensor cannot describe an 2D shape.",
+    )
+    assert region.argument == "roi_start" and "a 2D image needs 2" in region.sentence
+    assert region.fix == "give roi_start 2 values, one per spatial axis"
 
 
 def test_a_fed_argument_of_the_wrong_shape_names_it_in_the_session(catalog: Catalog) -> None:

@@ -12,7 +12,14 @@ from typing import Any
 
 import numpy as np
 import pytest
-from arg_probe import Case, check_outcome, image_operators, probe_values, run_case
+from arg_probe import (
+    EXPLORE_SEED,
+    Case,
+    check_outcome,
+    image_operators,
+    probe_values,
+    run_case,
+)
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
@@ -258,7 +265,9 @@ def unusual_nodes(draw: st.DrawFn, catalog: Catalog) -> Case:
     return Case(op.name, args, tuple(name for name, _ in chosen))
 
 
-@settings(SETTINGS, max_examples=150, derandomize=True)
+# Derandomized: the same 150 draws every run, unless `make explore` asks for new ones (a seed a
+# run, given to hypothesis as --hypothesis-seed).
+@settings(SETTINGS, max_examples=150, derandomize=not EXPLORE_SEED)
 @given(data=st.data())
 def test_unusual_combinations_on_every_image_operator_fail_only_in_our_words(
     data: st.DataObject, catalog: Catalog

@@ -135,6 +135,24 @@ def _shape(match: re.Match[str], failing: _Failing) -> Explained:
     )
 
 
+def _dims(match: re.Match[str], failing: _Failing) -> Explained:
+    """ "1-element tensor cannot describe an 2D shape": a vector argument (a region's start or
+    end) whose length is not the image's number of spatial axes; the message names none."""
+    given, dims = int(match.group("given")), match.group("dims")
+    sized = [
+        name
+        for name, value in failing.args.items()
+        if isinstance(value, (list, tuple)) and len(value) == given
+    ]
+    name = sized[0] if sized else failing.first_given(("roi_start", "roi_end"), None)
+    where = f"{failing.shown(name)} has" if name else "a vector argument has"
+    return Explained(
+        f"{where} {given} value(s) where a {dims}D image needs {dims}, one per spatial axis",
+        name,
+        f"give {name or 'it'} {dims} values, one per spatial axis",
+    )
+
+
 def _uniform(match: re.Match[str], failing: _Failing) -> Explained:
     name = match.group("arg")
     return Explained(
@@ -483,6 +501,7 @@ _RULES: tuple[tuple[re.Pattern[str], Rule], ...] = tuple(
         (r'Unexpected shape for argument "(?P<arg>\w+)"\. Expected \{(?P<wanted>\d+)[^}]*\} '
          r"or empty, but got \{(?P<given>\d+)", _shape),
         (r'Expected uniform shape for argument "(?P<arg>\w+)"', _uniform),
+        (r"(?P<given>\d+)-element tensor cannot describe an? (?P<dims>\d+)D shape", _dims),
         (r"(Unsupported|Not supported|unsupported|Invalid) output ?type|must output original "
          r"type|Unsupported input/output types|Output data type must be|Unexpected data type "
          r"argument|Unsupported type: ", _dtype),
