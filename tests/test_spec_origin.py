@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from augexplorer.errors import SpecFormatError
@@ -73,3 +75,23 @@ def test_the_exported_header_and_the_panel_say_a_ported_node_was_edited() -> Non
     )
     assert "exact as ported, before the edits" in " ".join(note.split())  # wrapped at 96
     assert "edited since the port (horizontal)" in origin_html(edited.node("flip"))
+
+
+def test_the_node_panel_says_so_on_the_first_edit_without_a_rebuild(tmp_path: Path) -> None:
+    from augexplorer_widgets import Explorer
+
+    (tmp_path / "train.py").write_text(
+        "import albumentations as A\n"
+        "train_transform = A.Compose([A.RandomResizedCrop(size=(96, 96)), A.HorizontalFlip()])\n"
+    )
+    explorer = Explorer(port=str(tmp_path / "train.py"), batch_size=2, autosave=None)
+    node = next(
+        n.id for n in explorer.controller.session.spec.nodes if n.op == "random_resized_crop"
+    )
+    explorer.select(node)
+    slider = explorer.node_panel.controls["size"]
+    assert "edited" not in explorer.node_panel.title.value
+    explorer.set_arg(node, "size", [64.0, 64.0])
+    explorer.flush()
+    assert "edited since the port (size)" in explorer.node_panel.title.value
+    assert explorer.node_panel.controls["size"] is slider  # a drag's control stays in place

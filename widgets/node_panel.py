@@ -15,7 +15,7 @@ from augexplorer.catalog import Catalog, OpInfo
 from augexplorer.catalog.flow import decoder_downstream, input_problems
 from augexplorer.catalog.hints import starting_values, tunable_args
 from augexplorer.catalog.limits import VECTOR_LENGTHS
-from augexplorer.spec import ArgValue, GraphSpec, Node
+from augexplorer.spec import ArgValue, GraphSpec, Node, Origin
 
 from .arg_controls import (
     ArgControl,
@@ -61,6 +61,7 @@ class NodePanel(widgets.VBox):
         self._shape: tuple[Any, ...] | None = None
         self._quiet = False
         self._node_id: str | None = None
+        self._origin: Origin | None = None  # a ported node's, as its title shows it
         self.title = widgets.HTML()
         self.node_error = widgets.HTML()
         self.node_error.add_class("ax-arg-message")
@@ -143,6 +144,8 @@ class NodePanel(widgets.VBox):
         if shape != self._shape:
             self._build(spec, node, info, shown)
             self._shape = shape
+        elif node.origin != self._origin:  # a ported node's first edit of an argument
+            self._show_title(node, info)
         self._quiet = True
         try:
             scheduled: dict[str, list[str]] = {}
@@ -170,6 +173,17 @@ class NodePanel(widgets.VBox):
         self.fix_row.layout.display = "" if problem else "none"
         self.move_after_decoder.layout.display = "" if decoder else "none"
 
+    def _show_title(self, node: Node, info: OpInfo | None) -> None:
+        """The node's name, operator and summary, and where a ported node came from."""
+        self._origin = node.origin
+        summary = info.summary() if info is not None else "not in the catalog"
+        self.title.value = (
+            f"<div class='ax-node-title'>{html.escape(node.id)} "
+            f"<span class='ax-muted'>· {html.escape(node.op)}</span></div>"
+            f"<div class='ax-muted'>{html.escape(summary[:220])}</div>"
+            f"{origin_html(node)}"
+        )
+
     def _shown_args(self, node: Node, info: OpInfo | None) -> list[str]:
         names = list(node.args)
         if info is not None:
@@ -179,13 +193,7 @@ class NodePanel(widgets.VBox):
 
     def _build(self, spec: GraphSpec, node: Node, info: OpInfo | None, shown: list[str]) -> None:
         self._node_id = node.id
-        summary = info.summary() if info is not None else "not in the catalog"
-        self.title.value = (
-            f"<div class='ax-node-title'>{html.escape(node.id)} "
-            f"<span class='ax-muted'>· {html.escape(node.op)}</span></div>"
-            f"<div class='ax-muted'>{html.escape(summary[:220])}</div>"
-            f"{origin_html(node)}"
-        )
+        self._show_title(node, info)
         tools = widgets.VBox([self._tools(node), self._renamer(node)])
         self.misplaced = widgets.HTML("")
         self.misplaced.add_class("ax-arg-message")

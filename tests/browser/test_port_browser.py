@@ -63,3 +63,17 @@ def test_grades_show_in_the_graph_the_node_panel_and_the_summary(
         overflow = sideways(page)
         assert all(v <= 1 for v in overflow.values()), (width, overflow)
         assert clipped_cards(page) == [], (width, clipped_cards(page))
+
+
+def test_an_edited_ported_node_says_its_grade_is_of_the_port(page: Any, artifacts: Path) -> None:
+    kernel_eval(
+        page,
+        "explorer.select('random_resized_crop')\n"
+        "explorer.set_arg('random_resized_crop', 'size', [128.0, 128.0]); explorer.flush()",
+    )
+    edited = page.locator(".ax-node-origin-edited")
+    edited.wait_for(timeout=30_000)
+    assert "edited since the port (size)" in edited.inner_text()
+    for width in WIDTHS:
+        screenshot(page, width, artifacts / f"ported-edited-{width}.png")
+    page.set_viewport_size({"width": 1600, "height": 1100})
