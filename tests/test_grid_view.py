@@ -460,3 +460,16 @@ def test_normalized_floats_say_they_are_drawn_through_the_normalization_undone(
     assert "values drawn as pixels" not in explorer.grid.caption.value
     page_update(explorer.grid.tiles, opened=0)
     assert all(p["drawn_as"] == "" for p in explorer.grid.tiles.large["panes"])
+
+
+def test_the_epochs_last_batch_marks_its_padding(catalog, tmp_path: Path) -> None:
+    # 19 bundled samples, batch 8: the third batch holds the epoch's last 3 and 5 repeats
+    explorer = Explorer("basic", batch_size=8, autosave=tmp_path / "a.json", catalog=catalog)
+    assert "padding" not in explorer.grid.caption.value
+    explorer.toolbar.next_batch.click()
+    explorer.toolbar.next_batch.click()
+    labels = [t["label"] for t in explorer.grid.tiles.tiles]
+    assert [label.endswith(" · padding") for label in labels] == [False] * 3 + [True] * 5
+    assert "5 tiles marked padding repeat its last file" in explorer.grid.caption.value
+    explorer.toolbar.next_batch.click()  # the next epoch
+    assert "padding" not in explorer.grid.caption.value

@@ -60,6 +60,22 @@ def _drawn_as(result: RunResult, ref: Ref, tiles: list[Tile]) -> str:
     return f" · {html.escape(said)}" if said else ""
 
 
+def _is(flags: list[bool], index: int) -> bool:
+    return index < len(flags) and flags[index]
+
+
+def _padding_note(padded: list[bool]) -> str:
+    """The epoch's last batch: the tiles that repeat its last file are the reader's padding."""
+    count = sum(padded)
+    if not count:
+        return ""
+    return (
+        f" · <b>the epoch's last batch</b>: {count} tile{'s' if count > 1 else ''} marked "
+        f"padding {'repeat' if count > 1 else 'repeats'} its last file (training's loader "
+        "drops them on one rank, keeps them on several so that every rank's batch is full)"
+    )
+
+
 class GridView(widgets.VBox):
     def __init__(self, variety: Variety) -> None:
         self.variety = variety
@@ -233,12 +249,13 @@ class GridView(widgets.VBox):
 
     def _show_batch(self, result: RunResult, what: Shown) -> None:
         tiles = node_tiles(result, what.ref, self._picture_side, preview=self._preview)
+        padded = result.padded()
         self.tiles.tiles = [
             tile_state(
                 t.index,
                 [t.picture],
                 text=t.text,
-                label=t.label,
+                label=f"{t.label} · padding" if _is(padded, t.index) else t.label,
                 draws=t.draws,
                 file=t.file,
                 sizes=[(t.width, t.height)],
@@ -250,7 +267,8 @@ class GridView(widgets.VBox):
         self._annotate(result, what.ref, picture=0, pictures=1)
         self.caption.value = _muted(
             f"{_what(what)} · batch {result.batch_index + 1} · {len(tiles)} images "
-            f"· click an image for a large view{_drawn_as(result, what.ref, tiles)}"
+            f"· click an image for a large view{_padding_note(padded)}"
+            f"{_drawn_as(result, what.ref, tiles)}"
         )
 
     def _show_ab(self, result: RunResult, what: Shown, before: Snapshot | None) -> None:

@@ -10,9 +10,11 @@ import numpy as np
 
 from ..annotations import SampleAnnotations, Tracks
 from ..annotations.drawable import OverlayState
+from ..catalog.readers import EPOCH_WHOLE
 from ..data import SourceData
 from ..plan import Plan, Step
 from ..spec import Ref
+from .epoch_padding import padded_samples
 from .internal_draws import WINDOW_OPS, NodeWindows, draws_internally, node_windows
 
 
@@ -239,6 +241,28 @@ class RunResult:
         source_id = source_id or next(s.id for s in self.plan.steps if s.role == "source")
         batch = self.output(Ref(source_id, 0))
         return [str(batch[i].source_info()) for i in range(len(batch))]
+
+    def padded(self) -> list[bool]:
+        """Per sample: whether the reader padded it, repeating its shard's last file at an
+        epoch's end (:mod:`.epoch_padding`). Training's loader drops these on one rank and
+        keeps them on several; in-memory arrays and readers that do not pad have none."""
+        count = self.plan.spec.batch_size
+        step = next((s for s in self.plan.steps if s.role == "source" and s.source), None)
+        if step is None or step.source is None or step.id not in self.sources:
+            return [False] * count
+        data = self.sources[step.id]
+        args = {**EPOCH_WHOLE, **step.source.reader_args}
+        files = len(data.files) or len(data.coco_images)
+        if data.kind == "arrays" or not args.get("pad_last_batch") or not files:
+            return [False] * count
+        return padded_samples(
+            files,
+            count,
+            self.batch_index,
+            shard_id=int(args.get("shard_id", 0)),
+            num_shards=int(args.get("num_shards", 1)),
+            stick_to_shard=bool(args.get("stick_to_shard", False)),
+        )
 
     def data_notes(self) -> list[str]:
         """What the sources left out and why (images beside class folders, hidden folders,

@@ -288,7 +288,9 @@ class Session:
 
     def next_batch(self) -> RunResult:
         """The next batch as training gets it: the next images, and the draws the exported
-        pipeline makes for them (its random operators' state moves on from batch to batch)."""
+        pipeline makes for them (its random operators' state moves on from batch to batch). An
+        epoch's last batch ends in the reader's padding (:meth:`RunResult.padded`), repeats of
+        its last file that training's loader drops on one rank and keeps on several."""
         self.batch_index += 1
         self._source_batches.clear()
         return self.run()

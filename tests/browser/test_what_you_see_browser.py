@@ -174,6 +174,18 @@ def test_normalized_floats_say_how_they_are_drawn(page: Any, artifacts: Path) ->
         page.set_viewport_size({"width": 1600, "height": 1000})
 
 
+def test_the_epochs_last_batch_marks_its_padding(page: Any, artifacts: Path) -> None:
+    # 19 bundled samples in batches of 4: the fifth batch holds the epoch's last 3 and a repeat
+    kernel_eval(page, "explorer.controller.pick_preset('basic'); explorer.flush()")
+    kernel_eval(page, "for _ in range(4): explorer.toolbar.next_batch.click()\nexplorer.flush()")
+    page.locator(".ax-grid-caption", has_text="the epoch's last batch").wait_for(timeout=60_000)
+    labels = page.locator(".ax-tile .ax-tile-label").all_inner_texts()
+    assert [label.endswith("· padding") for label in labels] == [False, False, False, True]
+    for width in WIDTHS:
+        screenshot(page, width, artifacts / f"what-you-see-padding-{width}.png")
+    page.set_viewport_size({"width": 1600, "height": 1000})
+
+
 def test_a_policys_choices_show_in_the_large_view(page: Any, artifacts: Path) -> None:
     kernel_eval(page, "explorer.controller.pick_preset('trivial_augment_wide'); explorer.flush()")
     kernel_eval(page, "explorer.select('augment'); explorer.flush()")

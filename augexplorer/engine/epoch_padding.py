@@ -1,0 +1,39 @@
+"""Which samples of a batch a reader padded: with ``pad_last_batch`` (augexplorer's graphs read
+whole epochs, :data:`~augexplorer.catalog.readers.EPOCH_WHOLE`) a shard's last batch of an epoch
+is filled with repeats of its last file, not with the next epoch's. Training's loader drops them
+on one rank (PARTIAL) and keeps them on several (FILL); the grid says which tiles they are.
+
+DALI pads every shard to the same size, the largest shard rounded up to a whole number of
+batches, and after each epoch moves every reader to the next shard (unless ``stick_to_shard``).
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def shard_size(count: int, shard: int, shards: int) -> int:
+    """The files shard `shard` of `shards` holds, as DALI's readers split `count` files."""
+    return count * (shard + 1) // shards - count * shard // shards
+
+
+def padded_samples(
+    count: int,
+    batch_size: int,
+    batch_index: int,
+    *,
+    shard_id: int = 0,
+    num_shards: int = 1,
+    stick_to_shard: bool = False,
+) -> list[bool]:
+    """Per sample of batch `batch_index` (from 0): whether it is padding."""
+    if count <= 0 or batch_size <= 0:
+        return [False] * max(batch_size, 0)
+    largest = math.ceil(count / num_shards)
+    epoch_length = math.ceil(largest / batch_size) * batch_size
+    padded = []
+    for position in range(batch_index * batch_size, (batch_index + 1) * batch_size):
+        epoch, within = divmod(position, epoch_length)
+        shard = shard_id if stick_to_shard else (shard_id + epoch) % num_shards
+        padded.append(within >= shard_size(count, shard, num_shards))
+    return padded
