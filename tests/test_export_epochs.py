@@ -15,6 +15,7 @@ from pathlib import Path
 from augexplorer.data import samples_dir
 from augexplorer.export import export
 from augexplorer.presets import preset
+from augexplorer.spec import Source
 
 FILES = 7  # a class folder each: a sample's label says which file it is
 
@@ -89,3 +90,41 @@ def test_with_partial_batches_several_ranks_read_each_file_once_an_epoch(tmp_pat
     for epoch in range(3):
         labels = [label for rank in seen for batch in seen[rank][epoch] for label in batch]
         assert sorted(labels) == list(range(FILES)), epoch
+
+
+ARRAY_RANKS = textwrap.dedent(
+    """
+    import importlib.util, json, os, sys
+    import numpy as np
+
+    spec = importlib.util.spec_from_file_location("exported", sys.argv[1])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    images = [np.full((24, 32, 3), i, np.uint8) for i in range(19)]
+    sizes = {}
+    for rank in (0, 1):
+        os.environ.update(RANK=str(rank), WORLD_SIZE="2")
+        loader = module.make_loader((images, list(range(19))), batch_size=3, device="cpu")
+        sizes[rank] = [len(batch[0]["labels"]) for batch in loader]
+    print(json.dumps(sizes))
+    """
+)
+
+
+def test_in_memory_arrays_give_every_rank_as_many_batches(tmp_path: Path) -> None:
+    # 19 images on two ranks (shards of 9 and 10), batch 3: each rank 4 full batches; before,
+    # rank 0 ran 3 and rank 1 ran 4, and DDP waits on a step one rank never takes
+    spec = preset("random_affine").remove("decode").with_source(Source("source", "arrays"))
+    module = export(spec, tmp_path / "arrays_aug.py")
+    script = tmp_path / "ranks.py"
+    script.write_text(ARRAY_RANKS)
+    done = subprocess.run(
+        [sys.executable, str(script), str(module)],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        cwd=tmp_path,
+    )
+    sizes = json.loads(done.stdout.splitlines()[-1])
+    assert sizes["0"] == sizes["1"] == [3, 3, 3, 3]

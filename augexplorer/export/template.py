@@ -242,12 +242,15 @@ def read_data(data, file_root=FILE_ROOT, skip_bad=SKIP_BAD):
 ARRAY_SOURCE = '''class ArrayBatches:
     """Batches of in-memory HWC uint8 images and their labels, for `fn.external_source`.
 
-    Each shard takes its contiguous part of the arrays and cycles through it.
+    Each shard takes its contiguous part of the arrays and cycles through it. On several shards
+    an epoch is the largest shard's length on every rank (a smaller shard repeats its first
+    image), so that every rank runs as many batches: DDP steps them together.
     """
 
     def __init__(self, images, labels, batch_size, shard_id=0, num_shards=1):
         start = len(images) * shard_id // num_shards
         stop = len(images) * (shard_id + 1) // num_shards
+        self.length = -(-len(images) // num_shards) if num_shards > 1 else stop - start
         self.images = [image if image.ndim == 3 else image[:, :, None] for image in images]
         self.images = self.images[start:stop]
         labels = labels if labels is not None else [0] * len(images)
@@ -257,7 +260,7 @@ ARRAY_SOURCE = '''class ArrayBatches:
         self.position = 0
 
     def __len__(self):
-        return len(self.images)
+        return self.length
 
     def __iter__(self):
         return self
