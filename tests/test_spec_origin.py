@@ -49,6 +49,7 @@ def test_an_edit_since_the_port_is_recorded_and_said() -> None:
     origin = Origin("albumentations", "HorizontalFlip(p=0.5)", "exact", line=3)
     spec = _ported(origin)
     assert spec.node("flip").origin == origin  # nothing edited yet
+    assert spec.set_arg("flip", "horizontal", 1).node("flip").origin == origin  # the same value
     edited = spec.set_arg("flip", "horizontal", 0).unset_arg("flip", "horizontal")
     edited = edited.set_probability("flip", None)  # the same as before: not an edit
     assert edited.node("flip").origin.edited == ("horizontal",)

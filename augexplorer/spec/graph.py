@@ -463,6 +463,16 @@ class Node:
 AnyNode: TypeAlias = "Source | Node"
 
 
+_UNSET = object()
+
+
+def _same_value(before: Any, after: Any) -> bool:
+    try:
+        return bool(before == after)
+    except (ValueError, TypeError):  # arrays compare element by element: not the same object
+        return False
+
+
 @dataclass(frozen=True)
 class GraphSpec:
     """A whole augmentation graph, plus the batch it runs on."""
@@ -541,7 +551,9 @@ class GraphSpec:
             if node.id == node_id:
                 if not isinstance(node, Node):
                     raise ValueError(f"{node_id!r} is a data source, not an operator")
-                origin = node.origin and node.origin.edit(name)
+                origin = node.origin
+                if origin is not None and not _same_value(node.args.get(name, _UNSET), value):
+                    origin = origin.edit(name)  # the same value again is no edit
                 nodes[index] = evolve(node, args={**node.args, name: value}, origin=origin)
                 return evolve(self, nodes=tuple(nodes))
         raise KeyError(node_id)
