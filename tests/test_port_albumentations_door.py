@@ -141,3 +141,19 @@ def test_a_live_compose_is_ported_from_its_attributes() -> None:
     assert affine.origin.fidelity == "exact"
     images = Session(result.spec, device_id=None).run().arrays(result.spec.outputs["images"])
     assert images[0].shape == (96, 128, 3)
+
+
+def test_a_drawn_rotation_says_its_caption_angle_is_the_negative_of_albumentations(
+    tmp_path: Path,
+) -> None:
+    # found in a newcomer's trial: rotation.angle=17.1 in the caption where albumentations'
+    # rotate for the same picture is -17.1
+    path = tmp_path / "train.py"
+    path.write_text(
+        "import albumentations as A\n"
+        "t = A.Compose([A.ShiftScaleRotate(rotate_limit=20, p=1), A.Affine(scale=1.1, p=1)])\n"
+    )
+    result = port_file(str(path), pipeline="t")
+    said = {step.call.name: " ".join(step.origin.differences) for step in result.steps}
+    assert "albumentations' for the same picture is its negative" in said["ShiftScaleRotate"]
+    assert "negative" not in said["Affine"]  # no rotation drawn: nothing to say

@@ -182,12 +182,19 @@ def _affine(
         )
     )
     nodes += warp(args, "matrix")
+    turned = (
+        ("the rotation's angle in the captions is DALI's: albumentations' for the same picture "
+         "is its negative (the two turn opposite ways for a positive angle)",)
+        if angle[0] != angle[1]
+        else ()
+    )  # fmt: skip
     return Mapped(
         tuple(nodes),
         "exact",
         (
             "pixels within 1 grey level of albumentations' for the same angle, scale, shear "
             "and shift; those drawn as albumentations draws them, by DALI's generator",
+            *turned,
         ),
         frozenset({"center", "shift_px"}),
     )
