@@ -202,8 +202,7 @@ def reader_kwargs(
         kwargs = {"files": list(data.files), "labels": list(data.labels)}
     kwargs["random_shuffle"] = step.source.shuffle
     kwargs["seed"] = step.seed
-    kwargs.update(EPOCH_WHOLE)  # a graph's own reader arguments may set it otherwise
-    kwargs.update(reader_arg_values(step.source.reader_args, step.source.kind))
+    kwargs.update(reader_args_as_called(step.source.reader_args, step.source.kind))
     if num_shards > 1:
         kwargs.update(shard_id=shard_id, num_shards=num_shards)
     kwargs["name"] = step.id
@@ -223,6 +222,13 @@ def reader_arg_values(reader_args: Mapping[str, Any], kind: str = "folder") -> d
     return {name: dali_value(info.arg(name), value) for name, value in reader_args.items()}
 
 
+def reader_args_as_called(reader_args: Mapping[str, Any], kind: str = "folder") -> dict[str, Any]:
+    """The reader arguments a source's reader is called with, the live engine's and the exported
+    module's alike: whole epochs (:data:`EPOCH_WHOLE`) unless the graph's own arguments say
+    otherwise, those typed as :func:`reader_arg_values` types them."""
+    return {**EPOCH_WHOLE, **reader_arg_values(reader_args, kind)}
+
+
 def coco_reader_kwargs(
     step: Step, data: SourceData, *, shard_id: int = 0, num_shards: int = 1
 ) -> dict[str, Any]:
@@ -237,8 +243,7 @@ def coco_reader_kwargs(
         kwargs["images"] = list(data.coco_images)
     kwargs["random_shuffle"] = step.source.shuffle
     kwargs["seed"] = step.seed
-    kwargs.update(EPOCH_WHOLE)
-    kwargs.update(reader_arg_values(step.source.reader_args, "coco"))
+    kwargs.update(reader_args_as_called(step.source.reader_args, "coco"))
     if step.source.keypoints:
         kwargs["image_ids"] = True  # the keypoints are looked up by image id
     if num_shards > 1:

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..annotations import SampleAnnotations, Tracks
 from ..annotations.drawable import OverlayState
-from ..catalog.readers import EPOCH_WHOLE
+from ..builder import reader_args_as_called
 from ..data import SourceData
 from ..plan import Plan, Step
 from ..spec import Ref
@@ -251,7 +251,7 @@ class RunResult:
         if step is None or step.source is None or step.id not in self.sources:
             return [False] * count
         data = self.sources[step.id]
-        args = {**EPOCH_WHOLE, **step.source.reader_args}
+        args = reader_args_as_called(step.source.reader_args, step.source.kind)
         files = len(data.files) or len(data.coco_images)
         if data.kind == "arrays" or not args.get("pad_last_batch") or not files:
             return [False] * count

@@ -19,10 +19,16 @@ from collections.abc import Iterable
 from typing import Any
 
 from .. import image_check, yolo_folder
-from ..builder import CHOICE_DATA, WEIGHTED_CHOICE, choice_values, dali_value, reader_arg_values
+from ..builder import (
+    CHOICE_DATA,
+    WEIGHTED_CHOICE,
+    choice_values,
+    dali_value,
+    reader_args_as_called,
+)
 from ..catalog import load_catalog
 from ..catalog.auto_aug import POLICY_MODULES, is_auto_aug
-from ..catalog.readers import EPOCH_WHOLE, SHARDING
+from ..catalog.readers import SHARDING
 from ..conditions import is_boolean
 from ..errors import AugExplorerError, GraphInvalid
 from ..expressions import GRAPH_OPS
@@ -681,10 +687,7 @@ class _Writer:
         # function's parameters, which default to the graph's values)
         extra = "".join(
             f", {identifier(name)}={literal(value)}"
-            for name, value in {
-                **EPOCH_WHOLE,
-                **reader_arg_values(step.source.reader_args),
-            }.items()
+            for name, value in reader_args_as_called(step.source.reader_args).items()
             if name not in SHARDING
         )
         return (
@@ -707,10 +710,7 @@ class _Writer:
         ]
         keypoints = step.source.keypoints
         reader_names = names[:-2] if keypoints else names  # the last two are looked up
-        reader_args = {
-            **EPOCH_WHOLE,
-            **reader_arg_values(step.source.reader_args, step.source.kind),
-        }
+        reader_args = reader_args_as_called(step.source.reader_args, step.source.kind)
         if keypoints:
             reader_args["image_ids"] = True  # the keypoints are looked up by image id
             reader_names[-1] = self.names[(step.id, step.output_count - 3)]  # read below

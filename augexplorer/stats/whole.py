@@ -18,6 +18,7 @@ import os
 from typing import Any
 
 from ..engine.ast_threads import no_collection_where_ast_is_shared
+from ..engine.epoch_padding import shard_size as shard_size_of
 from .reduce import Comm, TorchComm, reduce_stats
 from .report import Stats
 from .runner import CancelFlag, Progress, StatsRun
@@ -110,7 +111,7 @@ def shard_size(run: StatsRun) -> int:
         int(meta["number_of_shards"]),
         int(meta["shard_id"]),
     )
-    return total * (shard + 1) // shards - total * shard // shards
+    return shard_size_of(total, shard, shards)
 
 
 def _local_gpu() -> int | str | None:
