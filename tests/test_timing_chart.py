@@ -1,6 +1,6 @@
 """The timing chart during edits: drawn once the edits rest, not after every run of a drag, and
-marked pending (the previous run's times, dimmed and saying so) from a newer run's pictures
-going to the page until its own chart is drawn. Real DALI on the CPU."""
+marked pending (the previous run's times, dimmed and saying so) from the moment a newer run starts
+(ahead of its pictures) until its own chart is drawn. Real DALI on the CPU."""
 
 from __future__ import annotations
 
@@ -39,15 +39,17 @@ def test_a_drag_marks_the_chart_pending_and_charts_the_last_run_once_it_rests(
     monkeypatch.setattr(timing_view, "REST_S", 3600.0)
     explorer.select("rotate")
     slider = explorer.node_panel.controls["angle"].editor.params["range"]
-    grid_renders: list[tuple[bool, bool]] = []  # (chart pending, chart of the run shown)
+    # (chart pending before the new grid's messages go, chart of the run shown once they went)
+    grid_renders: list[tuple[bool, bool]] = []
     first = explorer.result
     draws = explorer.timing.draws
     redraw_grid = explorer._redraw_grid
 
     def watched(*args):  # type: ignore[no-untyped-def]
-        redraw_grid(*args)  # the new grid's messages, and the chart's mark right behind them
+        marked_before = pending(explorer)
+        redraw_grid(*args)
         shown = explorer.grid._last[0] if explorer.grid._last else None
-        grid_renders.append((pending(explorer), explorer.timing.drawn_for is shown))
+        grid_renders.append((marked_before, explorer.timing.drawn_for is shown))
 
     explorer._redraw_grid = watched  # type: ignore[method-assign]
 
@@ -63,7 +65,8 @@ def test_a_drag_marks_the_chart_pending_and_charts_the_last_run_once_it_rests(
     assert explorer.result is not first and len(grid_renders) >= 2
     assert explorer.timing.draws == draws  # no chart while the drag lasted
     assert owed_in > 3600.0 - 60.0  # counted from the last run, not the first
-    # Beside every new grid, the chart was either the grid's own run or said it was not.
+    # Beside every new grid, the chart was either the grid's own run or said it was not, and
+    # said so before the grid's pictures went (a page may draw them as soon as they come).
     assert all(is_pending or own for is_pending, own in grid_renders)
     assert pending(explorer) and explorer.timing.drawn_for is first
     explorer.timing.draw()  # the rest came: the last run's chart, no longer pending
@@ -98,3 +101,23 @@ def test_flush_charts_the_latest_run_at_once(
 
     asyncio.run(edit())
     assert explorer.timing.drawn_for is explorer.result and not pending(explorer)
+
+
+def test_an_edit_that_is_refused_leaves_the_chart_as_it_was(
+    explorer: Explorer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The chart is marked pending as an edit starts to run; an edit refused before it runs
+    (here a node that is not in the graph) takes the mark away again."""
+    monkeypatch.setattr(timing_view, "REST_S", 3600.0)
+    shown = explorer.result
+
+    async def edit() -> None:
+        marks: list[bool] = []
+        explorer.timing.chart.observe(lambda _: marks.append(pending(explorer)), "_dom_classes")
+        explorer._now(lambda: explorer.controller.remove("no_such_node"))
+        assert marks == [True, False]  # marked as the edit began; unmarked once it was refused
+
+    asyncio.run(edit())
+    assert explorer.result is shown and explorer.timing.drawn_for is shown
+    assert not pending(explorer)
+    assert "no_such_node" in explorer.toolbar.status.value

@@ -38,7 +38,7 @@ class Coalescer:
 
     def request(self) -> None:
         self.pending = True
-        loop = _running_loop()
+        loop = running_loop()
         if loop is None:
             self.flush()
             return
@@ -74,12 +74,12 @@ class Coalescer:
         try:
             self._work()
         finally:
-            loop = _running_loop()
+            loop = running_loop()
             if loop is not None:
                 self._last_run = loop.time()
 
 
-def _running_loop() -> asyncio.AbstractEventLoop | None:
+def running_loop() -> asyncio.AbstractEventLoop | None:
     try:
         return asyncio.get_running_loop()
     except RuntimeError:

@@ -317,14 +317,17 @@ class Explorer(widgets.VBox):
     def _now(self, action: Any) -> None:
         if self._syncing:
             return
+        self.timing.expect()
         try:
             state = action()
         except (AugExplorerError, ValueError, KeyError) as error:
             self._say(str(error))
+            self.timing.show(self.controller.state.result)  # nothing ran: the chart stands
             return
         self._render(state if isinstance(state, PanelState) else self.controller.state)
 
     def _flush(self) -> None:
+        self.timing.expect()
         self._redraw_grid(self.controller.refresh())
         self._panel.request()
 
@@ -515,8 +518,7 @@ class Explorer(widgets.VBox):
             self.grid.show(state.result, state.selected, state.before, state.failure)
         except Exception as error:  # a picture that cannot be drawn must not break editing
             self.grid.note.value = f"<span class='ax-errors'>{html.escape(str(error))}</span>"
-        # The timing chart is marked pending right behind the new pictures (ahead of them, its
-        # message delayed theirs in the page), and drawn once the edits rest.
+        # The timing chart, marked pending as the edit began to run, is drawn once edits rest.
         self.timing.show(state.result)
 
     def _status(self, state: PanelState) -> None:

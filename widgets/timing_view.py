@@ -4,9 +4,10 @@ HTML bars cost well under a millisecond to build, where a matplotlib figure cost
 chart of a new run is drawn once the runs rest (a slider let go, or a single step's grid on its
 way), not after each run of a drag: its message and the page's layout of it would compete with the
 grid's pictures for the same cores. Meanwhile the chart still shows the last run drawn, marked
-pending (dimmed, its title saying so): the mark goes right behind the new run's pictures, and the
-page draws those only once it has decoded them, so timing is not read as the pictures' own when it
-is not."""
+pending (dimmed, its title saying so), so timing is not read as the new pictures' own. The mark
+goes out as an edit starts to run: the page applies it while the kernel runs the graph, ahead of
+the pictures without delaying them (sent with the pictures, ahead of them it held them up in the
+page; behind them, a page that decoded them fast drew them beside a chart not yet marked)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ import html
 import ipywidgets as widgets
 
 from augexplorer.engine import RunResult
+
+from .coalesce import running_loop
 
 NOTE = (
     "Each operator is timed alone on its cached inputs, so the sum is an upper bound on the "
@@ -81,6 +84,12 @@ class TimingView(widgets.VBox):
         self.draws = 0  # charts drawn (tests, benchmarks)
         self._latest: RunResult | None = None
         self._rest: asyncio.TimerHandle | None = None
+
+    def expect(self) -> None:
+        """An edit is about to run: mark the chart pending now. Where no event loop runs the
+        chart is drawn as each run is shown, and there is nothing to mark."""
+        if self.drawn_for is not None and running_loop() is not None:
+            self._mark(True)
 
     def show(self, result: RunResult | None) -> None:
         """`result` is the run the panel shows now: its chart is drawn once runs rest for
