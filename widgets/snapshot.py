@@ -11,12 +11,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from augexplorer.engine import RunResult
 from augexplorer.engine.result import caption_draws
+from augexplorer.engine.sample_reach import DrawsByStep, draws_that_made, steps_behind_each_sample
 from augexplorer.plan import Plan
 from augexplorer.render import Normalization
 from augexplorer.render.tiles import display_normalization
@@ -46,8 +46,11 @@ class Snapshot:
     outputs: Mapping[Ref, Output]
     spec: GraphSpec
     left_out: tuple[Ref, ...] = ()  # outputs over the memory budget
-    # the values drawn, by node and argument, one per sample (RunResult.draws)
-    draws: Mapping[str, Mapping[str, list[Any]]] = field(default_factory=dict)
+    # the values drawn, by node and argument, one per sample, beside the step that drew them
+    # (RunResult.drawn_by_step), and the samples each step ran on where not all
+    # (RunResult.samples_run): which draws made which sample of a node's picture
+    draws: DrawsByStep = field(default_factory=dict)
+    samples_run: Mapping[str, frozenset[int]] = field(default_factory=dict)
     plan: Plan | None = None  # what read what, as it was
 
     # old name -> the name the node has now, for nodes renamed since (see `named_as`)
@@ -61,13 +64,15 @@ class Snapshot:
         depended on in the graph as it was (a node since removed may have drawn them), under
         the names the nodes have now."""
         old = {now: then for then, now in self.names.items()}.get(node, node)
-        behind = self.plan.nodes_read_by(old) if self.plan is not None else frozenset()
-        kept = {
-            self.names.get(name, name): dict(args)
-            for name, args in self.draws.items()
-            if name in behind
-        }
-        return caption_draws(kept, count, name_nodes=True)
+        if self.plan is None:
+            return caption_draws({}, count, name_nodes=True)
+        behind = self.plan.nodes_read_by(old)
+        made = steps_behind_each_sample(self.plan, self.samples_run, old)
+        kept = draws_that_made(
+            {name: args for name, args in self.draws.items() if name in behind}, made
+        )
+        renamed_draws = {self.names.get(name, name): args for name, args in kept.items()}
+        return caption_draws(renamed_draws, count, name_nodes=True)
 
     def named_as(self, spec: GraphSpec) -> Snapshot:
         """This snapshot with its nodes under the names they have in `spec`: a node renamed since
@@ -128,4 +133,11 @@ def take_snapshot(
         samples = tuple(result.sample_indices(ref))
         held = None if samples == tuple(range(len(arrays))) else samples
         outputs[ref] = Output(arrays, str(batch.layout() or ""), norm, held)
-    return Snapshot(outputs, result.plan.spec, tuple(left_out), result.draws(), result.plan)
+    return Snapshot(
+        outputs,
+        result.plan.spec,
+        tuple(left_out),
+        result.drawn_by_step(),
+        result.samples_run,
+        result.plan,
+    )

@@ -213,15 +213,10 @@ def _recover(result: RunResult, step: Step, output: Any) -> NodeWindows | None:
 
 
 def _samples_run(result: RunResult, step: Step) -> list[int]:
-    """The samples of the batch `step` ran on: those its output holds, less those an
-    apply-with-probability passed through unchanged."""
+    """The samples of the batch `step` ran on, in the order its output holds them."""
     held = result.sample_indices(Ref(step.id))
-    if step.apply is None:
-        return held
-    flags = _host(result.output(step.apply))
-    decided = result.sample_indices(step.apply)
-    applied = {s for s, flag in zip(decided, flags, strict=True) if bool(flag.reshape(-1)[0])}
-    return [sample for sample in held if sample in applied]
+    ran = result.samples_run.get(step.id)
+    return held if ran is None else [sample for sample in held if sample in ran]
 
 
 class WindowGenerator:

@@ -16,6 +16,7 @@ from ..plan import Plan, Step
 from ..spec import Ref
 from .epoch_padding import padded_samples
 from .internal_draws import WINDOW_OPS, NodeWindows, draws_internally, node_windows
+from .sample_reach import draws_that_made, samples_run_by_step, steps_behind_each_sample
 
 
 def to_host(batch: Any) -> list[np.ndarray]:
@@ -66,6 +67,9 @@ class RunResult:
         default_factory=dict, init=False, repr=False, compare=False
     )
     _reaching: dict[str, frozenset[str]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    _behind: dict[str, list[frozenset[str]]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
     _overlay_states: dict[str, dict[str, OverlayState] | None] = field(
@@ -273,13 +277,41 @@ class RunResult:
         self, node_id: str | None = None, *, reaching: str | None = None
     ) -> dict[str, dict[str, list[Any]]]:
         """Values drawn per sample, by node and argument (``"apply"`` for coin flips); with
-        `reaching`, only the draws that node's output depends on (a downstream draw did not
-        make the picture of an upstream node). A crop window an operator drew itself is
-        ``"window"``, where DALI lets it be known (:mod:`.internal_draws`): one caption per
-        sample of the batch, None where it is not known; a random node's own output (a coin
-        several nodes read) is ``"drawn"``."""
+        `reaching`, only the draws that made that node's output: a downstream draw did not make
+        the picture of an upstream node, and on a sample where a node did not run (a branch of
+        a ``OneOf`` not chosen) its draws made nothing, so they are None there. A crop window
+        an operator drew itself is ``"window"``, where DALI lets it be known
+        (:mod:`.internal_draws`): one caption per sample of the batch, None where it is not
+        known; a random node's own output (a coin several nodes read) is ``"drawn"``."""
+        drawn = self.drawn_by_step(node_id, reaching=reaching)
+        if reaching is None:
+            return {
+                node: {arg: values for arg, (_, values) in args.items()}
+                for node, args in drawn.items()
+            }
+        return draws_that_made(drawn, self.steps_behind(reaching))
+
+    @functools.cached_property
+    def samples_run(self) -> dict[str, frozenset[int]]:
+        """The samples each step ran on, for the steps that did not run on every sample (a coin
+        flip or a condition said no), worked out once."""
+        return samples_run_by_step(self)
+
+    def steps_behind(self, node: str) -> list[frozenset[str]]:
+        """Per sample of the batch, the steps that made that sample of `node`'s output
+        (:mod:`.sample_reach`), worked out once per result."""
+        made = self._behind.get(node)
+        if made is None:
+            made = self._behind[node] = steps_behind_each_sample(self.plan, self.samples_run, node)
+        return made
+
+    def drawn_by_step(
+        self, node_id: str | None = None, *, reaching: str | None = None
+    ) -> dict[str, dict[str, tuple[str, list[Any]]]]:
+        """:meth:`draws` on every sample (none made None), each list beside the step that drew
+        it."""
         behind = self.reaching_nodes(reaching) if reaching is not None else None
-        out: dict[str, dict[str, list[Any]]] = {}
+        out: dict[str, dict[str, tuple[str, list[Any]]]] = {}
         for result in self.steps.values():
             step = result.step
             if node_id and step.origin != node_id:
@@ -290,19 +322,19 @@ class RunResult:
                 windows = self.windows(step.origin)
                 if windows is not None:
                     captions = [w.caption() if w else None for w in windows.windows]
-                    out.setdefault(step.origin, {})["window"] = captions
+                    out.setdefault(step.origin, {})["window"] = (step.id, captions)
                 continue
             if step.role == "node" and step.op.startswith("random."):
                 # a random node of the user's (a coin that several nodes read): its output is
                 # what it drew
                 values = [_plain(v) for v in to_host(result.outputs[0])]
-                out.setdefault(step.origin, {})["drawn"] = values
+                out.setdefault(step.origin, {})["drawn"] = (step.id, values)
                 continue
             if step.role not in ("random", "apply"):
                 continue
             key = step.bound_arg if step.role == "random" else "apply"
             values = [_plain(v) for v in to_host(result.outputs[0])]
-            out.setdefault(step.origin, {})[str(key)] = values
+            out.setdefault(step.origin, {})[str(key)] = (step.id, values)
         return out
 
     def windows(self, node_id: str) -> NodeWindows | None:
@@ -333,11 +365,17 @@ class RunResult:
 
     def draws_of(self, sample: int, *, reaching: str | None = None) -> dict[str, dict[str, Any]]:
         """Every value drawn for one sample, by node and argument (``"apply"`` for coin flips);
-        `reaching` as in :meth:`draws`."""
-        return {
-            node: {arg: values[sample] for arg, values in args.items() if sample < len(values)}
+        `reaching` as in :meth:`draws`. Values not known, or that made nothing of the sample,
+        are left out."""
+        drawn = {
+            node: {
+                arg: values[sample]
+                for arg, values in args.items()
+                if sample < len(values) and values[sample] is not None
+            }
             for node, args in self.draws(reaching=reaching).items()
         }
+        return {node: args for node, args in drawn.items() if args}
 
     def draw_captions(
         self, node_id: str | None = None, *, reaching: str | None = None
@@ -368,6 +406,8 @@ def caption_draws(
             ]
             if flips is not None and i < len(flips):
                 drawn = [(arg, value) for arg, value in drawn if arg != "apply"]
+                if flips[i] is None:  # the flip made nothing of this sample
+                    continue
                 if not flips[i]:
                     skipped[i].append(node)
                     continue
