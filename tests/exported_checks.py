@@ -238,6 +238,7 @@ TEMPLATE_CALLS |= SCHEDULE_DEFINITIONS | {
     "round",
     "schedule.get",
     "self._built_values",
+    "self._check_in_run",
     "self._start",
     "self.asked.get",
     "self.epoch_of",
@@ -251,11 +252,13 @@ TEMPLATE_CALLS |= SCHEDULE_DEFINITIONS | {
     "strengths.feed",
     "strengths.value",
     "float",
+    "warnings.warn",  # an epoch past the run the schedules were made for
 }
 
 # Every module the template imports; a graph can add none.
 IMPORTED_MODULES = {
     "math",  # a graph with schedules: cos and pi for a cosine schedule
+    "warnings",  # ... and a word when an epoch is past that run
     "nvidia.dali.pipeline",  # ... and Pipeline.current() for the batch size it feeds
     "__future__",
     "zlib",

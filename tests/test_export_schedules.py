@@ -5,6 +5,8 @@ and set_epoch / set_strength change the batches after them."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import math
 import subprocess
 import sys
@@ -563,3 +565,62 @@ def test_a_graph_with_schedules_on_arrays_is_refused_with_the_fix() -> None:
     with pytest.raises(ExportError, match="folder or file list source; this one reads arrays"):
         generate(spec)
     generate(GraphSpec(nodes=spec.nodes, outputs=spec.outputs, name="plain"))  # without: fine
+
+
+PAST_THE_RUN = textwrap.dedent(
+    """
+    import importlib.util, json, sys, warnings
+
+    spec = importlib.util.spec_from_file_location("past", sys.argv[1])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    said = {}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        loader = module.make_loader(batch_size=8, device="cpu")
+        for epoch in range(module.EPOCHS):  # the whole run, as exported: nothing to say
+            loader.set_epoch(epoch)
+            for _ in loader:
+                pass
+        said["run"] = [str(w.message) for w in caught]
+        next(loader)  # one batch more than the run: the loader moved on to epoch EPOCHS
+        said["after"] = [str(w.message) for w in caught]
+        loader.set_epoch(module.EPOCHS + 3)  # said once only
+        next(loader)
+        said["again"] = [str(w.message) for w in caught]
+    print(json.dumps(said))
+    """
+)
+
+
+def test_an_epoch_past_the_run_is_said_once(tmp_path: Path) -> None:
+    """The schedules hold their last values past the run they were made for: a training loop
+    longer than that run (or counting epochs from 1) is told, once, not silently left on the
+    last values."""
+    module = write(ramped().with_epochs(2), tmp_path, "past")
+    script = tmp_path / "past_run.py"
+    script.write_text(PAST_THE_RUN)
+    done = subprocess.run(
+        [sys.executable, str(script), str(module)], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout.strip().splitlines()[-1])
+    assert said["run"] == []
+    assert len(said["after"]) == 1
+    assert said["after"][0].startswith("epoch 2 is past the 2 epochs (0..1)")
+    assert "export again" in said["after"][0]
+    assert said["again"] == said["after"]
+
+
+def test_the_loaders_docstring_says_what_an_epoch_reads(tmp_path: Path) -> None:
+    """make_loader's docstring speaks of the reader as it is called: whole epochs by default;
+    DALI's own default (an imported graph's) is said as what it does."""
+    whole = " ".join(generate(ramped()).split())
+    assert "Every epoch reads each file once" in whole
+    source = ramped().sources()[0]
+    imported = ramped().replace_node(
+        dataclasses.replace(source, reader_args={"pad_last_batch": False})
+    )
+    as_dali = " ".join(generate(imported).split())  # the docstring's words, lines joined
+    assert "Every epoch reads each file once" not in as_dali
+    assert "pad_last_batch=False" in as_dali and "may read some files twice" in as_dali

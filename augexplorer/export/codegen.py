@@ -397,13 +397,16 @@ class _Writer:
             "rank_seed": rank_seed_source(),
             "shard_id": literal(int(self.source.reader_args.get("shard_id", 0))),
             "num_shards": literal(int(self.source.reader_args.get("num_shards", 1))),
+            "epoch_doc": self._epoch_doc(),
         }
         if self.coco:
             return self._coco_module(fields)
         imports = template.IMPORTS
         if self.spec.schedules:
             fields = self._schedule_fields(fields)
-            imports = imports.replace("import zlib\n", "import zlib\nfrom math import cos, pi\n")
+            imports = imports.replace(
+                "import zlib\n", "import warnings\nimport zlib\nfrom math import cos, pi\n"
+            )
             imports = imports.replace(
                 "from nvidia.dali.plugin.pytorch",
                 "from nvidia.dali.pipeline import Pipeline\nfrom nvidia.dali.plugin.pytorch",
@@ -430,6 +433,30 @@ class _Writer:
         parts.append(self._loader_template())
         parts.append(template.MAIN_ARRAYS if self.arrays else template.MAIN_FILES)
         return "".join(_fill(part, fields) for part in parts)
+
+    def _epoch_doc(self) -> str:
+        """What an epoch of the loader reads, as its reader is called (make_loader's docstring):
+        whole epochs, or DALI's default as imported code had it, which the docstring must not
+        call whole."""
+        if self.arrays:
+            text = (
+                "Every epoch gives each of the rank's arrays once (on several ranks a smaller "
+                "shard repeats its first array, so every rank runs as many batches)."
+            )
+        elif reader_args_as_called(self.source.reader_args, self.source.kind).get("pad_last_batch"):
+            text = (
+                "Every epoch reads each file once (its reader pads a shard's last batch with its "
+                "last sample)."
+            )
+        else:
+            text = (
+                "The reader keeps pad_last_batch=False (DALI's default, as the graph's imported "
+                "code had it): a shard's last batch is filled from the start of the next epoch, "
+                "so an epoch may read some files twice and miss others. pad_last_batch=True on "
+                "the reader (in augexplorer, then export again) makes every epoch read each "
+                "file once."
+            )
+        return "\n    ".join(textwrap.wrap(text, 92))
 
     def _coco_module(self, fields: dict[str, Any]) -> str:
         """The module of a graph that reads a COCO source (:mod:`.template_detection`)."""

@@ -320,11 +320,11 @@ def make_loader(
     `device` is "gpu" or "cpu" (default: "gpu" when PyTorch sees one).
     Shard id and count default to RANK and WORLD_SIZE, the GPU to LOCAL_RANK, as torchrun
     sets them: one pipeline per GPU.
-    Every epoch reads each file once (its reader pads a shard's last batch with its last
-    sample). `last_batch_policy` defaults to PARTIAL on one rank (the last batch as it is) and
-    to FILL on several, where every rank then runs the same number of full batches: with
-    PARTIAL a rank's last batch can be padding only, empty, and its NaN loss would reach every
-    rank through the gradients' all-reduce.
+    @@epoch_doc@@
+    `last_batch_policy` defaults to PARTIAL on one rank (the last batch as it is) and to FILL on
+    several, where every rank then runs the same number of full batches: with PARTIAL a rank's
+    last batch can be padding only, empty, and its NaN loss would reach every rank through the
+    gradients' all-reduce.
     """
     if device is None:
         device = "gpu" if torch.cuda.is_available() else "cpu"

@@ -148,10 +148,12 @@ class ScheduledLoader:
         self.iterator = None  # made at the first batch
         self.taken = 0  # batches taken in this epoch
         self.stale = False  # the pipeline must be rebuilt before the next batch
+        self.warned_past_run = False  # an epoch past EPOCHS was met, and said
 
     def set_epoch(self, epoch):
         if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 0:
             raise ValueError(f"epoch must be an integer >= 0, got {epoch!r}")
+        self._check_in_run(epoch)
         if epoch == self.strengths.epoch:
             return
         built = self._built_values(self.strengths.epoch)
@@ -204,8 +206,21 @@ class ScheduledLoader:
             self.taken = 0
             self.stale = before != self._built_values(self.strengths.epoch)
             raise
+        self._check_in_run(self.strengths.epoch)  # a batch taken past the run
         self.taken += 1
         return batch
+
+    def _check_in_run(self, epoch):
+        # Past the run the schedules were made for they hold their last values: said once, as
+        # a curriculum that ends early (or a loop counting epochs from 1) is otherwise silent.
+        if epoch >= EPOCHS and not self.warned_past_run:
+            self.warned_past_run = True
+            warnings.warn(
+                f"epoch {epoch} is past the {EPOCHS} epochs (0..{EPOCHS - 1}) the schedules were "
+                "made for: they hold their last values from here on (fix: set the training "
+                "run's length in augexplorer and export again; epochs count from 0)",
+                stacklevel=3,
+            )
 
     def __len__(self):
         if self.iterator is None:
