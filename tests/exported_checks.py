@@ -258,7 +258,6 @@ TEMPLATE_CALLS |= SCHEDULE_DEFINITIONS | {
 # Every module the template imports; a graph can add none.
 IMPORTED_MODULES = {
     "math",  # a graph with schedules: cos and pi for a cosine schedule
-    "warnings",  # ... and a word when an epoch is past that run
     "nvidia.dali.pipeline",  # ... and Pipeline.current() for the batch size it feeds
     "__future__",
     "zlib",
