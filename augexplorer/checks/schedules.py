@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Callable
 
 from ..errors import Problem
-from ..spec import BOUNDS, GraphSpec, Node, Random, Schedule, ScheduleTarget
+from ..spec import BOUNDS, GraphSpec, Node, Random, Ref, Schedule, ScheduleTarget
 from ..spec.schema import MAX_EPOCHS
 
 
@@ -52,12 +52,12 @@ def schedule_problems(spec: GraphSpec) -> list[Problem]:
                 )
             )
             continue
-        problems += _target_problems(node, target)
+        problems += _target_problems(spec, node, target)
         problems += _curve_problems(target, schedule)
     return problems
 
 
-def _target_problems(node: Node, target: ScheduleTarget) -> list[Problem]:
+def _target_problems(spec: GraphSpec, node: Node, target: ScheduleTarget) -> list[Problem]:
     if target.arg is None and node.when:
         return [
             Problem(
@@ -92,6 +92,22 @@ def _target_problems(node: Node, target: ScheduleTarget) -> list[Problem]:
                 )
             ]
         return []
+    if isinstance(held, Ref) and held.node in spec:
+        drawer = spec.node(held.node)
+        op = getattr(drawer, "op", "a source")
+        # a draw node the argument cannot take as its own (with_schedule takes the plain ones)
+        return [
+            Problem(
+                f"the schedule {target} drives a parameter of a random draw, but the argument "
+                f"reads node {held.node!r} ({op}), which is not a plain seeded draw that only "
+                "this argument reads",
+                *where,
+                fix=(
+                    f"give {node.id}.{target.arg} a draw of its own (the node's panel: random), "
+                    f"then schedule {target}"
+                ),
+            )
+        ]
     if not isinstance(held, Random):
         return [
             Problem(

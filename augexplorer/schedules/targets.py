@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from ..spec import BOUNDS, GraphSpec, Node, Random, ScheduleTarget
+from ..spec import BOUNDS, GraphSpec, Node, Random, Ref, ScheduleTarget
+from ..spec.draw_inlining import draw_of
 
 
 def schedulable(spec: GraphSpec, node_id: str) -> list[ScheduleTarget]:
     """The targets node `node_id` offers a schedule: each numeric constant argument, each
-    numeric parameter of a random draw, and its apply probability where it can have one (it
+    numeric parameter of a random draw (its own, or a plain draw node only it reads, which a
+    schedule takes into it), and its apply probability where it can have one (it
     reads an input and runs under no condition). Then the node's schedules that point at
     nothing these days (a draw made a constant since), so they can be edited or removed.
     Empty for a source."""
@@ -16,6 +18,8 @@ def schedulable(spec: GraphSpec, node_id: str) -> list[ScheduleTarget]:
         return []
     found: list[ScheduleTarget] = []
     for name, value in node.args.items():
+        if isinstance(value, Ref):
+            value = draw_of(spec, node_id, name)
         if isinstance(value, Random):
             found += [ScheduleTarget(node_id, name, b) for b in value.params() if b in BOUNDS]
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -34,6 +38,8 @@ def held_value(spec: GraphSpec, target: ScheduleTarget) -> float | None:
     if target.arg is None:
         return node.probability.p if node.probability is not None else 1.0
     value = node.args.get(target.arg)
+    if isinstance(value, Ref):
+        value = draw_of(spec, target.node, target.arg)
     if target.bound is not None:
         found = getattr(value, target.bound, None) if isinstance(value, Random) else None
         return float(found) if isinstance(found, (int, float)) else None

@@ -238,6 +238,37 @@ class Origin:
 
 
 @dataclass(frozen=True)
+class NotPorted:
+    """A transform of the pipeline a graph was ported from that the port left out of the graph
+    (it could not be expressed in DALI): kept with the graph, so that its saved JSON and any
+    module exported from it still say the pipeline is not whole.
+
+    `transform` is the call as the user wrote it, `line` its line in the file it was read from
+    (None for a live object), `reason` why it was left out and what to use instead.
+    """
+
+    library: str
+    transform: str
+    reason: str
+    line: int | None = None
+
+    def describe(self) -> str:
+        """``torchvision Normalize(mean, std) (line 8): <why it was left out>``."""
+        where = f" (line {self.line})" if self.line is not None else ""
+        return f"{self.library} {self.transform}{where}: {self.reason}"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "library": self.library,
+            "transform": self.transform,
+            "reason": self.reason,
+        }
+        if self.line is not None:
+            out["line"] = self.line
+        return out
+
+
+@dataclass(frozen=True)
 class PythonCode:
     """Python source for a ``python_function`` node: the function `name` defined in `source`.
 
@@ -486,6 +517,9 @@ class GraphSpec:
     # writes each schedule's value into the graph for one epoch).
     epochs: int | None = None
     schedules: Mapping[ScheduleTarget, Schedule] = field(default_factory=dict)
+    # What a port left out of the pipeline it was read from (augexplorer.port): the graph does
+    # not run these, and its export says so.
+    not_ported: tuple[NotPorted, ...] = ()
 
     # ---- lookup -------------------------------------------------------------------------------
     @functools.cached_property
@@ -577,9 +611,17 @@ class GraphSpec:
 
     def with_schedule(self, target: ScheduleTarget | str, schedule: Schedule | None) -> GraphSpec:
         """Make the number `target` names follow `schedule` over the run (None: a plain value
-        again, the one it holds now)."""
+        again, the one it holds now). A bound of an argument that reads a plain draw node of its
+        own (imported DALI code draws so) takes that draw into the argument first: the same
+        draws (:mod:`.draw_inlining`), and a bound to schedule."""
         if isinstance(target, str):
             target = ScheduleTarget.parse(target)
+        if schedule is not None and target.arg is not None and target.bound is not None:
+            from .draw_inlining import inline_draw
+
+            inlined = inline_draw(self, target.node, target.arg)
+            if inlined is not self:
+                return inlined.with_schedule(target, schedule)
         schedules = {k: v for k, v in self.schedules.items() if k != target}
         if schedule is not None:
             schedules[target] = schedule
