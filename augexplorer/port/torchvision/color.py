@@ -86,6 +86,7 @@ def _gray(context: PortContext, channels: int) -> None:
     if channels == 3:
         gray = context.image
         context.add("gray_rgb", "cat", {"axis_name": "C"}, inputs=(gray, gray, gray))
+    context.state["channels"] = channels  # what a later ToTensor and Normalize convert
 
 
 def grayscale(call: TransformCall, context: PortContext) -> Grade:

@@ -15,19 +15,23 @@ from ..build import Grade, PortContext, Refuse
 from ..model import Symbol, TransformCall
 from .grades import grade
 
-FLOAT_TYPES = {"float32", "float", "float16", "half", "float64", "double", "bfloat16"}
+# torch's float types, by the DALI type crop_mirror_normalize gives them in; float64 and
+# bfloat16 it does not give (DALI has no bfloat16; the CPU operator refuses FLOAT64)
+DALI_FLOATS = {"float32": "FLOAT", "float": "FLOAT", "float16": "FLOAT16", "half": "FLOAT16"}
+UNGIVEN_FLOATS = {"float64", "double", "bfloat16"}
 
 
-def _to_float(context: PortContext, name: str, scale: float) -> None:
+def _to_float(context: PortContext, name: str, scale: float, dtype: str = "FLOAT") -> None:
     if context.state.get("layout", "HWC") != "HWC":
         raise Refuse(f"{name}: the image is already a tensor here")
+    channels = int(context.state.get("channels", 3))  # 1 after Grayscale()
     cmn = context.add(
         "to_tensor",
         "crop_mirror_normalize",
         {
-            "mean": [0.0, 0.0, 0.0],
-            "std": [scale] * 3,
-            "dtype": "FLOAT",
+            "mean": [0.0] * channels,
+            "std": [scale] * channels,
+            "dtype": dtype,
             "output_layout": "CHW",
         },
     )
@@ -51,10 +55,15 @@ def to_dtype(call: TransformCall, context: PortContext) -> Grade:
     """ToDtype(torch.float32, scale=True) / ConvertImageDtype(torch.float32)."""
     dtype = call.argument(0, "dtype")
     name = dtype.last if isinstance(dtype, Symbol) else str(dtype)
-    if name not in FLOAT_TYPES:
+    if name in UNGIVEN_FLOATS:
+        raise Refuse(
+            f"{call.name} to torch.{name} is not ported: DALI's crop_mirror_normalize gives "
+            "float32 or float16 (fix: convert to torch.float32, or torch.float16)"
+        )
+    if name not in DALI_FLOATS:
         raise Refuse(f"{call.name} to {name} is not ported (fix: convert to torch.float32)")
     scale = call.argument(1, "scale", call.name == "ConvertImageDtype")
-    _to_float(context, call.name, 255.0 if scale else 1.0)
+    _to_float(context, call.name, 255.0 if scale else 1.0, DALI_FLOATS[name])
     return grade(call.name)
 
 
@@ -69,8 +78,9 @@ def normalize(call: TransformCall, context: PortContext) -> Grade:
             "(fix: move it there); the nearest DALI operator is crop_mirror_normalize"
         )
     scale = float(context.state.get("scale", 255.0))
-    means = [float(m) * scale for m in _three(mean, "mean")]
-    stds = [float(s) * scale for s in _three(std, "std")]
+    channels = int(context.state.get("channels", 3))
+    means = [float(m) * scale for m in _per_channel(mean, "mean", channels)]
+    stds = [float(s) * scale for s in _per_channel(std, "std", channels)]
     node = context.node(cmn)
     args = {**node.args, "mean": means, "std": stds}
     origin = node.origin
@@ -85,13 +95,16 @@ def normalize(call: TransformCall, context: PortContext) -> Grade:
     return grade(call.name)
 
 
-def _three(value: object, what: str) -> list[float]:
+def _per_channel(value: object, what: str, channels: int) -> list[float]:
+    """One value per channel of the image (3, or 1 after Grayscale()), as torchvision
+    broadcasts a single value."""
     if isinstance(value, int | float):
-        return [float(value)] * 3
-    if isinstance(value, list | tuple) and len(value) in (1, 3):
+        return [float(value)] * channels
+    if isinstance(value, list | tuple) and len(value) in (1, channels):
         values = [float(v) for v in value]
-        return values * 3 if len(values) == 1 else values
-    raise Refuse(f"{what}={value!r}: give one value per RGB channel")
+        return values * channels if len(values) == 1 else values
+    kind = "RGB channel" if channels == 3 else "channel (the image is grey here: one)"
+    raise Refuse(f"{what}={value!r}: give one value per {kind}")
 
 
 def finish(context: PortContext) -> None:
