@@ -62,6 +62,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..export.derived_seeds import DrawsDiffer
+    from ..export.edited_code import CodeEdited
     from ..export.importer import import_graph
     from ..export.inline_lists import beside
     from ..export.serialized import ImportRefused
@@ -85,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     with warnings.catch_warnings(record=True) as noted:
         warnings.simplefilter("always", DrawsDiffer)
+        warnings.simplefilter("always", CodeEdited)
         spec = import_graph(
             Path(args.module),
             pipeline=args.pipeline,

@@ -33,6 +33,7 @@ from .code_pipelines import (
     parameter_values,
 )
 from .derived_seeds import DrawsDiffer, draws_differ_message, unseeded_random_nodes
+from .edited_code import CodeEdited, edited_code_note
 from .inline_lists import ListWriter, in_cache
 from .serialized import ImportRefused, graph_from_serialized
 
@@ -88,6 +89,9 @@ def import_graph(
     graph = graph_literal(text, str(path))
     if graph is not None:
         _refuse_params(path, params, "a module exported by augexplorer, read from its GRAPH")
+        note = edited_code_note(text, graph, str(path))
+        if note is not None:
+            warnings.warn(CodeEdited(note), stacklevel=2)
         return graph
     if not run_file:
         raise ImportWouldRun(
