@@ -537,3 +537,24 @@ def test_on_a_gpu_the_export_moves_data_where_the_code_does(tmp_path: Path) -> N
     for index, ref in enumerate(live.plan.outputs.values()):
         for sample, expected in enumerate(live.arrays(ref)):
             np.testing.assert_array_equal(exported[f"{index}_{sample}"], expected)
+
+
+def test_a_pipeline_subclass_built_only_in_main_is_built_with_its_parameters(
+    tmp_path: Path,
+) -> None:
+    """The ops examples often build their class only inside main(): the class itself is the
+    pipeline the file offers, built with --param values for what its __init__ needs (batch
+    size, threads and device filled in as for a @pipeline_def function)."""
+    built_here = write(tmp_path, "resnet_ops.py", OPS_RESNET)
+    only_main = tmp_path / "resnet_main.py"
+    only_main.write_text(
+        built_here.read_text().split("\npipe = ")[0]
+        + "\n\ndef main():\n    pipe = HybridTrainPipe(32, 4, 0, '/data', 224)\n    pipe.build()\n"
+    )
+    with pytest.raises(ImportRefused, match=r"needs a value for its parameter 'data_dir'.*--param"):
+        import_graph(only_main, run_file=True)
+    params = {"data_dir": str(samples_dir()), "crop": 64, "dali_cpu": True, "batch_size": 4}
+    graph = import_graph(only_main, run_file=True, params=params)
+    assert graph.name == "hybrid_train_pipe" and graph.batch_size == 4
+    assert graph == import_graph(built_here, run_file=True)
+    assert_same_batch(graph, run_once(built(built_here)))

@@ -42,14 +42,14 @@ class Candidate:
         an instance of a Pipeline subclass the file defines (the ops API), its class's."""
         if self.built_from:
             return self.built_from
-        kind = type(self.value)
-        if self.built and kind.__module__ == RUN_NAME and kind.__name__ != "Pipeline":
+        kind = self.value if _is_pipeline_class(self.value) else type(self.value)
+        if kind.__module__ == RUN_NAME and kind.__name__ != "Pipeline":
             return _snake_case(kind.__name__)
         return self.name
 
     def describe(self) -> str:
         if not self.built:
-            return f"{self.name} (@pipeline_def)"
+            return f"{self.name} ({'Pipeline subclass' if _is_pipeline_class(self.value) else '@pipeline_def'})"
         if self.built_from:
             return f"{self.name} (built from {self.built_from})"
         return f"{self.name} (built)"
@@ -106,8 +106,9 @@ def choose(
     params: Mapping[str, Any] | None = None,
 ) -> Candidate:
     """The pipeline the file means: the one named by `pipeline`; else, with `params`, its
-    ``@pipeline_def`` function; else the pipeline built from its own ``@pipeline_def``
-    function, any other pipeline it built, or its one ``@pipeline_def`` function."""
+    ``@pipeline_def`` function (or ``Pipeline`` subclass); else the pipeline built from its own
+    ``@pipeline_def`` function, any other pipeline it built, or its one ``@pipeline_def``
+    function, or its one ``Pipeline`` subclass."""
     candidates = _candidates(namespace, tree)
     if pipeline is not None:
         chosen = next((c for c in candidates if c.name == pipeline), None)
@@ -125,13 +126,17 @@ def choose(
             )
         return chosen
     own = [c for c in candidates if not c.built and c.value.__module__ == RUN_NAME]
+    # the file's @pipeline_def functions before its Pipeline subclasses (a base class of its)
+    own_functions = [c for c in own if not _is_pipeline_class(c.value)]
+    own_classes = [c for c in own if _is_pipeline_class(c.value)]
     definitions = [c for c in candidates if not c.built]
     built = [c for c in candidates if c.built]
     own_built = [c for c in built if c.built_from]
     tiers = (
-        [own or definitions]
+        [own_functions or own_classes or definitions]
         if params
-        else [own_built, built, own, definitions]  # the first tier with any pipeline decides
+        # the first tier with any pipeline decides
+        else [own_built, built, own_functions, own_classes, definitions]
     )
     for tier in tiers:
         if len(tier) == 1:
@@ -160,7 +165,22 @@ def _choose_function_fix(candidates: Sequence[Candidate], chosen: Candidate) -> 
 
 
 def _is_definition(value: Any) -> bool:
-    return callable(value) and bool(getattr(value, "_is_pipeline_def", False))
+    """A ``@pipeline_def`` function, or a ``Pipeline`` subclass the file defines (the ops API,
+    often built only inside ``main()``): something an import builds with its parameters."""
+    if callable(value) and bool(getattr(value, "_is_pipeline_def", False)):
+        return True
+    return _is_pipeline_class(value)
+
+
+def _is_pipeline_class(value: Any) -> bool:
+    from nvidia.dali import Pipeline
+
+    return (
+        inspect.isclass(value)
+        and issubclass(value, Pipeline)
+        and value is not Pipeline
+        and value.__module__ == RUN_NAME
+    )
 
 
 def _candidates(namespace: Mapping[str, Any], tree: ast.Module) -> list[Candidate]:
@@ -195,10 +215,12 @@ def _imported_names(tree: ast.Module) -> set[str]:
 def _built_from(tree: ast.Module, namespace: Mapping[str, Any]) -> dict[str, tuple[str, ast.Call]]:
     """Top-level ``pipe = my_pipeline(...)`` assignments whose callee is a ``@pipeline_def``
     function the file defines: the pipeline's name -> the function's name and the call."""
-    own = {
+    own = {  # functions only: an instance of the file's Pipeline subclass is read as built
         name
         for name, value in namespace.items()
-        if _is_definition(value) and getattr(value, "__module__", None) == RUN_NAME
+        if _is_definition(value)
+        and not _is_pipeline_class(value)
+        and getattr(value, "__module__", None) == RUN_NAME
     }
     found: dict[str, tuple[str, ast.Call]] = {}
     for statement in tree.body:
@@ -296,20 +318,37 @@ def build(definition: Any, *, name: str, params: Mapping[str, Any] | None = None
 
     params = dict(params or {})
     signature = inspect.signature(definition)
-    _check_params(signature, params, set(inspect.signature(Pipeline.__init__).parameters), name)
     arguments: dict[str, Any] = {"num_threads": 1}
     if not has_gpu():
         arguments["device_id"] = None
-    decorated = decorator_arguments(definition)
-    if decorated is not None and "batch_size" not in decorated:
-        # known before building: a second build would only add the batch size, and makes
-        # every operator again (DALI's EfficientNet example: ~230 from its policy)
-        arguments["batch_size"] = SAMPLE_BATCH
+    if inspect.isclass(definition):
+        # A Pipeline subclass takes the Pipeline arguments its own __init__ names (often
+        # batch_size, num_threads, device_id, all without defaults): those are filled in. Its
+        # device_id often feeds its seed (seed=12 + device_id): it gets 0, and the pipeline,
+        # not yet built, is then read as DALI serializes it on a machine without a GPU.
+        named = signature.parameters
+        arguments = {k: (0 if k == "device_id" else v) for k, v in arguments.items() if k in named}
+        if "batch_size" in named:
+            arguments["batch_size"] = SAMPLE_BATCH
+        _check_params(signature, {**arguments, **params}, set(), name)
+    else:
+        _check_params(signature, params, set(inspect.signature(Pipeline.__init__).parameters), name)
+        decorated = decorator_arguments(definition)
+        if decorated is not None and "batch_size" not in decorated:
+            # known before building: a second build would only add the batch size, and makes
+            # every operator again (DALI's EfficientNet example: ~230 from its policy)
+            arguments["batch_size"] = SAMPLE_BATCH
     arguments |= params
     given = ", ".join(f"{key}={value!r}" for key, value in params.items())
     try:
         pipeline = definition(**arguments)
-        if not (pipeline.max_batch_size or 0) > 0 and "batch_size" not in arguments:
+        if inspect.isclass(definition) and not has_gpu() and hasattr(pipeline, "_device_id"):
+            pipeline._device_id = None
+        if (
+            not (pipeline.max_batch_size or 0) > 0
+            and "batch_size" not in arguments
+            and not inspect.isclass(definition)
+        ):
             pipeline = definition(**arguments, batch_size=SAMPLE_BATCH)
     except Exception as error:  # the user's code: any error it raises is theirs to read
         with_params = f" with {given}" if given else ""
