@@ -91,3 +91,43 @@ def test_a_file_with_several_pipelines_is_loaded_by_naming_one(
     explorer.toolbar.load.click()
     explorer.flush()
     assert "center_crop" in explorer.state.spec and "random_resized_crop" not in explorer.state.spec
+
+
+DALI_CODE = (
+    "from nvidia.dali import fn, pipeline_def\n"
+    "import pathlib\n"
+    "pathlib.Path(__file__).with_suffix('.ran').write_text('ran')\n\n"
+    "@pipeline_def(batch_size=2)\n"
+    "def pipe():\n"
+    "    jpegs, labels = fn.readers.file(file_root='/data')\n"
+    "    return fn.decoders.image(jpegs), labels\n"
+)
+
+
+def test_load_of_dali_code_says_how_to_import_it_and_runs_nothing(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    path = tmp_path / "dali_pipe.py"
+    path.write_text(DALI_CODE)
+    explorer = Explorer("basic", batch_size=4, autosave=tmp_path / "d.json", catalog=catalog)
+    before = explorer.state.spec
+    explorer.toolbar.spec_path.value = str(path)
+    explorer.toolbar.load.click()
+    explorer.flush()
+    said = explorer.toolbar.file_message.value
+    assert "not valid JSON" not in said
+    assert "importing it means running it" in said and "--run-file" in said
+    assert not path.with_suffix(".ran").exists()  # the panel ran none of it
+    assert explorer.state.spec == before  # the graph on screen stays
+
+
+def test_load_of_an_exported_module_reads_its_graph(tmp_path: Path, catalog: Catalog) -> None:
+    from augexplorer import preset
+    from augexplorer.export import export
+
+    module = export(preset("reference"), tmp_path / "aug.py")
+    explorer = Explorer("basic", batch_size=4, autosave=tmp_path / "e.json", catalog=catalog)
+    explorer.toolbar.spec_path.value = str(module)
+    explorer.toolbar.load.click()
+    explorer.flush()
+    assert explorer.state.spec.name == "reference"

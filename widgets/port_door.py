@@ -74,4 +74,10 @@ def load_for_panel(path: str) -> tuple[GraphSpec, str | None]:
         if is_port_file(file, text):
             result = _port_path(file, pipeline)
             return result.spec, summary_html(result)
+        if file.suffix.lower() == ".py":
+            # an exported module (its GRAPH, read without running anything), or DALI code,
+            # which the panel never runs: the refusal says what would run and how to import it
+            from augexplorer.export.importer import import_graph
+
+            return import_graph(file), None
     return load_spec(path), None
