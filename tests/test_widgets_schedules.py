@@ -4,6 +4,7 @@ move the epoch, and see the grid, the plot and the history follow."""
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,8 @@ from augexplorer_widgets import Explorer
 from augexplorer_widgets.schedule_view import DEFAULT_EPOCHS, schedule_plot
 from test_widgets_panel import browser_update
 
+from augexplorer import Random
+from augexplorer.catalog import Catalog
 from augexplorer.spec import Schedule, ScheduleTarget, from_json
 
 
@@ -141,3 +144,19 @@ def test_a_schedule_left_pointing_at_nothing_can_still_be_removed(explorer: Expl
     box.remove.click()
     explorer.flush()
     assert not explorer.spec.schedules and explorer.state.failure is None
+
+
+def test_setting_a_scheduled_argument_through_the_api_says_the_schedule_wins(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    from augexplorer.schedules import SetUnderSchedule
+
+    explorer = Explorer("basic", batch_size=2, autosave=tmp_path / "s.json", catalog=catalog)
+    explorer.set_schedule("rotate.angle.high", Schedule.linear(5, 30))
+    with pytest.warns(
+        SetUnderSchedule, match=r"rotate.angle follows the run \(rotate.angle.high\)"
+    ):
+        explorer.set_arg("rotate", "angle", Random.uniform(-3, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        explorer.set_arg("crop", "crop", [200.0, 200.0])  # no schedule: nothing to say

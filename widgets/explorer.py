@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import os
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from augexplorer.checks.annotated import needs_annotated_source
 from augexplorer.engine import RunResult, Session
 from augexplorer.engine.warm_up import warm_conditionals_in_background
 from augexplorer.errors import AugExplorerError, DataError
-from augexplorer.schedules import at_epoch, epoch_count
+from augexplorer.schedules import SetUnderSchedule, at_epoch, epoch_count, set_under_schedule
 from augexplorer.spec import ArgValue, GraphSpec, Schedule
 
 from .autosave import Autosave
@@ -216,6 +217,11 @@ class Explorer(widgets.VBox):
         return f"{name}, edited" if self.controller.preset_edited else name
 
     def set_arg(self, node: str, arg: str, value: ArgValue) -> PanelState:
+        """Set argument `arg` of `node`; where a schedule drives it, a warning says that the
+        schedule's value is what each epoch draws with (the panel's control says so itself)."""
+        note = set_under_schedule(self.controller.state.spec, node, arg, value)
+        if note is not None:
+            warnings.warn(SetUnderSchedule(note), stacklevel=2)
         return self._render(self.controller.set_arg(node, arg, value))
 
     def select(self, node: str | None) -> PanelState:

@@ -17,10 +17,11 @@ from .resolve import (
     scheduled_values,
     values_over_run,
 )
-from .targets import held_value, schedulable
+from .targets import SetUnderSchedule, held_value, schedulable, set_under_schedule
 
 __all__ = [
     "ScheduledValue",
+    "SetUnderSchedule",
     "as_written",
     "at_epoch",
     "check_epoch",
@@ -29,5 +30,6 @@ __all__ = [
     "rounded_targets",
     "schedulable",
     "scheduled_values",
+    "set_under_schedule",
     "values_over_run",
 ]

@@ -46,3 +46,30 @@ def held_value(spec: GraphSpec, target: ScheduleTarget) -> float | None:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return float(value)
     return None
+
+
+class SetUnderSchedule(UserWarning):
+    """A value set for an argument whose number a schedule drives: the schedule wins."""
+
+
+def set_under_schedule(spec: GraphSpec, node_id: str, arg: str, value: object) -> str | None:
+    """What to say where `value` is set for argument `arg` of `node_id` while a schedule drives
+    it (or a bound of the draw `value` is); None where none does."""
+
+    def drives(target: ScheduleTarget) -> bool:
+        if target.node != node_id or target.arg != arg:
+            return False
+        if target.bound is None:
+            return not isinstance(value, Random)
+        return isinstance(value, Random) and target.bound in value.params()
+
+    driving = [t for t in spec.schedules if drives(t)]
+    if not driving:
+        return None
+    names = ", ".join(str(t) for t in driving)
+    first = str(driving[0])
+    return (
+        f"{node_id}.{arg} follows the run ({names}): the value set is kept in the graph, but each "
+        f"epoch draws with the schedule's value (fix: set the schedule, or make the value plain "
+        f"again with set_schedule({first!r}, None))"
+    )
