@@ -55,6 +55,25 @@ def _size_vector(context: PortContext, base: str, height: int, width: int) -> st
     return node_id
 
 
+def _is_tensor(context: PortContext) -> bool:
+    """Whether torchvision's image is a tensor here (a ToImage, PILToTensor or ToTensor came
+    before) rather than the PIL image ImageFolder gives."""
+    return bool(context.state.get("chw_pending")) or context.state.get("layout", "HWC") != "HWC"
+
+
+def _antialias(
+    call: TransformCall, index: int, context: PortContext, mode: str
+) -> tuple[bool, str]:
+    """DALI's antialias for the call's, and what the grade says of it ("" where nothing):
+    torchvision resizes PIL images with PIL, which always antialiases, so antialias=False (or
+    None) takes effect only on tensors (after ToImage or PILToTensor). A nearest mode gets
+    no sentence: neither library antialiases it."""
+    wanted = bool(call.argument(index, "antialias", True))
+    tensor = _is_tensor(context)
+    said = "" if wanted or mode.startswith("NEAREST") else ("tensor" if tensor else "pil")
+    return wanted or not tensor, said
+
+
 def resize(call: TransformCall, context: PortContext) -> Grade:
     """Resize(size, interpolation, max_size, antialias): an int sizes the shorter side, the
     longer one floored as torchvision floors it (``int(size * long / short)``)."""
@@ -62,10 +81,10 @@ def resize(call: TransformCall, context: PortContext) -> Grade:
     size = call.argument(0, "size")
     mode = interpolation_name(call.argument(1, "interpolation"), "BILINEAR")
     max_size = call.argument(2, "max_size")
-    antialias = call.argument(3, "antialias", True)
+    antialias, no_antialias = _antialias(call, 3, context, mode)
     args: dict[str, object] = {
         "interp_type": INTERPOLATION[mode],
-        "antialias": bool(antialias) if antialias is not None else True,
+        "antialias": antialias,
         "subpixel_scale": False,
     }
     if isinstance(size, int) or (isinstance(size, list | tuple) and len(size) == 1):
@@ -93,7 +112,7 @@ def resize(call: TransformCall, context: PortContext) -> Grade:
         height, width = size_pair(size)
         args["size"] = [float(height), float(width)]
     context.add("resize", "resize", args)
-    return grade(call.name, mode=mode)
+    return grade(call.name, mode=mode, no_antialias=no_antialias)
 
 
 def center_crop(call: TransformCall, context: PortContext) -> Grade:
@@ -130,8 +149,9 @@ def random_crop(call: TransformCall, context: PortContext) -> Grade:
         raise Refuse(
             f"padding={padding!r}: only the same padding on every side is ported (fix: one int)"
         )
+    pad_if_needed = bool(call.argument(2, "pad_if_needed", False))
     mode = call.argument(4, "padding_mode", "constant")
-    if mode != "constant" and padding:
+    if mode != "constant" and (padding or pad_if_needed):
         raise Refuse(
             f"padding_mode={mode!r} is not ported; the nearest DALI operator is "
             "experimental.warp_perspective(border_mode='reflect')"
@@ -145,21 +165,42 @@ def random_crop(call: TransformCall, context: PortContext) -> Grade:
         image=False,
         seed=True,
     )
-    room = f"({image}.shape()[0:2] - {size} + {2 * padding + 1})"
-    text = f"math.floor({draw.node} * math.max({room}, 1)) - {padding}"
-    start = _int32(context, "crop_start_int", _expression(context, "crop_start", text))
-    context.add(
-        "random_crop",
-        "slice",
-        {
-            "start": start,
-            "shape": [height, width],
-            "axis_names": "HW",
-            "out_of_bounds_policy": "pad",
-            "fill_values": [fill],
-        },
+    # where the corner may go in the padded image; below 0 the image is smaller than the crop
+    room = f"({image}.shape()[0:2] - {size} + {2 * padding})"
+    if pad_if_needed:
+        # torchvision pads both sides by the shortfall d and draws the corner over 0..d, so the
+        # image lands at a uniform offset over 0..d (the slice fills what it reaches past)
+        text = f"math.floor({draw.node} * (math.abs({room}) + 1)) + math.min({room}, 0)"
+    else:
+        text = f"math.floor({draw.node} * math.max({room} + 1, 1))"
+    if not pad_if_needed and padding and max(height, width) > 2 * padding:
+        # torchvision raises where the padded image is smaller than the crop; the slice below
+        # would pad instead, so a window of the size the image needs fails the run there (read
+        # by the corner, so that it runs wherever the crop does)
+        fits = context.add(
+            "random_crop_size_check",
+            "slice",
+            {
+                "start": [0, 0],
+                "shape": [max(height - 2 * padding, 1), max(width - 2 * padding, 1)],
+                "axis_names": "HW",
+                "out_of_bounds_policy": "error",
+            },
+            inputs=(context.image,),
+            image=False,
+        )
+        text = f"{text} + 0 * {fits.node}.shape()[0:2]"
+    start = _int32(
+        context, "crop_start_int", _expression(context, "crop_start", f"{text} - {padding}")
     )
-    return grade(call.name, pad_if_needed=bool(call.argument(2, "pad_if_needed", False)))
+    window: dict[str, object] = {"start": start, "shape": [height, width], "axis_names": "HW"}
+    if pad_if_needed or padding:
+        window.update(out_of_bounds_policy="pad", fill_values=[fill])
+    else:
+        # torchvision raises where the image is smaller than the crop: DALI's slice too
+        window.update(out_of_bounds_policy="error")
+    context.add("random_crop", "slice", window)
+    return grade(call.name, pad_if_needed=pad_if_needed)
 
 
 def random_resized_crop(call: TransformCall, context: PortContext) -> Grade:
@@ -169,7 +210,7 @@ def random_resized_crop(call: TransformCall, context: PortContext) -> Grade:
     scale = symmetric_range(call.argument(1, "scale", (0.08, 1.0)), "scale")
     ratio = symmetric_range(call.argument(2, "ratio", (3 / 4, 4 / 3)), "ratio")
     mode = interpolation_name(call.argument(3, "interpolation"), "BILINEAR")
-    antialias = call.argument(4, "antialias", True)
+    antialias, no_antialias = _antialias(call, 4, context, mode)
     context.add(
         "random_resized_crop",
         "random_resized_crop",
@@ -179,11 +220,11 @@ def random_resized_crop(call: TransformCall, context: PortContext) -> Grade:
             "random_aspect_ratio": list(ratio),
             "num_attempts": 10,
             "interp_type": INTERPOLATION[mode],
-            "antialias": bool(antialias) if antialias is not None else True,
+            "antialias": antialias,
         },
         seed=True,
     )
-    return grade(call.name, mode=mode)
+    return grade(call.name, mode=mode, no_antialias=no_antialias)
 
 
 def flip(horizontal: bool):  # type: ignore[no-untyped-def]
