@@ -1,5 +1,6 @@
-"""The exported module's header paragraph for a graph ported from torchvision or albumentations:
-each ported node, the transform it stands for and its measured grade."""
+"""The exported module's header paragraphs for a graph ported from torchvision or albumentations:
+first, loudly, the transforms of the original pipeline the port left out (the module does not
+run them), then each ported node, the transform it stands for and its measured grade."""
 
 from __future__ import annotations
 
@@ -12,8 +13,36 @@ TRIPLE_QUOTE = chr(34) * 3
 
 
 def port_note(spec: GraphSpec) -> str:
-    """One line per transform ported (its nodes, where it came from, its grade); "" for a graph
-    with no ported node."""
+    """What the port left out, then one line per transform ported (its nodes, where it came
+    from, its grade); "" for a graph with neither."""
+    return _not_ported_note(spec) + _ported_note(spec)
+
+
+def _not_ported_note(spec: GraphSpec) -> str:
+    """The transforms of the original pipeline this module does not run, and why; "" where the
+    port left nothing out. First in the port's notes: training on this module alone trains on
+    less than the original pipeline."""
+    if not spec.not_ported:
+        return ""
+    count = len(spec.not_ported)
+    what, them, they = (
+        (f"{count} transforms", "them", "they were")
+        if count != 1
+        else ("1 transform", "it", "it was")
+    )
+    warning = (
+        f"WARNING: NOT PORTED. This module does NOT run {what} of the pipeline its graph was "
+        f"ported from: the port could not express {them} in DALI and left {them} out (unless "
+        f"{they} added to the graph by hand since). Add {them}, in the graph or after the "
+        "loader, before training with it:"
+    )
+    lines = ["", *textwrap.wrap(warning, 96)]
+    for item in spec.not_ported:
+        lines += _wrapped(f"- {item.describe()}")
+    return "\n".join(lines) + "\n"
+
+
+def _ported_note(spec: GraphSpec) -> str:
     by_transform: dict[tuple[str, str, int | None, str], list[Node]] = {}
     for node in spec.nodes:
         if isinstance(node, Node) and node.origin is not None:
@@ -34,11 +63,15 @@ def port_note(spec: GraphSpec) -> str:
         names = ", ".join(_named(node) for node in nodes)
         edited = any(node.origin is not None and node.origin.edited for node in nodes)
         grade = f"{fidelity} as ported, before the edits" if edited else fidelity
-        text = f"- {names}: {library} {transform}{where}, {grade}"
-        # the note goes into the module's docstring: no backslash or triple quote may end it
-        text = text.replace(BACKSLASH, "/").replace(TRIPLE_QUOTE, "'")
-        lines += textwrap.wrap(text, 96, subsequent_indent="  ")
+        lines += _wrapped(f"- {names}: {library} {transform}{where}, {grade}")
     return "\n".join(lines) + "\n"
+
+
+def _wrapped(text: str) -> list[str]:
+    """One item of a note, wrapped for the module's docstring."""
+    # the note goes into the module's docstring: no backslash or triple quote may end it
+    text = text.replace(BACKSLASH, "/").replace(TRIPLE_QUOTE, "'")
+    return textwrap.wrap(text, 96, subsequent_indent="  ")
 
 
 def _named(node: Node) -> str:

@@ -9,7 +9,10 @@ nodes under one coin flip, a group that picks one transform (``RandomChoice``, `
 one choice and runs each transform where the choice is its index. Every draw is seeded from
 the graph's seed and the node's name (:mod:`augexplorer.spec.seeds`), as any graph's are.
 A transform the library's mapping cannot express is left out, with a :class:`~.model.Refusal`
-naming it, its line and the nearest DALI operator.
+naming it, its line and the nearest DALI operator; the graph keeps the refusals
+(``GraphSpec.not_ported``), so its saved JSON and its export say what it does not run. A group
+whose transforms could not be read is refused, and a group's coin or pick that would gate
+nothing (its transforms all refused) is left out.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from ..expressions.nodes import expression
 from ..spec import Clause, GraphSpec, Node, Origin, Probability, Ref, Source
 from ..spec.graph import Fidelity
 from ..spec.seeds import derive_seed
-from .model import PortedStep, PortResult, Refusal, TransformCall
+from .model import PortedStep, PortResult, Refusal, TransformCall, Unknown
+from .reading import COMPOSES
 
 FIDELITY_ORDER: tuple[Fidelity, ...] = ("exact", "distribution", "approximate")
 
@@ -236,22 +240,54 @@ class PortContext:
         self._finish(call, grade, made)
 
     def _port_group(self, call: TransformCall, group: GroupHandler) -> None:
-        saved_nodes, saved_image = list(self.nodes), self.image
+        unread = _unread_transforms(call)
+        if unread is not None:
+            # ported without its transforms, a group would gate or pick nothing: refused
+            self.refusals.append(unread)
+            return
+        saved_nodes, saved_image, saved_state = list(self.nodes), self.image, dict(self.state)
         steps_before, refusals_before = len(self.steps), len(self.refusals)
         outer, self._current = self._current, []
+        refusal: Refusal | None = None
         try:
             grade = group(call, self)
         except Refuse as refused:
-            self.nodes, self.image = saved_nodes, saved_image
-            del self.steps[steps_before:]
-            del self.refusals[refusals_before:]
-            self.refusals.append(Refusal(call, refused.reason))
-            return
+            refusal = Refusal(call, refused.reason)
+        except (ValueError, TypeError, KeyError, IndexError) as error:
+            # an argument the mapping did not expect, as for a single transform
+            reason = f"its arguments could not be ported ({type(error).__name__}: {error})"
+            refusal = Refusal(call, reason)
         finally:
             helpers, self._current = self._current, outer
+        if refusal is not None:
+            self.nodes, self.image, self.state = saved_nodes, saved_image, saved_state
+            del self.steps[steps_before:]
+            del self.refusals[refusals_before:]
+            self.refusals.append(refusal)
+            return
+        helpers = self._drop_unread(helpers)
+        if len(self.steps) == steps_before and len(self.refusals) > refusals_before:
+            # every transform it holds was refused (their refusals say why): nothing of the
+            # group is left, so it is no step of its own
+            return
         origin = self._origin(call, grade)
         self._tag(helpers, origin)
         self.steps.insert(steps_before, PortedStep(call, tuple(self._nodes_of(helpers)), origin))
+
+    def _drop_unread(self, made: list[Node]) -> list[Node]:
+        """Leave out a group's own nodes (its coin, its pick and the tests on it) that no node
+        reads, where the transforms they were to gate were refused or there were none: a coin
+        that gates nothing would show as ported what is not. Returns those kept."""
+        candidates = {node.id for node in made}
+        while True:
+            read = {ref.node for node in self.nodes for ref in _reads(node)}
+            unread = candidates - read
+            if not unread:
+                break
+            self.nodes = [node for node in self.nodes if node.id not in unread]
+            self.helpers -= unread
+            candidates -= unread
+        return [node for node in made if node.id in candidates]
 
     def _origin(self, call: TransformCall, grade: Grade) -> Origin:
         text = call.text()
@@ -324,6 +360,37 @@ class PortContext:
         )
 
 
+def _reads(node: Node) -> list[Ref]:
+    """The outputs `node` reads: inputs, argument inputs and its condition's predicates."""
+    refs = list(node.inputs)
+    refs += [value for value in node.args.values() if isinstance(value, Ref)]
+    refs += [clause.ref for clause in node.when]
+    return refs
+
+
+# The attribute (and keyword) a group holds its transforms in.
+TRANSFORMS = "transforms"
+
+
+def _unread_transforms(call: TransformCall) -> Refusal | None:
+    """The refusal of a group whose transforms were not read (a live object holding them in
+    something other than a sequence of transforms: the reading keeps it as an argument), else
+    None. The refused call shows that value on one line."""
+    if TRANSFORMS not in call.kwargs:
+        return None
+    held = call.kwargs[TRANSFORMS]
+    text = held.text if isinstance(held, Unknown) else repr(held)
+    shown = " ".join(text.split()) or "?"  # a module's repr spans lines
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    reason = (
+        f"the transforms it holds ({shown}) could not be read as a sequence of transforms, so "
+        f"what it applies is unknown (fix: give them as a list, {call.name}([...]), or a "
+        "torch.nn.ModuleList of transforms)"
+    )
+    kwargs = {**call.kwargs, TRANSFORMS: Unknown(shown, call.line)}
+    return Refusal(dataclasses.replace(call, kwargs=kwargs), reason)
+
+
 @dataclass(frozen=True)
 class DataSource:
     """Which data a ported graph reads: the bundled samples, a folder or a file list."""
@@ -355,10 +422,17 @@ def build_graph(
     )
     decode = Node("decode", "decoders.image", (Ref("reader"),), {"output_type": "RGB"})
     context = PortContext(mapping, seed)
-    context.port_children(compose.children if compose.children else [compose])
+    # a Compose's transforms in turn; anything else (a RandomApply or RandomChoice given as the
+    # whole pipeline) as the one transform it is, so that its coin or pick is kept
+    whole = compose.name in COMPOSES.get(compose.library, ()) and compose.children
+    context.port_children(compose.children if whole else [compose])
     if finish is not None:
         finish(context)
     nodes: tuple[Any, ...] = (source, decode, *context.nodes)
     outputs = {"images": context.image, "labels": Ref("reader", 1)}
-    spec = GraphSpec(nodes, outputs, batch_size=batch_size, seed=seed, name=name)
+    # the transforms left out stay with the graph: its JSON and its export name them
+    left_out = tuple(refusal.left_out(mapping.library) for refusal in context.refusals)
+    spec = GraphSpec(
+        nodes, outputs, batch_size=batch_size, seed=seed, name=name, not_ported=left_out
+    )
     return PortResult(spec, tuple(context.steps), tuple(context.refusals))

@@ -8,7 +8,10 @@ installed (the reference environment the ports are checked against).
 A transform's arguments are its constructor's parameters read back from the attributes of the
 same names (torchvision keeps ``size``, ``scale``, ``ratio``, ``degrees``, ``p``, ... as it
 normalized them: ``degrees=15`` is held as ``[-15.0, 15.0]``, which means the same);
-albumentations transforms describe themselves (``to_dict_private``). Values: numbers, text,
+albumentations transforms describe themselves (``to_dict_private``). A group's ``transforms``
+(a list, or the ``torch.nn.ModuleList`` / ``nn.Sequential`` torchvision documents for its
+scriptable form) are its children; any other value there stays an argument, which the port
+refuses (it cannot tell what the group holds). Values: numbers, text,
 lists; tuples as ``{"tuple": [...]}``, enums and dtypes as ``{"symbol": "Class.NAME"}``,
 anything else as ``{"unknown": repr}``.
 """
@@ -36,11 +39,29 @@ def describe(obj: Any) -> dict[str, Any]:
         if not hasattr(obj, name):
             continue
         value = getattr(obj, name)
-        if name == NESTED_ATTRIBUTE and isinstance(value, list | tuple):
-            children = [describe(child) for child in value]
-            continue
+        if name == NESTED_ATTRIBUTE:
+            held = held_transforms(value)
+            if held is not None:
+                children = [describe(child) for child in held]
+                continue
         kwargs[name] = encode(value)
     return {"module": module, "name": cls.__name__, "kwargs": kwargs, "children": children}
+
+
+def held_transforms(value: Any) -> list[Any] | None:
+    """The transforms a group holds, in order: a list or tuple, or any other sized sequence of
+    them (``torch.nn.ModuleList``, ``nn.Sequential``); None for anything else (text, a mapping
+    such as ``nn.ModuleDict``, an array)."""
+    if isinstance(value, list | tuple):
+        return list(value)
+    if isinstance(value, str | bytes) or hasattr(value, "keys") or hasattr(value, "ndim"):
+        return None
+    if hasattr(value, "__len__") and hasattr(value, "__iter__"):
+        try:
+            return list(value)
+        except Exception:  # a container that cannot be walked: the port refuses the group
+            return None
+    return None
 
 
 def _parameters(cls: type) -> dict[str, inspect.Parameter]:

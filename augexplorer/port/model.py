@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..spec import GraphSpec, Node, Origin
+from ..spec import GraphSpec, Node, NotPorted, Origin
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,11 @@ class Refusal:
         where = f"line {self.call.line}: " if self.call.line is not None else ""
         return f"{where}{self.call.text()} not ported: {self.reason}"
 
+    def left_out(self, library: str) -> NotPorted:
+        """What the graph keeps of this refusal (`library`: the pipeline's), so that its JSON
+        and its export still name the transform it does not run."""
+        return NotPorted(library, self.call.text(), self.reason, self.call.line)
+
 
 @dataclass(frozen=True)
 class PortedStep:
@@ -136,5 +141,12 @@ class PortResult:
             nodes = ", ".join(node.id for node in step.nodes) or folded
             lines.append(f"{step.origin.describe()} -> {nodes}")
             lines += [f"    {difference}" for difference in step.origin.differences]
-        lines += [refusal.describe() for refusal in self.refusals]
+        if self.refusals:
+            # said apart from the ported steps: the graph (and any module exported from it)
+            # runs less than the original pipeline
+            lines.append(
+                f"NOT PORTED ({len(self.refusals)}): left out of the graph and of any module "
+                "exported from it; the original pipeline runs them:"
+            )
+            lines += [refusal.describe() for refusal in self.refusals]
         return "\n".join(lines)

@@ -327,10 +327,25 @@ class _Reader:
             yield from self.transforms(node.left)
             yield from self.transforms(node.right)
             return
-        if isinstance(node, ast.Call):  # a single transform where a list is expected
-            yield self.call(node)
+        if isinstance(node, ast.Call):
+            held = self._held_modules(node)
+            if held is not None:  # torch's container of the transforms: what it holds
+                yield from self.transforms(held)
+                return
+            yield self.call(node)  # a single transform where a list is expected
             return
         yield TransformCall("custom", ast.unparse(node), line=getattr(node, "lineno", None))
+
+    def _held_modules(self, node: ast.Call) -> ast.expr | None:
+        """The list a ``torch.nn.ModuleList([...])`` or ``nn.Sequential(a, b)`` call holds
+        (torchvision's documented scriptable form of a group), else None."""
+        dotted = self.dotted(node.func)
+        if dotted == "torch.nn.ModuleList":
+            given = [*node.args, *(k.value for k in node.keywords if k.arg == "modules")]
+            return given[0] if given else ast.List([])
+        if dotted == "torch.nn.Sequential" and not node.keywords:
+            return ast.List(list(node.args))
+        return None
 
     def _assignment(self, name: str, line: int) -> ast.expr | None:
         """The value last assigned to `name` before `line` (any scope), else the first one."""

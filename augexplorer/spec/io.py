@@ -22,6 +22,7 @@ from .graph import (
     Clause,
     GraphSpec,
     Node,
+    NotPorted,
     Origin,
     Probability,
     PythonCode,
@@ -42,6 +43,7 @@ from .schema import (
     GraphJSON,
     NodeJSON,
     NormalJSON,
+    NotPortedJSON,
     OriginJSON,
     PythonJSON,
     RandomJSON,
@@ -118,18 +120,20 @@ def to_json(spec: GraphSpec) -> dict[str, Any]:
         "seed": spec.seed,
         "nodes": [node_to_json(node) for node in spec.nodes],
         "outputs": {name: str(ref) for name, ref in spec.outputs.items()},
-        **_schedules_json(spec),
+        **_optional_json(spec),
     }
 
 
-def _schedules_json(spec: GraphSpec) -> dict[str, Any]:
-    """The run's length and schedules, written only where a graph has them: a graph without
-    keeps the JSON it always had."""
+def _optional_json(spec: GraphSpec) -> dict[str, Any]:
+    """The run's length, schedules and what a port left out, written only where a graph has
+    them: a graph without keeps the JSON it always had."""
     out: dict[str, Any] = {}
     if spec.epochs is not None:
         out["epochs"] = spec.epochs
     if spec.schedules:
         out["schedules"] = {str(k): v.to_json() for k, v in spec.schedules.items()}
+    if spec.not_ported:  # only a port that left transforms out writes it
+        out["not_ported"] = [item.to_json() for item in spec.not_ported]
     return out
 
 
@@ -256,6 +260,13 @@ def from_json(data: Any) -> GraphSpec:
             _schedule_target(key): _schedule(value, f"schedules.{key}")
             for key, value in graph.schedules.items()
         },
+        not_ported=tuple(_not_ported(item) for item in graph.not_ported),
+    )
+
+
+def _not_ported(item: NotPortedJSON) -> NotPorted:
+    return NotPorted(
+        library=item.library, transform=item.transform, reason=item.reason, line=item.line
     )
 
 

@@ -122,6 +122,15 @@ class OriginJSON(_Object):
     edited: Annotated[list[Name], Meta(max_length=256)] = []
 
 
+class NotPortedJSON(_Object):
+    """A transform a port left out of the graph (augexplorer.spec.graph.NotPorted)."""
+
+    library: Name
+    transform: Annotated[str, Meta(max_length=MAX_TEXT)]
+    reason: Annotated[str, Meta(max_length=MAX_TEXT)]
+    line: Annotated[int, Meta(ge=1)] | None = None
+
+
 class NodeJSON(_Object):
     id: Name
     op: Annotated[str, Meta(min_length=1, max_length=MAX_NAME)]
@@ -193,6 +202,8 @@ class GraphJSON(_Object):
     schedules: Annotated[
         dict[Annotated[str, Meta(max_length=MAX_NAME)], Any], Meta(max_length=1000)
     ] = {}
+    # transforms of the pipeline a graph was ported from that the port left out
+    not_ported: Annotated[list[NotPortedJSON], Meta(max_length=MAX_NODES)] = []
 
 
 def struct_fields(cls: type[Struct]) -> list[str]:

@@ -8,14 +8,27 @@ into a graph.
 
 from __future__ import annotations
 
-from ..build import DataSource, Grade, LibraryMapping, PortContext, build_graph
+from ..build import DataSource, Grade, LibraryMapping, PortContext, Refuse, build_graph
 from ..model import PortResult, TransformCall
 from . import affine, auto_aug, color, erasing, geometry, perspective, tensor
 from .grades import grade
 
 
+def _known(call: TransformCall) -> None:
+    """Refuse a group whose own arguments (``p``) are known only when the file runs: its draw
+    cannot be made without them."""
+    unknown = call.unknowns()
+    if unknown:
+        name, value = next(iter(unknown.items()))
+        raise Refuse(value.explain(name, with_line=False))
+
+
 def _random_apply(call: TransformCall, context: PortContext) -> Grade:
+    _known(call)
     p = float(call.argument(0, "p", 0.5))
+    if not call.children:
+        # nothing to apply (an empty list): no coin that gates nothing
+        return grade(call.name)
     if p >= 1:
         context.port_children(call.children)
         return grade(call.name)
@@ -27,6 +40,9 @@ def _random_apply(call: TransformCall, context: PortContext) -> Grade:
 
 
 def _random_choice(call: TransformCall, context: PortContext) -> Grade:
+    _known(call)
+    if not call.children:
+        return grade(call.name)
     weights = call.argument(0, "p") or [1.0] * len(call.children)
     clauses = context.choice("random_choice", [float(w) for w in weights])
     for child, clause in zip(call.children, clauses, strict=True):
