@@ -624,3 +624,36 @@ def test_the_loaders_docstring_says_what_an_epoch_reads(tmp_path: Path) -> None:
     as_dali = " ".join(generate(imported).split())  # the docstring's words, lines joined
     assert "Every epoch reads each file once" not in as_dali
     assert "pad_last_batch=False" in as_dali and "may read some files twice" in as_dali
+
+
+def test_next_batch_moves_into_the_next_epoch_as_the_loader_does(tmp_path: Path) -> None:
+    """The explorer's next batch past an epoch's end is the next epoch's, its schedules' values
+    with it: two epochs of next_batch give, sample for sample, what the exported loader gives
+    iterated straight through (the reader's padding, which it drops on one rank, aside)."""
+    spec = ramped().with_epochs(3)
+    saved = run_jobs(
+        [
+            {
+                "name": "through",
+                "module": str(write(spec, tmp_path, "through")),
+                "action": "epochs",
+                "epochs": 2,
+                "images": True,
+                "set_epoch": False,
+            }
+        ],
+        tmp_path,
+    )["through"]
+    session = Session(spec, device_id=None)
+    result = session.run()
+    per_epoch = result.batches_per_epoch()
+    assert per_epoch == -(-len(sample_files()[0]) // BATCH)
+    for epoch in (0, 1):
+        kept = []
+        for index in range(per_epoch):
+            if epoch or index:
+                result = session.next_batch()
+            assert session.epoch == epoch, (epoch, index)
+            arrays = result.arrays(spec.outputs["images"].node)
+            kept += [a for a, pad in zip(arrays, result.padded(), strict=True) if not pad]
+        np.testing.assert_array_equal(np.stack(kept), saved[f"images_{epoch}"])

@@ -37,3 +37,15 @@ def padded_samples(
         shard = shard_id if stick_to_shard else (shard_id + epoch) % num_shards
         padded.append(within >= shard_size(count, shard, num_shards))
     return padded
+
+
+def epoch_batches(
+    count: int, batch_size: int, *, shard_id: int = 0, num_shards: int = 1, padded: bool = True
+) -> int:
+    """The batches one epoch of a shard takes: with padding, the largest shard's, rounded up
+    (every shard is padded to it); without, the shard's own files, the last batch filled from
+    the next epoch."""
+    if count <= 0 or batch_size <= 0:
+        return 0
+    files = math.ceil(count / num_shards) if padded else shard_size(count, shard_id, num_shards)
+    return math.ceil(files / batch_size)

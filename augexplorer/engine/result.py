@@ -14,7 +14,7 @@ from ..builder import reader_args_as_called
 from ..data import SourceData
 from ..plan import Plan, Step
 from ..spec import Ref
-from .epoch_padding import padded_samples
+from .epoch_padding import epoch_batches, padded_samples
 from .internal_draws import WINDOW_OPS, NodeWindows, draws_internally, node_windows
 from .sample_reach import draws_that_made, samples_run_by_step, steps_behind_each_sample
 
@@ -245,6 +245,25 @@ class RunResult:
         source_id = source_id or next(s.id for s in self.plan.steps if s.role == "source")
         batch = self.output(Ref(source_id, 0))
         return [str(batch[i].source_info()) for i in range(len(batch))]
+
+    def batches_per_epoch(self) -> int | None:
+        """The batches an epoch of the previewed shard takes, as training's loader counts them
+        (:func:`.epoch_padding.epoch_batches`); None for in-memory arrays."""
+        step = next((s for s in self.plan.steps if s.role == "source" and s.source), None)
+        if step is None or step.source is None or step.id not in self.sources:
+            return None
+        data = self.sources[step.id]
+        files = len(data.files) or len(data.coco_images)
+        if data.kind == "arrays" or not files:
+            return None
+        args = reader_args_as_called(step.source.reader_args, step.source.kind)
+        return epoch_batches(
+            files,
+            self.plan.spec.batch_size,
+            shard_id=int(args.get("shard_id", 0)),
+            num_shards=int(args.get("num_shards", 1)),
+            padded=bool(args.get("pad_last_batch")),
+        )
 
     def padded(self) -> list[bool]:
         """Per sample: whether the reader padded it, repeating its shard's last file at an

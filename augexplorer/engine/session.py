@@ -290,9 +290,16 @@ class Session:
         """The next batch as training gets it: the next images, and the draws the exported
         pipeline makes for them (its random operators' state moves on from batch to batch). An
         epoch's last batch ends in the reader's padding (:meth:`RunResult.padded`), repeats of
-        its last file that training's loader drops on one rank and keeps on several."""
+        its last file that training's loader drops on one rank and keeps on several. Past an
+        epoch's last batch the next epoch begins, its schedules' values with it, as the exported
+        loader moves on by itself (the last epoch of the run holds its values)."""
+        per_epoch = self.result.batches_per_epoch() if self.result is not None else None
         self.batch_index += 1
         self._source_batches.clear()
+        last = epoch_count(self._validated_spec) - 1
+        if per_epoch and self.batch_index % per_epoch == 0 and self.epoch < last:
+            self.epoch += 1
+            self.plan = self._validate(self._validated_spec)
         return self.run()
 
     # ---- trust ------------------------------------------------------------------------------
