@@ -3,6 +3,7 @@ three epochs: one and several shards, sizes the batch does and does not divide."
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -82,3 +83,65 @@ def test_the_grid_says_which_tiles_are_padding() -> None:
     assert last.padded() == [False] * 3 + [True] * 5
     assert len(set(np.array(last.files())[3:])) == 1  # the padding repeats one file
     assert session.next_batch().padded() == [False] * 8  # the next epoch reads anew
+
+
+@pytest.mark.parametrize(("count", "batch"), [(19, 4), (7, 3), (12, 4), (5, 8)])
+def test_without_padding_the_loader_drops_what_dropped_samples_says(
+    tmp_path: Path, count: int, batch: int
+) -> None:
+    """A reader that does not pad (DALI's default, as imported code has it), one shard: over
+    three epochs, DALI's own PyTorch iterator (PARTIAL, as the exported loader on one rank)
+    gives each batch of the pipeline less exactly the samples dropped_samples marks."""
+    from nvidia.dali.plugin.pytorch import DALIGenericIterator, LastBatchPolicy
+
+    from augexplorer.engine.epoch_padding import dropped_samples, epoch_batches
+
+    files = []
+    for i in range(count):
+        path = tmp_path / f"{i}.bin"
+        path.write_bytes(bytes([i]))
+        files.append(str(path))
+
+    @pipeline_def(batch_size=batch, num_threads=1, device_id=None, prefetch_queue_depth=1)
+    def read() -> object:
+        _, labels = fn.readers.file(
+            files=files, labels=list(range(count)), random_shuffle=False, name="reader"
+        )
+        return labels
+
+    per_epoch = epoch_batches(count, batch, padded=False)
+    raw_pipe = read()
+    raw_pipe.build()
+    raw = [raw_pipe.run()[0].as_array().reshape(-1).tolist() for _ in range(3 * per_epoch)]
+    loader = DALIGenericIterator(
+        [read()], ["labels"], reader_name="reader", last_batch_policy=LastBatchPolicy.PARTIAL
+    )
+    given = []
+    for _ in range(3):
+        given += [b[0]["labels"].reshape(-1).tolist() for b in loader]
+        loader.reset()
+    assert len(given) == len(raw)
+    for index, (whole, kept) in enumerate(zip(raw, given, strict=True)):
+        flags = dropped_samples(count, batch, index)
+        assert kept == [v for v, drop in zip(whole, flags, strict=True) if not drop], index
+
+
+def test_the_explorer_marks_the_samples_training_drops(tmp_path: Path) -> None:
+    """The bundled samples read without padding: the epoch's last batch's tail is marked as
+    dropped, none as padding; on several ranks (FILL keeps them) none is."""
+    from augexplorer import preset
+    from augexplorer.engine.epoch_padding import dropped_samples, epoch_batches
+
+    spec = preset("basic").with_source(
+        dataclasses.replace(preset("basic").sources()[0], reader_args={"pad_last_batch": False})
+    )
+    session = Session(dataclasses.replace(spec, batch_size=4), device_id=None)
+    result = session.run()
+    count = len(result.source_data().files)  # type: ignore[union-attr]
+    last = epoch_batches(count, 4, padded=False) - 1
+    for _ in range(last):
+        result = session.next_batch()
+    assert result.dropped() == dropped_samples(count, 4, last) and any(result.dropped())
+    assert not any(result.padded())
+    ranked = Session(dataclasses.replace(spec, batch_size=4), device_id=None, rank=0, world_size=2)
+    assert not any(ranked.run().dropped())

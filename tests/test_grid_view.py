@@ -473,3 +473,19 @@ def test_the_epochs_last_batch_marks_its_padding(catalog, tmp_path: Path) -> Non
     assert "5 tiles marked padding repeat its last file" in explorer.grid.caption.value
     explorer.toolbar.next_batch.click()  # the next epoch
     assert "padding" not in explorer.grid.caption.value
+
+
+def test_a_reader_that_does_not_pad_marks_what_training_drops(catalog, tmp_path: Path) -> None:
+    # 19 bundled samples, batch 8, pad_last_batch=False (imported DALI code's default): the
+    # third batch holds the epoch's last 3 and 5 more that the loader on one rank drops
+    spec = preset("basic")
+    source = dataclasses.replace(spec.sources()[0], reader_args={"pad_last_batch": False})
+    explorer = Explorer(
+        spec.with_source(source), batch_size=8, autosave=tmp_path / "a.json", catalog=catalog
+    )
+    explorer.toolbar.next_batch.click()
+    explorer.toolbar.next_batch.click()
+    labels = [t["label"] for t in explorer.grid.tiles.tiles]
+    assert [label.endswith(" · dropped") for label in labels] == [False] * 3 + [True] * 5
+    assert "5 tiles marked dropped" in explorer.grid.caption.value
+    assert "padding" not in explorer.grid.caption.value

@@ -76,6 +76,24 @@ def _padding_note(padded: list[bool]) -> str:
     )
 
 
+def _dropped_note(dropped: list[bool]) -> str:
+    """An epoch's last batch from a reader that does not pad: training drops its tail."""
+    count = sum(dropped)
+    if not count:
+        return ""
+    return (
+        f" · <b>an epoch's last batch</b>: {count} tile{'s' if count > 1 else ''} marked "
+        "dropped: the reader does not pad (pad_last_batch=False) and fills the batch from what "
+        "follows, which training's loader on one rank drops"
+    )
+
+
+def _epoch_end(label: str, index: int, padded: list[bool], dropped: list[bool]) -> str:
+    if _is(padded, index):
+        return f"{label} · padding"
+    return f"{label} · dropped" if _is(dropped, index) else label
+
+
 class GridView(widgets.VBox):
     def __init__(self, variety: Variety) -> None:
         self.variety = variety
@@ -249,13 +267,13 @@ class GridView(widgets.VBox):
 
     def _show_batch(self, result: RunResult, what: Shown) -> None:
         tiles = node_tiles(result, what.ref, self._picture_side, preview=self._preview)
-        padded = result.padded()
+        padded, dropped = result.padded(), result.dropped()
         self.tiles.tiles = [
             tile_state(
                 t.index,
                 [t.picture],
                 text=t.text,
-                label=f"{t.label} · padding" if _is(padded, t.index) else t.label,
+                label=_epoch_end(t.label, t.index, padded, dropped),
                 draws=t.draws,
                 file=t.file,
                 sizes=[(t.width, t.height)],
@@ -267,7 +285,7 @@ class GridView(widgets.VBox):
         self._annotate(result, what.ref, picture=0, pictures=1)
         self.caption.value = _muted(
             f"{_what(what)} · batch {result.batch_index + 1} · {len(tiles)} images "
-            f"· click an image for a large view{_padding_note(padded)}"
+            f"· click an image for a large view{_padding_note(padded)}{_dropped_note(dropped)}"
             f"{_drawn_as(result, what.ref, tiles)}"
         )
 

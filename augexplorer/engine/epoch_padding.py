@@ -49,3 +49,15 @@ def epoch_batches(
         return 0
     files = math.ceil(count / num_shards) if padded else shard_size(count, shard_id, num_shards)
     return math.ceil(files / batch_size)
+
+
+def dropped_samples(count: int, batch_size: int, batch_index: int) -> list[bool]:
+    """Per sample of batch `batch_index`, for one shard of `count` files read without padding
+    (DALI's default, as imported code has it): whether training's loader on one rank drops it.
+    The reader fills an epoch's last batch from what comes next and the loader keeps only the
+    epoch's count, so every `epoch_batches`-th batch ends in samples training never gets."""
+    per_epoch = epoch_batches(count, batch_size, padded=False)
+    if not per_epoch or batch_index % per_epoch != per_epoch - 1:
+        return [False] * max(batch_size, 0)
+    kept = count - (per_epoch - 1) * batch_size
+    return [position >= kept for position in range(batch_size)]

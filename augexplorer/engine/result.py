@@ -14,7 +14,7 @@ from ..builder import reader_args_as_called
 from ..data import SourceData
 from ..plan import Plan, Step
 from ..spec import Ref
-from .epoch_padding import epoch_batches, padded_samples
+from .epoch_padding import dropped_samples, epoch_batches, padded_samples
 from .internal_draws import WINDOW_OPS, NodeWindows, draws_internally, node_windows
 from .sample_reach import draws_that_made, samples_run_by_step, steps_behind_each_sample
 
@@ -264,6 +264,24 @@ class RunResult:
             num_shards=int(args.get("num_shards", 1)),
             padded=bool(args.get("pad_last_batch")),
         )
+
+    def dropped(self) -> list[bool]:
+        """Per sample: whether training's loader on one rank drops it at an epoch's end, for a
+        reader that does not pad (pad_last_batch=False, DALI's default, as imported code has
+        it): the reader fills the epoch's last batch from what follows, and the loader keeps
+        only the epoch's count (:func:`.epoch_padding.dropped_samples`). On several ranks the
+        loader keeps every sample; a padding reader's tiles are :meth:`padded` instead."""
+        count = self.plan.spec.batch_size
+        step = next((s for s in self.plan.steps if s.role == "source" and s.source), None)
+        if step is None or step.source is None or step.id not in self.sources:
+            return [False] * count
+        data = self.sources[step.id]
+        args = reader_args_as_called(step.source.reader_args, step.source.kind)
+        files = len(data.files) or len(data.coco_images)
+        several = int(args.get("num_shards", 1)) > 1
+        if data.kind == "arrays" or args.get("pad_last_batch") or several or not files:
+            return [False] * count
+        return dropped_samples(files, count, self.batch_index)
 
     def padded(self) -> list[bool]:
         """Per sample: whether the reader padded it, repeating its shard's last file at an
