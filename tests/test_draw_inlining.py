@@ -6,6 +6,8 @@ Real DALI on the CPU."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from nvidia.dali import fn, pipeline_def, types
@@ -15,7 +17,7 @@ from augexplorer.data import samples_dir
 from augexplorer.errors import GraphInvalid
 from augexplorer.export.importer import import_pipeline
 from augexplorer.schedules.targets import held_value, schedulable
-from augexplorer.spec import GraphSpec, Schedule, ScheduleTarget
+from augexplorer.spec import GraphSpec, Node, Ref, Schedule, ScheduleTarget
 from augexplorer.spec.draw_inlining import draw_of, inline_draw
 from augexplorer.validate import validate
 
@@ -41,6 +43,18 @@ def one_draw_read_twice():  # type: ignore[no-untyped-def]
     angle = fn.random.uniform(range=[-20.0, 20.0], seed=3)
     images = fn.rotate(images, angle=angle, keep_size=True, fill_value=0)
     images = fn.rotate(images, angle=angle, keep_size=True, fill_value=0)
+    return images, labels
+
+
+@pipeline_def(batch_size=4)
+def unseeded_and_unplain():  # type: ignore[no-untyped-def]
+    jpegs, labels = fn.readers.file(file_root=ROOT, random_shuffle=True, seed=7, name="reader")
+    images = fn.decoders.image(jpegs, output_type=types.RGB)
+    images = fn.resize(images, resize_x=96, resize_y=96)
+    images = fn.rotate(images, angle=fn.random.uniform(range=[-20.0, 20.0]), keep_size=True)
+    shift = fn.random.uniform(range=[0.0, 0.2], seed=4)
+    level = fn.random.normal(mean=shift, stddev=0.1, seed=9)  # a parameter fed by a node
+    images = fn.brightness(images, brightness=level)
     return images, labels
 
 
@@ -107,5 +121,41 @@ def test_a_draw_other_nodes_read_stays_and_the_schedule_says_why() -> None:
     with pytest.raises(GraphInvalid) as raised:
         validate(scheduled)
     said = str(raised.value)
-    assert "is not a plain seeded draw that only this argument reads" in said
-    assert "a draw of its own" in said
+    assert "is not a plain draw that only this argument reads" in said
+    assert "a draw of its own" in said and "drawn apart from" in said
+
+
+def test_an_unseeded_draw_is_inlined_with_the_seed_lowering_gives_it() -> None:
+    spec = import_pipeline(unseeded_and_unplain, name="unplain")
+    rotate = next(n.id for n in spec.operators() if n.op == "rotate")
+    drawer = _reads(spec, rotate, "angle")
+    if spec.node(drawer).seed is not None:  # type: ignore[union-attr]
+        pytest.skip("this DALI writes the seeds it derived into the serialized pipeline")
+    draw = draw_of(spec, rotate, "angle")
+    assert draw is not None and draw.seed is not None
+    inlined = inline_draw(spec, rotate, "angle")
+    assert same(batches(spec, 2), batches(inlined, 2))
+
+
+def test_draws_that_are_not_plain_are_left_alone() -> None:
+    spec = import_pipeline(unseeded_and_unplain, name="unplain")
+    brightness = next(n.id for n in spec.operators() if n.op == "brightness")
+    assert spec.node(_reads(spec, brightness, "brightness")).op == "random.normal"  # type: ignore[union-attr]
+    assert draw_of(spec, brightness, "brightness") is None  # its mean is fed by a node
+    for node in spec.operators():
+        schedulable(spec, node.id)  # offered or not, never an error
+    # a coin drawn as INT32 where the argument's own draw would be a float
+    rotate = next(n.id for n in spec.operators() if n.op == "rotate")
+    coin = Node("coin", "random.coin_flip", seed=6)
+    with_coin = dataclasses.replace(spec, nodes=(*spec.nodes, coin))
+    assert draw_of(with_coin.set_arg(rotate, "angle", Ref("coin")), rotate, "angle") is None
+
+
+def test_a_draw_node_with_schedules_of_its_own_is_not_inlined(imported: GraphSpec) -> None:
+    drawer = _reads(imported, "brightness", "brightness")
+    spec = imported.with_epochs(4)
+    # a schedule on the draw node itself would vanish with the node
+    spec = dataclasses.replace(
+        spec, schedules={ScheduleTarget(drawer, "stddev"): Schedule.linear(0.2, 0.4)}
+    )
+    assert draw_of(spec, "brightness", "brightness") is None

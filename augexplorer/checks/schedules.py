@@ -99,12 +99,13 @@ def _target_problems(spec: GraphSpec, node: Node, target: ScheduleTarget) -> lis
         return [
             Problem(
                 f"the schedule {target} drives a parameter of a random draw, but the argument "
-                f"reads node {held.node!r} ({op}), which is not a plain seeded draw that only "
-                "this argument reads",
+                f"reads node {held.node!r} ({op}), which is not a plain draw that only this "
+                "argument reads",
                 *where,
                 fix=(
-                    f"give {node.id}.{target.arg} a draw of its own (the node's panel: random), "
-                    f"then schedule {target}"
+                    f"give {node.id}.{target.arg} a draw of its own (the node's panel: random; "
+                    f"its values are then drawn apart from {held.node!r}'s), then schedule "
+                    f"{target}"
                 ),
             )
         ]

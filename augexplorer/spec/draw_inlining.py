@@ -4,9 +4,10 @@ DALI code draws an argument with a node of its own (``angle = fn.random.uniform(
 20)); fn.rotate(images, angle=angle)``, or an ``ops.Uniform`` called in ``define_graph``), and
 imported code keeps that node. A schedule drives the bounds of an argument's own draw
 (``rotate.angle.high``), so such an argument had nothing to schedule. Where the node is a plain
-uniform, normal or coin-flip draw, seeded, read by that one argument and nothing else, it is the
-same draw as the argument's own `Random` with the node's seed: DALI gives the same values, and
-the pictures are the same bit for bit (tests/test_draw_inlining.py).
+uniform, normal or coin-flip draw with constant parameters, read by that one argument and
+nothing else, in the type the argument's own draw takes, it is the same draw as the argument's
+own `Random` with the node's seed (the one lowering derives where the code set none): DALI gives
+the same values, and the pictures are the same bit for bit (tests/test_draw_inlining.py).
 """
 
 from __future__ import annotations
@@ -14,22 +15,24 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from .graph import Node, Random, Ref
+from .graph import Node, Random, Ref, pinned_seeds
 
 if TYPE_CHECKING:
     from .graph import GraphSpec
 
-# each plain draw's operator, its arguments as the Random's parameters, and their defaults
-_DRAWS: dict[str, tuple[str, dict[str, float]]] = {
-    "random.uniform": ("uniform", {}),
-    "random.normal": ("normal", {"mean": 0.0, "stddev": 1.0}),
-    "random.coin_flip": ("coin_flip", {"probability": 0.5}),
+# each plain draw's operator, its arguments as the Random's parameters, their defaults, and the
+# type DALI draws in when the node sets none
+_DRAWS: dict[str, tuple[str, dict[str, float], str]] = {
+    "random.uniform": ("uniform", {}, "FLOAT"),
+    "random.normal": ("normal", {"mean": 0.0, "stddev": 1.0}, "FLOAT"),
+    "random.coin_flip": ("coin_flip", {"probability": 0.5}, "INT32"),
 }
 
 
 def draw_of(spec: GraphSpec, node_id: str, arg: str) -> Random | None:
     """The draw argument `arg` of node `node_id` would hold as its own: where it reads a plain
-    seeded draw node that nothing else reads; else None."""
+    draw node that nothing else reads (nor schedules), drawing in the type the argument's own
+    draw would; else None. A node left unseeded gets the seed lowering derives for it."""
     node = spec.node(node_id) if node_id in spec else None
     value = node.args.get(arg) if isinstance(node, Node) else None
     if not isinstance(value, Ref) or value.output != 0 or value.node not in spec:
@@ -38,30 +41,49 @@ def draw_of(spec: GraphSpec, node_id: str, arg: str) -> Random | None:
     if (
         not isinstance(drawer, Node)
         or drawer.op not in _DRAWS
-        or drawer.seed is None
         or drawer.inputs
         or drawer.when
         or drawer.probability is not None
         or drawer.device not in (None, "cpu")
         or _reads(spec, drawer.id) != 1
+        or any(target.node == drawer.id for target in spec.schedules)
     ):
         return None
-    dist, defaults = _DRAWS[drawer.op]
+    dist, defaults, default_type = _DRAWS[drawer.op]
     args = dict(drawer.args)
     if dist == "uniform":
         bounds = args.pop("range", [-1.0, 1.0])
-        if not isinstance(bounds, list | tuple) or len(bounds) != 2:
+        if not isinstance(bounds, list | tuple) or len(bounds) != 2 or not _numbers(bounds):
             return None
         params = {"low": float(bounds[0]), "high": float(bounds[1])}
     else:
-        params = {name: float(args.pop(name, default)) for name, default in defaults.items()}
-    if dist == "coin_flip" and args.get("dtype") in ("INT32", None):
-        args.pop("dtype", None)  # DALI's default type for a coin
-    if dist != "coin_flip" and args.get("dtype") in ("FLOAT", None):
-        args.pop("dtype", None)  # DALI's default type for a draw
-    if args:  # a shape, a discrete `values`, another type: not a plain draw
+        values = [args.pop(name, default) for name, default in defaults.items()]
+        if not _numbers(values):  # a parameter fed by another node: no plain draw
+            return None
+        params = {name: float(v) for name, v in zip(defaults, values, strict=True)}
+    drawn_type = args.pop("dtype", default_type)
+    assert isinstance(node, Node)  # it holds the Ref
+    if args or drawn_type != _argument_type(node, arg):  # a shape, `values`, another type
         return None
-    return Random(dist, seed=drawer.seed, **params)  # type: ignore[arg-type]
+    seed = pinned_seeds(drawer, spec.seed, random=True).seed
+    return Random(dist, seed=seed, **params)  # type: ignore[arg-type]
+
+
+def _numbers(values: list[object] | tuple[object, ...]) -> bool:
+    return all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+
+
+def _argument_type(node: Node, arg: str) -> str | None:
+    """The type an own draw of argument `arg` is drawn in (:func:`~augexplorer.lowering.
+    random_call`), from the operator's schema; None for an argument the catalog lacks."""
+    from ..catalog import load_catalog
+    from ..lowering import random_call
+
+    info = load_catalog().get(node.op)
+    found = next((a for a in info.args if a.name == arg), None) if info is not None else None
+    if found is None:
+        return None
+    return str(random_call(Random.uniform(0, 1), found.kind)[1]["dtype"])
 
 
 def inline_draw(spec: GraphSpec, node_id: str, arg: str) -> GraphSpec:
