@@ -21,7 +21,9 @@ def test_an_unedited_module_imports_in_silence(tmp_path: Path, fuse: str) -> Non
     spec = preset("imagenet_train")
     module = export(spec, tmp_path / "aug.py", fuse_decoders=fuse)  # type: ignore[arg-type]
     # layout and comments are no edit
-    module.write_text(module.read_text().replace("\n    return ", "\n    # the outputs\n    return ", 1))
+    module.write_text(
+        module.read_text().replace("\n    return ", "\n    # the outputs\n    return ", 1)
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert import_graph(module) == spec

@@ -131,3 +131,20 @@ def test_load_of_an_exported_module_reads_its_graph(tmp_path: Path, catalog: Cat
     explorer.toolbar.load.click()
     explorer.flush()
     assert explorer.state.spec.name == "reference"
+
+
+def test_load_of_an_edited_exported_module_says_the_edits_are_not_read(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    from augexplorer import preset
+    from augexplorer.export import export
+
+    module = export(preset("basic"), tmp_path / "aug.py")
+    module.write_text(module.read_text().replace("fill_value=0.0", "fill_value=9.0", 1))
+    explorer = Explorer("reference", batch_size=4, autosave=tmp_path / "f.json", catalog=catalog)
+    explorer.toolbar.spec_path.value = str(module)
+    explorer.toolbar.load.click()
+    explorer.flush()
+    assert explorer.state.spec.name == "basic"
+    said = explorer.toolbar.file_message.value
+    assert "loaded" in said and "without the code&#x27;s edits" in said

@@ -324,13 +324,18 @@ class Explorer(widgets.VBox):
         if self._syncing:
             return
         self.timing.expect()
+        rendered = False
         try:
-            state = action()
-        except (AugExplorerError, ValueError, KeyError) as error:
-            self._say(str(error))
-            self.timing.show(self.controller.state.result)  # nothing ran: the chart stands
-            return
-        self._render(state if isinstance(state, PanelState) else self.controller.state)
+            try:
+                state = action()
+            except (AugExplorerError, ValueError, KeyError) as error:
+                self._say(str(error))
+                return
+            self._render(state if isinstance(state, PanelState) else self.controller.state)
+            rendered = True
+        finally:
+            if not rendered:  # nothing new shown (refused, or failed): the chart stands
+                self.timing.show(self.controller.state.result)
 
     def _flush(self) -> None:
         self.timing.expect()
@@ -418,7 +423,7 @@ class Explorer(widgets.VBox):
         t = self.toolbar
         path = t.spec_path.value
         try:
-            spec, port_summary = load_for_panel(path)
+            spec, port_summary, said = load_for_panel(path)
         except (AugExplorerError, OSError) as error:
             t.file_message.value = f"<span class='ax-errors'>{html.escape(str(error))}</span>"
             return
@@ -427,6 +432,7 @@ class Explorer(widgets.VBox):
         self._compare_with(path if port_summary else None)
         t.file_message.value = port_summary or (
             f"<span class='ax-muted'>loaded {html.escape(path)}</span>"
+            + (f" · <span class='ax-errors'>{html.escape(said)}</span>" if said else "")
         )
 
     def _compare_with(self, original: Any) -> None:

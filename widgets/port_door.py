@@ -5,6 +5,7 @@ a live Compose is read from its attributes, a file from its text."""
 from __future__ import annotations
 
 import html
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -64,20 +65,26 @@ def summary_html(result: PortResult) -> str:
     )
 
 
-def load_for_panel(path: str) -> tuple[GraphSpec, str | None]:
+def load_for_panel(path: str) -> tuple[GraphSpec, str | None, str]:
     """Load's reading of `path`: a pipeline file or notebook ported (with the summary to show),
-    else a spec or an exported module as before."""
+    else a spec or an exported module as before; then what the reading had to say (an exported
+    module whose code was edited by hand), for the panel to show beside "loaded"."""
     plain, pipeline = split_pipeline(path)
     file = Path(plain)
     if file.suffix.lower() in PIPELINE_SUFFIXES and file.is_file():
         text = file.read_text(encoding="utf-8")
         if is_port_file(file, text):
             result = _port_path(file, pipeline)
-            return result.spec, summary_html(result)
+            return result.spec, summary_html(result), ""
         if file.suffix.lower() == ".py":
             # an exported module (its GRAPH, read without running anything), or DALI code,
             # which the panel never runs: the refusal says what would run and how to import it
+            from augexplorer.export.edited_code import CodeEdited
             from augexplorer.export.importer import import_graph
 
-            return import_graph(file), None
-    return load_spec(path), None
+            with warnings.catch_warnings(record=True) as noted:
+                warnings.simplefilter("always", CodeEdited)
+                spec = import_graph(file)
+            said = [str(n.message) for n in noted if issubclass(n.category, CodeEdited)]
+            return spec, None, " ".join(said)
+    return load_spec(path), None, ""

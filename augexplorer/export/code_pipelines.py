@@ -327,7 +327,8 @@ def build(definition: Any, *, name: str, params: Mapping[str, Any] | None = None
         # device_id often feeds its seed (seed=12 + device_id): it gets 0, and the pipeline,
         # not yet built, is then read as DALI serializes it on a machine without a GPU.
         named = signature.parameters
-        arguments = {k: (0 if k == "device_id" else v) for k, v in arguments.items() if k in named}
+        offered = {"num_threads": 1, "device_id": 0}  # on any machine (see above)
+        arguments = {k: v for k, v in offered.items() if k in named}
         if "batch_size" in named:
             arguments["batch_size"] = SAMPLE_BATCH
         _check_params(signature, {**arguments, **params}, set(), name)

@@ -450,8 +450,8 @@ class _Writer:
             )
         else:
             text = (
-                "The reader keeps pad_last_batch=False (DALI's default, as the graph's imported "
-                "code had it): a shard's last batch is filled from the start of the next epoch, "
+                "The reader keeps pad_last_batch=False (DALI's default, which graphs imported "
+                "from DALI code keep): a shard's last batch is filled from the start of the next epoch, "
                 "so an epoch may read some files twice and miss others. pad_last_batch=True on "
                 "the reader (in augexplorer, then export again) makes every epoch read each "
                 "file once."

@@ -57,8 +57,8 @@ def set_under_schedule(spec: GraphSpec, node_id: str, arg: str, value: object) -
     it (or a bound of the draw `value` is); None where none does."""
 
     def drives(target: ScheduleTarget) -> bool:
-        if target.node != node_id or target.arg != arg:
-            return False
+        if target.node != node_id or target.arg != arg or isinstance(value, Ref):
+            return False  # an argument fed by a node: the schedule points at nothing now
         if target.bound is None:
             return not isinstance(value, Random)
         return isinstance(value, Random) and target.bound in value.params()
