@@ -246,9 +246,9 @@ class RunResult:
         batch = self.output(Ref(source_id, 0))
         return [str(batch[i].source_info()) for i in range(len(batch))]
 
-    def batches_per_epoch(self) -> int | None:
-        """The batches an epoch of the previewed shard takes, as training's loader counts them
-        (:func:`.epoch_padding.epoch_batches`); None for in-memory arrays."""
+    def _files_read(self) -> tuple[int, dict[str, Any]] | None:
+        """How many files the first source's reader reads, and the arguments it is called with;
+        None for in-memory arrays or a source not read."""
         step = next((s for s in self.plan.steps if s.role == "source" and s.source), None)
         if step is None or step.source is None or step.id not in self.sources:
             return None
@@ -256,7 +256,15 @@ class RunResult:
         files = len(data.files) or len(data.coco_images)
         if data.kind == "arrays" or not files:
             return None
-        args = reader_args_as_called(step.source.reader_args, step.source.kind)
+        return files, reader_args_as_called(step.source.reader_args, step.source.kind)
+
+    def batches_per_epoch(self) -> int | None:
+        """The batches an epoch of the previewed shard takes, as training's loader counts them
+        (:func:`.epoch_padding.epoch_batches`); None for in-memory arrays."""
+        read = self._files_read()
+        if read is None:
+            return None
+        files, args = read
         return epoch_batches(
             files,
             self.plan.spec.batch_size,
@@ -272,30 +280,20 @@ class RunResult:
         only the epoch's count (:func:`.epoch_padding.dropped_samples`). On several ranks the
         loader keeps every sample; a padding reader's tiles are :meth:`padded` instead."""
         count = self.plan.spec.batch_size
-        step = next((s for s in self.plan.steps if s.role == "source" and s.source), None)
-        if step is None or step.source is None or step.id not in self.sources:
+        read = self._files_read()
+        if read is None or read[1].get("pad_last_batch") or int(read[1].get("num_shards", 1)) > 1:
             return [False] * count
-        data = self.sources[step.id]
-        args = reader_args_as_called(step.source.reader_args, step.source.kind)
-        files = len(data.files) or len(data.coco_images)
-        several = int(args.get("num_shards", 1)) > 1
-        if data.kind == "arrays" or args.get("pad_last_batch") or several or not files:
-            return [False] * count
-        return dropped_samples(files, count, self.batch_index)
+        return dropped_samples(read[0], count, self.batch_index)
 
     def padded(self) -> list[bool]:
         """Per sample: whether the reader padded it, repeating its shard's last file at an
         epoch's end (:mod:`.epoch_padding`). Training's loader drops these on one rank and
         keeps them on several; in-memory arrays and readers that do not pad have none."""
         count = self.plan.spec.batch_size
-        step = next((s for s in self.plan.steps if s.role == "source" and s.source), None)
-        if step is None or step.source is None or step.id not in self.sources:
+        read = self._files_read()
+        if read is None or not read[1].get("pad_last_batch"):
             return [False] * count
-        data = self.sources[step.id]
-        args = reader_args_as_called(step.source.reader_args, step.source.kind)
-        files = len(data.files) or len(data.coco_images)
-        if data.kind == "arrays" or not args.get("pad_last_batch") or not files:
-            return [False] * count
+        files, args = read
         return padded_samples(
             files,
             count,
