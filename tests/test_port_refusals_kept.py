@@ -103,6 +103,10 @@ def test_the_import_command_names_them_and_the_export_says_so_first(
     exported = tmp_path / "aug.py"
     exported.write_text(module)
     assert import_graph(exported).not_ported == spec.not_ported
+    # once the transform is in the graph by hand, the list is cleared and the warning goes
+    assert "spec.with_not_ported(()) clears this list" in " ".join(header.split())
+    cleared = spec.with_not_ported(())
+    assert "NOT PORTED" not in _header(generate(cleared, formatted=False))
 
 
 def test_a_graph_with_every_transform_ported_says_nothing_extra(tmp_path: Path) -> None:

@@ -32,9 +32,9 @@ def _not_ported_note(spec: GraphSpec) -> str:
     )
     warning = (
         f"WARNING: NOT PORTED. This module does NOT run {what} of the pipeline its graph was "
-        f"ported from: the port could not express {them} in DALI and left {them} out (unless "
-        f"{they} added to the graph by hand since). Add {them}, in the graph or after the "
-        "loader, before training with it:"
+        f"ported from: the port could not express {them} in DALI and left {them} out. Add "
+        f"{them}, in the graph or after the loader, before training with it (once {they} "
+        "added to the graph, spec.with_not_ported(()) clears this list):"
     )
     lines = ["", *textwrap.wrap(warning, 96)]
     for item in spec.not_ported:

@@ -627,6 +627,11 @@ class GraphSpec:
             schedules[target] = schedule
         return dataclasses.replace(self, schedules=_sorted(schedules))
 
+    def with_not_ported(self, left_out: Iterable[NotPorted]) -> GraphSpec:
+        """The graph with `left_out` as the transforms its port left out (``()`` once they are
+        in the graph by hand: the export's header then stops warning of them)."""
+        return dataclasses.replace(self, not_ported=tuple(left_out))
+
     def with_epochs(self, epochs: int | None) -> GraphSpec:
         """Declare the training run's length, which schedules are drawn over."""
         return dataclasses.replace(self, epochs=epochs)
