@@ -82,6 +82,19 @@ def test_a_loaded_graph_offers_to_move_an_operator_after_the_decoder(
     page.locator(".ax-error-list").first.wait_for(state="hidden", timeout=60_000)
     reads = kernel_eval(page, "print(explorer.spec.node('blur').inputs[0].node)").strip()
     assert reads == "decode"
+    # the moved graph ran: its batch is the last good result (what A/B later compares with)
+    ran = (
+        "explorer.flush(); r = explorer.result; f = explorer.state.failure\n"
+        "print(r is not None and len(r.arrays(r.final)) == explorer.spec.batch_size"
+        " and r.plan.spec.node('blur').inputs[0].node == 'decode', f and f.lines())"
+    )
+    said = ""
+    for _ in range(60):
+        said = kernel_eval(page, ran).strip()
+        if said.startswith("True"):
+            break
+        page.wait_for_timeout(1000)
+    assert said.startswith("True"), said
 
 
 def test_ab_compares_the_selected_node_over_the_whole_batch(page: Any, artifacts: Path) -> None:
