@@ -246,9 +246,10 @@ class RunResult:
         batch = self.output(Ref(source_id, 0))
         return [str(batch[i].source_info()) for i in range(len(batch))]
 
+    @functools.cached_property
     def _files_read(self) -> tuple[int, dict[str, Any]] | None:
         """How many files the first source's reader reads, and the arguments it is called with;
-        None for in-memory arrays or a source not read."""
+        None for in-memory arrays or a source not read (worked out once: every grid asks)."""
         step = next((s for s in self.plan.steps if s.role == "source" and s.source), None)
         if step is None or step.source is None or step.id not in self.sources:
             return None
@@ -261,7 +262,7 @@ class RunResult:
     def batches_per_epoch(self) -> int | None:
         """The batches an epoch of the previewed shard takes, as training's loader counts them
         (:func:`.epoch_padding.epoch_batches`); None for in-memory arrays."""
-        read = self._files_read()
+        read = self._files_read
         if read is None:
             return None
         files, args = read
@@ -280,7 +281,7 @@ class RunResult:
         only the epoch's count (:func:`.epoch_padding.dropped_samples`). On several ranks the
         loader keeps every sample; a padding reader's tiles are :meth:`padded` instead."""
         count = self.plan.spec.batch_size
-        read = self._files_read()
+        read = self._files_read
         if read is None or read[1].get("pad_last_batch") or int(read[1].get("num_shards", 1)) > 1:
             return [False] * count
         return dropped_samples(read[0], count, self.batch_index)
@@ -290,7 +291,7 @@ class RunResult:
         epoch's end (:mod:`.epoch_padding`). Training's loader drops these on one rank and
         keeps them on several; in-memory arrays and readers that do not pad have none."""
         count = self.plan.spec.batch_size
-        read = self._files_read()
+        read = self._files_read
         if read is None or not read[1].get("pad_last_batch"):
             return [False] * count
         files, args = read

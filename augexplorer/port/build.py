@@ -280,7 +280,7 @@ class PortContext:
         that gates nothing would show as ported what is not. Returns those kept."""
         candidates = {node.id for node in made}
         while True:
-            read = {ref.node for node in self.nodes for ref in _reads(node)}
+            read = {ref.node for node in self.nodes for ref in node.reads()}
             unread = candidates - read
             if not unread:
                 break
@@ -358,14 +358,6 @@ class PortContext:
             f"{call.name} is not ported yet (fix: add the DALI operator by hand in the "
             "explorer, or a python_function node)"
         )
-
-
-def _reads(node: Node) -> list[Ref]:
-    """The outputs `node` reads: inputs, argument inputs and its condition's predicates."""
-    refs = list(node.inputs)
-    refs += [value for value in node.args.values() if isinstance(value, Ref)]
-    refs += [clause.ref for clause in node.when]
-    return refs
 
 
 # The attribute (and keyword) a group holds its transforms in.

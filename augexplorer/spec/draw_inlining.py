@@ -104,10 +104,4 @@ def _reads(spec: GraphSpec, node_id: str) -> int:
     """How many times the graph reads node `node_id`: inputs, argument inputs, conditions and
     named outputs, each once."""
     count = sum(ref.node == node_id for ref in spec.outputs.values())
-    for node in spec.nodes:
-        if not isinstance(node, Node):
-            continue
-        count += sum(ref.node == node_id for ref in node.inputs)
-        count += sum(isinstance(v, Ref) and v.node == node_id for v in node.args.values())
-        count += sum(clause.ref.node == node_id for clause in node.when)
-    return count
+    return count + sum(ref.node == node_id for node in spec.operators() for ref in node.reads())

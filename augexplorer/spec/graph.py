@@ -461,6 +461,12 @@ class Node:
             origin=self.origin and self.origin.edit(name) if name in self.args else self.origin,
         )
 
+    def reads(self) -> tuple[Ref, ...]:
+        """Every output this node reads, once each time it reads it: positional inputs,
+        argument inputs and its condition's predicates."""
+        fed = (value for value in self.args.values() if isinstance(value, Ref))
+        return (*self.inputs, *fed, *(clause.ref for clause in self.when))
+
     def map_refs(self, redirect: Callable[[Ref], Ref | None]) -> Node:
         """This node with every edge it reads, positional inputs and argument inputs alike,
         passed through `redirect`. An edge redirected to None is dropped where that changes no
