@@ -24,10 +24,16 @@ REPO = Path(__file__).resolve().parents[1]
 LIST = "T.RandomApply([T.ColorJitter(0.4, 0.4, 0.4, 0.1)], p=0.8)"
 MODULE_LIST = "T.RandomApply(torch.nn.ModuleList([T.ColorJitter(0.4, 0.4, 0.4, 0.1)]), p=0.8)"
 SEQUENTIAL = "T.RandomApply(nn.Sequential(T.ColorJitter(0.4, 0.4, 0.4, 0.1)), p=0.8)"
+# nn.Sequential's named form
+NAMED = (
+    "T.RandomApply(nn.Sequential(OrderedDict([('jitter', T.ColorJitter(0.4, 0.4, 0.4, 0.1))])),"
+    " p=0.8)"
+)
 
 
 def _pipeline(group: str) -> str:
     return (
+        "from collections import OrderedDict\n"
         "import torch\n"
         "from torch import nn\n"
         "import torchvision.transforms as T\n"
@@ -67,7 +73,9 @@ def _gated_by_coin(result: PortResult) -> None:
 # ---- a source file ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("group", [MODULE_LIST, SEQUENTIAL], ids=["ModuleList", "Sequential"])
+@pytest.mark.parametrize(
+    "group", [MODULE_LIST, SEQUENTIAL, NAMED], ids=["ModuleList", "Sequential", "named"]
+)
 def test_a_module_list_in_a_file_is_read_as_the_list_it_holds(group: str, tmp_path: Path) -> None:
     held = tmp_path / "held.py"
     held.write_text(_pipeline(group))
@@ -194,6 +202,7 @@ def test_an_empty_group_adds_no_coin() -> None:
 LIVE = textwrap.dedent(
     """
     import importlib.util, json, sys
+    from collections import OrderedDict
     spec = importlib.util.spec_from_file_location("live_walk", sys.argv[1])
     walk = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(walk)
@@ -211,6 +220,10 @@ LIVE = textwrap.dedent(
         ),
         "sequential": T.Compose(
             [T.RandomResizedCrop(224), T.RandomApply(torch.nn.Sequential(jitter()), p=0.8)]
+        ),
+        "named": T.Compose(
+            [T.RandomResizedCrop(224),
+             T.RandomApply(torch.nn.Sequential(OrderedDict([("jitter", jitter())])), p=0.8)]
         ),
         "v2": v2.Compose(
             [v2.RandomResizedCrop(224),
@@ -240,7 +253,7 @@ def live_trees(reference_python: str) -> dict[str, Any]:
     return trees
 
 
-@pytest.mark.parametrize("name", ["module_list", "sequential", "v2"])
+@pytest.mark.parametrize("name", ["module_list", "sequential", "named", "v2"])
 def test_a_live_module_list_is_read_as_the_transforms_it_holds(
     name: str, live_trees: dict[str, Any]
 ) -> None:

@@ -176,7 +176,10 @@ def test_an_image_smaller_than_the_crop_fails_as_in_torchvision(
     with pytest.raises(RunError) as raised:
         run(ported(FAILING[case], [image] * 4, tmp_path))
     assert raised.value.node == node
-    assert f"shape={shape} reaches outside the image" in str(raised.value)
+    # said in torchvision's words, with its own fix; DALI's text (the window it tried) beside it
+    assert "torchvision RandomCrop(64" in str(raised.value)
+    assert "pass pad_if_needed=True to RandomCrop" in str(raised.value)
+    assert f"slice_shape={{{shape[1:-1].replace(', ', ' x ')} x 3}}" in raised.value.dali_message
 
 
 def test_pad_if_needed_is_said_in_the_note(tmp_path: Path, image: Path) -> None:
@@ -197,3 +200,19 @@ def test_padding_modes_other_than_constant_are_refused_with_pad_if_needed(
     )
     assert [r.call.name for r in result.refusals] == ["RandomCrop"]
     assert "padding_mode='reflect'" in result.refusals[0].reason
+
+
+@pytest.mark.slow
+def test_the_size_check_runs_only_where_random_apply_applies_the_crop(
+    image: Path, tmp_path: Path
+) -> None:
+    """torchvision raises only when RandomApply's coin applies the crop: the ported check runs
+    under the same coin (it ran on every sample, failing where the crop never applied)."""
+    never = run(
+        ported("T.RandomApply([T.RandomCrop(64, padding=4)], p=0.0)", [image] * 4, tmp_path)
+    )
+    for out in never:
+        np.testing.assert_array_equal(out, placed((HEIGHT, WIDTH, 3), 0, 0))
+    with pytest.raises(RunError) as raised:
+        run(ported("T.RandomApply([T.RandomCrop(64, padding=4)], p=0.99)", [image] * 4, tmp_path))
+    assert raised.value.node == "random_crop_size_check"

@@ -39,6 +39,7 @@ from ..spec import ArgValue, GraphSpec, Node, Probability, Source
 from ..trust import check_trusted, trust_graph, untrusted_nodes
 from ..validate import validate, validate_constant_edit
 from .dali_errors import explained_run_error
+from .ported_errors import in_library_words
 from .ranks import check_rank, plan_for_rank
 from .result import RunResult, StepResult, to_host
 from .runners import (
@@ -639,7 +640,9 @@ class Session:
                 fix = "remove or replace these files: they look like images, but DALI cannot decode them"
         if fix is None:
             fix = suggest_fix(message, batch_size=self.plan.spec.batch_size)
-        return explained_run_error(step, message, fix=fix, files=files)
+        error = explained_run_error(step, message, fix=fix, files=files)
+        node = self.plan.spec.node(step.origin) if step.origin in self.plan.spec else None
+        return in_library_words(error, node.origin if isinstance(node, Node) else None)
 
     def _replay_error(
         self, plan: Plan, steps: Sequence[Step], error: Exception, failed_at: int | None

@@ -110,10 +110,14 @@ class PortContext:
         inputs: Sequence[Ref] | None = None,
         image: bool = True,
         seed: bool = False,
+        check: bool = False,
     ) -> Ref:
         """Add a node named after `base`. With `image` it reads the image so far (unless
         `inputs` are given) and becomes the image; without, it is a helper (a draw, a matrix)
-        that reads only `inputs`. `seed`: the operator draws, so it gets a seed."""
+        that reads only `inputs`. `seed`: the operator draws, so it gets a seed. `check`: a
+        node that is not the image but fails the run where the transform cannot apply (a size
+        check): it runs under the transform's conditions, as the library raises only when it
+        applies the transform."""
         node_id = self.fresh_id(base)
         if inputs is None:
             inputs = (self.image,) if image else ()
@@ -128,7 +132,7 @@ class PortContext:
         self._current.append(node)
         if image:
             self.image = Ref(node_id)
-        else:
+        elif not check:
             self.helpers.add(node_id)
         return Ref(node_id)
 

@@ -344,8 +344,28 @@ class _Reader:
             given = [*node.args, *(k.value for k in node.keywords if k.arg == "modules")]
             return given[0] if given else ast.List([])
         if dotted == "torch.nn.Sequential" and not node.keywords:
-            return ast.List(list(node.args))
+            named = self._ordered_dict_values(node.args[0]) if len(node.args) == 1 else None
+            return named if named is not None else ast.List(list(node.args))
         return None
+
+    def _ordered_dict_values(self, node: ast.expr) -> ast.List | None:
+        """The modules of ``OrderedDict([("name", module), ...])`` (``nn.Sequential``'s named
+        form), in order; None for anything else."""
+        if isinstance(node, ast.Name):
+            assigned = self._assignment(node.id, node.lineno)
+            node = assigned if assigned is not None else node
+        if not (
+            isinstance(node, ast.Call)
+            and self.dotted(node.func) == "collections.OrderedDict"
+            and len(node.args) == 1
+            and not node.keywords
+            and isinstance(node.args[0], ast.List | ast.Tuple)
+        ):
+            return None
+        pairs = node.args[0].elts
+        if not all(isinstance(pair, ast.Tuple) and len(pair.elts) == 2 for pair in pairs):
+            return None
+        return ast.List([pair.elts[1] for pair in pairs if isinstance(pair, ast.Tuple)])
 
     def _assignment(self, name: str, line: int) -> ast.expr | None:
         """The value last assigned to `name` before `line` (any scope), else the first one."""

@@ -188,6 +188,7 @@ def random_crop(call: TransformCall, context: PortContext) -> Grade:
             },
             inputs=(context.image,),
             image=False,
+            check=True,
         )
         text = f"{text} + 0 * {fits.node}.shape()[0:2]"
     start = _int32(
