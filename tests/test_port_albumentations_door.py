@@ -157,3 +157,51 @@ def test_a_drawn_rotation_says_its_caption_angle_is_the_negative_of_albumentatio
     said = {step.call.name: " ".join(step.origin.differences) for step in result.steps}
     assert "albumentations' for the same picture is its negative" in said["ShiftScaleRotate"]
     assert "negative" not in said["Affine"]  # no rotation drawn: nothing to say
+
+
+def _compose_file(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "compose_p.py"
+    path.write_text(
+        "import albumentations as A\nfrom albumentations.pytorch import ToTensorV2\n"
+        f"t = A.Compose({body})\n"
+    )
+    return path
+
+
+def test_a_compose_p_is_one_coin_over_its_transforms(tmp_path: Path) -> None:
+    result = port_file(_compose_file(tmp_path, "[A.HorizontalFlip(p=1), A.ToGray(p=1)], p=0.4"))
+    assert not result.refusals and not result.spec.not_ported
+    coin = result.spec.node("compose_apply")
+    assert coin.op == "random.coin_flip" and coin.args["probability"] == 0.4
+    gated = [n.id for n in result.spec.operators() if any(c.ref.node == coin.id for c in n.when)]
+    assert {"flip", "gray"} <= {g.split("_")[0] for g in gated}, gated
+    assert result.steps[0].call.name == "Compose"
+
+
+def test_a_compose_p_over_normalize_is_left_out_and_said(tmp_path: Path) -> None:
+    """Where the coin says no, albumentations returns the uint8 array: no batch holds both."""
+    body = "[A.HorizontalFlip(p=1), A.Normalize(), ToTensorV2()], p=0.5"
+    result = port_file(_compose_file(tmp_path, body))
+    (kept,) = result.spec.not_ported
+    assert kept.transform.startswith("Compose(") and "its p=0.5 is left out" in kept.reason
+    assert "A.Sequential([...], p=0.5)" in kept.reason
+    assert not [n for n in result.spec.operators() if n.op == "random.coin_flip"]
+    images = Session(result.spec, device_id=None).run().arrays(result.spec.outputs["images"])
+    assert images[0].dtype == np.float32 and images[0].shape[0] == 3  # every image normalized
+
+
+@pytest.mark.filterwarnings("ignore:Using lambda is incompatible:UserWarning")
+def test_a_live_lambda_is_refused_and_the_rest_ported() -> None:
+    """albumentations' Lambda will not describe itself without a name (to_dict raises): the
+    pipeline around it is read from its attributes instead of failing whole."""
+    A = pytest.importorskip("albumentations")
+    from augexplorer.port import port_object
+
+    transform = A.Compose(
+        [A.HorizontalFlip(), A.OneOf([A.Lambda(image=lambda x, **_: x), A.Blur()], p=0.3)]
+    )
+    result = port_object(transform)
+    assert [s.call.name for s in result.steps] == ["HorizontalFlip", "OneOf", "Blur"]
+    (refusal,) = result.refusals
+    assert refusal.call.name == "Lambda" and "python_function" in refusal.reason
+    assert result.steps[1].call.kwargs["p"] == 0.3

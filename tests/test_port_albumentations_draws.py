@@ -407,3 +407,38 @@ def test_gaussian_blur_of_size_1_and_of_a_sigma_sized_kernel_runs() -> None:
     image = _coordinates(40, 48)
     ours = _ours("A.GaussianBlur(blur_limit=7, sigma_limit=(1.0, 1.0), p=1)", image, np.mean)
     assert len(ours) == BATCH * ROUNDS and all(np.isfinite(ours))
+
+
+def _flipped(out: np.ndarray) -> float:
+    return float(out[0, 0, 0] == 255)
+
+
+@pytest.mark.filterwarnings("ignore:Argument\\(s\\) 'always_apply' are not valid:UserWarning")
+@pytest.mark.parametrize(
+    "code",
+    [
+        # albumentations 2.x ignores always_apply (with a warning): p stands
+        "A.HorizontalFlip(always_apply=True)",
+        "A.HorizontalFlip(p=0.2, always_apply=True)",
+        # a compose's own p: every transform in it under one coin
+        "A.Compose([A.HorizontalFlip(p=1)], p=0.5)",
+    ],
+)
+def test_a_transform_or_compose_applies_as_often_as_albumentations(code: str) -> None:
+    ours = _rate(_ours(code, _coordinates(), _flipped))
+    theirs = _rate(_theirs(code, _coordinates(), _flipped))
+    _close_rates(ours, theirs, BATCH * ROUNDS)
+    assert ours < 0.7
+
+
+@pytest.mark.parametrize(
+    "code", ["A.CoarseDropout(p=1)", "A.CoarseDropout(num_holes_range=(3, 6), p=1)"]
+)
+def test_coarse_dropout_defaults_are_albumentations_2(code: str) -> None:
+    """Holes' sizes and count left out take 2.x's defaults, not 1.x's 8 holes of 8x8."""
+    white = np.full((224, 224, 3), 255, np.uint8)
+
+    def erased(out: np.ndarray) -> float:
+        return float((out[..., 0] == 0).mean())
+
+    _same_distribution(code, white, erased)

@@ -118,6 +118,9 @@ NORMALIZED = [
 ]
 # Approximate ports: what differs is stated; the bound is what was measured
 APPROXIMATE = [
+    ("A.Resize(120, 90, interpolation=cv2.INTER_CUBIC)", 0.55, 14),
+    ("A.LongestMaxSize(max_size=400, interpolation=cv2.INTER_CUBIC)", 0.55, 17),
+    ("A.Resize(120, 90, interpolation=cv2.INTER_LANCZOS4)", 0.35, 9),
     ("A.Resize(120, 90, interpolation=cv2.INTER_NEAREST)", 10.0, 247),
     ("A.Resize(120, 90, interpolation=cv2.INTER_NEAREST_EXACT)", 0.7, 171),
     ("A.ColorJitter((1.2, 1.2), (1, 1), (1, 1), (0, 0), p=1)", 0.38, 1),
@@ -265,3 +268,18 @@ def test_motion_blur_of_a_drawn_size_is_albumentations_kernel_of_that_size(tmp_p
         "allow_shifted=False, p=1)"
     )
     assert _one_of_exactly(code, sizes, tmp_path) > 1
+
+
+@pytest.mark.parametrize(
+    "code", ["A.LongestMaxSize(max_size=180)", "A.SmallestMaxSize(max_size=90)"]
+)
+def test_a_max_size_resize_rounds_the_other_side_as_albumentations(
+    code: str, tmp_path: Path
+) -> None:
+    """brick.jpg (448 x 280) to a longest side of 180 is 112.5 rows: albumentations rounds half
+    to even (112), DALI's resize_longer up (113); the port works the size out as albumentations."""
+    images = sample_images(19)
+    assert any(path.name == "brick.jpg" for path in images)
+    result = _ported(code, images, tmp_path)
+    found = difference(run(result), _albumentations(code, images))
+    assert found.shapes_agree and found.max_abs <= 1, f"{code}: {found}"

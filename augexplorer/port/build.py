@@ -419,8 +419,11 @@ def build_graph(
     decode = Node("decode", "decoders.image", (Ref("reader"),), {"output_type": "RGB"})
     context = PortContext(mapping, seed)
     # a Compose's transforms in turn; anything else (a RandomApply or RandomChoice given as the
-    # whole pipeline) as the one transform it is, so that its coin or pick is kept
-    whole = compose.name in COMPOSES.get(compose.library, ()) and compose.children
+    # whole pipeline, an albumentations Compose with p < 1) as the one transform it is, so that
+    # its coin or pick is kept
+    p = compose.kwargs.get("p", 1.0)
+    always = not isinstance(p, int | float) or isinstance(p, bool) or p >= 1
+    whole = compose.name in COMPOSES.get(compose.library, ()) and compose.children and always
     context.port_children(compose.children if whole else [compose])
     if finish is not None:
         finish(context)

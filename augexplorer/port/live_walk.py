@@ -30,7 +30,12 @@ def describe(obj: Any) -> dict[str, Any]:
     cls = type(obj)
     module = cls.__module__
     if module.startswith("albumentations") and hasattr(obj, "to_dict_private"):
-        return _from_saved(obj.to_dict_private(), module)
+        try:
+            return _from_saved(obj.to_dict_private(), module)
+        except Exception:
+            # a transform that will not describe itself (a Lambda without a name), or a group
+            # holding one: read from the attributes, as any other, so the rest is still ported
+            pass
     kwargs: dict[str, Any] = {}
     children: list[dict[str, Any]] = []
     for name, parameter in _parameters(cls).items():

@@ -131,9 +131,8 @@ class Args:
 
     @property
     def p(self) -> float:
-        """The probability the transform applies with (1.x's always_apply=True is p=1)."""
-        if self.get("always_apply", False) is True:
-            return 1.0
+        """The probability the transform applies with. ``always_apply`` is not read: 2.x
+        ignores it (a 1.x saved file's always_apply=True is p=1 when it is read)."""
         return self.number("p", self.default_p)
 
     def interpolation(self, name: str = "interpolation", default: int = 1) -> str:

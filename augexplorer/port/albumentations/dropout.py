@@ -9,11 +9,17 @@ from .arguments import Args, NotPorted
 from .nodes import const, expr, step, to_uint8, uniform_node, values_node
 from .registry import IMAGE, Mapped, mapping, refused
 
+# albumentations 1.x's names for the holes' sizes and count (pixels, or fractions if floats);
+# 2.x took them out for ``hole_*_range`` and ``num_holes_range``, whose defaults hold where
+# neither is given
+_SIZES_1X = ("max_height", "max_width", "min_height", "min_width")
+_COUNTS_1X = ("max_holes", "min_holes")
+
 
 def _hole_ranges(args: Args) -> tuple[tuple[float, float], tuple[float, float]]:
     """Hole height and width ranges: 2.x's ``hole_*_range`` (fractions of the image if floats,
-    else pixels), or 1.x's ``min_height``..``max_height`` (pixels, or fractions if floats)."""
-    if args.has("hole_height_range") or args.has("hole_width_range"):
+    else pixels), or 1.x's ``min_height``..``max_height`` where those are given."""
+    if not any(args.has(name) for name in _SIZES_1X):
         return (
             args.pair("hole_height_range", (0.1, 0.2)),
             args.pair("hole_width_range", (0.1, 0.2)),
@@ -26,8 +32,9 @@ def _hole_ranges(args: Args) -> tuple[tuple[float, float], tuple[float, float]]:
 
 
 def _hole_counts(args: Args) -> tuple[int, int]:
-    if args.has("num_holes_range"):
-        low, high = args.pair("num_holes_range", (1.0, 1.0))
+    """2.x's ``num_holes_range`` (default 1..2), or 1.x's ``min_holes``..``max_holes``."""
+    if not any(args.has(name) for name in _COUNTS_1X):
+        low, high = args.pair("num_holes_range", (1.0, 2.0))
         return int(low), int(high)
     high = int(args.number("max_holes", 8))
     low = args.get("min_holes") or high

@@ -18,7 +18,7 @@ from typing import Any
 from ...expressions.nodes import expression
 from ...spec import Clause, Ref
 from ..build import Grade, LibraryMapping, PortContext, Refuse
-from ..model import TransformCall
+from ..model import Refusal, TransformCall
 from .arguments import Args, NotPorted
 from .registry import IMAGE, LIBRARY, MAPPINGS, image_nodes
 
@@ -42,16 +42,18 @@ def _force(children: tuple[TransformCall, ...], context: PortContext) -> None:
 
 
 def _probability(call: TransformCall, default: float) -> float:
-    if _is_forced_flag(call):
-        return 1.0
     value = call.kwargs.get("p", default)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise Refuse(f"{call.name}: p={value!r} is not a number")
     return float(value)
 
 
-def _is_forced_flag(call: TransformCall) -> bool:
-    return call.kwargs.get("always_apply") is True
+# albumentations 2.x ignores always_apply (it warns and keeps p); 1.x saved files have it read
+# as p=1 by the saved form's reader, so in a call it is a 2.x pipeline's and changes nothing
+IGNORED_ALWAYS_APPLY = (
+    "always_apply=True is ignored, as albumentations 2.x ignores it (with a warning): the "
+    "transform applies with its p, as there"
+)
 
 
 def handle(call: TransformCall, context: PortContext) -> Grade:
@@ -91,6 +93,8 @@ def handle(call: TransformCall, context: PortContext) -> Grade:
     differences = mapped.differences
     if not differences and mapped.fidelity == "exact":
         differences = ("The same pixels.",)
+    if call.kwargs.get("always_apply") is True:
+        differences = (*differences, IGNORED_ALWAYS_APPLY)
     return Grade(mapped.fidelity, tuple(_sentence(text) for text in differences))
 
 
@@ -141,8 +145,6 @@ def _child_p(child: TransformCall) -> float:
     entry = MAPPINGS.get(child.name)
     default = entry.default_p if entry is not None else _GROUP_P.get(child.name, 0.5)
     value = child.kwargs.get("p", default)
-    if _is_forced_flag(child):
-        return 1.0
     return float(value) if isinstance(value, (int, float)) else default
 
 
@@ -240,6 +242,33 @@ def sequential(call: TransformCall, context: PortContext) -> Grade:
     return Grade("distribution", ("One coin per image with the compose's p.",))
 
 
+# Transforms that change the image's type or layout (float, CHW): under a coin, a batch would
+# hold both kinds, which DALI's conditionals cannot merge (nor PyTorch's collate stack).
+RETYPING = frozenset({"Normalize", "ToFloat", "FromFloat", "ToTensorV2"})
+
+
+def _retypes(call: TransformCall) -> bool:
+    return call.name in RETYPING or any(_retypes(child) for child in call.children)
+
+
+def compose(call: TransformCall, context: PortContext) -> Grade:
+    """A Compose (or ReplayCompose) given a p: every transform under one coin, as Sequential;
+    where it holds a Normalize or ToTensorV2, the p is left out and said, since an image the coin
+    skips would keep its uint8 HWC form beside the others' float tensors."""
+    p = 1.0 if _forced(call, context) else _probability(call, 1.0)
+    if p >= 1.0 or not any(_retypes(child) for child in call.children):
+        return sequential(call, context)
+    reason = (
+        f"its p={p:g} is left out, its transforms applied to every image: where the coin says "
+        "no, albumentations returns the image untouched, so its Normalize or ToTensorV2 would "
+        "give float tensors for some images and uint8 arrays for others, which no batch can "
+        f"hold (fix: wrap the augmentations in A.Sequential([...], p={p:g}) before Normalize)"
+    )
+    context.refusals.append(Refusal(call, reason))
+    context.port_children(call.children)
+    return Grade("approximate", (_sentence(reason),))
+
+
 def to_tensor_v2(call: TransformCall, context: PortContext) -> Grade:
     """HWC -> CHW: folded into the Normalize right before it, else a transpose."""
     last = context.node(context.image.node) if context.image.node != "decode" else None
@@ -302,8 +331,8 @@ def _mapping(version: int = 2) -> LibraryMapping:
             "SomeOf": some_of if version >= 2 else some_of_1x,
             "OneOrOther": one_or_other,
             "Sequential": sequential,
-            "Compose": sequential,
-            "ReplayCompose": sequential,
+            "Compose": compose,
+            "ReplayCompose": compose,
         },
         nearest=nearest,
     )
