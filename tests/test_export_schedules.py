@@ -122,7 +122,13 @@ RUNNER = textwrap.dedent(
             for epoch in range(job["epochs"]):
                 if job.get("set_epoch", True) and hasattr(loader, "set_epoch"):
                     loader.set_epoch(epoch)
-                batches = [b[0] for b in loader]
+                loop = job.get("loop", "for")
+                if loop == "for":
+                    batches = [b[0] for b in loader]
+                elif loop == "next":  # len(loader) batches with next(), as many loops count
+                    batches = [take(loader) for _ in range(len(loader))]
+                else:  # zip(range(len(loader)), loader)
+                    batches = [b[0] for _, b in zip(range(len(loader)), loader)]
                 images = np.concatenate([b["images"].numpy() for b in batches])
                 saved[f"dark_{epoch}"] = dark(images)
                 saved[f"labels_{epoch}"] = np.concatenate([b["labels"].numpy() for b in batches])
@@ -420,6 +426,28 @@ def test_epochs_follow_one_another_with_no_stale_prefetched_batch(tmp_path: Path
     jump = saved["jump"]
     assert not jump["dark_0"].any() and not jump["dark_1"].any()
     assert jump["dark_2"].all() and jump["dark_3"].all()
+
+
+@pytest.mark.parametrize("loop", ["next", "zip"])
+def test_a_loop_that_counts_len_batches_gets_the_epoch_it_sets(loop: str, tmp_path: Path) -> None:
+    """A loop taking len(loader) batches ends an epoch before DALI's iterator has said so (it
+    says it at the next call): set_epoch ends it there, so each epoch gets its own values and
+    its own batches, as a for loop does (before, next() ran an epoch ahead and zip() got empty
+    epochs)."""
+    module = str(write(ramped(), tmp_path, "ramped"))  # every epoch's values its own
+    jobs = [
+        {"name": "for", "module": module, "action": "epochs", "epochs": 3, "images": True},
+        {"name": loop, "module": module, "action": "epochs", "epochs": 3, "images": True},
+    ]
+    jobs[1]["loop"] = loop
+    saved = run_jobs(jobs, tmp_path)
+    for epoch in range(3):
+        np.testing.assert_array_equal(
+            saved[loop][f"images_{epoch}"], saved["for"][f"images_{epoch}"]
+        )
+        np.testing.assert_array_equal(
+            saved[loop][f"labels_{epoch}"], saved["for"][f"labels_{epoch}"]
+        )
 
 
 def stepped() -> GraphSpec:

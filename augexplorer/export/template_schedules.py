@@ -149,11 +149,17 @@ class ScheduledLoader:
         self.taken = 0  # batches taken in this epoch
         self.stale = False  # the pipeline must be rebuilt before the next batch
         self.warned_past_run = False  # an epoch past EPOCHS was met, and said
+        self.held = None  # a batch taken from DALI's iterator before it was asked for
 
     def set_epoch(self, epoch):
         if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 0:
             raise ValueError(f"epoch must be an integer >= 0, got {epoch!r}")
         self._check_in_run(epoch)
+        if epoch != self.strengths.epoch and self._epoch_taken():
+            # every batch of the epoch taken, its end not yet met (DALI's iterator says so at
+            # the next call): end it here, as a for loop would have, so that a loop counting
+            # len(loader) batches gets the epoch it sets, not the one after
+            self._end_epoch()
         if epoch == self.strengths.epoch:
             return
         built = self._built_values(self.strengths.epoch)
@@ -196,19 +202,39 @@ class ScheduledLoader:
             self.iterator = None
             self.strengths.restart(self.taken)
             self._start(checkpoint)
-        try:
-            batch = next(self.iterator)
-        except StopIteration:  # the iterator has reset itself: on to the next epoch
-            before = self._built_values(self.strengths.epoch)
-            self.strengths.epoch_start += self.strengths.epoch_batches
-            self.strengths.epoch += 1
-            self.strengths.epoch_batches = -(-self.iterator.size // self.batch_size)
-            self.taken = 0
-            self.stale = before != self._built_values(self.strengths.epoch)
-            raise
+        if self.held is not None:
+            batch, self.held = self.held, None
+        else:
+            try:
+                batch = next(self.iterator)
+            except StopIteration:  # the iterator has reset itself: on to the next epoch
+                self._next_epoch()
+                raise
         self._check_in_run(self.strengths.epoch)  # a batch taken past the run
         self.taken += 1
         return batch
+
+    def _epoch_taken(self):
+        return (
+            self.iterator is not None
+            and not self.stale
+            and self.held is None
+            and self.taken >= self.strengths.epoch_batches
+        )
+
+    def _end_epoch(self):
+        try:
+            self.held = next(self.iterator)  # not expected: the epoch had a batch more
+        except StopIteration:
+            self._next_epoch()
+
+    def _next_epoch(self):
+        before = self._built_values(self.strengths.epoch)
+        self.strengths.epoch_start += self.strengths.epoch_batches
+        self.strengths.epoch += 1
+        self.strengths.epoch_batches = -(-self.iterator.size // self.batch_size)
+        self.taken = 0
+        self.stale = before != self._built_values(self.strengths.epoch)
 
     def _check_in_run(self, epoch):
         # Past the run the schedules were made for they hold their last values: said once, as
