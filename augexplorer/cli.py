@@ -50,15 +50,19 @@ def _notes_on_stderr() -> Iterator[None]:
     """What the engine says once about a run (a GPU graph running on the CPU here) as a
     ``note:`` line, rather than a Python warning with its file and line."""
     from .devices import GpuNodesOnCpu
+    from .export.annotations_note import AnnotationsLeftBehind
 
     def show(message: Any, category: type[Warning], *args: Any, **kwargs: Any) -> None:
         if issubclass(category, GpuNodesOnCpu):
             print(f"note: {message}", file=sys.stderr)
+        elif issubclass(category, AnnotationsLeftBehind):  # what training would get wrong
+            print(f"warning: {message}", file=sys.stderr)
         else:
             shown(message, category, *args, **kwargs)
 
     with warnings.catch_warnings():
         warnings.simplefilter("always", GpuNodesOnCpu)
+        warnings.simplefilter("always", AnnotationsLeftBehind)
         shown = warnings.showwarning
         warnings.showwarning = show
         yield

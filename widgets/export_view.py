@@ -19,6 +19,7 @@ import html
 import importlib
 import os
 import shlex
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -233,7 +234,9 @@ class ExportView(widgets.VBox):
             self.path.value = str(path)
         spec = self._get_spec()
         try:
-            exporter(spec, path, overwrite=self.overwrite.value)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                exporter(spec, path, overwrite=self.overwrite.value)
             source = path.read_text(encoding="utf-8")
         except (AugExplorerError, OSError, ValueError) as error:
             said = said_in_panel(error, OVERWRITE)
@@ -248,6 +251,9 @@ class ExportView(widgets.VBox):
             written += " (.py added to the name typed)"
         command = html.escape(f"python {shlex.quote(str(path))}")
         said = f"Wrote {written}: import it, or run <code>{command}</code>."
+        for warned in caught:  # what the module would get wrong (annotations off their objects)
+            if issubclass(warned.category, UserWarning):
+                said += f"<br><span class='ax-errors'>{html.escape(str(warned.message))}</span>"
         failure = self._get_failure()
         if failure is not None:
             said += (

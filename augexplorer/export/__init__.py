@@ -13,9 +13,11 @@ Decoders are fused with the crop after them where that keeps the outputs identic
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 from ..files import atomic_write_text
+from .annotations_note import AnnotationsLeftBehind, left_behind_message
 from ..spec import GraphSpec
 from .codegen import ExportError, generate, node_source, pipeline_source
 from .fusion import FUSE_MODES, FuseMode
@@ -53,4 +55,8 @@ def export(
     if problem is not None:
         raise ExportError(f"{problem} (fix: name it {importable_path(path).name})")
     source = generate(spec, data_path=data_path, fuse_decoders=fuse_decoders)
-    return atomic_write_text(path, source, overwrite=overwrite)
+    written = atomic_write_text(path, source, overwrite=overwrite)
+    stale = left_behind_message(spec)
+    if stale is not None:
+        warnings.warn(AnnotationsLeftBehind(f"{written}: {stale}"), stacklevel=2)
+    return written

@@ -55,6 +55,7 @@ from .expression_source import source as expression_source
 from .fusion import FUSE_MODES, FuseMode, fuse_decoders
 from .literals import ENUM_TYPES, dotted, enum_member, identifier, is_plain, literal
 from .placement import device_doc, device_expression
+from .annotations_note import left_behind_note
 from .port_note import port_note
 from .schedule_source import NUMPY_TYPES, ScheduledArguments, scheduled_arguments
 from .starting_note import starting_note
@@ -378,7 +379,8 @@ class _Writer:
             "device_doc": device_doc(self.steps),
             "body": self._body(),
             "fusion_note": self._fusion_note(),
-            "python_note": self._python_note()
+            "python_note": left_behind_note(self.spec)
+            + self._python_note()
             + self._side_effect_note()
             + port_note(self.spec)
             + starting_note(self.spec),

@@ -1,0 +1,62 @@
+"""Annotations a module would hand to training that no longer match its images.
+
+A geometric node added without its companion (a rotate inserted after a detection preset's
+resize, with no ``bbox_rotate``) leaves the boxes where the images were: the panel says so on
+the overlays and offers the fix, and a module exported as it stands would train on boxes off
+their objects. The export says it loudly too: a warning when it is written, and first in the
+module's header.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from ..annotations.tracks import tracks_at
+from ..spec import GraphSpec
+
+
+class AnnotationsLeftBehind(UserWarning):
+    """An exported graph outputs annotations that an image node moved away from."""
+
+
+def left_behind(spec: GraphSpec) -> list[str]:
+    """For each image node that moves pixels while annotations the graph outputs stay behind,
+    what no longer matches after it; empty where every output annotation follows its images."""
+    outputs = list(spec.outputs.values())
+    if not outputs:
+        return []
+    tracks = tracks_at(spec, outputs[0].node)
+    if tracks is None:
+        return []
+    given = {kind for kind, ref in tracks.refs.items() if ref in outputs}
+    said = []
+    for image, kinds in tracks.left.items():
+        stale = [kind for kind in kinds if kind in given]
+        if stale:
+            node = spec.node(image)
+            op = getattr(node, "op", "?")
+            said.append(f"{', '.join(stale)} no longer match the images after {image!r} ({op})")
+    return said
+
+
+FIX = (
+    "carry them through it: the panel's overlay offers it, or add the node with "
+    "augexplorer.annotations.wiring.add_operator, or carry_all(spec)"
+)
+
+
+def left_behind_message(spec: GraphSpec) -> str | None:
+    """The warning for :func:`left_behind`, with the fix; None where nothing is left behind."""
+    said = left_behind(spec)
+    if not said:
+        return None
+    return f"the module's annotations are off their objects: {'; '.join(said)} (fix: {FIX})"
+
+
+def left_behind_note(spec: GraphSpec) -> str:
+    """The module header's paragraph for :func:`left_behind`; "" where nothing is left."""
+    message = left_behind_message(spec)
+    if message is None:
+        return ""
+    text = f"WARNING: ANNOTATIONS DO NOT MATCH THE IMAGES. {message[0].upper()}{message[1:]}."
+    return "\n" + "\n".join(textwrap.wrap(text, 96)) + "\n"
