@@ -17,8 +17,8 @@ import warnings
 from pathlib import Path
 
 from ..files import atomic_write_text
-from .annotations_note import AnnotationsLeftBehind, left_behind_message
 from ..spec import GraphSpec
+from .annotations_note import AnnotationsLeftBehind, left_behind_message
 from .codegen import ExportError, generate, node_source, pipeline_source
 from .fusion import FUSE_MODES, FuseMode
 from .importer import import_graph, import_pipeline

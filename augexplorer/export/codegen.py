@@ -38,6 +38,7 @@ from ..spec import GraphSpec, PythonCode, Ref, Source
 from ..spec.io import to_json
 from ..validate import validate
 from . import layout, template, template_detection, template_schedules
+from .annotations_note import left_behind_note
 from .auto_aug_source import (
     CARRIED_NAMES,
     carried_policy_source,
@@ -55,7 +56,6 @@ from .expression_source import source as expression_source
 from .fusion import FUSE_MODES, FuseMode, fuse_decoders
 from .literals import ENUM_TYPES, dotted, enum_member, identifier, is_plain, literal
 from .placement import device_doc, device_expression
-from .annotations_note import left_behind_note
 from .port_note import port_note
 from .schedule_source import NUMPY_TYPES, ScheduledArguments, scheduled_arguments
 from .starting_note import starting_note
