@@ -119,6 +119,28 @@ class CocoIndex:
         return next((image for image in self.images if image.file_name == file_name), None)
 
 
+# readers.coco's default size_threshold: a box narrower or lower than this (in the file's
+# pixels) is left out, and with skip_empty an image with no box left is not read
+SIZE_THRESHOLD = 0.1
+
+
+def images_read(
+    index: CocoIndex, file_names: Sequence[str], *, skip_empty: bool, size_threshold: float
+) -> int:
+    """How many of `file_names` (images of `index`) DALI's ``readers.coco`` reads in an epoch:
+    all of them, or with ``skip_empty`` those with a box at least ``size_threshold`` wide and
+    high (crowd boxes count; measured on DALI 2.4: a 0 x 0 box counts at size_threshold 0)."""
+    if not skip_empty:
+        return len(file_names)
+    by_name = {image.file_name: image for image in index.images}
+    return sum(
+        1
+        for name in file_names
+        if (image := by_name.get(name)) is not None
+        and any(o.box[2] >= size_threshold and o.box[3] >= size_threshold for o in image.objects)
+    )
+
+
 def read_coco(path: Path) -> CocoIndex:
     """Decode and index a COCO file; a malformed file is a :class:`DataError` saying where."""
     try:

@@ -11,6 +11,7 @@ import numpy as np
 from ..annotations import SampleAnnotations, Tracks
 from ..annotations.drawable import OverlayState
 from ..builder import reader_args_as_called
+from ..coco_file import SIZE_THRESHOLD, images_read
 from ..data import SourceData
 from ..plan import Plan, Step
 from ..spec import Ref
@@ -257,7 +258,15 @@ class RunResult:
         files = len(data.files) or len(data.coco_images)
         if data.kind == "arrays" or not files:
             return None
-        return files, reader_args_as_called(step.source.reader_args, step.source.kind)
+        args = reader_args_as_called(step.source.reader_args, step.source.kind)
+        if data.coco is not None:  # skip_empty leaves out the images with no box
+            files = images_read(
+                data.coco,
+                data.coco_images,
+                skip_empty=bool(args.get("skip_empty")),
+                size_threshold=float(args.get("size_threshold", SIZE_THRESHOLD)),
+            )
+        return files, args
 
     def batches_per_epoch(self) -> int | None:
         """The batches an epoch of the previewed shard takes, as training's loader counts them
