@@ -339,6 +339,15 @@ def make_loader(
         num_shards = int(os.environ.get("WORLD_SIZE", "1"))
     if last_batch_policy is None:
         last_batch_policy = LastBatchPolicy.FILL if num_shards > 1 else LastBatchPolicy.PARTIAL
+    if num_shards > 1 and last_batch_policy == LastBatchPolicy.DROP:
+        # DALI's iterator would end every rank's epoch at the smaller shards' whole batches and
+        # leave the rest of its reader's shard to open the next epoch (padding copies, files
+        # read twice while others are not read)
+        raise ValueError(
+            "last_batch_policy=DROP is refused on several ranks: DALI's iterator leaves part of "
+            "each epoch in the reader, to open the next one (fix: FILL, the default on several "
+            "ranks, or PARTIAL)"
+        )
     device_id = int(os.environ.get("LOCAL_RANK", "0")) if device == "gpu" else None
 '''
 

@@ -1,0 +1,35 @@
+"""DROP on several ranks is refused by the exported loader: DALI's iterator would leave part of
+each epoch in the reader to open the next (a batch of padding copies, files read twice while
+others are not). On one rank it drops the last partial batch, as asked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from nvidia.dali.plugin.base_iterator import LastBatchPolicy
+from pipeline_files import load_module
+
+from augexplorer import preset
+from augexplorer.export import export
+
+
+@pytest.fixture(scope="module")
+def module(tmp_path_factory: pytest.TempPathFactory) -> object:
+    path = export(preset("basic"), tmp_path_factory.mktemp("drop") / "basic_drop.py")
+    return load_module(Path(path))
+
+
+def test_drop_on_several_ranks_is_refused_with_the_fix(module: object) -> None:
+    with pytest.raises(ValueError, match=r"DROP is refused on several ranks.*fix: FILL"):
+        module.make_loader(  # type: ignore[attr-defined]
+            device="cpu", shard_id=0, num_shards=2, last_batch_policy=LastBatchPolicy.DROP
+        )
+
+
+def test_drop_on_one_rank_keeps_whole_batches_only(module: object) -> None:
+    loader = module.make_loader(  # type: ignore[attr-defined]
+        device="cpu", batch_size=8, num_threads=1, last_batch_policy=LastBatchPolicy.DROP
+    )
+    sizes = [len(batch[0]["labels"]) for batch in loader]
+    assert sizes == [8, 8]  # 19 samples: the last 3 dropped
