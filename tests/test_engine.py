@@ -292,3 +292,9 @@ def test_a_session_opens_a_graph_file_or_says_what_it_takes(tmp_path: Path) -> N
         Session("nothing", device_id=None)
     with pytest.raises(AugExplorerError, match="no such spec file"):
         Session(str(tmp_path / "missing.json"), device_id=None)
+    # an exported module opened as a graph: said to be imported, not "not valid JSON"
+    from augexplorer.export import export
+
+    module = export(preset("imagenet_val"), tmp_path / "val_aug.py")
+    with pytest.raises(AugExplorerError, match=r"is Python, not a spec.*augexplorer import FILE"):
+        Session(str(module), device_id=None)

@@ -14,8 +14,9 @@ import pytest
 from exported_runner import run_exported
 
 from augexplorer.engine import Session
-from augexplorer.export import export
+from augexplorer.export import export, generate
 from augexplorer.export.importer import import_graph
+from augexplorer.port.albumentations import port, read_saved
 from augexplorer.port.door import port_file
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "albumentations"
@@ -205,3 +206,56 @@ def test_a_live_lambda_is_refused_and_the_rest_ported() -> None:
     (refusal,) = result.refusals
     assert refusal.call.name == "Lambda" and "python_function" in refusal.reason
     assert result.steps[1].call.kwargs["p"] == 0.3
+
+
+def test_box_and_keypoint_settings_are_said_not_ported(tmp_path: Path) -> None:
+    """The graph reads images and labels: a Compose's bbox_params would otherwise be dropped
+    without a word (the summary said "0 not ported")."""
+    path = tmp_path / "detection.py"
+    path.write_text(
+        "import albumentations as A\n"
+        "t = A.Compose([A.HorizontalFlip()], bbox_params=A.BboxParams(format='coco', "
+        "label_fields=['labels']), keypoint_params=A.KeypointParams(format='xy'))\n"
+    )
+    result = port_file(path)
+    assert [s.call.name for s in result.steps] == ["HorizontalFlip"]
+    said = [item.transform for item in result.spec.not_ported]
+    assert said == [
+        "Compose(bbox_params=A.BboxParams(format='coco', label_fields=['labels']))",
+        "Compose(keypoint_params=A.KeypointParams(format='xy'))",
+    ]
+    reasons = [item.reason for item in result.spec.not_ported]
+    assert "not their boxes" in reasons[0] and "not their keypoints" in reasons[1]
+    assert "WARNING: NOT PORTED" in generate(result.spec)
+
+
+def test_a_saved_pipelines_box_settings_are_said_too() -> None:
+    saved = read_saved(
+        {
+            "__version__": "2.0.8",
+            "transform": {
+                "__class_fullname__": "Compose",
+                "p": 1.0,
+                "bbox_params": {"format": "pascal_voc", "label_fields": ["labels"]},
+                "keypoint_params": None,
+                "transforms": [{"__class_fullname__": "HorizontalFlip", "p": 0.5}],
+            },
+        }
+    )
+    (kept,) = port(saved.root).spec.not_ported
+    assert kept.transform.startswith("Compose(bbox_params=") and "not their boxes" in kept.reason
+
+
+def test_the_original_runs_on_images_alone_with_box_settings() -> None:
+    """Compare and bench hand the original images only; a Compose with bbox_params refuses an
+    image without boxes, so it is given empty boxes, keypoints and label fields."""
+    A = pytest.importorskip("albumentations")
+    from augexplorer.bench.original_outputs import apply
+
+    transform = A.Compose(
+        [A.HorizontalFlip(p=1)],
+        bbox_params=A.BboxParams(format="coco", label_fields=["labels", "crowd"]),
+        keypoint_params=A.KeypointParams(format="xy", label_fields=["names"]),
+    )
+    image = np.arange(2 * 3 * 3, dtype=np.uint8).reshape(2, 3, 3)
+    np.testing.assert_array_equal(apply("albumentations", transform, image), image[:, ::-1])

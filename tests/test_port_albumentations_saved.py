@@ -55,7 +55,7 @@ def test_every_version_reads_into_the_same_tree(version: str) -> None:
     one_of = saved.root.children[4]
     assert _names(one_of) == ["GaussianBlur", "MotionBlur", "MedianBlur"]
     assert one_of.kwargs["p"] == 0.3
-    assert "bbox_params" not in saved.root.kwargs  # how boxes travel is no argument
+    assert "bbox_params" not in saved.root.kwargs  # none given: nothing to say
 
 
 @pytest.mark.parametrize("version", ("1.4.0", "2.0.8"))

@@ -34,6 +34,11 @@ from typing import Any
 
 import numpy as np
 
+try:  # imported as augexplorer.bench.original_outputs
+    from .original_runner import no_targets
+except ImportError:  # run as a script, where original_runner.py sits beside it
+    from original_runner import no_targets  # type: ignore[no-redef]
+
 Draw = Callable[[Any, np.ndarray], dict[str, float]]
 
 
@@ -234,7 +239,7 @@ def _one(library: str, call: dict[str, Any]) -> Any:
 
 def apply(library: str, transform: Any, image: np.ndarray) -> Any:
     if library == "albumentations":
-        return transform(image=image)["image"]
+        return transform(image=image, **no_targets(transform))["image"]
     from PIL import Image
 
     return transform(Image.fromarray(image))

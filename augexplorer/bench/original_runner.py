@@ -204,8 +204,20 @@ class OriginalImages:
         if self.library == "albumentations":
             import numpy as np
 
-            return self.transform(image=np.asarray(image))["image"]
+            return self.transform(image=np.asarray(image), **no_targets(self.transform))["image"]
         return self.transform(image)
+
+
+def no_targets(transform: Any) -> dict[str, list[Any]]:
+    """Empty boxes and keypoints (and their label fields) for an albumentations Compose given
+    ``bbox_params`` or ``keypoint_params``: it refuses an image alone, and the images are what
+    is timed and compared."""
+    empty: dict[str, list[Any]] = {}
+    for target, processor in (getattr(transform, "processors", None) or {}).items():
+        empty[target] = []
+        for field in getattr(processor.params, "label_fields", None) or ():
+            empty[field] = []
+    return empty
 
 
 def collate(samples: list[Any]) -> tuple[int, Any]:

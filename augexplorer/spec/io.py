@@ -224,6 +224,13 @@ def load(path: str | Path) -> GraphSpec:
     try:
         return loads(decoded)
     except SpecFormatError as error:
+        if path.suffix.lower() in (".py", ".ipynb"):  # code, not a spec: it is imported
+            raise SpecFormatError(
+                f"{path} is Python, not a spec (JSON): a module exported by augexplorer, a "
+                "torchvision or albumentations pipeline, or DALI code is read by importing it "
+                "(fix: augexplorer import FILE -o graph.json, or "
+                "augexplorer.export.import_graph(path) in Python)"
+            ) from None
         raise SpecFormatError(f"{path}: {error}") from None
 
 

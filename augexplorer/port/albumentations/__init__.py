@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..build import DataSource, build_graph
-from ..model import PortResult, TransformCall
+from ..build import DataSource, PortContext, build_graph
+from ..model import PortResult, Refusal, TransformCall
 from .library import MAPPING, MAPPING_1X
+from .registry import LIBRARY
 from .saved import (
     SavedFormError,
     SavedPipeline,
@@ -96,7 +97,43 @@ def port(
     """The graph of an albumentations Compose (read from a file, a notebook or the saved form);
     `version` is the major version that wrote a saved file (a Python file says none: 2)."""
     mapping = MAPPING if version >= 2 else MAPPING_1X
-    return build_graph(compose, mapping, name=name, data=data, batch_size=batch_size, seed=seed)
+
+    def targets_left_out(context: PortContext) -> None:
+        context.refusals.extend(untargeted(compose))
+
+    return build_graph(
+        compose,
+        mapping,
+        name=name,
+        data=data,
+        batch_size=batch_size,
+        seed=seed,
+        finish=targets_left_out,
+    )
+
+
+# A Compose's settings for targets beside the image, and what they carry
+TARGET_PARAMS = {"bbox_params": "boxes", "keypoint_params": "keypoints"}
+
+
+def untargeted(compose: TransformCall) -> list[Refusal]:
+    """The Compose's box and keypoint settings, each as what the port leaves out: the graph it
+    makes reads images and class labels, so boxes and keypoints would be dropped in silence."""
+    left: list[Refusal] = []
+    for name, what in TARGET_PARAMS.items():
+        value = compose.kwargs.get(name)
+        if value in (None, {}, {"dict": {}}):
+            continue
+        call = TransformCall(LIBRARY, compose.name, kwargs={name: value}, line=compose.line)
+        reason = (
+            f"the port carries the images, not their {what}: the graph reads images and class "
+            "labels (fix: open the graph on annotated data, a COCO file or a YOLO folder, "
+            f"where the panel carries {what} through flips, resizes and rotations with DALI's "
+            "companion operators and names the nodes it cannot carry them through: "
+            "docs/annotations.md)"
+        )
+        left.append(Refusal(call, reason))
+    return left
 
 
 def port_saved_file(

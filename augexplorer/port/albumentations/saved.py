@@ -29,9 +29,9 @@ CLASS_KEY = "__class_fullname__"
 VERSION_KEY = "__version__"
 # Keys of a saved compose that say how boxes, keypoints and extra targets travel: nothing a port
 # of the image pipeline uses, so they are not arguments of the call.
-_COMPOSE_ONLY = frozenset(
-    {"bbox_params", "keypoint_params", "additional_targets", "is_check_shapes", "strict"}
-)
+_COMPOSE_ONLY = frozenset({"additional_targets", "is_check_shapes", "strict"})
+# kept where given: the port says it does not carry them
+_TARGET_PARAMS = frozenset({"bbox_params", "keypoint_params"})
 # Saved by 1.x next to p; 2.x dropped it (always_apply=True is p=1).
 _ALWAYS_APPLY = "always_apply"
 _OWN_PREFIX = "albumentations."
@@ -129,6 +129,8 @@ def _call(node: object, where: str) -> TransformCall:
     kwargs: dict[str, Any] = {}
     for key, value in node.items():
         if key in (CLASS_KEY, "transforms") or key in _COMPOSE_ONLY:
+            continue
+        if key in _TARGET_PARAMS and not value:  # no boxes or keypoints asked for
             continue
         if key == _ALWAYS_APPLY:
             if value:  # 1.x: applied whatever p says
