@@ -61,8 +61,8 @@ NO_SAFE_FORM: dict[str, str] = {
     "decoders.image_random_crop": "its crop window is not an output; use random_bbox_crop with "
     "decoders.image_slice or slice",
     "resize_crop_mirror": "use random_bbox_crop with slice, resize and flip (each has a companion)",
-    "crop": "a fixed crop has no box operator; use random_bbox_crop with slice, whose crop "
-    "window the boxes follow",
+    "crop": "no box operator follows crop's window (fixed or drawn with crop_pos_x/y); use "
+    "random_bbox_crop with slice, whose crop window the boxes follow",
     "slice": "a slice reading fixed numbers has no box operator; use random_bbox_crop, whose "
     "anchor and shape the slice reads",
     "decoders.image_crop": "use random_bbox_crop with decoders.image_slice",

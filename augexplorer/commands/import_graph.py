@@ -21,15 +21,20 @@ from . import check_outputs
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "import",
-        help="turn a Python pipeline (an exported module or any @pipeline_def file) into a graph spec",
-        description="Turn a Python file into a graph spec (JSON). A module exported by "
-        "augexplorer is read without running it, and a spec (.json) is read as a spec. Any "
-        "other Python file can only be imported by RUNNING it (with your permissions) to build "
-        "its @pipeline_def function or Pipeline, which is then read through "
-        "Pipeline.serialize(): that happens only with --run-file, so read the file first.",
+        help="turn a pipeline file (torchvision, albumentations, DALI code, an exported "
+        "module) into a graph spec",
+        description="Turn a file into a graph spec (JSON). A torchvision or albumentations "
+        "pipeline (a .py file or notebook with a Compose, or albumentations' saved form) is "
+        "ported without running it, each transform graded, what cannot be ported listed; a "
+        "module exported by augexplorer is read without running it, and a spec (.json) is read "
+        "as a spec. DALI code (a @pipeline_def function or Pipeline) can only be imported by "
+        "RUNNING it (with your permissions) and reading it through Pipeline.serialize(): that "
+        "happens only with --run-file, so read the file first.",
     )
     parser.add_argument(
-        "module", help="the file to import: an exported module, a spec, or a pipeline file"
+        "module",
+        help="the file to import: a torchvision or albumentations pipeline, DALI code, an "
+        "exported module, or a spec",
     )
     parser.add_argument("-o", "--output", required=True, help="the spec to write (.json)")
     parser.add_argument(

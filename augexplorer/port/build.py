@@ -352,7 +352,7 @@ class PortContext:
         nearest = self.mapping.nearest.get(call.name)
         if call.library == "custom":
             return (
-                f"{call.name} is not a {self.mapping.library} transform (a custom class or "
+                f"{call.name} is not one of {self.mapping.library}'s transforms (a custom class or "
                 "function), so it cannot be read without running it (fix: write it as a DALI "
                 "node, or a python_function node)"
             )
