@@ -466,3 +466,58 @@ def test_the_panel_notes_show_the_background_look_and_redraw_until_it_ends(
     assert "1 image(s) found bad in the background" in notes.value
     assert "notes.jpg" in notes.value and "checking images" not in notes.value
     assert notes._timer is None  # the look is over: no more redraws
+
+
+def test_with_skip_bad_the_batch_shown_is_read_again_once_the_look_finds_a_bad_file(
+    big: None, tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Training's loader looks at every file first and reads without the bad ones: the batch
+    shown before the look found them is read again at the next run, whatever runs it (an edit,
+    Run), not only at the next batch (it stayed as it was through edits and rerolls)."""
+    root = folder(tmp_path / "tree", {"a": ["notes.jpg", *GOOD], "b": GOOD})
+    start = FileSurvey.start
+    monkeypatch.setattr(FileSurvey, "start", lambda survey: survey)  # held until the grid
+    opened = session(root, catalog, skip_bad=True)
+    first = opened.run()
+    bad = str(root / "a" / "notes.jpg")
+    assert bad not in first.files()  # the batch's own files were looked at before decoding
+    assert not first.bad_files_found_since()
+    survey = first.sources["source"].survey
+    assert survey is not None and start(survey).wait(60)
+    assert first.bad_files_found_since()
+    again = opened.set_arg("flip", "horizontal", 1)  # an edit, the batch index unchanged
+    assert again.batch_index == 0 and not again.bad_files_found_since()
+    assert bad not in again.sources["source"].files
+    everything = open_source(Source("source", "folder", str(root)), skip_bad=True)
+    fresh = Session(
+        preset("basic").with_source(
+            Source("source", "folder", str(root), shuffle=False, skip_bad=True)
+        ),
+        batch_size=2,
+        catalog=catalog,
+        device_id=None,
+    ).set_arg("flip", "horizontal", 1)
+    assert again.sources["source"].files == everything.files
+    assert again.files() == fresh.files()  # what a session opened after the look reads
+
+
+def test_the_panel_runs_again_when_the_look_finds_a_bad_file(
+    big: None, tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from augexplorer_widgets.data_notes import DataNotes
+
+    root = folder(tmp_path / "tree", {"a": ["notes.jpg", *GOOD], "b": GOOD})
+    start = FileSurvey.start
+    monkeypatch.setattr(FileSurvey, "start", lambda survey: survey)
+    opened = session(root, catalog, skip_bad=True)
+    runs: list[object] = []
+    notes = DataNotes(on_bad_found=lambda: runs.append(notes.show(opened.run())))
+    notes.show(opened.run())
+    notes.refresh()
+    assert runs == []  # nothing found yet
+    survey = opened.result.sources["source"].survey if opened.result else None
+    assert survey is not None and start(survey).wait(60)
+    notes.refresh()
+    assert len(runs) == 1 and "notes.jpg" in notes.value
+    notes.refresh()
+    assert len(runs) == 1  # left out now: no run again

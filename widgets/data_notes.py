@@ -4,13 +4,16 @@ files skipped as bad), above the grid: nothing is left out without a word.
 A big folder's files are looked at in the background after its first grid
 (:mod:`augexplorer.file_survey`); while that goes on, the notes are redrawn every
 :data:`REFRESH_S` seconds from the same result (its progress, and any bad file found), on the
-kernel's event loop, so they arrive when known without a new run.
+kernel's event loop, so they arrive when known without a new run. With skip_bad, a bad file
+found there is left out and the batch read again (``on_bad_found``): training's loader, which
+looks at every file first, reads without it, in another order.
 """
 
 from __future__ import annotations
 
 import asyncio
 import html
+from collections.abc import Callable
 
 import ipywidgets as widgets
 
@@ -20,11 +23,13 @@ REFRESH_S = 1.0
 
 
 class DataNotes(widgets.HTML):
-    def __init__(self) -> None:
+    def __init__(self, on_bad_found: Callable[[], None] | None = None) -> None:
         super().__init__("", layout={"display": "none"})
         self.add_class("ax-data-notes")
         self._shown: RunResult | None = None
         self._timer: asyncio.TimerHandle | None = None
+        # runs the graph again: bad files found behind the grid change the batch training reads
+        self.on_bad_found = on_bad_found
 
     def show(self, result: RunResult | None) -> None:
         self._shown = result
@@ -50,8 +55,14 @@ class DataNotes(widgets.HTML):
         self._timer = loop.call_later(REFRESH_S, self.refresh)
 
     def refresh(self) -> None:
-        """Draw the notes of the result shown last again (its sources' looks went on)."""
-        self.show(self._shown)
+        """Draw the notes of the result shown last again (its sources' looks went on); where
+        the look found bad files that are left out, run again to show training's batch."""
+        shown = self._shown
+        if shown is not None and self.on_bad_found is not None and shown.bad_files_found_since():
+            self.on_bad_found()  # the new result's notes are shown with it
+            if self._shown is not shown:
+                return
+        self.show(shown)
 
 
 def looking(result: RunResult) -> bool:

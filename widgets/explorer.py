@@ -125,7 +125,7 @@ class Explorer(widgets.VBox):
             ),
             use_annotated_source=lambda: self._now(self.controller.use_annotated_source),
         )
-        self.data_notes = DataNotes()
+        self.data_notes = DataNotes(on_bad_found=lambda: self._now(self.controller.run))
         self.schedules = ScheduleView(
             ScheduleActions(
                 set_epochs=lambda n: self._later(lambda: self.controller.set_epochs(n)),

@@ -313,6 +313,15 @@ class RunResult:
             stick_to_shard=bool(args.get("stick_to_shard", False)),
         )
 
+    def bad_files_found_since(self) -> bool:
+        """Whether the background look at a big source's files (skip_bad) has found bad files
+        since this batch was read: training's loader reads without them, in another order, so
+        running again (:meth:`Session.run`) shows the batch it gets."""
+        return any(
+            data.skip_bad and data.survey is not None and bool(data.found_bad())
+            for data in self.sources.values()
+        )
+
     def data_notes(self) -> list[str]:
         """What the sources left out and why (images beside class folders, hidden folders,
         files skipped as bad): nothing is left out without a word."""

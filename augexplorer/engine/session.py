@@ -327,6 +327,7 @@ class Session:
         plan = self.plan
         if plan.needs_trust:
             check_trusted(plan.spec)
+        self._leave_out_bad_found_since()
         keys: dict[str, Any] = {}
         results: dict[str, StepResult] = {}
         cache, read = self._cache, (self.batch_index, self._data_generation)
@@ -617,6 +618,21 @@ class Session:
         for data in sources.values():
             if data.survey is not None:
                 data.survey.stop()
+
+    def _leave_out_bad_found_since(self) -> None:
+        """With skip_bad, a big source whose background look found bad files since the batch
+        shown was read: training's loader (which looks at every file first) reads without them,
+        in another order, so the batch is read again without them, whatever the edit that runs
+        now (the sources' cached batches would otherwise stay as they were)."""
+        for step_id, data in list(self._data.items()):
+            if data.survey is None or not data.skip_bad:
+                continue
+            found = data.found_bad()
+            if found:
+                self._data[step_id] = data.leaving_out(found)
+                self._source_runners.pop(step_id, None)
+                self._source_batches.clear()
+                self._data_generation += 1
 
     def _leave_out_found_bad(self, step: Step) -> None:
         """With skip_bad, leave out the bad files the background look found since the last
