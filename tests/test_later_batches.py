@@ -83,8 +83,11 @@ def hand_written_noise(session: Session, batches: int) -> list[list[list[np.ndar
     pipe = hand()
     pipe.build()
     made = []
+    per_epoch = -(-len(images) // BATCH)
     for batch in range(batches):
-        picked = [(batch * BATCH + i) % len(images) for i in range(BATCH)]
+        # every epoch from the first image again, its last batch filled with its last image
+        first = batch % per_epoch * BATCH
+        picked = [min(first + i, len(images) - 1) for i in range(BATCH)]
         pipe.feed_input("pixels", [images[i] for i in picked])
         pipe.feed_input("label", [np.array([labels[i]], dtype=np.int32) for i in picked])
         made.append([[np.array(out.at(i)) for i in range(len(out))] for out in pipe.run()])

@@ -10,6 +10,10 @@ batches, and after each epoch moves every reader to the next shard (unless ``sti
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..plan import Step
 
 
 def shard_size(count: int, shard: int, shards: int) -> int:
@@ -61,3 +65,38 @@ def dropped_samples(count: int, batch_size: int, batch_index: int) -> list[bool]
         return [False] * max(batch_size, 0)
     kept = count - (per_epoch - 1) * batch_size
     return [position >= kept for position in range(batch_size)]
+
+
+def array_epoch_length(count: int, *, shard_id: int = 0, num_shards: int = 1) -> int:
+    """The samples an epoch of in-memory arrays takes on shard `shard_id`: the shard's own on
+    one rank; on several, the largest shard's on every rank (DDP steps the ranks together)."""
+    return math.ceil(count / num_shards) if num_shards > 1 else shard_size(count, shard_id, 1)
+
+
+def array_samples(
+    count: int, batch_size: int, batch_index: int, *, shard_id: int = 0, num_shards: int = 1
+) -> tuple[list[int], list[bool]]:
+    """Batch `batch_index` of in-memory arrays on shard `shard_id` of `num_shards`, as the
+    explorer and the exported module's ``ArrayBatches`` feed it: the index of each sample's
+    array and whether it is padding. A shard is its contiguous part of the arrays, read in
+    order; every epoch starts again at its first array; a smaller shard repeats from its first
+    array up to the epoch's length, and the epoch's last batch is filled with its last sample
+    (padding: training's loader drops it on one rank and keeps it on several)."""
+    start = count * shard_id // num_shards
+    own = shard_size(count, shard_id, num_shards)
+    length = array_epoch_length(count, shard_id=shard_id, num_shards=num_shards)
+    if own <= 0 or batch_size <= 0:
+        return [], []
+    first = batch_index % math.ceil(length / batch_size) * batch_size
+    positions = range(first, first + batch_size)
+    return (
+        [start + min(position, length - 1) % own for position in positions],
+        [position >= length for position in positions],
+    )
+
+
+def array_shard(step: Step) -> dict[str, int]:
+    """The shard of an arrays source a rank's preview reads (:func:`.ranks.plan_for_rank`
+    puts it with the reader arguments, which an arrays source has none of otherwise)."""
+    args = step.source.reader_args if step.source is not None else {}
+    return {"shard_id": int(args.get("shard_id", 0)), "num_shards": int(args.get("num_shards", 1))}

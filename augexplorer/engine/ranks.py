@@ -61,7 +61,9 @@ def plan_for_rank(plan: Plan, rank: int, world_size: int | None = None) -> Plan:
 def _step_for_rank(step: Step, rank: int, world_size: int | None) -> Step:
     seed = None if step.seed is None else rank_seed(step.seed, rank)
     source = step.source
-    if source is not None and world_size is not None and source.kind != "arrays":
+    if source is not None and world_size is not None:
+        # an arrays source has no reader: its shard rides with the reader arguments all the
+        # same, for the batches the session feeds (engine.runners.array_shard)
         shard = {"shard_id": rank, "num_shards": world_size}
         source = dataclasses.replace(source, reader_args={**source.reader_args, **shard})
     if seed == step.seed and source is step.source:

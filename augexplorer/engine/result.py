@@ -15,7 +15,14 @@ from ..coco_file import SIZE_THRESHOLD, images_read
 from ..data import SourceData
 from ..plan import Plan, Step
 from ..spec import Ref
-from .epoch_padding import dropped_samples, epoch_batches, padded_samples
+from .epoch_padding import (
+    array_epoch_length,
+    array_samples,
+    array_shard,
+    dropped_samples,
+    epoch_batches,
+    padded_samples,
+)
 from .internal_draws import WINDOW_OPS, NodeWindows, draws_internally, node_windows
 from .sample_reach import draws_that_made, samples_run_by_step, steps_behind_each_sample
 
@@ -268,9 +275,25 @@ class RunResult:
             )
         return files, args
 
+    @functools.cached_property
+    def _arrays_read(self) -> tuple[int, dict[str, int]] | None:
+        """How many in-memory arrays the first source holds, and the shard previewed; None for
+        a source read from files."""
+        step = next((s for s in self.plan.steps if s.role == "source" and s.source), None)
+        if step is None or step.id not in self.sources or self.sources[step.id].kind != "arrays":
+            return None
+        return len(self.sources[step.id].arrays), array_shard(step)
+
     def batches_per_epoch(self) -> int | None:
         """The batches an epoch of the previewed shard takes, as training's loader counts them
-        (:func:`.epoch_padding.epoch_batches`); None for in-memory arrays."""
+        (:func:`.epoch_padding.epoch_batches`; for in-memory arrays
+        :func:`.epoch_padding.array_epoch_length`)."""
+        arrays = self._arrays_read
+        if arrays is not None:
+            count, shard = arrays
+            length = array_epoch_length(count, **shard)
+            batch = self.plan.spec.batch_size
+            return -(-length // batch) if length and batch else None
         read = self._files_read
         if read is None:
             return None
@@ -300,6 +323,10 @@ class RunResult:
         epoch's end (:mod:`.epoch_padding`). Training's loader drops these on one rank and
         keeps them on several; in-memory arrays and readers that do not pad have none."""
         count = self.plan.spec.batch_size
+        arrays = self._arrays_read
+        if arrays is not None:  # the epoch's last batch filled with its last sample
+            padded = array_samples(arrays[0], count, self.batch_index, **arrays[1])[1]
+            return padded or [False] * count
         read = self._files_read
         if read is None or not read[1].get("pad_last_batch"):
             return [False] * count

@@ -19,6 +19,7 @@ from ..catalog.fed_shapes import FED_SHAPES, INPUT_RANK, NOT_FED, NOT_FED_WITH
 from ..data import SourceData
 from ..plan import Step
 from ..spec import Ref
+from .epoch_padding import array_samples, array_shard
 
 # Synchronous, no prefetching: one run() is one batch through one step, which makes its time
 # honest. exec_dynamic must be explicit: without it these settings select DALI's older executor,
@@ -502,14 +503,15 @@ class StepRunner:
         return outputs[step.id], elapsed
 
 
-def array_batch(data: SourceData, batch_size: int, index: int) -> tuple[list[Any], list[Any]]:
-    """The images and labels of batch `index` of an arrays source (wrapping around its end),
-    as the session's reader and the exported module's ``ArrayBatches`` feed them."""
+def array_batch(
+    data: SourceData, batch_size: int, index: int, step: Step
+) -> tuple[list[Any], list[Any]]:
+    """The images and labels of batch `index` of the arrays source `step` reads, on its shard
+    (a rank's preview), as the exported module's ``ArrayBatches`` feeds them
+    (:func:`.epoch_padding.array_samples`)."""
     import numpy as np
 
-    count = len(data.arrays)
-    start = index * batch_size
-    picked = [(start + i) % count for i in range(batch_size)]
+    picked, _ = array_samples(len(data.arrays), batch_size, index, **array_shard(step))
     images = [data.arrays[i] for i in picked]
     labels = [np.array([data.labels[i]], dtype=np.int32) for i in picked]
     return images, labels
@@ -551,7 +553,7 @@ class SourceRunner:
     def run(self) -> tuple[list[Any], float]:
         start = time.perf_counter()
         if self.data.kind == "arrays":
-            images, labels = array_batch(self.data, self.batch_size, self._batches)
+            images, labels = array_batch(self.data, self.batch_size, self._batches, self.step)
             self.pipeline.feed_input(f"{self.step.id}_images", images)
             self.pipeline.feed_input(f"{self.step.id}_labels", labels)
         self._batches += 1

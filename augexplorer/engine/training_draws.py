@@ -61,6 +61,7 @@ class TrainingDraws:
             if ref.node in arrays
         }
         self._arrays = {source_id: data[source_id] for source_id in arrays}
+        self._array_steps = {s.id: s for s in needed if s.id in arrays}
         self._counts: list[tuple[str, int]] = []
         options: dict[str, Any] = {
             "batch_size": self.batch_size,
@@ -94,7 +95,9 @@ class TrainingDraws:
 
     def _run_once(self) -> None:
         for source_id, data in self._arrays.items():
-            images, labels = array_batch(data, self.batch_size, self.position)
+            images, labels = array_batch(
+                data, self.batch_size, self.position, self._array_steps[source_id]
+            )
             if (source_id, 0) in self._fed:
                 self.pipeline.feed_input(f"{source_id}_images", images)
             if (source_id, 1) in self._fed:

@@ -242,9 +242,11 @@ def read_data(data, file_root=FILE_ROOT, skip_bad=SKIP_BAD):
 ARRAY_SOURCE = '''class ArrayBatches:
     """Batches of in-memory HWC uint8 images and their labels, for `fn.external_source`.
 
-    Each shard takes its contiguous part of the arrays and cycles through it. On several shards
-    an epoch is the largest shard's length on every rank (a smaller shard repeats its first
-    image), so that every rank runs as many batches: DDP steps them together.
+    Each shard takes its contiguous part of the arrays, in order, and every epoch starts again
+    at its first image. On several shards an epoch is the largest shard's length on every rank
+    (a smaller shard repeats from its first image), so that every rank runs as many batches:
+    DDP steps them together. The epoch's last batch is filled with its last sample, which the
+    loader drops on one rank (PARTIAL) and keeps on several (FILL).
     """
 
     def __init__(self, images, labels, batch_size, shard_id=0, num_shards=1):
@@ -257,7 +259,8 @@ ARRAY_SOURCE = '''class ArrayBatches:
         self.labels = [torch.tensor([int(label)], dtype=torch.int32).numpy() for label in labels]
         self.labels = self.labels[start:stop]
         self.batch_size = batch_size
-        self.position = 0
+        self.batches = -(-self.length // batch_size)  # an epoch's
+        self.batch = 0  # batches given in this epoch
 
     def __len__(self):
         return self.length
@@ -266,9 +269,10 @@ ARRAY_SOURCE = '''class ArrayBatches:
         return self
 
     def __next__(self):
-        count = len(self.images)
-        indices = [(self.position + i) % count for i in range(self.batch_size)]
-        self.position = (self.position + self.batch_size) % count
+        first = self.batch * self.batch_size
+        positions = [min(first + i, self.length - 1) for i in range(self.batch_size)]
+        indices = [position % len(self.images) for position in positions]
+        self.batch = (self.batch + 1) % self.batches
         return [self.images[i] for i in indices], [self.labels[i] for i in indices]
 
 '''
@@ -406,6 +410,11 @@ LOADER_ARRAYS = (
     )
     + """    images, labels = data
     arrays = ArrayBatches(images, labels, batch_size, shard_id, num_shards)
+    # FILL keeps the epoch's last batch whole, its padding included: sized so, DALI counts no
+    # sample of it into the next epoch (which it would shorten by as many)
+    size = len(arrays)
+    if last_batch_policy == LastBatchPolicy.FILL:
+        size = arrays.batches * batch_size
     pipe = @@function@@(
         arrays,
 """
@@ -413,7 +422,7 @@ LOADER_ARRAYS = (
     + """    return DALIGenericIterator(
         [pipe],
         OUTPUTS,
-        size=len(arrays),
+        size=size,
         last_batch_policy=last_batch_policy,
         auto_reset=True,
     )

@@ -305,7 +305,10 @@ def host_views(batch: Any) -> HostViews:
 
 
 class _ArrayFeeder:
-    """Feeds in-memory array sources batch after batch, wrapping around, as the engine does."""
+    """Feeds in-memory array sources batch after batch, wrapping around: epochs one after the
+    other without the padding that fills an epoch's last batch in the explorer and the exported
+    loader (which drops it on one rank), so that counting many batches of a few arrays counts
+    each as often as training sees it."""
 
     def __init__(self, plan: Plan, sources: Mapping[str, SourceData], batch_size: int) -> None:
         self.sources = {key: data for key, data in sources.items() if data.kind == "arrays"}
