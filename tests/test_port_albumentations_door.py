@@ -259,3 +259,21 @@ def test_the_original_runs_on_images_alone_with_box_settings() -> None:
     )
     image = np.arange(2 * 3 * 3, dtype=np.uint8).reshape(2, 3, 3)
     np.testing.assert_array_equal(apply("albumentations", transform, image), image[:, ::-1])
+
+
+def test_a_clipping_transform_after_normalize_is_said_to_differ(tmp_path: Path) -> None:
+    """albumentations clips GaussianBlur's float output to 0-1: after Normalize that undoes the
+    normalization, which the port does not do; a flip there keeps the normalized range."""
+    A = pytest.importorskip("albumentations")
+    path = tmp_path / "normalize_first.py"
+    body = "A.Normalize(), A.GaussianBlur(blur_limit=(3, 3), p=1), A.HorizontalFlip(p=1)"
+    path.write_text(f"import albumentations as A\nt = A.Compose([{body}])\n")
+    steps = {s.call.name: s.origin for s in port_file(path).steps}
+    assert steps["GaussianBlur"].fidelity == "approximate"
+    assert any(
+        "clips this transform's output to 0-1" in d for d in steps["GaussianBlur"].differences
+    )
+    assert steps["HorizontalFlip"].fidelity == "exact"
+    image = np.random.default_rng(0).integers(0, 256, (32, 32, 3), dtype=np.uint8)
+    theirs = eval(f"A.Compose([{body}])", {"A": A})(image=image)["image"]  # the test's own text
+    assert theirs.min() >= 0.0 and theirs.max() <= 1.0  # what the note says albumentations does

@@ -93,9 +93,35 @@ def handle(call: TransformCall, context: PortContext) -> Grade:
     differences = mapped.differences
     if not differences and mapped.fidelity == "exact":
         differences = ("The same pixels.",)
+    fidelity = mapped.fidelity
     if call.kwargs.get("always_apply") is True:
         differences = (*differences, IGNORED_ALWAYS_APPLY)
-    return Grade(mapped.fidelity, tuple(_sentence(text) for text in differences))
+    if call.name in CLIPS_FLOAT and _after_float(context):
+        differences = (*differences, CLIPPED_AFTER_NORMALIZE)
+        fidelity = "approximate"
+    return Grade(fidelity, tuple(_sentence(text) for text in differences))
+
+
+# Transforms whose float output albumentations 2.0.8 clips to 0-1 (measured: each after
+# Normalize on a random image gives values in 0..1 only); flips, affines, resizes, crops,
+# dropouts, ToGray, InvertImg and ChannelShuffle keep the normalized range.
+CLIPS_FLOAT = frozenset(
+    {
+        "GaussianBlur", "MotionBlur", "MedianBlur", "Sharpen", "Emboss", "GaussNoise",
+        "RandomBrightnessContrast", "ColorJitter", "HueSaturationValue", "RGBShift", "CLAHE",
+        "Downscale", "ImageCompression", "Equalize", "Posterize", "Solarize", "RandomGamma",
+    }
+)  # fmt: skip
+CLIPPED_AFTER_NORMALIZE = (
+    "after Normalize (or ToFloat) the image is float, and albumentations clips this "
+    "transform's output to 0-1, undoing the normalization (RandomGamma gives NaN); the port "
+    "keeps the normalized values (fix: put Normalize last, as albumentations expects)"
+)
+
+
+def _after_float(context: PortContext) -> bool:
+    """Whether a transform ported before made the image float (Normalize, ToFloat)."""
+    return any(step.call.name in ("Normalize", "ToFloat") for step in context.steps)
 
 
 def _sentence(text: str) -> str:
