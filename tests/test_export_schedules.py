@@ -105,8 +105,14 @@ RUNNER = textwrap.dedent(
         data = job.get("data", module.DATA)
         device = job.get("device", "cpu")
         shard = job.get("shard", [0, 1])  # [rank, world size]
+        policy = {}
+        if job.get("policy"):
+            from nvidia.dali.plugin.base_iterator import LastBatchPolicy
+
+            policy["last_batch_policy"] = getattr(LastBatchPolicy, job["policy"])
         load = lambda: module.make_loader(
-            data, batch_size=job["batch"], device=device, shard_id=shard[0], num_shards=shard[1]
+            data, batch_size=job["batch"], device=device, shard_id=shard[0], num_shards=shard[1],
+            **policy,
         )
         saved = {}
         action = job["action"]
@@ -428,18 +434,23 @@ def test_epochs_follow_one_another_with_no_stale_prefetched_batch(tmp_path: Path
     assert jump["dark_2"].all() and jump["dark_3"].all()
 
 
+@pytest.mark.parametrize("policy", ["PARTIAL", "DROP"])
 @pytest.mark.parametrize("loop", ["next", "zip"])
-def test_a_loop_that_counts_len_batches_gets_the_epoch_it_sets(loop: str, tmp_path: Path) -> None:
+def test_a_loop_that_counts_len_batches_gets_the_epoch_it_sets(
+    loop: str, policy: str, tmp_path: Path
+) -> None:
     """A loop taking len(loader) batches ends an epoch before DALI's iterator has said so (it
     says it at the next call): set_epoch ends it there, so each epoch gets its own values and
     its own batches, as a for loop does (before, next() ran an epoch ahead and zip() got empty
     epochs)."""
     module = str(write(ramped(), tmp_path, "ramped"))  # every epoch's values its own
     jobs = [
-        {"name": "for", "module": module, "action": "epochs", "epochs": 3, "images": True},
-        {"name": loop, "module": module, "action": "epochs", "epochs": 3, "images": True},
+        {"name": name, "module": module, "action": "epochs", "epochs": 3, "images": True}
+        for name in ("for", loop)
     ]
     jobs[1]["loop"] = loop
+    for job in jobs:
+        job["policy"] = policy  # DROP: len(loader) counts whole batches only
     saved = run_jobs(jobs, tmp_path)
     for epoch in range(3):
         np.testing.assert_array_equal(

@@ -219,7 +219,7 @@ class ScheduledLoader:
             self.iterator is not None
             and not self.stale
             and self.held is None
-            and self.taken >= self.strengths.epoch_batches
+            and self.taken >= len(self.iterator)  # DROP's count too: whole batches only
         )
 
     def _end_epoch(self):
