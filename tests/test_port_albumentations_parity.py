@@ -301,3 +301,27 @@ def test_color_jitters_note_holds_over_every_sample_photo(
     found = difference(run(_ported(code, images, tmp_path)), _albumentations(code, images))
     assert found.mean_abs <= mean_bound and found.max_abs <= max_bound, f"{code}: {found}"
     assert found.mean_abs > mean_bound - 0.5  # the note does not overstate it either
+
+
+@pytest.mark.parametrize("kind", ["LongestMaxSize", "SmallestMaxSize"])
+def test_a_max_size_resize_sizes_as_albumentations_over_many_shapes(kind: str) -> None:
+    """albumentations works the other side out in float64 and rounds it half to even: exact
+    fractions would give 280 x 175 to 180 112 rows (it gives 113), 264 x 11 8 (it gives 7)."""
+    from augexplorer.engine import Session
+    from augexplorer.spec import Source
+
+    rng = np.random.default_rng(1)
+    shapes = [(175, 280), (725, 1856), (11, 264), (280, 448)]
+    shapes += [(int(h), int(w)) for h, w in rng.integers(5, 700, (120, 2))]
+    images = [np.zeros((h, w, 3), np.uint8) for h, w in shapes]
+    for size in (160, 180, 224):
+        (found,) = read_source(f"import albumentations as A\nt = A.Compose([A.{kind}({size})])\n")
+        spec = port(found.compose, batch_size=len(images)).spec
+        spec = spec.with_source(Source("reader", "arrays")).remove("decode")
+        session = Session(spec, data=(images, [0] * len(images)), device_id=None)
+        ours = [a.shape[:2] for a in session.run().arrays(spec.outputs["images"])]
+        transform = getattr(A, kind)(max_size=size)
+        theirs = [A.Compose([transform])(image=image)["image"].shape[:2] for image in images]
+        assert ours == theirs, [
+            (s, o, t) for s, o, t in zip(shapes, ours, theirs, strict=True) if o != t
+        ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...spec import Random, Ref
+from ...spec import Node, Random, Ref
 from .arguments import Args, NotPorted
 from .nodes import expr, step
 from .registry import IMAGE, Mapped, mapping
@@ -81,9 +81,10 @@ def _max_size(args: Args) -> Any:
 
 def _fitted(args: Args, side: str) -> Mapped:
     """Smallest/LongestMaxSize: the `side` ("min" or "max") of the image made max_size, the
-    other side ``round(other * max_size / side)`` as albumentations rounds it (Python's round,
-    half to even: 280 x 448 to 180 is 112, where DALI's resize_longer gives 113), worked out
-    in whole numbers. A max_size drawn from a list keeps DALI's own rounding."""
+    other side ``round(other * (max_size / side))`` as albumentations works it out: in float64
+    and rounded as Python rounds (half to even: brick.jpg's 280 x 448 to 180 is 112, where
+    DALI's resize_longer gives 113; 264 x 11 to 180 is 7, where exact fractions give 8). A
+    max_size drawn from a list keeps DALI's own rounding."""
     _no_downscale_area(args)
     size = _max_size(args)
     arg = "resize_shorter" if side == "min" else "resize_longer"
@@ -94,20 +95,23 @@ def _fitted(args: Args, side: str) -> Mapped:
         tie += "albumentations to even"
         fidelity = "distribution" if mapped.fidelity == "exact" else mapped.fidelity
         return Mapped(mapped.nodes, fidelity, (*mapped.differences, tie))
-    # 2 * round-half-up is (2 n M + L) // (2 L); a tie (2 n M % 2 L == L) rounds to even
     nodes = (
-        expr("fit_side", f"math.{side}(image.shape()[0], image.shape()[1])", [IMAGE]),
-        expr("fit_twice", f"{2 * int(size)} * image.shape()[0:2]", [IMAGE]),
-        expr("fit_up", "(fit_twice + fit_side) // (2 * fit_side)", ["fit_twice", "fit_side"]),
+        expr("fit_hw", "image.shape()[0:2]", [IMAGE]),
+        Node("fit_hw64", "cast", inputs=(Ref("fit_hw"),), args={"dtype": "FLOAT64"}),
+        expr("fit_scale", f"{float(size)} / math.{side}(fit_hw64[0], fit_hw64[1])", ["fit_hw64"]),
+        expr("fit_exact", "fit_hw64 * fit_scale", ["fit_hw64", "fit_scale"]),
+        expr("fit_up", "math.floor(fit_exact + 0.5)", ["fit_exact"]),
+        # half to even: where fit_exact is a whole number and a half, an odd fit_up goes down
         expr(
-            "fit_size",
-            "1.0 * math.max(fit_up - (fit_twice % (2 * fit_side) == fit_side) * (fit_up % 2), 1)",
-            ["fit_up", "fit_twice", "fit_side"],
+            "fit_round",
+            "math.max(fit_up - (fit_up - fit_exact == 0.5) * (fit_up - 2 * math.floor(fit_up / 2)), 1)",
+            ["fit_up", "fit_exact"],
         ),
+        Node("fit_size", "cast", inputs=(Ref("fit_round"),), args={"dtype": "FLOAT"}),
         step("resize", "resize", {"size": Ref("fit_size"), **_resize_args(args)}),
     )
     mapped = _resized(nodes[-1], args)
-    return Mapped(nodes, mapped.fidelity, mapped.differences, frozenset({"fit_side", "fit_twice"}))
+    return Mapped(nodes, mapped.fidelity, mapped.differences, frozenset({"fit_hw"}))
 
 
 def _no_downscale_area(args: Args) -> None:
