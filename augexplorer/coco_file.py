@@ -125,19 +125,29 @@ SIZE_THRESHOLD = 0.1
 
 
 def images_read(
-    index: CocoIndex, file_names: Sequence[str], *, skip_empty: bool, size_threshold: float
+    index: CocoIndex,
+    file_names: Sequence[str],
+    *,
+    skip_empty: bool,
+    size_threshold: float,
+    include_iscrowd: bool = True,
 ) -> int:
     """How many of `file_names` (images of `index`) DALI's ``readers.coco`` reads in an epoch:
     all of them, or with ``skip_empty`` those with a box at least ``size_threshold`` wide and
-    high (crowd boxes count; measured on DALI 2.4: a 0 x 0 box counts at size_threshold 0)."""
+    high, crowd boxes counting unless ``include_iscrowd`` is false (measured on DALI 2.4: a
+    0 x 0 box counts at size_threshold 0)."""
     if not skip_empty:
         return len(file_names)
     by_name = {image.file_name: image for image in index.images}
+
+    def kept(o: CocoObject) -> bool:
+        large = o.box[2] >= size_threshold and o.box[3] >= size_threshold
+        return large and (include_iscrowd or not o.iscrowd)
+
     return sum(
         1
         for name in file_names
-        if (image := by_name.get(name)) is not None
-        and any(o.box[2] >= size_threshold and o.box[3] >= size_threshold for o in image.objects)
+        if (image := by_name.get(name)) is not None and any(kept(o) for o in image.objects)
     )
 
 

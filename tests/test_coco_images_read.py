@@ -72,6 +72,7 @@ def dalis_count(path: Path, **args: object) -> int:
     [
         {},
         {"skip_empty": True},
+        {"skip_empty": True, "include_iscrowd": False},
         *({"skip_empty": True, "size_threshold": t} for t in (0.0, 0.01, 15.0)),
     ],
 )
@@ -83,6 +84,7 @@ def test_the_count_is_what_dalis_reader_reads(coco: Path, args: dict[str, object
         names,
         skip_empty=bool(args.get("skip_empty")),
         size_threshold=float(args.get("size_threshold", SIZE_THRESHOLD)),  # type: ignore[arg-type]
+        include_iscrowd=bool(args.get("include_iscrowd", True)),
     )
     assert ours == dalis_count(coco, **args)
 

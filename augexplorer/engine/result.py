@@ -272,6 +272,7 @@ class RunResult:
                 data.coco_images,
                 skip_empty=bool(args.get("skip_empty")),
                 size_threshold=float(args.get("size_threshold", SIZE_THRESHOLD)),
+                include_iscrowd=bool(args.get("include_iscrowd", True)),
             )
         return files, args
 
