@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from exported_runner import run_exported
 
 from augexplorer import Random, Session, Source, chain
@@ -102,3 +103,16 @@ def test_the_loader_reads_the_batches_the_explorer_shows(tmp_path: Path) -> None
         expected = set(range(COUNT)) if world == 1 else set(range(rank * 4, 4 + rank * 5))
         assert seen == expected, name  # its shard, whole, every epoch
     assert explorer(0, None)[4][1] == [False, True]  # 9 samples: the epoch's last batch padded
+
+
+def test_a_shard_with_no_array_is_said_on_both_sides(tmp_path: Path) -> None:
+    from pipeline_files import load_module
+
+    from augexplorer.errors import DataError
+
+    images = [np.full((16, 16, 3), 10 * i, np.uint8) for i in range(3)]
+    with pytest.raises(DataError, match=r"shard 0 of 4 holds no array: 3 arrays for 4 ranks"):
+        Session(graph(), data=(images, [0, 1, 2]), device_id=None, rank=0, world_size=4).run()
+    module = load_module(Path(export(graph(), tmp_path / "arrays_module.py")))
+    with pytest.raises(ValueError, match=r"shard 0 of 4 holds no image: 3 images for 4 ranks"):
+        module.make_loader((images, [0, 1, 2]), device="cpu", shard_id=0, num_shards=4)

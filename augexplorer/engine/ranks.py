@@ -63,7 +63,7 @@ def _step_for_rank(step: Step, rank: int, world_size: int | None) -> Step:
     source = step.source
     if source is not None and world_size is not None:
         # an arrays source has no reader: its shard rides with the reader arguments all the
-        # same, for the batches the session feeds (engine.runners.array_shard)
+        # same, for the batches the session feeds (engine.epoch_padding.array_shard)
         shard = {"shard_id": rank, "num_shards": world_size}
         source = dataclasses.replace(source, reader_args={**source.reader_args, **shard})
     if seed == step.seed and source is step.source:

@@ -292,7 +292,7 @@ class RunResult:
         arrays = self._arrays_read
         if arrays is not None:
             count, shard = arrays
-            length = array_epoch_length(count, **shard)
+            length = array_epoch_length(count, num_shards=shard["num_shards"])
             batch = self.plan.spec.batch_size
             return -(-length // batch) if length and batch else None
         read = self._files_read

@@ -17,6 +17,7 @@ from ..blocks import Block
 from ..builder import call_block, call_source, call_step
 from ..catalog.fed_shapes import FED_SHAPES, INPUT_RANK, NOT_FED, NOT_FED_WITH
 from ..data import SourceData
+from ..errors import DataError
 from ..plan import Step
 from ..spec import Ref
 from .epoch_padding import array_samples, array_shard
@@ -511,7 +512,15 @@ def array_batch(
     (:func:`.epoch_padding.array_samples`)."""
     import numpy as np
 
-    picked, _ = array_samples(len(data.arrays), batch_size, index, **array_shard(step))
+    shard = array_shard(step)
+    picked, _ = array_samples(len(data.arrays), batch_size, index, **shard)
+    if not picked:
+        count, ranks = len(data.arrays), shard["num_shards"]
+        raise DataError(
+            f"shard {shard['shard_id']} of {ranks} holds no array: {count} arrays for {ranks} "
+            "ranks, so this rank would read nothing",
+            fix=f"preview a rank below {count}, or give at least as many arrays as ranks",
+        )
     images = [data.arrays[i] for i in picked]
     labels = [np.array([data.labels[i]], dtype=np.int32) for i in picked]
     return images, labels

@@ -573,6 +573,9 @@ class Session:
                 runner.run()
         try:
             outputs, time_ms = runner.run()
+        except DataError:  # the data itself (an empty shard): said as it is
+            self._source_runners.pop(step.id, None)
+            raise
         except Exception as error:
             self._source_runners.pop(step.id, None)
             named = _paths_in(str(error), self._data[step.id].files)

@@ -539,7 +539,7 @@ class _Writer:
     def _loader_template(self) -> str:
         if self.spec.schedules:
             return template_schedules.loader(
-                template._LOADER_START.replace(
+                template.READER_LOADER_START.replace(
                     "@@data_doc@@", "a folder of class sub-folders, or a file list"
                 ),
                 labelled=self.labels_output is not None,

@@ -252,7 +252,12 @@ ARRAY_SOURCE = '''class ArrayBatches:
     def __init__(self, images, labels, batch_size, shard_id=0, num_shards=1):
         start = len(images) * shard_id // num_shards
         stop = len(images) * (shard_id + 1) // num_shards
-        self.length = -(-len(images) // num_shards) if num_shards > 1 else stop - start
+        if stop <= start:
+            raise ValueError(
+                f"shard {shard_id} of {num_shards} holds no image: {len(images)} images for "
+                f"{num_shards} ranks (fix: give at least as many images as ranks)"
+            )
+        self.length = -(-len(images) // num_shards)
         self.images = [image if image.ndim == 3 else image[:, :, None] for image in images]
         self.images = self.images[start:stop]
         labels = labels if labels is not None else [0] * len(images)
@@ -343,7 +348,11 @@ def make_loader(
         num_shards = int(os.environ.get("WORLD_SIZE", "1"))
     if last_batch_policy is None:
         last_batch_policy = LastBatchPolicy.FILL if num_shards > 1 else LastBatchPolicy.PARTIAL
-    if num_shards > 1 and last_batch_policy == LastBatchPolicy.DROP:
+@@drop_check@@    device_id = int(os.environ.get("LOCAL_RANK", "0")) if device == "gpu" else None
+'''
+
+# A reader's loader only: in-memory arrays have no reader, and DROP reads them whole batches.
+_DROP_CHECK = """    if num_shards > 1 and last_batch_policy == LastBatchPolicy.DROP:
         # DALI's iterator would end every rank's epoch at the smaller shards' whole batches and
         # leave the rest of its reader's shard to open the next epoch (padding copies, files
         # read twice while others are not read)
@@ -352,8 +361,8 @@ def make_loader(
             "each epoch in the reader, to open the next one (fix: FILL, the default on several "
             "ranks, or PARTIAL)"
         )
-    device_id = int(os.environ.get("LOCAL_RANK", "0")) if device == "gpu" else None
-'''
+"""
+READER_LOADER_START = _LOADER_START.replace("@@drop_check@@", _DROP_CHECK)
 
 _PIPELINE_OPTIONS = """        device=device,
         shard_id=shard_id,
@@ -366,7 +375,7 @@ _PIPELINE_OPTIONS = """        device=device,
 """
 
 LOADER_FILES = (
-    _LOADER_START.replace("@@data_doc@@", "a folder of class sub-folders, or a file list")
+    READER_LOADER_START.replace("@@data_doc@@", "a folder of class sub-folders, or a file list")
     + """    files, labels, _ = read_data(data)
     pipe = @@function@@(
         files,
@@ -385,7 +394,7 @@ LOADER_FILES = (
 )
 
 LOADER_LABELLED = (
-    _LOADER_START.replace("@@data_doc@@", "a folder of class sub-folders, or a file list")
+    READER_LOADER_START.replace("@@data_doc@@", "a folder of class sub-folders, or a file list")
     + """    files, labels, label_table = read_data(data)
     pipe = @@function@@(
         files,
@@ -405,7 +414,7 @@ LOADER_LABELLED = (
 )
 
 LOADER_ARRAYS = (
-    _LOADER_START.replace(
+    _LOADER_START.replace("@@drop_check@@", "").replace(
         "@@data_doc@@", "(images, labels): HxWxC uint8 arrays and one integer label each"
     )
     + """    images, labels = data

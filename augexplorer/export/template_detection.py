@@ -17,7 +17,7 @@ target's ``boxes`` float32 (N, 4) pixels x1, y1, x2, y2 and ``labels`` int64 (N,
 
 from __future__ import annotations
 
-from .template import _LOADER_START, _MAIN, _PIPELINE_OPTIONS, HEADER, PIPELINE
+from .template import _MAIN, _PIPELINE_OPTIONS, HEADER, PIPELINE, READER_LOADER_START
 
 
 def _replaced(text: str, old: str, new: str) -> str:
@@ -189,7 +189,7 @@ class DetectionIterator(DALIGenericIterator):
 LOADER_COCO = (
     _replaced(
         _replaced(
-            _LOADER_START,
+            READER_LOADER_START,
             "    data=DATA,\n",
             "    annotations_file=ANNOTATIONS_FILE,\n    file_root=FILE_ROOT,\n    images=None,\n"
             '    target_format="graph",\n',
