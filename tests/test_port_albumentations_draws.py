@@ -442,3 +442,22 @@ def test_coarse_dropout_defaults_are_albumentations_2(code: str) -> None:
         return float((out[..., 0] == 0).mean())
 
     _same_distribution(code, white, erased)
+
+
+@pytest.mark.filterwarnings("ignore:Argument\\(s\\) .* are not valid:UserWarning")
+def test_coarse_dropouts_1x_names_are_ignored_as_2x_ignores_them() -> None:
+    """2.x warns that max_holes, max_height and max_width are not valid and erases with its
+    defaults; a Python file is ported as 2.x runs it, and the note says so."""
+    code = "A.CoarseDropout(max_holes=8, max_height=8, max_width=8, p=1)"
+    white = np.full((224, 224, 3), 255, np.uint8)
+
+    def erased(out: np.ndarray) -> float:
+        return float((out[..., 0] == 0).mean())
+
+    _same_distribution(code, white, erased)
+    (found,) = read_source(f"import albumentations as A\nt = A.Compose([{code}])\n")
+    (step,) = port(found.compose).steps
+    assert any(
+        "1.x's max_holes, max_height, max_width are left out" in d for d in step.origin.differences
+    )
+    assert step.call.kwargs["max_holes"] == 8  # the origin is the call as written

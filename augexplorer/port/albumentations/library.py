@@ -12,6 +12,7 @@ as a handler, and the composes as groups with albumentations' own semantics (2.x
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from typing import Any
 
@@ -322,6 +323,41 @@ def _as_in_1x(call: TransformCall, context: PortContext) -> Grade:
     return Grade("approximate", (*grade.differences, note))
 
 
+# Names albumentations 1.x took and 2.x ignores (with a warning, its defaults applying): a
+# Python file is ported as 2.x runs it, so they are left out there and said; a saved file of
+# 1.x (its version recorded) is read with them.
+NAMES_2X_IGNORES: dict[str, tuple[str, ...]] = {
+    "CoarseDropout": (
+        "max_holes",
+        "min_holes",
+        "max_height",
+        "min_height",
+        "max_width",
+        "min_width",
+        "fill_value",
+        "mask_fill_value",
+    ),
+}
+
+
+def _as_in_2x(call: TransformCall, context: PortContext) -> Grade:
+    ignored = [name for name in NAMES_2X_IGNORES[call.name] if name in call.kwargs]
+    if not ignored:
+        return handle(call, context)
+    kept = dataclasses.replace(
+        call, kwargs={k: v for k, v in call.kwargs.items() if k not in ignored}
+    )
+    if _forced(call, context):  # a OneOf's pick: applied whatever its p says, as before
+        _force((kept,), context)
+    grade = handle(kept, context)
+    note = (
+        f"albumentations 1.x's {', '.join(ignored)} are left out, as 2.x ignores them (with a "
+        "warning), its defaults applying (running 1.x? save the pipeline with A.save and import "
+        "that file: it records its version)"
+    )
+    return Grade(grade.fidelity, (*grade.differences, _sentence(note)))
+
+
 def _mapping(version: int = 2) -> LibraryMapping:
     """The mapping for files of albumentations `version` (1 or 2; Python files: 2): only
     SomeOf's semantics changed between them."""
@@ -348,6 +384,9 @@ def _mapping(version: int = 2) -> LibraryMapping:
     if version < 2:
         for name in CHANGED_SINCE_1X:
             handlers[name] = _as_in_1x
+    else:
+        for name in NAMES_2X_IGNORES:
+            handlers[name] = _as_in_2x
     nearest["Lambda"] = "python_function"
     return LibraryMapping(
         LIBRARY,
