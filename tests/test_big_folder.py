@@ -512,7 +512,8 @@ def test_the_panel_runs_again_when_the_look_finds_a_bad_file(
     opened = session(root, catalog, skip_bad=True)
     runs: list[object] = []
     notes = DataNotes(on_bad_found=lambda: runs.append(notes.show(opened.run())))
-    notes.show(opened.run())
+    first_result = opened.run()
+    notes.show(first_result)
     notes.refresh()
     assert runs == []  # nothing found yet
     survey = opened.result.sources["source"].survey if opened.result else None
@@ -521,3 +522,9 @@ def test_the_panel_runs_again_when_the_look_finds_a_bad_file(
     assert len(runs) == 1 and "notes.jpg" in notes.value
     notes.refresh()
     assert len(runs) == 1  # left out now: no run again
+    # a run again that fails leaves the old result shown: asked once, not on every tick
+    failing = DataNotes(on_bad_found=lambda: runs.append(None))
+    failing.show(first_result)
+    failing.refresh()
+    failing.refresh()
+    assert len(runs) == 2

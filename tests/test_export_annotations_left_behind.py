@@ -68,3 +68,11 @@ def test_the_command_line_says_it_as_a_warning_line(
     assert main(["export", str(graph), "-o", str(tmp_path / "rotated.py")]) == 0
     err = capsys.readouterr().err
     assert err.startswith("warning: ") and "boxes no longer match the images after 'rot'" in err
+
+
+def test_the_images_need_not_be_the_first_output() -> None:
+    spec = rotated()
+    reordered = dict(reversed(list(spec.outputs.items())))
+    assert next(iter(reordered)) != "images"
+    moved = GraphSpec(spec.nodes, reordered, batch_size=spec.batch_size, seed=spec.seed)
+    assert left_behind(moved) == ["boxes no longer match the images after 'rot' (rotate)"]

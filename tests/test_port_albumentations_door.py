@@ -277,3 +277,17 @@ def test_a_clipping_transform_after_normalize_is_said_to_differ(tmp_path: Path) 
     image = np.random.default_rng(0).integers(0, 256, (32, 32, 3), dtype=np.uint8)
     theirs = eval(f"A.Compose([{body}])", {"A": A})(image=image)["image"]  # the test's own text
     assert theirs.min() >= 0.0 and theirs.max() <= 1.0  # what the note says albumentations does
+
+
+@pytest.mark.filterwarnings("ignore:Using lambda is incompatible:UserWarning")
+def test_a_live_compose_read_from_its_attributes_still_says_its_box_settings() -> None:
+    A = pytest.importorskip("albumentations")
+    from augexplorer.port import port_object
+
+    transform = A.Compose(
+        [A.HorizontalFlip(), A.Lambda(image=lambda x, **_: x)],
+        bbox_params=A.BboxParams(format="coco", label_fields=["labels"]),
+    )
+    said = [item.transform for item in port_object(transform).spec.not_ported]
+    assert any(text.startswith("Compose(bbox_params=") for text in said), said
+    assert any(text.startswith("Lambda(") for text in said), said

@@ -48,3 +48,10 @@ def test_other_failures_and_other_nodes_keep_dalis_words() -> None:
 def test_the_class_is_read_with_or_without_its_module() -> None:
     assert transform_class(CROP) == "RandomCrop"
     assert transform_class(dataclasses.replace(CROP, transform="v2.RandomCrop(8)")) == "RandomCrop"
+
+
+def test_an_albumentations_crop_on_a_small_image_names_its_fix() -> None:
+    crop = Origin("albumentations", "RandomCrop(64, 64)", "distribution", line=3)
+    said = in_library_words(dali_words(), crop)
+    assert "albumentations raises here too (CropSizeError)" in str(said)
+    assert said.fix is not None and "A.SmallestMaxSize or A.PadIfNeeded" in said.fix

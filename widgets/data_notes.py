@@ -30,6 +30,7 @@ class DataNotes(widgets.HTML):
         self._timer: asyncio.TimerHandle | None = None
         # runs the graph again: bad files found behind the grid change the batch training reads
         self.on_bad_found = on_bad_found
+        self._ran_again_for: RunResult | None = None  # the result it last ran again after
 
     def show(self, result: RunResult | None) -> None:
         self._shown = result
@@ -58,7 +59,13 @@ class DataNotes(widgets.HTML):
         """Draw the notes of the result shown last again (its sources' looks went on); where
         the look found bad files that are left out, run again to show training's batch."""
         shown = self._shown
-        if shown is not None and self.on_bad_found is not None and shown.bad_files_found_since():
+        if (
+            shown is not None
+            and shown is not self._ran_again_for  # once: a run that fails keeps this result
+            and self.on_bad_found is not None
+            and shown.bad_files_found_since()
+        ):
+            self._ran_again_for = shown
             self.on_bad_found()  # the new result's notes are shown with it
             if self._shown is not shown:
                 return

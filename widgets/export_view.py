@@ -41,6 +41,15 @@ UNAVAILABLE = (
 )
 
 
+def training_would_differ(caught: list[warnings.WarningMessage]) -> list[str]:
+    """What an export warned the module would get wrong (annotations off their objects)."""
+    try:
+        from augexplorer.export.annotations_note import AnnotationsLeftBehind
+    except ImportError:  # an installation without the exporter warns nothing
+        return []
+    return [str(w.message) for w in caught if issubclass(w.category, AnnotationsLeftBehind)]
+
+
 def find_generator() -> Callable[..., str] | None:
     """`augexplorer.export.generate`, or None where that module is missing."""
     try:
@@ -251,9 +260,8 @@ class ExportView(widgets.VBox):
             written += " (.py added to the name typed)"
         command = html.escape(f"python {shlex.quote(str(path))}")
         said = f"Wrote {written}: import it, or run <code>{command}</code>."
-        for warned in caught:  # what the module would get wrong (annotations off their objects)
-            if issubclass(warned.category, UserWarning):
-                said += f"<br><span class='ax-errors'>{html.escape(str(warned.message))}</span>"
+        for warning in training_would_differ(caught):
+            said += f"<br><span class='ax-errors'>{html.escape(warning)}</span>"
         failure = self._get_failure()
         if failure is not None:
             said += (

@@ -25,7 +25,16 @@ class PortedFailure:
 
 _OUTSIDE = ("out of bounds", "outside", "out_of_bounds_policy")
 
+_ALBUMENTATIONS_CROP = PortedFailure(
+    "an image is smaller than the crop: albumentations raises here too (CropSizeError)",
+    "make every image at least the crop's size before it (A.SmallestMaxSize or A.PadIfNeeded "
+    "before the crop)",
+    _OUTSIDE,
+)
+
 PORTED_FAILURES: dict[tuple[str, str], PortedFailure] = {
+    ("albumentations", "RandomCrop"): _ALBUMENTATIONS_CROP,
+    ("albumentations", "CenterCrop"): _ALBUMENTATIONS_CROP,
     ("torchvision", "RandomCrop"): PortedFailure(
         "an image (padded by padding=, if given) is smaller than the crop: torchvision raises "
         "here too",

@@ -558,7 +558,6 @@ class Session:
         )
 
     def _run_source(self, step: Step) -> tuple[list[Any], float]:
-        self._leave_out_found_bad(step)
         runner = self._source_runners.get(step.id)
         if runner is None or runner.step.digest != step.digest:
             runner = SourceRunner(
@@ -636,17 +635,6 @@ class Session:
                 self._source_runners.pop(step_id, None)
                 self._source_batches.clear()
                 self._data_generation += 1
-
-    def _leave_out_found_bad(self, step: Step) -> None:
-        """With skip_bad, leave out the bad files the background look found since the last
-        batch: the reader is built anew without them (and catches up to the current batch)."""
-        data = self._data.get(step.id)
-        if data is None or data.survey is None or not data.skip_bad:
-            return
-        found = data.found_bad()
-        if found:
-            self._data[step.id] = data.leaving_out(found)
-            self._source_runners.pop(step.id, None)
 
     def _run_error(self, step: Step, error: Exception, inputs: list[Any]) -> RunError:
         message = clean_dali_message(str(error))

@@ -23,19 +23,18 @@ def left_behind(spec: GraphSpec) -> list[str]:
     """For each image node that moves pixels while annotations the graph outputs stay behind,
     what no longer matches after it; empty where every output annotation follows its images."""
     outputs = list(spec.outputs.values())
-    if not outputs:
-        return []
-    tracks = tracks_at(spec, outputs[0].node)
-    if tracks is None:
-        return []
-    given = {kind for kind, ref in tracks.refs.items() if ref in outputs}
-    said = []
-    for image, kinds in tracks.left.items():
-        stale = [kind for kind in kinds if kind in given]
-        if stale:
+    said: list[str] = []
+    for output in outputs:  # the images wherever they are among the outputs
+        tracks = tracks_at(spec, output.node)
+        if tracks is None:
+            continue
+        given = {kind for kind, ref in tracks.refs.items() if ref in outputs}
+        for image, kinds in tracks.left.items():
+            stale = [kind for kind in kinds if kind in given]
             node = spec.node(image)
-            op = getattr(node, "op", "?")
-            said.append(f"{', '.join(stale)} no longer match the images after {image!r} ({op})")
+            text = f"{', '.join(stale)} no longer match the images after {image!r} ({node.op})"
+            if stale and text not in said:
+                said.append(text)
     return said
 
 

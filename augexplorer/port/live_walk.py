@@ -50,7 +50,29 @@ def describe(obj: Any) -> dict[str, Any]:
                 children = [describe(child) for child in held]
                 continue
         kwargs[name] = encode(value)
+    kwargs.update(_target_settings(obj))
     return {"module": module, "name": cls.__name__, "kwargs": kwargs, "children": children}
+
+
+# albumentations' targets beside the image, as a Compose keeps them (its `processors`), by the
+# argument that set them
+_TARGETS = {"bboxes": "bbox_params", "keypoints": "keypoint_params"}
+
+
+def _target_settings(obj: Any) -> dict[str, Any]:
+    """A Compose's box and keypoint settings where they are not attributes of their own (read
+    from the attributes, albumentations keeps them as processors): so that they are still said
+    to be left out of the port."""
+    processors = getattr(obj, "processors", None)
+    if not isinstance(processors, dict):
+        return {}
+    found: dict[str, Any] = {}
+    for target, name in _TARGETS.items():
+        params = getattr(processors.get(target), "params", None)
+        if params is not None:
+            to_dict = getattr(params, "to_dict_private", None)
+            found[name] = encode(to_dict() if callable(to_dict) else repr(params))
+    return found
 
 
 def held_transforms(value: Any) -> list[Any] | None:

@@ -12,6 +12,7 @@ from ..model import PortResult, Refusal, TransformCall
 from .library import MAPPING, MAPPING_1X
 from .registry import LIBRARY
 from .saved import (
+    TARGET_PARAMS,
     SavedFormError,
     SavedPipeline,
     is_saved_file,
@@ -110,10 +111,6 @@ def port(
         seed=seed,
         finish=targets_left_out,
     )
-
-
-# A Compose's settings for targets beside the image, and what they carry
-TARGET_PARAMS = {"bbox_params": "boxes", "keypoint_params": "keypoints"}
 
 
 def untargeted(compose: TransformCall) -> list[Refusal]:

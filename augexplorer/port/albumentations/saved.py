@@ -30,8 +30,9 @@ VERSION_KEY = "__version__"
 # Keys of a saved compose that say how boxes, keypoints and extra targets travel: nothing a port
 # of the image pipeline uses, so they are not arguments of the call.
 _COMPOSE_ONLY = frozenset({"additional_targets", "is_check_shapes", "strict"})
-# kept where given: the port says it does not carry them
-_TARGET_PARAMS = frozenset({"bbox_params", "keypoint_params"})
+# A Compose's settings for targets beside the image, and what they carry: kept where given,
+# the port says it does not carry them
+TARGET_PARAMS = {"bbox_params": "boxes", "keypoint_params": "keypoints"}
 # Saved by 1.x next to p; 2.x dropped it (always_apply=True is p=1).
 _ALWAYS_APPLY = "always_apply"
 _OWN_PREFIX = "albumentations."
@@ -130,7 +131,7 @@ def _call(node: object, where: str) -> TransformCall:
     for key, value in node.items():
         if key in (CLASS_KEY, "transforms") or key in _COMPOSE_ONLY:
             continue
-        if key in _TARGET_PARAMS and not value:  # no boxes or keypoints asked for
+        if key in TARGET_PARAMS and not value:  # no boxes or keypoints asked for
             continue
         if key == _ALWAYS_APPLY:
             if value:  # 1.x: applied whatever p says
