@@ -291,3 +291,13 @@ def test_a_live_compose_read_from_its_attributes_still_says_its_box_settings() -
     said = [item.transform for item in port_object(transform).spec.not_ported]
     assert any(text.startswith("Compose(bbox_params=") for text in said), said
     assert any(text.startswith("Lambda(") for text in said), said
+
+
+def test_a_compose_p_the_file_does_not_give_is_said(tmp_path: Path) -> None:
+    path = _compose_file(tmp_path, "[A.HorizontalFlip(p=1)], p=float(sys.argv[1])")
+    path.write_text("import sys\n" + path.read_text())
+    result = port_file(path)
+    (kept,) = result.spec.not_ported
+    assert kept.transform == "Compose(p=float(sys.argv[1]))"
+    assert "ported as applied to every image" in kept.reason
+    assert [s.call.name for s in result.steps] == ["HorizontalFlip"]

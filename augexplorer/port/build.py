@@ -422,9 +422,17 @@ def build_graph(
     # whole pipeline, an albumentations Compose with p < 1) as the one transform it is, so that
     # its coin or pick is kept
     p = compose.kwargs.get("p", 1.0)
-    always = not isinstance(p, int | float) or isinstance(p, bool) or p >= 1
+    readable = isinstance(p, int | float) and not isinstance(p, bool)
+    always = not readable or p >= 1
     whole = compose.name in COMPOSES.get(compose.library, ()) and compose.children and always
     context.port_children(compose.children if whole else [compose])
+    if whole and not readable:  # p=args.p: ported as always applied, and said
+        call = TransformCall(compose.library, compose.name, kwargs={"p": p}, line=compose.line)
+        reason = (
+            f"its p={getattr(p, 'text', p)} is not a number the file gives, so its transforms "
+            "are ported as applied to every image (fix: write the number in the file)"
+        )
+        context.refusals.append(Refusal(call, reason))
     if finish is not None:
         finish(context)
     nodes: tuple[Any, ...] = (source, decode, *context.nodes)
