@@ -257,10 +257,17 @@ function showSelected(el) {
   el.scrollTop += box.top - seen.top - (el.clientHeight - box.height) / 2;
 }
 
-// Notebook 7 binds the arrow keys to heading navigation for anything focused in a notebook in
-// command mode, so a focused slider handle or dropdown in the panel would never see them.
-// Lumino skips its shortcuts for an element marked with this attribute.
+// A notebook in command mode binds keys to whatever is focused in it and not a text box: Notebook
+// 7's arrows move between headings, and JupyterLab's `a`, `b` and `d d` insert and delete cells
+// (a key pressed with a tile or a button of the panel focused deleted the panel's own cell).
+// Lumino skips its shortcuts for a focused element marked with this attribute (an ancestor's
+// mark is not enough: the focused element itself matches the shortcut's selector first), so
+// every element of the panel that takes focus and is not a text box is marked.
 const KEEP_KEYS = "data-lm-suppress-shortcuts";
+const FOCUSABLE = [
+  ".noUi-handle", "select", "button", "summary", "a[href]", "[tabindex]",
+  "input[type=checkbox]", "input[type=radio]", "input[type=range]", "input[type=color]",
+].map((s) => `${s}:not([${KEEP_KEYS}])`).join(", ");
 
 function keepKeys(el, tries = 40) {
   const root = el.closest(".ax-explorer");
@@ -271,8 +278,7 @@ function keepKeys(el, tries = 40) {
   if (root.dataset.axKeys) return;
   root.dataset.axKeys = "1";
   const mark = () =>
-    root.querySelectorAll(`.noUi-handle:not([${KEEP_KEYS}]), select:not([${KEEP_KEYS}])`)
-      .forEach((n) => n.setAttribute(KEEP_KEYS, "true"));
+    root.querySelectorAll(FOCUSABLE).forEach((n) => n.setAttribute(KEEP_KEYS, "true"));
   mark();
   new MutationObserver(mark).observe(root, { childList: true, subtree: true });
   // Shift+arrow on a slider moves ten steps (the slider itself moves one per key press).

@@ -250,6 +250,8 @@ class LargeZoom {
     let drag = null;
     view.addEventListener("pointerdown", (e) => {
       if (e.button !== 0) return;
+      // a drag's preventDefault keeps focus where it was (the notebook): the keys are the view's
+      view.closest(".ax-large")?.focus({ preventScroll: true });
       if (this.state.split && this.nearSplit(box, e)) {
         drag = { split: true };
       } else {

@@ -172,6 +172,7 @@ class TileGrid {
     el.setAttribute(KEEP_KEYS, "true");
     this.large = h("div", "ax-large", el);
     this.large.tabIndex = 0;
+    this.large.setAttribute(KEEP_KEYS, "true"); // the focused element itself (graph_view.js)
     this.large.hidden = true;
     this.grid = h("div", "ax-tiles", el);
     this.large.addEventListener("keydown", (e) => this.key(e));
@@ -350,6 +351,7 @@ class TileGrid {
     this.tileEls = tiles.map((tile) => {
       const fig = h("figure", "ax-tile", this.grid);
       fig.tabIndex = 0;
+      fig.setAttribute(KEEP_KEYS, "true");
       const pictures = h("div", "ax-tile-pictures", fig);
       (tile.pictures || []).forEach(() => {
         const box = h("div", "ax-tile-picture", pictures);

@@ -1,0 +1,61 @@
+"""Keys pressed in the panel stay in the panel: with a tile, the large view, a toolbar button
+or a checkbox focused, JupyterLab's command-mode keys (`a`, `b` insert a cell, `d d` deletes
+one, `m` makes it markdown) do nothing to the notebook. A trial found `d d` in the large view
+deleting the panel's own cell."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .harness import Server, open_panel, write_panel_notebook
+
+pytestmark = pytest.mark.browser
+
+FOLDER = "keys"
+PANEL = "from augexplorer import Explorer\nExplorer('basic', batch_size=4, autosave=None)"
+FOCUSED = {
+    "tile": ".ax-explorer .ax-tile",
+    "large view": ".ax-explorer .ax-large",
+    "Run button": ".ax-explorer .ax-run",
+    "checkbox": ".ax-explorer input[type=checkbox]",
+}
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, lab: Server) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = context.new_page()
+    path = write_panel_notebook(lab.root, FOLDER, "keys", PANEL)
+    open_panel(page, lab, "keys", path, ".ax-explorer .ax-tile canvas[data-key]")
+    yield page
+    context.close()
+
+
+def cells(page: Any) -> list[str]:
+    """Each cell of the open notebook, by its kind."""
+    return page.evaluate(
+        "() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].map((c) =>"
+        " c.classList.contains('jp-CodeCell') ? 'code' : 'other')"
+    )
+
+
+@pytest.mark.parametrize("what", list(FOCUSED))
+def test_command_mode_keys_leave_the_notebook_alone(page: Any, what: str) -> None:
+    before = cells(page)
+    if what == "large view":
+        page.locator(".ax-explorer .ax-tile").first.click()
+        page.locator(".ax-explorer .ax-large").wait_for(state="visible", timeout=30_000)
+    target = page.locator(FOCUSED[what]).first
+    target.focus()
+    assert page.evaluate("() => document.activeElement.closest('.ax-explorer') !== null")
+    for key in ("a", "b", "m", "d", "d"):
+        page.keyboard.press(key)
+    page.wait_for_timeout(300)
+    assert cells(page) == before, what
+    assert page.locator(".ax-explorer").count() == 1  # the panel's cell is still there
+    if what == "large view":
+        page.keyboard.press("Escape")  # the view's own key still works
+        page.locator(".ax-explorer .ax-large").wait_for(state="hidden", timeout=10_000)
