@@ -4,6 +4,7 @@ Real DALI on the CPU."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from pathlib import Path
 
@@ -85,3 +86,26 @@ def test_a_failing_edit_of_the_same_graph_keeps_its_last_good_result(
     assert "showing the last good result" in panel.errors.value
     panel.undo()
     assert panel.state.ok
+
+
+def test_a_broken_file_of_the_same_graphs_name_shows_no_old_pictures(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    """Found in a trial: a saved basic graph edited by hand (a node removed, an operator named
+    'flipp') and loaded showed the replaced graph's pictures as its "last good output", since
+    the two graphs had one name."""
+    from augexplorer.spec import dumps
+
+    panel = Explorer("basic", batch_size=2, autosave=tmp_path / "autosave.json", catalog=catalog)
+    assert panel.result is not None and panel.grid.tiles.tiles
+    edited = panel.spec.remove("rotate").replace_node(
+        dataclasses.replace(panel.spec.node("flip"), op="flipp")
+    )
+    assert edited.name == panel.spec.name
+    path = tmp_path / "basic_other_bad.json"
+    path.write_text(dumps(edited))
+    panel._now(lambda: panel.controller.load(path))
+    panel.flush()
+    assert panel.state.failure is not None
+    assert panel.result is None and panel.grid.tiles.tiles == []  # nothing of the old graph
+    assert "another graph's" in html.unescape(panel.errors.value)

@@ -503,7 +503,7 @@ class Controller:
         return save(self._spec, path, overwrite=overwrite)
 
     def load(self, path: str | Path) -> PanelState:
-        return self.replace(load(path), label=f"loaded {path}")
+        return self.replace(load(path), label=f"loaded {path}", from_file=True)
 
     def restore(self, spec: GraphSpec, history: Record | None = None) -> PanelState:
         """Bring back an autosaved graph (undoable like any edit), with the undo `history`
@@ -525,10 +525,14 @@ class Controller:
         if history is not None and history.current == self._spec:
             self.history.take_up(history)
 
-    def replace(self, spec: GraphSpec, label: str = "") -> PanelState:
-        """Swap the whole graph for `spec` (undoable like any edit); edits count from here."""
+    def replace(self, spec: GraphSpec, label: str = "", *, from_file: bool = False) -> PanelState:
+        """Swap the whole graph for `spec` (undoable like any edit); edits count from here.
+        A graph of another name is another graph: the result so far is not its own, and a
+        failing new graph shows none rather than the old pictures. So is a file's graph of the
+        same name that differs (`from_file`): it may hold anything (found in a trial: a saved
+        graph edited by hand showed the replaced graph's pictures as its last good output)."""
         self._selected = None
-        if spec.name != self._spec.name:  # another graph: the result so far is not its own
+        if spec.name != self._spec.name or (from_file and spec != self._spec):
             self._graph_count += 1
         state = self.edit(spec, label=label or f"replaced the graph with {spec.name}")
         self._base = self._spec
