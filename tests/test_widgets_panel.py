@@ -493,3 +493,21 @@ def test_a_slider_step_draws_the_grid_inside_its_message_and_the_panel_after() -
     in_own_thread(lambda: asyncio.run(drag()))
     assert seen["grid at once"] and seen["history at once"]
     assert "1.4" in seen["history after"] and seen["value"] == 1.4
+
+
+def test_a_failed_exports_message_goes_once_the_graph_changes(
+    explorer: Explorer, tmp_path: Path
+) -> None:
+    """Found in a trial: "Export failed" of a graph since undone stayed above a valid module."""
+    if export_module.find_exporter() is None:
+        pytest.skip("augexplorer.export is not installed")
+    target = tmp_path / "taken.py"
+    target.write_text("# someone else's file\n")
+    browser_update(explorer.export_view.path, value=str(target))
+    explorer.export_view.button.click()
+    assert "Export failed" in explorer.export_view.message.value
+    explorer.export_view.graph_changed()  # a redraw of the same graph keeps it
+    assert "Export failed" in explorer.export_view.message.value
+    explorer._now(lambda: explorer.controller.set_arg("flip", "horizontal", 1))
+    explorer.flush()
+    assert "Export failed" not in explorer.export_view.message.value

@@ -102,6 +102,7 @@ class ExportView(widgets.VBox):
         self.copy = CopyButton()
         self.source = ""  # the module shown (and copied); "" when none can be made
         self._made_from: GraphSpec | None = None  # the graph `source` was made from
+        self._failed_for: GraphSpec | None = None  # the graph whose export failed, said below
         self._written: tuple[Path, GraphSpec, str] | None = None  # the last file written
         self._marked_stale = False
         self.visible = False  # whether the tab is open: code is made only then
@@ -153,6 +154,9 @@ class ExportView(widgets.VBox):
     def graph_changed(self) -> None:
         """Cheap, called on every redraw of the panel: code made from another graph than the one
         shown is marked as such (once) until :meth:`refresh` makes the current graph's."""
+        if self._failed_for is not None and self._get_spec() != self._failed_for:
+            self.message.value = ""  # an export of the graph before failed: not this one's
+            self._failed_for = None
         if self._made_from is None or self._marked_stale:
             return
         spec = self._get_spec()
@@ -182,7 +186,8 @@ class ExportView(widgets.VBox):
         try:
             source = generator(spec)
         except (AugExplorerError, ValueError) as error:
-            self._show_source(spec, "", f"This graph cannot be exported as it is: {error}")
+            said = str(error).removeprefix("the graph cannot be exported: ")
+            self._show_source(spec, "", f"This graph cannot be exported as it is: {said}")
             return
         except Exception as error:  # never a traceback in the panel; the tab says what failed
             said = f"{type(error).__name__}: {error}"
@@ -252,7 +257,9 @@ class ExportView(widgets.VBox):
             self.message.value = (
                 f"<span class='ax-errors'>Export failed: {html.escape(said)}</span>"
             )
+            self._failed_for = spec
             return None
+        self._failed_for = None
         written = f"<code>{html.escape(str(path))}</code>"
         if not typed:
             written += " (the box was empty: the graph's default name)"
