@@ -113,3 +113,12 @@ def test_how_values_are_drawn_is_said_for_every_kind_but_8_bit_pixels() -> None:
     assert drawn_as(np.float32, None).startswith("float32 values drawn as pixels: times 255")
     assert "divided by 257" in drawn_as(np.uint16, None)
     assert drawn_as(np.bool_, None) == "bool values drawn black (false) and white (true)"
+
+
+def test_captions_take_as_many_lines_as_asked() -> None:
+    """A long caption (a crop window, a flip and an angle) is cut after two lines by default;
+    `caption_lines` gives it room."""
+    result = Session("reference", batch_size=2, device_id=None).run()
+    short = render_node(result, cell=120, reuse=False)
+    tall = render_node(result, cell=120, reuse=False, caption_lines=5)
+    assert tall.size[0] == short.size[0] and tall.size[1] > short.size[1]

@@ -70,6 +70,7 @@ def render_node(
     samples: list[int] | None = None,
     annotations: bool = True,
     reuse: bool = True,
+    caption_lines: int = 2,
 ) -> Image.Image:
     """A grid of one node's output (the graph's image output by default), captioned with each
     sample's label and the random values drawn for it; an annotated graph's boxes, class names,
@@ -77,7 +78,8 @@ def render_node(
     kind only where the graph carried it through every geometric step to this node.
 
     The cells of samples whose pixels are those this node's grid showed last are reused
-    (`reuse` False draws every cell anew, as the first grid of a node is drawn)."""
+    (`reuse` False draws every cell anew, as the first grid of a node is drawn). A caption
+    takes at most `caption_lines` lines, cut with "..." past them."""
     ref = result.final if ref is None else (Ref.parse(ref) if isinstance(ref, str) else ref)
     history = GRID_HISTORIES.of(("grid", str(ref))) if reuse else None
     if history is not None:
@@ -119,6 +121,7 @@ def render_node(
             cell=cell,
             columns=columns,
             annotations=[drawn[p] if p < len(drawn) else None for p in positions],
+            caption_lines=caption_lines,
         )
     if drawn:  # annotations are drawn into the cell: its pictures are kept per annotation
         cells = [
@@ -139,7 +142,7 @@ def render_node(
             lambda p: cell_picture(arrays[p], layout, normalization, cell),
             positions,
         )
-    return compose(cells, captions=texts, cell=cell, columns=columns)
+    return compose(cells, captions=texts, cell=cell, columns=columns, caption_lines=caption_lines)
 
 
 def _annotated_cell(
