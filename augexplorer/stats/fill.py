@@ -38,7 +38,8 @@ _FILL_WHEN_PADDING = {"crop": "fill_values", "slice": "fill_values"}
 
 # The arguments to change when an operator fills too much, worded for a warning's fix.
 FIX = {
-    "rotate": "narrow the `angle` range, or let the canvas grow to fit (drop `size`/`keep_size`)",
+    # (a larger canvas keeps the picture whole but adds fill at its corners all the same)
+    "rotate": "narrow the `angle` range: a rotation leaves its corners to the fill",
     "warp_affine": "make the `matrix` milder (smaller rotation, shear and translation), or use "
     "warp_perspective with border_mode='reflect'",
     "experimental.warp_perspective": "use border_mode='reflect' or a milder `matrix`",
