@@ -450,3 +450,26 @@ def test_a_set_argument_starts_from_the_curated_starter_and_a_vector_as_a_vector
     assert starting_value(catalog["transforms.scale"], "center") == [0.0, 0.0]
     assert starting_value(catalog["pad"], "shape") == [0, 0]
     assert starting_value(catalog["crop"], "crop_pos_x") == 0.5  # DALI's default
+
+
+def test_a_required_argument_left_out_shows_no_value_and_offers_no_reset(
+    explorer: Explorer, catalog: Catalog
+) -> None:
+    """Found in a trial: rotate's angle reset (its x) showed 0 in the box while the graph had no
+    angle and said it was required."""
+    info = catalog.get("rotate")
+    assert info is not None and info.arg("angle").required
+    explorer._render(explorer.controller.select("rotate"))
+    explorer.node_panel.controls["angle"].random_toggle.value = False  # a constant angle
+    explorer.flush()
+    reset = find(explorer.node_panel.controls["angle"], "ax-arg-reset")
+    assert reset is not None and reset.layout.display == "none"  # nothing to leave it out with
+    explorer._now(lambda: explorer.controller.unset_arg("rotate", "angle"))  # a graph written so
+    explorer.flush()
+    assert "angle" not in explorer.spec.node("rotate").args
+    control = explorer.node_panel.controls["angle"]
+    assert control.editor.description == "set"  # a button, not a made-up 0
+    assert "required" in find(control, "ax-arg-unset-note").value
+    control.editor.click()
+    explorer.flush()
+    assert "angle" in explorer.spec.node("rotate").args

@@ -823,6 +823,8 @@ class ArgControl(widgets.VBox):
         self.random_toggle.add_class("ax-random-toggle")
         self.random_toggle.observe(self._toggle_random, "value")
         no_default = arg is not None and arg.optional_without_default
+        # a required argument cannot be left out: no reset offered (the graph would not run)
+        required = arg is not None and arg.required
         reset = widgets.Button(
             icon="times",
             tooltip="leave it out, as DALI has no default for it"
@@ -832,6 +834,8 @@ class ArgControl(widgets.VBox):
         )
         reset.add_class("ax-arg-reset")
         reset.on_click(lambda _: on_reset(name))
+        if required:
+            reset.layout.display = "none"
         self.editor: widgets.Widget
         rows: list[widgets.Widget]
         self._unset_start = unset_start
@@ -902,7 +906,9 @@ class ArgControl(widgets.VBox):
     def _unset_note(self) -> widgets.HTML:
         """What the operator does without the argument, in DALI's words."""
         when = self.arg.when_unset() if self.arg is not None else ""
-        if not when and self.arg is not None and self.arg.default_is_placeholder:
+        if self.arg is not None and self.arg.required:
+            when = "required, the node does not run until it has a value"
+        elif not when and self.arg is not None and self.arg.default_is_placeholder:
             when = f"DALI's default {_in_force(self.arg, self.arg.default)} stands for not given"
         note = widgets.HTML(
             "not set" + (f": {_escape(_unset_summary(when))}" if when else ""),

@@ -462,11 +462,14 @@ class NodePanel(widgets.VBox):
 
 
 def _shown_kind(node: Node, info: OpInfo | None, name: str) -> str:
-    """The kind of control `name` needs: "unset" for an argument left out that has no default,
-    or a default that only stands for "not given" (no value shows what the operator then does),
-    else the kind of its value."""
+    """The kind of control `name` needs: "unset" for an argument left out that is required, has
+    no default, or a default that only stands for "not given" (no value shows what the operator
+    then does), else the kind of its value."""
     arg = info.arg(name) if info is not None else None
-    unset = arg is not None and (arg.optional_without_default or arg.default_is_placeholder)
+    # a required argument left out (its reset clicked, a graph written so) shows no made-up 0
+    unset = arg is not None and (
+        arg.optional_without_default or arg.default_is_placeholder or arg.required
+    )
     if name not in node.args and unset:
         return "unset"
     kind = value_kind(node.args.get(name))
