@@ -105,13 +105,14 @@ print(ported.summary())
 # ## 3. Look at it
 #
 # The ported graph is a graph like any other: run it on a batch and look at any node. Here the
-# output of the rotation, captioned with each image's tags and the values drawn for it.
+# output of the rotation, captioned with each image's tags (their numbers in the file list; the
+# line above names them) and the values drawn for it: the crop window, the flip and the angle.
 
 # %%
 session = Session(ported.spec)
 result = session.run()
 print([[TAGS[tag] for tag in row] for row in result.labels()])
-render_node(result, "rotate", cell=180, columns=4)
+render_node(result, "rotate", cell=200, columns=4, caption_lines=5)
 
 # %% [markdown]
 # ## 4. Settle what differs

@@ -22,7 +22,7 @@ def module(tmp_path_factory: pytest.TempPathFactory) -> object:
 
 
 def test_drop_on_several_ranks_is_refused_with_the_fix(module: object) -> None:
-    with pytest.raises(ValueError, match=r"DROP is refused on several ranks.*fix: FILL"):
+    with pytest.raises(ValueError, match=r"DROP cannot be used on several ranks.*fix: FILL"):
         module.make_loader(  # type: ignore[attr-defined]
             device="cpu", shard_id=0, num_shards=2, last_batch_policy=LastBatchPolicy.DROP
         )

@@ -357,9 +357,9 @@ _DROP_CHECK = """    if num_shards > 1 and last_batch_policy == LastBatchPolicy.
         # leave the rest of its reader's shard to open the next epoch (padding copies, files
         # read twice while others are not read)
         raise ValueError(
-            "last_batch_policy=DROP is refused on several ranks: DALI's iterator leaves part of "
-            "each epoch in the reader, to open the next one (fix: FILL, the default on several "
-            "ranks, or PARTIAL)"
+            "last_batch_policy=DROP cannot be used on several ranks: DALI's iterator leaves "
+            "part of each epoch in the reader, to open the next one (fix: FILL, the default on "
+            "several ranks, or PARTIAL)"
         )
 """
 READER_LOADER_START = _LOADER_START.replace("@@drop_check@@", _DROP_CHECK)
