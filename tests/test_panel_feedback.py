@@ -223,6 +223,8 @@ def test_a_graph_that_is_no_preset_shows_none(explorer: Explorer, tmp_path: Path
     browser_update(explorer.toolbar.spec_path, value=str(path))
     explorer.toolbar.load.click()
     assert explorer.spec.name == "my_graph" and explorer.toolbar.preset.value == ""
+    # the history names the file loaded, not only the graph it holds
+    assert any("loaded mine.json" in step.label for step in explorer.controller.state.history)
     explorer.toolbar.undo.click()
     assert explorer.toolbar.preset.value == "basic"
 

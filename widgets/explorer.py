@@ -427,7 +427,10 @@ class Explorer(widgets.VBox):
         except (AugExplorerError, OSError) as error:
             t.file_message.value = f"<span class='ax-errors'>{html.escape(str(error))}</span>"
             return
-        self._replace(lambda: self.controller.replace(spec, from_file=True), f"the file {path}")
+        label = f"loaded {Path(path).name}"  # the history names the file, not the graph
+        self._replace(
+            lambda: self.controller.replace(spec, label, from_file=True), f"the file {path}"
+        )
         # a pipeline file is the original to compare with from now on; any other graph has none
         self._compare_with(path if port_summary else None)
         t.file_message.value = port_summary or (

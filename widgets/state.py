@@ -460,7 +460,9 @@ class Controller:
     def set_epochs(self, epochs: int) -> PanelState:
         """Declare the run's length (schedules are drawn over it)."""
         return self.edit(
-            self._spec.with_epochs(epochs), merge_key="epochs", label=f"a run of {epochs} epochs"
+            self._spec.with_epochs(epochs),
+            merge_key="epochs",
+            label=f"a run of {epochs} epoch{'' if epochs == 1 else 's'}",
         )
 
     @property
