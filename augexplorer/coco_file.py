@@ -12,6 +12,7 @@ allowed), so a malformed file is one line naming where, never a traceback.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,6 +119,27 @@ class CocoIndex:
     def image(self, file_name: str) -> CocoImage | None:
         return next((image for image in self.images if image.file_name == file_name), None)
 
+    @functools.cached_property
+    def largest_boxes(self) -> dict[str, tuple[float, float]]:
+        """Per image's file name, the largest of its boxes' smaller sides, over every box and
+        over the boxes that are no crowd (-inf where there is none): an image keeps a box at a
+        size threshold t where that side is at least t. Worked out once per file."""
+        none = float("-inf")
+        largest: dict[str, tuple[float, float]] = {}
+        for image in self.images:
+            every = crowdless = none
+            for o in image.objects:
+                side = min(o.box[2], o.box[3])
+                every = max(every, side)
+                if not o.iscrowd:
+                    crowdless = max(crowdless, side)
+            largest[image.file_name] = (every, crowdless)
+        return largest
+
+    @functools.cached_property
+    def _images_read(self) -> dict[tuple[Any, ...], int]:
+        return {}  # images_read's counts, by file names and reader arguments
+
 
 # readers.coco's default size_threshold: a box narrower or lower than this (in the file's
 # pixels) is left out, and with skip_empty an image with no box left is not read
@@ -138,17 +160,16 @@ def images_read(
     0 x 0 box counts at size_threshold 0)."""
     if not skip_empty:
         return len(file_names)
-    by_name = {image.file_name: image for image in index.images}
-
-    def kept(o: CocoObject) -> bool:
-        large = o.box[2] >= size_threshold and o.box[3] >= size_threshold
-        return large and (include_iscrowd or not o.iscrowd)
-
-    return sum(
-        1
-        for name in file_names
-        if (image := by_name.get(name)) is not None and any(kept(o) for o in image.objects)
-    )
+    # every run's result asks (its epoch, its padding): counted once per list and arguments
+    key = (tuple(file_names), size_threshold, include_iscrowd)
+    counts = index._images_read
+    if key not in counts:
+        largest, column = index.largest_boxes, 0 if include_iscrowd else 1
+        missing = (float("-inf"), float("-inf"))
+        counts[key] = sum(
+            largest.get(name, missing)[column] >= size_threshold for name in file_names
+        )
+    return counts[key]
 
 
 def read_coco(path: Path) -> CocoIndex:

@@ -67,12 +67,6 @@ def dropped_samples(count: int, batch_size: int, batch_index: int) -> list[bool]
     return [position >= kept for position in range(batch_size)]
 
 
-def array_epoch_length(count: int, *, num_shards: int = 1) -> int:
-    """The samples an epoch of in-memory arrays takes on every shard: all of them on one rank;
-    on several, the largest shard's (DDP steps the ranks together)."""
-    return math.ceil(count / num_shards)
-
-
 def array_samples(
     count: int, batch_size: int, batch_index: int, *, shard_id: int = 0, num_shards: int = 1
 ) -> tuple[list[int], list[bool]]:
@@ -84,10 +78,11 @@ def array_samples(
     (padding: training's loader drops it on one rank and keeps it on several)."""
     start = count * shard_id // num_shards
     own = shard_size(count, shard_id, num_shards)
-    length = array_epoch_length(count, num_shards=num_shards)
     if own <= 0 or batch_size <= 0:
         return [], []
-    first = batch_index % math.ceil(length / batch_size) * batch_size
+    length = math.ceil(count / num_shards)  # the largest shard's, on every rank
+    per_epoch = epoch_batches(count, batch_size, shard_id=shard_id, num_shards=num_shards)
+    first = batch_index % per_epoch * batch_size
     positions = range(first, first + batch_size)
     return (
         [start + min(position, length - 1) % own for position in positions],

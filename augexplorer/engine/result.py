@@ -16,7 +16,6 @@ from ..data import SourceData
 from ..plan import Plan, Step
 from ..spec import Ref
 from .epoch_padding import (
-    array_epoch_length,
     array_samples,
     array_shard,
     dropped_samples,
@@ -255,13 +254,21 @@ class RunResult:
         return [str(batch[i].source_info()) for i in range(len(batch))]
 
     @functools.cached_property
-    def _files_read(self) -> tuple[int, dict[str, Any]] | None:
-        """How many files the first source's reader reads, and the arguments it is called with;
-        None for in-memory arrays or a source not read (worked out once: every grid asks)."""
+    def _first_source(self) -> tuple[Step, SourceData] | None:
+        """The first source's step and the data it read; None where it was not read."""
         step = next((s for s in self.plan.steps if s.role == "source" and s.source), None)
         if step is None or step.source is None or step.id not in self.sources:
             return None
-        data = self.sources[step.id]
+        return step, self.sources[step.id]
+
+    @functools.cached_property
+    def _files_read(self) -> tuple[int, dict[str, Any]] | None:
+        """How many files the first source's reader reads, and the arguments it is called with;
+        None for in-memory arrays or a source not read (worked out once: every grid asks)."""
+        if self._first_source is None:
+            return None
+        step, data = self._first_source
+        assert step.source is not None
         files = len(data.files) or len(data.coco_images)
         if data.kind == "arrays" or not files:
             return None
@@ -280,21 +287,21 @@ class RunResult:
     def _arrays_read(self) -> tuple[int, dict[str, int]] | None:
         """How many in-memory arrays the first source holds, and the shard previewed; None for
         a source read from files."""
-        step = next((s for s in self.plan.steps if s.role == "source" and s.source), None)
-        if step is None or step.id not in self.sources or self.sources[step.id].kind != "arrays":
+        if self._first_source is None or self._first_source[1].kind != "arrays":
             return None
-        return len(self.sources[step.id].arrays), array_shard(step)
+        step, data = self._first_source
+        return len(data.arrays), array_shard(step)
 
     def batches_per_epoch(self) -> int | None:
         """The batches an epoch of the previewed shard takes, as training's loader counts them
-        (:func:`.epoch_padding.epoch_batches`; for in-memory arrays
-        :func:`.epoch_padding.array_epoch_length`)."""
+        (:func:`.epoch_padding.epoch_batches`, in-memory arrays included)."""
         arrays = self._arrays_read
-        if arrays is not None:
+        if arrays is not None:  # every rank as long as the largest shard, as a padded reader
             count, shard = arrays
-            length = array_epoch_length(count, num_shards=shard["num_shards"])
-            batch = self.plan.spec.batch_size
-            return -(-length // batch) if length and batch else None
+            batches = epoch_batches(
+                count, self.plan.spec.batch_size, num_shards=shard["num_shards"]
+            )
+            return batches or None
         read = self._files_read
         if read is None:
             return None

@@ -31,9 +31,11 @@ def left_behind(spec: GraphSpec) -> list[str]:
         given = {kind for kind, ref in tracks.refs.items() if ref in outputs}
         for image, kinds in tracks.left.items():
             stale = [kind for kind in kinds if kind in given]
-            node = spec.node(image)
-            text = f"{', '.join(stale)} no longer match the images after {image!r} ({node.op})"
-            if stale and text not in said:
+            if not stale:
+                continue
+            op = spec.node(image).op
+            text = f"{', '.join(stale)} no longer match the images after {image!r} ({op})"
+            if text not in said:  # one image node seen from several outputs
                 said.append(text)
     return said
 

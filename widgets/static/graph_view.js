@@ -277,10 +277,17 @@ function keepKeys(el, tries = 40) {
   }
   if (root.dataset.axKeys) return;
   root.dataset.axKeys = "1";
-  const mark = () =>
-    root.querySelectorAll(FOCUSABLE).forEach((n) => n.setAttribute(KEEP_KEYS, "true"));
-  mark();
-  new MutationObserver(mark).observe(root, { childList: true, subtree: true });
+  const mark = (node) => {
+    if (node.nodeType !== Node.ELEMENT_NODE) return; // a caption's text changed: nothing new
+    if (node.matches(FOCUSABLE)) node.setAttribute(KEEP_KEYS, "true");
+    node.querySelectorAll(FOCUSABLE).forEach((n) => n.setAttribute(KEEP_KEYS, "true"));
+  };
+  mark(root);
+  // only what was added is looked at: every slider move rewrites captions and tiles, and a
+  // scan of the whole panel each time would sit on the page's side of the edit
+  new MutationObserver((records) => {
+    for (const record of records) record.addedNodes.forEach(mark);
+  }).observe(root, { childList: true, subtree: true });
   // Shift+arrow on a slider moves ten steps (the slider itself moves one per key press).
   root.addEventListener("keydown", (event) => {
     if (!event.shiftKey || !event.isTrusted || !ARROWS.has(event.key)) return;

@@ -283,7 +283,7 @@ def compose(call: TransformCall, context: PortContext) -> Grade:
     where it holds a Normalize or ToTensorV2, the p is left out and said, since an image the coin
     skips would keep its uint8 HWC form beside the others' float tensors."""
     p = 1.0 if _forced(call, context) else _probability(call, 1.0)
-    if p >= 1.0 or not any(_retypes(child) for child in call.children):
+    if p >= 1.0 or not _retypes(call):
         return sequential(call, context)
     reason = (
         f"its p={p:g} is left out, its transforms applied to every image: where the coin says "
