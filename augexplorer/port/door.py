@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .build import DataSource
-from .live import read_live
+from .live import library_major, read_live
 from .model import PortResult, TransformCall
 from .reading import FoundPipeline, ReadRefused, choose, file_source, read_source
 
@@ -73,8 +73,14 @@ def port_found(found: FoundPipeline, *, data: DataSource | None = None) -> PortR
 
 def port_object(obj: Any, *, name: str = "ported", data: DataSource | None = None) -> PortResult:
     """Port a live Compose (torchvision or albumentations), read from its attributes without
-    calling it."""
-    return port_call(read_live(obj), name=name, data=data)
+    calling it. An albumentations object is ported with the semantics of the version that
+    made it (its names are that version's)."""
+    compose = read_live(obj)
+    if compose.library == "albumentations":
+        from .albumentations import port
+
+        return port(compose, name=name, data=data, version=library_major(obj) or 2)
+    return port_call(compose, name=name, data=data)
 
 
 def port_call(

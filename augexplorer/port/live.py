@@ -3,6 +3,7 @@ from its attributes, without calling it (:mod:`.live_walk`)."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from .live_walk import describe
@@ -19,6 +20,14 @@ def read_live(obj: Any) -> TransformCall:
             "transform (fix: pass the Compose object itself, or the file that builds it)"
         )
     return call_from_tree(describe(obj))
+
+
+def library_major(obj: Any) -> int | None:
+    """The major version of the library `obj` comes from, as this process runs it (a live
+    albumentations 1.x object describes itself with 1.x's names); None where it says none."""
+    package = sys.modules.get(type(obj).__module__.split(".", 1)[0])
+    head = str(getattr(package, "__version__", "")).split(".", 1)[0]
+    return int(head) if head.isdigit() else None
 
 
 def call_from_tree(tree: dict[str, Any]) -> TransformCall:

@@ -21,6 +21,7 @@ from ...spec import Clause, Ref
 from ..build import Grade, LibraryMapping, PortContext, Refuse
 from ..model import Refusal, TransformCall
 from .arguments import Args, NotPorted
+from .names_2x import ignored_in_2x
 from .registry import IMAGE, LIBRARY, MAPPINGS, image_nodes
 
 # Operators that draw on their own: their nodes get a seed, as the graph's other draws do.
@@ -323,37 +324,30 @@ def _as_in_1x(call: TransformCall, context: PortContext) -> Grade:
     return Grade("approximate", (*grade.differences, note))
 
 
-# Names albumentations 1.x took and 2.x ignores (with a warning, its defaults applying): a
-# Python file is ported as 2.x runs it, so they are left out there and said; a saved file of
-# 1.x (its version recorded) is read with them.
-NAMES_2X_IGNORES: dict[str, tuple[str, ...]] = {
-    "CoarseDropout": (
-        "max_holes",
-        "min_holes",
-        "max_height",
-        "min_height",
-        "max_width",
-        "min_width",
-        "fill_value",
-        "mask_fill_value",
-    ),
-}
-
-
 def _as_in_2x(call: TransformCall, context: PortContext) -> Grade:
-    ignored = [name for name in NAMES_2X_IGNORES[call.name] if name in call.kwargs]
-    if not ignored:
+    """A Python file's transform as albumentations 2.x runs it: the names it does not take
+    (1.x's ``var_limit``, ``max_holes``, ``value``, ...) left out, its defaults applying, and
+    said. A saved file or a live object (no line) holds the names of the version that wrote
+    it (AlbumentationsX's among them): those are read."""
+    # always_apply is said on its own (IGNORED_ALWAYS_APPLY), by handle
+    ignored = tuple(name for name in ignored_in_2x(call) if name != "always_apply")
+    if not ignored or call.line is None:
         return handle(call, context)
     kept = dataclasses.replace(
         call, kwargs={k: v for k, v in call.kwargs.items() if k not in ignored}
     )
     if _forced(call, context):  # a OneOf's pick: applied whatever its p says, as before
         _force((kept,), context)
-    grade = handle(kept, context)
+    names = ", ".join(ignored)
+    which = ("is not an argument", "it") if len(ignored) == 1 else ("are not arguments", "them")
+    said = f"{names} {which[0]} of albumentations 2.x's {call.name}, which ignores {which[1]}"
+    try:
+        grade = handle(kept, context)
+    except Refuse as error:  # a required argument given only under a 1.x name
+        raise Refuse(f"{error.reason} ({said} and then fails as here)") from None
     note = (
-        f"albumentations 1.x's {', '.join(ignored)} are left out, as 2.x ignores them (with a "
-        "warning), its defaults applying (running 1.x? save the pipeline with A.save and import "
-        "that file: it records its version)"
+        f"left out: {said} (with a warning), its defaults applying; running albumentations "
+        "1.x? save the pipeline with A.save and import that file: it records its version"
     )
     return Grade(grade.fidelity, (*grade.differences, _sentence(note)))
 
@@ -385,8 +379,9 @@ def _mapping(version: int = 2) -> LibraryMapping:
         for name in CHANGED_SINCE_1X:
             handlers[name] = _as_in_1x
     else:
-        for name in NAMES_2X_IGNORES:
-            handlers[name] = _as_in_2x
+        for name, handler in handlers.items():
+            if handler is handle:
+                handlers[name] = _as_in_2x
     nearest["Lambda"] = "python_function"
     return LibraryMapping(
         LIBRARY,

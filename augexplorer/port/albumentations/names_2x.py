@@ -1,0 +1,133 @@
+"""The arguments albumentations 2.x takes, transform by transform.
+
+albumentations 2.x validates a transform's arguments against its ``__init__`` and ignores any
+other name with a warning (``Argument(s) 'var_limit' are not valid for transform GaussNoise``),
+its defaults applying; a required argument given only under a 1.x name (``height=``/``width=``
+for ``RandomResizedCrop``'s ``size``) makes it fail. A Python file is ported as 2.x runs it, so
+the port leaves out what 2.x leaves out (:func:`ignored_in_2x`). The table is each class's
+``__init__`` parameters in albumentations 2.0.8 (``strict``, which every transform takes, left
+out); ``tests/test_port_albumentations_names.py`` checks it against the library itself.
+"""
+
+from __future__ import annotations
+
+from ..model import TransformCall
+
+# The names, space-separated, per class
+_NAMES: dict[str, str] = {
+    "AdvancedBlur": "beta_limit blur_limit noise_limit p rotate_limit sigma_x_limit sigma_y_limit",
+    "Affine": (
+        "balanced_scale border_mode fill fill_mask fit_output interpolation keep_ratio "
+        "mask_interpolation p rotate rotate_method scale shear translate_percent translate_px"
+    ),
+    "Blur": "blur_limit p",
+    "CLAHE": "clip_limit p tile_grid_size",
+    "CenterCrop": "border_mode fill fill_mask height p pad_if_needed pad_position width",
+    "ChannelDropout": "channel_drop_range fill p",
+    "ChannelShuffle": "p",
+    "CoarseDropout": "fill fill_mask hole_height_range hole_width_range num_holes_range p",
+    "ColorJitter": "brightness contrast hue p saturation",
+    "Crop": "border_mode fill fill_mask p pad_if_needed pad_position x_max x_min y_max y_min",
+    "D4": "p",
+    "Defocus": "alias_blur p radius",
+    "Downscale": "interpolation_pair p scale_range",
+    "ElasticTransform": (
+        "alpha approximate border_mode fill fill_mask interpolation keypoint_remapping_method "
+        "mask_interpolation noise_distribution p same_dxdy sigma"
+    ),
+    "Emboss": "alpha p strength",
+    "Equalize": "by_channels mask mask_params mode p",
+    "Erasing": "fill fill_mask p ratio scale",
+    "FancyPCA": "alpha p",
+    "FromFloat": "dtype max_value p",
+    "GaussNoise": "mean_range noise_scale_factor p per_channel std_range",
+    "GaussianBlur": "blur_limit p sigma_limit",
+    "GlassBlur": "iterations max_delta mode p sigma",
+    "GridDistortion": (
+        "border_mode distort_limit fill fill_mask interpolation keypoint_remapping_method "
+        "mask_interpolation normalized num_steps p"
+    ),
+    "GridDropout": "fill fill_mask holes_number_xy p random_offset ratio shift_xy unit_size_range",
+    "HorizontalFlip": "p",
+    "HueSaturationValue": "hue_shift_limit p sat_shift_limit val_shift_limit",
+    "ISONoise": "color_shift intensity p",
+    "ImageCompression": "compression_type p quality_range",
+    "InvertImg": "p",
+    "LongestMaxSize": "area_for_downscale interpolation mask_interpolation max_size max_size_hw p",
+    "MedianBlur": "blur_limit p",
+    "MotionBlur": "allow_shifted angle_range blur_limit direction_range p",
+    "MultiplicativeNoise": "elementwise multiplier p per_channel",
+    "Normalize": "max_pixel_value mean normalization p std",
+    "OpticalDistortion": (
+        "border_mode distort_limit fill fill_mask interpolation keypoint_remapping_method "
+        "mask_interpolation mode p"
+    ),
+    "PadIfNeeded": (
+        "border_mode fill fill_mask min_height min_width p pad_height_divisor pad_width_divisor "
+        "position"
+    ),
+    "Perspective": (
+        "border_mode fill fill_mask fit_output interpolation keep_size mask_interpolation p scale"
+    ),
+    "PiecewiseAffine": (
+        "absolute_scale border_mode fill fill_mask interpolation keypoint_remapping_method "
+        "mask_interpolation nb_cols nb_rows p scale"
+    ),
+    "PixelDropout": "drop_value dropout_prob mask_drop_value p per_channel",
+    "PlanckianJitter": "mode p sampling_method temperature_limit",
+    "Posterize": "num_bits p",
+    "RGBShift": "b_shift_limit g_shift_limit p r_shift_limit",
+    "RandomBrightnessContrast": (
+        "brightness_by_max brightness_limit contrast_limit ensure_safe_range p"
+    ),
+    "RandomCrop": "border_mode fill fill_mask height p pad_if_needed pad_position width",
+    "RandomGamma": "gamma_limit p",
+    "RandomResizedCrop": "area_for_downscale interpolation mask_interpolation p ratio scale size",
+    "RandomRotate90": "p",
+    "RandomScale": "area_for_downscale interpolation mask_interpolation p scale_limit",
+    "RandomSizedCrop": (
+        "area_for_downscale interpolation mask_interpolation min_max_height p size w2h_ratio"
+    ),
+    "RandomToneCurve": "p per_channel scale",
+    "Resize": "area_for_downscale height interpolation mask_interpolation p width",
+    "Rotate": (
+        "border_mode crop_border fill fill_mask interpolation limit mask_interpolation p "
+        "rotate_method"
+    ),
+    "SafeRotate": (
+        "border_mode fill fill_mask interpolation limit mask_interpolation p rotate_method"
+    ),
+    "SaltAndPepper": "amount p salt_vs_pepper",
+    "Sharpen": "alpha kernel_size lightness method p sigma",
+    "ShiftScaleRotate": (
+        "border_mode fill fill_mask interpolation mask_interpolation p rotate_limit rotate_method "
+        "scale_limit shift_limit shift_limit_x shift_limit_y"
+    ),
+    "SmallestMaxSize": "area_for_downscale interpolation mask_interpolation max_size max_size_hw p",
+    "Solarize": "p threshold_range",
+    "SquareSymmetry": "p",
+    "ToFloat": "max_value p",
+    "ToGray": "method num_output_channels p",
+    "ToSepia": "p",
+    "Transpose": "p",
+    "UnsharpMask": "alpha blur_limit p sigma_limit threshold",
+    "VerticalFlip": "p",
+    "XYMasking": "fill fill_mask mask_x_length mask_y_length num_masks_x num_masks_y p",
+    "ZoomBlur": "max_factor p step_factor",
+}
+PARAMETERS_2X: dict[str, frozenset[str]] = {
+    name: frozenset(names.split()) for name, names in _NAMES.items()
+}
+EVERY_TRANSFORM = frozenset({"strict"})
+
+
+def ignored_in_2x(call: TransformCall) -> tuple[str, ...]:
+    """The names of `call`'s keyword arguments albumentations 2.x ignores (empty for a
+    transform outside the table: the port reads what it knows of those)."""
+    known = PARAMETERS_2X.get(call.name)
+    if known is None:
+        return ()
+    return tuple(name for name in call.kwargs if name not in known and name not in EVERY_TRANSFORM)
+
+
+__all__ = ["PARAMETERS_2X", "ignored_in_2x"]

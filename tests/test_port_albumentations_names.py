@@ -1,0 +1,141 @@
+"""albumentations 2.x ignores the arguments its transforms do not take (1.x's names among them):
+a Python file is ported as 2.x runs it, checked against albumentations 2.0.8 itself; a live
+object and a saved file are read with the names of the version that made them."""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from port_parity import difference, file_list, run, sample_images
+
+from augexplorer.port.albumentations import port
+from augexplorer.port.albumentations.names_2x import PARAMETERS_2X
+from augexplorer.port.albumentations.registry import MAPPINGS
+from augexplorer.port.build import DataSource
+from augexplorer.port.door import port_object
+from augexplorer.port.model import PortResult
+from augexplorer.port.reading import read_source
+
+A = pytest.importorskip("albumentations")
+cv2 = pytest.importorskip("cv2")
+
+# 2.x's own warning for each name it ignores, which these cases provoke on purpose
+pytestmark = pytest.mark.filterwarnings("ignore:Argument\\(s\\) .* are not valid:UserWarning")
+
+
+def test_the_table_is_albumentations_own() -> None:
+    """Every mapped transform's entry is its __init__'s parameters in the installed 2.x, which
+    is what its validation keeps (regenerate the table from this test's `found` if it fails)."""
+    assert A.__version__.startswith("2."), A.__version__
+    found = {
+        name: frozenset(inspect.signature(getattr(A, name).__init__).parameters)
+        - {"self", "strict", "args", "kwargs"}
+        for name in MAPPINGS
+    }
+    assert found == PARAMETERS_2X
+
+
+def _ported(code: str, tmp_path: Path, images: list[Path]) -> PortResult:
+    (found,) = read_source(f"import albumentations as A\nt = A.Compose([{code}])\n")
+    data = DataSource("file_list", str(file_list(images, tmp_path)), shuffle=False)
+    return port(found.compose, data=data, batch_size=len(images))
+
+
+def _albumentations(code: str, images: list[Path]) -> list[np.ndarray]:
+    transform = eval(f"A.Compose([{code}])", {"A": A, "cv2": cv2})  # the test's own text
+    return [
+        transform(image=cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2RGB))["image"]
+        for path in images
+    ]
+
+
+@pytest.mark.parametrize(
+    ("code", "ignored"),
+    [
+        # 1.x's fill under its old name: 2.x fills with 0
+        ("A.Rotate(limit=(30, 30), value=128, border_mode=0, p=1)", "value"),
+        ("A.PadIfNeeded(300, 400, border_mode=0, value=90)", "value"),
+        # a 1.x size under 1.x's names beside 2.x's: 2.x crops 100x100 with its default fill
+        ("A.CenterCrop(100, 100, always_apply=True, fill_value=3)", "fill_value"),
+    ],
+)
+def test_a_name_2x_ignores_is_left_out_as_2x_leaves_it(
+    code: str, ignored: str, tmp_path: Path
+) -> None:
+    images = sample_images(4)
+    result = _ported(code, tmp_path, images)
+    found = difference(run(result), _albumentations(code, images))
+    assert found.shapes_agree and found.max_abs <= 1, f"{code}: {found}"
+    (step,) = result.steps
+    assert any(
+        f"{ignored} is not an argument of albumentations 2.x's" in d
+        for d in step.origin.differences
+    ), step.origin.differences
+    assert step.call.kwargs[ignored] is not None  # the origin is the call as written
+
+
+def test_a_required_size_under_1x_names_fails_as_in_2x() -> None:
+    """2.x's RandomResizedCrop requires size=; given height= and width= it ignores them and
+    fails, and the port says why rather than porting what 2.x never runs."""
+    code = "A.RandomResizedCrop(height=224, width=224)"
+    with pytest.raises(ValueError, match="size"):
+        eval(code, {"A": A})
+    (found,) = read_source(f"import albumentations as A\nt = A.Compose([{code}])\n")
+    result = port(found.compose)
+    (refusal,) = result.refusals
+    assert "height, width are not arguments of albumentations 2.x's RandomResizedCrop" in (
+        refusal.reason
+    )
+    assert "size" in refusal.reason
+
+
+def test_gauss_noise_var_limit_takes_2x_defaults() -> None:
+    """2.x draws GaussNoise(var_limit=...)'s deviation from its default std_range."""
+    assert A.GaussNoise(var_limit=(10, 50)).std_range == A.GaussNoise().std_range
+
+    def nodes(code: str) -> list[tuple[str, dict[str, Any]]]:
+        (found,) = read_source(f"import albumentations as A\nt = A.Compose([{code}])\n")
+        (step,) = port(found.compose).steps
+        return [(node.op, node.args) for node in step.nodes]
+
+    assert nodes("A.GaussNoise(var_limit=(10, 50), p=1)") == nodes("A.GaussNoise(p=1)")
+    assert nodes("A.GaussNoise(var_limit=(10, 50), p=1)") != nodes(
+        "A.GaussNoise(std_range=(0.1, 0.2), p=1)"
+    )
+
+
+class _OldPipeline:
+    """A stand-in for a live albumentations 1.x Compose: 1.x describes itself with its names."""
+
+    __module__ = "albumentations.core.composition"
+
+    def to_dict_private(self) -> dict[str, Any]:
+        flip = {"__class_fullname__": "HorizontalFlip", "p": 1.0}
+        return {
+            "__class_fullname__": "Compose",
+            "p": 1.0,
+            "transforms": [
+                {"__class_fullname__": "GaussNoise", "var_limit": (10.0, 50.0), "p": 1.0},
+                {"__class_fullname__": "SomeOf", "n": 1, "p": 1.0, "transforms": [flip, flip]},
+            ],
+        }
+
+
+@pytest.mark.parametrize(("version", "old"), [("1.4.24", True), ("2.0.8", False)])
+def test_a_live_object_is_read_with_its_versions_names_and_semantics(
+    version: str, old: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "albumentations", types.SimpleNamespace(__version__=version))
+    said = {
+        step.call.name: " ".join(step.origin.differences)
+        for step in port_object(_OldPipeline()).steps
+    }
+    # the names a live object holds are its version's: read whatever the version
+    assert "variance drawn uniformly in var_limit" in said["GaussNoise"]
+    assert ("SomeOf(n=1) of 1.x" in said["SomeOf"]) is old
