@@ -15,29 +15,33 @@ from typing import Any
 from ..spec import AnyNode, GraphSpec, Node, Ref, Source
 from . import Catalog
 from .hints import SHRINKS_RELATIVELY
-from .inputs import DECODED, DECODERS, Data, output_of, refusal, takes
+from .inputs import DECODED, DECODERS, PASSES_IMAGES, Data, output_of, passed_on, refusal, takes
 
 # What an in-memory arrays source gives, as far as the picker assumes.
 ARRAYS = Data("image", "HWC", "")
 
 
 def flow(spec: GraphSpec, catalog: Catalog, *, arrays: Data = ARRAYS) -> dict[str, Data]:
-    """Each node's first output. Worked out along first inputs without recursion, so a long
-    chain costs no stack; a node in a cycle, or reading a node that does not exist, reads
-    ``other``."""
+    """Each node's first output, every input worked out before the node that reads it (a
+    depth-first walk with a stack of its own, so a long chain costs no call stack); a node in a
+    cycle, or reading a node that does not exist, reads ``other``."""
     found: dict[str, Data] = {}
     for start in spec.nodes:
-        chain: list[AnyNode] = []
-        on_chain: set[str] = set()
-        node: AnyNode | None = start
-        # walk up the first inputs to a node already worked out (or the top of the chain)
-        while node is not None and node.id not in found and node.id not in on_chain:
-            chain.append(node)
-            on_chain.add(node.id)
-            ref = node.inputs[0] if isinstance(node, Node) and node.inputs else None
-            node = spec.node(ref.node) if ref is not None and ref.node in spec else None
-        for node in reversed(chain):
-            found[node.id] = _output(spec, catalog, node, found, arrays)
+        todo: list[tuple[AnyNode, bool]] = [(start, False)]
+        entered: set[str] = set()
+        while todo:
+            node, inputs_done = todo.pop()
+            if node.id in found:
+                continue
+            if inputs_done:
+                found[node.id] = _output(spec, catalog, node, found, arrays)
+                continue
+            entered.add(node.id)
+            todo.append((node, True))
+            refs = node.inputs if isinstance(node, Node) else ()
+            for ref in reversed(refs):
+                if ref.node in spec and ref.node not in found and ref.node not in entered:
+                    todo.append((spec.node(ref.node), False))
     return found
 
 
@@ -46,16 +50,16 @@ def _output(
 ) -> Data:
     if isinstance(node, Source):
         return arrays if node.kind == "arrays" else Data("encoded")
-    read: Data | None = None
-    if node.inputs:
-        ref = node.inputs[0]
-        if ref.node not in spec or ref.node not in found:
-            read = Data("other")  # missing, or a cycle back into the chain being worked out
-        elif ref.output == 0:
-            read = found[ref.node]
-        else:
-            read = _other_output(spec, ref)
-    return output_of(catalog.get(node.op), node.args, read)
+    read = [_read(spec, ref, found) for ref in node.inputs]
+    if node.op in PASSES_IMAGES:  # `expression` is the graph's own, not in DALI's catalog
+        return passed_on(node.op, node.args, read)
+    return output_of(catalog.get(node.op), node.args, read[0] if read else None)
+
+
+def _read(spec: GraphSpec, ref: Ref, found: dict[str, Data]) -> Data:
+    if ref.node not in spec or ref.node not in found:
+        return Data("other")  # missing, or a cycle back into the nodes being worked out
+    return found[ref.node] if ref.output == 0 else _other_output(spec, ref)
 
 
 # What the flow knows for certain: data of these kinds is what it says it is.
@@ -80,7 +84,7 @@ def input_problems(
         if ref.node not in spec:
             continue
         read = data[ref.node] if ref.output == 0 else _other_output(spec, ref)
-        if certain_only and read.kind not in KNOWN_KINDS:
+        if certain_only and (read.kind not in KNOWN_KINDS or read.inferred):
             continue
         reason = refusal(info, read)
         if reason is not None:

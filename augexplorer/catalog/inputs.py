@@ -9,7 +9,8 @@ every image operator the table lets the picker place).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -60,6 +61,9 @@ class Data:
     kind: Kind
     layout: str = ""
     dtype: str = ""  # "UINT8", "FLOAT", ...; empty when not known
+    # worked out from what the operator does with its inputs (an expression over images, a
+    # stack of their channels), not from its schema: enough for the picker, not for a check
+    inferred: bool = False
 
     def describe(self) -> str:
         if self.kind == "encoded":
@@ -172,7 +176,53 @@ def output_of(op: OpInfo | None, args: Mapping[str, Any], data: Data | None) -> 
         layout = _transposed(layout, args)
     elif isinstance(args.get("dtype"), str):
         dtype = str(args["dtype"])
-    return Data("image", layout, dtype)
+    return Data("image", layout, dtype, inferred=data.inferred)
+
+
+# Operators outside the image steps that keep images images, as the ports use them: elementwise
+# arithmetic (``expression``), joining channels (``cat``, ``stack``), a convolution with a
+# kernel built in the graph (``filter``), a per-value table (``lookup_table``).
+PASSES_IMAGES = frozenset({"expression", "cat", "stack", "filter", "lookup_table"})
+
+
+def passed_on(name: str, args: Mapping[str, Any], inputs: Sequence[Data]) -> Data:
+    """What operator `name` (one of :data:`PASSES_IMAGES`) writes from `inputs`."""
+    images = [d for d in inputs if d.kind == "image"]
+    if not images:
+        return Data("any") if any(d.kind == "any" for d in inputs) else Data("other")
+    first = images[0]
+    if name == "filter":
+        return Data("image", first.layout, str(args.get("dtype", first.dtype)), inferred=True)
+    if name == "lookup_table":
+        return Data("image", first.layout, str(args.get("dtype", "UINT8")), inferred=True)
+    if name == "cat":
+        return Data("image", first.layout, first.dtype, inferred=True)
+    if name == "stack":  # channels stacked back into an image: the axis names its place
+        axis, axis_name = args.get("axis"), args.get("axis_name")
+        layout = first.layout
+        if isinstance(axis, int) and isinstance(axis_name, str) and 0 <= axis <= len(layout):
+            layout = layout[:axis] + axis_name + layout[axis:]
+        else:
+            layout = ""
+        return Data("image", layout, first.dtype, inferred=True)
+    # an expression: elementwise over the image; the type follows DALI's promotions, so it is
+    # left unknown
+    return Data("image", _subscripted(str(args.get("expression", "")), first.layout), "", True)
+
+
+def _subscripted(expression: str, layout: str) -> str:
+    """The layout an expression keeps of its image's: all of it, or the axes its subscript
+    slices (``img[:, :, 0:1]`` keeps HWC, ``img[:, :, k]`` gives HW); unknown ("") otherwise."""
+    found = re.findall(r"\[([^\[\]]*)\]", expression)
+    if not found:
+        return layout
+    kept = set()
+    for inside in found:
+        parts = inside.split(",")
+        if len(parts) != len(layout):
+            return ""
+        kept.add("".join(axis for axis, part in zip(layout, parts, strict=True) if ":" in part))
+    return kept.pop() if len(kept) == 1 else ""
 
 
 def _transposed(layout: str, args: Mapping[str, Any]) -> str:
