@@ -14,6 +14,7 @@ anything else, :class:`~.model.Unknown` with its text and line.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SpecFormatError
+from .list_changes import Unfollowable, apply, find_changes, runs, scope_of
 from .model import Symbol, TransformCall, Unknown
 
 # The module each library's transforms are imported from, by the library's name.
@@ -53,6 +55,9 @@ class FoundPipeline:
 
     name: str
     compose: TransformCall
+    # why the file's changes to its transforms cannot be followed (the compose read is then
+    # not what runs): the pipeline is refused with it when chosen
+    unreadable: str = ""
 
     @property
     def library(self) -> str:
@@ -118,15 +123,22 @@ def choose(found: list[FoundPipeline], pipeline: str | None, *, where: str) -> F
         )
     if pipeline is None:
         if len(found) == 1:
-            return found[0]
+            return readable(found[0], where)
         raise ReadRefused(
             f"{where} holds {len(found)} pipelines ({names}) (fix: pick one with "
             f"--pipeline NAME, or pipeline='NAME')"
         )
     for candidate in found:
         if candidate.name == pipeline:
-            return candidate
+            return readable(candidate, where)
     raise ReadRefused(f"{where} has no pipeline {pipeline!r} (fix: one of {names})")
+
+
+def readable(found: FoundPipeline, where: str) -> FoundPipeline:
+    """`found`, or ReadRefused where the file changes its transforms in a way not followed."""
+    if found.unreadable:
+        raise ReadRefused(f"{where}: {found.unreadable}")
+    return found
 
 
 def holds_pipeline(text: str) -> bool:
@@ -179,6 +191,9 @@ class _Reader:
                 target = node.targets[0]
                 if isinstance(target, ast.Name):
                     self.assigned.setdefault(target.id, []).append(node)
+        for assignments in self.assigned.values():
+            assignments.sort(key=lambda assignment: assignment.lineno)
+        self.changes = find_changes(tree)
 
     # ---- names ---------------------------------------------------------------------------------
     def dotted(self, node: ast.expr) -> str | None:
@@ -224,10 +239,54 @@ class _Reader:
             name = self._name_of(node)
             if name in taken:
                 name = f"{name} (line {node.lineno})"
+            replaced = self._replaced_at(node)
+            if replaced is not None:  # not what the name holds when the file has run
+                name = f"{name} (line {node.lineno}, replaced at line {replaced.lineno})"
             taken.add(name)
-            found.append(FoundPipeline(name, self.call(node)))
+            try:
+                call = self._changed_pipeline(node, self.call(node))
+            except Unfollowable as error:
+                library, compose = self.transform_class(node) or ("custom", "Compose")
+                unread = TransformCall(library, compose, line=node.lineno)
+                found.append(FoundPipeline(name, unread, _unfollowable(error, name)))
+                continue
+            found.append(FoundPipeline(name, call))
+        found.extend(self._returned_pipelines(found, taken))
         found.sort(key=lambda p: p.compose.line or 0)
         return found
+
+    def _replaced_at(self, node: ast.Call) -> ast.Assign | None:
+        """The later assignment, in the same scope, of the name a compose is assigned to."""
+        assignment = self.parents.get(node)
+        if not (
+            isinstance(assignment, ast.Assign)
+            and len(assignment.targets) == 1
+            and isinstance(assignment.targets[0], ast.Name)
+        ):
+            return None
+        scope = scope_of(assignment, self.parents)
+        later = [
+            other
+            for other in self.assigned.get(assignment.targets[0].id, [])
+            if other.lineno > assignment.lineno and scope_of(other, self.parents) is scope
+        ]
+        return later[0] if later else None
+
+    def _returned_pipelines(
+        self, found: list[FoundPipeline], taken: set[str]
+    ) -> list[FoundPipeline]:
+        """A name last assigned the call of a function returning a pipeline (``train_transform
+        = get()``), known by that name too: the pipeline it holds when the file has run."""
+        by_function = {pipeline.name: pipeline for pipeline in found}
+        named: list[FoundPipeline] = []
+        for name, assignments in self.assigned.items():
+            last = assignments[-1].value
+            if name in taken or not isinstance(last, ast.Call) or last.args or last.keywords:
+                continue
+            function = by_function.get(ast.unparse(last.func))
+            if function is not None:
+                named.append(dataclasses.replace(function, name=name))
+        return named
 
     def _inside_compose(self, node: ast.AST) -> bool:
         parent = self.parents.get(node)
@@ -306,22 +365,17 @@ class _Reader:
         """The transforms a list holds: calls, names assigned a call, lists assigned to a
         name, and lists added together."""
         if isinstance(node, ast.Name):
-            assigned = self._assignment(node.id, node.lineno)
-            if assigned is not None:
-                yield from self.transforms(assigned)
+            assignment = self._assignment_node(node.id, node.lineno)
+            if assignment is not None:
+                items = list(self.transforms(assignment.value))
+                yield from self._changed(node.id, items, assignment, node.lineno)
                 return
         if isinstance(node, ast.List | ast.Tuple):
             for item in node.elts:
                 if isinstance(item, ast.Starred):
                     yield from self.transforms(item.value)
-                elif isinstance(item, ast.Call):
-                    yield self.call(item)
-                elif isinstance(item, ast.Name) and isinstance(
-                    assigned := self._assignment(item.id, item.lineno), ast.Call
-                ):
-                    yield self.call(assigned)
                 else:
-                    yield TransformCall("custom", ast.unparse(item), line=item.lineno)
+                    yield self._item(item)
             return
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             yield from self.transforms(node.left)
@@ -335,6 +389,67 @@ class _Reader:
             yield self.call(node)  # a single transform where a list is expected
             return
         yield TransformCall("custom", ast.unparse(node), line=getattr(node, "lineno", None))
+
+    def _item(self, item: ast.expr) -> TransformCall:
+        """One transform of a list: a call, or a name assigned a call."""
+        if isinstance(item, ast.Call):
+            return self.call(item)
+        if isinstance(item, ast.Name) and isinstance(
+            assigned := self._assignment(item.id, item.lineno), ast.Call
+        ):
+            return self.call(assigned)
+        return TransformCall("custom", ast.unparse(item), line=item.lineno)
+
+    def _changed(
+        self, key: str, items: list[TransformCall], made: ast.Assign, used: int
+    ) -> list[TransformCall]:
+        """`items`, the list `key` was made with at `made`, as the file changes it before line
+        `used` (where a pipeline takes it); a change after that changes the pipeline too, and
+        is not followed."""
+        name = key.split(".", 1)[0]
+        scope = scope_of(made, self.parents)
+        later = [
+            a.lineno
+            for a in self.assigned.get(name, [])
+            if a.lineno > made.lineno and scope_of(a, self.parents) is scope
+        ]
+        end = min(later, default=None)
+        changes = [
+            change
+            for change in self.changes.get(key, [])
+            if made.lineno < change.line
+            and (end is None or change.line < end)
+            and scope_of(change.statement, self.parents) is scope
+        ]
+        for change in changes:
+            if change.line > used and runs(change, self.parents, self.value):
+                raise Unfollowable(
+                    change.line,
+                    change.text,
+                    f"changes it after the pipeline takes it (line {used})",
+                )
+        return apply(
+            items,
+            [c for c in changes if c.line < used and runs(c, self.parents, self.value)],
+            value=self.value,
+            one=self._item,
+            many=lambda node: list(self.transforms(node)),
+        )
+
+    def _changed_pipeline(self, node: ast.Call, call: TransformCall) -> TransformCall:
+        """A compose as the file changes its ``.transforms`` after building it."""
+        assignment = self.parents.get(node)
+        if not (
+            isinstance(assignment, ast.Assign)
+            and len(assignment.targets) == 1
+            and isinstance(assignment.targets[0], ast.Name)
+        ):
+            return call
+        key = f"{assignment.targets[0].id}.transforms"
+        if key not in self.changes:
+            return call
+        children = self._changed(key, list(call.children), assignment, _END_OF_FILE)
+        return dataclasses.replace(call, children=tuple(children))
 
     def _held_modules(self, node: ast.Call) -> ast.expr | None:
         """The list a ``torch.nn.ModuleList([...])`` or ``nn.Sequential(a, b)`` call holds
@@ -369,10 +484,13 @@ class _Reader:
 
     def _assignment(self, name: str, line: int) -> ast.expr | None:
         """The value last assigned to `name` before `line` (any scope), else the first one."""
+        chosen = self._assignment_node(name, line)
+        return chosen.value if chosen is not None else None
+
+    def _assignment_node(self, name: str, line: int) -> ast.Assign | None:
         candidates = self.assigned.get(name, [])
         before = [a for a in candidates if a.lineno < line]
-        chosen = before[-1] if before else (candidates[0] if candidates else None)
-        return chosen.value if chosen is not None else None
+        return before[-1] if before else (candidates[0] if candidates else None)
 
     def value(self, node: ast.expr, depth: int = 0) -> Any:
         """A literal, a constant named in the file, a library constant, else Unknown."""
@@ -429,6 +547,18 @@ class _Reader:
             if isinstance(node.op, ast.Add) and type(left) is type(right):
                 return left + right if isinstance(left, list | tuple) else unknown
         return unknown
+
+
+_END_OF_FILE = 10**9  # a line past any file's: a pipeline's own list changes until the end
+
+
+def _unfollowable(error: Unfollowable, name: str) -> str:
+    return (
+        f"{error}, which reading the file without running it cannot follow: the pipeline read "
+        f"would not be the one that runs (fix: port the object the file builds, "
+        f"Explorer(port={name.split(' ', 1)[0]}) or augexplorer.port.port_object(...) in the "
+        "notebook that builds it; or give the whole list in one expression)"
+    )
 
 
 # Pure builtins on one number, computed here (``int(256 / 224 * size)``): nothing of the
