@@ -185,3 +185,43 @@ def test_a_python_without_the_library_is_named_with_the_fix(tmp_path: Path) -> N
         pytest.skip("torchvision is installed in this Python")
     with pytest.raises(OriginalFailed, match=r"torchvision does not import in .*fix: give the"):
         compare_file(path, _images(1), run_file=True, python=sys.executable, draws=0)
+
+
+BUILT_BY_A_FUNCTION = """
+import torchvision.transforms as T
+
+def build(size=224):
+    return T.Compose([T.Resize((size, size)), T.RandomHorizontalFlip()])
+"""
+
+
+def test_the_values_the_port_is_given_build_the_original_too(
+    reference_python: str, tmp_path: Path
+) -> None:
+    """`params` set the port's size: the original is built with them too (it was built with
+    the function's defaults, 224 against the port's 48, and compared so)."""
+    path = tmp_path / "train.py"
+    path.write_text(BUILT_BY_A_FUNCTION, encoding="utf-8")
+    comparison = compare_file(
+        path, _images(2), run_file=True, python=reference_python, params={"size": 48}, draws=0
+    )
+    assert not comparison.original_error
+    assert [o.shape for o in comparison.original] == [(48, 48, 3)] * 2
+    assert [o.shape for o in comparison.ported] == [(48, 48, 3)] * 2
+
+
+def test_a_value_the_original_cannot_be_given_is_refused_not_compared() -> None:
+    from augexplorer.bench.original_runner import Refused, _find
+
+    seen: list[int] = []
+
+    def build(size: int = 224) -> None:
+        seen.append(size)
+
+    with pytest.raises(Refused, match=r"crop is not a parameter of build\(\)"):
+        _find({"build": build}, "build", "torchvision", "train.py", {"crop": 200})
+    with pytest.raises(Refused, match="train is not a function"):
+        _find({"train": object()}, "train", "torchvision", "train.py", {"size": 200})
+    with pytest.raises(Refused):  # built with the value; None is no Compose
+        _find({"build": build}, "build", "albumentations", "train.py", {"size": 96})
+    assert seen == [96]

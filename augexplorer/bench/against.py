@@ -243,6 +243,7 @@ def bench_against(
             "source": source,
             "where": where,
             "pipeline": found.name,
+            "params": dict(params or {}),
             "library": found.library,
             "files": files,
             "batch_size": batch,

@@ -8,7 +8,9 @@ wheels need torch's own build). It runs the user's file (its source is in the jo
 augexplorer starts it only once the user has allowed running the file.
 
 The job (JSON): ``source`` (the file's Python text), ``where`` (its path, for tracebacks and
-imports beside it), ``pipeline`` (the name the pipeline is known by in the file), ``library``
+imports beside it), ``pipeline`` (the name the pipeline is known by in the file), ``params``
+(values the port was given, ``--param``: a function's parameters of those names are called with
+them, and the original is refused where one is not such a parameter), ``library``
 ("torchvision" or "albumentations"), ``files`` (images, in order), ``batch_size``, ``workers``.
 Each image is opened with Pillow and converted to RGB, as torchvision users load images; for
 albumentations the RGB pixels go in as a NumPy array (``transform(image=...)["image"]``).
@@ -147,21 +149,49 @@ def _pipeline(job: dict[str, Any], library: str) -> Any:
             f"{where} failed while running{at}: {type(error).__name__}: {_first_line(error)} "
             "(fix: make the file run on its own, e.g. give its arguments defaults)"
         ) from None
-    return _find(module.__dict__, str(job["pipeline"]), library, where)
+    params = dict(job.get("params") or {})
+    return _find(module.__dict__, str(job["pipeline"]), library, where, params)
 
 
-def _find(namespace: dict[str, Any], name: str, library: str, where: str) -> Any:
+def _find(
+    namespace: dict[str, Any],
+    name: str,
+    library: str,
+    where: str,
+    params: dict[str, Any] | None = None,
+) -> Any:
     """The pipeline called `name` in the file's namespace; a function of that name is called
-    (without arguments); otherwise the file's only Compose of the library."""
+    with the `params` that are its parameters (the values the port was read with); otherwise
+    the file's only Compose of the library. A param the original cannot be given is refused:
+    the two sides would run different pipelines."""
+    params = params or {}
     found = namespace.get(name)
     if isinstance(found, types.FunctionType):
+        import inspect
+
+        accepted = inspect.signature(found).parameters
+        left = sorted(set(params) - set(accepted))
+        if left:
+            which = "is not a parameter" if len(left) == 1 else "are not parameters"
+            raise Refused(
+                f"{where}: {', '.join(left)} {which} of {name}(), so the original would run "
+                "with the file's own value while the "
+                "port runs with the one given (fix: make it a parameter of the function that "
+                "builds the pipeline, or leave it out)"
+            )
         try:
-            found = found()
+            found = found(**params)
         except TypeError as error:
             raise Refused(
                 f"{where}: {name}() needs arguments ({_first_line(error)}) (fix: give its "
                 "parameters defaults, or assign the pipeline to a module-level name)"
             ) from None
+    elif params:
+        raise Refused(
+            f"{where}: {name} is not a function, so {', '.join(sorted(params))} cannot be given "
+            "to the original, which would run with the file's own values while the port runs "
+            "with the ones given (fix: build the pipeline in a function taking them)"
+        )
     if found is not None and _is_compose(found, library):
         return found
     composes = [value for value in namespace.values() if _is_compose(value, library)]

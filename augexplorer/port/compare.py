@@ -168,7 +168,12 @@ def compare_file(
     found = choose(read_source(source, where=str(path), params=params), pipeline, where=str(path))
     result = with_graph(port_found(found), graph)
     python = python or sys.executable
-    pipeline_job = {"source": source, "where": str(path), "pipeline": found.name}
+    pipeline_job = {
+        "source": source,
+        "where": str(path),
+        "pipeline": found.name,
+        "params": dict(params or {}),
+    }
 
     def run(job: dict[str, Any]) -> dict[str, Any]:
         return _subprocess(python, {**job, "pipeline": pipeline_job})
