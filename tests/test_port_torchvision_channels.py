@@ -102,3 +102,20 @@ def test_against_real_torchvision(reference_python: str, tmp_path: Path, text: s
         assert ours.shape == theirs.shape and ours.dtype == theirs.dtype
         # Resize within torchvision's own rounding: a few grey levels, in normalized units
         assert np.abs(ours.astype(np.float64) - theirs.astype(np.float64)).mean() < 0.05
+
+
+@pytest.mark.parametrize("grey", ["Grayscale(3)", "RandomGrayscale(p=0.5)"])
+def test_grey_after_to_tensor_is_refused_with_the_fix_not_ported_into_a_failing_graph(
+    grey: str, tmp_path: Path
+) -> None:
+    """DALI's colour conversion takes HWC images: ported after ToTensor (CHW floats) it was
+    graded exact and the graph could not run."""
+    text = (
+        "import torchvision.transforms as T\n"
+        "t = T.Compose([T.ToTensor(), T.Normalize([0.5] * 3, [0.2] * 3), "
+        f"T.{grey}])\n"
+    )
+    result = port_file(_write(tmp_path, text))
+    (refusal,) = result.refusals
+    assert "on a float tensor is not ported (fix: put it before ToTensor)" in refusal.reason
+    Session(result.spec, device_id=None).run()  # what is ported runs

@@ -81,7 +81,9 @@ def color_jitter(call: TransformCall, context: PortContext) -> Grade:
     return grade(call.name, factors=len(parts))
 
 
-def _gray(context: PortContext, channels: int) -> None:
+def _gray(context: PortContext, channels: int, name: str) -> None:
+    if context.state.get("layout", "HWC") != "HWC":
+        raise Refuse(f"{name} on a float tensor is not ported (fix: put it before ToTensor)")
     context.add("grayscale", "color_space_conversion", {"image_type": "RGB", "output_type": "GRAY"})
     if channels == 3:
         gray = context.image
@@ -93,14 +95,14 @@ def grayscale(call: TransformCall, context: PortContext) -> Grade:
     channels = int(call.argument(0, "num_output_channels", 1))
     if channels not in (1, 3):
         raise Refuse(f"num_output_channels={channels}: torchvision takes 1 or 3")
-    _gray(context, channels)
+    _gray(context, channels, call.name)
     return grade(call.name)
 
 
 def random_grayscale(call: TransformCall, context: PortContext) -> Grade:
     """RandomGrayscale(p): grey in three channels, with probability p."""
     p = float(call.argument(0, "p", 0.1))
-    _gray(context, 3)
+    _gray(context, 3, call.name)
     context.apply_with_probability(p)
     return grade(call.name)
 
