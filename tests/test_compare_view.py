@@ -3,12 +3,17 @@ its port, tiles and figures shown; a file is run only when "run the file" is tic
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
+import numpy as np
 import pytest
 from augexplorer_widgets import Explorer
+from augexplorer_widgets.compare_view import DEFAULT_IMAGES, CompareView
+from test_widgets_panel import browser_update
 
 from augexplorer.catalog import Catalog
+from augexplorer.presets import preset
 
 A = pytest.importorskip("albumentations")
 
@@ -73,3 +78,37 @@ def test_a_preset_picked_leaves_nothing_to_compare(tmp_path: Path, catalog: Cata
     explorer.flush()
     assert explorer.original is None and view.compare_button.disabled
     assert view.tiles.value == "" and view.comparison is None
+
+
+@pytest.mark.parametrize(
+    ("typed", "reason"),
+    [
+        ("2.5", "'2.5' is not a whole number; the number of images must be between 1 and 64"),
+        ("0", "the number of images must be between 1 and 64, not 0"),
+        ("-5", "the number of images must be between 1 and 64, not -5"),
+        ("65", "not 65"),
+        ("abc", "'abc' is not a whole number"),
+    ],
+)
+def test_images_typed_that_cannot_be_compared_are_refused_with_the_reason(
+    tmp_path: Path, typed: str, reason: str
+) -> None:
+    asked: list[int] = []
+
+    def images(count: int) -> list[np.ndarray]:
+        asked.append(count)
+        return [np.zeros((8, 8, 3), np.uint8)] * count
+
+    # a file that is not there: the comparison fails at once, after reading the images
+    view = CompareView(lambda: str(tmp_path / "missing.py"), lambda: preset("basic"), images)
+    browser_update(view.images.box, value=typed)
+    assert view.images.value == DEFAULT_IMAGES, "not applied"
+    assert view.images.box.value == typed, "what was typed stays in the box"
+    said = html.unescape(view.refused.value)
+    assert reason in said and f"The number of images stays {DEFAULT_IMAGES}." in said
+    assert view.refused.layout.display == "" and "ax-input-refused" in view.images.box._dom_classes
+    browser_update(view.images.box, value="3")  # fixed: in force, the reason gone
+    assert view.images.value == 3 and view.refused.value == ""
+    assert "ax-input-refused" not in view.images.box._dom_classes
+    assert view.compare() is None and "compare failed" in view.status.value
+    assert asked == [3], "the comparison read the number typed"

@@ -4,6 +4,7 @@ rank's batch with the same rule."""
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import subprocess
@@ -222,10 +223,20 @@ def test_the_panels_rank_boxes_preview_a_rank_and_refuse_one_the_job_lacks(
     assert panel.state.spec == rank_graph(), "the graph and its history stay as they were"
     bar.rank.value = "2"  # no process of a job of 2
     panel.flush()
-    assert "rank 2 is no process of a job of 2" in bar.status.value
+    # said under the bar as a refused batch size is, the box outlined, the text kept
+    said = bar.rank_message.value
+    assert "Not applied: rank 2 is no process of a job of 2" in said, said
+    assert "The grid stays on rank 1 of 2." in said and bar.rank_message.layout.display == ""
+    assert "ax-input-refused" in bar.rank._dom_classes and bar.rank.value == "2"
     assert (session.rank, session.world_size) == (1, 2), "the last rank stays previewed"
+    bar.world.value = "1.5"  # the job size at fault now: its box is outlined instead
+    assert "'1.5' is not a whole number" in html.unescape(bar.rank_message.value)
+    assert "ax-input-refused" in bar.world._dom_classes
+    assert "ax-input-refused" not in bar.rank._dom_classes
     bar.world.value = "1"
     bar.rank.value = "0"
     panel.flush()
     assert (session.rank, session.world_size) == (0, None)
     assert "ax-rank-other" not in bar.rank._dom_classes
+    assert bar.rank_message.value == "" and bar.rank_message.layout.display == "none"
+    assert "ax-input-refused" not in bar.world._dom_classes

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import html
 import threading
 
 import ipywidgets as widgets
 import numpy as np
-from augexplorer_widgets.stats_view import StatsView
+import pytest
+from augexplorer_widgets.stats_view import DEFAULT_BATCHES, DEFAULT_SAMPLE, StatsView
+from test_widgets_panel import browser_update
 
 from augexplorer import Session
 from augexplorer.spec import Probability, Source, chain
@@ -105,3 +108,54 @@ def test_the_dark_plot_is_light_text_on_the_page_s_own_background() -> None:
     light_ink = (dark[..., :3].min(axis=2) > 200) & (dark[..., 3] > 128)
     dark_ink = light[..., :3].max(axis=2) < 60
     assert dark_ink.sum() > 500 and light_ink.sum() > dark_ink.sum() / 2
+
+
+@pytest.mark.parametrize(
+    ("typed", "reason"),
+    [
+        ("2.5", "'2.5' is not a whole number; the number of batches must be between 1 and 100000"),
+        ("0", "the number of batches must be between 1 and 100000, not 0"),
+        ("-5", "the number of batches must be between 1 and 100000, not -5"),
+        ("abc", "'abc' is not a whole number"),
+    ],
+)
+def test_batches_typed_that_cannot_be_counted_are_refused_with_the_reason(
+    typed: str, reason: str
+) -> None:
+    session = small_session()
+    view = StatsView(lambda: session)
+    browser_update(view.batches.box, value=typed)
+    assert view.batches.value == DEFAULT_BATCHES, "not applied"
+    assert view.batches.box.value == typed, "what was typed stays in the box"
+    said = html.unescape(view.refused.value)
+    assert reason in said and f"The number of batches stays {DEFAULT_BATCHES}." in said
+    assert view.refused.layout.display == "" and "ax-input-refused" in view.batches.box._dom_classes
+    browser_update(view.batches.box, value="2")  # fixed: in force, the reason gone
+    assert view.batches.value == 2 and view.refused.value == ""
+    assert view.refused.layout.display == "none"
+    assert "ax-input-refused" not in view.batches.box._dom_classes
+    view.start()  # counts the number typed
+    view.wait(60)
+    assert view.stats is not None and view.stats.batches == 2 and view.progress.max == 2
+
+
+def test_the_sample_size_typed_is_read_as_the_batches_are() -> None:
+    session = small_session()
+    view = StatsView(lambda: session)
+    view.scope.value = "sample"
+    for typed, reason in (
+        ("2.5", "'2.5' is not a whole number"),
+        ("0", "the number of images must be between 1 and 100000000, not 0"),
+        ("-5", "not -5"),
+        ("abc", "'abc' is not a whole number"),
+    ):
+        browser_update(view.images.box, value=typed)
+        assert view.images.value == DEFAULT_SAMPLE and view.images.box.value == typed
+        said = html.unescape(view.refused.value)
+        assert reason in said and f"The number of images stays {DEFAULT_SAMPLE}." in said
+    browser_update(view.images.box, value="6")
+    assert view.images.value == 6 and view.refused.value == ""
+    # a box put away (another scope) takes what was refused in it, and why, with it
+    browser_update(view.images.box, value="0")
+    view.scope.value = "batches"
+    assert view.refused.value == "" and view.images.box.value == "6"

@@ -45,10 +45,10 @@ def test_the_tab_counts_a_sample_even_over_the_classes_or_everything(tmp_path: P
     )
     session = Session(spec, device_id=None)
     view = StatsView(lambda: session)
-    assert view.scope.value == "batches" and view.images.layout.display == "none"
+    assert view.scope.value == "batches" and view.images.box.layout.display == "none"
 
     view.scope.value = "sample"
-    assert view.images.layout.display == "" and view.batches.layout.display == "none"
+    assert view.images.box.layout.display == "" and view.batches.box.layout.display == "none"
     view.images.value = 6
     view.start()
     view.wait(120)
@@ -57,7 +57,7 @@ def test_the_tab_counts_a_sample_even_over_the_classes_or_everything(tmp_path: P
     assert view.progress.value == view.progress.max == 2  # a batch of 4, then one of 2
 
     view.scope.value = "all"
-    assert view.images.layout.display == view.batches.layout.display == "none"
+    assert view.images.box.layout.display == view.batches.box.layout.display == "none"
     view.start()
     view.wait(120)
     assert view.stats is not None and view.stats.samples == 12

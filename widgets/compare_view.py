@@ -29,7 +29,10 @@ from augexplorer.port.compare import Comparison, StepComparison, compare_file, d
 from augexplorer.port.compare import compare_object as compare_live
 from augexplorer.spec import GraphSpec
 
+from .number_field import NumberField, RefusedLine
+
 DEFAULT_IMAGES = 4
+MAX_IMAGES = 64
 TILE_PX = 160  # a tile's longer side: three columns fit the output column at 1280 px
 NOTE = (
     "Runs the images through your own pipeline and through the port, each transform alone with "
@@ -54,9 +57,20 @@ class CompareView(widgets.VBox):
         self._get_original = get_original
         self._get_graph = get_graph
         self._get_images = get_images
-        self.images = widgets.BoundedIntText(
-            value=DEFAULT_IMAGES, min=1, max=64, description="images", layout={"width": "160px"}
+        # read here (number_field.py): a count not taken stays typed, the reason under it, and
+        # a comparison uses the last good one
+        self.refused = RefusedLine("ax-compare-refused")
+        self.images = NumberField(
+            DEFAULT_IMAGES,
+            description="images",
+            what="the number of images",
+            integer=True,
+            low=1,
+            high=MAX_IMAGES,
+            width="160px",
+            line=self.refused,
         )
+        self.images.box.add_class("ax-compare-images")
         self.run_file = widgets.Checkbox(
             value=False, description="run the file (your code)", indent=False
         )
@@ -78,10 +92,19 @@ class CompareView(widgets.VBox):
         self.figures.add_class("ax-compare-figures")
         self.compare_button.on_click(lambda _button: self.start())
         self._file_controls = widgets.HBox([self.run_file, self.python])
-        controls = widgets.HBox([self.images, self.compare_button])
+        controls = widgets.HBox([self.images.box, self.compare_button])
+        controls.add_class("ax-tab-controls")  # wraps on a narrow page (graph_view.css)
         note = widgets.HTML(f"<span class='ax-muted'>{NOTE}</span>")
         super().__init__(
-            [controls, self._file_controls, self.status, self.tiles, self.figures, note]
+            [
+                controls,
+                self.refused,
+                self._file_controls,
+                self.status,
+                self.tiles,
+                self.figures,
+                note,
+            ]
         )
         self.add_class("ax-compare")
         self.comparison: Comparison | None = None

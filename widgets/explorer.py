@@ -44,7 +44,7 @@ from .source_switch import switched_source
 from .state import Controller, PanelState
 from .stats_view import StatsView
 from .timing_view import TimingView, summary
-from .toolbar import EDITED, REPLACE, Toolbar
+from .toolbar import EDITED, REPLACE, RankRefused, Toolbar
 from .variety import Variety
 
 
@@ -365,6 +365,7 @@ class Explorer(widgets.VBox):
         old = self.controller.state.spec
         edited = self.controller.edited
         self.grid.forget_typed()  # what was said of a size typed for the old graph goes too
+        self.schedules.forget_typed()
         self._now(action)
         new = self.controller.state.spec
         if edited and new is not old and new != old:
@@ -414,9 +415,11 @@ class Explorer(widgets.VBox):
         """Show what the torchrun process typed in the toolbar gets (not part of the graph)."""
         try:
             rank, world_size = self.toolbar.read_rank()
-        except ValueError as error:
-            self._say(str(error))
+        except RankRefused as refused:  # the text stays typed, the reason under the bar
+            session = self.controller.session
+            self.toolbar.say_rank(refused, session.rank, session.world_size)
             return
+        self.toolbar.say_rank(None)
         self._now(lambda: self.controller.preview_rank(rank, world_size))
 
     def _load(self) -> None:

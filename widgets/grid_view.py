@@ -144,6 +144,7 @@ class GridView(widgets.VBox):
         # Why a typed tile size or number of draws was not applied, on a line of its own.
         self.refused = widgets.HTML("", layout={"display": "none", "flex": "1 1 100%"})
         self.refused.add_class("ax-grid-refused")
+        self.refused.add_class("ax-refused")  # the panel's one look for it (graph_view.css)
         self._refusals: dict[str, str] = {}
         self._syncing = False
         self.caption = widgets.HTML("")

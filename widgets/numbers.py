@@ -61,6 +61,15 @@ def parse_in_range(text: str, low: float, high: float, what: str, integer: bool)
     return value
 
 
+def parse_finite(text: str, what: str) -> float:
+    """Any finite number (``"-2.5"``, ``"1e-3"``); raises ValueError saying why, naming `what`
+    where the text reads as a number that is not finite (``inf``, ``nan``)."""
+    value = float(parse_number(text, integer=False))
+    if not math.isfinite(value):
+        raise ValueError(f"{what} must be a finite number, not {format_number(value)}")
+    return value
+
+
 def parse_bounded_int(text: str, low: int, high: int, what: str) -> int:
     """A whole number in [low, high]; raises ValueError naming `what` and the allowed range."""
     value = parse_number(text, integer=True)

@@ -19,6 +19,7 @@ from augexplorer.spec import CURVES, GraphSpec, Schedule, ScheduleTarget
 from augexplorer.spec.schema import MAX_EPOCHS
 
 from .hover import describe
+from .number_field import NumberField, RefusedLine
 
 DEFAULT_EPOCHS = 90  # a run's length until the user says otherwise (a common ImageNet run)
 PLOT_WIDTH, ROW_HEIGHT = 260, 34
@@ -47,14 +48,23 @@ class ScheduleView(widgets.VBox):
         # what the editor's fields were last filled from: a redraw that changes none of it
         # (another node edited, a new batch) leaves what the user typed in them
         self._filled_from: tuple[object, ...] | None = None
-        self.epochs = widgets.BoundedIntText(
-            value=DEFAULT_EPOCHS,
-            min=1,
-            max=MAX_EPOCHS,
+        # Number boxes read here (number_field.py), not BoundedIntText / FloatText: the page
+        # turned "2.5" epochs into 25 and 0 into 1, and dropped what it could not read, unsaid.
+        # What was typed and not applied stays in its box, the reason on a line under it.
+        self.refused = RefusedLine("ax-schedule-refused")
+        self.epochs = NumberField(
+            DEFAULT_EPOCHS,
             description="epochs",
-            layout={"width": "150px"},
+            tooltip="the training run's length, which schedules span",
+            what="the number of epochs",
+            integer=True,
+            low=1,
+            high=MAX_EPOCHS,
+            width="150px",
+            line=self.refused,
+            on_value=self._epochs_typed,
         )
-        describe(self.epochs, "epochs", "the training run's length, which schedules span")
+        self.epochs.box.add_class("ax-epochs")
         self.epoch = widgets.IntSlider(
             value=0,
             min=0,
@@ -76,16 +86,52 @@ class ScheduleView(widgets.VBox):
             layout={"width": "200px"},
         )
         describe(self.curve, "curve", CURVE_TIP)
-        self.start = widgets.FloatText(description="start", layout={"width": "160px"})
-        self.end = widgets.FloatText(description="end", layout={"width": "160px"})
-        self.begin = widgets.BoundedIntText(
-            min=0, max=MAX_EPOCHS, description="from", layout={"width": "160px"}
+        # The editor's numbers are taken by Schedule: a refused one leaves the last good one
+        # in force there, as the line under them says.
+        self.editor_refused = RefusedLine("ax-schedule-editor-refused")
+        self.start = NumberField(
+            0.0,
+            description="start",
+            what="the start value",
+            width="160px",
+            line=self.editor_refused,
         )
-        describe(self.begin, "from", "the epoch the change begins at")
-        self.finish = widgets.BoundedIntText(
-            min=0, max=MAX_EPOCHS, description="to", layout={"width": "160px"}
+        self.end = NumberField(
+            0.0,
+            description="end",
+            what="the end value",
+            width="160px",
+            line=self.editor_refused,
         )
-        describe(self.finish, "to", "the epoch it reaches its end value (warmup: its length)")
+        self.begin = NumberField(
+            0,
+            description="from",
+            tooltip="the epoch the change begins at",
+            what="the epoch “from”",
+            integer=True,
+            low=0,
+            high=MAX_EPOCHS,
+            width="160px",
+            line=self.editor_refused,
+        )
+        self.finish = NumberField(
+            0,
+            description="to",
+            tooltip="the epoch it reaches its end value (warmup: its length)",
+            what="the epoch “to”",
+            integer=True,
+            low=0,
+            high=MAX_EPOCHS,
+            width="160px",
+            line=self.editor_refused,
+        )
+        for field, hook in (
+            (self.start, "ax-schedule-start"),
+            (self.end, "ax-schedule-end"),
+            (self.begin, "ax-schedule-begin"),
+            (self.finish, "ax-schedule-finish"),
+        ):
+            field.box.add_class(hook)
         self.apply = widgets.Button(description="Schedule", button_style="primary")
         self.remove = widgets.Button(description="Remove schedule")
         self.note = widgets.HTML()
@@ -94,17 +140,17 @@ class ScheduleView(widgets.VBox):
                 widgets.HTML("<div class='ax-section-title'>Follow the run</div>"),
                 self.target,
                 widgets.HBox([self.curve]),
-                widgets.HBox([self.start, self.end]),
-                widgets.HBox([self.begin, self.finish]),
+                widgets.HBox([self.start.box, self.end.box]),
+                widgets.HBox([self.begin.box, self.finish.box]),
+                self.editor_refused,
                 widgets.HBox([self.apply, self.remove]),
                 self.note,
             ]
         )
         # shown with the selected node's controls (the panel places it), where its numbers are
         self.editor.add_class("ax-schedule-editor")
-        super().__init__([widgets.HBox([self.epochs]), self.epoch, self.plot])
+        super().__init__([widgets.HBox([self.epochs.box]), self.refused, self.epoch, self.plot])
         self.add_class("ax-schedules")
-        self.epochs.observe(self._epochs_typed, "value")
         self.epoch.observe(self._epoch_moved, "value")
         self.target.observe(lambda _: self._fill_editor(), "value")
         self.apply.on_click(lambda _: self._schedule())
@@ -117,9 +163,9 @@ class ScheduleView(widgets.VBox):
         try:
             self._spec = spec
             last = epoch_count(spec) - 1
-            epochs = spec.epochs or DEFAULT_EPOCHS
-            if self.epochs.value != epochs:
-                self.epochs.value = epochs
+            # the run's length shown where it changed; refused text typed over the same
+            # length stays, with its reason, through a redraw for another edit
+            self.epochs.follow(spec.epochs or DEFAULT_EPOCHS)
             self.epoch.max = max(last, 0)
             self.epoch.value = min(epoch, last)
             self.epoch.disabled = not spec.schedules
@@ -153,14 +199,18 @@ class ScheduleView(widgets.VBox):
             if schedule is None or schedule.curve in ("steps", "table"):
                 held = held_value(spec, target)
                 value = 0.0 if held is None else held
-                self.start.value, self.end.value = value, value
-                self.curve.value, self.begin.value = "linear", 0
-                self.finish.value = max((spec.epochs or DEFAULT_EPOCHS) - 1, 0)
+                self.start.show(value)
+                self.end.show(value)
+                self.curve.value = "linear"
+                self.begin.show(0)
+                self.finish.show(max((spec.epochs or DEFAULT_EPOCHS) - 1, 0))
             else:
                 self.curve.value = schedule.curve
-                self.start.value, self.end.value = schedule.start, schedule.end
+                self.start.show(schedule.start)
+                self.end.show(schedule.end)
                 begin, finish = schedule.span(spec.epochs or DEFAULT_EPOCHS)
-                self.begin.value, self.finish.value = begin, finish
+                self.begin.show(begin)
+                self.finish.show(finish)
             self.remove.disabled = schedule is None
             self.note.value = (
                 f"<span class='ax-muted'>{html.escape(schedule.describe())}</span>"
@@ -176,12 +226,11 @@ class ScheduleView(widgets.VBox):
         curve = self.curve.value
         if curve == "constant":
             return Schedule.constant(self.start.value)
+        begin, finish = int(self.begin.value), int(self.finish.value)  # whole: read so
         if curve == "warmup":
-            return Schedule.warmup(self.start.value, self.end.value, self.finish.value)
+            return Schedule.warmup(self.start.value, self.end.value, finish)
         kind = Schedule.cosine if curve == "cosine" else Schedule.linear
-        return kind(
-            self.start.value, self.end.value, begin=self.begin.value, finish=self.finish.value
-        )
+        return kind(self.start.value, self.end.value, begin=begin, finish=finish)
 
     def _schedule(self) -> None:
         if self.target.value:
@@ -191,9 +240,16 @@ class ScheduleView(widgets.VBox):
         if self.target.value:
             self.actions.set_schedule(self.target.value, None)
 
-    def _epochs_typed(self, change: dict[str, object]) -> None:
-        if not self._syncing and isinstance(change["new"], int):
-            self.actions.set_epochs(change["new"])
+    def forget_typed(self) -> None:
+        """Another graph came in (a preset, a file): text typed earlier that was not applied,
+        and what was said about it, go; the next redraw fills the editor again."""
+        self.epochs.show(self.epochs.value)
+        self._filled_from = None
+
+    def _epochs_typed(self, epochs: float) -> None:
+        # a good number typed (one commit of the box: Enter or leaving it) is one edit
+        if not self._syncing:
+            self.actions.set_epochs(int(epochs))
 
     def _epoch_moved(self, change: dict[str, object]) -> None:
         if not self._syncing and isinstance(change["new"], int):

@@ -458,10 +458,11 @@ class Controller:
         return self.edit(spec, label=what)
 
     def set_epochs(self, epochs: int) -> PanelState:
-        """Declare the run's length (schedules are drawn over it)."""
+        """Declare the run's length (schedules are drawn over it). Each length typed is an undo
+        step of its own, however soon after the last: the box sends a value once it is typed
+        (Enter, or leaving the box), never key by key."""
         return self.edit(
             self._spec.with_epochs(epochs),
-            merge_key="epochs",
             label=f"a run of {epochs} epoch{'' if epochs == 1 else 's'}",
         )
 

@@ -26,9 +26,11 @@ from augexplorer.stats import Provenance, Stats, collect_stats, collect_stats_al
 from augexplorer.stats.plot import Theme, figure_png, stats_figure
 
 from .graph_changes import graph_changes
+from .number_field import NumberField, RefusedLine
 
 DEFAULT_BATCHES = 32
 DEFAULT_SAMPLE = 256  # images of a sample drawn evenly over the classes
+MAX_BATCHES, MAX_SAMPLE = 100_000, 100_000_000
 # what a run counts: batches with fresh draws, a sample of the dataset, or all of it
 SCOPES = (
     ("batches, fresh draws each", "batches"),
@@ -59,23 +61,35 @@ class StatsView(widgets.VBox):
         self._get_session = get_session
         self._get_spec = get_spec or (lambda: get_session().plan.spec)
         self._get_title = get_title or (lambda: self._get_spec().name or "graph")
-        self.batches = widgets.BoundedIntText(
-            value=DEFAULT_BATCHES,
-            min=1,
-            max=100_000,
+        # Counts typed in boxes read here (number_field.py): a count that is not a whole
+        # number in range stays typed, the reason under it, and a run counts the last good one.
+        self.refused = RefusedLine("ax-stats-refused")
+        self.batches = NumberField(
+            DEFAULT_BATCHES,
             description="batches",
-            layout={"width": "180px"},
+            what="the number of batches",
+            integer=True,
+            low=1,
+            high=MAX_BATCHES,
+            width="180px",
+            line=self.refused,
         )
+        self.batches.box.add_class("ax-stats-batches")
         self.scope = widgets.Dropdown(
             options=SCOPES, value="batches", description="count", layout={"width": "360px"}
         )
-        self.images = widgets.BoundedIntText(
-            value=DEFAULT_SAMPLE,
-            min=1,
-            max=100_000_000,
+        self.images = NumberField(
+            DEFAULT_SAMPLE,
             description="N images",
-            layout={"width": "200px", "display": "none"},
+            what="the number of images",
+            integer=True,
+            low=1,
+            high=MAX_SAMPLE,
+            width="200px",
+            line=self.refused,
         )
+        self.images.box.add_class("ax-stats-images")
+        self.images.box.layout.display = "none"
         self.scope.observe(lambda _change: self._show_scope(), names="value")
         self.run_button = widgets.Button(description="Run statistics", icon="bar-chart")
         self.cancel_button = widgets.Button(description="Cancel", icon="stop", disabled=True)
@@ -96,16 +110,26 @@ class StatsView(widgets.VBox):
         controls = widgets.HBox(
             [
                 self.scope,
-                self.batches,
-                self.images,
+                self.batches.box,
+                self.images.box,
                 self.run_button,
                 self.cancel_button,
                 self.progress,
             ]
         )
+        controls.add_class("ax-tab-controls")  # wraps on a narrow page (graph_view.css)
         note = widgets.HTML(f"<span class='ax-muted'>{NOTE}</span>")
         super().__init__(
-            [controls, self.status, self.stale, self.report, self.plot, self.plot_dark, note]
+            [
+                controls,
+                self.refused,
+                self.status,
+                self.stale,
+                self.report,
+                self.plot,
+                self.plot_dark,
+                note,
+            ]
         )
         self.add_class("ax-stats")
         self.stats: Stats | None = None
@@ -123,8 +147,10 @@ class StatsView(widgets.VBox):
     def _show_scope(self) -> None:
         """The count a scope takes: batches for batches, N for a sample, none for all."""
         scope = self.scope.value
-        self.batches.layout.display = "" if scope == "batches" else "none"
-        self.images.layout.display = "" if scope == "sample" else "none"
+        for field, shown in ((self.batches, scope == "batches"), (self.images, scope == "sample")):
+            field.box.layout.display = "" if shown else "none"
+            if not shown:  # a box put away: what was refused in it goes, and why
+                field.show(field.value)
 
     def start(self) -> None:
         """Start statistics over the current graph in a background thread (once at a time)."""

@@ -9,8 +9,6 @@ is never wiped by an unrelated edit.
 
 from __future__ import annotations
 
-import html
-
 import ipywidgets as widgets
 
 from augexplorer.presets import PRESETS
@@ -18,6 +16,7 @@ from augexplorer.spec import GraphSpec
 
 from .history import Step
 from .hover import describe
+from .number_field import RefusedLine
 from .numbers import parse_bounded_int
 
 REPLACE = "replace file"  # the check box that lets Save write over an existing file
@@ -42,6 +41,14 @@ RANK_TIP = (
     "preview what process RANK of a torchrun job of N processes trains on: the values it draws "
     "(rank 0: the graph's own) and its shard of the data, as the exported module gives them"
 )
+
+
+class RankRefused(ValueError):
+    """A rank or job size typed that cannot be previewed; `box`: the box whose text is why."""
+
+    def __init__(self, reason: str, box: widgets.Text) -> None:
+        super().__init__(reason)
+        self.box = box
 
 
 def _button(text: str, icon: str, tip: str, css: str) -> widgets.Button:
@@ -103,8 +110,7 @@ class Toolbar(widgets.VBox):
             style={"description_width": "40px"},
         )
         self.batch.add_class("ax-batch")
-        self.batch_message = widgets.HTML("", layout={"display": "none"})
-        self.batch_message.add_class("ax-batch-message")
+        self.batch_message = RefusedLine("ax-batch-message")
         self.run = _button("Run", "play", "run the graph again", "ax-run")
         self.reroll = _button("Reroll", "random", "new random draws (undoable)", "ax-reroll")
         self.next_batch = _button(
@@ -133,6 +139,8 @@ class Toolbar(widgets.VBox):
         )
         describe(self.world, "of", "the number of processes of the job (torchrun's WORLD_SIZE)")
         self.world.add_class("ax-world")
+        # a rank or job size not previewed says why as the batch does, on a line of its own
+        self.rank_message = RefusedLine("ax-rank-message")
         self.undo = _button("", "undo", "undo", "ax-undo")
         self.redo = _button("", "repeat", "redo", "ax-redo")
         # Every step of the undo history, saying what it did; picking one goes back (or
@@ -177,6 +185,7 @@ class Toolbar(widgets.VBox):
                 steps,
                 self.status,
                 self.batch_message,
+                self.rank_message,
             ]
         )
         top.add_class("ax-toolbar")
@@ -249,33 +258,46 @@ class Toolbar(widgets.VBox):
     def say_batch(self, reason: str | None, in_force: int | None = None) -> None:
         """Show why the typed batch size was not applied (None: clear), next to the box."""
         if reason is None:
-            self.batch_message.value = ""
-            self.batch_message.layout.display = "none"
-            self.batch.remove_class("ax-input-refused")
+            self.batch_message.say(self.batch, None)
             return
         stays = f" The batch stays {in_force}." if in_force is not None else ""
-        self.batch_message.value = (
-            f"<span class='ax-errors'>⚠ Not applied: {html.escape(reason)}.{stays}</span>"
-        )
-        self.batch_message.layout.display = ""
-        self.batch.add_class("ax-input-refused")
+        self.batch_message.say(self.batch, f"Not applied: {reason}.{stays}")
 
     # ---- rank previewed -----------------------------------------------------------------------
     def read_rank(self) -> tuple[int, int | None]:
         """The rank and world size typed, as :meth:`Session.set_rank` takes them (one process:
-        no world size, the graph's own shard); raises ValueError saying why they cannot be."""
-        world = parse_bounded_int(self.world.value, 1, MAX_PROCESSES, "the number of processes")
-        rank = parse_bounded_int(self.rank.value, 0, MAX_PROCESSES - 1, "the rank")
+        no world size, the graph's own shard); raises :class:`RankRefused` saying why they
+        cannot be, and which box holds the text at fault."""
+        try:
+            world = parse_bounded_int(self.world.value, 1, MAX_PROCESSES, "the number of processes")
+        except ValueError as error:
+            raise RankRefused(str(error), self.world) from None
+        try:
+            rank = parse_bounded_int(self.rank.value, 0, MAX_PROCESSES - 1, "the rank")
+        except ValueError as error:
+            raise RankRefused(str(error), self.rank) from None
         if rank >= world:
-            raise ValueError(
+            raise RankRefused(
                 f"rank {rank} is no process of a job of {world}: type a rank from 0 to "
-                f"{world - 1}, or more processes"
+                f"{world - 1}, or more processes",
+                self.rank,
             )
         # a rank other than 0 is marked: the grid is not the graph's own draws
         self.rank.remove_class("ax-rank-other")
         if rank:
             self.rank.add_class("ax-rank-other")
         return rank, (world if world > 1 else None)
+
+    def say_rank(
+        self, refused: RankRefused | None, rank: int = 0, world_size: int | None = None
+    ) -> None:
+        """Show why the rank or job size typed is not previewed (None: clear), the box at fault
+        outlined, and the process the grid still shows (`rank` of `world_size`)."""
+        for box in (self.rank, self.world):
+            self.rank_message.say(box, None)
+        if refused is not None:
+            stays = f" The grid stays on rank {rank} of {world_size or 1}."
+            self.rank_message.say(refused.box, f"Not applied: {refused}.{stays}")
 
 
 def step_label(step: Step) -> str:

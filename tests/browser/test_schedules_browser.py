@@ -69,3 +69,38 @@ def test_moving_the_epoch_redraws_the_grid_and_the_plot(page: Any, artifacts: Pa
         editor = page.locator(".ax-schedule-editor").first
         assert editor.is_visible()  # with the selected node's controls
         editor.screenshot(path=str(artifacts / f"schedules-editor-{width}.png"))
+
+
+def test_a_run_length_that_is_no_whole_number_says_why(page: Any, artifacts: Path) -> None:
+    """The page's own number box turned "2.5" epochs into 25: the text box keeps it, the kernel
+    says why under it, and the run stays 90 epochs; "25" typed key by key is one undo step."""
+    page.set_viewport_size({"width": 1600, "height": 1100})
+    box = page.locator(".ax-schedules .ax-epochs input").first
+    box.scroll_into_view_if_needed()
+    steps = kernel_eval(page, "print(len(explorer.controller.history))").strip()
+    box.fill("2.5")
+    box.press("Enter")
+    refused = page.locator(".ax-schedule-refused")
+    refused.wait_for(state="visible", timeout=30_000)
+    said = refused.inner_text()
+    assert "'2.5' is not a whole number" in said and "stays 90" in said, said
+    assert box.input_value() == "2.5"  # the text as typed
+    assert kernel_eval(page, "print(explorer.spec.epochs)").strip() == "90"
+    assert kernel_eval(page, "print(len(explorer.controller.history))").strip() == steps
+    # the reason on a line of its own under the box, inside the box's column
+    line, field = refused.bounding_box(), box.bounding_box()
+    column = page.locator(".ax-schedules").first.bounding_box()
+    assert line["y"] >= field["y"] + field["height"] - 1
+    assert line["x"] + line["width"] <= column["x"] + column["width"] + 1
+    page.locator(".ax-schedules").first.screenshot(
+        path=str(artifacts / "schedules-epochs-refused.png")
+    )
+    box.fill("")
+    box.press_sequentially("25")  # key by key, then Enter: one value, one step
+    box.press("Enter")
+    refused.wait_for(state="hidden", timeout=30_000)
+    kernel_eval(page, "explorer.flush()")
+    assert kernel_eval(page, "print(explorer.spec.epochs)").strip() == "25"
+    assert int(kernel_eval(page, "print(len(explorer.controller.history))")) == int(steps) + 1
+    label = kernel_eval(page, "print(explorer.controller.history.steps()[-1].label)").strip()
+    assert label == "a run of 25 epochs"

@@ -134,7 +134,7 @@ def test_dark_theme_shows_the_statistics_plot_drawn_for_it(page: Any, artifacts:
     when the theme is switched back, without a new run."""
     stats = page.locator(".ax-explorer .ax-stats")
     page.locator(".ax-explorer .lm-TabBar-tab", has_text="Statistics").click()
-    batches = stats.get_by_role("spinbutton", name="batches")  # beside it: N images (hidden)
+    batches = stats.locator(".ax-stats-batches input")  # beside it: N images (hidden)
     batches.fill("2")
     batches.press("Enter")
     stats.locator("button", has_text="Run statistics").click()

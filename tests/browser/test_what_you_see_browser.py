@@ -71,7 +71,9 @@ def test_export_tab_shows_the_current_graphs_code_and_copies_it(page: Any, artif
 
 def test_statistics_say_when_they_are_another_graphs(page: Any, artifacts: Path) -> None:
     tab(page, "Statistics")
-    page.locator(".ax-stats").get_by_role("spinbutton", name="batches").fill("2")
+    batches = page.locator(".ax-stats .ax-stats-batches input")
+    batches.fill("2")
+    batches.press("Enter")
     page.locator(".ax-stats button", has_text="Run statistics").click()
     page.locator(".ax-stats-status", has_text="samples in").wait_for(timeout=120_000)
     summary = page.locator(".ax-stats-summary").inner_text()
