@@ -419,7 +419,7 @@ class _Writer:
         parts += [template.CONSTANTS, template.RANK_SEEDS]
         if self.spec.schedules:
             parts.append(template_schedules.SCHEDULES)
-        if self.labels_output is not None and not self.arrays:
+        if self.labels_output is not None:
             parts.append(template.LABELS_CONSTANT)
         if self.python_steps:
             parts.append(template.PYTHON_FUNCTIONS)
@@ -430,7 +430,7 @@ class _Writer:
         if self.spec.schedules:
             pipeline = pipeline.replace("rank=0):", "rank=0, strengths=None):")
         parts.append(pipeline)
-        if self.labels_output is not None and not self.arrays:
+        if self.labels_output is not None:
             parts.append(template.LABELLED_ITERATOR)
         parts.append(self._loader_template())
         parts.append(template.MAIN_ARRAYS if self.arrays else template.MAIN_FILES)
@@ -545,7 +545,10 @@ class _Writer:
                 labelled=self.labels_output is not None,
             )
         if self.arrays:
-            return template.LOADER_ARRAYS
+            labelled = self.labels_output is not None
+            return template.LOADER_ARRAYS.replace(
+                "@@arrays_iterator@@", "LabelledIterator" if labelled else "DALIGenericIterator"
+            ).replace("@@arrays_label_table@@", "\n        None," if labelled else "")
         if self.labels_output is not None:
             return template.LOADER_LABELLED
         return template.LOADER_FILES

@@ -296,8 +296,10 @@ def @@function@@(@@data_params@@, device="cpu", shard_id=@@shard_id@@, num_shard
 '''
 
 LABELLED_ITERATOR = '''class LabelledIterator(DALIGenericIterator):
-    """A DALIGenericIterator that, for multi-label file lists, turns each reader label (the
-    file's index) into the file's row of labels."""
+    """A DALIGenericIterator whose labels are what PyTorch's losses take: one int64 class per
+    image, shape (N,) as ImageFolder's (DALI's readers give int32 of shape (N, 1)); for
+    multi-label file lists each reader label (the file's index) becomes the file's row of
+    labels, (N, k)."""
 
     def __init__(self, pipelines, output_map, label_table, **kwargs):
         self.label_table = label_table
@@ -305,10 +307,11 @@ LABELLED_ITERATOR = '''class LabelledIterator(DALIGenericIterator):
 
     def __next__(self):
         batches = super().__next__()
-        if self.label_table is not None:
-            for batch in batches:
-                index = batch[LABELS].view(-1).long().cpu()
-                batch[LABELS] = self.label_table[index].to(batch[LABELS].device)
+        for batch in batches:
+            labels = batch[LABELS].view(-1).long()
+            if self.label_table is not None:
+                labels = self.label_table[labels.cpu()].to(labels.device)
+            batch[LABELS] = labels
         return batches
 
 '''
@@ -428,9 +431,9 @@ LOADER_ARRAYS = (
         arrays,
 """
     + _PIPELINE_OPTIONS
-    + """    return DALIGenericIterator(
+    + """    return @@arrays_iterator@@(
         [pipe],
-        OUTPUTS,
+        OUTPUTS,@@arrays_label_table@@
         size=size,
         last_batch_policy=last_batch_policy,
         auto_reset=True,
