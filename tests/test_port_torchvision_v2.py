@@ -8,6 +8,9 @@ from typing import Any
 import pytest
 from port_parity import difference, ported, reference, run, sample_images
 
+from augexplorer.port.reading import read_source
+from augexplorer.port.torchvision import port
+
 # case: (the transforms, mean bound, max bound) in grey levels, as measured
 CASES: dict[str, tuple[str, float, float]] = {
     "resize": ("v2.ToImage(), v2.Resize(256)", 0.16, 10),
@@ -55,3 +58,23 @@ def test_v2_tensor_kernels_stay_within_the_measured_bound(
     found = compared[case]
     assert found.shapes_agree, f"{case}: output sizes differ from torchvision's"
     assert found.mean_abs <= mean_bound and found.max_abs <= max_bound, f"{case}: {found}"
+
+
+def test_a_detection_pipeline_says_its_boxes_are_left_out() -> None:
+    """Its flips and resizes port (they move pixels alike) but not the boxes the original moves
+    with them: said once for the pipeline, with the way to annotated data."""
+    text = (
+        "import torch\nfrom torchvision.transforms import v2\n"
+        "t = v2.Compose([v2.ToImage(), v2.RandomIoUCrop(), v2.RandomHorizontalFlip(),\n"
+        "    v2.Resize((64, 64)), v2.SanitizeBoundingBoxes(),\n"
+        "    v2.ToDtype(torch.float32, scale=True)])\n"
+    )
+    (found,) = read_source(text)
+    result = port(found.compose)
+    (said,) = [r.reason for r in result.refusals if r.call.name == "Compose"]
+    assert said.startswith("a detection pipeline (RandomIoUCrop, SanitizeBoundingBoxes)")
+    assert "not their boxes" in said and "docs/annotations.md" in said
+    (plain,) = read_source(
+        text.replace("v2.RandomIoUCrop(), ", "").replace("v2.SanitizeBoundingBoxes(),\n    ", "")
+    )
+    assert not [r for r in port(plain.compose).refusals if r.call.name == "Compose"]

@@ -364,6 +364,17 @@ class PortContext:
         )
 
 
+def annotations_left_out(what: str) -> str:
+    """Why a pipeline's `what` (boxes, keypoints) are not ported, and the way to them."""
+    return (
+        f"the port carries the images, not their {what}: the graph reads images and class "
+        "labels (fix: open the graph on annotated data, a COCO file or a YOLO folder, "
+        f"where the panel carries {what} through flips, resizes and rotations with DALI's "
+        "companion operators and names the nodes it cannot carry them through: "
+        "docs/annotations.md)"
+    )
+
+
 # The attribute (and keyword) a group holds its transforms in.
 TRANSFORMS = "transforms"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..build import DataSource, PortContext, build_graph
+from ..build import DataSource, PortContext, annotations_left_out, build_graph
 from ..model import PortResult, Refusal, TransformCall
 from .library import MAPPING, MAPPING_1X
 from .registry import LIBRARY
@@ -122,14 +122,7 @@ def untargeted(compose: TransformCall) -> list[Refusal]:
         if value in (None, {}, {"dict": {}}):
             continue
         call = TransformCall(LIBRARY, compose.name, kwargs={name: value}, line=compose.line)
-        reason = (
-            f"the port carries the images, not their {what}: the graph reads images and class "
-            "labels (fix: open the graph on annotated data, a COCO file or a YOLO folder, "
-            f"where the panel carries {what} through flips, resizes and rotations with DALI's "
-            "companion operators and names the nodes it cannot carry them through: "
-            "docs/annotations.md)"
-        )
-        left.append(Refusal(call, reason))
+        left.append(Refusal(call, annotations_left_out(what)))
     return left
 
 

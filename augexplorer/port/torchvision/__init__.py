@@ -8,8 +8,16 @@ into a graph.
 
 from __future__ import annotations
 
-from ..build import DataSource, Grade, LibraryMapping, PortContext, Refuse, build_graph
-from ..model import PortResult, TransformCall
+from ..build import (
+    DataSource,
+    Grade,
+    LibraryMapping,
+    PortContext,
+    Refuse,
+    annotations_left_out,
+    build_graph,
+)
+from ..model import PortResult, Refusal, TransformCall
 from . import affine, auto_aug, color, erasing, geometry, perspective, tensor
 from .grades import grade
 
@@ -169,6 +177,11 @@ def port(
     seed: int = 0,
 ) -> PortResult:
     """The graph of a torchvision Compose (as read by :mod:`augexplorer.port.reading`)."""
+
+    def finish(context: PortContext) -> None:
+        tensor.finish(context)
+        context.refusals.extend(boxes_left_out(compose))
+
     return build_graph(
         compose,
         MAPPING,
@@ -176,8 +189,31 @@ def port(
         data=data,
         batch_size=batch_size,
         seed=seed,
-        finish=tensor.finish,
+        finish=finish,
     )
 
 
-__all__ = ["EXAMPLES", "MAPPING", "port"]
+# v2 transforms that work on boxes alone: a pipeline holding one transforms boxes with its images
+BOX_TRANSFORMS = frozenset(
+    {"SanitizeBoundingBoxes", "ClampBoundingBoxes", "ConvertBoundingBoxFormat", "RandomIoUCrop"}
+)
+
+
+def boxes_left_out(compose: TransformCall) -> list[Refusal]:
+    """A detection pipeline (it holds a box transform) as what the port leaves out: its boxes.
+    Its flips and resizes would otherwise read as ported whole, and the graph as a detection
+    pipeline's, while it reads images and class labels."""
+    found = _box_transforms(compose)
+    if not found:
+        return []
+    named = ", ".join(sorted({call.name for call in found}))
+    call = TransformCall(compose.library, compose.name, line=compose.line)
+    return [Refusal(call, f"a detection pipeline ({named}): {annotations_left_out('boxes')}")]
+
+
+def _box_transforms(call: TransformCall) -> list[TransformCall]:
+    own = [call] if call.name in BOX_TRANSFORMS else []
+    return own + [found for child in call.children for found in _box_transforms(child)]
+
+
+__all__ = ["EXAMPLES", "MAPPING", "boxes_left_out", "port"]
