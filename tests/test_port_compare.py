@@ -225,3 +225,39 @@ def test_a_value_the_original_cannot_be_given_is_refused_not_compared() -> None:
     with pytest.raises(Refused):  # built with the value; None is no Compose
         _find({"build": build}, "build", "albumentations", "train.py", {"size": 96})
     assert seen == [96]
+
+
+AFTER_TO_TENSOR = """
+import torch
+import torchvision.transforms as T
+from torchvision.transforms import v2
+
+v1 = T.Compose([T.Resize((64, 64)), T.ToTensor(), T.RandomErasing(p=0.5, value=0)])
+v2_pipeline = v2.Compose([
+    v2.ToImage(),
+    v2.Resize((64, 64)),
+    v2.ToDtype(torch.float32, scale=True),
+    v2.Normalize([0.5, 0.5, 0.5], [0.25, 0.25, 0.25]),
+])
+"""
+
+
+@pytest.mark.parametrize(
+    ("pipeline", "name"), [("v1", "RandomErasing"), ("v2_pipeline", "Normalize")]
+)
+def test_a_transform_taking_a_tensor_is_compared_after_the_conversion(
+    pipeline: str, name: str, reference_python: str, tmp_path: Path
+) -> None:
+    """RandomErasing and v2's Normalize refuse the PIL image a transform alone was given ('the
+    original does not run this transform alone'): both sides now convert first, as the
+    pipeline does."""
+    path = tmp_path / "train.py"
+    path.write_text(AFTER_TO_TENSOR, encoding="utf-8")
+    comparison = compare_file(
+        path, _images(2), run_file=True, python=reference_python, pipeline=pipeline, draws=0
+    )
+    step = comparison.step(name)
+    assert "does not run this transform alone" not in step.note, step.note
+    assert "on both sides, as the pipeline runs it" in step.note or "folded into" in step.note
+    if name == "Normalize":
+        assert step.pixels is not None and step.pixels.max_abs < 1e-4

@@ -17,6 +17,7 @@ caller's to run, in this process. A file (``compare_file``) is run only with ``r
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 import subprocess
@@ -323,6 +324,11 @@ class _StepPlan:
             for other in steps
             if step.folded_into and any(n.id == step.folded_into for n in other.nodes)
         )
+        made_tensor = _tensor_conversions_before(step, steps)
+        if made_tensor and step.call.name not in TENSOR_CONVERSIONS:
+            # it takes the tensor the pipeline made (RandomErasing, v2's Normalize refuse a
+            # PIL image): both sides convert first, as the pipeline does
+            before = made_tensor
         pin = None if before else pin_of(applied)
         return cls(applied, pin.apply(applied) if pin else applied, pin, before, user=step.call)
 
@@ -333,6 +339,22 @@ class _StepPlan:
 
     def calls(self, call: TransformCall) -> tuple[TransformCall, ...]:
         return (*self.before, call)
+
+
+# torchvision's transforms that turn the PIL image into a tensor, or the tensor's type
+TENSOR_CONVERSIONS = frozenset(
+    {"ToTensor", "PILToTensor", "ToImage", "ToDtype", "ConvertImageDtype", "ToPureTensor"}
+)
+
+
+def _tensor_conversions_before(
+    step: PortedStep, steps: Sequence[PortedStep]
+) -> tuple[TransformCall, ...]:
+    """The torchvision conversions to a tensor that come before `step` in the pipeline."""
+    if step.call.library != "torchvision":
+        return ()
+    earlier = list(itertools.takewhile(lambda other: other is not step, steps))
+    return tuple(certain(o.call) for o in earlier if o.call.name in TENSOR_CONVERSIONS)
 
 
 def _rate_figures(
@@ -370,7 +392,10 @@ def _step(
     notes: list[str] = []
     if plan.before:
         names = ", ".join(c.name for c in plan.before)
-        notes.append(f"folded into {step.folded_into}: compared together with {names}")
+        if step.folded_into:
+            notes.append(f"folded into {step.folded_into}: compared together with {names}")
+        else:
+            notes.append(f"run after {names} on both sides, as the pipeline runs it")
     pixels = None
     if "error" in pinned:
         notes.append(f"the original does not run this transform alone: {pinned['error']}")
