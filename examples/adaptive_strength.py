@@ -90,7 +90,7 @@ def main() -> None:
     for epoch in range(args.epochs):
         loader.set_epoch(epoch)  # the curriculum: this epoch's rotate range
         for index, batch in enumerate(loader):
-            images, labels = batch[0]["images"], batch[0]["labels"].view(-1).long()
+            images, labels = batch[0]["images"], batch[0]["labels"]
             logits = model(images)
             loss = nn.functional.cross_entropy(logits, labels)
             optimiser.zero_grad()

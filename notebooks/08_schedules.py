@@ -296,7 +296,7 @@ for epoch in range(EPOCHS):
     adaptive.set_epoch(epoch)  # the rotation still follows its schedule
     signals = []
     for batch in adaptive:
-        images, labels = batch[0]["images"], batch[0]["labels"].view(-1).long()
+        images, labels = batch[0]["images"], batch[0]["labels"]
         logits = model(images)
         loss = nn.functional.cross_entropy(logits, labels)
         optimizer.zero_grad()
