@@ -144,6 +144,16 @@ def draws_differ_message(pipeline_seed: int, nodes: list[str]) -> str:
     )
 
 
+def unseeded_message(pipeline: str, nodes: list[str]) -> str:
+    names = ", ".join(repr(n) for n in nodes)
+    return (
+        f"pipeline {pipeline!r} gives no seed, so DALI draws anew each time it runs; the graph "
+        f"gives {names} seeds of their own, so the explorer, and a module exported from it, "
+        "draw the same values on every run (what lets a grid be replayed; fix: give the "
+        "pipeline seed=... to choose them, or edit the seeds in the graph)"
+    )
+
+
 def seed_operators(ops: Iterable[OpRecord], pipeline_seed: int, skip: set[str]) -> None:
     """Give every random operator of `ops` that has no seed the one DALI derived for it (as
     its ``seed`` argument), except the operators named in `skip`."""

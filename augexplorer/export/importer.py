@@ -32,7 +32,12 @@ from .code_pipelines import (
     on_this_machine,
     parameter_values,
 )
-from .derived_seeds import DrawsDiffer, draws_differ_message, unseeded_random_nodes
+from .derived_seeds import (
+    DrawsDiffer,
+    draws_differ_message,
+    unseeded_message,
+    unseeded_random_nodes,
+)
 from .edited_code import CodeEdited, edited_code_note
 from .inline_lists import ListWriter, in_cache
 from .serialized import ImportRefused, graph_from_serialized
@@ -316,6 +321,8 @@ def import_pipeline(
     seed = getattr(pipeline, "seed", -1)
     unseeded = unseeded_random_nodes(spec)
     if isinstance(seed, int) and seed != -1 and unseeded:
-        # With seed=-1 the pipeline itself draws anew on every run: nothing to keep equal.
         warnings.warn(DrawsDiffer(draws_differ_message(seed, unseeded)), stacklevel=2)
+    elif unseeded:
+        # the pipeline draws anew on every run; the graph's nodes take seeds of their own
+        warnings.warn(DrawsDiffer(unseeded_message(name, unseeded)), stacklevel=2)
     return dataclasses.replace(spec, batch_size=batch_size if batch_size > 0 else SAMPLE_BATCH)
