@@ -75,17 +75,31 @@ class LargeZoom {
     return this.boxes.find((b) => b.p.role === "after") || this.boxes[0];
   }
 
-  // The boxes' size from the width the view has: one row when wide enough, else one a row.
+  // The boxes' size from the width the view has: "after" and "before" side by side where two
+  // boxes of MIN_BOX fit, as large as the width gives them; a third on their row only where
+  // the height limits the two anyway (more columns would shrink every picture); one a row
+  // below MIN_BOX.
   layout() {
     if (!this.boxes.length) return;
     const panes = this.root.querySelector(".ax-large-panes");
     const width = Math.max(160, (panes || this.root).clientWidth);
     const n = this.boxes.length;
-    const columns = clamp(Math.floor((width + PANE_GAP) / (MIN_BOX + PANE_GAP)), 1, n);
-    const w = Math.floor((width - PANE_GAP * (columns - 1)) / columns);
     const ref = this.ref.p;
     const tallest = Math.max(240, Math.round(window.innerHeight * 0.7));
-    const h = Math.min(tallest, Math.round((w * ref.height) / ref.width));
+    const sized = (c) => {
+      const w = Math.floor((width - PANE_GAP * (c - 1)) / c);
+      const h = Math.min(tallest, Math.round((w * ref.height) / ref.width));
+      return { w, h, fit: Math.min(w / ref.width, h / ref.height) };
+    };
+    let columns = 1;
+    let best = sized(1);
+    for (let c = 2; c <= n; c++) {
+      const next = sized(c);
+      if (next.w < MIN_BOX || (c > 2 && next.fit < best.fit)) break;
+      columns = c;
+      best = next;
+    }
+    const { w, h } = best;
     this.root.classList.toggle("ax-large-stacked", columns === 1);
     this.root.dataset.columns = String(columns);
     if (w === this.boxWidth && h === this.boxHeight) return this.apply();
@@ -97,6 +111,7 @@ class LargeZoom {
       box.fit = Math.min(w / box.p.width, h / box.p.height);
     }
     if (this.compare) this.compare.fit = Math.min(w / this.compare.p.width, h / this.compare.p.height);
+    if (this.state.pixels) this.state.zoom = this.state.pixels / this.ref.fit;
     this.apply();
   }
 
@@ -107,6 +122,7 @@ class LargeZoom {
 
   setPixelScale(s, at) {
     this.setZoom(s / this.ref.fit, at);
+    this.state.pixels = s; // held through a new layout: 1:1 stays 1:1 when the boxes resize
   }
 
   // `at`: {box, x, y} a point of a box (px from its corner) that stays where it is.
@@ -128,6 +144,7 @@ class LargeZoom {
       st.cy = v - (y - this.boxHeight / 2) / (box.p.height * after);
     }
     st.zoom = next;
+    st.pixels = 0; // a zoom relative to fit (a wheel step, + or -): it follows the boxes' size
     this.clampCentre();
     this.request();
   }
@@ -138,6 +155,7 @@ class LargeZoom {
 
   fitAll() {
     this.state.zoom = 1;
+    this.state.pixels = 0;
     this.state.cx = 0.5;
     this.state.cy = 0.5;
     this.request();
