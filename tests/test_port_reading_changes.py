@@ -131,3 +131,89 @@ def test_a_pipeline_replaced_later_is_named_so_and_the_name_gives_the_one_that_r
     path = tmp_path / "train.py"
     found = read_file(path, pipeline="train_transform")
     assert found.compose.children[0].args == (128,)
+
+
+def _read(text: str) -> list[str]:
+    (found,) = [p for p in read_source(HEAD + textwrap.dedent(text)) if not p.alias_of][:1]
+    return [child.name for child in found.compose.children]
+
+
+def test_a_pipeline_a_function_returns_is_one_pipeline_by_either_name(tmp_path: Path) -> None:
+    text = """
+    def get_transform():
+        return T.Compose([T.RandomResizedCrop(224), T.ToTensor()])
+    train_transform = get_transform()
+    """
+    assert names(text, tmp_path=tmp_path) == ["RandomResizedCrop", "ToTensor"]  # no name needed
+    assert names(text, "train_transform", tmp_path) == names(text, "get_transform", tmp_path)
+    # edited after the call, the name holds a pipeline of its own: two, and the choice is asked
+    edited = text + "train_transform.transforms.append(T.Normalize((0.5,), (0.5,)))\n"
+    with pytest.raises(ReadRefused, match="holds 2 pipelines"):
+        names(edited, tmp_path=tmp_path)
+    assert names(edited, "train_transform", tmp_path)[-1] == "Normalize"
+
+
+def test_a_wrapped_pipeline_still_counts_and_is_found_by_its_name(tmp_path: Path) -> None:
+    text = """
+    class TwoCrops:
+        def __init__(self, t):
+            self.t = t
+    train_transform = T.Compose([T.RandomResizedCrop(224), T.ToTensor()])
+    train_transform = TwoCrops(train_transform)
+    val_transform = T.Compose([T.Resize(256), T.CenterCrop(224)])
+    """
+    with pytest.raises(ReadRefused, match="holds 2 pipelines"):
+        names(text, tmp_path=tmp_path)
+    assert names(text, "train_transform", tmp_path) == ["RandomResizedCrop", "ToTensor"]
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (  # the list changed by a function of its own, whenever that is called
+            "augs = [T.RandomResizedCrop(224)]\ndef more():\n    augs.append(T.ToTensor())\n"
+            "more()\nt = T.Compose(augs)\n",
+            "in another function",
+        ),
+        (  # the list changed under another name
+            "augs = [T.RandomResizedCrop(224)]\nmine = augs\nmine.append(T.ToTensor())\n"
+            "t = T.Compose(augs)\n",
+            "under another name, mine",
+        ),
+        (  # a test on a parameter of the function that builds the list
+            "strong = False\ndef build(strong):\n    augs = [T.RandomResizedCrop(224)]\n"
+            "    if strong:\n        augs.append(T.RandAugment())\n    return T.Compose(augs)\n",
+            "`if strong:`, known only",
+        ),
+        (  # a flag the file sets twice: which value holds when the function runs?
+            "STRONG = False\ndef build():\n    augs = [T.RandomResizedCrop(224)]\n"
+            "    if STRONG:\n        augs.append(T.RandAugment())\n    return T.Compose(augs)\n"
+            "STRONG = True\nt = build()\n",
+            "`if STRONG:`, known only",
+        ),
+    ],
+)
+def test_a_change_the_reading_cannot_place_refuses_rather_than_guess(text: str, said: str) -> None:
+    found = [p for p in read_source(HEAD + text) if p.unreadable]
+    assert found and said in found[0].unreadable, [p.unreadable for p in found]
+
+
+def test_what_the_file_settles_itself_is_followed() -> None:
+    main = (
+        'if __name__ == "__main__":\n    augs = [T.RandomResizedCrop(224)]\n'
+        "    augs.append(T.ToTensor())\n    t = T.Compose(augs)\n"
+    )
+    assert _read(main) == ["RandomResizedCrop", "ToTensor"]
+    mode = (
+        'MODE = "b"\naugs = [T.RandomResizedCrop(224)]\nif MODE == "a":\n'
+        '    augs.append(T.RandAugment())\nelif MODE != "c":\n    augs.append(T.ToTensor())\n'
+        "t = T.Compose(augs)\n"
+    )
+    assert _read(mode) == ["RandomResizedCrop", "ToTensor"]
+    one_line = "augs = [T.RandomResizedCrop(224)]; augs.append(T.ToTensor()); t = T.Compose(augs)\n"
+    assert _read(one_line) == ["RandomResizedCrop", "ToTensor"]
+    looped = (
+        "pipes = {}\nfor name in ['a']:\n    augs = [T.Resize(256)]\n"
+        "    augs.append(T.CenterCrop(224))\n    pipes[name] = T.Compose(augs)\n"
+    )
+    assert _read(looped) == ["Resize", "CenterCrop"]

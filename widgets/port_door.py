@@ -11,7 +11,7 @@ from typing import Any
 
 from augexplorer.port.door import is_port_file, port_file, port_object
 from augexplorer.port.model import PortResult
-from augexplorer.port.reading import ReadRefused
+from augexplorer.port.reading import ReadRefused, SeveralPipelines
 from augexplorer.spec import GraphSpec
 from augexplorer.spec import load as load_spec
 
@@ -39,16 +39,12 @@ def ported(port: Any, pipeline: str | None = None) -> PortResult:
 def _port_path(path: Path, pipeline: str | None) -> PortResult:
     try:
         return port_file(path, pipeline=pipeline)
-    except ReadRefused as refused:
-        said = str(refused)
-        if "pipelines (" in said and pipeline is None:  # several: say how to pick one here
-            names = said.split("pipelines (", 1)[1].split(")", 1)[0]
-            first = names.split(", ")[0]
-            raise ReadRefused(
-                f"{path} holds several pipelines ({names}) (fix: add the one to port to the "
-                f"path, as {path}:{first})"
-            ) from None
-        raise
+    except SeveralPipelines as several:  # say how to pick one here
+        names = ", ".join(several.names)
+        raise ReadRefused(
+            f"{path} holds several pipelines ({names}) (fix: add the one to port to the "
+            f"path, as {path}:{several.names[0]})"
+        ) from None
 
 
 def _name_of(port: Any) -> str:

@@ -13,7 +13,7 @@ and the reader refuses the pipeline with the fix: port the object the file build
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,14 +129,19 @@ def scope_of(node: ast.AST, parents: Mapping[ast.AST, ast.AST]) -> ast.AST | Non
 
 
 def runs(
-    change: Change, parents: Mapping[ast.AST, ast.AST], value: Callable[[ast.expr], Any]
+    change: Change,
+    parents: Mapping[ast.AST, ast.AST],
+    value: Callable[[ast.expr], Any],
+    *,
+    stop: Set[ast.AST] = frozenset(),
 ) -> bool:
     """Whether `change` runs, as the file settles it: False in an ``if`` branch its test's
     literal value leaves out; raises Unfollowable for a test known only at run time, or a loop
-    or ``try`` around it."""
+    or ``try`` around it. The walk ends at the scope, or at a statement of `stop` (those
+    around the list's own making: a loop around both runs them together)."""
     child: ast.AST = change.statement
     parent = parents.get(child)
-    while parent is not None and not isinstance(parent, _SCOPES):
+    while parent is not None and not isinstance(parent, _SCOPES) and parent not in stop:
         if isinstance(parent, _REPEATED_OR_GUARDED):
             raise Unfollowable(
                 change.line, change.text, f"runs inside a {type(parent).__name__.lower()}"

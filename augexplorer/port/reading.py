@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SpecFormatError
-from .list_changes import Unfollowable, apply, find_changes, runs, scope_of
+from .list_changes import Change, Unfollowable, apply, find_changes, runs, scope_of
 from .model import Symbol, TransformCall, Unknown
 
 # The module each library's transforms are imported from, by the library's name.
@@ -48,6 +48,14 @@ class ReadRefused(SpecFormatError):
     """A file whose pipeline cannot be read (none, several and none chosen, not Python)."""
 
 
+class SeveralPipelines(ReadRefused):
+    """A file holding several pipelines, none named: `names` are those a caller may name."""
+
+    def __init__(self, message: str, names: list[str]) -> None:
+        super().__init__(message)
+        self.names = names
+
+
 @dataclass(frozen=True)
 class FoundPipeline:
     """One pipeline in a file: the name it is known by (the name it is assigned to, the
@@ -58,6 +66,16 @@ class FoundPipeline:
     # why the file's changes to its transforms cannot be followed (the compose read is then
     # not what runs): the pipeline is refused with it when chosen
     unreadable: str = ""
+    # the function whose pipeline this name is assigned (``train_transform = get()``): the
+    # same pipeline, known by two names
+    alias_of: str = ""
+    # assigned to a name the file assigns again later: not what the name holds once it has run
+    replaced: bool = False
+
+    @property
+    def base_name(self) -> str:
+        """The name without the ``(line N, ...)`` that tells apart pipelines of one name."""
+        return self.name.split(" (line ", 1)[0]
 
     @property
     def library(self) -> str:
@@ -114,7 +132,10 @@ def read_file(
 
 
 def choose(found: list[FoundPipeline], pipeline: str | None, *, where: str) -> FoundPipeline:
-    """The pipeline named `pipeline`, or the only one."""
+    """The pipeline named `pipeline` (its name, or its name without the ``(line N ...)`` where
+    one pipeline has it), or the only one (a name for another's pipeline is not another; one
+    replaced later in the file is not what the file runs, so it is left out where another is
+    there)."""
     names = ", ".join(p.name for p in found)
     if not found:
         raise ReadRefused(
@@ -122,15 +143,22 @@ def choose(found: list[FoundPipeline], pipeline: str | None, *, where: str) -> F
             "builds one, such as T.Compose([...]) or A.Compose([...]))"
         )
     if pipeline is None:
-        if len(found) == 1:
-            return readable(found[0], where)
-        raise ReadRefused(
-            f"{where} holds {len(found)} pipelines ({names}) (fix: pick one with "
-            f"--pipeline NAME, or pipeline='NAME')"
+        distinct = [p for p in found if not p.alias_of]
+        # a pipeline whose name the file gives another one later (`t = get()`) is not what
+        # runs; one wrapped (`t = TwoCrops(t)`) still runs, and still counts
+        named = {p.name for p in found}
+        running = [p for p in distinct if not (p.replaced and p.base_name in named)] or distinct
+        if len(running) == 1:
+            return readable(running[0], where)
+        raise SeveralPipelines(
+            f"{where} holds {len(running)} pipelines ({', '.join(p.name for p in running)}) "
+            "(fix: pick one with --pipeline NAME, or pipeline='NAME')",
+            [p.name for p in running],
         )
-    for candidate in found:
-        if candidate.name == pipeline:
-            return readable(candidate, where)
+    exact = [p for p in found if p.name == pipeline]
+    by_base = [p for p in found if p.base_name == pipeline]
+    if exact or len(by_base) == 1:
+        return readable((exact or by_base)[0], where)
     raise ReadRefused(f"{where} has no pipeline {pipeline!r} (fix: one of {names})")
 
 
@@ -194,6 +222,11 @@ class _Reader:
         for assignments in self.assigned.values():
             assignments.sort(key=lambda assignment: assignment.lineno)
         self.changes = find_changes(tree)
+        self.functions = {
+            node.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
 
     # ---- names ---------------------------------------------------------------------------------
     def dotted(self, node: ast.expr) -> str | None:
@@ -248,9 +281,11 @@ class _Reader:
             except Unfollowable as error:
                 library, compose = self.transform_class(node) or ("custom", "Compose")
                 unread = TransformCall(library, compose, line=node.lineno)
-                found.append(FoundPipeline(name, unread, _unfollowable(error, name)))
+                function = name in self.functions
+                refused = _unfollowable(error, name, function)
+                found.append(FoundPipeline(name, unread, refused, replaced=bool(replaced)))
                 continue
-            found.append(FoundPipeline(name, call))
+            found.append(FoundPipeline(name, call, replaced=replaced is not None))
         found.extend(self._returned_pipelines(found, taken))
         found.sort(key=lambda p: p.compose.line or 0)
         return found
@@ -277,15 +312,33 @@ class _Reader:
     ) -> list[FoundPipeline]:
         """A name last assigned the call of a function returning a pipeline (``train_transform
         = get()``), known by that name too: the pipeline it holds when the file has run."""
-        by_function = {pipeline.name: pipeline for pipeline in found}
+        returned: dict[str, list[FoundPipeline]] = {}
+        for pipeline in found:
+            returned.setdefault(pipeline.base_name, []).append(pipeline)
         named: list[FoundPipeline] = []
         for name, assignments in self.assigned.items():
-            last = assignments[-1].value
-            if name in taken or not isinstance(last, ast.Call) or last.args or last.keywords:
+            last = assignments[-1]
+            call = last.value
+            if name in taken or not isinstance(call, ast.Call) or call.args or call.keywords:
                 continue
-            function = by_function.get(ast.unparse(last.func))
-            if function is not None:
-                named.append(dataclasses.replace(function, name=name))
+            function = returned.get(ast.unparse(call.func), [])
+            if len(function) != 1:  # none, or a function with several returns: which runs?
+                continue
+            (pipeline,) = function
+            try:
+                edited = self._changed(
+                    f"{name}.transforms", list(pipeline.compose.children), last, _END_OF_FILE
+                )
+            except Unfollowable as error:
+                refused = _unfollowable(error, name)
+                named.append(dataclasses.replace(pipeline, name=name, unreadable=refused))
+                continue
+            compose = dataclasses.replace(pipeline.compose, children=tuple(edited))
+            # edited after the call, it is a pipeline of its own; else the function's, renamed
+            alias_of = pipeline.name if compose == pipeline.compose else ""
+            named.append(
+                dataclasses.replace(pipeline, name=name, compose=compose, alias_of=alias_of)
+            )
         return named
 
     def _inside_compose(self, node: ast.AST) -> bool:
@@ -368,7 +421,7 @@ class _Reader:
             assignment = self._assignment_node(node.id, node.lineno)
             if assignment is not None:
                 items = list(self.transforms(assignment.value))
-                yield from self._changed(node.id, items, assignment, node.lineno)
+                yield from self._changed(node.id, items, assignment, _at(node))
                 return
         if isinstance(node, ast.List | ast.Tuple):
             for item in node.elts:
@@ -401,40 +454,92 @@ class _Reader:
         return TransformCall("custom", ast.unparse(item), line=item.lineno)
 
     def _changed(
-        self, key: str, items: list[TransformCall], made: ast.Assign, used: int
+        self, key: str, items: list[TransformCall], made: ast.Assign, used: Position
     ) -> list[TransformCall]:
         """`items`, the list `key` was made with at `made`, as the file changes it before line
         `used` (where a pipeline takes it); a change after that changes the pipeline too, and
-        is not followed."""
+        is not followed, nor is one made in another function (which runs when it is called) or
+        under another name for the list."""
         name = key.split(".", 1)[0]
         scope = scope_of(made, self.parents)
         later = [
-            a.lineno
+            _at(a)
             for a in self.assigned.get(name, [])
-            if a.lineno > made.lineno and scope_of(a, self.parents) is scope
+            if _at(a) > _at(made) and scope_of(a, self.parents) is scope
         ]
         end = min(later, default=None)
-        changes = [
-            change
-            for change in self.changes.get(key, [])
-            if made.lineno < change.line
-            and (end is None or change.line < end)
-            and scope_of(change.statement, self.parents) is scope
-        ]
-        for change in changes:
-            if change.line > used and runs(change, self.parents, self.value):
+        mine: list[Change] = []
+        for change in self.changes.get(key, []):
+            where = scope_of(change.statement, self.parents)
+            if where is not scope:
+                if not self._assigns_in(name, where):  # the same list, from another function
+                    raise Unfollowable(
+                        change.line, change.text, "changes it in another function or class"
+                    )
+                continue  # a list of the same name of that function's own
+            if _at(made) < _at(change.statement) and (end is None or _at(change.statement) < end):
+                mine.append(change)
+        for other, assignments in self.assigned.items():
+            aliased = any(isinstance(a.value, ast.Name) and a.value.id == name for a in assignments)
+            if other != name and aliased and self.changes.get(other):
+                first = self.changes[other][0]
+                raise Unfollowable(
+                    first.line, first.text, f"changes it under another name, {other}"
+                )
+        ancestors = self._ancestors(made)
+
+        def live(change: Change) -> bool:
+            return runs(change, self.parents, self._settled_value, stop=ancestors)
+
+        for change in mine:
+            if _at(change.statement) > used and live(change):
                 raise Unfollowable(
                     change.line,
                     change.text,
-                    f"changes it after the pipeline takes it (line {used})",
+                    f"changes it after the pipeline takes it (line {used[0]})",
                 )
         return apply(
             items,
-            [c for c in changes if c.line < used and runs(c, self.parents, self.value)],
+            [c for c in mine if _at(c.statement) < used and live(c)],
             value=self.value,
             one=self._item,
             many=lambda node: list(self.transforms(node)),
         )
+
+    def _assigns_in(self, name: str, scope: ast.AST | None) -> bool:
+        """Whether `name` is assigned in `scope` itself (a local of that function)."""
+        return any(scope_of(a, self.parents) is scope for a in self.assigned.get(name, []))
+
+    def _ancestors(self, node: ast.AST) -> set[ast.AST]:
+        found: set[ast.AST] = set()
+        parent = self.parents.get(node)
+        while parent is not None:
+            found.add(parent)
+            parent = self.parents.get(parent)
+        return found
+
+    def _settled_value(self, test: ast.expr) -> Any:
+        """An ``if`` test's value where the file settles it: names assigned once, outside any
+        function's parameters (``__name__`` is ``"__main__"``, a script run); else Unknown."""
+        unknown = Unknown(ast.unparse(test), getattr(test, "lineno", None))
+        for node in ast.walk(test):
+            if not isinstance(node, ast.Name) or node.id in ("__name__", *self.params):
+                continue
+            if len(self.assigned.get(node.id, [])) != 1 or self._is_parameter(node):
+                return unknown
+        return self.value(test)
+
+    def _is_parameter(self, name: ast.Name) -> bool:
+        parent = self.parents.get(name)
+        while parent is not None:
+            if isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                arguments = parent.args
+                every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+                every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+                if any(a.arg == name.id for a in every):
+                    return True
+            parent = self.parents.get(parent)
+        return False
 
     def _changed_pipeline(self, node: ast.Call, call: TransformCall) -> TransformCall:
         """A compose as the file changes its ``.transforms`` after building it."""
@@ -504,6 +609,8 @@ class _Reader:
         if isinstance(node, ast.Name):
             if node.id in self.params:
                 return self.params[node.id]
+            if node.id == "__name__" and node.id not in self.assigned:
+                return "__main__"  # a script as it runs: `if __name__ == "__main__":`
             assigned = self._assignment(node.id, node.lineno)
             if assigned is not None and not isinstance(assigned, ast.Call):
                 found = self.value(assigned, depth + 1)
@@ -522,6 +629,21 @@ class _Reader:
             if any(isinstance(item, Unknown) for item in items):
                 return unknown
             return items if isinstance(node, ast.List) else tuple(items)
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            left = self.value(node.left, depth + 1)
+            right = self.value(node.comparators[0], depth + 1)
+            if isinstance(left, Unknown) or isinstance(right, Unknown):
+                return unknown
+            compared = _COMPARISONS.get(type(node.ops[0]))
+            return compared(left, right) if compared is not None else unknown
+        if isinstance(node, ast.BoolOp):
+            values = [self.value(item, depth + 1) for item in node.values]
+            if any(isinstance(v, Unknown) for v in values):
+                return unknown
+            return all(values) if isinstance(node.op, ast.And) else any(values)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            inner = self.value(node.operand, depth + 1)
+            return unknown if isinstance(inner, Unknown) else not inner
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             inner = self.value(node.operand, depth + 1)
             return -inner if isinstance(inner, int | float) else unknown
@@ -549,16 +671,39 @@ class _Reader:
         return unknown
 
 
-_END_OF_FILE = 10**9  # a line past any file's: a pipeline's own list changes until the end
+Position = tuple[int, int]  # (line, column): statements on one line (`a = [...]; a.append(b)`)
+_END_OF_FILE: Position = (10**9, 0)  # past any file's end: a pipeline's own list changes until it
 
 
-def _unfollowable(error: Unfollowable, name: str) -> str:
+def _at(node: ast.AST) -> Position:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+def _unfollowable(error: Unfollowable, name: str, function: bool = False) -> str:
+    """The refusal of a pipeline whose list changes as `error` says; `function`: the pipeline
+    is what function `name` returns (port what a call of it builds)."""
+    base = name.split(" (line ", 1)[0]
+    built = f"{base}(...)" if function else base
+    given = (
+        "; or give the value the test reads with --param NAME=VALUE (params={...})"
+        if "known only when the file runs" in str(error)
+        else ""
+    )
     return (
         f"{error}, which reading the file without running it cannot follow: the pipeline read "
         f"would not be the one that runs (fix: port the object the file builds, "
-        f"Explorer(port={name.split(' ', 1)[0]}) or augexplorer.port.port_object(...) in the "
-        "notebook that builds it; or give the whole list in one expression)"
+        f"Explorer(port={built}) or augexplorer.port.port_object({built}) in the notebook "
+        f"that builds it{given}; or give the whole list in one expression)"
     )
+
+
+# Comparisons of known values an ``if`` test makes (``MODE == "strong"``)
+_COMPARISONS: dict[type, Any] = {
+    ast.Eq: lambda a, b: a == b,
+    ast.NotEq: lambda a, b: a != b,
+    ast.Is: lambda a, b: a is b,
+    ast.IsNot: lambda a, b: a is not b,
+}
 
 
 # Pure builtins on one number, computed here (``int(256 / 224 * size)``): nothing of the
