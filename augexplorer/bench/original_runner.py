@@ -164,34 +164,41 @@ def _find(
     with the `params` that are its parameters (the values the port was read with); otherwise
     the file's only Compose of the library. A param the original cannot be given is refused:
     the two sides would run different pipelines."""
-    params = params or {}
+    params = dict(params or {})
+    if " (line " in name:  # the reader's name for a pipeline the file replaces later
+        raise Refused(
+            f"{where}: {name.split(' (line ', 1)[0]} is assigned again later in the file, so "
+            "after running it holds another object than the pipeline read (fix: assign that "
+            "pipeline to a name of its own)"
+        )
     found = namespace.get(name)
+    taken: dict[str, Any] = {}
     if isinstance(found, types.FunctionType):
         import inspect
 
         accepted = inspect.signature(found).parameters
-        left = sorted(set(params) - set(accepted))
-        if left:
-            which = "is not a parameter" if len(left) == 1 else "are not parameters"
-            raise Refused(
-                f"{where}: {', '.join(left)} {which} of {name}(), so the original would run "
-                "with the file's own value while the "
-                "port runs with the one given (fix: make it a parameter of the function that "
-                "builds the pipeline, or leave it out)"
-            )
+        taken = {key: value for key, value in params.items() if key in accepted}
+    # a value the file itself settles (`--param args.size=64` where its parser defaults to
+    # 64) needs nothing; one it settles otherwise would build another pipeline
+    differ = sorted(
+        key for key in set(params) - set(taken) if _value_in(namespace, key) != params[key]
+    )
+    if differ:
+        raise Refused(
+            f"{where}: the original cannot be given {', '.join(differ)} (not "
+            f"{'parameters' if len(differ) > 1 else 'a parameter'} of the function building "
+            "the pipeline, and the file's own value differs), so it would run another pipeline "
+            "than the port (fix: make it a parameter of the function that builds the pipeline, "
+            "or give the file's own value)"
+        )
+    if isinstance(found, types.FunctionType):
         try:
-            found = found(**params)
+            found = found(**taken)
         except TypeError as error:
             raise Refused(
                 f"{where}: {name}() needs arguments ({_first_line(error)}) (fix: give its "
                 "parameters defaults, or assign the pipeline to a module-level name)"
             ) from None
-    elif params:
-        raise Refused(
-            f"{where}: {name} is not a function, so {', '.join(sorted(params))} cannot be given "
-            "to the original, which would run with the file's own values while the port runs "
-            "with the ones given (fix: build the pipeline in a function taking them)"
-        )
     if found is not None and _is_compose(found, library):
         return found
     composes = [value for value in namespace.values() if _is_compose(value, library)]
@@ -202,6 +209,18 @@ def _find(
         + (f" and {len(composes)} others" if composes else "")
         + " (fix: assign the pipeline to a module-level name and pick it with --pipeline NAME)"
     )
+
+
+_MISSING = object()
+
+
+def _value_in(namespace: dict[str, Any], dotted: str) -> Any:
+    """The value `dotted` (``SIZE``, ``args.size``) names in the file's namespace once it ran."""
+    head, *rest = dotted.split(".")
+    value = namespace.get(head, _MISSING)
+    for part in rest:
+        value = getattr(value, part, _MISSING)
+    return value
 
 
 def _is_compose(value: Any, library: str) -> bool:

@@ -325,9 +325,9 @@ class _StepPlan:
             if step.folded_into and any(n.id == step.folded_into for n in other.nodes)
         )
         made_tensor = _tensor_conversions_before(step, steps)
-        if made_tensor and step.call.name not in TENSOR_CONVERSIONS:
-            # it takes the tensor the pipeline made (RandomErasing, v2's Normalize refuse a
-            # PIL image): both sides convert first, as the pipeline does
+        if made_tensor and step.call.name in TAKES_TENSORS and not before:
+            # it refuses the PIL image a transform alone is given: both sides convert first,
+            # as the pipeline does (the others keep their pins and draws, run alone)
             before = made_tensor
         pin = None if before else pin_of(applied)
         return cls(applied, pin.apply(applied) if pin else applied, pin, before, user=step.call)
@@ -341,6 +341,8 @@ class _StepPlan:
         return (*self.before, call)
 
 
+# torchvision's transforms that take only a tensor (a PIL image is refused)
+TAKES_TENSORS = frozenset({"RandomErasing", "Normalize", "ConvertImageDtype", "ToDtype"})
 # torchvision's transforms that turn the PIL image into a tensor, or the tensor's type
 TENSOR_CONVERSIONS = frozenset(
     {"ToTensor", "PILToTensor", "ToImage", "ToDtype", "ConvertImageDtype", "ToPureTensor"}
