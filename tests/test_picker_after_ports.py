@@ -79,3 +79,14 @@ def test_what_is_worked_out_from_the_inputs_never_refuses_a_graph(
     assert passed_on("filter", {}, [Data("number")]) == Data("other")
     spec = _ported("albumentations", "RGBShift(p=1)", tmp_path)
     assert input_problems(spec, catalog, certain_only=True) == {}
+
+
+def test_an_operator_taking_uint8_is_not_offered_where_the_type_is_unknown(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    """albumentations' ToFloat ends in an expression whose type the flow cannot tell: a
+    UINT8-only operator placed there failed at run time ('got float data')."""
+    spec = _ported("albumentations", "ToFloat()", tmp_path)
+    placement = place(spec, catalog, "jpeg_compression_distortion", None)
+    assert placement.reason is not None and "type here is not known" in placement.reason
+    assert place(spec, catalog, "flip", None).reason is None  # any type: still offered

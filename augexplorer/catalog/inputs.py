@@ -148,6 +148,11 @@ def refusal(op: OpInfo, data: Data) -> str | None:
         return f"{op.name} takes {'/'.join(want.layouts)} images; here they are {data.layout}"
     if want.dtypes and data.dtype and data.dtype not in want.dtypes:
         return f"{op.name} takes {'/'.join(want.dtypes)} images; here they are {data.dtype}"
+    if want.dtypes and data.inferred and not data.dtype:  # an expression's type: unknown here
+        return (
+            f"{op.name} takes {'/'.join(want.dtypes)} images; the type here is not known (fix: "
+            "cast to UINT8 before it)"
+        )
     return None
 
 
