@@ -325,10 +325,10 @@ class _StepPlan:
             if step.folded_into and any(n.id == step.folded_into for n in other.nodes)
         )
         made_tensor = _tensor_conversions_before(step, steps)
-        if made_tensor and step.call.name in TAKES_TENSORS and not before:
+        if made_tensor and step.call.name in TAKES_TENSORS:
             # it refuses the PIL image a transform alone is given: both sides convert first,
             # as the pipeline does (the others keep their pins and draws, run alone)
-            before = made_tensor
+            before = made_tensor + tuple(call for call in before if call not in made_tensor)
         pin = None if before else pin_of(applied)
         return cls(applied, pin.apply(applied) if pin else applied, pin, before, user=step.call)
 
