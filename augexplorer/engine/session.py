@@ -234,13 +234,26 @@ class Session:
         return self.run()
 
     def set_arg(self, node_id: str, name: str, value: ArgValue) -> RunResult:
+        before = self.spec
         spec = self.spec.set_arg(node_id, name, value)  # raises for a source
         held = self.spec.node(node_id).args.get(name, _UNSET)
         # The edit is known: the graphs need no comparing to find it (update compares them).
         known = self.spec is self._validated_spec and held is not _UNSET and not _same(held, value)
-        if known and self._constant_edit_plan(spec, node_id, name, value) is not None:
-            return self.run()
-        return self.update(spec)
+        try:
+            if known and self._constant_edit_plan(spec, node_id, name, value) is not None:
+                return self.run()
+            return self.update(spec)
+        except GraphInvalid:
+            if self._misnamed(node_id, name):
+                # a name the operator does not take is no value to keep: kept, it failed every
+                # later call, the corrected one too ("did you mean 'angle'?" after angle= given)
+                self.spec = before
+            raise
+
+    def _misnamed(self, node_id: str, name: str) -> bool:
+        node = self.spec.node(node_id)
+        info = self.catalog.get(node.op) if isinstance(node, Node) else None
+        return info is not None and info.arg(name) is None
 
     def _constant_edit_plan(
         self, spec: GraphSpec, node_id: str, name: str, value: ArgValue

@@ -1,0 +1,24 @@
+"""A misspelt argument name given to Session.set_arg is refused and not kept: kept, it failed
+every later call (the corrected one too, with "did you mean 'angle'?" after angle= was given),
+and export and reroll after it. A refused value of a real argument is kept, as before: the
+user's graph is never lost."""
+
+from __future__ import annotations
+
+import pytest
+
+from augexplorer import Random, Session
+from augexplorer.errors import GraphInvalid
+
+
+def test_a_misspelt_argument_is_refused_and_the_corrected_call_runs() -> None:
+    session = Session("basic", device_id=None)
+    session.run()
+    with pytest.raises(GraphInvalid, match="did you mean 'angle'"):
+        session.set_arg("rotate", "angel", Random.uniform(-10, 10))
+    assert "angel" not in session.spec.node("rotate").args
+    result = session.set_arg("rotate", "angle", Random.uniform(-10, 10))
+    assert result.arrays(result.plan.outputs["images"])
+    with pytest.raises(GraphInvalid):  # a value the argument cannot take stays, said
+        session.set_arg("rotate", "fill_value", "grey")
+    assert session.spec.node("rotate").args["fill_value"] == "grey"
