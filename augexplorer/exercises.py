@@ -179,16 +179,29 @@ def check_last_batch(sizes: Sequence[int] | None, images: int, batch_size: int) 
     return f"Right: {expected}; code that assumes {batch_size} rows per batch breaks on the last."
 
 
-def check_normalized_once(images: Any | None) -> str:
+def check_normalized_once(images: Any | None, loader_images: Any | None = None) -> str:
     """`images`: what the model gets from a batch of an ImageNet-normalized loader (float, about
-    zero mean and unit spread per channel). Normalizing a second time squeezes the values to a
-    spread of about 1/58 (the std of 0.229 * 255)."""
+    zero mean and unit spread per channel); `loader_images`: that batch's images as the loader
+    gave them, which the answer must leave as they are. Normalizing a second time squeezes the
+    values to a spread of about 1/58 (the std of 0.229 * 255), or, with torchvision's own
+    mean and std, shifts and widens them: either is caught by comparing with the loader's."""
     pending = _unattempted(images, "replace None with the model's input tensor or array.")
     if pending:
         return pending
     assert images is not None
-    values = np.asarray(images.cpu() if hasattr(images, "cpu") else images, dtype=np.float64)
+    values = _float_array(images)
     spread = float(values.std())
+    if loader_images is not None:
+        given = _float_array(loader_images)
+        if values.shape == given.shape and np.allclose(values, given, atol=1e-5):
+            return f"Right: one normalization, values spread by {spread:.2f}, as the loader gave."
+        raise WrongAnswer(
+            f"the model would get values other than the loader's (spread {spread:.3g}, mean "
+            f"{float(values.mean()):.3g}, where the loader's spread {float(given.std()):.3g}, mean "
+            f"{float(given.mean()):.3g}): they were normalized again, but the loader's "
+            "crop_mirror_normalize already subtracted the mean and divided by the std. Feed the "
+            "loader's images as they are."
+        )
     if spread < 0.1:
         raise WrongAnswer(
             f"the values spread by only {spread:.3f}: they were normalized twice (the loader's "
@@ -200,6 +213,10 @@ def check_normalized_once(images: Any | None) -> str:
             f"the values spread by {spread:.1f}: these look like 0-255 pixels, not normalized"
         )
     return f"Right: one normalization, values spread by {spread:.2f}."
+
+
+def _float_array(images: Any) -> np.ndarray:
+    return np.asarray(images.cpu() if hasattr(images, "cpu") else images, dtype=np.float64)
 
 
 # ---- schedules ----------------------------------------------------------------------------------

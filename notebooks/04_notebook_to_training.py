@@ -188,7 +188,7 @@ assert batch["labels"][:4].tolist() == result.labels()[:4]
 model_input = None  # your answer: an expression of batch["images"]
 
 # %%
-print(check_normalized_once(model_input))
+print(check_normalized_once(model_input, batch["images"]))
 print(f"the loader's images: mean {batch['images'].mean():.2f}, std {batch['images'].std():.2f}")
 
 # %% [markdown]
