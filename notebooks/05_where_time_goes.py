@@ -338,7 +338,7 @@ print(starved.summary())
 # %% [markdown]
 # Each rate is the median batch, with the slowest and the fastest batch beside it: on a shared
 # machine they move, and a verdict holds only where the ranges stay apart. The line under the
-# step says which side limits here. The last two lines are the bounds of the loop: if loader and
+# step says which side limits here, or that the ranges overlap and it is too close to call. The last two lines are the bounds of the loop: if loader and
 # step ran at the same time, the slower one would set the pace; if they took turns, their times
 # per image would add up. Where the measured loop falls says how much they overlapped:
 

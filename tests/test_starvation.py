@@ -30,6 +30,12 @@ def test_the_bounds_and_the_verdict_follow_from_the_two_rates() -> None:
     assert slow_step.waiting_share == 0.0
     assert "the loader keeps up: the step limits" in slow_step.summary()
 
+    # batches whose ranges overlap give no verdict (one flipped from run to run)
+    loader = Rate(8, (1000 * 8 / 500.0, 1000 * 8 / 1100.0))
+    step = Rate(8, (1000 * 8 / 200.0, 1000 * 8 / 900.0))
+    close = Starvation(loader, step, rate(300.0), device="cpu").summary()
+    assert "too close to call" in close and "limits" not in close
+
 
 def test_a_rate_is_the_median_batch() -> None:
     measured = Rate(8, (10.0, 40.0, 20.0))

@@ -77,11 +77,19 @@ class Starvation:
 
     def summary(self) -> str:
         l_rate, s_rate = self.loader.images_per_s, self.step.images_per_s
-        limit = (
-            f"the step waits for data {self.waiting_share:.0%} of the time: the loader limits"
-            if l_rate < s_rate
-            else "the loader keeps up: the step limits"
-        )
+        (l_low, l_high), (s_low, s_high) = self.loader.spread, self.step.spread
+        if l_low <= s_high and s_low <= l_high:  # the batches' ranges overlap: no verdict
+            limit = (
+                "too close to call: the two sides' batches overlap (loader "
+                f"{l_low:.1f} to {l_high:.1f}, step {s_low:.1f} to {s_high:.1f} images/s); "
+                "measure more batches, or on a quieter machine"
+            )
+        elif l_rate < s_rate:
+            limit = (
+                f"the step waits for data {self.waiting_share:.0%} of the time: the loader limits"
+            )
+        else:
+            limit = "the loader keeps up: the step limits"
         return "\n".join(
             [
                 f"measured on the {self.device.upper()}, batches of {self.loader.batch_size}, "
