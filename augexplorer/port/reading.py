@@ -292,17 +292,13 @@ class _Reader:
 
     def _replaced_at(self, node: ast.Call) -> ast.Assign | None:
         """The later assignment, in the same scope, of the name a compose is assigned to."""
-        assignment = self.parents.get(node)
-        if not (
-            isinstance(assignment, ast.Assign)
-            and len(assignment.targets) == 1
-            and isinstance(assignment.targets[0], ast.Name)
-        ):
+        assignment = self._name_assignment(node)
+        if assignment is None:
             return None
         scope = scope_of(assignment, self.parents)
         later = [
             other
-            for other in self.assigned.get(assignment.targets[0].id, [])
+            for other in self.assigned.get(_target(assignment), [])
             if other.lineno > assignment.lineno and scope_of(other, self.parents) is scope
         ]
         return later[0] if later else None
@@ -541,16 +537,23 @@ class _Reader:
             parent = self.parents.get(parent)
         return False
 
-    def _changed_pipeline(self, node: ast.Call, call: TransformCall) -> TransformCall:
-        """A compose as the file changes its ``.transforms`` after building it."""
+    def _name_assignment(self, node: ast.Call) -> ast.Assign | None:
+        """``name = node``: the assignment of `node` to one plain name, else None."""
         assignment = self.parents.get(node)
-        if not (
+        if (
             isinstance(assignment, ast.Assign)
             and len(assignment.targets) == 1
             and isinstance(assignment.targets[0], ast.Name)
         ):
+            return assignment
+        return None
+
+    def _changed_pipeline(self, node: ast.Call, call: TransformCall) -> TransformCall:
+        """A compose as the file changes its ``.transforms`` after building it."""
+        assignment = self._name_assignment(node)
+        if assignment is None:
             return call
-        key = f"{assignment.targets[0].id}.transforms"
+        key = f"{_target(assignment)}.transforms"
         if key not in self.changes:
             return call
         children = self._changed(key, list(call.children), assignment, _END_OF_FILE)
@@ -673,6 +676,12 @@ class _Reader:
 
 Position = tuple[int, int]  # (line, column): statements on one line (`a = [...]; a.append(b)`)
 _END_OF_FILE: Position = (10**9, 0)  # past any file's end: a pipeline's own list changes until it
+
+
+def _target(assignment: ast.Assign) -> str:
+    """The plain name `assignment` assigns (see ``_Reader._name_assignment``)."""
+    target = assignment.targets[0]
+    return target.id if isinstance(target, ast.Name) else ast.unparse(target)
 
 
 def _at(node: ast.AST) -> Position:
