@@ -117,5 +117,5 @@ def test_grey_after_to_tensor_is_refused_with_the_fix_not_ported_into_a_failing_
     )
     result = port_file(_write(tmp_path, text))
     (refusal,) = result.refusals
-    assert "on a float tensor is not ported (fix: put it before ToTensor)" in refusal.reason
+    assert "on a float tensor is not ported (fix: put it before ToTensor" in refusal.reason
     Session(result.spec, device_id=None).run()  # what is ported runs

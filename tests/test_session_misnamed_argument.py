@@ -22,3 +22,16 @@ def test_a_misspelt_argument_is_refused_and_the_corrected_call_runs() -> None:
     with pytest.raises(GraphInvalid):  # a value the argument cannot take stays, said
         session.set_arg("rotate", "fill_value", "grey")
     assert session.spec.node("rotate").args["fill_value"] == "grey"
+
+
+def test_a_misspelt_node_says_the_nearest_node() -> None:
+    """A node-name typo was a bare KeyError: 'rotat'; it now says what to type, and is still a
+    KeyError for code that catches one."""
+    session = Session("basic", device_id=None)
+    with pytest.raises(
+        KeyError, match="the graph has no node 'rotat' \\(fix: did you mean 'rotate'\\?\\)"
+    ):
+        session.set_arg("rotat", "angle", 5.0)
+    with pytest.raises(KeyError) as missing:
+        session.spec.node("zzz")
+    assert "its nodes: source, decode" in str(missing.value)

@@ -13,6 +13,7 @@ by value straightforward.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import hashlib
 import json
@@ -510,6 +511,20 @@ def _same_value(before: Any, after: Any) -> bool:
         return False
 
 
+class NoSuchNode(KeyError):
+    """A node id the graph does not have; says the nearest it has (a typo in a notebook cell
+    otherwise read as a bare KeyError)."""
+
+    def __init__(self, node_id: object, ids: list[str]) -> None:
+        super().__init__(node_id)
+        near = difflib.get_close_matches(str(node_id), ids, n=1)
+        fix = f"did you mean {near[0]!r}?" if near else f"its nodes: {', '.join(ids)}"
+        self.message = f"the graph has no node {node_id!r} (fix: {fix})"
+
+    def __str__(self) -> str:
+        return self.message
+
+
 @dataclass(frozen=True)
 class GraphSpec:
     """A whole augmentation graph, plus the batch it runs on."""
@@ -538,7 +553,10 @@ class GraphSpec:
         return index
 
     def node(self, node_id: str) -> AnyNode:
-        return self._by_id[node_id]
+        try:
+            return self._by_id[node_id]
+        except KeyError:
+            raise NoSuchNode(node_id, self.ids()) from None
 
     def ids(self) -> list[str]:
         return [node.id for node in self.nodes]
@@ -596,7 +614,7 @@ class GraphSpec:
                     origin = origin.edit(name)  # the same value again is no edit
                 nodes[index] = evolve(node, args={**node.args, name: value}, origin=origin)
                 return evolve(self, nodes=tuple(nodes))
-        raise KeyError(node_id)
+        raise NoSuchNode(node_id, self.ids())
 
     def unset_arg(self, node_id: str, name: str) -> GraphSpec:
         return self.replace_node(self._operator(node_id).without_arg(name))

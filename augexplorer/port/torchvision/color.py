@@ -83,7 +83,10 @@ def color_jitter(call: TransformCall, context: PortContext) -> Grade:
 
 def _gray(context: PortContext, channels: int, name: str) -> None:
     if context.state.get("layout", "HWC") != "HWC":
-        raise Refuse(f"{name} on a float tensor is not ported (fix: put it before ToTensor)")
+        raise Refuse(
+            f"{name} on a float tensor is not ported (fix: put it before ToTensor, or before "
+            "ToDtype to float)"
+        )
     context.add("grayscale", "color_space_conversion", {"image_type": "RGB", "output_type": "GRAY"})
     if channels == 3:
         gray = context.image
@@ -160,7 +163,10 @@ def _chain_expression(context: PortContext, base: str, text: str, inputs: tuple[
 
 def _uint8_only(context: PortContext, name: str) -> str:
     if context.state.get("layout", "HWC") != "HWC":
-        raise Refuse(f"{name} on a float tensor is not ported (fix: put it before ToTensor)")
+        raise Refuse(
+            f"{name} on a float tensor is not ported (fix: put it before ToTensor, or before "
+            "ToDtype to float)"
+        )
     return context.image.node
 
 
