@@ -677,7 +677,11 @@ class GraphSpec:
         new node reads `after` when it names no inputs: the usual "insert a step in a chain".
         """
         if node.id in self:
-            raise ValueError(f"a node named {node.id!r} already exists; pick another name")
+            raise ValueError(
+                f"a node named {node.id!r} already exists; pick another name (a notebook cell "
+                "run again inserts it again: start again from the graph before it, or give "
+                f"the name to spec.unique_id({node.id!r}))"
+            )
         index = len(self.nodes) if after is None else self.ids().index(after) + 1
         if isinstance(node, Node) and not node.inputs and after is not None:
             node = dataclasses.replace(node, inputs=(Ref(after),))
