@@ -27,6 +27,7 @@ from .annotations_view import AnnotationToggles
 from .arg_controls import NumberSlider, number_box
 from .drag_preview import DragPreview
 from .failure import Failure
+from .number_field import RefusedLine
 from .numbers import format_number, parse_in_range
 from .shown import Shown, shown
 from .snapshot import Snapshot
@@ -142,10 +143,8 @@ class GridView(widgets.VBox):
         )
         self.draws.add_class("ax-variety-draws")
         # Why a typed tile size or number of draws was not applied, on a line of its own.
-        self.refused = widgets.HTML("", layout={"display": "none", "flex": "1 1 100%"})
-        self.refused.add_class("ax-grid-refused")
-        self.refused.add_class("ax-refused")  # the panel's one look for it (graph_view.css)
-        self._refusals: dict[str, str] = {}
+        self.refused = RefusedLine("ax-grid-refused")
+        self.refused.layout.flex = "1 1 100%"
         self._syncing = False
         self.caption = widgets.HTML("")
         self.caption.add_class("ax-grid-caption")
@@ -524,7 +523,7 @@ class GridView(widgets.VBox):
     def forget_typed(self) -> None:
         """Another graph came in (a preset, a file): text typed earlier that was not applied,
         and what was said about it, go; the boxes show the size and draws in force."""
-        for box in list(self._refusals):
+        for box in ("size", "draws"):
             self._say_refused(box, None)
         self.size.show_text(format_number(self.size.value))
         self._use_draws(self.variety.copies)
@@ -532,18 +531,7 @@ class GridView(widgets.VBox):
     def _say_refused(self, box: str, message: str | None) -> None:
         """Show (or, with None, take back) why what was typed in `box` ("size" or "draws") was
         not applied; the box is outlined while its text stands refused."""
-        widget = self.size.box if box == "size" else self.draws
-        if message:
-            self._refusals[box] = message
-            widget.add_class("ax-input-refused")
-        else:
-            self._refusals.pop(box, None)
-            widget.remove_class("ax-input-refused")
-        self.refused.value = "<br>".join(
-            f"<span class='ax-errors'>⚠ {html.escape(said)}</span>"
-            for said in self._refusals.values()
-        )
-        self.refused.layout.display = "" if self._refusals else "none"
+        self.refused.say(self.size.box if box == "size" else self.draws, message)
 
     def _redraw(self) -> None:
         self.tiles.size = self.size.value
