@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect
 import sys
 import types
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ import pytest
 from port_parity import difference, file_list, run, sample_images
 
 from augexplorer.port.albumentations import port
-from augexplorer.port.albumentations.names_2x import PARAMETERS_2X
+from augexplorer.port.albumentations.names_2x import PAIRS_ONLY_2X, PARAMETERS_2X
 from augexplorer.port.albumentations.registry import MAPPINGS
 from augexplorer.port.build import DataSource
 from augexplorer.port.door import port_object
@@ -39,6 +40,57 @@ def test_the_table_is_albumentations_own() -> None:
         for name in MAPPINGS
     }
     assert found == PARAMETERS_2X
+
+
+def _pair_only(annotation: Any) -> bool:
+    if typing.get_origin(annotation) is tuple:
+        return True
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        parts = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return bool(parts) and all(typing.get_origin(a) is tuple for a in parts)
+    return False
+
+
+def test_the_pairs_table_is_albumentations_own() -> None:
+    """The arguments 2.x's schemas type as a tuple and nothing else (regenerate from `found`)."""
+    found = {}
+    for name, parameters in PARAMETERS_2X.items():
+        fields = getattr(A, name).InitSchema.model_fields
+        pairs = {f for f, info in fields.items() if f in parameters and _pair_only(info.annotation)}
+        if pairs:
+            found[name] = frozenset(pairs)
+    assert found == PAIRS_ONLY_2X
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        # 1.x's height and width, which 2.x reads as size and scale
+        (
+            "A.RandomResizedCrop(224, 192)",
+            "size=224, scale=192: albumentations 2.x's RandomResizedCrop takes them as pairs"
+            " (height, width) and (low, high), and fails on single numbers (written for 1.x,"
+            " whose RandomResizedCrop took height and width there? fix:"
+            " RandomResizedCrop(size=(224, 192)))",
+        ),
+        (
+            "A.RandomSizedCrop((100, 200), 224, 224)",
+            "fix: RandomSizedCrop((100, 200), size=(224, 224))",
+        ),
+        ("A.Emboss(alpha=0.5)", "alpha=0.5: albumentations 2.x's Emboss takes it as a pair"),
+        ("A.RandomResizedCrop((224, 224), 0.5)", "scale=0.5"),
+    ],
+)
+def test_a_single_number_where_2x_takes_a_pair_is_refused_as_2x_fails(code: str, said: str) -> None:
+    """Ported, RandomResizedCrop(224, 224) drew windows of 224 times the image's area (every
+    try failing) and was graded a distribution match; 2.x fails on it."""
+    with pytest.raises(ValueError):
+        eval(code, {"A": A})
+    (found,) = read_source(f"import albumentations as A\nt = A.Compose([{code}])\n")
+    result = port(found.compose)
+    assert not result.steps
+    (refusal,) = result.refusals
+    assert said in refusal.reason
 
 
 def _ported(code: str, tmp_path: Path, images: list[Path]) -> PortResult:

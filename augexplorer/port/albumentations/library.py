@@ -21,7 +21,7 @@ from ...spec import Clause, Ref
 from ..build import Grade, LibraryMapping, PortContext, Refuse
 from ..model import Refusal, TransformCall
 from .arguments import Args, NotPorted
-from .names_2x import ignored_in_2x
+from .names_2x import ignored_in_2x, single_numbers_2x_refuses
 from .registry import IMAGE, LIBRARY, MAPPINGS, image_nodes
 
 # Operators that draw on their own: their nodes get a seed, as the graph's other draws do.
@@ -329,6 +329,8 @@ def _as_in_2x(call: TransformCall, context: PortContext) -> Grade:
     (1.x's ``var_limit``, ``max_holes``, ``value``, ...) left out, its defaults applying, and
     said. A saved file or a live object (no line) holds the names of the version that wrote
     it (AlbumentationsX's among them): those are read."""
+    if call.line is not None:
+        _refuse_single_numbers(call)
     # always_apply is said on its own (IGNORED_ALWAYS_APPLY), by handle
     ignored = tuple(name for name in ignored_in_2x(call) if name != "always_apply")
     if not ignored or call.line is None:
@@ -350,6 +352,48 @@ def _as_in_2x(call: TransformCall, context: PortContext) -> Grade:
         "1.x? save the pipeline with A.save and import that file: it records its version"
     )
     return Grade(grade.fidelity, (*grade.differences, _sentence(note)))
+
+
+# What each pair-only argument holds, for the fix; a range otherwise
+_PAIR_OF = {
+    "size": "(height, width)",
+    "max_size_hw": "(height, width)",
+    "tile_grid_size": "(rows, columns)",
+    "shift_xy": "(x, y)",
+}
+# 1.x's crops took height and width where 2.x takes size=(height, width): their place in 1.x's
+# positional arguments
+_SIZE_IN_1X = {"RandomResizedCrop": 0, "RandomSizedCrop": 1}
+
+
+def _refuse_single_numbers(call: TransformCall) -> None:
+    """A Python file's call giving a single number where 2.x takes only a pair fails there
+    (2.x validates it); so it is refused, with the 1.x reading where the crop's size moved."""
+    singles = single_numbers_2x_refuses(call, MAPPINGS[call.name].positional)
+    if not singles:
+        return
+    given = ", ".join(f"{name}={value!r}" for name, value in singles)
+    kinds = {_PAIR_OF.get(name, "(low, high)") for name, _ in singles}
+    which = ("it as a pair", "a single number")
+    if len(singles) > 1:
+        which = ("them as pairs", "single numbers")
+    reason = (
+        f"{given}: albumentations 2.x's {call.name} takes {which[0]} "
+        f"{' and '.join(sorted(kinds))}, and fails on {which[1]}"
+    )
+    first = _SIZE_IN_1X.get(call.name)
+    height_width = call.args[first : first + 2] if first is not None else ()
+    if len(height_width) == 2 and all(isinstance(v, int) for v in height_width):
+        height, width = height_width
+        before = ", ".join(repr(v) for v in call.args[:first])
+        as_2x = f"{before}, size=({height}, {width})" if before else f"size=({height}, {width})"
+        reason += (
+            f" (written for 1.x, whose {call.name} took height and width there? fix: "
+            f"{call.name}({as_2x}))"
+        )
+    elif "(low, high)" in kinds:
+        reason += " (fix: a (low, high) pair, the same number twice for one value)"
+    raise Refuse(reason)
 
 
 def _mapping(version: int = 2) -> LibraryMapping:

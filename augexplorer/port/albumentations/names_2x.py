@@ -1,4 +1,5 @@
-"""The arguments albumentations 2.x takes, transform by transform.
+"""The arguments albumentations 2.x takes, transform by transform, and those it takes only as
+pairs.
 
 albumentations 2.x validates a transform's arguments against its ``__init__`` and ignores any
 other name with a warning (``Argument(s) 'var_limit' are not valid for transform GaussNoise``),
@@ -7,9 +8,16 @@ for ``RandomResizedCrop``'s ``size``) makes it fail. A Python file is ported as 
 the port leaves out what 2.x leaves out (:func:`ignored_in_2x`). The table is each class's
 ``__init__`` parameters in albumentations 2.0.8 (``strict``, which every transform takes, left
 out); ``tests/test_port_albumentations_names.py`` checks it against the library itself.
+
+Some arguments 2.x takes only as a pair (its schema's type is a tuple): a single number there
+fails its validation (``RandomResizedCrop(224, 224)``, 1.x's height and width, is 2.x's
+``size=224, scale=224``), so the port refuses it as 2.x does rather than widen it
+(:func:`single_numbers_2x_refuses`).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from ..model import TransformCall
 
@@ -120,6 +128,32 @@ PARAMETERS_2X: dict[str, frozenset[str]] = {
 }
 EVERY_TRANSFORM = frozenset({"strict"})
 
+# The arguments whose type in 2.0.8's schema is a tuple and nothing else (None aside)
+_PAIRS: dict[str, str] = {
+    "CLAHE": "tile_grid_size",
+    "ChannelDropout": "channel_drop_range",
+    "CoarseDropout": "hole_height_range hole_width_range num_holes_range",
+    "Downscale": "scale_range",
+    "Emboss": "alpha strength",
+    "Erasing": "ratio scale",
+    "GaussNoise": "mean_range std_range",
+    "GridDropout": "shift_xy",
+    "ISONoise": "color_shift intensity",
+    "ImageCompression": "quality_range",
+    "LongestMaxSize": "max_size_hw",
+    "MotionBlur": "angle_range direction_range",
+    "MultiplicativeNoise": "multiplier",
+    "RandomResizedCrop": "ratio scale size",
+    "RandomSizedCrop": "size",
+    "SaltAndPepper": "amount salt_vs_pepper",
+    "Sharpen": "alpha lightness",
+    "SmallestMaxSize": "max_size_hw",
+    "Solarize": "threshold_range",
+}
+PAIRS_ONLY_2X: dict[str, frozenset[str]] = {
+    name: frozenset(names.split()) for name, names in _PAIRS.items()
+}
+
 
 def ignored_in_2x(call: TransformCall) -> tuple[str, ...]:
     """The names of `call`'s keyword arguments albumentations 2.x ignores (empty for a
@@ -130,4 +164,18 @@ def ignored_in_2x(call: TransformCall) -> tuple[str, ...]:
     return tuple(name for name in call.kwargs if name not in known and name not in EVERY_TRANSFORM)
 
 
-__all__ = ["PARAMETERS_2X", "ignored_in_2x"]
+def single_numbers_2x_refuses(
+    call: TransformCall, positional: tuple[str, ...]
+) -> tuple[tuple[str, Any], ...]:
+    """`call`'s arguments (by name, or by place in `positional`, 2.x's order) that 2.x takes
+    only as pairs and that are given as a single number: (name, value) each."""
+    pairs = PAIRS_ONLY_2X.get(call.name, frozenset())
+    given = {**dict(zip(positional, call.args, strict=False)), **call.kwargs}
+    return tuple(
+        (name, value)
+        for name, value in given.items()
+        if name in pairs and isinstance(value, (int, float)) and not isinstance(value, bool)
+    )
+
+
+__all__ = ["PAIRS_ONLY_2X", "PARAMETERS_2X", "ignored_in_2x", "single_numbers_2x_refuses"]
