@@ -12,6 +12,7 @@ from test_port_compare import _images
 from augexplorer.port.compare import compare_file
 from augexplorer.port.compare_pins import PINS, pin_of
 from augexplorer.port.model import TransformCall
+from augexplorer.port.reading import read_source
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning:albumentations.*")
 
@@ -38,21 +39,32 @@ ALBUMENTATIONS = {
 }
 TORCHVISION = {
     "GaussianBlur": ("T.GaussianBlur(9, sigma=(0.1, 2.0))", 1),
-    # approximate: a figure, no bound here
-    "RandomRotation": ("T.RandomRotation(20)", None),
+    # approximate: a figure, no bound here; compared at 10, its range's end (not at 15)
+    "RandomRotation": ("T.RandomRotation(10)", None),
     "RandomAffine": ("T.RandomAffine(15, translate=(0.1, 0.1), scale=(0.9, 1.1), shear=5)", None),
 }
 
 
-def _file(tmp_path: Path, library: str, calls: list[str]) -> Path:
+def _file_text(library: str, calls: list[str]) -> str:
     head, prefix = {
         "albumentations": ("import albumentations as A", "A"),
         "torchvision": ("import torchvision.transforms as T", "T"),
     }[library]
     compose = f"{prefix}.Compose([\n" + "".join(f"    {c},\n" for c in calls) + "])"
+    return f"{head}\n\ntrain_transform = {compose}\n"
+
+
+def _file(tmp_path: Path, library: str, calls: list[str]) -> Path:
     path = tmp_path / f"{library}_pins.py"
-    path.write_text(f"{head}\n\ntrain_transform = {compose}\n", encoding="utf-8")
+    path.write_text(_file_text(library, calls), encoding="utf-8")
     return path
+
+
+def _read_call(library: str, code: str) -> TransformCall:
+    """`code` as the port reads it from a file."""
+    (found,) = read_source(_file_text(library, [code]))
+    (call,) = found.compose.children
+    return call
 
 
 def test_every_pin_collapses_the_ranges_it_names() -> None:
@@ -73,6 +85,51 @@ def test_every_pin_collapses_the_ranges_it_names() -> None:
     assert PINS["torchvision", "GaussianBlur"].apply(blur).args == (9, (1.2, 1.2))
 
 
+@pytest.mark.parametrize(
+    ("call", "pinned", "label"),
+    [
+        # the pin's own value where the user's range holds it
+        (TransformCall("torchvision", "RandomRotation", args=(20,)), (15.0, 15.0), "angle 15"),
+        # else the range's nearest end: RandomRotation(10) never turns 15 degrees
+        (TransformCall("torchvision", "RandomRotation", args=(10,)), (10.0, 10.0), "angle 10"),
+        (
+            TransformCall("torchvision", "RandomRotation", kwargs={"degrees": (-5, 3)}),
+            (3.0, 3.0),
+            "angle 3",
+        ),
+        (
+            TransformCall("torchvision", "ColorJitter", kwargs={"brightness": 0.1}),
+            (1.1, 1.1),
+            "brightness 1.1 alone",
+        ),
+        # a jitter that leaves brightness out is compared with brightness as it leaves it
+        (
+            TransformCall("torchvision", "ColorJitter", kwargs={"contrast": 0.4}),
+            (1.0, 1.0),
+            "brightness 1 alone",
+        ),
+        (TransformCall("albumentations", "Rotate", kwargs={"limit": 8}), (8.0, 8.0), "angle 8"),
+        (TransformCall("albumentations", "Rotate"), (15.0, 15.0), "angle 15"),
+        (
+            TransformCall("torchvision", "GaussianBlur", args=(5,), kwargs={"sigma": (0.1, 0.5)}),
+            (0.5, 0.5),
+            "sigma 0.5",
+        ),
+    ],
+)
+def test_a_pin_is_taken_inside_the_users_range(
+    call: TransformCall, pinned: tuple[float, float], label: str
+) -> None:
+    pin = pin_of(call)
+    assert pin is not None
+    applied = pin.apply(call)
+    (name,) = [rule.name for rule in pin.inside]
+    index = next(i for i, n, _ in pin.values if n == name)
+    value = applied.kwargs[name] if name in applied.kwargs else applied.args[index]
+    assert value == pytest.approx(pinned)
+    assert pin.describe(call) == label
+
+
 @pytest.mark.slow
 def test_pinned_albumentations_pixels_are_within_their_grade(
     reference_python: str, tmp_path: Path
@@ -86,7 +143,8 @@ def test_pinned_albumentations_pixels_are_within_their_grade(
         pin = PINS["albumentations", name]
         assert step.grade == "exact", name
         assert step.pixels is not None, f"{name}: {step.note}"
-        assert f"pixels with {pin.label}" in step.note, name
+        said = pin.describe(_read_call("albumentations", ALBUMENTATIONS[name][0]))
+        assert f"pixels with {said}" in step.note, name
         assert step.pixels.max_abs <= bound, f"{name}: {step.pixels.describe()}"
 
 
@@ -101,7 +159,8 @@ def test_pinned_torchvision_pixels_are_within_their_grade(
     for name, (_call, bound) in TORCHVISION.items():
         step = comparison.step(name)
         assert step.pixels is not None, f"{name}: {step.note}"
-        assert f"pixels with {PINS['torchvision', name].label}" in step.note, name
+        said = PINS["torchvision", name].describe(_read_call("torchvision", TORCHVISION[name][0]))
+        assert f"pixels with {said}" in step.note, name
         if bound is not None:
             assert step.grade == "exact"
             assert step.pixels.max_abs <= bound, f"{name}: {step.pixels.describe()}"

@@ -415,7 +415,7 @@ def _step(
             except ValueError as error:
                 notes.append(f"no pixel figure: {error}")
             if plan.pin is not None:
-                notes.append(f"pixels with {plan.pin.label} on both sides")
+                notes.append(f"pixels with {plan.pin.describe(plan.call)} on both sides")
     figures: tuple[DrawFigures, ...] = ()
     if "error" not in drawn and drawn.get("draws"):
         alone = _alone(plan.calls(plan.call), step)

@@ -1,66 +1,152 @@
 """Fixed parameter values for random transforms, so that one transform run alone gives one
 output on both sides and its pixels can be compared: a range collapsed to one value
 (``RandomRotation(30)`` -> ``degrees=(15, 15)``), on the library's class and, through the port
-of that call, on the DALI nodes with the same constant."""
+of that call, on the DALI nodes with the same constant.
+
+Where the user's own range can be read, the value is taken inside it (``RandomRotation(10)``
+is compared at 10, its range's end, not at 15, an angle it never draws)."""
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from .model import TransformCall
 
 
+class Widened(Enum):
+    """How a library reads a single number given for a range."""
+
+    SYMMETRIC = "symmetric"  # v -> (-v, v): an angle
+    AROUND_ONE = "around one"  # v -> (max(0, 1 - v), 1 + v): a brightness factor
+    AS_GIVEN = "as given"  # v -> (v, v): a sigma
+
+
+@dataclass(frozen=True)
+class Inside:
+    """The pinned (v, v) of `name` is moved into the user's range, read as `widened`; `default`
+    is the range the library uses where the call leaves the argument out."""
+
+    name: str
+    widened: Widened
+    default: Any
+
+
+def user_range(value: Any, widened: Widened) -> tuple[float, float] | None:
+    """The range a library draws from for `value`, or None where it cannot be read here."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        v = float(value)
+        if widened is Widened.SYMMETRIC:
+            return (-abs(v), abs(v))
+        if widened is Widened.AROUND_ONE:
+            return (max(0.0, 1.0 - v), 1.0 + v)
+        return (v, v)
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        low, high = value
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (low, high)):
+            return (float(low), float(high))
+    return None
+
+
 @dataclass(frozen=True)
 class Pin:
-    """`values`: (positional index or None, keyword) -> the fixed value; `label` says it.
+    """`values`: (positional index or None, keyword) -> the fixed value; `label` says it, with
+    ``{keyword}`` standing for the value taken (for `inside` ones).
     `if_given`: keywords pinned only where the call gives them, as something other than None
     (a translation left out is none, already fixed: pinning both of albumentations' ways of
-    giving one would be refused)."""
+    giving one would be refused). `inside`: values taken inside the user's range."""
 
     label: str
     values: tuple[tuple[int | None, str, Any], ...]
     if_given: frozenset[str] = frozenset()
+    inside: tuple[Inside, ...] = ()
 
     def apply(self, call: TransformCall) -> TransformCall:
         args, kwargs = list(call.args), dict(call.kwargs)
+        taken = self._taken(call)
         for index, name, value in self.values:
             given = kwargs.get(name) is not None or (index is not None and index < len(args))
             if name in self.if_given and not given:
                 continue
+            if name in taken:
+                value = (taken[name], taken[name])
             if index is not None and index < len(args) and name not in kwargs:
                 args[index] = value
             else:
                 kwargs[name] = value
         return dataclasses.replace(call, args=tuple(args), kwargs=kwargs)
 
+    def describe(self, call: TransformCall) -> str:
+        """The label for `call`: the values it is compared at."""
+        return self.label.format(**{name: f"{v:g}" for name, v in self._taken(call).items()})
+
+    def _taken(self, call: TransformCall) -> dict[str, float]:
+        """Each `inside` value: the pin's own where the user's range holds it, else the end of
+        that range nearest to it; the pin's own where the range cannot be read."""
+        places = {name: index for index, name, _ in self.values}
+        pinned = {name: value for _, name, value in self.values}
+        taken = {}
+        for rule in self.inside:
+            index = places[rule.name]
+            if rule.name in call.kwargs:
+                given = call.kwargs[rule.name]
+            elif index is not None and index < len(call.args):
+                given = call.args[index]
+            else:
+                given = rule.default
+            own = float(pinned[rule.name][0])
+            bounds = user_range(given, rule.widened)
+            taken[rule.name] = own if bounds is None else min(max(own, bounds[0]), bounds[1])
+        return taken
+
 
 PINS: dict[tuple[str, str], Pin] = {
-    ("torchvision", "RandomRotation"): Pin("angle 15", ((0, "degrees", (15.0, 15.0)),)),
+    ("torchvision", "RandomRotation"): Pin(
+        "angle {degrees}",
+        ((0, "degrees", (15.0, 15.0)),),
+        inside=(Inside("degrees", Widened.SYMMETRIC, None),),
+    ),
     ("torchvision", "ColorJitter"): Pin(
-        "brightness 1.2 alone",
+        "brightness {brightness} alone",
         (
             (0, "brightness", (1.2, 1.2)),
             (1, "contrast", 0.0),
             (2, "saturation", 0.0),
             (3, "hue", 0.0),
         ),
+        inside=(Inside("brightness", Widened.AROUND_ONE, 0.0),),
     ),
-    ("albumentations", "Rotate"): Pin("angle 15", ((0, "limit", (15.0, 15.0)),)),
-    ("albumentations", "SafeRotate"): Pin("angle 15", ((0, "limit", (15.0, 15.0)),)),
+    ("albumentations", "Rotate"): Pin(
+        "angle {limit}",
+        ((0, "limit", (15.0, 15.0)),),
+        inside=(Inside("limit", Widened.SYMMETRIC, (-90.0, 90.0)),),
+    ),
+    ("albumentations", "SafeRotate"): Pin(
+        "angle {limit}",
+        ((0, "limit", (15.0, 15.0)),),
+        inside=(Inside("limit", Widened.SYMMETRIC, (-90.0, 90.0)),),
+    ),
     ("albumentations", "ColorJitter"): Pin(
-        "brightness 1.2 alone",
+        "brightness {brightness} alone",
         (
             (0, "brightness", (1.2, 1.2)),
             (1, "contrast", (1.0, 1.0)),
             (2, "saturation", (1.0, 1.0)),
             (3, "hue", (0.0, 0.0)),
         ),
+        inside=(Inside("brightness", Widened.AROUND_ONE, (0.8, 1.2)),),
     ),
     # the families below are graded exact for the same parameter values: pinned, their pixels
     # are measured against the library's (tests/test_port_compare_pins.py)
-    ("torchvision", "GaussianBlur"): Pin("sigma 1.2", ((1, "sigma", (1.2, 1.2)),)),
+    ("torchvision", "GaussianBlur"): Pin(
+        "sigma {sigma}",
+        ((1, "sigma", (1.2, 1.2)),),
+        inside=(Inside("sigma", Widened.AS_GIVEN, (0.1, 2.0)),),
+    ),
     # approximate, pinned for its figure: a translation range cannot be pinned to a shift
     # (torchvision draws it symmetric about 0), so none is compared
     ("torchvision", "RandomAffine"): Pin(
