@@ -221,9 +221,11 @@ def test_box_and_keypoint_settings_are_said_not_ported(tmp_path: Path) -> None:
     assert [s.call.name for s in result.steps] == ["HorizontalFlip"]
     said = [item.transform for item in result.spec.not_ported]
     assert said == [
-        "Compose(bbox_params=A.BboxParams(format='coco', label_fields=['labels']))",
-        "Compose(keypoint_params=A.KeypointParams(format='xy'))",
+        "Compose(bbox_params=A.BboxParams(format='coco', label_fields=['labels']))'s boxes",
+        "Compose(keypoint_params=A.KeypointParams(format='xy'))'s keypoints",
     ]
+    # parts of the pipeline, not transforms: said apart from the count of transforms
+    assert "(1 exact), 0 not ported, and Compose(bbox_params=" in result.summary()
     reasons = [item.reason for item in result.spec.not_ported]
     assert "not their boxes" in reasons[0] and "not their keypoints" in reasons[1]
     assert "WARNING: NOT PORTED" in generate(result.spec)

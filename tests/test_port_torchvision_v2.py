@@ -74,6 +74,10 @@ def test_a_detection_pipeline_says_its_boxes_are_left_out() -> None:
     (said,) = [r.reason for r in result.refusals if r.call.name == "Compose"]
     assert said.startswith("a detection pipeline (RandomIoUCrop, SanitizeBoundingBoxes)")
     assert "not their boxes" in said and "docs/annotations.md" in said
+    # the boxes are a part of the pipeline left out, not a transform: counted apart
+    assert result.transforms_not_ported == len(result.refusals) - 1
+    assert "Compose()'s boxes not ported: a detection pipeline" in result.summary()
+    assert "approximate), 2 not ported, and Compose()'s boxes\n" in result.summary()
     (plain,) = read_source(
         text.replace("v2.RandomIoUCrop(), ", "").replace("v2.SanitizeBoundingBoxes(),\n    ", "")
     )

@@ -147,7 +147,7 @@ def _ported(args: argparse.Namespace, params: dict[str, Any], output: Path) -> b
     ported = len(result.steps)
     print(
         f"wrote {path} ({len(result.spec.nodes)} nodes; {ported} transforms ported, "
-        f"{len(result.refusals)} not)"
+        f"{result.transforms_not_ported} not)"
     )
     return True
 

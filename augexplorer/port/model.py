@@ -94,15 +94,23 @@ class Refusal:
 
     call: TransformCall
     reason: str
+    # what of the call is left out where the call itself is ported ("boxes": a detection
+    # pipeline's Compose, whose images are); empty: the whole transform
+    part: str = ""
+
+    @property
+    def what(self) -> str:
+        """The transform, or the part of it, that is not ported."""
+        return f"{self.call.text()}'s {self.part}" if self.part else self.call.text()
 
     def describe(self) -> str:
         where = f"line {self.call.line}: " if self.call.line is not None else ""
-        return f"{where}{self.call.text()} not ported: {self.reason}"
+        return f"{where}{self.what} not ported: {self.reason}"
 
     def left_out(self, library: str) -> NotPorted:
         """What the graph keeps of this refusal (`library`: the pipeline's), so that its JSON
         and its export still name the transform it does not run."""
-        return NotPorted(library, self.call.text(), self.reason, self.call.line)
+        return NotPorted(library, self.what, self.reason, self.call.line)
 
 
 @dataclass(frozen=True)
@@ -124,6 +132,16 @@ class PortResult:
     steps: tuple[PortedStep, ...]
     refusals: tuple[Refusal, ...] = ()
 
+    @property
+    def transforms_not_ported(self) -> int:
+        """How many transforms are left out (a part left out, such as a detection pipeline's
+        boxes, is not a transform)."""
+        return sum(1 for refusal in self.refusals if not refusal.part)
+
+    def _parts_not_ported(self) -> str:
+        parts = [refusal.what for refusal in self.refusals if refusal.part]
+        return f", and {', '.join(parts)}" if parts else ""
+
     def summary(self) -> str:
         """One line per transform: what it became, its fidelity and what differs."""
         grades = [step.origin.fidelity for step in self.steps]
@@ -134,7 +152,7 @@ class PortResult:
         )
         lines = [
             f"{len(self.steps)} transforms ported ({counts or 'none'}), "
-            f"{len(self.refusals)} not ported"
+            f"{self.transforms_not_ported} not ported{self._parts_not_ported()}"
         ]
         for step in self.steps:
             folded = f"(folded into {step.folded_into})" if step.folded_into else "(no node)"

@@ -122,7 +122,7 @@ def untargeted(compose: TransformCall) -> list[Refusal]:
         if value in (None, {}, {"dict": {}}):
             continue
         call = TransformCall(LIBRARY, compose.name, kwargs={name: value}, line=compose.line)
-        left.append(Refusal(call, annotations_left_out(what)))
+        left.append(Refusal(call, annotations_left_out(what), part=what))
     return left
 
 

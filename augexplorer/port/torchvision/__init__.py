@@ -208,7 +208,8 @@ def boxes_left_out(compose: TransformCall) -> list[Refusal]:
         return []
     named = ", ".join(sorted({call.name for call in found}))
     call = TransformCall(compose.library, compose.name, line=compose.line)
-    return [Refusal(call, f"a detection pipeline ({named}): {annotations_left_out('boxes')}")]
+    reason = f"a detection pipeline ({named}): {annotations_left_out('boxes')}"
+    return [Refusal(call, reason, part="boxes")]
 
 
 def _box_transforms(call: TransformCall) -> list[TransformCall]:
