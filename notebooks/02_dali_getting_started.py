@@ -158,9 +158,10 @@ render_node(result, cell=128)
 # captions show the angle each image drew.
 
 # %%
-result = session.set_arg("rotate", "angle", Random.uniform(-10, 10))
+low, high = -10, 10
+result = session.set_arg("rotate", "angle", Random.uniform(low, high))
 angles = result.draws("rotate")["rotate"]["angle"]
-assert all(-10 <= angle <= 10 for angle in angles)
+assert all(low <= angle <= high for angle in angles)
 print("angles drawn:", [round(angle, 1) for angle in angles])
 render_node(result, cell=128)
 

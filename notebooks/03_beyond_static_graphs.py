@@ -85,12 +85,13 @@ for node in spec.operators():
 
 # %%
 centre = [128.0, 128.0]  # the preset resizes to 256 x 256 first
+most = 12  # degrees of shear, either way
 spec = spec.insert_after(
     "scale",
     Node(
         "shear",
         "transforms.shear",
-        args={"angles": Random.uniform(-12, 12, shape=2), "center": centre},
+        args={"angles": Random.uniform(-most, most, shape=2), "center": centre},
     ),
 ).set_arg("warp", "matrix", Ref("shear"))
 
@@ -111,7 +112,7 @@ render_node(result, "shear", cell=176, columns=3, captions=False)
 
 # %%
 shears = result.draws("shear")["shear"]["angles"]
-assert all(-12 <= angle <= 12 for pair in shears for angle in pair)
+assert all(-most <= angle <= most for pair in shears for angle in pair)
 for index, pair in enumerate(shears):
     print(f"image {index}: shear angles {[round(float(angle), 1) for angle in pair]}")
 

@@ -85,10 +85,11 @@ graph = chain(
 # the run (`Schedule.cosine`, `warmup`, `steps` and `table` are the other curves).
 
 # %%
+FIRST_ANGLE, LAST_ANGLE = 5, 30  # the rotation's range at the first and last epoch, +-
 graph = (
     graph.with_epochs(EPOCHS)
-    .with_schedule("rotate.angle.low", Schedule.linear(-5, -30))
-    .with_schedule("rotate.angle.high", Schedule.linear(5, 30))
+    .with_schedule("rotate.angle.low", Schedule.linear(-FIRST_ANGLE, -LAST_ANGLE))
+    .with_schedule("rotate.angle.high", Schedule.linear(FIRST_ANGLE, LAST_ANGLE))
     .with_schedule("jitter.apply", Schedule.linear(0.1, 0.8))
 )
 for target, schedule in graph.schedules.items():
@@ -137,7 +138,7 @@ for epoch, result in previews.items():
 
 first_angles = np.array(previews[0].draws()["rotate"]["angle"])
 last_angles = np.array(previews[LAST].draws()["rotate"]["angle"])
-assert np.allclose(last_angles, first_angles * 30 / 5, rtol=1e-4)
+assert np.allclose(last_angles, first_angles * LAST_ANGLE / FIRST_ANGLE, rtol=1e-4)
 first_jittered = np.array(previews[0].draws()["jitter"]["apply"], dtype=bool)
 last_jittered = np.array(previews[LAST].draws()["jitter"]["apply"], dtype=bool)
 assert (last_jittered | ~first_jittered).all()  # jittered at epoch 0: jittered at the last
