@@ -35,3 +35,24 @@ def test_a_misspelt_node_says_the_nearest_node() -> None:
     with pytest.raises(KeyError) as missing:
         session.spec.node("zzz")
     assert "its nodes: source, decode" in str(missing.value)
+
+
+def test_a_run_after_a_refused_edit_says_it_again_rather_than_show_the_last_graph() -> None:
+    """The refused value is kept in session.spec; run() returned the last good graph's batch
+    without a word, pictures that were not session.spec's. It now raises the edit's error; the
+    panel's navigation (epochs, next batch) keeps showing the last graph that ran."""
+    session = Session("basic", device_id=None)
+    good = session.run()
+    with pytest.raises(GraphInvalid, match="resize_shorter") as refused:
+        session.set_arg("resize", "resize_shorter", -5.0)
+    assert session.spec.node("resize").args["resize_shorter"] == -5.0  # kept
+    with pytest.raises(GraphInvalid) as again:
+        session.run()
+    assert str(again.value) == str(refused.value)
+    assert session.next_batch().plan.spec.node("resize").args["resize_shorter"] == (
+        good.plan.spec.node("resize").args["resize_shorter"]
+    )
+    # fixed, it runs the graph as it now is
+    fixed = session.set_arg("resize", "resize_shorter", 300.0)
+    assert fixed.plan.spec.node("resize").args["resize_shorter"] == 300.0
+    assert session.run().plan.spec.node("resize").args["resize_shorter"] == 300.0

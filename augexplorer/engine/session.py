@@ -163,7 +163,7 @@ class Session:
         if edit is not None:
             fast = self._constant_edit_plan(spec, *edit)
             if fast is not None:
-                return self.run()
+                return self._run_plan()
         self.spec = spec  # kept even if invalid: the user's graph is never lost
         plan = self._validate(spec)
         if plan.spec.batch_size != self.plan.spec.batch_size:
@@ -174,7 +174,7 @@ class Session:
         self.plan, self._validated_spec = plan, spec
         self.epoch = min(self.epoch, epoch_count(spec) - 1)  # a run made shorter
         self._say_where_gpu_nodes_run(plan)
-        return self.run()
+        return self._run_plan()
 
     @property
     def gpu_nodes_on_cpu(self) -> dict[str, str]:
@@ -213,7 +213,7 @@ class Session:
             self.epoch = previous
             raise
         self.plan = plan
-        return self.run()
+        return self._run_plan()
 
     def set_rank(self, rank: int, world_size: int | None = None) -> RunResult:
         """Preview what process `rank` of a torchrun job gets: the values it draws (seeds
@@ -231,7 +231,7 @@ class Session:
             self.rank, self.world_size = previous
             raise
         self.plan = plan
-        return self.run()
+        return self._run_plan()
 
     def set_arg(self, node_id: str, name: str, value: ArgValue) -> RunResult:
         before = self.spec
@@ -241,7 +241,7 @@ class Session:
         known = self.spec is self._validated_spec and held is not _UNSET and not _same(held, value)
         try:
             if known and self._constant_edit_plan(spec, node_id, name, value) is not None:
-                return self.run()
+                return self._run_plan()
             return self.update(spec)
         except GraphInvalid:
             if self._misnamed(node_id, name):
@@ -314,7 +314,7 @@ class Session:
         if per_epoch and self.batch_index % per_epoch == 0 and self.epoch < last:
             self.epoch += 1
             self.plan = self._validate(self._validated_spec)
-        return self.run()
+        return self._run_plan()
 
     # ---- trust ------------------------------------------------------------------------------
     def untrusted(self) -> list[str]:
@@ -334,9 +334,20 @@ class Session:
     def run(self) -> RunResult:
         """Run the graph, re-running only steps whose key changed since the last run.
 
+        The graph run is :attr:`spec`, the session's: where an edit was refused and kept (the
+        user's graph is never lost), it is checked again and raises the same error, rather
+        than return the last graph that ran as if it were this one.
+
         A graph with Python code or side effects (files written) that have not been trusted
         raises :class:`~augexplorer.errors.UntrustedCode` before anything runs.
         """
+        if self.spec is not self._validated_spec:
+            return self.update(self.spec)
+        return self._run_plan()
+
+    def _run_plan(self) -> RunResult:
+        """Run the last validated plan: the previewed epoch, rank and batch of the last graph
+        that validated (navigation keeps showing it while a refused edit waits for its fix)."""
         plan = self.plan
         if plan.needs_trust:
             check_trusted(plan.spec)
