@@ -49,8 +49,9 @@ def test_a_run_after_a_refused_edit_says_it_again_rather_than_show_the_last_grap
     with pytest.raises(GraphInvalid) as again:
         session.run()
     assert str(again.value) == str(refused.value)
-    assert session.next_batch().plan.spec.node("resize").args["resize_shorter"] == (
-        good.plan.spec.node("resize").args["resize_shorter"]
+    assert (
+        session.next_batch().plan.spec.node("resize").args["resize_shorter"]
+        == (good.plan.spec.node("resize").args["resize_shorter"])
     )
     # fixed, it runs the graph as it now is
     fixed = session.set_arg("resize", "resize_shorter", 300.0)
