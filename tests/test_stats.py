@@ -452,3 +452,32 @@ def test_branches_that_never_run_together_are_no_finding() -> None:
     stats = collect_stats(spec, tiny_images(size=16), batches=4, device_id=None)
     assert any(rate.together_with and rate.successes == 0 for rate in stats.rates)
     assert not [w for w in stats.warnings if "almost never" in str(w)], stats.warnings
+
+
+@pytest.mark.parametrize("batches", [5, 10])
+def test_the_readers_padding_is_not_counted(batches: int) -> None:
+    """19 photos in batches of 4: the reader pads each epoch's fifth batch with a repeat of its
+    last file, which training's loader drops on one rank. Counted, it made "20 samples" of 19
+    and one class one image larger than the folder holds."""
+    from collections import Counter
+
+    from augexplorer.data import samples_dir
+
+    folder = samples_dir()
+    photos = sorted(folder.glob("*/*.jpg"))
+    on_disk = Counter(photo.parent.name for photo in photos)
+    spec = chain(
+        Source("source", "folder", str(folder), shuffle=False),
+        ("decode", "decoders.image", {"output_type": "RGB"}),
+        batch_size=4,
+    )
+    stats = collect_stats(spec, batches=batches, device_id=None)
+    epochs = batches // 5
+    assert stats.samples == len(photos) * epochs == 19 * epochs
+    (counts,) = stats.labels
+    classes = sorted(on_disk)  # DALI numbers the class folders in sorted order
+    assert {classes[label]: n for label, n in counts.columns[0].items()} == {
+        name: n * epochs for name, n in on_disk.items()
+    }
+    assert all(output.samples == 19 * epochs for output in stats.outputs)
+    assert "less the reader's padding" in stats.summary()

@@ -267,21 +267,7 @@ class RunResult:
         None for in-memory arrays or a source not read (worked out once: every grid asks)."""
         if self._first_source is None:
             return None
-        step, data = self._first_source
-        assert step.source is not None
-        files = len(data.files) or len(data.coco_images)
-        if data.kind == "arrays" or not files:
-            return None
-        args = reader_args_as_called(step.source.reader_args, step.source.kind)
-        if data.coco is not None:  # skip_empty leaves out the images with no box
-            files = images_read(
-                data.coco,
-                data.coco_images,
-                skip_empty=bool(args.get("skip_empty")),
-                size_threshold=float(args.get("size_threshold", SIZE_THRESHOLD)),
-                include_iscrowd=bool(args.get("include_iscrowd", True)),
-            )
-        return files, args
+        return files_read(*self._first_source)
 
     @functools.cached_property
     def _arrays_read(self) -> tuple[int, dict[str, int]] | None:
@@ -533,3 +519,22 @@ def _height_width(shape: tuple[int, ...], layout: str) -> tuple[int, int]:
     if "H" in layout and "W" in layout:
         return int(shape[layout.index("H")]), int(shape[layout.index("W")])
     return int(shape[0]), int(shape[1]) if len(shape) > 1 else 1
+
+
+def files_read(step: Step, data: SourceData) -> tuple[int, dict[str, Any]] | None:
+    """How many files source `step`'s reader reads of `data`, and the arguments it is called
+    with; None for in-memory arrays or a source with no files."""
+    assert step.source is not None
+    files = len(data.files) or len(data.coco_images)
+    if data.kind == "arrays" or not files:
+        return None
+    args = reader_args_as_called(step.source.reader_args, step.source.kind)
+    if data.coco is not None:  # skip_empty leaves out the images with no box
+        files = images_read(
+            data.coco,
+            data.coco_images,
+            skip_empty=bool(args.get("skip_empty")),
+            size_threshold=float(args.get("size_threshold", SIZE_THRESHOLD)),
+            include_iscrowd=bool(args.get("include_iscrowd", True)),
+        )
+    return files, args

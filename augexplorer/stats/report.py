@@ -43,7 +43,9 @@ class Stats:
     # a whole-dataset run: every image of the source once, the last batch partial, over this
     # many processes (each its shard); None for a run of whole batches
     processes: int | None = None
-    counted: int | None = None  # samples counted, where a batch was partial
+    # samples counted, where a batch was partial (a whole-dataset run's last, or the reader's
+    # padding at an epoch's end left out)
+    counted: int | None = None
 
     @property
     def samples(self) -> int:
@@ -105,6 +107,9 @@ class Stats:
         shown apart)."""
         data = f" on {self.provenance.data}" if self.provenance is not None else ""
         counted = f"{self.batches} batches of {self.batch_size}"
+        if self.counted is not None and self.processes is None:
+            # training's loader drops them on one rank
+            counted += ", less the reader's padding at an epoch's end"
         if self.processes is not None:
             over = f" over {self.processes} processes" if self.processes > 1 else ""
             counted = f"every image once{over}, batches of {self.batch_size}"

@@ -22,6 +22,8 @@ import numpy as np
 from ..builder import build_pipeline
 from ..data import SourceData, open_source, source_for_path
 from ..engine.ast_threads import no_collection_where_ast_is_shared
+from ..engine.epoch_padding import padded_samples
+from ..engine.result import files_read
 from ..plan import Plan, Step
 from ..schedules import check_epoch
 from ..spec import GraphSpec, Node, Random, Ref
@@ -176,6 +178,7 @@ class StatsRun:
         only its first `last_batch` samples when given (the rest are the next epoch's)."""
         start = time.perf_counter()
         index = 0
+        padding = 0
         try:
             for index in range(batches):
                 if cancel is not None and cancel.is_set():
@@ -183,15 +186,43 @@ class StatsRun:
                     break
                 self.feeder.feed(self.pipeline)
                 keep = last_batch if index == batches - 1 else None
-                self.counter.add(self.pipeline.run(), keep)
+                if last_batch is None:
+                    keep = self._unpadded(index)
+                    padding += 0 if keep is None else self.batch_size - keep
+                outputs = self.pipeline.run()
+                if keep != 0:
+                    self.counter.add(outputs, keep)
                 stats.batches = index + 1
                 if stats.counted is not None:  # a whole-dataset run counts its samples
                     stats.counted += self.batch_size if keep is None else keep
+                elif padding:
+                    stats.counted = stats.batches * self.batch_size - padding
                 if progress is not None:
                     progress(index + 1, batches)
         except Exception as error:
             raise _run_error(self.plan, self.arrays, self.device, error, index) from None
         stats.seconds = time.perf_counter() - start
+
+    def _unpadded(self, index: int) -> int | None:
+        """How many samples of batch `index` come before the reader's padding (repeats of its
+        last file at an epoch's end, which training's loader drops on one rank); None for a
+        batch with none. In-memory arrays are fed without padding (:class:`_ArrayFeeder`)."""
+        step = next((s for s in self.plan.steps if s.role == "source" and s.source), None)
+        if step is None or step.id not in self.sources:
+            return None
+        read = files_read(step, self.sources[step.id])
+        if read is None or not read[1].get("pad_last_batch"):
+            return None
+        files, args = read
+        padded = padded_samples(
+            files,
+            self.batch_size,
+            index,
+            shard_id=int(args.get("shard_id", 0)),
+            num_shards=int(args.get("num_shards", 1)),
+            stick_to_shard=bool(args.get("stick_to_shard", False)),
+        )
+        return padded.index(True) if any(padded) else None
 
     def finish(self, stats: Stats) -> Stats:
         """`stats` with the counts filled in and the warnings found."""
