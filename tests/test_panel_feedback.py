@@ -414,3 +414,22 @@ def test_loading_a_file_over_an_edited_graph_says_so(explorer: Explorer, tmp_pat
     assert f"with the file {path}" in said(explorer.notice.text)
     explorer.notice.undo.click()
     assert explorer.spec.node("rotate").args["fill_value"] == 99.0
+
+
+def test_export_of_a_graph_whose_images_differ_in_size_says_training_fails(
+    explorer: Explorer, exporting: Path
+) -> None:
+    """Without its crop the basic graph ends in images of several sizes: the explorer shows
+    them, and the exported loader failed on them with DALI's "IsDenseTensor" assertion."""
+    state = explorer.controller.remove("flip")
+    state = explorer.controller.remove("crop")
+    assert state.ok, state.failure
+    assert explorer.export_view.export() is not None
+    warned = said(explorer.export_view.message)
+    assert "Training would fail on the batch shown: the images leave 'rotate' in" in warned
+    assert "resize_x and resize_y" in warned
+    explorer.undo()
+    explorer.undo()
+    explorer.export_view.overwrite.value = True
+    assert explorer.export_view.export() is not None
+    assert "Training would fail" not in explorer.export_view.message.value

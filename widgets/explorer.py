@@ -139,7 +139,9 @@ class Explorer(widgets.VBox):
             lambda: self.controller.carry_annotations(node, kind)
         )
         self.timing = TimingView()
-        self.export_view = ExportView(lambda: self.controller.state.spec, self._run_failure)
+        self.export_view = ExportView(
+            lambda: self.controller.state.spec, self._run_failure, self._training_problem
+        )
         self.stats_view = StatsView(
             lambda: self.controller.session, lambda: self.controller.state.spec, self.graph_title
         )
@@ -451,6 +453,11 @@ class Explorer(widgets.VBox):
         if failure is None or failure.kind not in ("run", "data"):
             return None
         return "; ".join(failure.lines())
+
+    def _training_problem(self) -> str | None:
+        """What training's loader would fail on in the batch shown (images of several shapes)."""
+        result = self.controller.state.result
+        return result.shapes_differ() if result is not None else None
 
     def _say(self, text: str) -> None:
         self.toolbar.status.value = f"<span class='ax-errors'>{html.escape(text)}</span>"

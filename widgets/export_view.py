@@ -70,15 +70,19 @@ def find_exporter() -> Callable[..., Any] | None:
 
 class ExportView(widgets.VBox):
     """`get_spec`: the user's graph; `get_failure`: what fails in it now, if anything (the
-    module is written all the same, and says so: it would fail the same way)."""
+    module is written all the same, and says so: it would fail the same way);
+    `get_training_problem`: what in the batch shown training's loader would fail on (images of
+    several shapes), said the same way."""
 
     def __init__(
         self,
         get_spec: Callable[[], GraphSpec],
         get_failure: Callable[[], str | None] = lambda: None,
+        get_training_problem: Callable[[], str | None] = lambda: None,
     ) -> None:
         self._get_spec = get_spec
         self._get_failure = get_failure
+        self._get_training_problem = get_training_problem
         self._default = self.default_path()
         self.path = widgets.Text(
             value=self._default,
@@ -275,6 +279,13 @@ class ExportView(widgets.VBox):
                 f"<br><span class='ax-errors'>The graph fails here now: {html.escape(failure)}. "
                 "On this data the module will fail the same way until that is fixed.</span>"
             )
+        else:
+            problem = self._get_training_problem()
+            if problem is not None:
+                said += (
+                    "<br><span class='ax-errors'>Training would fail on the batch shown: "
+                    f"{html.escape(problem)}.</span>"
+                )
         self.message.value = said
         self._written = (path, spec, source)
         self._show_source(spec, source, None)

@@ -78,6 +78,9 @@ MODULE_NAMES = frozenset(
         "types",
         "pipeline_def",
         "DALIGenericIterator",
+        "Batches",
+        "ONE_SHAPE_PER_BATCH",
+        "shapes_differ",
         "LastBatchPolicy",
         "GRAPH",
         "DATA",
@@ -430,6 +433,7 @@ class _Writer:
         if self.spec.schedules:
             pipeline = pipeline.replace("rank=0):", "rank=0, strengths=None):")
         parts.append(pipeline)
+        parts.append(template.BATCHES)
         if self.labels_output is not None:
             parts.append(template.LABELLED_ITERATOR)
         parts.append(self._loader_template())
@@ -504,6 +508,7 @@ class _Writer:
             parts.append(carried_policy_source(self._carries_policy))
         parts += [
             template_detection.PIPELINE_COCO,
+            template.BATCHES,
             template_detection.DETECTION_ITERATOR,
             template_detection.LOADER_YOLO if yolo else template_detection.LOADER_COCO,
             template_detection.MAIN_COCO,
@@ -547,7 +552,7 @@ class _Writer:
         if self.arrays:
             labelled = self.labels_output is not None
             return template.LOADER_ARRAYS.replace(
-                "@@arrays_iterator@@", "LabelledIterator" if labelled else "DALIGenericIterator"
+                "@@arrays_iterator@@", "LabelledIterator" if labelled else "Batches"
             ).replace("@@arrays_label_table@@", "\n        None," if labelled else "")
         if self.labels_output is not None:
             return template.LOADER_LABELLED

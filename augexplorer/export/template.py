@@ -295,7 +295,43 @@ def @@function@@(@@data_params@@, device="cpu", shard_id=@@shard_id@@, num_shard
 
 '''
 
-LABELLED_ITERATOR = '''class LabelledIterator(DALIGenericIterator):
+BATCHES = '''# DALI's PyTorch iterator makes each output of a batch one tensor, so every image of a batch must
+# have one shape; its own error for images of several sizes names neither the cause nor a fix.
+ONE_SHAPE_PER_BATCH = (
+    "the graph's images differ in shape within this batch, and PyTorch takes a batch as one "
+    "tensor of one shape (fix: end the graph with a node that gives every image one size: a "
+    "crop, a resize with both resize_x and resize_y, or random_resized_crop; the explorer "
+    "shows each image's size)"
+)
+
+
+def shapes_differ(error):
+    """Whether `error` is DALI's for a batch it cannot make one tensor of."""
+    return "IsDenseTensor" in str(error)
+
+
+class Batches(DALIGenericIterator):
+    """DALI's PyTorch iterator, whose error for images of several sizes says the fix."""
+
+    def __init__(self, *args, **kwargs):
+        try:
+            super().__init__(*args, **kwargs)  # it runs the first batch
+        except RuntimeError as error:
+            if not shapes_differ(error):
+                raise
+            raise RuntimeError(ONE_SHAPE_PER_BATCH) from error
+
+    def __next__(self):
+        try:
+            return super().__next__()
+        except RuntimeError as error:
+            if not shapes_differ(error):
+                raise
+            raise RuntimeError(ONE_SHAPE_PER_BATCH) from error
+
+'''
+
+LABELLED_ITERATOR = '''class LabelledIterator(Batches):
     """A DALIGenericIterator whose labels are what PyTorch's losses take: one int64 class per
     image, shape (N,) as ImageFolder's (DALI's readers give int32 of shape (N, 1)); for
     multi-label file lists each reader label (the file's index) becomes the file's row of
@@ -385,7 +421,7 @@ LOADER_FILES = (
         labels,
 """
     + _PIPELINE_OPTIONS
-    + """    return DALIGenericIterator(
+    + """    return Batches(
         [pipe],
         OUTPUTS,
         reader_name=@@reader@@,

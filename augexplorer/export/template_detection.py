@@ -144,7 +144,7 @@ def torchvision_boxes(boxes, height, width):
     return boxes
 
 
-class DetectionIterator(DALIGenericIterator):
+class DetectionIterator(Batches):
     """A DALIGenericIterator over the padded pipeline. Each batch (a dict) holds OUTPUTS, those
     of PER_OBJECT padded with PAD_VALUE to (batch size, largest count, ...); for each of those
     `<name>_counts`, its real rows per sample; and `targets`, one dict per sample of the

@@ -309,6 +309,6 @@ def loader(start: str, labelled: bool) -> str:
         start
         + f"    {read}\n\n"
         + _ITERATOR.replace("@@data_arguments@@", "files,\n            labels,")
-        .replace("@@iterator@@", "LabelledIterator" if labelled else "DALIGenericIterator")
+        .replace("@@iterator@@", "LabelledIterator" if labelled else "Batches")
         .replace("@@label_table@@", "\n            label_table," if labelled else "")
     )
