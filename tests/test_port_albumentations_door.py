@@ -303,3 +303,45 @@ def test_a_compose_p_the_file_does_not_give_is_said(tmp_path: Path) -> None:
     assert kept.transform == "Compose(p=float(sys.argv[1]))"
     assert "ported as applied to every image" in kept.reason
     assert [s.call.name for s in result.steps] == ["HorizontalFlip"]
+
+
+@pytest.mark.parametrize(
+    ("code", "operator"),
+    [
+        ("A.Rotate(limit=(30, 30), border_mode=0, fill=(124, 116, 104), p=1)", "rotate"),
+        ("A.Affine(rotate=(30, 30), fill=(124, 116, 104), p=1)", "warp_affine"),
+        ("A.ShiftScaleRotate(border_mode=0, fill=(124, 116, 104), p=1)", "warp_affine"),
+    ],
+)
+def test_a_fill_per_channel_is_refused_where_dali_fills_one_value(
+    code: str, operator: str, tmp_path: Path
+) -> None:
+    """Ported, the first channel's value filled every channel (corner [124 124 124] where
+    albumentations gives [124 116 104]), graded exact; one value for all channels still ports."""
+    path = tmp_path / "fill.py"
+    path.write_text(f"import albumentations as A\nt = A.Compose([{code}])\n", encoding="utf-8")
+    (refusal,) = port_file(path).refusals
+    assert refusal.reason == (
+        f"fill=(124, 116, 104): DALI's {operator} fills with one value for every channel "
+        "(fix: one fill value)"
+    )
+    path.write_text(path.read_text().replace("(124, 116, 104)", "(9, 9, 9)"), encoding="utf-8")
+    (step,) = port_file(path).steps
+    assert step.origin.fidelity == "exact"
+    assert any(node.args.get("fill_value") == 9.0 for node in step.nodes)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "A.Resize(64, 48, area_for_downscale='image')",
+        "A.SmallestMaxSize(max_size=64, area_for_downscale='image_mask')",
+        "A.RandomResizedCrop(size=(64, 64), area_for_downscale='image')",
+    ],
+)
+def test_area_for_downscale_is_refused_as_inter_area_is(code: str, tmp_path: Path) -> None:
+    """Left unread, the resize ported as INTER_LINEAR graded exact (max 24 grey levels off)."""
+    path = tmp_path / "area.py"
+    path.write_text(f"import albumentations as A\nt = A.Compose([{code}])\n", encoding="utf-8")
+    (refusal,) = port_file(path).refusals
+    assert "OpenCV's INTER_AREA there, which DALI has no equivalent of" in refusal.reason

@@ -89,6 +89,12 @@ EXACT = [
     ("A.GaussianBlur(sigma_limit=(1.3, 1.3), p=1)", 0.01, 1),
     ("A.GaussianBlur(sigma_limit=(2.9, 2.9), p=1)", 0.01, 1),
     ("A.Affine(shear=(10, 10), p=1)", 0.01, 1),
+    # one number is that value, fixed (it drew from a range about 0, graded exact: mean 14-46)
+    ("A.Affine(rotate=15, p=1)", 0.01, 1),
+    ("A.Affine(shear=8, translate_percent=0.1, p=1)", 0.01, 1),
+    ("A.Affine(translate_px=10, scale=0.9, p=1)", 0.01, 1),
+    # an axis a dict leaves out: scale 1, shear 1 degree (as 2.x reads it), translation 0
+    ("A.Affine(scale={'x': 1.2}, shear={'x': 5}, translate_percent={'y': 0.1}, p=1)", 0.01, 1),
     ("A.Affine(shear={'x': (0, 0), 'y': (-8, -8)}, border_mode=cv2.BORDER_REFLECT, p=1)", 0.01, 1),
     (
         "A.Affine(scale={'x': (1.2, 1.2), 'y': (0.9, 0.9)}, rotate=(-20, -20), "

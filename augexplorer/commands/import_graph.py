@@ -118,6 +118,7 @@ def _ported(args: argparse.Namespace, params: dict[str, Any], output: Path) -> b
     (read, never run), its summary printed, one line per transform with its grade. False for
     any other file."""
     from ..port.door import is_port_file, port_file
+    from ..port.model import transforms
     from ..spec import save
 
     module = Path(args.module)
@@ -146,7 +147,7 @@ def _ported(args: argparse.Namespace, params: dict[str, Any], output: Path) -> b
     path = save(result.spec, output, overwrite=args.overwrite)
     ported = len(result.steps)
     print(
-        f"wrote {path} ({len(result.spec.nodes)} nodes; {ported} transforms ported, "
+        f"wrote {path} ({len(result.spec.nodes)} nodes; {transforms(ported)} ported, "
         f"{result.transforms_not_ported} not)"
     )
     return True

@@ -151,7 +151,7 @@ class PortResult:
             if name in grades
         )
         lines = [
-            f"{len(self.steps)} transforms ported ({counts or 'none'}), "
+            f"{transforms(len(self.steps))} ported ({counts or 'none'}), "
             f"{self.transforms_not_ported} not ported{self._parts_not_ported()}"
         ]
         for step in self.steps:
@@ -168,3 +168,8 @@ class PortResult:
             )
             lines += [refusal.describe() for refusal in self.refusals]
         return "\n".join(lines)
+
+
+def transforms(count: int) -> str:
+    """`count` transforms, said in words ("1 transform", "3 transforms")."""
+    return f"{count} transform{'' if count == 1 else 's'}"

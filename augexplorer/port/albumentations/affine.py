@@ -11,7 +11,7 @@ from typing import Any
 
 from ...expressions.nodes import constant
 from ...spec import Node, Ref
-from .arguments import BORDER_CONSTANT, Args, NotPorted
+from .arguments import BORDER_CONSTANT, Args, NotPorted, one_fill
 from .nodes import const, draw, expr, step, uniform_node
 from .registry import IMAGE, Mapped, mapping, refused
 
@@ -25,7 +25,6 @@ def warp(args: Args, matrix: str) -> list[Node]:
     given the matrix with its last row."""
     border = args.get("border_mode", BORDER_CONSTANT)
     if border == BORDER_CONSTANT:
-        fill = args.fill()
         return [
             step(
                 "warp",
@@ -33,7 +32,7 @@ def warp(args: Args, matrix: str) -> list[Node]:
                 {
                     "matrix": Ref(matrix),
                     "inverse_map": False,
-                    "fill_value": fill if isinstance(fill, float) else fill[0],
+                    "fill_value": one_fill(args, "warp_affine"),
                     "interp_type": args.interpolation(),
                 },
             )
@@ -66,14 +65,13 @@ def rotate(args: Args) -> Mapped:
     if args.get("border_mode", BORDER_CONSTANT) != BORDER_CONSTANT:
         still = (0.0, 0.0)
         return _affine(args, (low, high), ((1.0, 1.0),) * 2, (still, still), keep_ratio=True)
-    fill = args.fill()
     node = step(
         "rotate",
         "rotate",
         {
             "angle": draw(low, high),
             "keep_size": True,
-            "fill_value": fill if isinstance(fill, float) else fill[0],
+            "fill_value": one_fill(args, "rotate"),
             "interp_type": args.interpolation(),
         },
     )
@@ -225,18 +223,21 @@ def affine(args: Args) -> Mapped:
         raise NotPorted("fit_output=True (a canvas that grows) is not ported")
     if args.get("balanced_scale", False):
         raise NotPorted("balanced_scale=True (a coin between shrinking and growing) is not ported")
+    # Affine takes one number as that value, fixed (rotate=15 turns every image 15 degrees),
+    # not as a range about 0 as Rotate's limit; an axis a dict leaves out is 1 for scale and,
+    # as albumentations 2.x reads it, for shear too (1 degree), 0 for a translation
     keep_ratio = bool(args.get("keep_ratio", False))
-    scale = _axes(args.get("scale", (1.0, 1.0)), "scale")
+    scale = _axes(args.get("scale", (1.0, 1.0)), "scale", missing=1.0)
     if keep_ratio and scale[0] != scale[1]:
         raise NotPorted("keep_ratio=True needs one scale range for both axes")
     percent, pixels = args.get("translate_percent"), args.get("translate_px")
     in_pixels = percent is None and pixels is not None
     if in_pixels:
-        shift = _axes(pixels, "translate_px", symmetric=True)
+        shift = _axes(pixels, "translate_px")
     else:
-        shift = _axes(percent or 0.0, "translate_percent", symmetric=True)
-    angle = _axis_pair(args.get("rotate", 0.0), "rotate", symmetric=True)
-    shear = _axes(args.get("shear", 0.0), "shear", symmetric=True)
+        shift = _axes(percent or 0.0, "translate_percent")
+    angle = _axis_pair(args.get("rotate", 0.0), "rotate")
+    shear = _axes(args.get("shear", 0.0), "shear", missing=1.0)
     if args.get("border_mode") is None:
         args.values["border_mode"] = BORDER_CONSTANT
     return _affine(
@@ -250,20 +251,22 @@ def affine(args: Args) -> Mapped:
     )
 
 
-def _axes(value: Any, name: str, symmetric: bool = False) -> tuple[Range, Range]:
-    """Per-axis ranges ``(x, y)``: a dict ``{"x": ..., "y": ...}`` or one value for both."""
+def _axes(value: Any, name: str, missing: float = 0.0) -> tuple[Range, Range]:
+    """Per-axis ranges ``(x, y)``: a dict ``{"x": ..., "y": ...}`` (an axis left out is
+    `missing`) or one value for both."""
     if isinstance(value, dict):
         return (
-            _axis_pair(value.get("x", 0.0), name, symmetric),
-            _axis_pair(value.get("y", 0.0), name, symmetric),
+            _axis_pair(value.get("x", missing), name),
+            _axis_pair(value.get("y", missing), name),
         )
-    both = _axis_pair(value, name, symmetric)
+    both = _axis_pair(value, name)
     return (both, both)
 
 
-def _axis_pair(value: Any, name: str, symmetric: bool = False) -> tuple[float, float]:
+def _axis_pair(value: Any, name: str) -> tuple[float, float]:
+    """A number as that value, fixed; a (low, high) pair as the range."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return (-abs(value), abs(value)) if symmetric else (float(value), float(value))
+        return (float(value), float(value))
     if isinstance(value, (tuple, list)) and len(value) == 2:
         return (float(value[0]), float(value[1]))
     raise NotPorted(f"Affine({name}={value!r}) is not a number or a (low, high) pair")

@@ -175,3 +175,18 @@ class Args:
         if isinstance(value, (tuple, list)) and all(isinstance(v, (int, float)) for v in value):
             return [float(v) for v in value]
         raise NotPorted(f"{self.call.name}: fill={value!r} is not a number or one per channel")
+
+
+def one_fill(args: Args, operator: str) -> float:
+    """The call's fill as the one value DALI's `operator` takes; a fill per channel that is not
+    one value is refused (its first channel filled every channel, graded exact)."""
+    fill = args.fill()
+    if isinstance(fill, float):
+        return fill
+    if len(set(fill)) == 1:
+        return fill[0]
+    shown = ", ".join(f"{v:g}" for v in fill)
+    raise NotPorted(
+        f"fill=({shown}): DALI's {operator} fills with one value for every channel (fix: one "
+        "fill value)"
+    )

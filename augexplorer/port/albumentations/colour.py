@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...spec import Node, Random
-from .arguments import Args, NotPorted
+from .arguments import Args, NotPorted, one_fill
 from .nodes import const, draw, expr, lookup, step, to_uint8, uniform_node, values_node
 from .registry import IMAGE, Mapped, mapping, refused
 
@@ -293,7 +293,6 @@ def channel_dropout(args: Args) -> Mapped:
     low, high = args.pair("channel_drop_range", (1.0, 1.0))
     if (low, high) != (1.0, 1.0):
         raise NotPorted("only one dropped channel per image (channel_drop_range=(1, 1)) is ported")
-    fill = args.fill()
     node = step(
         "channel_dropout",
         "erase",
@@ -301,7 +300,7 @@ def channel_dropout(args: Args) -> Mapped:
             "anchor": Random.choice([0.0, 1.0, 2.0], shape=1),
             "shape": [1.0],
             "axis_names": "C",
-            "fill_value": fill if isinstance(fill, float) else fill[0],
+            "fill_value": one_fill(args, "erase"),
         },
     )
     return Mapped((node,), "exact", ("the channel drawn uniformly, by DALI's generator",))

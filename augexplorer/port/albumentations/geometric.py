@@ -85,7 +85,6 @@ def _fitted(args: Args, side: str) -> Mapped:
     and rounded as Python rounds (half to even: brick.jpg's 280 x 448 to 180 is 112, where
     DALI's resize_longer gives 113; 264 x 11 to 180 is 7, where exact fractions give 8). A
     max_size drawn from a list keeps DALI's own rounding."""
-    _no_downscale_area(args)
     size = _max_size(args)
     arg = "resize_shorter" if side == "min" else "resize_longer"
     if isinstance(size, Random):
@@ -112,15 +111,6 @@ def _fitted(args: Args, side: str) -> Mapped:
     )
     mapped = _resized(nodes[-1], args)
     return Mapped(nodes, mapped.fidelity, mapped.differences, frozenset({"fit_hw"}))
-
-
-def _no_downscale_area(args: Args) -> None:
-    if args.get("area_for_downscale") not in (None, False):
-        raise NotPorted(
-            f"area_for_downscale={args.get('area_for_downscale')!r} resizes down with "
-            "INTER_AREA, which DALI has no equivalent of; leave it out (nearest: resize with "
-            "antialias=True)"
-        )
 
 
 @mapping("SmallestMaxSize", positional=("max_size", "interpolation"), p=1.0)
