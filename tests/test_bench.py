@@ -11,6 +11,7 @@ from augexplorer import Session, preset
 from augexplorer.bench import recipe_for, run_bench
 from augexplorer.cli import main
 from augexplorer.devices import has_gpu
+from augexplorer.spec import Probability
 
 LOADERS = {
     "DALI fused (build_pipeline)",
@@ -98,3 +99,13 @@ def test_every_rounds_rate_is_kept_beside_the_median() -> None:
         assert row.images_per_s == pytest.approx(sorted(row.round_rates)[1])
     assert all(not row.round_rates for row in result.rows if row.images_per_s is None)
     assert result.to_json()["rows"][0]["round_rates"] == list(result.rows[0].round_rates)
+
+
+def test_a_graph_with_a_conditional_node_times_its_exported_module() -> None:
+    """A node applied with a probability is a DALI conditional, which DALI converts by reading
+    the pipeline's source: the module run from a string had none ("Unable to locate the source
+    code"), and `augexplorer bench` failed on every port with a p below 1."""
+    spec = preset("basic").set_probability("rotate", Probability(0.5))
+    result = run_bench(spec, images=8, batch_size=4, workers=1, threads=1)
+    rows = {(row.name, row.device): row for row in result.rows}
+    assert rows[("DALI exported module", "cpu")].images_per_s

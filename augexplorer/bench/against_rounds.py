@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..port.model import PortResult
+from .module_file import load_module
 
 RUNNER = Path(__file__).with_name("original_runner.py")
 ROUND_LINE = re.compile(r"round (\d+) (\{.*\})\s*$")  # the runner's word after each pass
@@ -122,7 +122,7 @@ class PortedModule:
         name = f"ported_{ported.spec.name or 'pipeline'}"
         module_file = file_list.with_name(f"{name}.py")
         module_file.write_text(generate(ported.spec), encoding="utf-8")
-        self.module = _load_module(name, module_file)
+        self.module = load_module(name, module_file)
         self.file_list = file_list
         self.batch = batch
         self.threads = threads
@@ -133,21 +133,6 @@ class PortedModule:
             str(self.file_list), batch_size=self.batch, device=device, num_threads=self.threads
         )
         return _one_pass(loader, self.module.OUTPUTS[0])
-
-
-def _load_module(name: str, path: Path) -> Any:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None  # a .py file always has both
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # DALI finds the pipeline's source through its module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
 
 
 def _one_pass(loader: Any, output: str) -> Pass:

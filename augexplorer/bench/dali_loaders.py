@@ -7,7 +7,6 @@ All read the same list of files with `fn.readers.file` and run with DALI's defau
 
 from __future__ import annotations
 
-import types as pytypes
 from collections.abc import Sequence
 from typing import Any
 
@@ -50,9 +49,10 @@ def exported_pipeline(
     """The pipeline of the module `augexplorer.export.generate` writes for `spec`."""
     from ..export import generate
     from ..export.importer import pipelines_in
+    from .module_file import module_from_source
 
-    module = pytypes.ModuleType(f"exported_{spec.name or 'graph'}")
-    exec(compile(generate(spec), f"<exported {spec.name}>", "exec"), module.__dict__)
+    name = f"exported_{spec.name or 'graph'}"
+    module = module_from_source(name if name.isidentifier() else "exported_graph", generate(spec))
     definitions = list(pipelines_in(module.__dict__).values())
     if len(definitions) != 1:
         raise ValueError(f"the exported module defines {len(definitions)} pipelines, not one")
