@@ -23,6 +23,19 @@ CASES: dict[str, tuple[str, str]] = {
     "center_crop_odd": ("CenterCrop", "T.CenterCrop((201, 150))"),
     "center_crop_large": ("CenterCrop", "T.CenterCrop(400)"),
     "pad": ("Pad", "T.Pad((3, 5), fill=7)"),
+    # the modes that mirror or repeat the image: a whole-pixel warp with DALI's same border
+    "pad_reflect": ("Pad", "T.Pad(5, padding_mode='reflect')"),
+    "pad_symmetric": ("Pad", "T.Pad((3, 7), padding_mode='symmetric')"),
+    "pad_edge": ("Pad", "T.Pad((1, 2, 3, 4), padding_mode='edge')"),
+    # padded by 4 and cropped to the padded size: one window, the whole padded image
+    "random_crop_reflect_whole": (
+        "Pad",
+        "T.CenterCrop((40, 48)), T.RandomCrop((48, 56), 4, padding_mode='reflect')",
+    ),
+    "random_crop_edge_whole": (
+        "Pad",
+        "T.CenterCrop((40, 48)), T.RandomCrop((48, 56), 4, padding_mode='edge')",
+    ),
     "hflip": ("RandomHorizontalFlip", "T.RandomHorizontalFlip(p=1.0)"),
     "vflip": ("RandomVerticalFlip", "T.RandomVerticalFlip(p=1.0)"),
     "rotation": ("RandomRotation", "T.RandomRotation((30, 30))"),

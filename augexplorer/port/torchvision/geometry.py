@@ -151,10 +151,14 @@ def random_crop(call: TransformCall, context: PortContext) -> Grade:
         )
     pad_if_needed = bool(call.argument(2, "pad_if_needed", False))
     mode = call.argument(4, "padding_mode", "constant")
-    if mode != "constant" and (padding or pad_if_needed):
+    if mode != "constant" and mode not in WARP_BORDER_OF_PADDING:
+        raise Refuse(f"padding_mode={mode!r} is not one of torchvision's padding modes")
+    if mode != "constant" and pad_if_needed:
+        # torchvision pads twice then (padding, then the shortfall of the padded image): a
+        # mirror of a mirror, which one border rule does not give
         raise Refuse(
-            f"padding_mode={mode!r} is not ported; the nearest DALI operator is "
-            "experimental.warp_perspective(border_mode='reflect')"
+            f"padding_mode={mode!r} with pad_if_needed=True is not ported (fix: "
+            "padding_mode='constant', or a Pad with that mode before the crop)"
         )
     fill = fill_value(call.argument(3, "fill", 0))
     size = _size_vector(context, "crop_size", height, width)
@@ -194,6 +198,9 @@ def random_crop(call: TransformCall, context: PortContext) -> Grade:
     start = _int32(
         context, "crop_start_int", _expression(context, "crop_start", f"{text} - {padding}")
     )
+    if mode != "constant" and (pad_if_needed or padding):
+        _border_window(context, mode, start, [height, width], "random_crop")
+        return grade(call.name, pad_if_needed=pad_if_needed)
     window: dict[str, object] = {"start": start, "shape": [height, width], "axis_names": "HW"}
     if pad_if_needed or padding:
         window.update(out_of_bounds_policy="pad", fill_values=[fill])
@@ -258,11 +265,8 @@ def pad(call: TransformCall, context: PortContext) -> Grade:
     else:
         raise Refuse(f"padding={padding!r} is not an int, a pair or four values")
     mode = call.argument(2, "padding_mode", "constant")
-    if mode != "constant":
-        raise Refuse(
-            f"padding_mode={mode!r} is not ported; the nearest DALI operator is "
-            "experimental.warp_perspective(border_mode='reflect')"
-        )
+    if mode != "constant" and mode not in WARP_BORDER_OF_PADDING:
+        raise Refuse(f"padding_mode={mode!r} is not one of torchvision's padding modes")
     fill = fill_value(call.argument(1, "fill", 0))
     grow = context.fresh_id("pad_shape")
     node = expression(grow, f"{image}.shape()[0:2] + {top + bottom}")
@@ -273,6 +277,10 @@ def pad(call: TransformCall, context: PortContext) -> Grade:
         node = expression(grow, f"{image}.shape()[0:2] + {extra.id}")
     context.nodes.append(node)
     context._current.append(node)
+    if mode != "constant":
+        size = context.add("pad_size", "cast", {"dtype": "FLOAT"}, inputs=(Ref(grow),), image=False)
+        _border_window(context, mode, [-top, -left], size, "pad")
+        return grade(call.name)
     shape = _int32(context, "pad_shape_int", Ref(grow))
     context.add(
         "pad",
@@ -309,3 +317,53 @@ def random_rotation(call: TransformCall, context: PortContext) -> Grade:
         },
     )
     return grade(call.name, mode=mode, expand=expand)
+
+
+# torchvision's padding modes as DALI's warp_perspective names the same border (measured on
+# the row 1..8 padded by 3: DALI's 'reflect' repeats the edge pixel, as torchvision's
+# 'symmetric' does; its 'reflect_101' does not, as torchvision's 'reflect')
+WARP_BORDER_OF_PADDING = {"reflect": "reflect_101", "symmetric": "reflect", "edge": "replicate"}
+
+
+def _border_window(
+    context: PortContext,
+    mode: str,
+    start: Ref | list[int],
+    size: Ref | list[int],
+    base: str,
+) -> None:
+    """The window of `size` (height, width) whose corner is at `start` (row, column in the
+    image, before or past its edges where the padding reaches), what lies outside the image
+    taken as torchvision's padding `mode` takes it: a whole-pixel shift by warp_perspective with
+    the same border, nearest pixel, so the pixels are the image's own."""
+    if isinstance(start, Ref):
+        corner = context.add(
+            f"{base}_corner", "cast", {"dtype": "FLOAT"}, inputs=(start,), image=False
+        )
+        # (x, y) = (column, row): the shift from the window's pixels to the image's
+        row = _expression(context, f"{base}_row", f"{corner.node}[0:1]")
+        column = _expression(context, f"{base}_column", f"{corner.node}[1:2]")
+        shift = context.add(f"{base}_shift", "cat", {"axis": 0}, inputs=(column, row), image=False)
+        affine = context.add(
+            f"{base}_affine", "transforms.translation", {"offset": shift}, image=False
+        )
+        last_row = constant(context.fresh_id(f"{base}_last_row"), [0.0, 0.0, 1.0], "FLOAT", [1, 3])
+        context.nodes.append(last_row)
+        context._current.append(last_row)
+        matrix: Ref | list[float] = context.add(
+            f"{base}_matrix", "cat", {"axis": 0}, inputs=(affine, Ref(last_row.id)), image=False
+        )
+    else:
+        row_start, column_start = start
+        matrix = [1.0, 0.0, float(column_start), 0.0, 1.0, float(row_start), 0.0, 0.0, 1.0]
+    context.add(
+        base,
+        "experimental.warp_perspective",
+        {
+            "matrix": matrix,
+            "size": size if isinstance(size, Ref) else [float(v) for v in size],
+            "inverse_map": True,
+            "border_mode": WARP_BORDER_OF_PADDING[mode],
+            "interp_type": "INTERP_NN",
+        },
+    )

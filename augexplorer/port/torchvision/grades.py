@@ -67,13 +67,21 @@ GRADES: dict[str, Measured] = {
         0.0,
         0,
     ),
-    "Pad": Measured("exact", ("Constant padding only.",), 0.0, 0),
+    "Pad": Measured(
+        "exact",
+        (
+            "The same pixels; reflect, symmetric and edge padding as a whole-pixel warp_perspective "
+            "with DALI's border of the same rule (reflect_101, reflect, replicate).",
+        ),
+        0.0,
+        0,
+    ),
     "RandomCrop": Measured(
         "distribution",
         (
             "Corner drawn uniformly over whole pixels of the padded image, as torchvision "
-            "draws it (two-sample KS over 480 draws: p 0.89 rows, 0.70 columns); constant "
-            "padding only.",
+            "draws it (two-sample KS over 480 draws: p 0.89 rows, 0.70 columns); reflect, "
+            "symmetric and edge padding give the same pixels for the same corner.",
         ),
     ),
     "RandomResizedCrop": Measured(
