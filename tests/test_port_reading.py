@@ -222,3 +222,65 @@ def test_a_live_torchvision_compose_is_read_from_its_attributes(reference_python
     assert apply.children[0].kwargs["hue"] == (-0.1, 0.1)
     assert rotation.kwargs["degrees"] == [-15.0, 15.0]
     assert normalize.kwargs["mean"] == [0.485, 0.456, 0.406]
+
+
+def test_constants_written_as_people_write_configs_are_read() -> None:
+    """A config class, an annotated constant, a dict entry, names unpacked from a tuple: each
+    was "known only when the file runs" (the script lost its Normalize, and its sizes)."""
+    text = textwrap.dedent(
+        """
+        import torchvision.transforms as T
+
+        class CFG:
+            img_size = 320
+            mean = (0.485, 0.456, 0.406)
+            std: tuple = (0.229, 0.224, 0.225)
+
+        SIZE: int = 288
+        cfg = {"crop": 256, "sizes": [64, 96]}
+        H, W = 256, 192
+        mean, std = [0.5, 0.5, 0.5], [0.25, 0.25, 0.25]
+
+        train = T.Compose([
+            T.RandomResizedCrop(CFG.img_size),
+            T.Resize(SIZE),
+            T.CenterCrop(cfg["crop"]),
+            T.CenterCrop(cfg["sizes"][1]),
+            T.Resize((H, W)),
+            T.Normalize(CFG.mean, CFG.std),
+            T.Normalize(mean, std),
+        ])
+        """
+    )
+    (found,) = read_source(text)
+    args = [call.args for call in found.compose.children]
+    assert args == [
+        (320,),
+        (288,),
+        (256,),
+        (96,),
+        ((256, 192),),
+        ((0.485, 0.456, 0.406), (0.229, 0.224, 0.225)),
+        ([0.5, 0.5, 0.5], [0.25, 0.25, 0.25]),  # the module's names, not the class's
+    ]
+
+
+def test_a_config_attribute_can_be_given_on_the_command_line() -> None:
+    """--param CFG.img_size=320 was refused as no NAME=VALUE; a class the file imports from
+    elsewhere is read through it."""
+    from augexplorer.export.code_pipelines import parse_param
+
+    assert parse_param("CFG.img_size=320") == ("CFG.img_size", 320)
+    text = "import torchvision.transforms as T\nfrom config import CFG\n"
+    text += "t = T.Compose([T.Resize(CFG.img_size)])\n"
+    (found,) = read_source(text, params=dict([parse_param("CFG.img_size=320")]))
+    assert found.compose.children[0].args == (320,)
+
+
+def test_an_attribute_known_only_at_run_time_says_the_param_that_gives_it() -> None:
+    from augexplorer.port.torchvision import port
+
+    text = "import torchvision.transforms as T\nt = T.Compose([T.Resize(args.size)])\n"
+    (found,) = read_source(text)
+    (refusal,) = port(found.compose).refusals
+    assert refusal.reason.endswith("or give it with --param args.size=VALUE")

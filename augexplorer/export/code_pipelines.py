@@ -67,7 +67,8 @@ def parse_param(text: str) -> tuple[str, Any]:
     ``/data``)."""
     name, equals, value = text.partition("=")
     name = name.strip()
-    if not equals or not name.isidentifier():
+    # a dotted name gives an attribute the file reads (--param CFG.img_size=320)
+    if not equals or not all(part.isidentifier() for part in name.split(".")):
         raise ValueError(f"got {text!r} (fix: give NAME=VALUE, e.g. --param root=/data)")
     try:
         return name, json.loads(value)

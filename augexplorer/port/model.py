@@ -24,7 +24,9 @@ class Unknown:
 
     def explain(self, argument: str, *, with_line: bool = True) -> str:
         where = f"line {self.line}: " if self.line is not None and with_line else ""
-        fix = f", or give it with --param {self.text}=VALUE" if self.text.isidentifier() else ""
+        # a name or an attribute (args.size, CFG.img_size) can be given as it is written
+        named = all(part.isidentifier() for part in self.text.split("."))
+        fix = f", or give it with --param {self.text}=VALUE" if named else ""
         return (
             f"{where}{argument}={self.text} is known only when the file runs; write the value "
             f"in the call{fix}"

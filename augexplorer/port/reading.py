@@ -198,6 +198,9 @@ class _Reader:
         self.star_modules: list[str] = []
         # every simple assignment `name = value` in the file, any scope, in line order
         self.assigned: dict[str, list[ast.Assign]] = {}
+        # values bound otherwise, read only as constants (never as pipelines): `SIZE: int = 288`,
+        # `H, W = 256, 256`, and a class's attributes (`class CFG: size = 320` as "CFG.size")
+        self.constants: dict[str, list[tuple[int, ast.expr]]] = {}
         self.parents: dict[ast.AST, ast.AST] = {}
         for node in ast.walk(tree):
             for child in ast.iter_child_nodes(node):
@@ -217,16 +220,59 @@ class _Reader:
                         self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
             elif isinstance(node, ast.Assign) and len(node.targets) == 1:
                 target = node.targets[0]
-                if isinstance(target, ast.Name):
+                in_class = isinstance(self.parents.get(node), ast.ClassDef)
+                if isinstance(target, ast.Name) and not in_class:  # a class's: "CFG.size"
                     self.assigned.setdefault(target.id, []).append(node)
+                elif (
+                    isinstance(target, ast.Tuple | ast.List)
+                    and isinstance(node.value, ast.Tuple | ast.List)
+                    and len(target.elts) == len(node.value.elts)
+                ):
+                    for name, value in zip(target.elts, node.value.elts, strict=True):
+                        if isinstance(name, ast.Name):
+                            self._constant(name.id, node.lineno, value)
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                in_class = isinstance(self.parents.get(node), ast.ClassDef)
+                if isinstance(node.target, ast.Name) and not in_class:
+                    self._constant(node.target.id, node.lineno, node.value)
+            elif isinstance(node, ast.ClassDef):
+                for statement in node.body:
+                    targets: list[ast.expr] = []
+                    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                        targets, value = [statement.targets[0]], statement.value
+                    elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+                        targets, value = [statement.target], statement.value
+                    for target in targets:
+                        if isinstance(target, ast.Name):
+                            self._constant(f"{node.name}.{target.id}", statement.lineno, value)
         for assignments in self.assigned.values():
             assignments.sort(key=lambda assignment: assignment.lineno)
+        for bound in self.constants.values():
+            bound.sort(key=lambda pair: pair[0])
         self.changes = find_changes(tree)
         self.functions = {
             node.name
             for node in ast.walk(tree)
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
         }
+
+    def _constant(self, name: str, line: int, value: ast.expr) -> None:
+        self.constants.setdefault(name, []).append((line, value))
+
+    def _bound_value(self, name: str, line: int) -> ast.expr | None:
+        """The value last bound to plain `name` before `line`, by an assignment or a form only
+        constants take, else the first one; None where there is none."""
+        bound = [(a.lineno, a.value) for a in self.assigned.get(name, [])]
+        bound = sorted(bound + self.constants.get(name, []), key=lambda pair: pair[0])
+        before = [value for at, value in bound if at < line]
+        return before[-1] if before else (bound[0][1] if bound else None)
+
+    def _constant_value(self, name: str, line: int) -> ast.expr | None:
+        """The value last bound to `name` before `line` by a form only constants take (see
+        `constants`), else the first one; None where there is none."""
+        bound = self.constants.get(name, [])
+        before = [value for at, value in bound if at < line]
+        return before[-1] if before else (bound[0][1] if bound else None)
 
     # ---- names ---------------------------------------------------------------------------------
     def dotted(self, node: ast.expr) -> str | None:
@@ -614,15 +660,34 @@ class _Reader:
                 return self.params[node.id]
             if node.id == "__name__" and node.id not in self.assigned:
                 return "__main__"  # a script as it runs: `if __name__ == "__main__":`
-            assigned = self._assignment(node.id, node.lineno)
+            assigned = self._bound_value(node.id, node.lineno)
             if assigned is not None and not isinstance(assigned, ast.Call):
                 found = self.value(assigned, depth + 1)
                 return unknown if isinstance(found, Unknown) else found
+            return unknown
+        if isinstance(node, ast.Subscript):  # cfg["crop"], sizes[0] of a constant
+            held = self.value(node.value, depth + 1)
+            key = self.value(node.slice, depth + 1)
+            if isinstance(held, dict) and not isinstance(key, Unknown | list | dict):
+                return held.get(key, unknown)
+            if (
+                isinstance(held, list | tuple)
+                and isinstance(key, int)
+                and -len(held) <= key < len(held)
+            ):
+                return held[key]
             return unknown
         if isinstance(node, ast.Attribute):
             dotted = self.dotted(node)
             if dotted and dotted in self.params:  # --param args.size=224, as the refusal says
                 return self.params[dotted]
+            written = ast.unparse(node)
+            if written in self.params:
+                return self.params[written]
+            attribute = self._constant_value(written, node.lineno)
+            if attribute is not None and not isinstance(attribute, ast.Call):
+                found = self.value(attribute, depth + 1)
+                return unknown if isinstance(found, Unknown) else found
             head = dotted.split(".")[0] if dotted else ""
             if dotted and (library_of(dotted) or head in {"torch", "cv2", "PIL", "np", "numpy"}):
                 return Symbol(dotted)
