@@ -130,3 +130,16 @@ def test_random_resized_crops_resampling_is_resizes(
     # the sentence's upper figures (bilinear 0.16, bicubic 0.17: measured on these windows)
     assert found.shapes_agree and found.mean_abs <= 0.18, f"{mode}: {found}"
     assert found.max_abs <= resize.max_abs, f"{mode}: {found}"
+
+
+def test_random_erasing_fills_one_value_per_channel(tmp_path: Path) -> None:
+    """value=(r, g, b) was refused ("DALI's erase fills with one value"); erase takes one value
+    per channel, as torchvision fills each channel with its own."""
+    value = (0.485, 0.456, 0.406)
+    code = f"T.CenterCrop(64), T.ToTensor(), T.RandomErasing(p=1, scale=(0.3, 0.3), value={value})"
+    result = ported(code, sample_images(4), tmp_path)
+    (erase,) = [node for node in result.spec.nodes if node.op == "erase"]
+    assert erase.args["fill_value"] == list(value)
+    for image in run(result):  # CHW floats: the erased pixels hold the value, channel by channel
+        erased = np.all(np.abs(image - np.asarray(value, np.float32)[:, None, None]) < 1e-6, axis=0)
+        assert 0.2 < erased.mean() < 0.4

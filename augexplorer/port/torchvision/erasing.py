@@ -26,10 +26,10 @@ def random_erasing(call: TransformCall, context: PortContext) -> Grade:
             f"value={value!r} (noise) is not ported; the nearest DALI operator is erase with "
             "a fill value"
         )
-    if isinstance(value, list | tuple):
-        if not value or any(v != value[0] for v in value):
-            raise Refuse(f"value={value!r}: DALI's erase fills with one value")
-        value = value[0]
+    fill = [value] if isinstance(value, int | float) else value
+    numbers = isinstance(fill, list | tuple) and len(fill) in (1, 3)
+    if not numbers or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in fill):
+        raise Refuse(f"value={value!r} is not a number or one number per channel (three)")
     image = context.image.node
     hw = "[1:3]" if context.state.get("layout", "HWC") == "CHW" else "[0:2]"
     shape_id = context.fresh_id("erase_shape")
@@ -62,7 +62,8 @@ def random_erasing(call: TransformCall, context: PortContext) -> Grade:
             "anchor": anchor,
             "shape": size,
             "axis_names": "HW",
-            "fill_value": [float(value)],
+            # one value, or one per channel: erase fills the window's channels with them
+            "fill_value": [float(v) for v in fill],
         },
     )
     context.apply_with_probability(p, [context.image])
