@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import errno
+import functools
 import itertools
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -143,6 +144,7 @@ class SourceData:
         naming a few paths, after how many files were skipped: for the command line and the
         panel to show."""
         lines = _grouped("not read", self.ignored)
+        lines += _empty_classes_note(self.empty_classes)
         if self.skipped:
             total = len(self.files) + len(self.skipped)
             lines.append(f"{len(self.skipped)} of {total} images skipped as bad (skip_bad)")
@@ -161,6 +163,17 @@ class SourceData:
         if not self.survey.done:
             lines.append(self.survey.progress().line())
         return lines
+
+    @functools.cached_property
+    def empty_classes(self) -> tuple[tuple[int, str], ...]:
+        """A folder's class folders with no image read (empty, or every image left out as
+        bad), with the label each still takes: classes are numbered over every class folder,
+        as DALI's reader numbers them (worked out once: every grid asks for the notes)."""
+        if self.kind != "folder" or not self.classes:
+            return ()
+        labels = self.labels
+        present = labels.present() if isinstance(labels, RunLabels) else frozenset(labels)
+        return tuple((i, name) for i, name in enumerate(self.classes) if i not in present)
 
     def found_bad(self) -> list[tuple[str, str]]:
         """Bad files the background look found that this source still reads."""
@@ -212,6 +225,22 @@ class SourceData:
 
 def _where(data: SourceData) -> str | None:
     return data.file_root or (os.path.dirname(data.files[0]) if data.files else None)
+
+
+def _empty_classes_note(empty: Sequence[tuple[int, str]]) -> list[str]:
+    """One line for the class folders that hold no image: each still takes its label, so the
+    labels after it are not what a count of the classes with images would give."""
+    if not empty:
+        return []
+    named = ", ".join(f"'{name}' (label {label})" for label, name in empty[:5])
+    more = f" and {len(empty) - 5} more" if len(empty) > 5 else ""
+    which = "class folder holds" if len(empty) == 1 else "class folders hold"
+    return [
+        f"{len(empty)} {which} no image read, and still take{'s' if len(empty) == 1 else ''} "
+        f"a label: {named}{more} (DALI's reader and the exported module number every class "
+        "folder in sorted order; torchvision's ImageFolder refuses an empty class; fix: remove "
+        "the folder or fill it)"
+    ]
 
 
 def _grouped(verb: str, entries: Sequence[tuple[str, str]]) -> list[str]:

@@ -226,6 +226,11 @@ class RunLabels(Sequence[int]):
     def __len__(self) -> int:
         return int(self._runs[-1])
 
+    def present(self) -> frozenset[int]:
+        """The labels at least one file has (a run may hold no file)."""
+        held = np.diff(self._runs) > 0
+        return frozenset(label for label, full in zip(self.run_labels, held, strict=True) if full)
+
     @overload
     def __getitem__(self, index: int) -> int: ...
 

@@ -32,6 +32,7 @@ from augexplorer.folder_listing import (
     is_image_name,
     list_folder,
 )
+from augexplorer.path_table import RunLabels
 from augexplorer.presets import preset
 from augexplorer.spec import Source
 
@@ -528,3 +529,26 @@ def test_the_panel_runs_again_when_the_look_finds_a_bad_file(
     failing.refresh()
     failing.refresh()
     assert len(runs) == 2
+
+
+@pytest.mark.parametrize("size", ["small", "big"])
+def test_an_empty_class_folder_is_said_with_the_label_it_still_takes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: str
+) -> None:
+    """An empty class folder takes a label (DALI's reader numbers every class folder): the
+    classes after it are numbered one higher than the folders with images would give, and
+    nothing said so (torchvision's ImageFolder refuses an empty class)."""
+    if size == "big":
+        monkeypatch.setattr(data_module, "CHECK_ALL_BELOW", 0)
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = folder(tmp_path / "photos", {"cats": GOOD, "dogs": GOOD})
+    (root / "birds").mkdir()
+    data = open_source(Source("source", "folder", str(root)), check_all=size == "small")
+    assert data.classes == ("birds", "cats", "dogs")
+    assert set(data.labels) == {1, 2}
+    assert isinstance(data.labels, RunLabels) == (size == "big")  # a big folder's runs
+    (note,) = [line for line in data.notes() if "no image" in line]
+    assert note.startswith("1 class folder holds no image read, and still takes a label: ")
+    assert "'birds' (label 0)" in note
+    full = open_source(Source("source", "folder", str(folder(tmp_path / "full", {"a": GOOD}))))
+    assert not [line for line in full.notes() if "no image" in line]
