@@ -111,6 +111,19 @@ def keep_readable(where, candidates, skip_bad):
     return kept
 
 
+def unreadable(files, most=5):
+    """The first `most` of `files` DALI cannot read, (path, why) each: looked for only when the
+    decoder has failed, since DALI's error names no file."""
+    bad = []
+    for path in files:
+        found = image_header(path)
+        if isinstance(found, str):
+            bad.append((path, found))
+            if len(bad) == most:
+                break
+    return bad
+
+
 def read_folder(root, skip_bad=SKIP_BAD):
     """Files and labels of a folder with one sub-folder of images per class (sorted names).
 
@@ -311,23 +324,44 @@ def shapes_differ(error):
 
 
 class Batches(DALIGenericIterator):
-    """DALI's PyTorch iterator, whose error for images of several sizes says the fix."""
+    """DALI's PyTorch iterator, whose errors say what DALI's do not: the fix for images of
+    several sizes, and, given the `files` read and `unreadable` (which finds the bad ones), the
+    files its decoder could not read."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, files=None, unreadable=None, **kwargs):
+        self.files, self.unreadable = files, unreadable
         try:
             super().__init__(*args, **kwargs)  # it runs the first batch
         except RuntimeError as error:
-            if not shapes_differ(error):
+            said = self.said(error)
+            if said is None:
                 raise
-            raise RuntimeError(ONE_SHAPE_PER_BATCH) from error
+            raise said from error
 
     def __next__(self):
         try:
             return super().__next__()
         except RuntimeError as error:
-            if not shapes_differ(error):
+            said = self.said(error)
+            if said is None:
                 raise
-            raise RuntimeError(ONE_SHAPE_PER_BATCH) from error
+            raise said from error
+
+    def said(self, error):
+        """`error` in words that name its cause and fix, or None to keep DALI's."""
+        if shapes_differ(error):
+            return RuntimeError(ONE_SHAPE_PER_BATCH)
+        if self.unreadable is None or "decoders." not in str(error):
+            return None
+        bad = self.unreadable(self.files)
+        if not bad:
+            return None
+        named = "; ".join(f"{path}: {why}" for path, why in bad)
+        return RuntimeError(
+            f"the decoder could not read an image, and these files cannot be read: {named} "
+            "(fix: remove or replace them, or set SKIP_BAD = True at the top of this module to "
+            "leave them out, named)"
+        )
 
 '''
 
@@ -424,6 +458,8 @@ LOADER_FILES = (
     + """    return Batches(
         [pipe],
         OUTPUTS,
+        files=files,
+        unreadable=unreadable,
         reader_name=@@reader@@,
         last_batch_policy=last_batch_policy,
         auto_reset=True,
@@ -444,6 +480,8 @@ LOADER_LABELLED = (
         [pipe],
         OUTPUTS,
         label_table,
+        files=files,
+        unreadable=unreadable,
         reader_name=@@reader@@,
         last_batch_policy=last_batch_policy,
         auto_reset=True,

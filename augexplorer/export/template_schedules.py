@@ -281,6 +281,8 @@ _ITERATOR = """    def make_iterator(strengths, checkpoint):
         return @@iterator@@(
             [pipe],
             OUTPUTS,@@label_table@@
+            files=files,
+            unreadable=unreadable,
             reader_name=@@reader@@,
             last_batch_policy=last_batch_policy,
             auto_reset=True,
