@@ -284,3 +284,28 @@ def test_an_attribute_known_only_at_run_time_says_the_param_that_gives_it() -> N
     (found,) = read_source(text)
     (refusal,) = port(found.compose).refusals
     assert refusal.reason.endswith("or give it with --param args.size=VALUE")
+
+
+def test_a_functions_two_pipelines_are_each_named_with_their_line(tmp_path: Path) -> None:
+    """The first pipeline the reader met took the function's bare name, the file's last
+    return (the validation one) here: `--pipeline build_transforms` picked it without a word."""
+    path = tmp_path / "transforms.py"
+    path.write_text(
+        textwrap.dedent(
+            """
+            import torchvision.transforms as T
+
+            def build_transforms(is_train=True):
+                if is_train:
+                    return T.Compose([T.RandomResizedCrop(224), T.RandomHorizontalFlip()])
+                return T.Compose([T.Resize(256), T.CenterCrop(224)])
+            """
+        ),
+        encoding="utf-8",
+    )
+    names = [found.name for found in read_source(path.read_text(encoding="utf-8"))]
+    assert names == ["build_transforms (line 6)", "build_transforms (line 7)"]
+    with pytest.raises(ReadRefused, match="'build_transforms' names 2 pipelines"):
+        read_file(path, pipeline="build_transforms")
+    chosen = read_file(path, pipeline="build_transforms (line 6)")
+    assert [call.name for call in chosen.compose.children][0] == "RandomResizedCrop"

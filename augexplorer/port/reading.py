@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import json
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -159,6 +160,12 @@ def choose(found: list[FoundPipeline], pipeline: str | None, *, where: str) -> F
     by_base = [p for p in found if p.base_name == pipeline]
     if exact or len(by_base) == 1:
         return readable((exact or by_base)[0], where)
+    if by_base:
+        several = ", ".join(repr(p.name) for p in by_base)
+        raise ReadRefused(
+            f"{where}: {pipeline!r} names {len(by_base)} pipelines, {several} (fix: give one "
+            "by its name with its line, e.g. --pipeline " + repr(by_base[0].name) + ")"
+        )
     raise ReadRefused(f"{where} has no pipeline {pipeline!r} (fix: one of {names})")
 
 
@@ -311,12 +318,22 @@ class _Reader:
     def pipelines(self) -> list[FoundPipeline]:
         found: list[FoundPipeline] = []
         taken: set[str] = set()
-        for node in ast.walk(self.tree):
-            if not self.is_compose(node) or self._inside_compose(node):
-                continue
+        composes = [
+            node
+            for node in ast.walk(self.tree)
+            if self.is_compose(node) and not self._inside_compose(node)
+        ]
+        # a name several pipelines that run have (a function's two returns) names none of
+        # them: each is named with its line, rather than the first one met taking it
+        shared = Counter(
+            self._name_of(node)
+            for node in composes
+            if isinstance(node, ast.Call) and self._replaced_at(node) is None
+        )
+        for node in composes:
             assert isinstance(node, ast.Call)
             name = self._name_of(node)
-            if name in taken:
+            if name in taken or shared[name] > 1:
                 name = f"{name} (line {node.lineno})"
             replaced = self._replaced_at(node)
             if replaced is not None:  # not what the name holds when the file has run
