@@ -308,4 +308,4 @@ def test_a_functions_two_pipelines_are_each_named_with_their_line(tmp_path: Path
     with pytest.raises(ReadRefused, match="'build_transforms' names 2 pipelines"):
         read_file(path, pipeline="build_transforms")
     chosen = read_file(path, pipeline="build_transforms (line 6)")
-    assert [call.name for call in chosen.compose.children][0] == "RandomResizedCrop"
+    assert chosen.compose.children[0].name == "RandomResizedCrop"
