@@ -86,3 +86,18 @@ def run_exported(
         timeout=timeout,
     )
     return {job["name"]: dict(np.load(job["out"])) for job in jobs}
+
+
+def exported_module(spec: Any, tmp_path: Path, name: str) -> Any:
+    """`spec` exported to `tmp_path`/`name`.py and imported in this process, as a training
+    script imports it."""
+    import importlib.util
+
+    from augexplorer.export import export
+
+    path = export(spec, tmp_path / f"{name}.py")
+    loaded = importlib.util.spec_from_file_location(name, path)
+    assert loaded is not None and loaded.loader is not None
+    module = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(module)
+    return module

@@ -4,27 +4,15 @@ that fails hours in said nothing of which. The module's error names the files an
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 from pathlib import Path
-from types import ModuleType
-from typing import Any
 
 import pytest
+from exported_runner import exported_module
 
 from augexplorer import preset
 from augexplorer.data import samples_dir
-from augexplorer.export import export
 from augexplorer.spec import Schedule
-
-
-def _module(spec: Any, tmp_path: Path, name: str) -> ModuleType:
-    path = export(spec, tmp_path / f"{name}.py")
-    loaded = importlib.util.spec_from_file_location(name, path)
-    assert loaded is not None and loaded.loader is not None
-    module = importlib.util.module_from_spec(loaded)
-    loaded.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture
@@ -44,7 +32,7 @@ def test_the_loader_names_the_files_its_decoder_cannot_read(
     spec = preset("basic")
     if graph == "scheduled":
         spec = spec.with_epochs(3).with_schedule("rotate.angle.high", Schedule.linear(5, 30))
-    module = _module(spec, tmp_path, f"aug_{graph}")
+    module = exported_module(spec, tmp_path, f"aug_{graph}")
     with pytest.raises(RuntimeError) as failed:  # the first batch is read as the loader is made
         loader = module.make_loader(str(with_bad_files), batch_size=4, device="cpu", num_threads=1)
         for _ in loader:

@@ -5,30 +5,19 @@ int64 class per image, shape (N,). DALI's readers carry int32 labels of shape (N
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pytest
 import torch
+from exported_runner import exported_module
 
 from augexplorer import Random, Source, chain, preset
 from augexplorer.data import samples_dir
-from augexplorer.export import export
 from augexplorer.spec import Schedule
 
 BATCH = 4
-
-
-def _module(spec: Any, tmp_path: Path, name: str) -> ModuleType:
-    path = export(spec, tmp_path / f"{name}.py")
-    loaded = importlib.util.spec_from_file_location(name, path)
-    assert loaded is not None and loaded.loader is not None
-    module = importlib.util.module_from_spec(loaded)
-    loaded.loader.exec_module(module)
-    return module
 
 
 def _small() -> Any:
@@ -53,7 +42,7 @@ def test_a_reader_loaders_labels_are_one_int64_class_an_image(source: str, tmp_p
         data.write_text("".join(f"{p} {i % 3}\n" for i, p in enumerate(files)), encoding="utf-8")
     if source == "scheduled":
         spec = spec.with_epochs(4).with_schedule("normalize.mirror", Schedule.linear(0, 1))
-    module = _module(spec, tmp_path, f"aug_{source.replace(' ', '_')}")
+    module = exported_module(spec, tmp_path, f"aug_{source.replace(' ', '_')}")
     loader = module.make_loader(data, batch_size=BATCH, device="cpu", num_threads=1)
     labels = _first_labels(loader)
     assert labels.dtype == torch.int64 and labels.shape == (BATCH,)
@@ -64,7 +53,7 @@ def test_a_reader_loaders_labels_are_one_int64_class_an_image(source: str, tmp_p
 def test_an_arrays_loaders_labels_are_one_int64_class_an_image(tmp_path: Path) -> None:
     flip = ("flip", "flip", {"horizontal": Random.coin_flip(0.5)})
     spec = chain(Source("source", "arrays"), flip, batch_size=BATCH, name="arrays")
-    module = _module(spec, tmp_path, "aug_arrays")
+    module = exported_module(spec, tmp_path, "aug_arrays")
     rng = np.random.default_rng(0)
     images = [rng.integers(0, 255, (48, 64, 3), dtype=np.uint8) for _ in range(6)]
     loader = module.make_loader((images, [5, 1, 4, 2, 3, 0]), device="cpu", num_threads=1)

@@ -5,30 +5,19 @@ and the engine says so before any export (`RunResult.shapes_differ`)."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pytest
+from exported_runner import exported_module
 
 from augexplorer import Random, Session, Source, chain
 from augexplorer.data import samples_dir
-from augexplorer.export import export
 from augexplorer.spec import Node
 
 BATCH = 4
 DECODE = ("decode", "decoders.image", {"output_type": "RGB"})
-
-
-def _module(spec: Any, tmp_path: Path, name: str) -> ModuleType:
-    path = export(spec, tmp_path / f"{name}.py")
-    loaded = importlib.util.spec_from_file_location(name, path)
-    assert loaded is not None and loaded.loader is not None
-    module = importlib.util.module_from_spec(loaded)
-    loaded.loader.exec_module(module)
-    return module
 
 
 def _shorter_side(size: float) -> Any:
@@ -57,7 +46,7 @@ def test_the_exported_loader_names_the_cause_and_the_fix(source: str, tmp_path: 
         rng = np.random.default_rng(0)
         images = [rng.integers(0, 255, (48, 64, 3), dtype=np.uint8) for _ in range(BATCH)]
         data = (images, [0, 1, 2, 3])
-    module = _module(spec, tmp_path, f"aug_{source}")
+    module = exported_module(spec, tmp_path, f"aug_{source}")
     with pytest.raises(RuntimeError, match="the graph's images differ in shape") as failed:
         next(iter(module.make_loader(data, batch_size=BATCH, device="cpu", num_threads=1)))
     assert "resize_x and resize_y" in str(failed.value)
