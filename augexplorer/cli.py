@@ -70,15 +70,22 @@ def _notes_on_stderr() -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     command = "augexplorer"
+    takes_skip_bad = False
     try:
         args = parser().parse_args(argv)
+        takes_skip_bad = hasattr(args, "skip_bad")
         # the command line as given, for a command that starts itself again (stats --world-size)
         args.argv = list(sys.argv[1:] if argv is None else argv)
         command = f"augexplorer {args.command}"
         with _notes_on_stderr():
             return int(args.run(args) or 0)
     except AugExplorerError as error:
-        print(f"{command}: {error}", file=sys.stderr)
+        said = str(error)
+        if takes_skip_bad:  # the fix as this command line gives it
+            from .data import fix_on_the_command_line
+
+            said = fix_on_the_command_line(said)
+        print(f"{command}: {said}", file=sys.stderr)
         return 2
     except KeyError as error:  # unknown preset, node or output
         print(f"{command}: {error.args[0]}", file=sys.stderr)

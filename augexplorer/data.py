@@ -328,6 +328,14 @@ _SHOWN = 5  # files named in an error before "and N more"
 _BAD_FILES_FIX = "remove or replace them, or open the source with skip_bad=True to leave them out"
 
 
+def fix_on_the_command_line(said: str) -> str:
+    """`said` (an error's text) with its bad-files fix as a command that reads data gives it:
+    those commands take --skip-bad, not the keyword."""
+    return said.replace(
+        _BAD_FILES_FIX, "remove or replace them, or pass --skip-bad to leave them out"
+    )
+
+
 def _can_read(path: str) -> bool:
     return os.access(path, os.R_OK)
 

@@ -552,3 +552,24 @@ def test_an_empty_class_folder_is_said_with_the_label_it_still_takes(
     assert "'birds' (label 0)" in note
     full = open_source(Source("source", "folder", str(folder(tmp_path / "full", {"a": GOOD}))))
     assert not [line for line in full.notes() if "no image" in line]
+
+
+@pytest.mark.parametrize("command", ["stats", "render"])
+def test_a_command_says_the_bad_files_fix_as_its_own_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """`augexplorer stats` said "open the source with skip_bad=True", Python's words, where the
+    command takes --skip-bad."""
+    from augexplorer.cli import main
+
+    root = folder(tmp_path / "photos", {"cats": [*GOOD, "truncated.jpg"], "dogs": GOOD})
+    written = (
+        ["--json", str(tmp_path / "s.json")]
+        if command == "stats"
+        else ["-o", str(tmp_path / "g.png")]
+    )
+    code = main([command, "basic", "--data", str(root), *written])
+    said = capsys.readouterr().err
+    assert code == 2
+    assert "truncated.jpg" in said and "pass --skip-bad to leave them out" in said
+    assert "skip_bad=True" not in said

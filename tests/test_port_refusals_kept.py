@@ -27,7 +27,7 @@ TRAIN = """\
 import torch
 from torchvision import transforms
 
-mean, std = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
+mean, std = dataset_statistics()
 train_transform = transforms.Compose([
     transforms.ToTensor(),
     transforms.RandomErasing(value=0.5),
