@@ -109,3 +109,18 @@ def test_a_graph_with_a_conditional_node_times_its_exported_module() -> None:
     result = run_bench(spec, images=8, batch_size=4, workers=1, threads=1)
     rows = {(row.name, row.device): row for row in result.rows}
     assert rows[("DALI exported module", "cpu")].images_per_s
+
+
+def test_a_run_of_too_few_batches_says_its_rates_are_rough() -> None:
+    """16 images at batch 8 timed one batch, which a DataLoader's workers had ready before the
+    clock started: 93,000 images/s, reported as a rate."""
+    from augexplorer.bench.suite import BenchResult, BenchRow, too_few_batches
+
+    said = too_few_batches(2, 8, 2)
+    assert said is not None
+    assert said.startswith("1 batch(es) timed, and up to 4 can be ready before the clock starts")
+    assert said.endswith("(fix: --images 136 or more)")
+    assert too_few_batches(17, 8, 2) is None  # 16 timed, four times the 4 ready
+    result = BenchResult("g", 8, 16, 2, 2, 1, "none", [BenchRow("a", "cpu", 1.0)], too_few=said)
+    assert result.table().endswith(f"ROUGH: {said}")
+    assert result.to_json()["too_few_batches"] == said

@@ -50,6 +50,8 @@ class BenchResult:
     equivalence: str
     rows: list[BenchRow] = field(default_factory=list)
     machine: dict[str, Any] = field(default_factory=dict)
+    # why the rates are rough, where too few batches were timed (None: enough)
+    too_few: str | None = None
 
     @property
     def best_cpu(self) -> BenchRow | None:
@@ -77,6 +79,7 @@ class BenchResult:
             "equivalence": self.equivalence,
             "machine": self.machine,
             "best_cpu_loader": best.name if best else None,
+            "too_few_batches": self.too_few,
             "rows": [
                 {
                     "name": row.name,
@@ -106,6 +109,8 @@ class BenchResult:
             note = f"  ({row.note})" if row.note else ""
             lines.append(f"{row.name.ljust(width)}  {row.device:6}  {rate}  {shown}{note}")
         lines.append(f"equivalent augmentation: {self.equivalence}")
+        if self.too_few is not None:
+            lines.append(f"ROUGH: {self.too_few}")
         return "\n".join(lines)
 
     def chart(self) -> Any:
@@ -158,6 +163,25 @@ def time_batches(batches: Any, count: int) -> tuple[int, float]:
     return images, time.perf_counter() - start
 
 
+# PyTorch's DataLoader holds two batches a worker ready (its prefetch_factor), DALI two; the
+# timed batches must outnumber those several times over, or the rate is of batches made before
+# the clock started (16 images at batch 8: 93,000 images/s)
+TIMED_PER_READY = 4
+
+
+def too_few_batches(batches: int, batch: int, workers: int) -> str | None:
+    """Why a run of `batches` batches (the first untimed) gives rough rates, or None."""
+    ready = 2 * max(workers, 1)
+    needed = TIMED_PER_READY * ready + 1
+    if batches >= needed:
+        return None
+    return (
+        f"{batches - 1} batch(es) timed, and up to {ready} can be ready before the clock starts "
+        f"({workers} DataLoader workers, two batches each): the rates count work done before "
+        f"timing (fix: --images {needed * batch} or more)"
+    )
+
+
 def _batch_len(batch: Any) -> int:
     first = batch[0] if isinstance(batch, (tuple, list)) else batch
     return len(first)
@@ -204,11 +228,11 @@ def run_bench(
     batch = plan.spec.batch_size
     batches = max(2, -(-images // batch))
     total = batches * batch
-    files = [opened.files[i % len(opened.files)] for i in range(total)]
-    labels = [opened.labels[i % len(opened.labels)] for i in range(total)]
     cores = os.cpu_count() or 1
     workers = workers or cores
     threads = threads or cores
+    files = [opened.files[i % len(opened.files)] for i in range(total)]
+    labels = [opened.labels[i % len(opened.labels)] for i in range(total)]
     recipe = recipe_for(plan)
     say = progress or (lambda _message: None)
 
@@ -224,6 +248,7 @@ def run_bench(
         else "none: only the ImageNet train/val recipes (random resized crop or resize+centre "
         "crop, flip, normalize to CHW float) have torchvision/albumentations versions",
         machine=machine(),
+        too_few=too_few_batches(batches, batch, workers),
     )
     contenders = _contenders(spec, plan, recipe, files, labels, batch, workers, threads)
     gpu = load_catalog().gpu
