@@ -52,18 +52,21 @@ def exported_pipeline(
     from .module_file import module_from_source
 
     name = f"exported_{spec.name or 'graph'}"
-    module = module_from_source(name if name.isidentifier() else "exported_graph", generate(spec))
-    definitions = list(pipelines_in(module.__dict__).values())
-    if len(definitions) != 1:
-        raise ValueError(f"the exported module defines {len(definitions)} pipelines, not one")
-    return definitions[0](
-        list(files),
-        list(labels),
-        device=device,
-        batch_size=batch_size,
-        num_threads=num_threads,
-        device_id=device_id,
-    )
+    name = name if name.isidentifier() else "exported_graph"
+    with module_from_source(name, generate(spec)) as module:
+        definitions = list(pipelines_in(module.__dict__).values())
+        if len(definitions) != 1:
+            raise ValueError(f"the exported module defines {len(definitions)} pipelines, not one")
+        pipeline = definitions[0](
+            list(files),
+            list(labels),
+            device=device,
+            batch_size=batch_size,
+            num_threads=num_threads,
+            device_id=device_id,
+        )
+        pipeline.build()  # while its source is there to read
+    return pipeline
 
 
 def handwritten_pipeline(

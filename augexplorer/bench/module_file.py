@@ -4,9 +4,11 @@ string does not have."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +28,15 @@ def load_module(name: str, path: Path) -> Any:
     return module
 
 
-def module_from_source(name: str, source: str) -> Any:
-    """`source` written to a file of its own in a new temporary folder (left for the process:
-    DALI may read the source again when it builds) and loaded as `name`."""
-    path = Path(tempfile.mkdtemp(prefix="augexplorer-")) / f"{name}.py"
-    path.write_text(source, encoding="utf-8")
-    return load_module(name, path)
+@contextlib.contextmanager
+def module_from_source(name: str, source: str) -> Iterator[Any]:
+    """`source` written to a file of its own in a temporary folder and loaded as `name`, for
+    the block: DALI reads a pipeline's source when it builds it, so build inside. The folder and
+    the module's registration go when the block ends."""
+    with tempfile.TemporaryDirectory(prefix="augexplorer-") as folder:
+        path = Path(folder) / f"{name}.py"
+        path.write_text(source, encoding="utf-8")
+        try:
+            yield load_module(name, path)
+        finally:
+            sys.modules.pop(name, None)
