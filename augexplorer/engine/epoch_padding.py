@@ -10,7 +10,8 @@ batches, and after each epoch moves every reader to the next shard (unless ``sti
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..plan import Step
@@ -41,6 +42,23 @@ def padded_samples(
         shard = shard_id if stick_to_shard else (shard_id + epoch) % num_shards
         padded.append(within >= shard_size(count, shard, num_shards))
     return padded
+
+
+def padded_by_reader(
+    files: int, args: Mapping[str, Any], batch_size: int, batch_index: int
+) -> list[bool]:
+    """:func:`padded_samples` of a reader called with `args` (its shard and whether it pads)
+    over `files` files; no sample is padding where it does not pad."""
+    if not args.get("pad_last_batch"):
+        return [False] * max(batch_size, 0)
+    return padded_samples(
+        files,
+        batch_size,
+        batch_index,
+        shard_id=int(args.get("shard_id", 0)),
+        num_shards=int(args.get("num_shards", 1)),
+        stick_to_shard=bool(args.get("stick_to_shard", False)),
+    )
 
 
 def epoch_batches(

@@ -20,7 +20,7 @@ from .epoch_padding import (
     array_shard,
     dropped_samples,
     epoch_batches,
-    padded_samples,
+    padded_by_reader,
 )
 from .internal_draws import WINDOW_OPS, NodeWindows, draws_internally, node_windows
 from .sample_reach import draws_that_made, samples_run_by_step, steps_behind_each_sample
@@ -343,17 +343,9 @@ class RunResult:
             padded = array_samples(arrays[0], count, self.batch_index, **arrays[1])[1]
             return padded or [False] * count
         read = self._files_read
-        if read is None or not read[1].get("pad_last_batch"):
+        if read is None:
             return [False] * count
-        files, args = read
-        return padded_samples(
-            files,
-            count,
-            self.batch_index,
-            shard_id=int(args.get("shard_id", 0)),
-            num_shards=int(args.get("num_shards", 1)),
-            stick_to_shard=bool(args.get("stick_to_shard", False)),
-        )
+        return padded_by_reader(*read, count, self.batch_index)
 
     def bad_files_found_since(self) -> bool:
         """Whether the background look at a big source's files (skip_bad) has found bad files

@@ -255,7 +255,7 @@ class _Reader:
         for assignments in self.assigned.values():
             assignments.sort(key=lambda assignment: assignment.lineno)
         for bound in self.constants.values():
-            bound.sort(key=lambda pair: pair[0])
+            bound.sort(key=_line)
         self.changes = find_changes(tree)
         self.functions = {
             node.name
@@ -270,16 +270,7 @@ class _Reader:
         """The value last bound to plain `name` before `line`, by an assignment or a form only
         constants take, else the first one; None where there is none."""
         bound = [(a.lineno, a.value) for a in self.assigned.get(name, [])]
-        bound = sorted(bound + self.constants.get(name, []), key=lambda pair: pair[0])
-        before = [value for at, value in bound if at < line]
-        return before[-1] if before else (bound[0][1] if bound else None)
-
-    def _constant_value(self, name: str, line: int) -> ast.expr | None:
-        """The value last bound to `name` before `line` by a form only constants take (see
-        `constants`), else the first one; None where there is none."""
-        bound = self.constants.get(name, [])
-        before = [value for at, value in bound if at < line]
-        return before[-1] if before else (bound[0][1] if bound else None)
+        return _last_before(sorted(bound + self.constants.get(name, []), key=_line), line)
 
     # ---- names ---------------------------------------------------------------------------------
     def dotted(self, node: ast.expr) -> str | None:
@@ -321,21 +312,18 @@ class _Reader:
         composes = [
             node
             for node in ast.walk(self.tree)
-            if self.is_compose(node) and not self._inside_compose(node)
+            if isinstance(node, ast.Call)
+            and self.is_compose(node)
+            and not self._inside_compose(node)
         ]
         # a name several pipelines that run have (a function's two returns) names none of
         # them: each is named with its line, rather than the first one met taking it
-        shared = Counter(
-            self._name_of(node)
-            for node in composes
-            if isinstance(node, ast.Call) and self._replaced_at(node) is None
-        )
-        for node in composes:
-            assert isinstance(node, ast.Call)
+        replacing = {node: self._replaced_at(node) for node in composes}
+        shared = Counter(self._name_of(node) for node, later in replacing.items() if later is None)
+        for node, replaced in replacing.items():
             name = self._name_of(node)
             if name in taken or shared[name] > 1:
                 name = f"{name} (line {node.lineno})"
-            replaced = self._replaced_at(node)
             if replaced is not None:  # not what the name holds when the file has run
                 name = f"{name} (line {node.lineno}, replaced at line {replaced.lineno})"
             taken.add(name)
@@ -701,7 +689,7 @@ class _Reader:
             written = ast.unparse(node)
             if written in self.params:
                 return self.params[written]
-            attribute = self._constant_value(written, node.lineno)
+            attribute = _last_before(self.constants.get(written, []), node.lineno)
             if attribute is not None and not isinstance(attribute, ast.Call):
                 found = self.value(attribute, depth + 1)
                 return unknown if isinstance(found, Unknown) else found
@@ -758,6 +746,17 @@ class _Reader:
 
 Position = tuple[int, int]  # (line, column): statements on one line (`a = [...]; a.append(b)`)
 _END_OF_FILE: Position = (10**9, 0)  # past any file's end: a pipeline's own list changes until it
+
+
+def _line(binding: tuple[int, ast.expr]) -> int:
+    return binding[0]
+
+
+def _last_before(bound: list[tuple[int, ast.expr]], line: int) -> ast.expr | None:
+    """Of (line, value) bindings in line order, the value last bound before `line`, else the
+    first one; None where there is none."""
+    before = [value for at, value in bound if at < line]
+    return before[-1] if before else (bound[0][1] if bound else None)
 
 
 def _target(assignment: ast.Assign) -> str:

@@ -10,6 +10,7 @@ and then dropped; nothing grows with the number of batches.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import os
 import time
@@ -22,7 +23,7 @@ import numpy as np
 from ..builder import build_pipeline
 from ..data import SourceData, open_source, source_for_path
 from ..engine.ast_threads import no_collection_where_ast_is_shared
-from ..engine.epoch_padding import padded_samples
+from ..engine.epoch_padding import padded_by_reader
 from ..engine.result import files_read
 from ..plan import Plan, Step
 from ..schedules import check_epoch
@@ -203,25 +204,23 @@ class StatsRun:
             raise _run_error(self.plan, self.arrays, self.device, error, index) from None
         stats.seconds = time.perf_counter() - start
 
-    def _unpadded(self, index: int) -> int | None:
-        """How many samples of batch `index` come before the reader's padding (repeats of its
-        last file at an epoch's end, which training's loader drops on one rank); None for a
-        batch with none. In-memory arrays are fed without padding (:class:`_ArrayFeeder`)."""
+    @functools.cached_property
+    def _read(self) -> tuple[int, dict[str, Any]] | None:
+        """How many files the first source's reader reads, and its arguments (once: a COCO
+        source counts the images it keeps); None for in-memory arrays, fed without padding
+        (:class:`_ArrayFeeder`)."""
         step = next((s for s in self.plan.steps if s.role == "source" and s.source), None)
         if step is None or step.id not in self.sources:
             return None
-        read = files_read(step, self.sources[step.id])
-        if read is None or not read[1].get("pad_last_batch"):
+        return files_read(step, self.sources[step.id])
+
+    def _unpadded(self, index: int) -> int | None:
+        """How many samples of batch `index` come before the reader's padding (repeats of its
+        last file at an epoch's end, which training's loader drops on one rank); None for a
+        batch with none."""
+        if self._read is None:
             return None
-        files, args = read
-        padded = padded_samples(
-            files,
-            self.batch_size,
-            index,
-            shard_id=int(args.get("shard_id", 0)),
-            num_shards=int(args.get("num_shards", 1)),
-            stick_to_shard=bool(args.get("stick_to_shard", False)),
-        )
+        padded = padded_by_reader(*self._read, self.batch_size, index)
         return padded.index(True) if any(padded) else None
 
     def finish(self, stats: Stats) -> Stats:

@@ -123,9 +123,14 @@ _NAMES: dict[str, str] = {
     "XYMasking": "fill fill_mask mask_x_length mask_y_length num_masks_x num_masks_y p",
     "ZoomBlur": "max_factor p step_factor",
 }
-PARAMETERS_2X: dict[str, frozenset[str]] = {
-    name: frozenset(names.split()) for name, names in _NAMES.items()
-}
+
+
+def _split(table: dict[str, str]) -> dict[str, frozenset[str]]:
+    """A table of space-separated names as sets."""
+    return {name: frozenset(names.split()) for name, names in table.items()}
+
+
+PARAMETERS_2X = _split(_NAMES)
 EVERY_TRANSFORM = frozenset({"strict"})
 
 # The arguments whose type in 2.0.8's schema is a tuple and nothing else (None aside)
@@ -150,9 +155,7 @@ _PAIRS: dict[str, str] = {
     "SmallestMaxSize": "max_size_hw",
     "Solarize": "threshold_range",
 }
-PAIRS_ONLY_2X: dict[str, frozenset[str]] = {
-    name: frozenset(names.split()) for name, names in _PAIRS.items()
-}
+PAIRS_ONLY_2X = _split(_PAIRS)
 
 
 def ignored_in_2x(call: TransformCall) -> tuple[str, ...]:

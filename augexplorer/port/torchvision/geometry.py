@@ -150,9 +150,7 @@ def random_crop(call: TransformCall, context: PortContext) -> Grade:
             f"padding={padding!r}: only the same padding on every side is ported (fix: one int)"
         )
     pad_if_needed = bool(call.argument(2, "pad_if_needed", False))
-    mode = call.argument(4, "padding_mode", "constant")
-    if mode != "constant" and mode not in WARP_BORDER_OF_PADDING:
-        raise Refuse(f"padding_mode={mode!r} is not one of torchvision's padding modes")
+    mode = _padding_mode(call, 4)
     if mode != "constant" and pad_if_needed:
         # torchvision pads twice then (padding, then the shortfall of the padded image): a
         # mirror of a mirror, which one border rule does not give
@@ -264,9 +262,7 @@ def pad(call: TransformCall, context: PortContext) -> Grade:
         left, top, right, bottom = (int(p) for p in padding)
     else:
         raise Refuse(f"padding={padding!r} is not an int, a pair or four values")
-    mode = call.argument(2, "padding_mode", "constant")
-    if mode != "constant" and mode not in WARP_BORDER_OF_PADDING:
-        raise Refuse(f"padding_mode={mode!r} is not one of torchvision's padding modes")
+    mode = _padding_mode(call, 2)
     fill = fill_value(call.argument(1, "fill", 0))
     grow = context.fresh_id("pad_shape")
     node = expression(grow, f"{image}.shape()[0:2] + {top + bottom}")
@@ -323,6 +319,14 @@ def random_rotation(call: TransformCall, context: PortContext) -> Grade:
 # the row 1..8 padded by 3: DALI's 'reflect' repeats the edge pixel, as torchvision's
 # 'symmetric' does; its 'reflect_101' does not, as torchvision's 'reflect')
 WARP_BORDER_OF_PADDING = {"reflect": "reflect_101", "symmetric": "reflect", "edge": "replicate"}
+
+
+def _padding_mode(call: TransformCall, index: int) -> str:
+    """The call's padding_mode (argument `index`), one of torchvision's four."""
+    mode = call.argument(index, "padding_mode", "constant")
+    if mode != "constant" and mode not in WARP_BORDER_OF_PADDING:
+        raise Refuse(f"padding_mode={mode!r} is not one of torchvision's padding modes")
+    return str(mode)
 
 
 def _border_window(
