@@ -1,5 +1,6 @@
-"""Counting a batch at once (augexplorer.stats.host, augexplorer.stats.pixels): the whole batch's
-uint8 pixels in one buffer give exactly the counts sample-by-sample counting gives."""
+"""Counting a batch at once (augexplorer.stats.host, augexplorer.stats.pixels,
+augexplorer.stats.counting): the whole batch's uint8 pixels in one buffer give exactly the counts
+sample-by-sample counting gives, and those are numpy's."""
 
 from __future__ import annotations
 
@@ -7,23 +8,48 @@ import numpy as np
 import pytest
 from nvidia.dali import fn, pipeline_def, types
 
+from augexplorer.stats.counting import channel_counts, matching_pixels
+from augexplorer.stats.fill import fill_share
 from augexplorer.stats.host import HostViews, cpu_views
-from augexplorer.stats.pixels import STREAM_ROWS, STREAM_WIDTH, OutputStats, _stream_histograms
+from augexplorer.stats.pixels import OutputStats
 
 
 def per_channel_counts(pixels: np.ndarray) -> np.ndarray:
     return np.stack([np.bincount(column, minlength=256) for column in pixels.T])
 
 
-@pytest.mark.parametrize("channels", [1, 3, 4])
-@pytest.mark.parametrize(
-    "pixel_count", [5, STREAM_WIDTH * 2 + 7, STREAM_WIDTH * (STREAM_ROWS + 3) + 11]
-)
-def test_stream_counts_equal_bincount_per_channel(channels: int, pixel_count: int) -> None:
+@pytest.mark.parametrize("channels", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("pixel_count", [0, 1, 2, 5, 4096 * 65 + 11])
+def test_channel_counts_equal_bincount_per_channel(channels: int, pixel_count: int) -> None:
     rng = np.random.default_rng(channels * pixel_count)
     pixels = rng.integers(0, 256, (pixel_count, channels), dtype=np.uint8)
-    counts = _stream_histograms(pixels.reshape(-1), channels)
-    np.testing.assert_array_equal(counts, per_channel_counts(pixels))
+    counts = channel_counts(pixels.reshape(-1), channels)
+    np.testing.assert_array_equal(counts, per_channel_counts(pixels).reshape(channels, 256))
+
+
+def test_channel_counts_refuse_what_is_not_whole_uint8_pixels() -> None:
+    with pytest.raises(ValueError, match="do not make pixels of 3 channels"):
+        channel_counts(np.zeros(7, np.uint8), 3)
+    with pytest.raises(ValueError, match="uint8"):
+        channel_counts(np.zeros(6, np.int16), 3)
+
+
+@pytest.mark.parametrize("step", [1, 2, 3])
+@pytest.mark.parametrize("value", [[0], [7, 0, 7], [255, 255, 255]])
+def test_matching_pixels_count_what_numpy_counts(step: int, value: list[int]) -> None:
+    rng = np.random.default_rng(step)
+    image = rng.integers(0, 2, (37, 41, 3), dtype=np.uint8) * np.uint8(7)
+    image[5:20, 3:30] = value if len(value) == 3 else value * 3
+    grid = image[::step, ::step]
+    wanted = np.resize(np.array(value, np.uint8), 3)
+    expected = int(np.count_nonzero((grid == wanted).all(axis=-1)))
+    assert matching_pixels(image, np.array(value), step) == (
+        expected,
+        grid.shape[0] * grid.shape[1],
+    )
+    planar = np.ascontiguousarray(np.moveaxis(image, -1, 0))  # CHW: read through its strides
+    share = fill_share(planar, 0, [float(v) for v in value], step=step)
+    assert share == pytest.approx(expected / (grid.shape[0] * grid.shape[1]))
 
 
 def ragged(shapes: list[tuple[int, ...]], seed: int = 3) -> HostViews:

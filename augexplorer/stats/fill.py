@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..plan import Step
+from .counting import matching_pixels
 from .state import Leaf, Summed, ints, summed
 
 HALF = 0.5
@@ -92,6 +93,11 @@ def fill_share(
     if image.size == 0:
         return 0.0
     stored: list[float] | list[int] = as_stored(value, image.dtype)
+    if image.dtype == np.uint8 and image.ndim in (2, 3):  # most images: one compiled pass
+        pixels = image[..., None] if channel_axis is None else np.moveaxis(image, channel_axis, -1)
+        if pixels.ndim == 3:
+            matching, looked_at = matching_pixels(pixels, np.array(stored), step=step)
+            return matching / looked_at if looked_at else 0.0
     if image.dtype.kind in "ui":  # whole numbers in range: compared in the image's own type
         stored = [int(v) for v in stored]  # (a float would cast every pixel to float64 first)
     if step > 1 and image.ndim >= 2:

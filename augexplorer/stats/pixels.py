@@ -2,8 +2,8 @@
 share of values clipped at the ends of the dtype's range.
 
 uint8 outputs are counted in one 256-bin histogram per channel (exact mean, std, min, max and
-clipped shares), by Pillow, a whole batch at once where its pixels lie in one buffer; other
-dtypes keep running moments.
+clipped shares), a whole batch at once where its pixels lie in one buffer
+(:mod:`augexplorer.stats.counting`); other dtypes keep running moments.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .counting import channel_counts
 from .moments import RunningMoments, moments_from_histograms
 from .state import Gathered, Leaf, Summed, gathered, ints, moments_of, summed
 
@@ -45,36 +46,12 @@ def channel_rows(array: np.ndarray, channel: int | None) -> np.ndarray:
     return np.ascontiguousarray(planes).reshape(planes.shape[0], -1)
 
 
-# Pillow counts the values of an 8-bit image in C, about twice as fast as a numpy bincount per
-# channel (which casts every value to a machine integer first): most of a statistics run's own
-# time goes to these counts.
-_PILLOW_MODES = {1: "L", 3: "RGB", 4: "RGBA"}
-
-
-def _pillow_histograms(array: np.ndarray, channel: int | None) -> np.ndarray | None:
-    """Per-channel 256-bin counts of a uint8 image by Pillow, shape (channels, 256); None where
-    Pillow has no mode for it (then numpy counts it)."""
+def uint8_counts(array: np.ndarray, channel: int | None) -> np.ndarray:
+    """Per-channel 256-bin counts of one uint8 array, shape (channels, 256)."""
     if channel is None:
-        if array.ndim != 2:
-            return None
-        image, channels = array, 1
-    else:
-        if array.ndim != 3:
-            return None
-        image = np.moveaxis(array, channel, -1)
-        channels = image.shape[-1]
-        if channels not in _PILLOW_MODES:
-            return None
-        if channels == 1:
-            image = image[..., 0]
-    from PIL import Image
-
-    picture = Image.fromarray(np.ascontiguousarray(image), _PILLOW_MODES[channels])
-    return np.asarray(picture.histogram(), dtype=np.int64).reshape(channels, 256)
-
-
-STREAM_WIDTH = 4096  # pixels a row of the image a batch's pixels are counted as
-STREAM_ROWS = 64  # rows counted at a time: 1 MiB of RGBX, which stays in the cache for counting
+        return channel_counts(array.reshape(-1), 1)
+    pixels = np.moveaxis(array, channel, -1)
+    return channel_counts(np.ascontiguousarray(pixels).reshape(-1), int(pixels.shape[-1]))
 
 
 def _pixel_stream(samples: list[np.ndarray], layout: str) -> tuple[np.ndarray, int] | None:
@@ -86,42 +63,17 @@ def _pixel_stream(samples: list[np.ndarray], layout: str) -> tuple[np.ndarray, i
     ndim = samples[0].ndim
     channel = channel_axis(layout, ndim)
     if channel is None:
-        channels = 1 if ndim == 2 else 0
+        channels = 1
+    elif channel == ndim - 1:
+        channels = int(samples[0].shape[channel])
     else:
-        channels = int(samples[0].shape[channel]) if channel == ndim - 1 else 0
-    if channels not in _PILLOW_MODES:
+        return None
+    if channels < 1:
         return None
     for array in samples:
         if array.ndim != ndim or (channel is not None and array.shape[channel] != channels):
             return None
     return flat, channels
-
-
-def _stream_histograms(flat: np.ndarray, channels: int) -> np.ndarray:
-    """Per-channel 256-bin counts of interleaved pixels, shape (channels, 256): Pillow counts
-    them as images of STREAM_ROWS rows of STREAM_WIDTH pixels, one reused (its memory is left
-    unfilled: every pixel is written before it is counted), numpy the last part."""
-    from PIL import Image
-
-    rows = flat.size // channels // STREAM_WIDTH
-    counts = np.zeros((channels, 256), dtype=np.int64)
-    mode = _PILLOW_MODES[channels]
-    row_values = STREAM_WIDTH * channels
-    start = 0
-    picture = None
-    for size in (STREAM_ROWS,) * (rows // STREAM_ROWS) + (
-        (rows % STREAM_ROWS,) if rows % STREAM_ROWS else ()
-    ):
-        if picture is None or picture.height != size:
-            picture = Image.new(mode, (STREAM_WIDTH, size), None)
-        stop = start + size * row_values
-        picture.frombytes(flat[start:stop], "raw", mode)
-        counts += np.asarray(picture.histogram(), dtype=np.int64).reshape(channels, 256)
-        start = stop
-    rest = flat[start:].reshape(-1, channels)
-    for index in range(channels):
-        counts[index] += np.bincount(rest[:, index], minlength=256)
-    return counts
 
 
 @dataclass
@@ -166,7 +118,7 @@ class OutputStats:
             self.values += flat.size
             counts = same_values
             if counts is None or counts.shape[0] != channels or int(counts.sum()) != flat.size:
-                counts = _stream_histograms(flat, channels)
+                counts = channel_counts(flat, channels)
             self._add_counts(counts)
         if sizes:  # one running update per batch: per sample, the bookkeeping would dominate
             heights, widths = np.array(sizes, dtype=np.float64).T
@@ -208,11 +160,7 @@ class OutputStats:
 
     def _add_uint8(self, array: np.ndarray, channel: int | None) -> None:
         self.clip_range = (0.0, 255.0)
-        counts = _pillow_histograms(array, channel)
-        if counts is None:
-            planes = [array] if channel is None else list(np.moveaxis(array, channel, 0))
-            counts = np.stack([np.bincount(plane.reshape(-1), minlength=256) for plane in planes])
-        self._add_counts(counts)
+        self._add_counts(uint8_counts(array, channel))
 
     def _add_counts(self, counts: np.ndarray) -> None:
         """Add per-channel 256-bin counts, shape (channels, 256)."""
