@@ -3,6 +3,7 @@ data it cannot read opens anyway, saying why beside the fix. Real DALI on the CP
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,42 @@ def test_when_the_graphs_own_data_fails_too_the_paths_error_is_raised(
     arrays_graph = GraphSpec((Source("source", "arrays"),), {"images": Ref("source")}, batch_size=2)
     with pytest.raises(DataError, match=r"truncated\.jpg"):
         Explorer(arrays_graph, folder, autosave=None, catalog=catalog)
+
+
+def test_a_graph_file_that_does_not_validate_opens_the_panel_saying_why(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    from augexplorer.presets import preset
+    from augexplorer.spec import save
+
+    wrong = preset("basic").set_arg("resize", "resize_shorter", -5.0)
+    path = tmp_path / "edited_by_hand.json"
+    save(wrong, path)
+    saved = tmp_path / "autosave.json"
+    explorer = Explorer(path, batch_size=2, autosave=saved, catalog=catalog)
+    failure = explorer.state.failure
+    assert failure is not None and failure.kind == "invalid"
+    said = explorer.errors.value
+    assert "resize_shorter" in said and "(fix: use a value in [0.0, 16384.0])" in said
+    # the user's graph is the one on screen, the first step of its history and the autosave's;
+    # the stand-in the panel opened on never ran and is nowhere to undo to
+    assert explorer.spec == dataclasses.replace(wrong, batch_size=2)
+    assert explorer.result is None and not explorer.state.can_undo
+    assert Explorer(path, batch_size=2, autosave=saved, catalog=catalog).banner.layout.display == (
+        "none"
+    )  # reopened: the autosave holds this very graph, nothing to offer
+    explorer.set_arg("resize", "resize_shorter", 256.0)
+    assert explorer.state.ok and explorer.result is not None
+    assert explorer.spec.node("resize").args["resize_shorter"] == 256.0
+    explorer.undo()  # back to the graph as opened, failing again
+    assert explorer.state.failure is not None and explorer.state.failure.kind == "invalid"
+
+
+def test_an_invalid_graph_on_a_path_that_is_not_there_raises_the_paths_error(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    from augexplorer.presets import preset
+
+    wrong = preset("basic").set_arg("resize", "resize_shorter", -5.0)
+    with pytest.raises(DataError, match="no such folder or file list"):
+        Explorer(wrong, tmp_path / "no_such_folder", autosave=None, catalog=catalog)

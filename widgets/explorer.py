@@ -16,9 +16,9 @@ import ipywidgets as widgets
 
 from augexplorer.catalog import Catalog
 from augexplorer.checks.annotated import needs_annotated_source
-from augexplorer.engine import RunResult, Session
+from augexplorer.engine import RunResult
 from augexplorer.engine.warm_up import warm_conditionals_in_background
-from augexplorer.errors import AugExplorerError, DataError
+from augexplorer.errors import AugExplorerError
 from augexplorer.schedules import SetUnderSchedule, at_epoch, epoch_count, set_under_schedule
 from augexplorer.spec import ArgValue, GraphSpec, Schedule
 
@@ -40,6 +40,7 @@ from .panel_keys import PanelKeys
 from .port_door import load_for_panel, ported, summary_html
 from .restore_banner import RestoreBanner
 from .schedule_view import ScheduleActions, ScheduleView
+from .session_open import open_session
 from .source_switch import switched_source
 from .state import Controller, PanelState
 from .stats_view import StatsView
@@ -89,24 +90,14 @@ class Explorer(widgets.VBox):
         if port is not None:  # a torchvision or albumentations Compose, or its file: ported
             result = ported(port)
             spec, port_summary = result.spec, summary_html(result)
-        unread: tuple[str, str] | None = None
-        try:
-            session = Session(spec, data, batch_size=batch_size, catalog=catalog)
-        except DataError as unreadable:
-            if not isinstance(data, (str, os.PathLike)):
-                raise
-            # A folder or file list that cannot be read (bad files, a wrong path): the panel
-            # opens on the graph's own data and then reads the path given, which fails there,
-            # saying why beside its fix (skip bad files, another path in the toolbar).
-            try:
-                session = Session(spec, None, batch_size=batch_size, catalog=catalog)
-            except AugExplorerError:
-                raise unreadable from None  # the graph's own data fails too: the path's error
-            unread = ("file_list" if os.path.isfile(data) else "folder", os.fspath(data))
+        opened = open_session(spec, data, batch_size, catalog)
+        session, unread = opened.session, opened.unread
         self.controller = Controller(session, autosave=Autosave(autosave_path(autosave)))
+        if opened.refused is not None:
+            self.controller.start_from(opened.refused)
         store = self.controller.autosave
         # the graph asked for, unreadable path included: an autosave of it is nothing to offer
-        start = switched_source(session.spec, *unread) if unread else session.spec
+        start = switched_source(session.spec, *unread) if unread else self.controller.state.spec
         offer = store.offer(start)
         if offer is None:
             self.controller.take_up_history(store.history_with(start))  # the same graph

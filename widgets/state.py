@@ -102,6 +102,17 @@ class Controller:
         self._insertion: tuple[object, str] | None = None  # the last insertion point worked out
         self.last_note = ""  # what adding the last operator had to say (companions, mismatches)
 
+    def start_from(self, spec: GraphSpec) -> None:
+        """Open on `spec`, which the session could not open (it does not validate): it is the
+        graph on screen, the first step of the undo history and what autosave keeps; the next
+        refresh fails on it, showing its problems, and the session's stand-in graph is never
+        shown as its result."""
+        self.history.reset(spec)
+        self._spec = self._base = spec
+        self.session.spec = spec
+        self._graph_count += 1
+        self._dirty = True
+
     # ---- state ------------------------------------------------------------------------------
     @property
     def state(self) -> PanelState:

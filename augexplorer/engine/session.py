@@ -86,6 +86,27 @@ def _paths_in(message: str, files: Sequence[str]) -> list[str]:
     return [word for word in words if word in files]
 
 
+def requested_graph(
+    spec: GraphSpec | str | os.PathLike[str] | None,
+    data: Any = None,
+    batch_size: int | None = None,
+) -> GraphSpec:
+    """The graph ``Session(spec, data, batch_size=...)`` opens, before it is checked: the basic
+    preset for None, a preset's name or a graph file read, reading the folder or file list
+    `data` names at the batch size given."""
+    from ..presets import graph_named, preset
+
+    if spec is None:
+        spec = preset("basic")
+    elif not isinstance(spec, GraphSpec):  # a preset's name or a graph file
+        spec = graph_named(spec)
+    if batch_size is not None:
+        spec = dataclasses.replace(spec, batch_size=batch_size)
+    if isinstance(data, (str, os.PathLike)):
+        spec = spec.with_data(source_for_path(str(data)))
+    return spec
+
+
 class Session:
     """A graph, a data source and the cached outputs of its last run.
 
@@ -107,14 +128,7 @@ class Session:
         rank: int = 0,
         world_size: int | None = None,
     ) -> None:
-        from ..presets import graph_named, preset
-
-        if spec is None:
-            spec = preset("basic")
-        elif not isinstance(spec, GraphSpec):  # a preset's name or a graph file
-            spec = graph_named(spec)
-        if batch_size is not None:
-            spec = dataclasses.replace(spec, batch_size=batch_size)
+        spec = requested_graph(spec, data, batch_size)
         self.device_id: int | None = (
             default_device_id() if device_id == "auto" else _device_id(device_id)
         )
@@ -125,8 +139,6 @@ class Session:
         self.catalog = catalog
         self.num_threads = num_threads or default_threads()
         self.arrays = data if not isinstance(data, (str, os.PathLike)) else None
-        if isinstance(data, (str, os.PathLike)):
-            spec = spec.with_data(source_for_path(str(data)))
         self.spec = spec
         # the torchrun process previewed (engine.ranks): rank 0 draws the graph's own values
         self.rank, self.world_size = check_rank(rank, world_size)
