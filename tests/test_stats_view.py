@@ -159,3 +159,51 @@ def test_the_sample_size_typed_is_read_as_the_batches_are() -> None:
     browser_update(view.images.box, value="0")
     view.scope.value = "batches"
     assert view.refused.value == "" and view.images.box.value == "6"
+
+
+def test_a_graph_shown_that_does_not_run_is_not_counted_as_another() -> None:
+    from augexplorer.errors import GraphInvalid
+
+    session = small_session()
+    session.run()
+    view = StatsView(lambda: session)
+    with pytest.raises(GraphInvalid):
+        session.set_arg("rotate", "angle", "wide")  # type: ignore[arg-type]
+    view.start()  # the session still runs the last graph that validated: not the one shown
+    assert view.thread is None and view.stats is None
+    assert "does not run: fix the problems under Output" in view.status.value
+    session.set_arg("rotate", "angle", 12.0)
+    view.batches.value = 2
+    view.start()
+    view.wait(60)
+    assert view.stats is not None and view.stats.samples == 2 * BATCH
+
+
+def test_the_panel_counts_an_edit_still_waiting_and_refuses_one_that_failed() -> None:
+    import asyncio
+
+    from augexplorer_widgets import Explorer
+
+    images = [np.full((16, 16, 3), 10 * i, dtype=np.uint8) for i in range(5)]
+    explorer = Explorer(small_session().spec, images, autosave=None)
+    view = explorer.stats_view
+    view.batches.value = 1
+
+    async def slider_then_count() -> None:  # in an event loop, as in a kernel
+        # a slider's steps: the first runs at once, the next a moment later (with any that
+        # follow it): the count starts in between
+        for angle in (6.0, 7.0):
+            explorer._later(
+                lambda a=angle: explorer.controller.set_arg("rotate", "angle", a, run=False)
+            )
+        assert explorer.controller.session.checked_spec != explorer.spec
+        view.start()
+
+    asyncio.run(slider_then_count())
+    view.wait(60)
+    assert view.stats is not None and explorer.controller.session.checked_spec == explorer.spec
+    assert explorer.spec.node("rotate").args["angle"] == 7.0
+    explorer.set_arg("rotate", "angle", "wide")  # type: ignore[arg-type]
+    assert explorer.state.failure is not None
+    view.start()
+    assert "does not run" in view.status.value and not view.running

@@ -134,7 +134,10 @@ class Explorer(widgets.VBox):
             lambda: self.controller.state.spec, self._run_failure, self._training_problem
         )
         self.stats_view = StatsView(
-            lambda: self.controller.session, lambda: self.controller.state.spec, self.graph_title
+            lambda: self.controller.session,
+            lambda: self.controller.state.spec,
+            self.graph_title,
+            settle=self.flush,
         )
         self.compare_view = CompareView(
             lambda: self.original,

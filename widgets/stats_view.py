@@ -50,16 +50,19 @@ NOTE = (
 class StatsView(widgets.VBox):
     """`get_session`: the session whose graph runs; `get_spec`: the graph shown (the user's,
     which may fail to run where the session keeps the last that ran; default: the session's);
-    `get_title`: its name as the panel says it (default: the graph's name)."""
+    `get_title`: its name as the panel says it (default: the graph's name); `settle`: runs the
+    edits still waiting, before a count starts (the panel's flush)."""
 
     def __init__(
         self,
         get_session: Callable[[], Session],
         get_spec: Callable[[], GraphSpec] | None = None,
         get_title: Callable[[], str] | None = None,
+        settle: Callable[[], object] | None = None,
     ) -> None:
         self._get_session = get_session
-        self._get_spec = get_spec or (lambda: get_session().plan.spec)
+        self._settle = settle
+        self._get_spec = get_spec or (lambda: get_session().spec)
         self._get_title = get_title or (lambda: self._get_spec().name or "graph")
         # Counts typed in boxes read here (number_field.py): a count that is not a whole
         # number in range stays typed, the reason under it, and a run counts the last good one.
@@ -156,7 +159,15 @@ class StatsView(widgets.VBox):
         """Start statistics over the current graph in a background thread (once at a time)."""
         if self.running:
             return
+        if self._settle is not None:
+            self._settle()
         session = self._get_session()
+        if self._get_spec() != session.checked_spec:  # refused: the session runs another graph
+            self.status.value = (
+                "<span class='ax-error'>The graph shown does not run: fix the problems under "
+                "Output, then count it (its figures would be those of another graph).</span>"
+            )
+            return
         # a snapshot, taken here: later edits change the session, never this run
         spec, arrays = session.plan.spec, session.arrays
         title = self._get_title()

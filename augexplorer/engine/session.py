@@ -168,6 +168,12 @@ class Session:
         self.listeners: list[Callable[[RunResult], None]] = []
         self._open_sources(self.plan)
 
+    @property
+    def checked_spec(self) -> GraphSpec:
+        """The user's graph as it last validated: what :attr:`plan` runs. It differs from
+        :attr:`spec` while an edit is refused."""
+        return self._validated_spec
+
     # ---- edits ------------------------------------------------------------------------------
     def update(self, spec: GraphSpec) -> RunResult:
         """Make `spec` the session's graph and run it."""
