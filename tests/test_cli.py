@@ -65,3 +65,25 @@ def test_python_code_runs_only_with_trust(
     error = capsys.readouterr().err
     assert "'invert'" in error and "--trust" in error and not out.exists()
     assert main(["render", str(path), "--batch-size", "2", "--trust", "-o", str(out)]) == 0
+
+
+def test_export_skip_bad_writes_a_loader_that_leaves_bad_files_out(
+    folder_with_a_bad_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    out = tmp_path / "aug_skip.py"
+    args = ["export", "basic", "--data", str(folder_with_a_bad_file), "-o", str(out)]
+    assert main([*args, "--skip-bad"]) == 0
+    assert "\nSKIP_BAD = True\n" in out.read_text()
+    spec = importlib.util.spec_from_file_location("aug_skip", out)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    loader = module.make_loader(batch_size=3, device="cpu", num_threads=1)
+    images = sum(len(batch[0][module.OUTPUTS[0]]) for batch in loader)  # one epoch
+    assert images == 3  # the three good files; broken.jpg left out, and said
+    assert "broken.jpg" in capsys.readouterr().out
+    plain = tmp_path / "aug_plain.py"
+    assert main(["export", "basic", "-o", str(plain)]) == 0
+    assert "\nSKIP_BAD = False\n" in plain.read_text()

@@ -29,6 +29,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--data", help="the module's default data: a folder or a file list")
     parser.add_argument("--batch-size", type=positive, help="the module's default batch size")
     parser.add_argument(
+        "--skip-bad",
+        action="store_true",
+        help="the module leaves out image files DALI cannot read, and lists them as it starts "
+        "(its SKIP_BAD = True); without it, such a file stops training with its name",
+    )
+    parser.add_argument(
         "--fuse-decoders",
         choices=FUSE_MODES,
         default="exact",
