@@ -105,7 +105,8 @@ def test_pixels_stay_within_the_measured_bound(case: str, compared: dict[str, An
 
 def test_every_pixel_graded_transform_has_a_case() -> None:
     bounded = {name for name, m in GRADES.items() if m.mean_abs is not None}
-    bounded -= {"RandomPerspective"}  # its own test gives torchvision the corners it drew
+    # their own tests give torchvision what the port drew (corners; the orders of steps)
+    bounded -= {"RandomPerspective", "RandomPhotometricDistort"}
     assert bounded <= {transform for transform, _ in CASES.values()}
 
 

@@ -18,7 +18,7 @@ from ..build import (
     build_graph,
 )
 from ..model import PortResult, Refusal, TransformCall
-from . import affine, auto_aug, color, erasing, geometry, perspective, tensor
+from . import affine, auto_aug, color, erasing, geometry, perspective, photometric, tensor
 from .grades import grade
 
 
@@ -92,6 +92,7 @@ MAPPING = LibraryMapping(
         "RandomSolarize": color.random_solarize,
         "RandomEqualize": color.random_equalize,
         "RandomAutocontrast": color.random_autocontrast,
+        "RandomPhotometricDistort": photometric.random_photometric_distort,
         "RandomErasing": erasing.random_erasing,
         "ToTensor": tensor.to_tensor,
         "PILToTensor": tensor.to_image,
@@ -152,6 +153,7 @@ EXAMPLES: dict[str, str] = {
     "RandomSolarize": "RandomSolarize(192)",
     "RandomEqualize": "RandomEqualize()",
     "RandomAutocontrast": "RandomAutocontrast()",
+    "RandomPhotometricDistort": "RandomPhotometricDistort()",
     "RandomErasing": "ToTensor(), T.RandomErasing()",
     "ToTensor": "ToTensor()",
     "PILToTensor": "PILToTensor()",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...spec import Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
@@ -42,43 +44,60 @@ def color_jitter(call: TransformCall, context: PortContext) -> Grade:
     if context.state.get("layout", "HWC") != "HWC":
         raise Refuse("ColorJitter on a float tensor is not ported (fix: put it before ToTensor)")
     if ranges["brightness"]:
-        context.add(
-            "brightness", "brightness_contrast", {"brightness": draw("b", *ranges["brightness"])}
-        )
-    if ranges["contrast"]:
-        gray = context.add(
-            "contrast_gray",
-            "color_space_conversion",
-            {"image_type": "RGB", "output_type": "GRAY"},
-            inputs=(context.image,),
-            image=False,
-        )
-        as_float = context.add(
-            "contrast_gray_float", "cast", {"dtype": "FLOAT"}, inputs=(gray,), image=False
-        )
-        mean = context.add(
-            "contrast_centre", "reductions.mean", {}, inputs=(as_float,), image=False
-        )
-        context.add(
-            "contrast",
-            "brightness_contrast",
-            {"contrast": draw("c", *ranges["contrast"]), "contrast_center": mean},
-        )
+        brightness(context, draw("b", *ranges["brightness"]))
+    contrast_range = ranges["contrast"]
+    if contrast_range:
+        contrast(context, lambda: draw("c", *contrast_range))
     if ranges["saturation"]:
-        context.add("saturation", "color_twist", {"saturation": draw("s", *ranges["saturation"])})
+        saturation(context, draw("s", *ranges["saturation"]))
     if hue is not None:
-        factor: Ref | float = hue[0]
-        if hue[0] != hue[1]:
-            factor = context.add(
-                "hue_draw", "random.uniform", {"range": list(hue)}, image=False, seed=True
-            )
-        hue_shift(context, factor)
+        hue_step(context, hue)
     parts = [name for name, found in ranges.items() if found] + (["hue"] if hue else [])
     if not parts:
         return Grade("exact", ("Changes nothing: no factor is set.",))
     if len(parts) == 1:  # no order to differ in; hue differs by a few levels on rare ties
         return Grade("approximate" if parts == ["hue"] else "exact", (ONE_FACTOR,))
     return grade(call.name, factors=len(parts))
+
+
+def brightness(context: PortContext, factor: object) -> Ref:
+    """torchvision's adjust_brightness: the image times `factor`."""
+    return context.add("brightness", "brightness_contrast", {"brightness": factor})
+
+
+def contrast(context: PortContext, factor: Callable[[], object]) -> Ref:
+    """torchvision's adjust_contrast: centred on the grey mean of the image as it is here; the
+    factor is made once the mean's nodes are (its seed follows them)."""
+    gray = context.add(
+        "contrast_gray",
+        "color_space_conversion",
+        {"image_type": "RGB", "output_type": "GRAY"},
+        inputs=(context.image,),
+        image=False,
+    )
+    as_float = context.add(
+        "contrast_gray_float", "cast", {"dtype": "FLOAT"}, inputs=(gray,), image=False
+    )
+    mean = context.add("contrast_centre", "reductions.mean", {}, inputs=(as_float,), image=False)
+    return context.add(
+        "contrast", "brightness_contrast", {"contrast": factor(), "contrast_center": mean}
+    )
+
+
+def saturation(context: PortContext, factor: object) -> Ref:
+    """torchvision's adjust_saturation: a blend with the grey image."""
+    return context.add("saturation", "color_twist", {"saturation": factor})
+
+
+def hue_step(context: PortContext, hue: tuple[float, float]) -> list[Ref]:
+    """torchvision's adjust_hue with a factor drawn from `hue` (PIL's 8-bit HSV); returns the
+    nodes that make the image (the rest compute on every sample)."""
+    factor: Ref | float = hue[0]
+    if hue[0] != hue[1]:
+        factor = context.add(
+            "hue_draw", "random.uniform", {"range": list(hue)}, image=False, seed=True
+        )
+    return hue_shift(context, factor)
 
 
 def _gray(context: PortContext, channels: int, name: str) -> None:

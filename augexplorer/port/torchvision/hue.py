@@ -10,31 +10,23 @@ under the transform's conditions.
 
 from __future__ import annotations
 
-from ...expressions.nodes import expression
 from ...spec import Ref
 from ..build import PortContext
+from .expression_steps import helper, image_from
 
 R, G, B = "{f}[:, :, 0]", "{f}[:, :, 1]", "{f}[:, :, 2]"
 
 
-def _node(context: PortContext, base: str, text: str) -> Ref:
-    node = expression(context.fresh_id(base), text)
-    context.nodes.append(node)
-    context._current.append(node)
-    context.helpers.add(node.id)
-    return Ref(node.id)
-
-
-def hue_shift(context: PortContext, factor: Ref | float) -> None:
+def hue_shift(context: PortContext, factor: Ref | float) -> list[Ref]:
     """Shift the image's hue by `factor` (torchvision's, -0.5..0.5; a per-sample draw or a
-    number) as torchvision does on PIL images."""
+    number) as torchvision does on PIL images; returns the steps that make the image."""
     image = context.image
     f = context.add("hue_float", "cast", {"dtype": "FLOAT"}, inputs=(image,), image=False).node
     r, g, b = (c.format(f=f) for c in (R, G, B))
-    mx = _node(context, "hue_max", f"math.max({r}, math.max({g}, {b}))").node
-    mn = _node(context, "hue_min", f"math.min({r}, math.min({g}, {b}))").node
+    mx = helper(context, "hue_max", f"math.max({r}, math.max({g}, {b}))").node
+    mn = helper(context, "hue_min", f"math.min({r}, math.min({g}, {b}))").node
     spread = f"math.max({mx} - {mn}, 1.0)"
-    raw = _node(
+    raw = helper(
         context,
         "hue_raw",
         f"({r} == {mx}) * ({g} - {b}) / {spread}"
@@ -42,13 +34,13 @@ def hue_shift(context: PortContext, factor: Ref | float) -> None:
         f" + (({r} != {mx}) & ({g} != {mx})) * (4.0 + ({r} - {g}) / {spread})",
     ).node
     turn = f"({raw} / 6.0 + 1.0)"
-    hue = _node(
+    hue = helper(
         context,
         "hue_h",
         f"math.clamp(math.floor(({turn} - math.floor({turn})) * 255.0), 0.0, 255.0)"
         f" * ({mx} > {mn})",
     ).node
-    saturation = _node(
+    saturation = helper(
         context,
         "hue_s",
         f"math.clamp(math.floor(({mx} - {mn}) / math.max({mx}, 1.0) * 255.0), 0.0, 255.0)"
@@ -57,7 +49,7 @@ def hue_shift(context: PortContext, factor: Ref | float) -> None:
     if isinstance(factor, Ref):
         # numpy's uint8(hue * 255): truncated toward zero, then wrapped
         t = f"{factor.node} * 255.0"
-        shift = _node(
+        shift = helper(
             context,
             "hue_shift",
             f"math.floor({t}) + ({factor.node} < 0) * (math.floor({t}) != {t}) + 256.0",
@@ -65,19 +57,19 @@ def hue_shift(context: PortContext, factor: Ref | float) -> None:
     else:
         shift = str(float((int(factor * 255.0) + 256) % 256))
     total = f"({hue} + {shift})"
-    sextant = _node(
+    sextant = helper(
         context, "hue_sextant", f"({total} - math.floor({total} / 256.0) * 256.0) * 6.0 / 255.0"
     ).node
-    k = _node(
+    k = helper(
         context,
         "hue_k",
         f"math.floor({sextant}) - math.floor(math.floor({sextant}) / 6.0) * 6.0",
     ).node
     frac = f"({sextant} - math.floor({sextant}))"
     fs = f"({saturation} / 255.0)"
-    p = _node(context, "hue_p", f"math.floor({mx} * (1.0 - {fs}) + 0.5)").node
-    q = _node(context, "hue_q", f"math.floor({mx} * (1.0 - {fs} * {frac}) + 0.5)").node
-    t_ = _node(context, "hue_t", f"math.floor({mx} * (1.0 - {fs} * (1.0 - {frac})) + 0.5)").node
+    p = helper(context, "hue_p", f"math.floor({mx} * (1.0 - {fs}) + 0.5)").node
+    q = helper(context, "hue_q", f"math.floor({mx} * (1.0 - {fs} * {frac}) + 0.5)").node
+    t_ = helper(context, "hue_t", f"math.floor({mx} * (1.0 - {fs} * (1.0 - {frac})) + 0.5)").node
     order = {
         "r": (mx, q, p, p, t_, mx),
         "g": (t_, mx, mx, q, p, p),
@@ -86,15 +78,9 @@ def hue_shift(context: PortContext, factor: Ref | float) -> None:
     channels = []
     for name, picks in order.items():
         text = " + ".join(f"({k} == {i}) * {pick}" for i, pick in enumerate(picks))
-        channels.append(_node(context, f"hue_{name}", text))
+        channels.append(helper(context, f"hue_{name}", text))
     stacked = context.add("hue_rgb", "stack", {"axis": 2}, inputs=tuple(channels), image=False)
     as_bytes = context.add(
         "hue_rgb_uint8", "cast", {"dtype": "UINT8"}, inputs=(stacked,), image=False
     )
-    # the steps that run under the transform's conditions: the first reads the image first, so
-    # the image passes through where they do not run
-    node = expression(context.fresh_id("hue"), f"0 * {image.node} + {as_bytes.node}")
-    context.nodes.append(node)
-    context._current.append(node)
-    context.image = Ref(node.id)
-    context.add("hue_shifted", "cast", {"dtype": "UINT8"})  # the sum above is int32
+    return image_from(context, as_bytes, "hue", "hue_shifted")
