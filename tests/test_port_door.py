@@ -159,3 +159,41 @@ def test_a_custom_object_is_refused_with_the_fix() -> None:
 
     with pytest.raises(ReadRefused, match="not a torchvision or albumentations transform"):
         port_object(object())
+
+
+def test_import_warns_where_a_transform_left_out_was_the_one_fixing_the_size(
+    tmp_path: Path,
+) -> None:
+    """albumentations 1.x's RandomResizedCrop(224, 224) is refused under 2.x: the graph ports,
+    and training's loader would fail on its first batch of several sizes."""
+    from augexplorer.port.door import port_file
+    from augexplorer.port.uneven_sizes import uneven_sizes
+
+    path = tmp_path / "train.py"
+    crop = "A.RandomResizedCrop(224, 224)"
+    path.write_text(f"import albumentations as A\nt = A.Compose([{crop}, A.HorizontalFlip()])\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "augexplorer", "import", str(path), "-o", str(tmp_path / "g.json")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+    )
+    assert done.returncode == 0, done.stderr
+    warning = [line for line in done.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warning) == 1, done.stderr
+    assert "with RandomResizedCrop(224, 224) left out" in warning[0]
+    assert "shapes in a batch of the bundled photos" in warning[0]
+    assert "fix: end the graph with a node that gives every image one size" in warning[0]
+    # the size fixed as 2.x takes it: nothing left out, nothing to warn of
+    path.write_text(
+        "import albumentations as A\nt = A.Compose([A.RandomResizedCrop((224, 224))])\n"
+    )
+    assert uneven_sizes(port_file(path)) is None
+    # something else left out while a later crop fixes the size: nothing to warn of either
+    path.write_text(
+        "import albumentations as A\n"
+        "t = A.Compose([A.RandomResizedCrop(224, 224), A.CenterCrop(100, 120)])\n"
+    )
+    fixed = port_file(path)
+    assert fixed.refusals and uneven_sizes(fixed) is None

@@ -119,6 +119,7 @@ def _ported(args: argparse.Namespace, params: dict[str, Any], output: Path) -> b
     any other file."""
     from ..port.door import is_port_file, port_file
     from ..port.model import transforms
+    from ..port.uneven_sizes import uneven_sizes
     from ..spec import save
 
     module = Path(args.module)
@@ -150,6 +151,9 @@ def _ported(args: argparse.Namespace, params: dict[str, Any], output: Path) -> b
         f"wrote {path} ({len(result.spec.nodes)} nodes; {transforms(ported)} ported, "
         f"{result.transforms_not_ported} not)"
     )
+    uneven = uneven_sizes(result)
+    if uneven is not None:
+        print(f"warning: {uneven}", file=sys.stderr)
     return True
 
 

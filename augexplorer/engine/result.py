@@ -96,10 +96,10 @@ class RunResult:
     def layout(self, ref: Ref | str) -> str:
         return str(self.output(ref).layout() or "")
 
-    def shapes_differ(self) -> str | None:
-        """Where the graph's images differ in shape within this batch, what that means for
-        training (the exported loader hands PyTorch each batch as one tensor, and fails on
-        them) and the fix; None where every output image has one shape."""
+    def shapes_differ(self, batch: str = "this batch") -> str | None:
+        """Where the graph's images differ in shape within this batch (said as `batch`), what
+        that means for training (the exported loader hands PyTorch each batch as one tensor,
+        and fails on them) and the fix; None where every output image has one shape."""
         for name, ref in self.plan.outputs.items():
             layout = self.layout(ref)
             if "H" not in layout or "W" not in layout:
@@ -109,7 +109,7 @@ class RunResult:
                 shown = ", ".join("x".join(map(str, shape)) for shape in shapes[:3])
                 more = f" and {len(shapes) - 3} more" if len(shapes) > 3 else ""
                 return (
-                    f"the {name} leave '{ref.node}' in {len(shapes)} shapes in this batch "
+                    f"the {name} leave '{ref.node}' in {len(shapes)} shapes in {batch} "
                     f"({layout} {shown}{more}), and training's loader hands PyTorch a batch as "
                     "one tensor of one shape, so it fails on them (fix: end the graph with a "
                     "node that gives every image one size: a crop, a resize with both "
