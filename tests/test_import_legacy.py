@@ -561,3 +561,78 @@ def test_a_pipeline_subclass_built_only_in_main_is_built_with_its_parameters(
     assert graph.name == "hybrid_train_pipe" and graph.batch_size == 4
     assert graph == import_graph(built_here, run_file=True)
     assert_same_batch(graph, run_once(built(built_here)))
+
+
+OPS_CASTS = """
+from nvidia.dali.pipeline import Pipeline
+import nvidia.dali.ops as ops
+import nvidia.dali.types as types
+
+
+class CastPipe(Pipeline):
+    def __init__(self, batch_size, num_threads, device_id):
+        super().__init__(batch_size, num_threads, device_id, seed=5)
+        self.input = ops.FileReader(file_root="{root}", random_shuffle=False)
+        self.decode = ops.ImageDecoder(device="cpu", output_type=types.RGB)
+        self.resize = ops.Resize(resize_x=64, resize_y=64)
+        self.coin = ops.CoinFlip(probability=0.5)
+        self.to_float = ops.Cast(dtype=types.FLOAT)
+        self.to_uint8 = ops.Cast(dtype=types.UINT8)
+        self.to_int64 = ops.Cast(dtype=types.INT64)
+
+    def define_graph(self):
+        jpegs, labels = self.input()
+        images = self.to_float(self.resize(self.decode(jpegs)))
+        weight = self.to_float(self.coin())
+        images = self.to_uint8(images * (1.0 - 0.5 * weight))
+        return images, self.to_int64(labels)
+
+
+pipe = CastPipe(4, 1, None)
+"""
+
+
+def test_casts_of_labels_and_draws_import_to_the_original_outputs(tmp_path: Path) -> None:
+    """labels.cast(INT64) for PyTorch was imported, then refused by every run ("cast takes
+    HWC/CHW/HW images; here there are labels")."""
+    source = write(tmp_path, "casts.py", OPS_CASTS)
+    graph = import_graph(source, run_file=True)
+    labels = session_batch(graph)[1]
+    assert labels[0].dtype == np.int64
+    assert_same_batch(graph, run_once(built(source)))
+
+
+OPS_FILTERED = """
+from nvidia.dali.pipeline import Pipeline
+import nvidia.dali.ops as ops
+
+
+class FilteredPipe(Pipeline):
+    def __init__(self, batch_size, num_threads, device_id):
+        super().__init__(batch_size, num_threads, device_id, seed=12)
+        self.input = ops.readers.File(file_root="{root}", file_filters=["a*.jpg"])
+        self.decode = ops.decoders.Image(device="cpu")
+
+    def define_graph(self):
+        jpegs, labels = self.input()
+        return self.decode(jpegs), labels
+
+
+pipe = FilteredPipe(2, 1, None)
+"""
+
+
+def test_a_folder_readers_file_filters_are_refused_not_ignored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The explorer gives DALI the folder's files, and DALI applies file_filters only to a
+    file_root it lists itself: the graph read every image where the original read some."""
+    from augexplorer.errors import GraphInvalid
+
+    source = write(tmp_path, "filtered.py", OPS_FILTERED)
+    out = tmp_path / "filtered.json"
+    assert main(["import", str(source), "--run-file", "-o", str(out)]) == 0
+    said = capsys.readouterr().err
+    assert "does not run here yet" in said and "'file_filters' is not applied to a folder" in said
+    with pytest.raises(GraphInvalid, match=r"reader_args\.file_filters.*fix: read the files"):
+        Session(load(out), device_id=None)

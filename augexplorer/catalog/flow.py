@@ -160,7 +160,7 @@ def place(
             )
         note = f"placed after {decoder}: {anchor} gives encoded files"
         anchor = decoder
-    reason = refusal(info, data[anchor])
+    reason = refusal(info, data[anchor], placing=True)
     if reason is not None:
         return Placement(op_name, anchor, reason)
     need = size_needed_after(spec, anchor)

@@ -52,6 +52,10 @@ UINT8_ONLY = frozenset(
 NOT_IMAGE_STEPS = frozenset({"debayer", "multi_paste", "experimental.remap", "optical_flow"})
 # Operators that read whatever they are given.
 ANY_INPUT = frozenset({"python_function", "copy"})
+# Image steps that convert any data, not only images (labels to int64 for PyTorch, a coin to a
+# float weight): they take an image where the picker places them, and anything else where a
+# graph (an imported pipeline) gives them that; they keep its kind.
+ANY_DATA_TOO = frozenset({"cast"})
 
 
 @dataclass(frozen=True)
@@ -132,8 +136,9 @@ def is_image_step(op: OpInfo) -> bool:
     return found is not None and found.kind == "image" and op.name not in AUTO_AUG_OPS
 
 
-def refusal(op: OpInfo, data: Data) -> str | None:
-    """Why `op` cannot read `data` (None: it can)."""
+def refusal(op: OpInfo, data: Data, *, placing: bool = False) -> str | None:
+    """Why `op` cannot read `data` (None: it can); `placing`: as the picker places it, an image
+    step (a cast converts labels in a graph, but the picker offers it on images only)."""
     want = takes(op)
     if want is None:
         return f"{op.name} does not read images (it is not an image step)"
@@ -141,6 +146,8 @@ def refusal(op: OpInfo, data: Data) -> str | None:
     if want.kind == "any" or data.kind == "any" or (want.kind == data.kind == "encoded"):
         return None
     if op.name.startswith("random."):  # a draw reads only its input's shape (shape_like)
+        return None
+    if op.name in ANY_DATA_TOO and data.kind != "image" and not placing:
         return None
     if want.kind != data.kind:
         return f"{op.name} takes {want.describe()}; here there are {data.describe()}"
@@ -171,6 +178,8 @@ def output_of(op: OpInfo | None, args: Mapping[str, Any], data: Data | None) -> 
         return data if data is not None and name == "copy" else Data("any")
     if name in AUTO_AUG_OPS:  # a policy keeps its images' layout, size and type
         return data if data is not None and data.kind == "image" else Data("other")
+    if name in ANY_DATA_TOO and data is not None and data.kind != "image":
+        return Data(data.kind)  # labels cast to int64 are labels still
     if not is_image_step(op) or data is None or data.kind != "image":
         return Data("other")
     layout, dtype = data.layout, data.dtype

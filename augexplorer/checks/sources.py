@@ -44,6 +44,11 @@ def check_source(ctx: CheckContext, source: Source) -> None:
     ctx.calls[source.id] = source_call(source)
 
 
+# readers.file arguments that choose the files of a folder, which the explorer lists itself
+# (augexplorer.folder_listing) and hands the reader as files=, where DALI does not apply them.
+FOLDER_LISTS_ITSELF = frozenset({"file_filters", "case_sensitive_filter"})
+
+
 def _check_reader_args(ctx: CheckContext, source: Source) -> None:
     """The reader's other arguments: constants of the reader's schema, none of them one the
     source holds itself."""
@@ -60,6 +65,17 @@ def _check_reader_args(ctx: CheckContext, source: Source) -> None:
         return
     reader = reader_of(source.kind)
     owned = owned_by_source(source.kind)
+    if source.kind == "folder":
+        for name in FOLDER_LISTS_ITSELF.intersection(source.reader_args):
+            ctx.problem(
+                f"{reader}'s {name!r} is not applied to a folder here: the explorer and the "
+                "exported module list the class folders themselves and give DALI the files, and "
+                "DALI ignores the filters then, so every image of the folder would be read",
+                source.id,
+                f"reader_args.{name}",
+                fix="read the files you want from a file list (one 'path label' a line), or "
+                "move them into a folder of their own; then remove the filter",
+            )
     info = ctx.catalog.get(reader)
     assert info is not None, f"{reader} is not in the catalog"
     for name, value in source.reader_args.items():

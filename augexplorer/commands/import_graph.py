@@ -110,7 +110,28 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {list_path} (what the code lists for source {source_id!r})")
     path = save(spec, output, overwrite=args.overwrite)
     print(f"wrote {path} ({len(spec.nodes)} nodes)")
+    problems = _problems(spec)
+    if problems is not None:
+        print(
+            f"warning: {path} holds the pipeline as written, but does not run here yet: "
+            f"{problems} (open it in the panel to fix it there, or edit the file)",
+            file=sys.stderr,
+        )
     return 0
+
+
+def _problems(spec: Any) -> str | None:
+    """Why the imported graph does not validate (what a run, an export or the panel would say
+    first), or None."""
+    from ..catalog import load_catalog
+    from ..errors import GraphInvalid
+    from ..validate import validate
+
+    try:
+        validate(spec, load_catalog())
+    except GraphInvalid as invalid:
+        return str(invalid)
+    return None
 
 
 def _ported(args: argparse.Namespace, params: dict[str, Any], output: Path) -> bool:
