@@ -237,9 +237,9 @@ def _empty_classes_note(empty: Sequence[tuple[int, str]]) -> list[str]:
     which = "class folder holds" if len(empty) == 1 else "class folders hold"
     return [
         f"{len(empty)} {which} no image read, and still take{'s' if len(empty) == 1 else ''} "
-        f"a label: {named}{more} (DALI's reader and the exported module number every class "
-        "folder in sorted order; torchvision's ImageFolder refuses an empty class; fix: remove "
-        "the folder or fill it)"
+        f"a label: {named}{more} (the exported module numbers every class folder but hidden ones "
+        "in sorted order, as DALI's reader numbers folders; torchvision's ImageFolder refuses "
+        "an empty class; fix: remove the folder or fill it)"
     ]
 
 

@@ -43,7 +43,10 @@ HIDDEN_NAMES = ("__MACOSX",)
 EntryKind = Literal["folder", "file", "loop", "broken", "other"]
 
 BESIDE_CLASSES = "an image beside the class folders is in no class; move it into one to use it"
-HIDDEN_FOLDER = "a hidden folder is not a class"
+HIDDEN_FOLDER = (
+    "a hidden folder is not a class, here or in the exported module (DALI's own "
+    "readers.file(file_root=...) counts it as one, and numbers the classes after it one higher)"
+)
 NESTED_FOLDER = "folders inside a class folder are not searched, as DALI reads classes"
 HIDDEN_IMAGE = "a hidden file is not an image of its class"
 

@@ -636,3 +636,23 @@ def test_a_folder_readers_file_filters_are_refused_not_ignored(
     assert "does not run here yet" in said and "'file_filters' is not applied to a folder" in said
     with pytest.raises(GraphInvalid, match=r"reader_args\.file_filters.*fix: read the files"):
         Session(load(out), device_id=None)
+
+
+def test_a_hidden_folder_dalis_reader_counts_as_a_class_is_said_at_import(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DALI's readers.file numbers '.ipynb_checkpoints' as class 0; the explorer and the
+    exported module do not, so every label after it differs from the original pipeline's."""
+    import shutil
+
+    root = tmp_path / "photos"
+    shutil.copytree(samples_dir(), root)
+    (root / ".ipynb_checkpoints").mkdir()
+    shutil.copy(next(samples_dir().glob("food/*.jpg")), root / ".ipynb_checkpoints")
+    source = tmp_path / "plain.py"
+    source.write_text(OPS_FILTERED.replace(', file_filters=["a*.jpg"]', "").format(root=root))
+    assert main(["import", str(source), "--run-file", "-o", str(tmp_path / "plain.json")]) == 0
+    notes = [line for line in capsys.readouterr().err.splitlines() if line.startswith("note:")]
+    assert any(
+        ".ipynb_checkpoints" in line and "DALI's own readers.file" in line for line in notes
+    ), notes

@@ -110,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {list_path} (what the code lists for source {source_id!r})")
     path = save(spec, output, overwrite=args.overwrite)
     print(f"wrote {path} ({len(spec.nodes)} nodes)")
+    for line in _folder_notes(spec):
+        print(f"note: {line}", file=sys.stderr)
     problems = _problems(spec)
     if problems is not None:
         print(
@@ -118,6 +120,25 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+def _folder_notes(spec: Any) -> list[str]:
+    """What the folder rule leaves out of the folders the code reads with readers.file, where
+    DALI's own reader would read it (a hidden folder is a class there: the labels after it
+    differ from the original pipeline's)."""
+    from ..data import open_source
+    from ..errors import AugExplorerError
+
+    lines = []
+    for source in spec.sources():
+        if source.kind != "folder":
+            continue
+        try:
+            data = open_source(source, check_all=False)
+        except AugExplorerError:
+            continue  # the warning below, or a run, says why it cannot be read
+        lines += [f"{source.path}: {note}" for note in data.notes()]
+    return lines
 
 
 def _problems(spec: Any) -> str | None:
