@@ -187,6 +187,15 @@ REFUSALS = {
         "images = fn.python_function(images, function=lambda x: x)",
         ["fn.python_function (a Python callback)", "line 10", "python_function node"],
     ),
+    "another_reader": (
+        "extra = fn.readers.numpy(file_root='.', files=['none.npy'])\n"
+        "images = fn.cat(images, extra, axis=0)",
+        [
+            "fn.readers.numpy (a reader of a format the explorer does not read",
+            "line 10",
+            "read them with fn.readers.file",
+        ],
+    ),
     "external_source": (
         "extra = fn.external_source(source=lambda: [np.zeros((2, 2, 3), np.uint8)] * 2)\n"
         "images = fn.cat(images, extra, axis=0)",

@@ -656,3 +656,36 @@ def test_a_hidden_folder_dalis_reader_counts_as_a_class_is_said_at_import(
     assert any(
         ".ipynb_checkpoints" in line and "DALI's own readers.file" in line for line in notes
     ), notes
+
+
+OPS_CALLBACK = """
+from nvidia.dali.pipeline import Pipeline
+import nvidia.dali.ops as ops
+
+
+class CallbackPipe(Pipeline):
+    def __init__(self, batch_size, num_threads, device_id):
+        super().__init__(batch_size, num_threads, device_id, seed=12, exec_async=False,
+                         exec_pipelined=False)
+        self.input = ops.FileReader(file_root="{root}")
+        self.decode = ops.ImageDecoder(device="cpu")
+        self.cutout = ops.PythonFunction(function=lambda image: image)
+
+    def define_graph(self):
+        jpegs, labels = self.input()
+        return self.cutout(self.decode(jpegs)), labels
+
+
+pipe = CallbackPipe(2, 1, None)
+"""
+
+
+def test_an_ops_python_function_is_refused_in_the_users_terms(tmp_path: Path) -> None:
+    """DALI cannot serialize it, and its assert ("spec.GetSchema().IsSerializable()") was the
+    whole message."""
+    source = write(tmp_path, "callback.py", OPS_CALLBACK)
+    with pytest.raises(ImportRefused) as refused:
+        import_graph(source, run_file=True)
+    said = str(refused.value)
+    assert "ops.PythonFunction (a Python callback) at line 16 of" in said, said
+    assert "IsSerializable" not in said and "fix: import the pipeline without it" in said

@@ -306,12 +306,12 @@ def import_pipeline(
     try:
         data = pipeline.serialize()
     except Exception as error:  # DALI raises RuntimeError for python_function and friends
-        if "python_function" in str(error):
+        callback = next((n for n in ("python_function", "PythonFunction") if n in str(error)), None)
+        if callback is not None:
             from .refusals import python_function_place, refusal_text
 
             raise ImportRefused(
-                f"pipeline {name!r}: "
-                + refusal_text("python_function", python_function_place(pipeline))
+                f"pipeline {name!r}: " + refusal_text(callback, python_function_place(pipeline))
             ) from None
         raise ImportRefused(
             f"pipeline {name!r} cannot be serialized by DALI, so it cannot be imported: {error}"

@@ -36,6 +36,10 @@ _PYTHON_FIX = (
 )
 
 
+# The readers a graph's sources stand for; any other reader is a format the explorer cannot read.
+READ_AS_SOURCES = frozenset({"readers.file", "readers.coco"})
+
+
 @dataclass(frozen=True)
 class Construct:
     """What a refused operator is, as the user wrote it, and what to do instead."""
@@ -52,6 +56,15 @@ def construct(op: OpRecord, fn_name: str) -> Construct | None:
         return Construct("fn.external_source (data fed from a Python callback)", _SOURCE_FIX)
     if op.schema in ("PythonFunction", "DLTensorPythonFunction"):
         return Construct("fn.python_function (a Python callback)", _PYTHON_FIX)
+    is_reader = fn_name.split(".")[-2:-1] == ["readers"] or op.schema.endswith("Reader")
+    if is_reader and fn_name not in READ_AS_SOURCES:
+        shown = f"fn.{fn_name}" if not fn_name.startswith("_") else op.schema.lstrip("_")
+        return Construct(
+            f"{shown} (a reader of a format the explorer does not read: it reads image "
+            "folders, file lists, COCO and YOLO)",
+            "write the images out as files in class folders or a file list, read them with "
+            "fn.readers.file, and import that",
+        )
     return None
 
 
@@ -133,9 +146,11 @@ def refusal_at(construct_: Construct, place: str) -> str:
 
 
 def refusal_text(kind: str, place: str) -> str:
-    """The refusal of a construct DALI cannot even serialize (``"python_function"``)."""
-    assert kind == "python_function", kind
-    return refusal_at(Construct("fn.python_function (a Python callback)", _PYTHON_FIX), place)
+    """The refusal of a construct DALI cannot even serialize: a Python callback, by the name
+    DALI's error gives it (``"python_function"``, or ``"PythonFunction"`` of the ops API)."""
+    assert kind in ("python_function", "PythonFunction"), kind
+    call = "fn.python_function" if kind == "python_function" else "ops.PythonFunction"
+    return refusal_at(Construct(f"{call} (a Python callback)", _PYTHON_FIX), place)
 
 
 def origin_frames(op: OpRecord) -> list[tuple[str, int, str, str]]:
