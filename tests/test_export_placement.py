@@ -87,11 +87,12 @@ def test_a_cpu_only_graph_says_so_whatever_the_device() -> None:
     assert call_device(source, "decode") is None and call_device(source, "flip") is None
 
 
-def test_a_gpu_only_operator_is_named_as_staying_on_the_gpu() -> None:
+def test_a_gpu_only_operator_is_named_as_needing_the_gpu() -> None:
     spec = preset("basic").insert_after("flip", Node("blur", "experimental.median_blur"))
     doc = pipeline_doc(spec)
     assert (
-        'With device="cpu" the others run on the CPU; GPU-only operators stay on the GPU: blur.'
+        'GPU-only operators (blur) have no CPU backend: with device="cpu" the pipeline refuses '
+        "to run, saying so."
     ) in doc
     assert call_device(generate(spec), "blur") == '"gpu"'
 

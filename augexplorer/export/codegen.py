@@ -55,7 +55,7 @@ from .expression_source import math_import
 from .expression_source import source as expression_source
 from .fusion import FUSE_MODES, FuseMode, fuse_decoders
 from .literals import ENUM_TYPES, dotted, enum_member, identifier, is_plain, literal
-from .placement import device_doc, device_expression
+from .placement import device_doc, device_expression, gpu_only_check
 from .port_note import port_note
 from .schedule_source import NUMPY_TYPES, ScheduledArguments, scheduled_arguments
 from .starting_note import starting_note
@@ -376,7 +376,8 @@ class _Writer:
                 else "@pipeline_def"
             ),
             "data_params": "arrays" if self.arrays else "files, labels",
-            "decoder_device": (
+            "decoder_device": gpu_only_check(self.steps)
+            + (
                 '    decoder_device = "mixed" if device == "gpu" else "cpu"\n' if uses_mixed else ""
             ),
             "device_doc": device_doc(self.steps),

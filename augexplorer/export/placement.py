@@ -54,12 +54,30 @@ def device_doc(steps: Sequence[Step], width: int = 92) -> str:
         text = _split(places)
     if places["gpu"]:
         text += (
-            ' With device="cpu" the others run on the CPU; GPU-only operators stay on the GPU: '
-            f"{_names(places['gpu'])}."
+            f" GPU-only operators ({_names(places['gpu'])}) have no CPU backend: with "
+            'device="cpu" the pipeline refuses to run, saying so.'
         )
     else:
         text += ' With device="cpu" every operator runs on the CPU.'
     return "\n    ".join(textwrap.wrap(text, width))
+
+
+def gpu_only_check(steps: Sequence[Step]) -> str:
+    """The pipeline function's first lines where the graph holds GPU-only operators: with
+    device="cpu" (device_id None) DALI could not run them, and its own error ("input 0 for gpu
+    operator ... is stored on incompatible device cpu") names neither the cause nor a fix."""
+    names = [step.origin for step in steps if step.role == "node" and placement(step) == "gpu"]
+    if not names:
+        return ""
+    named = ", ".join(dict.fromkeys(names))
+    message = (
+        f"{named} run{'s' if len(set(names)) == 1 else ''} only on the GPU, so device='cpu' "
+        "cannot run this graph (fix: device='gpu' on a machine with a GPU, or remove "
+        f"{'it' if len(set(names)) == 1 else 'them'} from the graph in augexplorer)"
+    )
+    pieces = textwrap.wrap(message, 80, drop_whitespace=False)
+    lines = "".join(f"            {literal(piece)}\n" for piece in pieces)
+    return f'    if device == "cpu":\n        raise ValueError(\n{lines}        )\n'
 
 
 def _all_on_gpu(places: dict[str, list[str]]) -> str:
