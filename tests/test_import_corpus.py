@@ -187,6 +187,11 @@ REFUSALS = {
         "images = fn.python_function(images, function=lambda x: x)",
         ["fn.python_function (a Python callback)", "line 10", "python_function node"],
     ),
+    "fed_values": (
+        "angle = fn.external_source(source=lambda: [np.float32(5.0)] * 2, batch=True)\n"
+        "images = fn.rotate(images, angle=angle)",
+        ["fn.external_source (values fed from Python", "line 10", "fn.random.uniform("],
+    ),
     "another_reader": (
         "extra = fn.readers.numpy(file_root='.', files=['none.npy'])\n"
         "images = fn.cat(images, extra, axis=0)",

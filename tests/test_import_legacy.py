@@ -689,3 +689,20 @@ def test_an_ops_python_function_is_refused_in_the_users_terms(tmp_path: Path) ->
     said = str(refused.value)
     assert "ops.PythonFunction (a Python callback) at line 16 of" in said, said
     assert "IsSerializable" not in said and "fix: import the pipeline without it" in said
+
+
+def test_an_operator_dali_removed_is_named_with_what_to_write(tmp_path: Path) -> None:
+    source = tmp_path / "removed.py"
+    source.write_text(
+        "import nvidia.dali.ops as ops\n"
+        "decode = ops.nvJPEGDecoder(device='mixed')\n"
+        "normalize = ops.NormalizePermute()\n"
+    )
+    with pytest.raises(ImportRefused) as refused:
+        import_graph(source, run_file=True)
+    said = str(refused.value)
+    assert "running it failed at line 2: AttributeError" in said
+    assert (
+        'fix: ops.nvJPEGDecoder was removed from DALI; write ops.decoders.Image(device="mixed")'
+        in said
+    )

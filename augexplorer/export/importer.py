@@ -261,11 +261,42 @@ def _run(path: Path) -> dict[str, Any]:
         ]
         where = f" at line {lines[-1]}" if lines else ""
         message = str(error).strip().splitlines()
+        removed = removed_operator(error)
+        fix = (
+            f"ops.{removed[0]} was removed from DALI; write {removed[1]}"
+            if removed
+            else f"make the file run on its own, python {path.name}, then import it again"
+        )
         raise ImportRefused(
             f"{path}: running it failed{where}: {type(error).__name__}"
-            f"{': ' + message[0] if message else ''} (fix: make the file run on its own, "
-            f"python {path.name}, then import it again)"
+            f"{': ' + message[0] if message else ''} (fix: {fix})"
         ) from None
+
+
+# Operators of DALI's early ops API that later versions removed (not kept as aliases, unlike
+# ImageDecoder or FileReader), and what to write instead.
+REMOVED_OPS = {
+    **{
+        f"nvJPEGDecoder{kind}": f'ops.decoders.Image{kind}(device="mixed")'
+        for kind in ("", "Crop", "RandomCrop", "Slice")
+    },
+    **{
+        f"HostDecoder{kind}": f'ops.decoders.Image{kind}(device="cpu")'
+        for kind in ("", "Crop", "RandomCrop", "Slice")
+    },
+    "NormalizePermute": 'ops.CropMirrorNormalize(mean=..., std=..., output_layout="CHW")',
+}
+
+
+def removed_operator(error: BaseException) -> tuple[str, str] | None:
+    """The removed operator an AttributeError of ``nvidia.dali.ops`` names, and its
+    replacement."""
+    name = getattr(error, "name", None)
+    if isinstance(error, AttributeError) and "nvidia.dali.ops" in str(error) and name:
+        replacement = REMOVED_OPS.get(str(name))
+        if replacement is not None:
+            return str(name), replacement
+    return None
 
 
 def pipelines_in(namespace: dict[str, Any]) -> dict[str, Any]:

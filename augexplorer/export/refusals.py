@@ -49,10 +49,17 @@ class Construct:
     why: str = ""  # what stood in the way, when the construct alone does not say
 
 
-def construct(op: OpRecord, fn_name: str) -> Construct | None:
+def construct(op: OpRecord, fn_name: str, *, feeds_arguments: bool = False) -> Construct | None:
     """The user's construct behind `op` (named `fn_name` in ``nvidia.dali.fn``) when it is one
-    the graph cannot carry; None for an ordinary operator."""
+    the graph cannot carry; None for an ordinary operator. `feeds_arguments`: every operator
+    reading it reads it as an argument (values such as angles, not images)."""
     if op.schema in ("ExternalSource", "_ExternalSource"):
+        if feeds_arguments:
+            return Construct(
+                "fn.external_source (values fed from Python, such as angles or factors)",
+                "draw them in the pipeline with an fn.random operator (fn.random.uniform("
+                "range=[-30, 30]) for an angle), or write them as constants",
+            )
         return Construct("fn.external_source (data fed from a Python callback)", _SOURCE_FIX)
     if op.schema in ("PythonFunction", "DLTensorPythonFunction"):
         return Construct("fn.python_function (a Python callback)", _PYTHON_FIX)

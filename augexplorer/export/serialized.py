@@ -197,6 +197,13 @@ class _Converter:
     def _predicate_node_ids(self) -> set[str]:
         return {self.refs[name].node for name in self.predicates if name in self.refs}
 
+    def _feeds_arguments(self, op: OpRecord) -> bool:
+        """Whether every operator that reads `op` reads it as an argument (an angle, a
+        factor), not as data."""
+        outputs = {port.name for port in op.outputs}
+        read = [port for other in self.record.ops for port in other.inputs if port.name in outputs]
+        return bool(read) and all(port.is_argument for port in read)
+
     def _plain_consumers(self, ops: list[OpRecord]) -> dict[str, int]:
         """How many non-conditional operators read each output."""
         counts: dict[str, int] = {}
@@ -248,7 +255,7 @@ class _Converter:
         if self.expressions.handles(op):  # constants, arithmetic, .shape(), subscripts
             self.expressions.convert(op)
             return
-        refused = refusals.construct(op, name)
+        refused = refusals.construct(op, name, feeds_arguments=self._feeds_arguments(op))
         if refused is not None:
             raise ImportRefused(refusals.refusal(refused, op))
         if self.logic.handles(op):  # and, or, not
