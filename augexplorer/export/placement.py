@@ -52,9 +52,10 @@ def device_doc(steps: Sequence[Step], width: int = 92) -> str:
         text = _all_on_gpu(places)
     else:
         text = _split(places)
-    if places["gpu"]:
+    gpu_only = list(dict.fromkeys(_gpu_only(steps)))
+    if gpu_only:
         text += (
-            f" GPU-only operators ({_names(places['gpu'])}) have no CPU backend: with "
+            f" GPU-only operators ({_names(gpu_only)}) have no CPU backend: with "
             'device="cpu" the pipeline refuses to run, saying so.'
         )
     else:
@@ -66,7 +67,7 @@ def gpu_only_check(steps: Sequence[Step]) -> str:
     """The pipeline function's first lines where the graph holds GPU-only operators: with
     device="cpu" (device_id None) DALI could not run them, and its own error ("input 0 for gpu
     operator ... is stored on incompatible device cpu") names neither the cause nor a fix."""
-    names = [step.origin for step in steps if step.role == "node" and placement(step) == "gpu"]
+    names = _gpu_only(steps)
     if not names:
         return ""
     named = ", ".join(dict.fromkeys(names))
@@ -78,6 +79,19 @@ def gpu_only_check(steps: Sequence[Step]) -> str:
     pieces = textwrap.wrap(message, 80, drop_whitespace=False)
     lines = "".join(f"            {literal(piece)}\n" for piece in pieces)
     return f'    if device == "cpu":\n        raise ValueError(\n{lines}        )\n'
+
+
+def _gpu_only(steps: Sequence[Step]) -> list[str]:
+    """The user's nodes of operators with no CPU backend (an expression, which has no catalog
+    entry, runs where its inputs are)."""
+    return [
+        step.origin
+        for step in steps
+        if step.role == "node"
+        and step.info is not None
+        and "cpu" not in step.info.backends
+        and placement(step) == "gpu"
+    ]
 
 
 def _all_on_gpu(places: dict[str, list[str]]) -> str:
