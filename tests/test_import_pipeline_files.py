@@ -228,7 +228,7 @@ def test_a_parameter_without_default_left_out_is_named(
     message = str(refused.value)
     assert str(source) in message and "'simple_pipeline'" in message
     assert "parameter 'root'" in message and "--param root=VALUE" in message
-    assert "root (no default), device='mixed', shuffle=True" in message
+    assert "root (no default), device='cpu' (set), shuffle=True" in message
 
     target = tmp_path / "graph.json"
     assert main(["import", str(source), "-o", str(target), "--run-file"]) == 2

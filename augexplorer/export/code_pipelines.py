@@ -380,22 +380,31 @@ def _check_params(
     parameters = signature.parameters.values()
     takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
     own = {p.name for p in parameters if p.kind in by_name}
-    listing = _describe(signature)
+    listing = _describe(signature, params)
     for key in params:
         if key not in own and key not in pipeline_args and not takes_any:
             raise ImportRefused(
                 f"pipeline {name!r} has no parameter {key!r}; its parameters: {listing} "
                 "(fix: give --param only for those, or Pipeline arguments such as batch_size)"
             )
+    missing = [
+        parameter.name
+        for parameter in parameters
+        if parameter.kind in by_name
+        and parameter.default is inspect.Parameter.empty
+        and parameter.name not in params
+    ]
+    if missing:  # all of them at once, not one a try
+        named = ", ".join(repr(m) for m in missing)
+        flags = " ".join(f"--param {m}=VALUE" for m in missing)
+        values = ", ".join(f"{m!r}: ..." for m in missing)
+        raise ImportRefused(
+            f"pipeline {name!r} needs a value for its parameter{'s' * (len(missing) > 1)} "
+            f"{named}; its parameters: {listing} (fix: {flags}, or params={{{values}}})"
+        )
     for parameter in parameters:
         if parameter.default is not inspect.Parameter.empty or parameter.name in params:
             continue
-        if parameter.kind in by_name:
-            raise ImportRefused(
-                f"pipeline {name!r} needs a value for its parameter {parameter.name!r}; its "
-                f"parameters: {listing} (fix: --param {parameter.name}=VALUE, or "
-                f"params={{{parameter.name!r}: ...}})"
-            )
         if parameter.kind is inspect.Parameter.POSITIONAL_ONLY:
             raise ImportRefused(
                 f"pipeline {name!r} takes {parameter.name!r} only by position, which an import "
@@ -404,10 +413,13 @@ def _check_params(
             )
 
 
-def _describe(signature: inspect.Signature) -> str:
+def _describe(signature: inspect.Signature, given: Mapping[str, Any] | None = None) -> str:
+    """The parameters, each with its default, or the value given or filled in for it."""
     parts = []
     for parameter in signature.parameters.values():
-        if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
+        if given and parameter.name in given:
+            parts.append(f"{parameter.name}={given[parameter.name]!r} (set)")
+        elif parameter.kind is inspect.Parameter.VAR_POSITIONAL:
             parts.append(f"*{parameter.name}")
         elif parameter.kind is inspect.Parameter.VAR_KEYWORD:
             parts.append(f"**{parameter.name}")
