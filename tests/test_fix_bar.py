@@ -144,3 +144,43 @@ def test_an_invalid_graph_on_a_path_that_is_not_there_raises_the_paths_error(
     wrong = preset("basic").set_arg("resize", "resize_shorter", -5.0)
     with pytest.raises(DataError, match="no such folder or file list"):
         Explorer(wrong, tmp_path / "no_such_folder", autosave=None, catalog=catalog)
+
+
+def test_a_graph_opened_invalid_never_shows_the_stand_in_it_opened_on(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    """Previews of another rank or epoch run the last graph that validated: for a graph opened
+    invalid that is the basic preset the panel stands on, which must never show as the user's
+    (nor clear the graph's problems)."""
+    from augexplorer.presets import preset
+
+    wrong = preset("basic").set_arg("resize", "resize_shorter", -5.0)
+    explorer = Explorer(wrong, batch_size=2, autosave=None, catalog=catalog)
+    for preview in (
+        lambda: explorer.controller.preview_rank(1, 2),
+        lambda: explorer.controller.preview_epoch(0),
+        lambda: explorer.controller.next_batch(),
+    ):
+        state = preview()
+        assert state.result is None, "the stand-in's batch was shown"
+        assert state.failure is not None and state.failure.kind == "invalid"
+    explorer.set_arg("resize", "resize_shorter", 256.0)
+    assert explorer.state.ok and explorer.result is not None
+
+
+def test_an_invalid_graph_on_a_folder_with_a_bad_file_opens_saying_the_graphs_problems(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    from augexplorer.presets import preset
+
+    folder = image_folder(tmp_path, "truncated.jpg", good=2)
+    wrong = preset("basic").set_arg("resize", "resize_shorter", -5.0)
+    explorer = Explorer(wrong, folder, batch_size=2, autosave=None, catalog=catalog)
+    failure = explorer.state.failure
+    assert failure is not None and failure.kind == "invalid"
+    assert explorer.spec.sources()[0].path == str(folder)  # the folder asked for stays
+    explorer.set_arg("resize", "resize_shorter", 256.0)  # the graph fixed: the folder's turn
+    failure = explorer.state.failure
+    assert (
+        failure is not None and failure.kind == "data" and "truncated.jpg" in explorer.errors.value
+    )

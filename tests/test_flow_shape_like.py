@@ -31,3 +31,19 @@ def test_a_draw_shaped_like_the_images_is_a_graph_that_runs(catalog: Catalog) ->
     validate(spec)
     images = Session(spec, device_id=None).run().arrays(spec.outputs["images"])
     assert images[0].shape[-1] == 3 and float(np.std(images[0])) > 0
+
+
+def test_a_cast_reads_labels_and_draws_but_not_encoded_files(catalog: Catalog) -> None:
+    """cast converts any data (labels to INT64 for PyTorch), but a cast of the reader's encoded
+    files is a decoder's place mistaken: still refused, with the fix to move it."""
+    spec = preset("basic")
+    cast = Node("label_int64", "cast", (Ref("source", 1),), {"dtype": "INT64"})
+    labels = dataclasses.replace(
+        spec, nodes=(*spec.nodes, cast), outputs={**spec.outputs, "labels": Ref("label_int64")}
+    )
+    assert input_problems(labels, catalog) == {}
+    result = Session(labels, device_id=None).run()
+    assert result.arrays(Ref("label_int64"))[0].dtype == np.int64
+    encoded = spec.insert_after("source", Node("to_float", "cast", args={"dtype": "FLOAT"}))
+    problems = input_problems(encoded, catalog)
+    assert "cast takes" in problems["to_float"] and "encoded image files" in problems["to_float"]

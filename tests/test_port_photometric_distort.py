@@ -84,6 +84,8 @@ def test_each_step_is_drawn_with_p_and_the_orders_uniformly(tmp_path: Path) -> N
         ("v2.RandomPhotometricDistort(brightness=0.2)", "takes a (min, max) pair"),
         ("v2.RandomPhotometricDistort(hue=(-0.6, 0.1))", "-0.5 <= min <= max <= 0.5"),
         ("v2.RandomPhotometricDistort(p=1.5)", "between 0 and 1"),
+        ("v2.RandomPhotometricDistort(contrast=(-0.5, 1.5))", "a factor is not negative"),
+        ("v2.Grayscale(1), v2.RandomPhotometricDistort()", "one-channel image"),
         ("v2.ToImage(), v2.ToDtype(torch.float32, scale=True), v2.RandomPhotometricDistort()",
          "float tensor"),
     ],

@@ -153,3 +153,42 @@ def test_an_output_equal_to_its_input_has_its_counts_and_a_changed_one_its_own()
     assert same is not None and dim is not None and dim.histograms is not None
     np.testing.assert_array_equal(same.histograms, per_channel_counts(read))
     assert dim.histograms.sum() == read.size and dim.histograms[:, 129:].sum() == 0
+
+
+def test_loops_compile_where_numba_finds_nowhere_to_cache_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """numba raises "cannot cache function ...: no locator available" on a read-only install
+    under a user without a writable home: every statistics run failed there."""
+    from augexplorer.stats import counting_loops
+
+    numbas = counting_loops.njit
+
+    def no_cache(**options: object) -> object:
+        if options.get("cache"):
+            raise RuntimeError("cannot cache function 'loop': no locator available")
+        return numbas(**options)  # numba's own, without a cache
+
+    monkeypatch.setattr(counting_loops, "njit", no_cache)
+
+    def total(values: np.ndarray) -> int:
+        return int(values.sum())
+
+    compiled = counting_loops.compiled(total)
+    monkeypatch.undo()
+    assert compiled(np.arange(5)) == 10 and compiled.py_func is total
+
+
+@pytest.mark.parametrize("channels", [1, 2, 4])
+def test_matching_pixels_of_other_channel_counts(channels: int) -> None:
+    rng = np.random.default_rng(channels)
+    image = rng.integers(0, 2, (23, 19, channels), dtype=np.uint8)
+    value = np.zeros(channels, np.uint8)
+    for step in (1, 2):
+        grid = image[::step, ::step]
+        expected = int(np.count_nonzero((grid == value).all(axis=-1)))
+        looked_at = grid.shape[0] * grid.shape[1]
+        assert matching_pixels(image, value, step) == (expected, looked_at)
+        # read through strides: the channels of a planar copy moved last
+        planar = np.ascontiguousarray(np.moveaxis(image, -1, 0))
+        assert matching_pixels(np.moveaxis(planar, 0, -1), value, step) == (expected, looked_at)

@@ -53,6 +53,13 @@ def open_session(
         refused = requested_graph(spec, data, batch_size)
         try:
             session = Session(None, data, batch_size=refused.batch_size, catalog=catalog)
+        except DataError:
+            # the data fails too (a bad file): the stand-in reads the bundled samples; the
+            # user's graph keeps the path, whose error shows once the graph's are fixed
+            try:
+                session = Session(None, None, batch_size=refused.batch_size, catalog=catalog)
+            except AugExplorerError:
+                raise invalid from None
         except AugExplorerError:
             raise invalid from None
         return Opened(session, refused=refused)

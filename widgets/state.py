@@ -168,8 +168,12 @@ class Controller:
         self._new_entry = False
         try:
             action()
-            self._failure = None
-            self._result_graph = self._graph_count
+            # A preview of another rank or epoch runs the last graph that validated: while the
+            # graph on screen is refused, its failure stays, and a stand-in's result (the graph
+            # the panel opened on, start_from) is never taken for the user's.
+            if self.session.checked_spec == self._spec:
+                self._failure = None
+                self._result_graph = self._graph_count
         except Exception as error:  # shown on the node; the last good grid stays
             source = self._spec.sources()[0].id if self._spec.sources() else None
             self._failure = Failure.from_exception(error, source)

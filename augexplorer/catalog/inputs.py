@@ -147,8 +147,8 @@ def refusal(op: OpInfo, data: Data, *, placing: bool = False) -> str | None:
         return None
     if op.name.startswith("random."):  # a draw reads only its input's shape (shape_like)
         return None
-    if op.name in ANY_DATA_TOO and data.kind != "image" and not placing:
-        return None
+    if op.name in ANY_DATA_TOO and data.kind not in ("image", "encoded") and not placing:
+        return None  # (a cast of encoded files is a decoder's place mistaken)
     if want.kind != data.kind:
         return f"{op.name} takes {want.describe()}; here there are {data.describe()}"
     if want.layouts and data.layout and data.layout not in want.layouts:
@@ -178,7 +178,7 @@ def output_of(op: OpInfo | None, args: Mapping[str, Any], data: Data | None) -> 
         return data if data is not None and name == "copy" else Data("any")
     if name in AUTO_AUG_OPS:  # a policy keeps its images' layout, size and type
         return data if data is not None and data.kind == "image" else Data("other")
-    if name in ANY_DATA_TOO and data is not None and data.kind != "image":
+    if name in ANY_DATA_TOO and data is not None and data.kind not in ("image", "encoded"):
         return Data(data.kind)  # labels cast to int64 are labels still
     if not is_image_step(op) or data is None or data.kind != "image":
         return Data("other")

@@ -136,7 +136,7 @@ def _folder_notes(spec: Any) -> list[str]:
         try:
             data = open_source(source, check_all=False)
         except AugExplorerError:
-            continue  # the warning below, or a run, says why it cannot be read
+            continue  # a folder that cannot be read: a run, render or the panel says why
         lines += [f"{source.path}: {note}" for note in data.notes()]
     return lines
 

@@ -357,7 +357,7 @@ def build(definition: Any, *, name: str, params: Mapping[str, Any] | None = None
         raise ImportRefused(
             f"pipeline {name!r} failed while being built{with_params}: "
             f"{type(error).__name__}: {_first_line(error)} "
-            f"(fix: check the values given to its parameters: {_describe(signature)})"
+            f"(fix: check the values given to its parameters: {_describe(signature, arguments)})"
         ) from None
     return pipeline
 

@@ -337,7 +337,8 @@ def import_pipeline(
     try:
         data = pipeline.serialize()
     except Exception as error:  # DALI raises RuntimeError for python_function and friends
-        callback = next((n for n in ("python_function", "PythonFunction") if n in str(error)), None)
+        callbacks = ("python_function", "DLTensorPythonFunction", "PythonFunction")
+        callback = next((n for n in callbacks if n in str(error)), None)
         if callback is not None:
             from .refusals import python_function_place, refusal_text
 

@@ -155,8 +155,8 @@ def refusal_at(construct_: Construct, place: str) -> str:
 def refusal_text(kind: str, place: str) -> str:
     """The refusal of a construct DALI cannot even serialize: a Python callback, by the name
     DALI's error gives it (``"python_function"``, or ``"PythonFunction"`` of the ops API)."""
-    assert kind in ("python_function", "PythonFunction"), kind
-    call = "fn.python_function" if kind == "python_function" else "ops.PythonFunction"
+    assert kind in ("python_function", "DLTensorPythonFunction", "PythonFunction"), kind
+    call = "fn.python_function" if kind == "python_function" else f"ops.{kind}"
     return refusal_at(Construct(f"{call} (a Python callback)", _PYTHON_FIX), place)
 
 

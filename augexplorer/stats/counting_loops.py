@@ -3,6 +3,7 @@ about half a second to start, which the panel's import should not pay)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -11,7 +12,18 @@ from numba import njit
 from .counting import BINS
 
 
-@njit(nogil=True, cache=True)
+def compiled(function: Callable[..., Any]) -> Any:
+    """`function` compiled without the GIL, its machine code cached on disk where numba finds a
+    writable place (beside this file, else the user's cache folder); where it finds none (a
+    read-only install under a user without a home), compiled in each process instead of
+    refusing to."""
+    try:
+        return njit(nogil=True, cache=True)(function)
+    except RuntimeError:  # numba: "cannot cache function ...: no locator available"
+        return njit(nogil=True)(function)
+
+
+@compiled
 def count_interleaved(values: Any, channels: int, counts: Any) -> None:
     # Two tables per channel, for even and odd pixels: consecutive equal values then add to
     # different counters, which keeps one increment from waiting on the last (about 1.5x).
@@ -32,7 +44,7 @@ def count_interleaved(values: Any, channels: int, counts: Any) -> None:
             counts[channel, value] += tables[channel, value] + tables[channels + channel, value]
 
 
-@njit(nogil=True, cache=True)
+@compiled
 def count_rgb(values: Any, counts: Any) -> None:
     # count_interleaved written out for three channels: about 1.5x faster than its loop
     tables = np.zeros((6, BINS), np.int64)
@@ -55,7 +67,7 @@ def count_rgb(values: Any, counts: Any) -> None:
             counts[channel, value] += tables[channel, value] + tables[3 + channel, value]
 
 
-@njit(nogil=True, cache=True)
+@compiled
 def count_matching(image: Any, value: Any, step: int) -> int:
     height, width, channels = image.shape
     matching = 0

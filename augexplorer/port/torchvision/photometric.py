@@ -34,6 +34,11 @@ def random_photometric_distort(call: TransformCall, context: PortContext) -> Gra
         name: _pair(call.argument(index, name, default), name)
         for index, (name, default) in enumerate(DEFAULTS.items())
     }
+    if context.state.get("channels", 3) != 3:
+        raise Refuse(
+            "RandomPhotometricDistort on a one-channel image is not ported (torchvision skips "
+            "saturation and hue there; fix: put it before Grayscale)"
+        )
     p = float(call.argument(4, "p", 0.5))
     if not 0 <= p <= 1:
         raise Refuse(f"p={p:g}: a probability is between 0 and 1")
@@ -84,6 +89,8 @@ def _pair(value: object, name: str) -> tuple[float, float]:
     low, high = float(value[0]), float(value[1])
     if low > high:
         raise Refuse(f"{name}={value!r}: min is above max")
+    if name != "hue" and low < 0:
+        raise Refuse(f"{name}={value!r}: a factor is not negative (torchvision fails on one drawn)")
     return low, high
 
 
