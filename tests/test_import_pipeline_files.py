@@ -239,7 +239,8 @@ def test_a_parameter_without_default_left_out_is_named(
 
 def test_an_unknown_parameter_is_named_with_the_functions_parameters(tmp_path: Path) -> None:
     source = write(tmp_path, "getting_started.py", GETTING_STARTED)
-    with pytest.raises(ImportRefused, match=r"no parameter 'rot'.*root \(no default\)"):
+    # the parameters listed with the values given (a typo beside a name given right)
+    with pytest.raises(ImportRefused, match=r"no parameter 'rot'.*root='/data' \(set\)"):
         import_graph(source, run_file=True, params={"root": "/data", "rot": 1})
 
 
