@@ -345,8 +345,14 @@ class PortContext:
             self.replace(targets[0].id, probability=Probability(float(p)))
             return
         coin = self.coin(f"{targets[0].id}_apply", p)
-        for node in targets:
-            self.replace(node.id, when=(*node.when, Clause(coin)))
+        self.run_under([Ref(node.id) for node in targets], [Clause(coin)])
+
+    def run_under(self, made: Sequence[Ref], clauses: Sequence[Clause]) -> None:
+        """Run the nodes `made` only where `clauses` hold too (coins a transform shares between
+        its steps)."""
+        for ref in made:
+            node = self.node(ref.node)
+            self.replace(ref.node, when=(*node.when, *clauses))
 
     def _unsupported(self, call: TransformCall) -> str:
         nearest = self.mapping.nearest.get(call.name)

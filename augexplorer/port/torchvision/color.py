@@ -92,12 +92,15 @@ def saturation(context: PortContext, factor: object) -> Ref:
 def hue_step(context: PortContext, hue: tuple[float, float]) -> list[Ref]:
     """torchvision's adjust_hue with a factor drawn from `hue` (PIL's 8-bit HSV); returns the
     nodes that make the image (the rest compute on every sample)."""
-    factor: Ref | float = hue[0]
-    if hue[0] != hue[1]:
-        factor = context.add(
-            "hue_draw", "random.uniform", {"range": list(hue)}, image=False, seed=True
-        )
-    return hue_shift(context, factor)
+    return hue_shift(context, drawn_once(context, "hue_draw", *hue))
+
+
+def drawn_once(context: PortContext, base: str, low: float, high: float) -> Ref | float:
+    """One value per sample from [low, high], as a node that several steps can read; the
+    number itself where the range holds one."""
+    if low == high:
+        return low
+    return context.add(base, "random.uniform", {"range": [low, high]}, image=False, seed=True)
 
 
 def _gray(context: PortContext, channels: int, name: str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ...spec import Clause, Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
-from .color import brightness, contrast, hue_step, saturation
+from .color import brightness, contrast, drawn_once, hue_step, saturation
 from .expression_steps import helper, image_from
 from .geometry import uniform
 from .grades import grade
@@ -53,21 +53,13 @@ def random_photometric_distort(call: TransformCall, context: PortContext) -> Gra
         return Clause(context.coin(base, p)) if p < 1 else None
 
     def under(made: list[Ref], *clauses: Clause | None) -> None:
-        held = tuple(clause for clause in clauses if clause is not None)
-        for ref in made:
-            node = context.node(ref.node)
-            context.replace(ref.node, when=(*node.when, *held))
+        context.run_under(made, [clause for clause in clauses if clause is not None])
 
     under([brightness(context, draw("brightness"))], applied("brightness_apply"))
     contrast_applied = applied("contrast_apply")
     first = context.coin("contrast_first", 0.5)
     # one factor, used where contrast runs: before saturation and hue or after them
-    low, high = ranges["contrast"]
-    factor: object = low
-    if low != high:
-        factor = context.add(
-            "contrast_draw", "random.uniform", {"range": [low, high]}, image=False, seed=True
-        )
+    factor = drawn_once(context, "contrast_draw", *ranges["contrast"])
     before = contrast(context, lambda: factor)
     under([before], contrast_applied, Clause(first))
     under([saturation(context, draw("saturation"))], applied("saturation_apply"))
