@@ -290,6 +290,37 @@ print(run.stdout.strip() or run.stderr.strip()[-2000:])
 run.check_returncode()
 
 # %% [markdown]
+# ### Stopping and resuming
+#
+# Long jobs stop: a preempted node, a time limit. A job that restarts with a new loader would
+# read epoch 0's file order and draw epoch 0's augmentation again. `loader.checkpoint()` saves
+# where the loader stands (the reader's place and the state of every random operator), and
+# `make_loader(..., checkpoint=saved)` goes on from there. `train_tags.py --checkpoint run` saves
+# it beside the model and the optimizer, one file per rank. Stopped after 2 steps and resumed
+# to 4, the job ends with the loss of 4 steps run at once:
+
+# %%
+def train(*arguments: str) -> str:
+    """The last line train_tags.py prints (its step and loss)."""
+    done = subprocess.run(
+        [sys.executable, "train_tags.py", "--data", "tags.txt", *arguments],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    return done.stdout.strip().splitlines()[-1]
+
+
+at_once = train("--steps", "4")
+train("--steps", "2", "--checkpoint", "run")  # stops after step 2
+resumed = train("--steps", "4", "--checkpoint", "run")  # steps 3 and 4
+print("at once:", at_once)
+print("resumed:", resumed)
+assert resumed == at_once
+
+# %% [markdown]
 # ### Exercise: boxes for a torchvision detection model
 #
 # A detection graph (notebook 06) often carries boxes as fractions of the image, `[l, t, r, b]`

@@ -59,6 +59,7 @@ TEMPLATE_CALLS = {
     "Batches",
     "shapes_differ",
     "unreadable",
+    "self.checkpoints",  # Batches.checkpoint(): DALI's checkpoint of the pipeline
     "self.said",
     "self.unreadable",
     "bad.append",
@@ -245,6 +246,15 @@ TEMPLATE_CALLS |= SCHEDULE_DEFINITIONS | {
     "np.full",
     "round",
     "schedule.get",
+    "base64.b64decode",  # ScheduledLoader's checkpoint: DALI's, inside its own state
+    "base64.b64encode",
+    "base64.b64encode(pipeline).decode",
+    "dict",
+    "json.dumps",
+    "json.dumps(state).encode",
+    "json.loads",
+    "self._begin",
+    "self._restore",
     "self._built_values",
     "self._end_epoch",
     "self._epoch_taken",
@@ -273,6 +283,7 @@ IMPORTED_MODULES = {
     "__future__",
     "zlib",
     "argparse",
+    "base64",  # a graph with schedules: its loader's checkpoint
     "hashlib",
     "json",
     "os",

@@ -412,7 +412,7 @@ class _Writer:
             fields = self._schedule_fields(fields)
             imports = imports.replace(
                 "import zlib\n", "import warnings\nimport zlib\nfrom math import cos, pi\n"
-            )
+            ).replace("import argparse\n", "import argparse\nimport base64\nimport json\n")
             imports = imports.replace(
                 "from nvidia.dali.plugin.pytorch",
                 "from nvidia.dali.pipeline import Pipeline\nfrom nvidia.dali.plugin.pytorch",

@@ -347,6 +347,18 @@ class Batches(DALIGenericIterator):
                 raise
             raise said from error
 
+    def checkpoint(self):
+        """Where this loader stands, after the batches it has given: bytes for
+        make_loader(..., checkpoint=...), which goes on from here (save them beside the model's
+        weights)."""
+        if not self._enable_checkpointing:
+            raise RuntimeError(
+                "a loader over in-memory arrays has no checkpoint: DALI does not save where a "
+                "Python source stands (fix: read the images from a folder or a file list, or "
+                "give the arrays from where the run stopped)"
+            )
+        return self.checkpoints()[0]
+
     def said(self, error):
         """`error` in words that name its cause and fix, or None to keep DALI's."""
         if shapes_differ(error):
@@ -394,7 +406,7 @@ def make_loader(
     num_threads=4,
     last_batch_policy=None,
     shard_id=None,
-    num_shards=None,
+    num_shards=None,@@checkpoint_param@@
 ):
     """A PyTorch iterator of batches (dicts keyed by OUTPUTS) that resets itself every epoch.
 
@@ -406,7 +418,7 @@ def make_loader(
     `last_batch_policy` defaults to PARTIAL on one rank (the last batch as it is) and to FILL on
     several, where every rank then runs the same number of full batches: with PARTIAL a rank's
     last batch can be padding only, empty, and its NaN loss would reach every rank through the
-    gradients' all-reduce.
+    gradients' all-reduce.@@checkpoint_doc@@
     """
     if device is None:
         device = "gpu" if torch.cuda.is_available() else "cpu"
@@ -435,7 +447,17 @@ _DROP_CHECK = """    if num_shards > 1 and last_batch_policy == LastBatchPolicy.
             "several ranks, or PARTIAL)"
         )
 """
-READER_LOADER_START = _LOADER_START.replace("@@drop_check@@", _DROP_CHECK)
+# A reader's loader goes on from a checkpoint; DALI saves no place in a Python source (arrays).
+_CHECKPOINT_DOC = """
+    `checkpoint`: what `loader.checkpoint()` returned (DALI's checkpoint of the pipeline: where
+    its reader stands and the state of every random operator): the new loader gives the batches
+    and draws the old one would have given next, as a training job resumed from a checkpoint
+    needs. Under torchrun each rank saves and restores its own."""
+READER_LOADER_START = (
+    _LOADER_START.replace("@@drop_check@@", _DROP_CHECK)
+    .replace("@@checkpoint_param@@", "\n    checkpoint=None,")
+    .replace("@@checkpoint_doc@@", _CHECKPOINT_DOC)
+)
 
 _PIPELINE_OPTIONS = """        device=device,
         shard_id=shard_id,
@@ -446,6 +468,10 @@ _PIPELINE_OPTIONS = """        device=device,
         device_id=device_id,
     )
 """
+# Every reader's pipeline can give its checkpoint (DALI: no cost until one is taken).
+_READER_PIPELINE_OPTIONS = _PIPELINE_OPTIONS.replace(
+    "    )\n", "        enable_checkpointing=True,\n        checkpoint=checkpoint,\n    )\n"
+)
 
 LOADER_FILES = (
     READER_LOADER_START.replace("@@data_doc@@", "a folder of class sub-folders, or a file list")
@@ -454,7 +480,7 @@ LOADER_FILES = (
         files,
         labels,
 """
-    + _PIPELINE_OPTIONS
+    + _READER_PIPELINE_OPTIONS
     + """    return Batches(
         [pipe],
         OUTPUTS,
@@ -475,7 +501,7 @@ LOADER_LABELLED = (
         files,
         labels,
 """
-    + _PIPELINE_OPTIONS
+    + _READER_PIPELINE_OPTIONS
     + """    return LabelledIterator(
         [pipe],
         OUTPUTS,
@@ -491,9 +517,10 @@ LOADER_LABELLED = (
 )
 
 LOADER_ARRAYS = (
-    _LOADER_START.replace("@@drop_check@@", "").replace(
-        "@@data_doc@@", "(images, labels): HxWxC uint8 arrays and one integer label each"
-    )
+    _LOADER_START.replace("@@drop_check@@", "")
+    .replace("@@checkpoint_param@@", "")
+    .replace("@@checkpoint_doc@@", "")
+    .replace("@@data_doc@@", "(images, labels): HxWxC uint8 arrays and one integer label each")
     + """    images, labels = data
     arrays = ArrayBatches(images, labels, batch_size, shard_id, num_shards)
     # FILL keeps the epoch's last batch whole, its padding included: sized so, DALI counts no

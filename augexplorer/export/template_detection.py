@@ -17,7 +17,7 @@ target's ``boxes`` float32 (N, 4) pixels x1, y1, x2, y2 and ``labels`` int64 (N,
 
 from __future__ import annotations
 
-from .template import _MAIN, _PIPELINE_OPTIONS, HEADER, PIPELINE, READER_LOADER_START
+from .template import _MAIN, _READER_PIPELINE_OPTIONS, HEADER, PIPELINE, READER_LOADER_START
 
 
 def _replaced(text: str, old: str, new: str) -> str:
@@ -219,7 +219,7 @@ LOADER_COCO = (
         images,
         padded=True,
 """
-    + _PIPELINE_OPTIONS
+    + _READER_PIPELINE_OPTIONS
     + """    return DetectionIterator(
         [pipe],
         LOADER_OUTPUTS,

@@ -136,20 +136,58 @@ class ScheduledLoader:
       from the next batch DALI prepares: the batches prepared already (prefetch_queue_depth,
       2 by default) keep theirs; a BUILT one rebuilds the pipeline before the next batch.
 
+    - checkpoint(): where the loader stands (its epoch, the batches taken in it, the values
+      set_strength put in place and DALI's checkpoint of the pipeline), as bytes for
+      make_loader(..., checkpoint=...), whose loader goes on from there.
+
     An epoch other than the next one while batches are prepared, or a BUILT value that changes,
     rebuilds the pipeline from its checkpoint: the reader and every random draw go on where
     they stood.
     """
 
-    def __init__(self, make_iterator, batch_size, epoch=0):
-        self.make_iterator = make_iterator  # (strengths, checkpoint) -> DALIGenericIterator
+    def __init__(self, make_iterator, batch_size, checkpoint=None):
+        self.make_iterator = make_iterator  # (strengths, DALI checkpoint) -> DALIGenericIterator
         self.batch_size = batch_size
-        self.strengths = Strengths(epoch)
+        self.strengths = Strengths()
         self.iterator = None  # made at the first batch
         self.taken = 0  # batches taken in this epoch
         self.stale = False  # the pipeline must be rebuilt before the next batch
         self.warned_past_run = False  # an epoch past EPOCHS was met, and said
         self.held = None  # a batch taken from DALI's iterator before it was asked for
+        self.resume = None  # DALI's checkpoint the first pipeline starts from
+        if checkpoint is not None:
+            self._restore(checkpoint)
+
+    def checkpoint(self):
+        if self.held is not None:  # DALI's place is past the batch held
+            raise RuntimeError("no checkpoint while a batch is held: take it first")
+        epoch, taken, pipeline = self.strengths.epoch, self.taken, self.resume
+        if self.iterator is not None:
+            pipeline = self.iterator.checkpoints()[0]
+            if self._epoch_taken():  # DALI's restored iterator opens the next epoch
+                epoch, taken = epoch + 1, 0
+        state = {
+            "loader": "ScheduledLoader",
+            "epoch": epoch,
+            "taken": taken,
+            "overrides": self.strengths.overrides,
+            "pipeline": None if pipeline is None else base64.b64encode(pipeline).decode(),
+        }
+        return json.dumps(state).encode()
+
+    def _restore(self, checkpoint):
+        try:
+            state = json.loads(checkpoint)
+            assert state["loader"] == "ScheduledLoader"
+        except (ValueError, TypeError, KeyError, AssertionError):
+            raise ValueError(
+                "not a checkpoint of this module's loader (fix: pass what its checkpoint() "
+                "returned)"
+            ) from None
+        self.strengths.epoch, self.taken = state["epoch"], state["taken"]
+        self.strengths.overrides = dict(state["overrides"])
+        pipeline = state["pipeline"]
+        self.resume = None if pipeline is None else base64.b64decode(pipeline)
 
     def set_epoch(self, epoch):
         if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 0:
@@ -191,12 +229,19 @@ class ScheduledLoader:
         self.strengths.epoch_batches = -(-self.iterator.size // self.batch_size)
         self.stale = False
 
+    def _begin(self):
+        # the first pipeline: from the start, or from a checkpoint `taken` batches into its epoch
+        checkpoint, self.resume = self.resume, None
+        if checkpoint is not None:
+            self.strengths.restart(self.taken)
+        self._start(checkpoint)
+
     def __iter__(self):
         return self
 
     def __next__(self):
         if self.iterator is None:
-            self._start()
+            self._begin()
         elif self.stale:  # rebuilt where it stood: the reader and the draws go on
             checkpoint = self.iterator.checkpoints()[0]
             self.iterator = None
@@ -250,7 +295,7 @@ class ScheduledLoader:
 
     def __len__(self):
         if self.iterator is None:
-            self._start()
+            self._begin()
         return len(self.iterator)
 
     def reset(self):
@@ -264,7 +309,7 @@ PIPELINE_STRENGTHS = """    # the loader's scheduled values (without one: every 
     strengths = strengths if strengths is not None else Strengths()
 """
 
-_ITERATOR = """    def make_iterator(strengths, checkpoint):
+_ITERATOR = """    def make_iterator(strengths, state):
         pipe = @@function@@(
             @@data_arguments@@
             device=device,
@@ -276,7 +321,7 @@ _ITERATOR = """    def make_iterator(strengths, checkpoint):
             device_id=device_id,
             strengths=strengths,
             enable_checkpointing=True,
-            checkpoint=checkpoint,
+            checkpoint=state,
         )
         return @@iterator@@(
             [pipe],
@@ -289,7 +334,7 @@ _ITERATOR = """    def make_iterator(strengths, checkpoint):
             prepare_first_batch=False,
         )
 
-    return ScheduledLoader(make_iterator, batch_size)
+    return ScheduledLoader(make_iterator, batch_size, checkpoint)
 
 """
 

@@ -1,0 +1,166 @@
+"""A training job resumed from a checkpoint sees what it would have seen without the stop: the
+exported loader's checkpoint() saves where it stands, and make_loader(..., checkpoint=...) gives
+the same batches and draws next, mid-epoch or at an epoch's end, on any rank, with schedules and
+values set by set_strength. Before, a resumed job replayed epoch 0's order and draws."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from test_export_schedules import ramped
+
+from augexplorer import Source
+from augexplorer.export import export
+from augexplorer.presets import preset
+
+BATCH = 4  # 19 bundled samples: five batches an epoch, the last of three
+
+# Each job: batches of an uninterrupted loader, then the same loader stopped after `stop`
+# batches (counting StopIteration as one), its checkpoint taken, and a new loader made from it
+# giving the rest. A batch is a digest of its bytes; "end" where an epoch ended.
+RESUME = textwrap.dedent(
+    """
+    import hashlib, importlib.util, json, os, sys
+
+    def load(path):
+        spec = importlib.util.spec_from_file_location("exported", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    def digest(batch):
+        hashed = hashlib.sha1()
+        for name in sorted(batch):
+            value = batch[name]
+            if isinstance(value, list):  # a detection loader's per-sample targets
+                value = [t for target in value for t in target.values()]
+            for tensor in value if isinstance(value, list) else [value]:
+                hashed.update(tensor.cpu().contiguous().numpy().tobytes())
+        return hashed.hexdigest()
+
+    def take(loader, count, job, epoch):
+        # as a training loop does: set_epoch before each epoch's batches (schedules)
+        seen = []
+        while len(seen) < count:
+            if hasattr(loader, "set_epoch") and job.get("set_epoch"):
+                loader.set_epoch(epoch)
+            try:
+                seen.append(digest(next(loader)[0]))
+                if job.get("strength") and len(seen) == job["strength"][2]:
+                    loader.set_strength(*job["strength"][:2])
+            except StopIteration:
+                seen.append("end")
+                epoch += 1
+        return seen, epoch
+
+    results = {}
+    for job in json.load(open(sys.argv[1])):
+        module = load(job["module"])
+        os.environ.update(RANK=str(job.get("rank", 0)), WORLD_SIZE=str(job.get("ranks", 1)))
+        options = dict(batch_size=job["batch"], device="cpu", num_threads=1)
+        if job.get("data"):
+            options["data"] = job["data"]
+        if job.get("arrays"):
+            import numpy as np
+            images = [np.full((16, 16, 3), i, np.uint8) for i in range(6)]
+            loader = module.make_loader((images, list(range(6))), **options)
+            next(loader)
+            try:
+                loader.checkpoint()
+                results[job["name"]] = "no error"
+            except RuntimeError as error:
+                results[job["name"]] = str(error)
+            continue
+        whole, _ = take(module.make_loader(**options), job["count"], job, 0)
+        first = module.make_loader(**options)
+        head, epoch = take(first, job["stop"], job, 0)
+        saved = first.checkpoint()
+        rest, _ = take(
+            module.make_loader(checkpoint=saved, **options), job["count"] - job["stop"], job, epoch
+        )
+        fresh, _ = take(module.make_loader(**options), job["count"] - job["stop"], job, 0)
+        results[job["name"]] = {"whole": whole, "resumed": head + rest, "fresh": fresh}
+    print(json.dumps(results))
+    """
+)
+
+
+def run_jobs(jobs: list[dict[str, Any]], where: Path) -> dict[str, Any]:
+    (where / "jobs.json").write_text(json.dumps(jobs))
+    script = where / "resume.py"
+    script.write_text(RESUME)
+    done = subprocess.run(
+        [sys.executable, str(script), str(where / "jobs.json")],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=400,
+        cwd=where,
+    )
+    return dict(json.loads(done.stdout.splitlines()[-1]))
+
+
+def check_resumed(result: dict[str, list[str]], stop: int) -> None:
+    assert result["resumed"] == result["whole"]
+    # the check can fail: a new loader without the checkpoint starts over at epoch 0
+    assert result["fresh"] != result["whole"][stop:]
+
+
+def test_a_resumed_loader_goes_on_where_the_first_stopped(tmp_path: Path) -> None:
+    module = str(export(preset("basic"), tmp_path / "basic_aug.py"))
+    job = {"module": module, "batch": BATCH, "count": 14}
+    # mid-epoch; every batch of the epoch taken, its end not yet met (the restored loader opens
+    # the next epoch); just after the end; into the second epoch; rank 1 of 2 (FILL)
+    stops = {"mid": 2, "last": 5, "after_end": 6, "second": 9}
+    jobs = [{**job, "name": name, "stop": stop} for name, stop in stops.items()]
+    jobs.append({**job, "name": "rank1", "stop": 4, "rank": 1, "ranks": 2})
+    results = run_jobs(jobs, tmp_path)
+    assert results["mid"]["whole"][5] == "end"  # five batches an epoch
+    for name, stop in {**stops, "rank1": 4}.items():
+        if name == "last":  # the resumed loader gives the next epoch at once: no "end" first
+            result = results[name]
+            assert result["resumed"][:5] == result["whole"][:5]
+            assert result["resumed"][5:] == result["whole"][6:] + result["resumed"][-1:]
+            continue
+        check_resumed(results[name], stop)
+
+
+def test_a_scheduled_loader_resumes_with_its_epoch_and_set_values(tmp_path: Path) -> None:
+    module = str(export(ramped(), tmp_path / "ramped_aug.py"))
+    job = {"module": module, "batch": BATCH, "count": 14, "set_epoch": True}
+    jobs = [
+        {**job, "name": "mid_epoch_1", "stop": 8},
+        {**job, "name": "at_end", "stop": 6},
+        # a probability put in place by set_strength before the stop stays in place after it
+        {**job, "name": "strength", "stop": 8, "strength": ["dim.apply", 1.0, 3]},
+    ]
+    results = run_jobs(jobs, tmp_path)
+    for job in jobs:
+        check_resumed(results[job["name"]], int(job["stop"]))
+    held = results["strength"]["whole"]
+    assert held != results["mid_epoch_1"]["whole"]  # the value set changed the batches
+
+
+def test_a_detection_loader_and_an_arrays_loader(tmp_path: Path) -> None:
+    detection = str(export(preset("ssd_detection"), tmp_path / "ssd_aug.py"))
+    arrays_spec = preset("random_affine").remove("decode").with_source(Source("source", "arrays"))
+    arrays = str(export(arrays_spec, tmp_path / "arrays_aug.py"))
+    jobs = [
+        {"name": "coco", "module": detection, "batch": 2, "count": 6, "stop": 3},
+        {"name": "arrays", "module": arrays, "batch": 2, "arrays": True},
+    ]
+    results = run_jobs(jobs, tmp_path)
+    check_resumed(results["coco"], 3)
+    assert "in-memory arrays has no checkpoint" in results["arrays"]
+    assert "fix:" in results["arrays"]
+
+
+def test_the_module_documents_checkpoint(tmp_path: Path) -> None:
+    text = (export(preset("basic"), tmp_path / "doc_aug.py")).read_text()
+    assert "checkpoint=None," in text and "`loader.checkpoint()`" in text
+    assert text.count("enable_checkpointing=True") == 1
