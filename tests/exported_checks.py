@@ -60,6 +60,9 @@ TEMPLATE_CALLS = {
     "shapes_differ",
     "unreadable",
     "self.checkpoints",  # Batches.checkpoint(): DALI's checkpoint of the pipeline
+    "iter",  # Batches.valid: the batch's length, and its shard's size as DALI's iterator has it
+    "self._shard_sizes_per_gpu_initial[self._shards_id].reshape",
+    "batches[0].values",
     "self.said",
     "self.unreadable",
     "bad.append",

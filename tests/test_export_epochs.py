@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 from augexplorer.data import samples_dir
 from augexplorer.export import export
@@ -33,8 +34,10 @@ EPOCHS = textwrap.dedent(
         loader = module.make_loader(
             sys.argv[2], batch_size=3, device="cpu", num_threads=1, last_batch_policy=policy
         )
+        # each batch's labels, and how many of them the loader calls the epoch's own
         seen[rank] = [
-            [batch[0]["labels"].view(-1).tolist() for batch in loader] for _ in range(3)
+            [[batch[0]["labels"].view(-1).tolist(), loader.valid] for batch in loader]
+            for _ in range(3)
         ]
     print(json.dumps(seen))
     """
@@ -51,6 +54,12 @@ def one_file_a_class(root: Path) -> Path:
 
 def epochs(tmp_path: Path, ranks: int, policy: str) -> dict[int, list[list[list[int]]]]:
     """Per rank, three epochs of the exported loader: each a list of batches of labels."""
+    seen = epochs_with_valid(tmp_path, ranks, policy)
+    return {r: [[labels for labels, _ in epoch] for epoch in seen[r]] for r in seen}
+
+
+def epochs_with_valid(tmp_path: Path, ranks: int, policy: str) -> dict[int, Any]:
+    """Per rank, three epochs: each a list of [labels, the loader's valid count] per batch."""
     folder = one_file_a_class(tmp_path / "data")
     module = export(preset("basic"), tmp_path / "epochs_aug.py")
     script = tmp_path / "epochs.py"
@@ -92,6 +101,25 @@ def test_with_partial_batches_several_ranks_read_each_file_once_an_epoch(tmp_pat
         assert sorted(labels) == list(range(FILES)), epoch
 
 
+def test_the_samples_a_loader_calls_valid_are_every_file_once_an_epoch(tmp_path: Path) -> None:
+    # 7 files on 2 and 3 ranks, batch 3, FILL: the padding that keeps every rank's batches whole
+    # is what `valid` leaves out, so a validation metric over the valid samples counts each
+    # file once
+    for ranks in (2, 3):
+        seen = epochs_with_valid(tmp_path / str(ranks), ranks=ranks, policy="default")
+        for epoch in range(3):
+            kept = [
+                label
+                for rank in seen
+                for labels, valid in seen[rank][epoch]
+                for label in labels[:valid]
+            ]
+            assert sorted(kept) == list(range(FILES)), (ranks, epoch, seen)
+            assert any(valid < 3 for rank in seen for _, valid in seen[rank][epoch])
+    alone = epochs_with_valid(tmp_path / "1", ranks=1, policy="default")[0]
+    assert all(valid == len(labels) for epoch in alone for labels, valid in epoch)
+
+
 ARRAY_RANKS = textwrap.dedent(
     """
     import importlib.util, json, os, sys
@@ -105,7 +133,7 @@ ARRAY_RANKS = textwrap.dedent(
     for rank in (0, 1):
         os.environ.update(RANK=str(rank), WORLD_SIZE="2")
         loader = module.make_loader((images, list(range(19))), batch_size=3, device="cpu")
-        sizes[rank] = [len(batch[0]["labels"]) for batch in loader]
+        sizes[rank] = [[len(batch[0]["labels"]), loader.valid] for batch in loader]
     print(json.dumps(sizes))
     """
 )
@@ -127,4 +155,7 @@ def test_in_memory_arrays_give_every_rank_as_many_batches(tmp_path: Path) -> Non
         cwd=tmp_path,
     )
     sizes = json.loads(done.stdout.splitlines()[-1])
-    assert sizes["0"] == sizes["1"] == [3, 3, 3, 3]
+    assert [size for size, _ in sizes["0"]] == [size for size, _ in sizes["1"]] == [3, 3, 3, 3]
+    # shards of 9 and 10: rank 0's fourth batch is all padding, rank 1's holds its tenth image
+    assert [valid for _, valid in sizes["0"]] == [3, 3, 3, 0]
+    assert [valid for _, valid in sizes["1"]] == [3, 3, 3, 1]

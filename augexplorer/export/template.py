@@ -326,10 +326,17 @@ def shapes_differ(error):
 class Batches(DALIGenericIterator):
     """DALI's PyTorch iterator, whose errors say what DALI's do not: the fix for images of
     several sizes, and, given the `files` read and `unreadable` (which finds the bad ones), the
-    files its decoder could not read."""
+    files its decoder could not read.
 
-    def __init__(self, *args, files=None, unreadable=None, **kwargs):
+    After each batch, `valid` is how many of its samples, from the first, are the epoch's own;
+    the rest are padding (with FILL, repeats that give every rank as many whole batches), to
+    leave out of a validation metric: `outputs[: loader.valid]`.
+    """
+
+    def __init__(self, *args, files=None, unreadable=None, shard_samples=None, **kwargs):
         self.files, self.unreadable = files, unreadable
+        self.shard_samples = shard_samples  # an epoch's own samples; None: the reader's shard
+        self.valid = None
         try:
             super().__init__(*args, **kwargs)  # it runs the first batch
         except RuntimeError as error:
@@ -340,12 +347,19 @@ class Batches(DALIGenericIterator):
 
     def __next__(self):
         try:
-            return super().__next__()
+            batches = super().__next__()
         except RuntimeError as error:
             said = self.said(error)
             if said is None:
                 raise
             raise said from error
+        given = len(next(iter(batches[0].values())))
+        own = self.shard_samples
+        if own is None:  # as DALI's iterator trims a PARTIAL batch: its shard's own size
+            own = self._shard_sizes_per_gpu_initial[self._shards_id].reshape(-1)[0]
+        before = self._counter - self.batch_size  # the epoch's samples given before this batch
+        self.valid = int(max(0, min(given, own - before)))
+        return batches
 
     def checkpoint(self):
         """Where this loader stands, after the batches it has given: bytes for
@@ -418,7 +432,8 @@ def make_loader(
     `last_batch_policy` defaults to PARTIAL on one rank (the last batch as it is) and to FILL on
     several, where every rank then runs the same number of full batches: with PARTIAL a rank's
     last batch can be padding only, empty, and its NaN loss would reach every rank through the
-    gradients' all-reduce.@@checkpoint_doc@@
+    gradients' all-reduce. After each batch, `loader.valid` is how many of its samples, from
+    the first, are not padding.@@checkpoint_doc@@
     """
     if device is None:
         device = "gpu" if torch.cuda.is_available() else "cpu"
@@ -536,6 +551,7 @@ LOADER_ARRAYS = (
         [pipe],
         OUTPUTS,@@arrays_label_table@@
         size=size,
+        shard_samples=len(arrays.images),
         last_batch_policy=last_batch_policy,
         auto_reset=True,
     )

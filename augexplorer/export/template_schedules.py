@@ -139,6 +139,7 @@ class ScheduledLoader:
     - checkpoint(): where the loader stands (its epoch, the batches taken in it, the values
       set_strength put in place and DALI's checkpoint of the pipeline), as bytes for
       make_loader(..., checkpoint=...), whose loader goes on from there.
+    - valid: how many samples of the last batch, from the first, are not padding.
 
     An epoch other than the next one while batches are prepared, or a BUILT value that changes,
     rebuilds the pipeline from its checkpoint: the reader and every random draw go on where
@@ -301,6 +302,11 @@ class ScheduledLoader:
     def reset(self):
         if self.iterator is not None:
             self.iterator.reset()
+
+    @property
+    def valid(self):
+        """How many samples of the last batch, from the first, are the epoch's own (Batches)."""
+        return None if self.iterator is None else self.iterator.valid
 
 '''
 
