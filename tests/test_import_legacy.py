@@ -560,8 +560,14 @@ def test_a_pipeline_subclass_built_only_in_main_is_built_with_its_parameters(
     assert "needs a value for its parameters 'data_dir', 'crop'" in said
     assert "batch_size=8 (set), num_threads=1 (set), device_id=0 (set)" in said
     assert "fix: --param data_dir=VALUE --param crop=VALUE" in said
-    params = {"data_dir": str(samples_dir()), "crop": 64, "dali_cpu": True, "batch_size": 4}
-    graph = import_graph(only_main, run_file=True, params=params)
+    params = {"data_dir": str(samples_dir()), "crop": 64, "dali_cpu": True}
+    # main() builds it at 32: at the batch size the import chose, the same files draw other
+    # values, which is said with the fix
+    with pytest.warns(DrawsDiffer, match=r"batch_size=8, which the import chose.*--param batch"):
+        import_graph(only_main, run_file=True, params=params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DrawsDiffer)  # a batch size given: nothing to say
+        graph = import_graph(only_main, run_file=True, params={**params, "batch_size": 4})
     assert graph.name == "hybrid_train_pipe" and graph.batch_size == 4
     assert graph == import_graph(built_here, run_file=True)
     assert_same_batch(graph, run_once(built(built_here)))
@@ -604,6 +610,14 @@ def test_casts_of_labels_and_draws_import_to_the_original_outputs(tmp_path: Path
     labels = session_batch(graph)[1]
     assert labels[0].dtype == np.int64
     assert_same_batch(graph, run_once(built(source)))
+    # the cast labels are still the labels: named so, and the exported loader hands them to
+    # PyTorch as its losses take them, int64 of shape (N,) (they were "output_1", (N, 1))
+    assert list(graph.outputs) == ["images", "labels"]
+    module = export(graph, tmp_path / "casts_aug.py")
+    job = {"name": "casts", "module": str(module), "out": str(tmp_path / "casts.npz")}
+    job |= {"batch_size": 4, "device": "cpu", "loader": True, "data": str(samples_dir())}
+    loader_labels = run_exported([job], tmp_path)["casts"]["loader_labels"]
+    assert loader_labels.dtype == np.int64 and loader_labels.shape == (4,)
 
 
 OPS_FILTERED = """

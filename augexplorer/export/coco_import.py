@@ -76,16 +76,25 @@ def output_names(nodes: tuple[Any, ...], outputs: list[Ref]) -> list[str]:
     """Names for a pipeline's outputs: what a source's outputs hold (``labels``, ``boxes``,
     ...), what an annotation output holds where it moved on with the first output's images
     (``boxes`` after ``bb_flip``), ``box_encoder``'s boxes and labels, ``images`` for the first
-    and ``output_<index>`` else."""
+    and ``output_<index>`` else. A cast of a source's output keeps its name (labels cast to
+    INT64 for PyTorch are still ``labels``)."""
     sources = {node.id: node for node in nodes if isinstance(node, Source)}
     ops = {node.id: node.op for node in nodes if not isinstance(node, Source)}
+    first_inputs = {
+        node.id: node.inputs[0] for node in nodes if not isinstance(node, Source) and node.inputs
+    }
     graph = GraphSpec(nodes=nodes, outputs={f"output_{i}": r for i, r in enumerate(outputs)})
     tracks = tracks_at(graph, outputs[0].node) if outputs else None
     tracked: Mapping[Ref, str] = (
         {ref: kind for kind, ref in tracks.refs.items()} if tracks is not None else {}
     )
     names: list[str] = []
-    for index, ref in enumerate(outputs):
+    for index, output in enumerate(outputs):
+        ref = output
+        while ops.get(ref.node) == "cast" and isinstance(first_inputs.get(ref.node), Ref):
+            ref = first_inputs[ref.node]  # what the cast converts
+        if ref.node not in sources or ref.output == 0:
+            ref = output
         source = sources.get(ref.node)
         if source is not None and ref.output > 0:
             name = source.output_names()[ref.output]

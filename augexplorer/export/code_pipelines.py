@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..devices import has_gpu
+from .derived_seeds import DrawsDiffer
 from .serialized import ImportRefused
 
 RUN_NAME = "__augexplorer_import__"  # the module name the file runs under (never __main__)
@@ -312,9 +313,12 @@ def parameter_values(chosen: Candidate, namespace: Mapping[str, Any]) -> dict[st
     return values
 
 
-def build(definition: Any, *, name: str, params: Mapping[str, Any] | None = None) -> Any:
+def build(
+    definition: Any, *, name: str, params: Mapping[str, Any] | None = None
+) -> tuple[Any, bool]:
     """The pipeline a ``@pipeline_def`` function builds with `params`, on the CPU where there is
-    no GPU, with one thread and a sample batch size unless its decorator or `params` set them."""
+    no GPU, with one thread and a sample batch size unless its decorator or `params` set them;
+    and whether the batch size is that sample one, chosen here."""
     from nvidia.dali import Pipeline
 
     params = dict(params or {})
@@ -352,6 +356,7 @@ def build(definition: Any, *, name: str, params: Mapping[str, Any] | None = None
             and not inspect.isclass(definition)
         ):
             pipeline = definition(**arguments, batch_size=SAMPLE_BATCH)
+            arguments["batch_size"] = SAMPLE_BATCH
     except Exception as error:  # the user's code: any error it raises is theirs to read
         with_params = f" with {given}" if given else ""
         raise ImportRefused(
@@ -359,7 +364,18 @@ def build(definition: Any, *, name: str, params: Mapping[str, Any] | None = None
             f"{type(error).__name__}: {_first_line(error)} "
             f"(fix: check the values given to its parameters: {_describe(signature, arguments)})"
         ) from None
-    return pipeline
+    chosen = arguments.get("batch_size") == SAMPLE_BATCH and "batch_size" not in params
+    return pipeline, chosen
+
+
+def batch_size_chosen(name: str) -> DrawsDiffer:
+    """What a graph read at the batch size the import chose says."""
+    return DrawsDiffer(
+        f"pipeline {name!r} was built at batch_size={SAMPLE_BATCH}, which the import chose "
+        "(the code builds it with none the import can read): DALI draws by a sample's place "
+        "in its batch, so at your training run's batch size the same files get other values "
+        "(fix: --param batch_size=N with that size, or set it in the graph)"
+    )
 
 
 def decorator_arguments(definition: Any) -> dict[str, Any] | None:

@@ -342,9 +342,19 @@ class _Writer:
         if self.coco:
             return None
         for name, ref in self.plan.outputs.items():
-            if ref == Ref(self.source.id, 1):
+            if self._as_whole_numbers(ref) == Ref(self.source.id, 1):
                 return name
         return None
+
+    def _as_whole_numbers(self, ref: Ref) -> Ref:
+        """What `ref` holds where it is casts to integer types of another output (labels cast
+        to INT64 for PyTorch, in code written for DALI): that output; else `ref`."""
+        while True:
+            step = self.plan.step(ref.node)
+            dtype = str(step.args.get("dtype", ""))
+            if step.op != "cast" or not step.inputs or not dtype.startswith(("INT", "UINT")):
+                return ref
+            ref = step.inputs[0]
 
     @property
     def _carries_policy(self) -> bool:

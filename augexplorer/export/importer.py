@@ -26,6 +26,7 @@ from ..spec.io import from_json, loads
 from .code_pipelines import (
     RUN_NAME,
     SAMPLE_BATCH,
+    batch_size_chosen,
     build,
     choose,
     defaults_of,
@@ -326,9 +327,10 @@ def import_pipeline(
 
     from nvidia.dali import Pipeline
 
+    chosen = False  # the batch size: the import's sample one
     if not isinstance(pipeline, Pipeline):
         values = {**defaults_of(pipeline), **(params or {})}
-        pipeline = build(pipeline, name=name, params=params)
+        pipeline, chosen = build(pipeline, name=name, params=params)
     elif params:
         raise ImportRefused(
             f"pipeline {name!r} is already built, so parameters ({', '.join(params)}) cannot "
@@ -357,4 +359,6 @@ def import_pipeline(
     elif unseeded:
         # the pipeline draws anew on every run; the graph's nodes take seeds of their own
         warnings.warn(DrawsDiffer(unseeded_message(name, unseeded)), stacklevel=2)
+    if chosen:
+        warnings.warn(batch_size_chosen(name), stacklevel=2)
     return dataclasses.replace(spec, batch_size=batch_size if batch_size > 0 else SAMPLE_BATCH)
