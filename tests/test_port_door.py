@@ -197,3 +197,10 @@ def test_import_warns_where_a_transform_left_out_was_the_one_fixing_the_size(
     )
     fixed = port_file(path)
     assert fixed.refusals and uneven_sizes(fixed) is None
+    # a transform left out that sets no size (FancyPCA): the pipeline as written gives images
+    # of several sizes too, and the warning had blamed the transform for it
+    path.write_text(
+        "import albumentations as A\nt = A.Compose([A.FancyPCA(), A.HorizontalFlip()])\n"
+    )
+    colour = port_file(path)
+    assert colour.refusals and uneven_sizes(colour) is None

@@ -9,9 +9,15 @@ later.
 
 from __future__ import annotations
 
-from .model import PortResult
+import re
+
+from .model import PortResult, TransformCall
 
 BATCH = 8  # photos of the bundled samples, which come in several sizes
+# Transforms that can give an image its size (a resize, a crop, a pad, a geometric transform
+# that may fit its output): a transform left out that is none of these did not make the images
+# of several sizes, the pipeline as written gives them too.
+SIZING = re.compile(r"Resize|Crop|Pad|MaxSize|Scale|Affine|Perspective|Rotat|Lambda|Sized", re.I)
 
 
 def uneven_sizes(result: PortResult) -> str | None:
@@ -19,7 +25,7 @@ def uneven_sizes(result: PortResult) -> str | None:
     batch: a warning naming the transforms left out and the fix; None otherwise, or where the
     graph cannot be run here (it needs trust, or fails: the panel and the loader say why)."""
     left_out = [refusal for refusal in result.refusals if not refusal.part]
-    if not left_out:
+    if not any(_may_size(refusal.call) for refusal in left_out):
         return None
     from ..engine import Session
 
@@ -34,3 +40,7 @@ def uneven_sizes(result: PortResult) -> str | None:
         return None
     names = ", ".join(sorted({refusal.what for refusal in left_out}))
     return f"with {names} left out, {said}"
+
+
+def _may_size(call: TransformCall) -> bool:
+    return bool(SIZING.search(call.name)) or any(_may_size(child) for child in call.children)
