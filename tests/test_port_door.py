@@ -204,3 +204,17 @@ def test_import_warns_where_a_transform_left_out_was_the_one_fixing_the_size(
     )
     colour = port_file(path)
     assert colour.refusals and uneven_sizes(colour) is None
+
+
+def test_fixed_affine_values_are_constants_not_draws(tmp_path: Path) -> None:
+    """Affine(rotate=15, scale=1.2): nothing random, and the graph drew U(1.2, 1.2) and a
+    shift of U(0, 0) per image, nodes the panel showed as draws."""
+    from augexplorer.port.door import port_file
+
+    path = tmp_path / "fixed.py"
+    path.write_text("import albumentations as A\nt = A.Compose([A.Affine(rotate=15, scale=1.2)])\n")
+    ops = {node.id: node.op for node in port_file(path).spec.nodes}
+    assert not [op for op in ops.values() if op.startswith("random.")], ops
+    assert ops["scale_xy"] == ops["shift_share"] == "constant"
+    path.write_text("import albumentations as A\nt = A.Compose([A.Affine(scale=(0.9, 1.1))])\n")
+    assert any(node.op == "random.uniform" for node in port_file(path).spec.nodes)

@@ -90,6 +90,8 @@ def _pair_node(node_id: str, ranges: tuple[Range, Range]) -> list[Node]:
     range is one value): `node_id` is the vector."""
     low = [ranges[0][0], ranges[1][0]]
     span = [ranges[0][1] - ranges[0][0], ranges[1][1] - ranges[1][0]]
+    if span == [0.0, 0.0]:  # nothing to draw: the graph shows the values, not a draw of them
+        return [const(node_id, low)]
     return [
         uniform_node(f"{node_id}_draw", 0.0, 1.0, shape=2),
         const(f"{node_id}_low", low),
