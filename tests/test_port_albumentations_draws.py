@@ -462,3 +462,17 @@ def test_coarse_dropouts_1x_names_are_ignored_as_2x_ignores_them() -> None:
         for d in step.origin.differences
     )
     assert step.call.kwargs["max_holes"] == 8  # the origin is the call as written
+
+
+def test_random_brightness_contrast_draws_its_shift_and_factor_as_albumentations() -> None:
+    grey = np.full((32, 32, 3), 100, np.uint8)
+
+    def level(out: np.ndarray) -> float:  # a grey image: its level is 100 * factor + shift
+        return float(out.astype(np.float64).mean())
+
+    _same_distribution(
+        "A.RandomBrightnessContrast(brightness_limit=0.2, contrast_limit=0, p=1)", grey, level
+    )
+    _same_distribution(
+        "A.RandomBrightnessContrast(brightness_limit=0, contrast_limit=0.3, p=1)", grey, level
+    )
