@@ -5,7 +5,6 @@ and draws the engine's very pixels."""
 from __future__ import annotations
 
 import ast
-import dataclasses
 import json
 import subprocess
 import sys
@@ -254,8 +253,8 @@ def test_an_exported_module_run_and_traced_imports_its_policies_back(
     module = export(spec, tmp_path / "traced_aug.py")
     module.write_text(module.read_text().replace("\nGRAPH = ", "\nGRAPH_AS_WRITTEN = "))
     files = sorted(str(path) for path in tiny_folder.rglob("*.jpg"))
-    graph = import_graph(module, run_file=True, params={"files": files, "labels": [0] * len(files)})
-    graph = dataclasses.replace(graph, batch_size=BATCH)
+    params = {"files": files, "labels": [0] * len(files), "batch_size": BATCH}
+    graph = import_graph(module, run_file=True, params=params)
     policies = {
         node.op: node.args
         for node in graph.nodes
