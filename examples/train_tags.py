@@ -8,8 +8,9 @@ Several GPUs:   torchrun --nproc_per_node=4 train_tags.py --data tags.txt
 Resumable:      python train_tags.py --data tags.txt --steps 50 --checkpoint run
                 python train_tags.py --data tags.txt --steps 100 --checkpoint run
                 (the second run goes on from step 51 with the batches and draws an
-                uninterrupted run would have had: run.rank0.pt holds the model, the optimizer,
-                the step and the loader's checkpoint)
+                uninterrupted run would have had: run.rank0.pt, saved every --save-every steps
+                and at the end, holds the model, the optimizer, the step and the loader's
+                checkpoint)
 """
 
 import argparse
@@ -38,9 +39,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--data", default=tags_pipeline.DATA)
     parser.add_argument("--steps", type=int, default=100)
-    parser.add_argument(
-        "--checkpoint", help="resume from PREFIX.rankN.pt if there, save it at the end"
-    )
+    parser.add_argument("--checkpoint", help="resume from PREFIX.rankN.pt if there; save it")
+    parser.add_argument("--save-every", type=int, default=50, help="steps between saves")
     args = parser.parse_args()
     rank = os.environ.get("RANK", "0")
     path = f"{args.checkpoint}.rank{rank}.pt" if args.checkpoint else None
@@ -86,11 +86,11 @@ def main():
         optimizer.step()
         if step % 10 == 0 or step == args.steps:
             print(f"[rank {rank}] step {step}: loss {loss.item():.3f}")
-
-    if path:
-        weights = (model.module if distributed else model).state_dict()
-        state = {"model": weights, "optimizer": optimizer.state_dict(), "step": args.steps}
-        torch.save({**state, "loader": loader.checkpoint()}, path)
+        if path and (step % args.save_every == 0 or step == args.steps):
+            # a job stopped between saves goes on from the last one
+            weights = (model.module if distributed else model).state_dict()
+            state = {"model": weights, "optimizer": optimizer.state_dict(), "step": step}
+            torch.save({**state, "loader": loader.checkpoint()}, path)
 
     if distributed:
         torch.distributed.destroy_process_group()

@@ -60,9 +60,18 @@ TEMPLATE_CALLS = {
     "shapes_differ",
     "unreadable",
     "self.checkpoints",  # Batches.checkpoint(): DALI's checkpoint of the pipeline
-    "iter",  # Batches.valid: the batch's length, and its shard's size as DALI's iterator has it
+    "reads",  # a loader's checkpoint: what it reads, saved and checked
+    "loader_state",
+    "saved_state",
+    "repr",
+    "saved.get",
+    "named.get",
+    "read.items",
+    "repr(data).encode",
+    "repr(GRAPH).encode",
+    # Batches.valid: its shard's own size as DALI's iterator has it
     "self._shard_sizes_per_gpu_initial[self._shards_id].reshape",
-    "batches[0].values",
+    "json.dumps(state).encode",  # a loader's checkpoint (loader_state)
     "self.said",
     "self.unreadable",
     "bad.append",
@@ -254,7 +263,6 @@ TEMPLATE_CALLS |= SCHEDULE_DEFINITIONS | {
     "base64.b64encode(pipeline).decode",
     "dict",
     "json.dumps",
-    "json.dumps(state).encode",
     "json.loads",
     "self._begin",
     "self._restore",
@@ -385,6 +393,9 @@ def check_module(source: str, spec: GraphSpec) -> None:
         "make_loader",
         "main",
         "compile_python_function",
+        "reads",  # a loader's checkpoint: what it reads, saved and checked
+        "loader_state",
+        "saved_state",
         "pad_per_object",
         "DetectionIterator",
         "torchvision_images",

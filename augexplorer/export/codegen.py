@@ -422,7 +422,7 @@ class _Writer:
             fields = self._schedule_fields(fields)
             imports = imports.replace(
                 "import zlib\n", "import warnings\nimport zlib\nfrom math import cos, pi\n"
-            ).replace("import argparse\n", "import argparse\nimport base64\nimport json\n")
+            )
             imports = imports.replace(
                 "from nvidia.dali.plugin.pytorch",
                 "from nvidia.dali.pipeline import Pipeline\nfrom nvidia.dali.plugin.pytorch",
@@ -495,14 +495,11 @@ class _Writer:
         imports = template.IMPORTS
         parts = [template_detection.DETECTION_HEADER]
         if self.source.keypoints:  # the keypoint tables are read from the file with numpy
-            imports = imports.replace("import argparse\n", "import argparse\nimport json\n")
             fields["numpy_import"] = "import numpy as np\n"
             fields["keypoints_ratio"] = literal(bool(self.source.reader_args.get("ratio")))
         yolo = self.source.kind == "yolo"
         if yolo:  # the folder is converted with os, json and hashlib
             imports = imports.replace("import argparse\n", "import argparse\nimport hashlib\n")
-            if "import json\n" not in imports:
-                imports = imports.replace("import hashlib\n", "import hashlib\nimport json\n")
         parts += [
             imports,
             template_detection.CONSTANTS_YOLO if yolo else template_detection.CONSTANTS,

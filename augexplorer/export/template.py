@@ -22,6 +22,8 @@ without running this file).
 IMPORTS = """from __future__ import annotations
 
 import argparse
+import base64
+import json
 import os
 import time
 import zlib
@@ -323,6 +325,61 @@ def shapes_differ(error):
     return "IsDenseTensor" in str(error)
 
 
+NO_ARRAYS_CHECKPOINT = (
+    "a loader over in-memory arrays has no checkpoint: DALI does not save where a Python source "
+    "stands (fix: read the images from a folder or a file list, or give the arrays from where "
+    "the run stopped)"
+)
+
+
+def reads(data, shard_id, num_shards, batch_size):
+    """What a loader reads, as its checkpoint records it: the graph, the data (digests), its
+    shard and its batch size. A checkpoint resumes only a loader that reads the same."""
+    return {
+        "graph": zlib.crc32(repr(GRAPH).encode()),
+        "data": zlib.crc32(repr(data).encode()),
+        "shard": [shard_id, num_shards],
+        "batch_size": batch_size,
+    }
+
+
+def loader_state(pipeline, read, **kept):
+    """A loader's checkpoint as bytes: DALI's checkpoint of its pipeline (None before the
+    first), what it reads and what else it keeps."""
+    pipeline = None if pipeline is None else base64.b64encode(pipeline).decode()
+    state = {"reads": read, "pipeline": pipeline, **kept}
+    return json.dumps(state).encode()
+
+
+def saved_state(checkpoint, read):
+    """What a loader's checkpoint() saved, DALI's checkpoint as bytes under "pipeline", after
+    checking it was taken by a loader that reads as this one (`read`)."""
+    try:
+        state = json.loads(checkpoint)
+        saved = state["reads"]
+        pipeline = state["pipeline"]
+        state["pipeline"] = None if pipeline is None else base64.b64decode(pipeline)
+    except (ValueError, TypeError, KeyError):
+        raise ValueError(
+            "not the checkpoint of an exported loader (fix: pass the bytes loader.checkpoint() "
+            "returned)"
+        ) from None
+    named = {"graph": "the graph", "data": "the data", "shard": "shard [id, count]"}
+    differs = [
+        f"{named.get(key, key)} {saved.get(key)} there, {value} here"
+        for key, value in read.items()
+        if saved.get(key) != value
+    ]
+    if differs:
+        raise ValueError(
+            "this checkpoint was taken by a loader that reads otherwise: "
+            + "; ".join(differs)
+            + " (fix: resume each rank from its own checkpoint, with the module, data, number "
+            "of ranks and batch size it was taken with)"
+        )
+    return state
+
+
 class Batches(DALIGenericIterator):
     """DALI's PyTorch iterator, whose errors say what DALI's do not: the fix for images of
     several sizes, and, given the `files` read and `unreadable` (which finds the bad ones), the
@@ -333,9 +390,10 @@ class Batches(DALIGenericIterator):
     leave out of a validation metric: `outputs[: loader.valid]`.
     """
 
-    def __init__(self, *args, files=None, unreadable=None, shard_samples=None, **kwargs):
+    def __init__(self, *args, files=None, unreadable=None, shard_samples=None, reads=None, **kwargs):
         self.files, self.unreadable = files, unreadable
         self.shard_samples = shard_samples  # an epoch's own samples; None: the reader's shard
+        self.read = reads  # what the loader reads, as its checkpoint records it (reads())
         self.valid = None
         try:
             super().__init__(*args, **kwargs)  # it runs the first batch
@@ -353,11 +411,13 @@ class Batches(DALIGenericIterator):
             if said is None:
                 raise
             raise said from error
-        given = len(next(iter(batches[0].values())))
+        given = len(batches[0][OUTPUTS[0]])
+        # As DALI's iterator counts what a PARTIAL batch keeps (_remove_padded): the samples of
+        # the epoch given before this batch, against the shard's own size.
         own = self.shard_samples
-        if own is None:  # as DALI's iterator trims a PARTIAL batch: its shard's own size
+        if own is None:
             own = self._shard_sizes_per_gpu_initial[self._shards_id].reshape(-1)[0]
-        before = self._counter - self.batch_size  # the epoch's samples given before this batch
+        before = self._counter - self.batch_size
         self.valid = int(max(0, min(given, own - before)))
         return batches
 
@@ -365,13 +425,9 @@ class Batches(DALIGenericIterator):
         """Where this loader stands, after the batches it has given: bytes for
         make_loader(..., checkpoint=...), which goes on from here (save them beside the model's
         weights)."""
-        if not self._enable_checkpointing:
-            raise RuntimeError(
-                "a loader over in-memory arrays has no checkpoint: DALI does not save where a "
-                "Python source stands (fix: read the images from a folder or a file list, or "
-                "give the arrays from where the run stopped)"
-            )
-        return self.checkpoints()[0]
+        if self.read is None:
+            raise RuntimeError(NO_ARRAYS_CHECKPOINT)
+        return loader_state(self.checkpoints()[0], self.read)
 
     def said(self, error):
         """`error` in words that name its cause and fix, or None to keep DALI's."""
@@ -433,7 +489,7 @@ def make_loader(
     several, where every rank then runs the same number of full batches: with PARTIAL a rank's
     last batch can be padding only, empty, and its NaN loss would reach every rank through the
     gradients' all-reduce. After each batch, `loader.valid` is how many of its samples, from
-    the first, are not padding.@@checkpoint_doc@@
+    the first, are not padding (where the reader pads an epoch's end: pad_last_batch=True).@@checkpoint_doc@@
     """
     if device is None:
         device = "gpu" if torch.cuda.is_available() else "cpu"
@@ -468,6 +524,9 @@ _CHECKPOINT_DOC = """
     its reader stands and the state of every random operator): the new loader gives the batches
     and draws the old one would have given next, as a training job resumed from a checkpoint
     needs. Under torchrun each rank saves and restores its own."""
+_NO_CHECKPOINT_DOC = """
+    `checkpoint`: only None: DALI saves no place in a Python source (a loader over a folder or
+    a file list resumes from its checkpoint)."""
 READER_LOADER_START = (
     _LOADER_START.replace("@@drop_check@@", _DROP_CHECK)
     .replace("@@checkpoint_param@@", "\n    checkpoint=None,")
@@ -485,12 +544,14 @@ _PIPELINE_OPTIONS = """        device=device,
 """
 # Every reader's pipeline can give its checkpoint (DALI: no cost until one is taken).
 _READER_PIPELINE_OPTIONS = _PIPELINE_OPTIONS.replace(
-    "    )\n", "        enable_checkpointing=True,\n        checkpoint=checkpoint,\n    )\n"
+    "    )\n", "        enable_checkpointing=True,\n        checkpoint=saved,\n    )\n"
 )
 
 LOADER_FILES = (
     READER_LOADER_START.replace("@@data_doc@@", "a folder of class sub-folders, or a file list")
     + """    files, labels, _ = read_data(data)
+    read = reads(files, shard_id, num_shards, batch_size)
+    saved = None if checkpoint is None else saved_state(checkpoint, read)["pipeline"]
     pipe = @@function@@(
         files,
         labels,
@@ -504,6 +565,10 @@ LOADER_FILES = (
         reader_name=@@reader@@,
         last_batch_policy=last_batch_policy,
         auto_reset=True,
+        reads=read,
+        # a restored iterator prepares nothing ahead: an epoch saved after its last batch then
+        # ends as it would have (StopIteration), not in the next epoch's first batch
+        prepare_first_batch=saved is None,
     )
 
 """
@@ -512,6 +577,8 @@ LOADER_FILES = (
 LOADER_LABELLED = (
     READER_LOADER_START.replace("@@data_doc@@", "a folder of class sub-folders, or a file list")
     + """    files, labels, label_table = read_data(data)
+    read = reads(files, shard_id, num_shards, batch_size)
+    saved = None if checkpoint is None else saved_state(checkpoint, read)["pipeline"]
     pipe = @@function@@(
         files,
         labels,
@@ -526,6 +593,10 @@ LOADER_LABELLED = (
         reader_name=@@reader@@,
         last_batch_policy=last_batch_policy,
         auto_reset=True,
+        reads=read,
+        # a restored iterator prepares nothing ahead: an epoch saved after its last batch then
+        # ends as it would have (StopIteration), not in the next epoch's first batch
+        prepare_first_batch=saved is None,
     )
 
 """
@@ -533,10 +604,12 @@ LOADER_LABELLED = (
 
 LOADER_ARRAYS = (
     _LOADER_START.replace("@@drop_check@@", "")
-    .replace("@@checkpoint_param@@", "")
-    .replace("@@checkpoint_doc@@", "")
+    .replace("@@checkpoint_param@@", "\n    checkpoint=None,")
+    .replace("@@checkpoint_doc@@", _NO_CHECKPOINT_DOC)
     .replace("@@data_doc@@", "(images, labels): HxWxC uint8 arrays and one integer label each")
-    + """    images, labels = data
+    + """    if checkpoint is not None:
+        raise ValueError(NO_ARRAYS_CHECKPOINT)
+    images, labels = data
     arrays = ArrayBatches(images, labels, batch_size, shard_id, num_shards)
     # FILL keeps the epoch's last batch whole, its padding included: sized so, DALI counts no
     # sample of it into the next epoch (which it would shorten by as many)

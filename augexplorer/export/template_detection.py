@@ -213,6 +213,8 @@ LOADER_COCO = (
         )
     if images is None and annotations_file == ANNOTATIONS_FILE:
         images = IMAGES  # the images augexplorer read from this file
+    read = reads([annotations_file, file_root, images], shard_id, num_shards, batch_size)
+    saved = None if checkpoint is None else saved_state(checkpoint, read)["pipeline"]
     pipe = @@function@@(
         annotations_file,
         file_root,
@@ -227,6 +229,8 @@ LOADER_COCO = (
         last_batch_policy=last_batch_policy,
         auto_reset=True,
         target_format=target_format,
+        reads=read,
+        prepare_first_batch=saved is None,  # as LOADER_FILES
     )
 
 """

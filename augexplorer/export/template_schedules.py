@@ -138,15 +138,16 @@ class ScheduledLoader:
 
     - checkpoint(): where the loader stands (its epoch, the batches taken in it, the values
       set_strength put in place and DALI's checkpoint of the pipeline), as bytes for
-      make_loader(..., checkpoint=...), whose loader goes on from there.
+      make_loader(..., checkpoint=...), whose loader goes on from there. The batches DALI
+      prepared before a set_strength (prefetch_queue_depth) are drawn again after the
+      resume, with the value set.
     - valid: how many samples of the last batch, from the first, are not padding.
-
     An epoch other than the next one while batches are prepared, or a BUILT value that changes,
     rebuilds the pipeline from its checkpoint: the reader and every random draw go on where
     they stood.
     """
 
-    def __init__(self, make_iterator, batch_size, checkpoint=None):
+    def __init__(self, make_iterator, batch_size, read, checkpoint=None):
         self.make_iterator = make_iterator  # (strengths, DALI checkpoint) -> DALIGenericIterator
         self.batch_size = batch_size
         self.strengths = Strengths()
@@ -156,39 +157,28 @@ class ScheduledLoader:
         self.warned_past_run = False  # an epoch past EPOCHS was met, and said
         self.held = None  # a batch taken from DALI's iterator before it was asked for
         self.resume = None  # DALI's checkpoint the first pipeline starts from
+        self.read = read  # what the loader reads, as its checkpoint records it (reads())
         if checkpoint is not None:
             self._restore(checkpoint)
 
     def checkpoint(self):
+        """Where the loader stands, as bytes for make_loader(..., checkpoint=...)."""
         if self.held is not None:  # DALI's place is past the batch held
             raise RuntimeError("no checkpoint while a batch is held: take it first")
-        epoch, taken, pipeline = self.strengths.epoch, self.taken, self.resume
-        if self.iterator is not None:
-            pipeline = self.iterator.checkpoints()[0]
-            if self._epoch_taken():  # DALI's restored iterator opens the next epoch
-                epoch, taken = epoch + 1, 0
-        state = {
-            "loader": "ScheduledLoader",
-            "epoch": epoch,
-            "taken": taken,
-            "overrides": self.strengths.overrides,
-            "pipeline": None if pipeline is None else base64.b64encode(pipeline).decode(),
-        }
-        return json.dumps(state).encode()
+        pipeline = self.resume if self.iterator is None else self.iterator.checkpoints()[0]
+        return loader_state(
+            pipeline,
+            self.read,
+            epoch=self.strengths.epoch,
+            taken=self.taken,
+            overrides=self.strengths.overrides,
+        )
 
     def _restore(self, checkpoint):
-        try:
-            state = json.loads(checkpoint)
-            assert state["loader"] == "ScheduledLoader"
-        except (ValueError, TypeError, KeyError, AssertionError):
-            raise ValueError(
-                "not a checkpoint of this module's loader (fix: pass what its checkpoint() "
-                "returned)"
-            ) from None
+        state = saved_state(checkpoint, self.read)
         self.strengths.epoch, self.taken = state["epoch"], state["taken"]
         self.strengths.overrides = dict(state["overrides"])
-        pipeline = state["pipeline"]
-        self.resume = None if pipeline is None else base64.b64decode(pipeline)
+        self.resume = state["pipeline"]
 
     def set_epoch(self, epoch):
         if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 0:
@@ -340,7 +330,7 @@ _ITERATOR = """    def make_iterator(strengths, state):
             prepare_first_batch=False,
         )
 
-    return ScheduledLoader(make_iterator, batch_size, checkpoint)
+    return ScheduledLoader(make_iterator, batch_size, read, checkpoint)
 
 """
 
@@ -360,7 +350,7 @@ def loader(start: str, labelled: bool) -> str:
     )
     return (
         start
-        + f"    {read}\n\n"
+        + f"    {read}\n    read = reads(files, shard_id, num_shards, batch_size)\n\n"
         + _ITERATOR.replace("@@data_arguments@@", "files,\n            labels,")
         .replace("@@iterator@@", "LabelledIterator" if labelled else "Batches")
         .replace("@@label_table@@", "\n            label_table," if labelled else "")
