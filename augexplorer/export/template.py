@@ -390,10 +390,10 @@ class Batches(DALIGenericIterator):
     leave out of a validation metric: `outputs[: loader.valid]`.
     """
 
-    def __init__(self, *args, files=None, unreadable=None, shard_samples=None, reads=None, **kwargs):
+    def __init__(self, *args, files=None, unreadable=None, shard_samples=None, reading=None, **kwargs):
         self.files, self.unreadable = files, unreadable
         self.shard_samples = shard_samples  # an epoch's own samples; None: the reader's shard
-        self.read = reads  # what the loader reads, as its checkpoint records it (reads())
+        self.reading = reading  # reads()'s arguments: digested only when a checkpoint is taken
         self.valid = None
         try:
             super().__init__(*args, **kwargs)  # it runs the first batch
@@ -425,9 +425,9 @@ class Batches(DALIGenericIterator):
         """Where this loader stands, after the batches it has given: bytes for
         make_loader(..., checkpoint=...), which goes on from here (save them beside the model's
         weights)."""
-        if self.read is None:
+        if self.reading is None:
             raise RuntimeError(NO_ARRAYS_CHECKPOINT)
-        return loader_state(self.checkpoints()[0], self.read)
+        return loader_state(self.checkpoints()[0], reads(*self.reading))
 
     def said(self, error):
         """`error` in words that name its cause and fix, or None to keep DALI's."""
@@ -476,7 +476,8 @@ def make_loader(
     num_threads=4,
     last_batch_policy=None,
     shard_id=None,
-    num_shards=None,@@checkpoint_param@@
+    num_shards=None,
+    checkpoint=None,
 ):
     """A PyTorch iterator of batches (dicts keyed by OUTPUTS) that resets itself every epoch.
 
@@ -527,10 +528,8 @@ _CHECKPOINT_DOC = """
 _NO_CHECKPOINT_DOC = """
     `checkpoint`: only None: DALI saves no place in a Python source (a loader over a folder or
     a file list resumes from its checkpoint)."""
-READER_LOADER_START = (
-    _LOADER_START.replace("@@drop_check@@", _DROP_CHECK)
-    .replace("@@checkpoint_param@@", "\n    checkpoint=None,")
-    .replace("@@checkpoint_doc@@", _CHECKPOINT_DOC)
+READER_LOADER_START = _LOADER_START.replace("@@drop_check@@", _DROP_CHECK).replace(
+    "@@checkpoint_doc@@", _CHECKPOINT_DOC
 )
 
 _PIPELINE_OPTIONS = """        device=device,
@@ -542,17 +541,27 @@ _PIPELINE_OPTIONS = """        device=device,
         device_id=device_id,
     )
 """
-# Every reader's pipeline can give its checkpoint (DALI: no cost until one is taken).
+# Every reader's pipeline can give its checkpoint (DALI: no cost until one is taken); one
+# given is checked against what this loader reads (@@data@@: the data as reads() digests it).
+_RESUMED = """    reading = (@@data@@, shard_id, num_shards, batch_size)
+    saved = None if checkpoint is None else saved_state(checkpoint, reads(*reading))["pipeline"]
+"""
 _READER_PIPELINE_OPTIONS = _PIPELINE_OPTIONS.replace(
     "    )\n", "        enable_checkpointing=True,\n        checkpoint=saved,\n    )\n"
 )
+# The reader's iterator: resumable, and a restored one prepares nothing ahead, so that an epoch
+# saved after its last batch ends as it would have (StopIteration), not in the next epoch's
+# first batch.
+_RESUMABLE = """        reading=reading,
+        prepare_first_batch=saved is None,
+"""
 
 LOADER_FILES = (
     READER_LOADER_START.replace("@@data_doc@@", "a folder of class sub-folders, or a file list")
     + """    files, labels, _ = read_data(data)
-    read = reads(files, shard_id, num_shards, batch_size)
-    saved = None if checkpoint is None else saved_state(checkpoint, read)["pipeline"]
-    pipe = @@function@@(
+"""
+    + _RESUMED.replace("@@data@@", "files")
+    + """    pipe = @@function@@(
         files,
         labels,
 """
@@ -565,11 +574,9 @@ LOADER_FILES = (
         reader_name=@@reader@@,
         last_batch_policy=last_batch_policy,
         auto_reset=True,
-        reads=read,
-        # a restored iterator prepares nothing ahead: an epoch saved after its last batch then
-        # ends as it would have (StopIteration), not in the next epoch's first batch
-        prepare_first_batch=saved is None,
-    )
+"""
+    + _RESUMABLE
+    + """    )
 
 """
 )
@@ -577,9 +584,9 @@ LOADER_FILES = (
 LOADER_LABELLED = (
     READER_LOADER_START.replace("@@data_doc@@", "a folder of class sub-folders, or a file list")
     + """    files, labels, label_table = read_data(data)
-    read = reads(files, shard_id, num_shards, batch_size)
-    saved = None if checkpoint is None else saved_state(checkpoint, read)["pipeline"]
-    pipe = @@function@@(
+"""
+    + _RESUMED.replace("@@data@@", "files")
+    + """    pipe = @@function@@(
         files,
         labels,
 """
@@ -593,18 +600,15 @@ LOADER_LABELLED = (
         reader_name=@@reader@@,
         last_batch_policy=last_batch_policy,
         auto_reset=True,
-        reads=read,
-        # a restored iterator prepares nothing ahead: an epoch saved after its last batch then
-        # ends as it would have (StopIteration), not in the next epoch's first batch
-        prepare_first_batch=saved is None,
-    )
+"""
+    + _RESUMABLE
+    + """    )
 
 """
 )
 
 LOADER_ARRAYS = (
     _LOADER_START.replace("@@drop_check@@", "")
-    .replace("@@checkpoint_param@@", "\n    checkpoint=None,")
     .replace("@@checkpoint_doc@@", _NO_CHECKPOINT_DOC)
     .replace("@@data_doc@@", "(images, labels): HxWxC uint8 arrays and one integer label each")
     + """    if checkpoint is not None:

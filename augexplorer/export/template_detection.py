@@ -17,7 +17,15 @@ target's ``boxes`` float32 (N, 4) pixels x1, y1, x2, y2 and ``labels`` int64 (N,
 
 from __future__ import annotations
 
-from .template import _MAIN, _READER_PIPELINE_OPTIONS, HEADER, PIPELINE, READER_LOADER_START
+from .template import (
+    _MAIN,
+    _READER_PIPELINE_OPTIONS,
+    _RESUMABLE,
+    _RESUMED,
+    HEADER,
+    PIPELINE,
+    READER_LOADER_START,
+)
 
 
 def _replaced(text: str, old: str, new: str) -> str:
@@ -213,9 +221,9 @@ LOADER_COCO = (
         )
     if images is None and annotations_file == ANNOTATIONS_FILE:
         images = IMAGES  # the images augexplorer read from this file
-    read = reads([annotations_file, file_root, images], shard_id, num_shards, batch_size)
-    saved = None if checkpoint is None else saved_state(checkpoint, read)["pipeline"]
-    pipe = @@function@@(
+"""
+    + _RESUMED.replace("@@data@@", "[annotations_file, file_root, images]")
+    + """    pipe = @@function@@(
         annotations_file,
         file_root,
         images,
@@ -229,9 +237,9 @@ LOADER_COCO = (
         last_batch_policy=last_batch_policy,
         auto_reset=True,
         target_format=target_format,
-        reads=read,
-        prepare_first_batch=saved is None,  # as LOADER_FILES
-    )
+"""
+    + _RESUMABLE
+    + """    )
 
 """
 )

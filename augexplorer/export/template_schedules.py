@@ -147,7 +147,7 @@ class ScheduledLoader:
     they stood.
     """
 
-    def __init__(self, make_iterator, batch_size, read, checkpoint=None):
+    def __init__(self, make_iterator, batch_size, reading, checkpoint=None):
         self.make_iterator = make_iterator  # (strengths, DALI checkpoint) -> DALIGenericIterator
         self.batch_size = batch_size
         self.strengths = Strengths()
@@ -157,7 +157,7 @@ class ScheduledLoader:
         self.warned_past_run = False  # an epoch past EPOCHS was met, and said
         self.held = None  # a batch taken from DALI's iterator before it was asked for
         self.resume = None  # DALI's checkpoint the first pipeline starts from
-        self.read = read  # what the loader reads, as its checkpoint records it (reads())
+        self.reading = reading  # reads()'s arguments: digested only for a checkpoint
         if checkpoint is not None:
             self._restore(checkpoint)
 
@@ -168,14 +168,14 @@ class ScheduledLoader:
         pipeline = self.resume if self.iterator is None else self.iterator.checkpoints()[0]
         return loader_state(
             pipeline,
-            self.read,
+            reads(*self.reading),
             epoch=self.strengths.epoch,
             taken=self.taken,
             overrides=self.strengths.overrides,
         )
 
     def _restore(self, checkpoint):
-        state = saved_state(checkpoint, self.read)
+        state = saved_state(checkpoint, reads(*self.reading))
         self.strengths.epoch, self.taken = state["epoch"], state["taken"]
         self.strengths.overrides = dict(state["overrides"])
         self.resume = state["pipeline"]
@@ -330,7 +330,7 @@ _ITERATOR = """    def make_iterator(strengths, state):
             prepare_first_batch=False,
         )
 
-    return ScheduledLoader(make_iterator, batch_size, read, checkpoint)
+    return ScheduledLoader(make_iterator, batch_size, reading, checkpoint)
 
 """
 
@@ -350,7 +350,7 @@ def loader(start: str, labelled: bool) -> str:
     )
     return (
         start
-        + f"    {read}\n    read = reads(files, shard_id, num_shards, batch_size)\n\n"
+        + f"    {read}\n    reading = (files, shard_id, num_shards, batch_size)\n\n"
         + _ITERATOR.replace("@@data_arguments@@", "files,\n            labels,")
         .replace("@@iterator@@", "LabelledIterator" if labelled else "Batches")
         .replace("@@label_table@@", "\n            label_table," if labelled else "")
