@@ -63,6 +63,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).parent))
 
+import move_messages  # noqa: E402
 import process_cpu  # noqa: E402
 from _common import machine, summary, write_results  # noqa: E402
 
@@ -499,6 +500,12 @@ def main() -> int:
         help="moves after the timed ones with each process's CPU time counted (0: none)",
     )
     parser.add_argument(
+        "--messages",
+        type=int,
+        default=2,
+        help="moves after the timed ones with every websocket message the page gets listed",
+    )
+    parser.add_argument(
         "--wait",
         choices=["event", "raf"],
         default="event",
@@ -525,6 +532,7 @@ def main() -> int:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 page = browser.new_page(viewport={"width": 1700, "height": 1100})
                 page.add_init_script(WS_WATCH)
+                page.add_init_script(move_messages.RECORD)
                 open_notebook(page, lab, name)
                 run_all(page)
                 page.locator(".ax-explorer .ax-tile canvas[data-key]").first.wait_for(
@@ -595,6 +603,12 @@ def main() -> int:
                     "() => ({protocols: window.__axWsProtocols, large_messages: window.__axWsLarge})"
                 )
                 cpu = cpu_per_move(page, args.cpu_moves) if args.cpu_moves else None
+
+                def press() -> None:
+                    handle.focus()
+                    handle.press("ArrowRight")
+
+                messages = move_messages.record(page, press, kernel_eval, args.messages)
                 dragged = drags(page, args.drags)
                 decoders = page_decoders(page)
                 opened, full = large_view(page, args.opens)
@@ -619,6 +633,7 @@ def main() -> int:
         "pictures_sent_per_move": (sent - sent_before) / (args.warmup + args.moves),
         "websocket": websocket,
         "cpu_ms_per_move": cpu,
+        "messages_per_move": messages,
         "drags": dragged,
         "page_decoders": decoders,
         "large_view_shown_ms": summary(opened),
@@ -660,6 +675,9 @@ def main() -> int:
         )
         for kind, ms in cpu["moves"].items():
             print(f"    {kind:20s} {ms:6.1f} ms")
+    for number, listed in enumerate(messages):
+        print(f"  the page's websocket messages of a move ({number + 1} of {len(messages)}):")
+        print("\n".join(move_messages.lines(listed)))
     busy = data["page_long_tasks_ms"]
     print(
         f"  page main thread in long tasks during a move: p50 {busy['p50']:.0f} ms, max "

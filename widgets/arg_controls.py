@@ -21,6 +21,7 @@ from augexplorer.catalog import ArgInfo, Hint
 from augexplorer.catalog.limits import distributions_for
 from augexplorer.spec import ArgValue, PythonCode, Random, Ref
 
+from . import sliders
 from .box_fit import fit_to_text
 from .numbers import format_number, parse_in_range, parse_number
 
@@ -93,14 +94,14 @@ def constant_widget(arg: ArgInfo | None, value: ArgValue) -> widgets.ValueWidget
             low, high = arg.hint.low, arg.hint.high
             if arg.is_integer:
                 return NumberSlider(
-                    widgets.IntSlider(
+                    sliders.IntSlider(
                         min=int(low), max=int(high), step=int(arg.hint.step or 1), readout=False
                     ),
                     number_box(),
                     int(number),
                 )
             return NumberSlider(
-                widgets.FloatSlider(
+                sliders.FloatSlider(
                     min=low, max=high, step=arg.hint.step or (high - low) / 100, readout=False
                 ),
                 number_box(),
@@ -149,7 +150,7 @@ class RangePair(widgets.HBox):
         hint = arg.hint
         assert hint is not None
         step = hint.step or (hint.high - hint.low) / 100
-        self.slider = widgets.FloatRangeSlider(
+        self.slider = sliders.FloatRangeSlider(
             min=_widened(hint.low, low, -step) if low < hint.low else hint.low,
             max=_widened(hint.high, high, step),
             step=step,
@@ -558,7 +559,7 @@ class RandomEditor(widgets.HBox):
                 low = _widened(hint.low, random.low, -step)
                 high = _widened(hint.high, random.high, step)
                 out = {
-                    "range": widgets.FloatRangeSlider(
+                    "range": sliders.FloatRangeSlider(
                         value=(random.low, random.high),
                         min=low,
                         max=high,
@@ -581,7 +582,7 @@ class RandomEditor(widgets.HBox):
             }
         elif random.dist == "coin_flip":
             probability = NumberSlider(
-                widgets.FloatSlider(min=0, max=1, step=0.01, readout=False),
+                sliders.FloatSlider(min=0, max=1, step=0.01, readout=False),
                 number_box(),
                 random.probability,
                 bounds=(0.0, 1.0),

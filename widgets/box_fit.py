@@ -4,7 +4,9 @@ The panel's boxes show a number exactly (``1.333333``, random_aspect_ratio's end
 picked for typical values cuts longer ones. The box keeps its width where its text fits and grows
 past it where the text needs more: a CSS ``min-width`` of the text's length in ``ch`` (the width
 of a digit; a point counts half) plus the input's padding and border, updated when the length
-changes.
+changes. Lengths up to `SHORT` digits count as `SHORT`: every box is at least that wide anyway, so a
+drag between 1.1 and 1.05 sends the page no layout while the kernel runs the graph (BENCHMARKS.md,
+issue 33).
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ import ipywidgets as widgets
 # A number box's padding (4 px a side: graph_view.css) and border (1 px a side), and 2 px for
 # the caret at the end of the text.
 TEXT_PAD = "12px"
+# Four digits (about 30 px at the panel's 13 px font) fit the narrowest box (48 px) with its
+# padding: a shorter text needs no room of its own.
+SHORT = 4
 
 
 def fit_to_text(box: widgets.Text, least: str | None = None) -> widgets.Text:
@@ -25,7 +30,7 @@ def fit_to_text(box: widgets.Text, least: str | None = None) -> widgets.Text:
         text = box.value
         # a point or a comma is about half a digit wide
         narrow = text.count(".") + text.count(",")
-        room = f"calc({len(text) - narrow / 2:g}ch + {TEXT_PAD})"
+        room = f"calc({max(SHORT, len(text) - narrow / 2):g}ch + {TEXT_PAD})"
         # Only a change of length reaches the page: a slider's drag between values of one
         # length sends no layout.
         box.layout.min_width = f"max({least}, {room})" if least else room

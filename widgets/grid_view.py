@@ -23,6 +23,7 @@ from augexplorer.render.sample_view import sample_view
 from augexplorer.render.tiles import Tile, node_drawn_as, node_tiles, picture_size, pictures
 from augexplorer.spec import Ref
 
+from . import sliders
 from .annotations_view import AnnotationToggles
 from .arg_controls import NumberSlider, number_box
 from .drag_preview import DragPreview
@@ -106,7 +107,7 @@ class GridView(widgets.VBox):
         # The slider's own readout would clamp a typed size, or drop text, without a word: the
         # size is typed in a box read here, which says why a value is not applied.
         self.size = NumberSlider(
-            widgets.IntSlider(
+            sliders.IntSlider(
                 min=MIN_SIZE,
                 max=MAX_SIZE,
                 step=20,

@@ -17,6 +17,7 @@ from augexplorer.catalog.hints import starting_values, tunable_args
 from augexplorer.catalog.limits import VECTOR_LENGTHS
 from augexplorer.spec import ArgValue, GraphSpec, Node, Origin
 
+from . import sliders
 from .arg_controls import (
     ArgControl,
     NumberSlider,
@@ -396,7 +397,7 @@ class NodePanel(widgets.VBox):
         self.apply = apply
         self.device = device
         self.probability = NumberSlider(
-            widgets.FloatSlider(min=0.0, max=1.0, step=0.01, readout=False),
+            sliders.FloatSlider(min=0.0, max=1.0, step=0.01, readout=False),
             number_box(),
             node.probability.p if node.probability else 0.5,
             bounds=(0.0, 1.0),
