@@ -6,7 +6,6 @@ from typing import Any
 
 import ipywidgets as widgets
 import pytest
-
 from augexplorer_widgets import sliders
 
 
