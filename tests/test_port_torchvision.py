@@ -61,6 +61,13 @@ CASES: dict[str, tuple[str, str]] = {
     "solarize": ("RandomSolarize", "T.RandomSolarize(128, p=1.0)"),
     "autocontrast": ("RandomAutocontrast", "T.RandomAutocontrast(p=1.0)"),
     "equalize": ("RandomEqualize", "T.RandomEqualize(p=1.0)"),
+    "sharpness": ("RandomAdjustSharpness", "T.RandomAdjustSharpness(2, p=1.0)"),
+    "sharpness_blurred": ("RandomAdjustSharpness", "T.RandomAdjustSharpness(0.3, p=1.0)"),
+    # extrapolated far past 1: PIL clips before it truncates
+    "sharpness_strong": (
+        "RandomAdjustSharpness",
+        "T.CenterCrop(120), T.RandomAdjustSharpness(6, p=1.0)",
+    ),
     "to_tensor": ("ToTensor", "T.ToTensor()"),
     "normalize": (
         "Normalize",

@@ -25,6 +25,7 @@ CASES: dict[str, tuple[str, float, float]] = {
     "contrast": ("v2.ToImage(), v2.ColorJitter(contrast=(0.7, 0.7))", 0.7, 1),
     "grayscale": ("v2.ToImage(), v2.Grayscale(3)", 0.6, 1),
     "blur": ("v2.ToImage(), v2.GaussianBlur(9, sigma=(3.0, 3.0))", 0.01, 1),
+    "sharpness": ("v2.ToImage(), v2.RandomAdjustSharpness(2, p=1.0)", 0.0, 0),
     "normalize": (
         "v2.ToImage(), v2.ToDtype(torch.float32, scale=True), v2.Normalize([0.5] * 3, [0.5] * 3)",
         0.001,

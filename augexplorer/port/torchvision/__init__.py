@@ -18,7 +18,17 @@ from ..build import (
     build_graph,
 )
 from ..model import PortResult, Refusal, TransformCall
-from . import affine, auto_aug, color, erasing, geometry, perspective, photometric, tensor
+from . import (
+    affine,
+    auto_aug,
+    color,
+    erasing,
+    geometry,
+    perspective,
+    photometric,
+    sharpness,
+    tensor,
+)
 from .grades import grade
 
 
@@ -92,6 +102,7 @@ MAPPING = LibraryMapping(
         "RandomSolarize": color.random_solarize,
         "RandomEqualize": color.random_equalize,
         "RandomAutocontrast": color.random_autocontrast,
+        "RandomAdjustSharpness": sharpness.random_adjust_sharpness,
         "RandomPhotometricDistort": photometric.random_photometric_distort,
         "RandomErasing": erasing.random_erasing,
         "ToTensor": tensor.to_tensor,
@@ -118,7 +129,6 @@ MAPPING = LibraryMapping(
         "FiveCrop": "crop (one node per crop)",
         "TenCrop": "crop and flip (one node per crop)",
         "LinearTransformation": "python_function",
-        "RandomAdjustSharpness": "auto_aug's sharpness",
         "RandomIoUCrop": "random_bbox_crop",
         "RandomZoomOut": "paste",
         "ScaleJitter": "resize",
@@ -153,6 +163,7 @@ EXAMPLES: dict[str, str] = {
     "RandomSolarize": "RandomSolarize(192)",
     "RandomEqualize": "RandomEqualize()",
     "RandomAutocontrast": "RandomAutocontrast()",
+    "RandomAdjustSharpness": "RandomAdjustSharpness(2)",
     "RandomPhotometricDistort": "RandomPhotometricDistort()",
     "RandomErasing": "ToTensor(), T.RandomErasing()",
     "ToTensor": "ToTensor()",

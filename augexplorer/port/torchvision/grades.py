@@ -176,6 +176,16 @@ GRADES: dict[str, Measured] = {
     "RandomAutocontrast": Measured(
         "exact", ("Within 1 grey level (rounding of the stretch; mean 0.1).",), 0.15, 1
     ),
+    "RandomAdjustSharpness": Measured(
+        "exact",
+        (
+            "Same pixels: PIL's 3x3 smoothing of the inside, the one-pixel border kept, the "
+            "blend truncated to 8 bits (max 0 grey levels at factors 0.3, 2 and 6, and at 2 on "
+            "v2 tensors); the coin is DALI's (same probability).",
+        ),
+        0.0,
+        0,
+    ),
     "RandomEqualize": Measured(
         "approximate",
         (
