@@ -62,6 +62,12 @@ TEMPLATE_CALLS = {
     "self.checkpoints",  # Batches.checkpoint(): DALI's checkpoint of the pipeline
     "reads",  # a loader's checkpoint: what it reads, saved and checked
     "loader_state",
+    "built",  # the reader's pipeline, with checkpointing where its operators have it
+    "self._place",  # a scheduled loader's place: DALI's checkpoint, or why there is none
+    "pipeline",
+    "pipe.build",
+    "str(error).splitlines",
+    "getattr",
     "saved_state",
     "repr",
     "saved.get",
@@ -396,6 +402,8 @@ def check_module(source: str, spec: GraphSpec) -> None:
         "reads",  # a loader's checkpoint: what it reads, saved and checked
         "loader_state",
         "saved_state",
+        "built",  # the reader's pipeline built, with checkpointing where DALI has it
+        "pipeline",  # make_loader's maker of that pipeline, which built() calls
         "pad_per_object",
         "DetectionIterator",
         "torchvision_images",

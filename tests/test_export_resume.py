@@ -14,7 +14,7 @@ from typing import Any
 
 from test_export_schedules import ramped
 
-from augexplorer import Source
+from augexplorer import Node, Ref, Source
 from augexplorer.data import samples_dir
 from augexplorer.export import export
 from augexplorer.presets import preset
@@ -81,6 +81,20 @@ RESUME = textwrap.dedent(
                 except (RuntimeError, ValueError) as error:
                     said.append(str(error))
             results[job["name"]] = said
+            continue
+        if job.get("unresumable"):  # an operator DALI cannot checkpoint (clahe in DALI 2.4)
+            loader = module.make_loader(**options)
+            batches = [digest(next(loader)[0]) for _ in range(2)]
+            said = []
+            files = module.read_data(module.DATA)[0]
+            given = module.loader_state(b"0", module.reads(files, 0, 1, job["batch"]))
+            for attempt in (loader.checkpoint, lambda: module.make_loader(checkpoint=given, **options)):
+                try:
+                    attempt()
+                    said.append("no error")
+                except (RuntimeError, ValueError) as error:
+                    said.append(str(error))
+            results[job["name"]] = {"batches": batches, "said": said}
             continue
         if job.get("other"):  # a checkpoint given to a loader that reads otherwise
             first = module.make_loader(**options)
@@ -202,4 +216,28 @@ def test_a_checkpoint_is_refused_by_a_loader_that_reads_otherwise(tmp_path: Path
 def test_the_module_documents_checkpoint(tmp_path: Path) -> None:
     text = (export(preset("basic"), tmp_path / "doc_aug.py")).read_text()
     assert "checkpoint=None," in text and "`loader.checkpoint()`" in text
-    assert text.count("enable_checkpointing=True") == 1
+    assert text.count("enable_checkpointing=checkpointing") == 1
+    assert "pipe = built(pipeline, saved)" in text
+
+
+def test_a_graph_dali_cannot_checkpoint_still_trains_and_says_why_it_cannot_resume(
+    tmp_path: Path,
+) -> None:
+    """DALI 2.4's clahe has no checkpointing: a pipeline built with it failed at make_loader
+    ("Checkpointing is not implemented for this operator"), resumed or not."""
+    spec = preset("basic").insert_after(
+        "decode",
+        Node(
+            "clahe",
+            "clahe",
+            inputs=(Ref("decode"),),
+            args={"clip_limit": 2.0, "tiles_x": 8, "tiles_y": 8},
+        ),
+    )
+    module = str(export(spec, tmp_path / "clahe_aug.py"))
+    job = {"name": "clahe", "module": module, "batch": BATCH, "unresumable": True}
+    result = run_jobs([job], tmp_path)["clahe"]
+    assert len(result["batches"]) == 2 and result["batches"][0] != result["batches"][1]
+    taken, given = result["said"]
+    assert "has no checkpoint" in taken and "nvidia.dali.fn.clahe" in taken and "fix:" in taken
+    assert given == taken  # a checkpoint given is refused with the same words

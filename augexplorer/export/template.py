@@ -380,6 +380,30 @@ def saved_state(checkpoint, read):
     return state
 
 
+def built(pipeline, saved):
+    """The pipeline `pipeline(checkpointing)` makes, built with DALI's checkpointing (a loader
+    then resumes from its checkpoint), or without it where an operator of the graph has none in
+    this DALI, which DALI names: that loader trains as any other and says so if asked for a
+    checkpoint (`unresumable`)."""
+    pipe = pipeline(True)
+    try:
+        pipe.build()
+        return pipe
+    except RuntimeError as error:
+        if "Checkpointing is not implemented" not in str(error):
+            raise
+        why = (
+            f"this graph's loader has no checkpoint: {str(error).splitlines()[0]} (fix: remove "
+            "that operator from the graph to resume a job's loader, or let a resumed job start "
+            "its epoch over with a new loader)"
+        )
+    if saved is not None:
+        raise ValueError(why)
+    pipe = pipeline(False)
+    pipe.unresumable = why
+    return pipe
+
+
 class Batches(DALIGenericIterator):
     """DALI's PyTorch iterator, whose errors say what DALI's do not: the fix for images of
     several sizes, and, given the `files` read and `unreadable` (which finds the bad ones), the
@@ -427,6 +451,9 @@ class Batches(DALIGenericIterator):
         weights)."""
         if self.reading is None:
             raise RuntimeError(NO_ARRAYS_CHECKPOINT)
+        unresumable = getattr(self._pipes[0], "unresumable", None)
+        if unresumable is not None:
+            raise RuntimeError(unresumable)
         return loader_state(self.checkpoints()[0], reads(*self.reading))
 
     def said(self, error):
@@ -546,9 +573,17 @@ _PIPELINE_OPTIONS = """        device=device,
 _RESUMED = """    reading = (@@data@@, shard_id, num_shards, batch_size)
     saved = None if checkpoint is None else saved_state(checkpoint, reads(*reading))["pipeline"]
 """
-_READER_PIPELINE_OPTIONS = _PIPELINE_OPTIONS.replace(
-    "    )\n", "        enable_checkpointing=True,\n        checkpoint=saved,\n    )\n"
+_READER_PIPELINE_OPTIONS = _PIPELINE_OPTIONS.replace("        ", "            ").replace(
+    "    )\n",
+    "            enable_checkpointing=checkpointing,\n"
+    "            checkpoint=saved if checkpointing else None,\n"
+    "        )\n\n    pipe = built(pipeline, saved)\n",
 )
+# The reader's pipeline, made by a function that built() calls with checkpointing on, and
+# again without it where an operator of the graph has none (@@arguments@@: its data).
+_READER_PIPELINE = """    def pipeline(checkpointing):
+        return @@function@@(
+@@arguments@@"""
 # The reader's iterator: resumable, and a restored one prepares nothing ahead, so that an epoch
 # saved after its last batch ends as it would have (StopIteration), not in the next epoch's
 # first batch.
@@ -561,10 +596,7 @@ LOADER_FILES = (
     + """    files, labels, _ = read_data(data)
 """
     + _RESUMED.replace("@@data@@", "files")
-    + """    pipe = @@function@@(
-        files,
-        labels,
-"""
+    + _READER_PIPELINE.replace("@@arguments@@", "            files,\n            labels,\n")
     + _READER_PIPELINE_OPTIONS
     + """    return Batches(
         [pipe],
@@ -586,10 +618,7 @@ LOADER_LABELLED = (
     + """    files, labels, label_table = read_data(data)
 """
     + _RESUMED.replace("@@data@@", "files")
-    + """    pipe = @@function@@(
-        files,
-        labels,
-"""
+    + _READER_PIPELINE.replace("@@arguments@@", "            files,\n            labels,\n")
     + _READER_PIPELINE_OPTIONS
     + """    return LabelledIterator(
         [pipe],

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from .template import (
     _MAIN,
+    _READER_PIPELINE,
     _READER_PIPELINE_OPTIONS,
     _RESUMABLE,
     _RESUMED,
@@ -223,12 +224,11 @@ LOADER_COCO = (
         images = IMAGES  # the images augexplorer read from this file
 """
     + _RESUMED.replace("@@data@@", "[annotations_file, file_root, images]")
-    + """    pipe = @@function@@(
-        annotations_file,
-        file_root,
-        images,
-        padded=True,
-"""
+    + _READER_PIPELINE.replace(
+        "@@arguments@@",
+        "            annotations_file,\n            file_root,\n            images,\n"
+        "            padded=True,\n",
+    )
     + _READER_PIPELINE_OPTIONS
     + """    return DetectionIterator(
         [pipe],

@@ -165,7 +165,7 @@ class ScheduledLoader:
         """Where the loader stands, as bytes for make_loader(..., checkpoint=...)."""
         if self.held is not None:  # DALI's place is past the batch held
             raise RuntimeError("no checkpoint while a batch is held: take it first")
-        pipeline = self.resume if self.iterator is None else self.iterator.checkpoints()[0]
+        pipeline = self.resume if self.iterator is None else self._place()
         return loader_state(
             pipeline,
             reads(*self.reading),
@@ -173,6 +173,13 @@ class ScheduledLoader:
             taken=self.taken,
             overrides=self.strengths.overrides,
         )
+
+    def _place(self):
+        """DALI's checkpoint of the running pipeline: where its reader and draws stand."""
+        unresumable = getattr(self.iterator._pipes[0], "unresumable", None)
+        if unresumable is not None:  # built without checkpointing (built())
+            raise RuntimeError(unresumable)
+        return self.iterator.checkpoints()[0]
 
     def _restore(self, checkpoint):
         state = saved_state(checkpoint, reads(*self.reading))
@@ -234,7 +241,7 @@ class ScheduledLoader:
         if self.iterator is None:
             self._begin()
         elif self.stale:  # rebuilt where it stood: the reader and the draws go on
-            checkpoint = self.iterator.checkpoints()[0]
+            checkpoint = self._place()
             self.iterator = None
             self.strengths.restart(self.taken)
             self._start(checkpoint)
@@ -306,19 +313,22 @@ PIPELINE_STRENGTHS = """    # the loader's scheduled values (without one: every 
 """
 
 _ITERATOR = """    def make_iterator(strengths, state):
-        pipe = @@function@@(
-            @@data_arguments@@
-            device=device,
-            shard_id=shard_id,
-            num_shards=num_shards,
-            rank=shard_id,
-            batch_size=batch_size,
-            num_threads=num_threads,
-            device_id=device_id,
-            strengths=strengths,
-            enable_checkpointing=True,
-            checkpoint=state,
-        )
+        def pipeline(checkpointing):
+            return @@function@@(
+                @@data_arguments@@
+                device=device,
+                shard_id=shard_id,
+                num_shards=num_shards,
+                rank=shard_id,
+                batch_size=batch_size,
+                num_threads=num_threads,
+                device_id=device_id,
+                strengths=strengths,
+                enable_checkpointing=checkpointing,
+                checkpoint=state if checkpointing else None,
+            )
+
+        pipe = built(pipeline, state)
         return @@iterator@@(
             [pipe],
             OUTPUTS,@@label_table@@
@@ -351,7 +361,7 @@ def loader(start: str, labelled: bool) -> str:
     return (
         start
         + f"    {read}\n    reading = (files, shard_id, num_shards, batch_size)\n\n"
-        + _ITERATOR.replace("@@data_arguments@@", "files,\n            labels,")
+        + _ITERATOR.replace("@@data_arguments@@", "files,\n                labels,")
         .replace("@@iterator@@", "LabelledIterator" if labelled else "Batches")
         .replace("@@label_table@@", "\n            label_table," if labelled else "")
     )
