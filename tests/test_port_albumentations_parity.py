@@ -117,6 +117,11 @@ EXACT = [
         0,
     ),
 ]
+EXACT += [
+    # one clip limit (a range of one value): DALI's clahe is OpenCV's, tile for tile
+    ("A.CLAHE(clip_limit=(2, 2), p=1)", 0.0, 0),
+    ("A.CLAHE(clip_limit=(3.5, 3.5), tile_grid_size=(4, 6), p=1)", 0.0, 0),
+]
 # Normalize is compared in normalized units (float): bound in those units
 NORMALIZED = [
     ("A.Normalize()", 1e-6),

@@ -52,6 +52,7 @@ EXAMPLES: dict[str, str] = {
     "ToGray": "ToGray()",
     "ToSepia": "ToSepia()",
     "Equalize": "Equalize()",
+    "CLAHE": "CLAHE()",
     "RandomToneCurve": "RandomToneCurve()",
     "RandomGamma": "RandomGamma()",
     "Normalize": "Normalize()",

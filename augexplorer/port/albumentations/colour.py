@@ -306,6 +306,5 @@ def channel_dropout(args: Args) -> Mapped:
     return Mapped((node,), "exact", ("the channel drawn uniformly, by DALI's generator",))
 
 
-refused("CLAHE", "equalize (a whole-image histogram, not tiled and clipped)")
 refused("FancyPCA", "color_twist")
 refused("PlanckianJitter", "color_twist")

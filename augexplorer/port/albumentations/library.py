@@ -26,7 +26,7 @@ from .registry import IMAGE, LIBRARY, MAPPINGS, image_nodes
 
 # Operators that draw on their own: their nodes get a seed, as the graph's other draws do.
 RANDOM_OPS = frozenset(
-    {"random.uniform", "random.coin_flip", "random_resized_crop", "noise.gaussian"}
+    {"random.uniform", "random.coin_flip", "random.choice", "random_resized_crop", "noise.gaussian"}
 )
 # Calls a compose applies whatever their own p says (OneOf's pick), held in the context's state.
 FORCED = "albumentations_forced"
@@ -90,6 +90,8 @@ def handle(call: TransformCall, context: PortContext) -> Grade:
             seed=node.op in RANDOM_OPS,
         )
         names[node.id] = made.node
+        if moved.when:  # a node of the mapping's own that runs only where its clauses hold
+            context.run_under([made], moved.when)
         if node.id in chain:
             carried.append(made)
     context.apply_with_probability(p, carried)
@@ -417,6 +419,7 @@ def _mapping(version: int = 2) -> LibraryMapping:
         affine,
         blur_noise,
         channels,
+        clahe,
         colour,
         dropout,
         filters,
