@@ -146,6 +146,10 @@ APPROXIMATE = [
     ("A.Downscale((0.33, 0.33), interpolation_pair={'downscale': 1, 'upscale': 1}, p=1)", 1.0, 49),
     ("A.Downscale((0.3, 0.3), p=1)", 12.3, 249),
     ("A.Equalize(mode='pil', p=1)", 1.7, 10),
+    # float blurs that differ in the last bits move a few pixels across the mask's threshold
+    ("A.UnsharpMask((5, 5), (0, 0), (0.4, 0.4), p=1)", 0.03, 5),
+    ("A.UnsharpMask((3, 3), (1.5, 1.5), (0.9, 0.9), threshold=0, p=1)", 0.03, 5),
+    ("A.UnsharpMask((7, 7), (0, 0), (0.3, 0.3), threshold=30, p=1)", 0.03, 5),
 ]
 
 IMAGES = 6

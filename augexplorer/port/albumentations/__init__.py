@@ -53,6 +53,7 @@ EXAMPLES: dict[str, str] = {
     "ToSepia": "ToSepia()",
     "Equalize": "Equalize()",
     "CLAHE": "CLAHE()",
+    "UnsharpMask": "UnsharpMask()",
     "RandomToneCurve": "RandomToneCurve()",
     "RandomGamma": "RandomGamma()",
     "Normalize": "Normalize()",
