@@ -6,12 +6,6 @@ module without schedules reads as it always did."""
 
 from __future__ import annotations
 
-IMPORTS = """from math import cos, pi
-
-import numpy as np
-from nvidia.dali.pipeline import Pipeline
-"""
-
 SCHEDULES = '''
 # ---- values that follow the training run ---------------------------------------------------
 # The run's length in epochs, and each scheduled value's curve over it: "node.argument" is an
