@@ -330,3 +330,12 @@ def test_exported_module_on_gpu_matches_live_engine(tmp_path: Path) -> None:
     for index, ref in enumerate(live.plan.outputs.values()):
         for sample, expected in enumerate(live.arrays(ref)):
             np.testing.assert_array_equal(exported[f"{index}_{sample}"], expected)
+
+
+def test_the_header_names_the_dali_it_was_made_with() -> None:
+    """A training machine's older DALI fails in its own words (an unknown argument): the module
+    says which DALI it was made with."""
+    import nvidia.dali
+
+    text = generate(PRESETS["basic"]())
+    assert f"with DALI {nvidia.dali.__version__}." in text.split('"""')[1]

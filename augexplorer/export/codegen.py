@@ -13,6 +13,7 @@ is fused with the crop after it (:mod:`.fusion`); ``GRAPH`` is always the graph 
 from __future__ import annotations
 
 import datetime
+import functools
 import re
 import textwrap
 from collections.abc import Iterable
@@ -372,6 +373,7 @@ class _Writer:
         uses_mixed = any(device_expression(s) == "decoder_device" for s in self.steps)
         fields = {
             "version": __version__,
+            "dali_version": _dali_version(),
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "function": self.function,
             "graph": literal(to_json(self.spec)),
@@ -844,6 +846,18 @@ def _schedules_note(epochs: int | None) -> str:
         "loader.set_strength(name, value) to set one between iterations."
     )
     return "\n" + "\n".join(textwrap.wrap(text, 96)) + "\n"
+
+
+@functools.cache
+def _dali_version() -> str:
+    """The installed DALI's version, from its package's metadata (importing DALI costs a
+    second; its wheel is named for its CUDA: nvidia-dali-cuda120, ...)."""
+    from importlib import metadata
+
+    for distribution in metadata.distributions():
+        if (distribution.metadata["Name"] or "").lower().startswith("nvidia-dali"):
+            return distribution.version
+    return "unknown"
 
 
 def _fill(text: str, fields: dict[str, Any]) -> str:

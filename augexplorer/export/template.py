@@ -5,10 +5,10 @@ from __future__ import annotations
 
 HEADER = '''"""@@function@@: a DALI augmentation pipeline and its PyTorch loader.
 
-Exported by augexplorer @@version@@ on @@date@@.
-It needs only DALI and PyTorch. The graph it was made from is GRAPH below:
-`augexplorer import THIS_FILE.py -o graph.json` restores it as an editable graph (reading GRAPH,
-without running this file).
+Exported by augexplorer @@version@@ on @@date@@, with DALI @@dali_version@@.
+It needs only DALI and PyTorch (an older DALI may lack an operator or argument it uses).
+The graph it was made from is GRAPH below: `augexplorer import THIS_FILE.py -o graph.json`
+restores it as an editable graph (reading GRAPH, without running this file).
 
 - `@@function@@(...)`: the pipeline (`@pipeline_def`); every random operator has its seed.
 - `make_loader(data)`: a PyTorch DALIGenericIterator over a folder or a file list. Under
