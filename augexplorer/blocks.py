@@ -73,21 +73,26 @@ def samples(predicate: Sequence[Any]) -> tuple[int, ...]:
 
 
 def find_blocks(plan: Plan) -> tuple[Block, ...]:
-    """The plan's blocks, in plan order of their last steps."""
+    """The plan's blocks, in plan order of their last steps. A step may also read earlier steps
+    of its own block (an unsharp mask reads the image and its blur again), as user code inside
+    an ``if`` reads the names it set there; only the last step's output leaves the block."""
     readers = _readers(plan)
     steps = {step.id: step for step in plan.steps}
 
     def follower(step: Step) -> Step | None:
-        """The step that continues `step`'s block, if any."""
+        """The step that continues `step`'s chain, if any: the one reader that takes `step`'s
+        output as its first input under the same condition."""
         if not _can_branch(step) or step.output_count != 1:
             return None
-        reading = readers.get(step.id, set())
-        if len(reading) != 1:  # read by one step alone (the plan's outputs count as a reader)
-            return None
-        after = steps.get(next(iter(reading)))
-        if after is None or not _can_branch(after) or after.inputs[:1] != (Ref(step.id),):
-            return None
-        return after if _condition(after) == _condition(step) else None
+        after = [
+            steps[reader]
+            for reader in readers.get(step.id, set())
+            if reader in steps
+            and _can_branch(steps[reader])
+            and steps[reader].inputs[:1] == (Ref(step.id),)
+            and _condition(steps[reader]) == _condition(step)
+        ]
+        return after[0] if len(after) == 1 else None
 
     followed = {after.id for step in plan.steps if (after := follower(step)) is not None}
     blocks: list[Block] = []
@@ -97,9 +102,24 @@ def find_blocks(plan: Plan) -> tuple[Block, ...]:
         chain = [step]
         while (after := follower(chain[-1])) is not None:
             chain.append(after)
-        blocks.append(Block(tuple(chain)))
+        blocks += _closed(chain, readers)
     order = {step.id: index for index, step in enumerate(plan.steps)}
     return tuple(sorted(blocks, key=lambda block: order[block.last.id]))
+
+
+def _closed(chain: list[Step], readers: Mapping[str, set[str]]) -> list[Block]:
+    """`chain` as one block where every in-between output is read only by later steps of the
+    chain; otherwise cut after each step read by anything but the next one (its output leaves
+    the block, merged), keeping the pieces of two steps or more."""
+    later = [{step.id for step in chain[index + 1 :]} for index in range(len(chain))]
+    if all(readers.get(step.id, set()) <= later[i] for i, step in enumerate(chain[:-1])):
+        return [Block(tuple(chain))]
+    pieces: list[list[Step]] = [[]]
+    for index, step in enumerate(chain):
+        pieces[-1].append(step)
+        if index < len(chain) - 1 and readers.get(step.id, set()) != {chain[index + 1].id}:
+            pieces.append([])
+    return [Block(tuple(piece)) for piece in pieces if len(piece) >= 2]
 
 
 def block_index(blocks: Sequence[Block]) -> Mapping[str, Block]:

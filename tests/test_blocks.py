@@ -127,6 +127,34 @@ def test_what_breaks_a_chain_is_not_in_a_block() -> None:
     assert find_blocks(validate(coins)) == ()
 
 
+def reading_back(graph: GraphSpec) -> GraphSpec:
+    """The float block whose middle step also reads the block's first output (as an unsharp
+    mask reads the image and its blur): ``x = cast(x); y = x * 0.5 + x; ...``."""
+    return graph.replace_node(
+        dataclasses.replace(
+            graph.node("scaled"),
+            inputs=(Ref("to_float"),),
+            args={"expression": "to_float * 0.5 + to_float"},
+        )
+    )
+
+
+def test_a_step_may_read_an_earlier_step_of_its_own_block() -> None:
+    """Read by two steps of the chain, to_float had two readers and no block was found: the
+    live engine then merged its float output with the uint8 one passing by, and failed."""
+    graph = reading_back(float_block())
+    assert [[s.id for s in b.steps] for b in find_blocks(validate(graph))] == [
+        ["to_float", "scaled", "to_uint8"]
+    ]
+    coin = Session(graph, device_id=None).run().arrays(Ref("coin"))
+    assert any(bool(c) for c in coin) and not all(bool(c) for c in coin)
+    # read outside the chain too, the block ends before it, as one step's output must leave it
+    shown = dataclasses.replace(graph, outputs={**graph.outputs, "middle": Ref("to_float")})
+    assert [[s.id for s in b.steps] for b in find_blocks(validate(shown))] == [
+        ["scaled", "to_uint8"]
+    ]
+
+
 def test_the_coin_took_both_ways(original: list[list[np.ndarray]]) -> None:
     coins = [bool(c) for c in original[2]]
     assert any(coins) and not all(coins)  # otherwise the test shows nothing

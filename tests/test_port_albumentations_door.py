@@ -42,6 +42,8 @@ TRAIN = textwrap.dedent(
         A.SomeOf([A.ToGray(p=1), A.Sharpen(p=1), A.InvertImg(p=1)], n=2, p=0.5),
         A.Sequential([A.RandomBrightnessContrast(p=1), A.HueSaturationValue(p=1)], p=0.5),
         A.Lambda(image=lambda x, **kw: x),
+        A.OneOf([A.CLAHE(clip_limit=(1, 3)), A.UnsharpMask(threshold=5)], p=0.6),
+        A.UnsharpMask(p=0.5),
         A.CoarseDropout(num_holes_range=(1, 3), hole_height_range=(0.1, 0.2),
                         hole_width_range=(0.1, 0.2), p=0.5),
         A.Normalize(),
@@ -76,7 +78,7 @@ def test_a_value_known_only_at_run_time_is_named_with_its_line(train_file: Path)
     result = port_file(train_file, pipeline="val_transform")
     (refusal,) = result.refusals
     assert refusal.call.name == "Resize"
-    assert "line 25" in refusal.describe() and "args.size" in refusal.describe()
+    assert "line 27" in refusal.describe() and "args.size" in refusal.describe()
     result = port_file(train_file, pipeline="val_transform", params={"args.size": 96})
     assert not result.refusals
     assert not train_file.with_suffix(".ran").exists()

@@ -204,24 +204,22 @@ def unsharp_mask(args: Args) -> Mapped:
             ["unsharp_sigma_drawn", "unsharp_size"],
         ),
         uniform_node("unsharp_alpha", *alpha),
+        # one chain, each node reading the one before first: under a coin (p) the whole
+        # chain runs as one conditional block, its float steps inside it
         expr("unsharp_float", f"{IMAGE} / 255.0", [IMAGE]),
         step("unsharp_blur", "gaussian_blur", blur, reads="unsharp_float"),
         expr(
-            "unsharp_sharp",
-            # image + alpha * (image - blur), the blur named first: it carries the image on
-            "math.clamp((0 - (unsharp_blur - unsharp_float)) * unsharp_alpha + unsharp_float, 0, 1)",
-            ["unsharp_blur", "unsharp_float", "unsharp_alpha"],
-        ),
-        expr(
             "unsharp_edges",
-            f"(math.abs(unsharp_float - unsharp_blur) * 255 > {threshold}) * 1.0",
-            ["unsharp_float", "unsharp_blur"],
+            f"(math.abs(unsharp_blur - unsharp_float) * 255 > {threshold}) * 1.0",
+            ["unsharp_blur", "unsharp_float"],
         ),
         step("unsharp_soft", "gaussian_blur", blur, reads="unsharp_edges"),
+        # sharp * soft + image * (1 - soft), sharp = clip(image + alpha * (image - blur))
         expr(
             "unsharp_blend",
-            "(unsharp_sharp * unsharp_soft + unsharp_float * (1 - unsharp_soft)) * 255",
-            ["unsharp_sharp", "unsharp_soft", "unsharp_float"],
+            "(unsharp_soft * math.clamp((0 - (unsharp_blur - unsharp_float)) * unsharp_alpha"
+            " + unsharp_float, 0, 1) + unsharp_float * (1 - unsharp_soft)) * 255",
+            ["unsharp_soft", "unsharp_blur", "unsharp_float", "unsharp_alpha"],
         ),
         to_uint8("unsharp", "unsharp_blend"),
     )
