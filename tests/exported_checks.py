@@ -64,6 +64,7 @@ TEMPLATE_CALLS = {
     "loader_state",
     "built",  # the reader's pipeline, with checkpointing where its operators have it
     "self._place",  # a scheduled loader's place: DALI's checkpoint, or why there is none
+    "self._rebuild_from",  # where a rebuilt scheduled pipeline starts
     "pipeline",
     "pipe.build",
     "str(error).splitlines",

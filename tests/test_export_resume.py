@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from test_export_schedules import ramped
+from test_export_schedules import magnitude, ramped
 
 from augexplorer import Node, Ref, Source
 from augexplorer.data import samples_dir
@@ -241,3 +241,53 @@ def test_a_graph_dali_cannot_checkpoint_still_trains_and_says_why_it_cannot_resu
     taken, given = result["said"]
     assert "has no checkpoint" in taken and "nvidia.dali.fn.clahe" in taken and "fix:" in taken
     assert given == taken  # a checkpoint given is refused with the same words
+
+
+REBUILT = textwrap.dedent(
+    """
+    import importlib.util, sys, warnings
+    spec = importlib.util.spec_from_file_location("exported", sys.argv[1])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    loader = module.make_loader(batch_size=4, device="cpu", num_threads=1)
+    counts = []
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        for epoch in range(2):
+            loader.set_epoch(epoch)
+            counts.append(sum(1 for _ in loader))
+    print(counts)
+    print(" | ".join(str(w.message) for w in said if "rebuilt" in str(w.message)))
+    """
+)
+
+
+def test_a_scheduled_graph_dali_cannot_checkpoint_is_rebuilt_at_an_epochs_start(
+    tmp_path: Path,
+) -> None:
+    """RandAugment's m, read at build time, changes each epoch: the loader rebuilds its pipeline
+    where it stood from DALI's checkpoint, which a graph with clahe has none of. The loader
+    stopped at the end of epoch 0 ("this graph's loader has no checkpoint")."""
+    spec = magnitude().insert_after(
+        "resize",
+        Node(
+            "clahe",
+            "clahe",
+            inputs=(Ref("resize"),),
+            args={"clip_limit": 2.0, "tiles_x": 4, "tiles_y": 4},
+        ),
+    )
+    module = export(spec, tmp_path / "clahe_magnitude_aug.py")
+    script = tmp_path / "rebuilt.py"
+    script.write_text(REBUILT)
+    done = subprocess.run(
+        [sys.executable, str(script), str(module)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    counts, said = done.stdout.strip().splitlines()[-2:]
+    assert counts == "[5, 5]"  # 19 samples, batches of 4: both epochs whole
+    assert "reader's order and random draws start over" in said

@@ -149,6 +149,7 @@ class ScheduledLoader:
         self.taken = 0  # batches taken in this epoch
         self.stale = False  # the pipeline must be rebuilt before the next batch
         self.warned_past_run = False  # an epoch past EPOCHS was met, and said
+        self.warned_rebuild = False  # rebuilt without a checkpoint (built()), and said
         self.held = None  # a batch taken from DALI's iterator before it was asked for
         self.resume = None  # DALI's checkpoint the first pipeline starts from
         self.reading = reading  # reads()'s arguments: digested only for a checkpoint
@@ -174,6 +175,27 @@ class ScheduledLoader:
         if unresumable is not None:  # built without checkpointing (built())
             raise RuntimeError(unresumable)
         return self.iterator.checkpoints()[0]
+
+    def _rebuild_from(self):
+        """Where a rebuilt pipeline starts: the running one's place, or, where it has no
+        checkpoint (built()), the start at an epoch's start (the reader's order and the draws
+        begin again, said once); mid-epoch it would read the epoch's files again."""
+        if getattr(self.iterator._pipes[0], "unresumable", None) is None:
+            return self._place()
+        if self.taken:
+            raise RuntimeError(
+                "a value read when the pipeline is built changed in the middle of an epoch, and "
+                "this graph's pipeline cannot be rebuilt where it stood: "
+                + self.iterator._pipes[0].unresumable
+                + " (or change the value between epochs)"
+            )
+        if not self.warned_rebuild:
+            self.warned_rebuild = True
+            warnings.warn(
+                "the pipeline was rebuilt for a new value without DALI's checkpoint (an operator "
+                "of the graph has none): its reader's order and random draws start over"
+            )
+        return None
 
     def _restore(self, checkpoint):
         state = saved_state(checkpoint, reads(*self.reading))
@@ -235,7 +257,7 @@ class ScheduledLoader:
         if self.iterator is None:
             self._begin()
         elif self.stale:  # rebuilt where it stood: the reader and the draws go on
-            checkpoint = self._place()
+            checkpoint = self._rebuild_from()
             self.iterator = None
             self.strengths.restart(self.taken)
             self._start(checkpoint)
