@@ -193,7 +193,8 @@ class ScheduledLoader:
             self.warned_rebuild = True
             warnings.warn(
                 "the pipeline was rebuilt for a new value without DALI's checkpoint (an operator "
-                "of the graph has none): its reader's order and random draws start over"
+                "of the graph has none): its reader's order and random draws start over",
+                stacklevel=3,
             )
         return None
 
