@@ -63,6 +63,11 @@ CASES: dict[str, tuple[str, str]] = {
     "equalize": ("RandomEqualize", "T.RandomEqualize(p=1.0)"),
     "sharpness": ("RandomAdjustSharpness", "T.RandomAdjustSharpness(2, p=1.0)"),
     "sharpness_blurred": ("RandomAdjustSharpness", "T.RandomAdjustSharpness(0.3, p=1.0)"),
+    # on a uint8 tensor torchvision blends by another formula
+    "sharpness_tensor": (
+        "RandomAdjustSharpness",
+        "T.PILToTensor(), T.RandomAdjustSharpness(1.3, p=1.0)",
+    ),
     # extrapolated far past 1: PIL clips before it truncates
     "sharpness_strong": (
         "RandomAdjustSharpness",

@@ -45,3 +45,33 @@ def test_the_draws_are_albumentations_own(arguments: str) -> None:
         assert ours["sigma"] == "constant"
     else:
         assert ours["sigma"] == tuple(float(v) for v in theirs.sigma_limit)
+
+
+@pytest.mark.parametrize("before", ["A.ToFloat()", "A.Normalize()"])
+@pytest.mark.parametrize("transform", ["A.UnsharpMask(p=1)", "A.CLAHE(p=1)"])
+def test_after_a_float_image_the_8_bit_ports_are_refused(before: str, transform: str) -> None:
+    """albumentations runs both on the float image there and gives float; the port gave 8-bit
+    pixels of 0..2 (UnsharpMask) or a graph that failed to run (CLAHE: uint8 only)."""
+    (found,) = read_source(f"import albumentations as A\nt = A.Compose([{before}, {transform}])\n")
+    result = port(found.compose)
+    (refusal,) = result.refusals
+    assert "after Normalize or ToFloat is not ported" in refusal.reason
+    assert "fix: put it before" in refusal.reason
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        ("alpha=1.5", "0 <= low <= high <= 1"),
+        ("threshold=300", "0-255"),
+        ("threshold=5.5", "0-255"),
+    ],
+)
+def test_what_albumentations_refuses_is_refused(arguments: str, said: str) -> None:
+    with pytest.raises(Exception):  # noqa: B017 (albumentations' own schema error)
+        eval(f"A.UnsharpMask({arguments})", {"A": A})  # the test's own text
+    (found,) = read_source(
+        f"import albumentations as A\nt = A.Compose([A.UnsharpMask({arguments})])\n"
+    )
+    (refusal,) = port(found.compose).refusals
+    assert said in refusal.reason

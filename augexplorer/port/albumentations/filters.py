@@ -191,7 +191,12 @@ def unsharp_mask(args: Args) -> Mapped:
     sizes = odd_sizes(args, "blur_limit", (3, 7))
     sigma = args.pair("sigma_limit", 0.0, least=0.0)
     alpha = args.pair("alpha", (0.2, 0.5), least=0.0)
-    threshold = args.number("threshold", 10)
+    threshold = args.get("threshold", 10)
+    # what albumentations' own schema refuses, refused here too
+    if not 0 <= alpha[0] <= alpha[1] <= 1:
+        raise NotPorted(f"alpha={alpha}: albumentations takes 0 <= low <= high <= 1")
+    if isinstance(threshold, bool) or not isinstance(threshold, int) or not 0 <= threshold <= 255:
+        raise NotPorted(f"threshold={threshold!r}: albumentations takes a whole number of 0-255")
     blur = {"window_size": Ref("unsharp_size"), "sigma": Ref("unsharp_sigma")}
     nodes = (
         values_node("unsharp_size", sizes, dtype="INT32"),

@@ -62,6 +62,12 @@ def handle(call: TransformCall, context: PortContext) -> Grade:
     """Port one transform through its registered mapping."""
     entry = MAPPINGS[call.name]
     assert entry.mapping is not None
+    if call.name in UINT8_PORTS and _after_float(context):
+        raise Refuse(
+            f"{call.name} after Normalize or ToFloat is not ported: albumentations runs it on "
+            "the float image there, the port on 8-bit pixels only (fix: put it before "
+            "Normalize or ToFloat)"
+        )
     try:
         args = Args(call, entry.positional, entry.default_p)
         _no_area_for_downscale(args)
@@ -130,6 +136,9 @@ CLIPS_FLOAT = frozenset(
         "Downscale", "ImageCompression", "Equalize", "Posterize", "Solarize", "RandomGamma",
     }
 )  # fmt: skip
+# Ports written for 8-bit pixels alone (DALI's clahe takes uint8 only; UnsharpMask's divides by
+# 255 and casts back): on a float image albumentations gives float, the port would not.
+UINT8_PORTS = frozenset({"CLAHE", "UnsharpMask"})
 CLIPPED_AFTER_NORMALIZE = (
     "after Normalize (or ToFloat) the image is float, and albumentations clips this "
     "transform's output to 0-1, undoing the normalization (RandomGamma gives NaN); the port "
