@@ -35,3 +35,15 @@ def test_what_torchvision_refuses_or_the_port_cannot_take_is_refused(
 ) -> None:
     result = ported(call, sample_images(2), tmp_path)
     assert [r.reason for r in result.refusals if said in r.reason], result.refusals
+
+
+def test_an_image_two_pixels_across_or_less_stays_as_it_is(tmp_path: Path) -> None:
+    """PIL leaves an image with no inside as it is; the port's filter of the inside alone made
+    DALI refuse the whole batch ("Filter ... is bigger than the sample")."""
+    images = sample_images(3)
+    for size in ("(2, 5)", "(5, 2)", "(1, 1)"):
+        before = run(ported(f"T.Resize({size})", images, tmp_path))
+        after = run(
+            ported(f"T.Resize({size}), T.RandomAdjustSharpness(3, p=1.0)", images, tmp_path)
+        )
+        assert all(np.array_equal(a, b) for a, b in zip(before, after, strict=True)), size

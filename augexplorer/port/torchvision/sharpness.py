@@ -3,10 +3,10 @@
 PIL smooths the image with its 3x3 SMOOTH kernel (the centre 5, its eight neighbours 1, over
 13), rounded to 8 bits, leaving the one-pixel border as it was; it then blends the image with
 that smoothed copy by the factor (extrapolating past 1: sharper) and truncates to 8 bits. Here:
-DALI's ``filter`` over the inside only (``mode="valid"``: no border rule at all; 13 is odd, so a
-3x3 sum over 13 never lies halfway and DALI's rounding gives PIL's), the blend as PIL writes it
-in float, and the change it makes placed back on the whole image with a zero border (a slice
-reaching one pixel past each side).
+DALI's ``filter``, of which only the inside is kept (13 is odd, so a 3x3 sum over 13 never lies
+halfway and DALI's rounding gives PIL's), the blend as PIL writes it in float, and the change it
+makes placed back on the whole image with a zero border (a slice reaching one pixel past each
+side).
 """
 
 from __future__ import annotations
@@ -39,19 +39,23 @@ def random_adjust_sharpness(call: TransformCall, context: PortContext) -> Grade:
     context.nodes.append(kernel)
     context._current.append(kernel)
     context.helpers.add(kernel.id)
+    # the border's values are cut away below: only the inside's matter
     smooth = context.add(
-        "sharpness_smooth", "filter", {"mode": "valid"}, inputs=(image, Ref(kernel.id)), image=False
+        "sharpness_smooth",
+        "filter",
+        {"border": "constant"},
+        inputs=(image, Ref(kernel.id)),
+        image=False,
     )
     side = _helper(context, "sharpness_size", f"{image.node}.shape()[0:2]", (image,))
     whole = context.add("sharpness_whole", "cast", {"dtype": "INT32"}, inputs=(side,), image=False)
-    inner_side = _helper(context, "sharpness_inner_size", f"{whole.node} - 2", (whole,))
-    inside = context.add(
-        "sharpness_inside",
-        "slice",
-        {"start": [1, 1], "shape": inner_side, "axis_names": "HW"},
-        inputs=(image,),
-        image=False,
+    # an image 2 px or less across has no inside: PIL leaves it as it is, and so does this
+    inner_side = _helper(
+        context, "sharpness_inner_size", f"math.max({whole.node} - 2, 0)", (whole,)
     )
+    inner = {"start": [1, 1], "shape": inner_side, "axis_names": "HW"}
+    smooth = context.add("sharpness_smooth_inside", "slice", inner, inputs=(smooth,), image=False)
+    inside = context.add("sharpness_inside", "slice", inner, inputs=(image,), image=False)
     low = context.add(
         "sharpness_smooth_f", "cast", {"dtype": "FLOAT"}, inputs=(smooth,), image=False
     )
