@@ -58,17 +58,16 @@ def clahe(args: Args) -> Mapped:
     reads = IMAGE
     for index, limit in enumerate(limits):
         nodes.append(expr(f"clahe_part_{index}", f"clahe_part == {index}", ["clahe_part"]))
-        equalized = step(f"clahe_{index}", "clahe", {**grid, "clip_limit": round(limit, 4)}, reads)
         nodes.append(
             Node(
-                equalized.id,
-                equalized.op,
-                inputs=equalized.inputs,
-                args=equalized.args,
+                f"clahe_{index}",
+                "clahe",
+                inputs=(Ref(reads),),
+                args={**grid, "clip_limit": round(limit, 4)},
                 when=(Clause(Ref(f"clahe_part_{index}")),),
             )
         )
-        reads = equalized.id
+        reads = f"clahe_{index}"
     width = (high - low) / len(limits)
     return Mapped(
         tuple(nodes),

@@ -11,22 +11,15 @@ side).
 
 from __future__ import annotations
 
-from ...expressions.nodes import constant, expression
+from ...expressions.nodes import constant
 from ...spec import Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
 from .color import _chain_expression, _uint8_only
 from .grades import grade
+from .perspective import _node
 
 SMOOTH = [1 / 13, 1 / 13, 1 / 13, 1 / 13, 5 / 13, 1 / 13, 1 / 13, 1 / 13, 1 / 13]
-
-
-def _helper(context: PortContext, node_id: str, node_text: str, inputs: tuple[Ref, ...]) -> Ref:
-    node = expression(context.fresh_id(node_id), node_text, inputs)
-    context.nodes.append(node)
-    context._current.append(node)
-    context.helpers.add(node.id)
-    return Ref(node.id)
 
 
 def random_adjust_sharpness(call: TransformCall, context: PortContext) -> Grade:
@@ -47,12 +40,10 @@ def random_adjust_sharpness(call: TransformCall, context: PortContext) -> Grade:
         inputs=(image, Ref(kernel.id)),
         image=False,
     )
-    side = _helper(context, "sharpness_size", f"{image.node}.shape()[0:2]", (image,))
+    side = Ref(_node(context, "sharpness_size", f"{image.node}.shape()[0:2]"))
     whole = context.add("sharpness_whole", "cast", {"dtype": "INT32"}, inputs=(side,), image=False)
     # an image 2 px or less across has no inside: PIL leaves it as it is, and so does this
-    inner_side = _helper(
-        context, "sharpness_inner_size", f"math.max({whole.node} - 2, 0)", (whole,)
-    )
+    inner_side = Ref(_node(context, "sharpness_inner_size", f"math.max({whole.node} - 2, 0)"))
     inner = {"start": [1, 1], "shape": inner_side, "axis_names": "HW"}
     smooth = context.add("sharpness_smooth_inside", "slice", inner, inputs=(smooth,), image=False)
     inside = context.add("sharpness_inside", "slice", inner, inputs=(image,), image=False)
@@ -63,12 +54,13 @@ def random_adjust_sharpness(call: TransformCall, context: PortContext) -> Grade:
         "sharpness_inside_f", "cast", {"dtype": "FLOAT"}, inputs=(inside,), image=False
     )
     # PIL's blend: smooth + factor * (image - smooth), clipped and truncated to 8 bits
-    change = _helper(
-        context,
-        "sharpness_change",
-        f"math.floor(math.clamp({low.node} + {factor} * ({high.node} - {low.node}), 0.0, 255.0))"
-        f" - {high.node}",
-        (low, high),
+    change = Ref(
+        _node(
+            context,
+            "sharpness_change",
+            f"math.floor(math.clamp({low.node} + {factor} * ({high.node} - {low.node}), 0.0, "
+            f"255.0)) - {high.node}",
+        )
     )
     placed = context.add(
         "sharpness_placed",
