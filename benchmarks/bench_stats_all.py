@@ -8,14 +8,15 @@ folders) is read by both sides:
   iterator, ``LastBatchPolicy.PARTIAL``), the loader's build included;
 - "stats": `collect_stats_all` on the same folder (what `augexplorer stats --all` runs): the same
   epoch, every node's output and every draw counted into running sums, the build included.
-Both use the same batch and DALI threads. The two take turns, `--rounds` times each; each side
+Both use the same batch and DALI threads (`--threads`; one leaves a core of two free for the
+counting). The two take turns, `--rounds` times each; each side
 keeps its fastest round (other programs on the machine only ever add time). Goal (issue 31):
 stats within 1.1x of the loader's time. Each side's CPU time (every thread of this process, DALI's
 included) is recorded beside it: on a machine whose other programs come and go it moves far less
 than the elapsed time, so its ratio says more about the work each side does.
 Writes benchmarks/results/stats_all.json.
 
-    python benchmarks/bench_stats_all.py [--graph reference] [--copies 32] [--rounds 2]
+    python benchmarks/bench_stats_all.py [--graph reference] [--copies 32] [--rounds 2] [--threads 2]
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from augexplorer.data import samples_dir
 from augexplorer.stats import collect_stats_all
 
 BATCH = 16
-THREADS = 2
+THREADS = 2  # DALI's threads on both sides (--threads)
 
 
 def make_folder(root: Path, copies: int) -> int:
@@ -65,19 +66,19 @@ def exported(graph: str, folder: Path, where: Path) -> ModuleType:
     return module
 
 
-def time_loader(module: ModuleType, folder: Path) -> tuple[float, float, int]:
+def time_loader(module: ModuleType, folder: Path, threads: int) -> tuple[float, float, int]:
     """Elapsed and CPU seconds of one epoch of the exported loader, and the images it gave."""
     start, cpu = time.perf_counter(), time.process_time()
-    loader = module.make_loader(str(folder), batch_size=BATCH, device="cpu", num_threads=THREADS)
+    loader = module.make_loader(str(folder), batch_size=BATCH, device="cpu", num_threads=threads)
     images = sum(len(batch[0][module.OUTPUTS[0]]) for batch in loader)  # one epoch
     return time.perf_counter() - start, time.process_time() - cpu, images
 
 
-def time_stats(graph: str, folder: Path) -> tuple[float, float, int]:
+def time_stats(graph: str, folder: Path, threads: int) -> tuple[float, float, int]:
     """Elapsed and CPU seconds of `collect_stats_all` over the folder, and the images counted."""
     start, cpu = time.perf_counter(), time.process_time()
     stats = collect_stats_all(
-        graph, str(folder), batch_size=BATCH, device_id=None, num_threads=THREADS
+        graph, str(folder), batch_size=BATCH, device_id=None, num_threads=threads
     )
     return time.perf_counter() - start, time.process_time() - cpu, stats.samples
 
@@ -87,6 +88,7 @@ def main() -> None:
     parser.add_argument("--graph", default="reference")
     parser.add_argument("--copies", type=int, default=32)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=THREADS, help="DALI's threads on both sides")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temporary:
         root = Path(temporary)
@@ -99,9 +101,9 @@ def main() -> None:
             sides = [("loader", loader, loader_cpu), ("stats", stats, stats_cpu)]
             for name, times, cpu_times in sides if round_index % 2 == 0 else sides[::-1]:
                 seconds, cpu, images = (
-                    time_loader(module, folder)
+                    time_loader(module, folder, args.threads)
                     if name == "loader"
-                    else time_stats(args.graph, folder)
+                    else time_stats(args.graph, folder, args.threads)
                 )
                 assert images == count, f"{name} read {images} images of {count}"
                 times.append(seconds)
@@ -116,7 +118,8 @@ def main() -> None:
         "graph": args.graph,
         "images": count,
         "batch_size": BATCH,
-        "threads": THREADS,
+        "threads": args.threads,
+        "cpus": os.cpu_count(),
         "loader_s": loader,
         "stats_s": stats,
         "loader_images_per_s": count / min(loader),
