@@ -374,6 +374,8 @@ def _same_sizes(ours: list[float], theirs: list[int]) -> None:
         ("A.GaussianBlur(blur_limit=(3, 7), sigma_limit=(1.0, 1.0), p=1)", None),
         # a single number v is (0, v): 0 sizes the kernel from sigma (7 for sigma 1), 1 is 1
         ("A.GaussianBlur(blur_limit=7, sigma_limit=(1.0, 1.0), p=1)", 7.0),
+        # GaussianBlur sorts a reversed pair, where Blur keeps its high end alone
+        ("A.GaussianBlur(blur_limit=(7, 3), sigma_limit=(1.0, 1.0), p=1)", None),
     ],
 )
 def test_gaussian_blur_draws_its_kernel_size_as_albumentations(
@@ -389,6 +391,14 @@ def test_gaussian_blur_draws_its_kernel_size_as_albumentations(
     _same_sizes(ours, theirs)
 
 
+def test_gaussian_blur_sorts_a_reversed_sigma_limit_as_albumentations() -> None:
+    code = "A.GaussianBlur(blur_limit=(3, 3), sigma_limit=(2.0, 1.0), p=1)"
+    assert tuple(eval(code, {"A": A}).sigma_limit) == (1.0, 2.0)  # the test's own literal
+    (found,) = read_source(f"import albumentations as A\nt = A.Compose([{code}])\n")
+    sigma = port(found.compose).spec.node("blur_sigma")
+    assert sigma.args["range"] == [1.0, 2.0]
+
+
 def test_a_single_blur_limit_is_a_range_from_3_as_albumentations_reads_it() -> None:
     """Blur(blur_limit=7) draws 3, 5 or 7, not only 7 (found in a newcomer's trial: a file's
     single number was read as (7, 7); the live object, already validated, held (3, 7))."""
@@ -400,6 +410,40 @@ def test_a_single_blur_limit_is_a_range_from_3_as_albumentations_reads_it() -> N
     motion.set_random_seed(7)
     _same_sizes(_port_values("A.MotionBlur(blur_limit=5, p=1)", "motion_size"),
                 [motion.get_params()["kernel"].shape[0] for _ in range(5000)])  # fmt: skip
+
+
+@pytest.mark.parametrize("limit", ["(7, 3)", "(8, 6)", "(4, 3)", "(4, 4)", "(4, 6)", "4"])
+@pytest.mark.parametrize(("name", "node"), [("Blur", "box_size"), ("MotionBlur", "motion_size")])
+def test_blur_limit_is_read_as_albumentations_reads_it(name: str, node: str, limit: str) -> None:
+    """Each end made an odd size from 3 ((4, 6) is (5, 7)), then a pair still reversed kept
+    as (high, high), with a warning, not sorted: (7, 3) draws 3 alone, (8, 6) 7 alone (the
+    port drew the low end, 7 and 9)."""
+    code = f"A.{name}(blur_limit={limit}, p=1)"
+    transform = eval(code, {"A": A})  # the test's own literal
+    transform.set_random_seed(7)
+    kernels = [transform.get_params()["kernel"] for _ in range(2000)]
+    theirs = [int(np.shape(k)[0]) if np.ndim(k) else int(k) for k in kernels]
+    _same_sizes(_port_values(code, node), theirs)
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("A.Blur(blur_limit=(7.5, 9))", "blur_limit=(7.5, 9): albumentations takes whole"),
+        ("A.MotionBlur(blur_limit=7.5)", "fix: blur_limit=7)"),
+        ("A.MotionBlur(angle_range=(90, 10))", "0 <= low <= high <= 360"),
+        ("A.MotionBlur(angle_range=(-10, 10))", "0 <= low <= high <= 360"),
+        ("A.MotionBlur(direction_range=(0.5, -0.5))", "-1 <= low <= high <= 1"),
+    ],
+)
+def test_what_albumentations_refuses_in_a_blur_is_refused(code: str, said: str) -> None:
+    """albumentations' schema fails on these (it sorts none of them); the port truncated the
+    fraction and drew the reversed or outlying range as given."""
+    with pytest.raises(Exception):  # noqa: B017 (albumentations' own schema error)
+        eval(code, {"A": A})  # the test's own literal
+    (found,) = read_source(f"import albumentations as A\nt = A.Compose([{code}])\n")
+    (refusal,) = port(found.compose).refusals
+    assert said in refusal.reason
 
 
 def test_gaussian_blur_of_size_1_and_of_a_sigma_sized_kernel_runs() -> None:

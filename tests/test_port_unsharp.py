@@ -31,7 +31,20 @@ def drawn(code: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     "arguments",
-    ["", "blur_limit=5", "blur_limit=(4, 8)", "alpha=0.3", "sigma_limit=0.5, alpha=(0.1, 0.9)"],
+    [
+        "",
+        "blur_limit=5",
+        "blur_limit=(4, 8)",
+        "alpha=0.3",
+        "sigma_limit=0.5, alpha=(0.1, 0.9)",
+        # reversed: albumentations keeps (high, high) for blur_limit and sorts sigma and alpha
+        "blur_limit=(7, 3)",
+        "blur_limit=(8, 6)",
+        "blur_limit=(4, 3)",
+        "blur_limit=(4, 4)",
+        "sigma_limit=(2.0, 1.0)",
+        "alpha=(0.5, 0.2)",
+    ],
 )
 def test_the_draws_are_albumentations_own(arguments: str) -> None:
     with warnings.catch_warnings():
@@ -45,6 +58,21 @@ def test_the_draws_are_albumentations_own(arguments: str) -> None:
         assert ours["sigma"] == "constant"
     else:
         assert ours["sigma"] == tuple(float(v) for v in theirs.sigma_limit)
+
+
+@pytest.mark.parametrize(("limit", "size"), [((7, 3), 3), ((8, 6), 7), ((4, 3), 3)])
+def test_a_reversed_blur_limit_draws_its_high_end_as_albumentations(
+    limit: tuple[int, int], size: int
+) -> None:
+    """albumentations makes each end an odd size from 3, then keeps a pair still reversed as
+    (high, high), with a warning, sorting nothing: (7, 3) draws 3 alone (the port drew 7)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = A.UnsharpMask(blur_limit=limit, p=1)
+    theirs.set_random_seed(7)
+    sizes = {theirs.get_params_dependent_on_data({}, {})["ksize"] for _ in range(200)}
+    assert sizes == {size}
+    assert drawn(f"A.UnsharpMask(blur_limit={limit})")["sizes"] == [size]
 
 
 @pytest.mark.parametrize("before", ["A.ToFloat()", "A.Normalize()"])
@@ -65,6 +93,12 @@ def test_after_a_float_image_the_8_bit_ports_are_refused(before: str, transform:
         ("alpha=1.5", "0 <= low <= high <= 1"),
         ("threshold=300", "0-255"),
         ("threshold=5.5", "0-255"),
+        # a fraction fails albumentations' schema (whole numbers): the port truncated it
+        ("blur_limit=(7.5, 9)", "fix: blur_limit=(7, 9)"),
+        ("blur_limit=7.5", "fix: blur_limit=7"),
+        # a negative sigma fails there too: the port drew uniform(0, -1)
+        ("sigma_limit=-1.0", "sigmas of 0 or more"),
+        ("sigma_limit=(-1.0, 2.0)", "sigmas of 0 or more"),
     ],
 )
 def test_what_albumentations_refuses_is_refused(arguments: str, said: str) -> None:

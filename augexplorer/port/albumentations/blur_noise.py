@@ -16,8 +16,9 @@ from .registry import IMAGE, Mapped, mapping, refused
 def gaussian_blur(args: Args) -> Mapped:
     """One size and one sigma for both axes, drawn once per image by nodes the blur reads (a
     random argument of a vector would draw each axis on its own)."""
-    limit = args.pair("blur_limit", (0.0, 0.0), least=0)  # a single v: (0, v)
-    sigma = args.pair("sigma_limit", (0.5, 3.0))
+    # a single v: (0, v); a reversed pair sorted, as albumentations sorts both
+    limit = _sorted(args.pair("blur_limit", (0.0, 0.0), least=0))
+    sigma = _sorted(args.pair("sigma_limit", (0.5, 3.0)))
     note = (
         "pixels within 1 grey level of albumentations' for the same size and sigma; "
         "size and sigma drawn as albumentations draws them, by DALI's generator"
@@ -55,6 +56,10 @@ def gaussian_blur(args: Args) -> Mapped:
             ),
         )
     return Mapped(_drawn_size_and_sigma(limit, sigma), "exact", (note,))
+
+
+def _sorted(pair: tuple[float, float]) -> tuple[float, float]:
+    return (pair[0], pair[1]) if pair[0] <= pair[1] else (pair[1], pair[0])
 
 
 def _drawn_size_and_sigma(

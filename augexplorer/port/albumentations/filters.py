@@ -18,14 +18,44 @@ EMBOSS = [-1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
 EMBOSS_STRENGTH = [-1.0, -1.0, 0.0, -1.0, 0.0, 1.0, 0.0, 1.0, 1.0]
 
 
-def odd_sizes(args: Args, name: str, default: tuple[int, int]) -> list[float]:
-    """The kernel sizes Blur and MotionBlur draw among, each as likely: odd, from 3, an even
-    end rounded up. A single number v is the range (3, v), as albumentations reads it (a live
-    object holds the range already)."""
-    low, high = (int(v) for v in args.pair(name, default, least=3))
-    low = max(3, low + (low % 2 == 0))
-    high = max(low, max(3, high + (high % 2 == 0)))
+def blur_sizes(args: Args, name: str, default: tuple[int, int]) -> list[float]:
+    """The kernel sizes Blur, MotionBlur and UnsharpMask draw among, each as likely, read as
+    albumentations' process_blur_limit reads them: a single number v is (3, v), each end is
+    raised to 3 and an even one rounded up, and a pair still reversed after that is its high
+    end alone ((7, 3) is (3, 3), (8, 6) is (7, 7)): albumentations warns and keeps that, it
+    does not sort. A live object holds the range already."""
+    low, high = _kernel_ends(args, name, default)
+    low = min(low, high)  # still reversed: (high, high), as albumentations keeps it
     return [float(k) for k in range(low, high + 1, 2)]
+
+
+def odd_sizes(args: Args, name: str, default: tuple[int, int]) -> list[float]:
+    """GaussianBlur's kernel sizes where its sigma follows the size (blur_noise.py): odd, from
+    3, an even end rounded up, each as likely; a reversed pair sorted, as albumentations'
+    GaussianBlur sorts it ((7, 3) is (3, 7), where Blur's is 3 alone: blur_sizes)."""
+    low, high = sorted(_kernel_ends(args, name, default))
+    return [float(k) for k in range(low, high + 1, 2)]
+
+
+def _kernel_ends(args: Args, name: str, default: tuple[int, int]) -> tuple[int, int]:
+    """`name`'s two ends as kernel sizes: a single number v is (3, v); each end below 3 is 3
+    and an even one the odd size above. albumentations' schema takes whole numbers only (7.0
+    is 7; 7.5 fails there), so a fraction is refused, not truncated into a size."""
+    low, high = args.pair(name, default, least=3)
+    if low != int(low) or high != int(high):
+        given = args.get(name, default)
+        fix = f"({int(low)}, {int(high)})" if isinstance(given, (tuple, list)) else int(high)
+        raise NotPorted(
+            f"{name}={given!r}: albumentations takes whole kernel sizes and fails on a "
+            f"fraction (fix: {name}={fix})"
+        )
+    return _odd_from_3(int(low)), _odd_from_3(int(high))
+
+
+def _odd_from_3(size: int) -> int:
+    """A kernel size as albumentations adjusts it: raised to 3 first, then an even one up."""
+    size = max(3, size)
+    return size + (size % 2 == 0)
 
 
 def _matrix(node_id: str, values: list[float]) -> Node:
@@ -34,7 +64,7 @@ def _matrix(node_id: str, values: list[float]) -> Node:
 
 @mapping("Blur", positional=("blur_limit",))
 def blur(args: Args) -> Mapped:
-    sizes = odd_sizes(args, "blur_limit", (3, 7))
+    sizes = blur_sizes(args, "blur_limit", (3, 7))
     nodes = (
         values_node("box_size", sizes, dtype="INT32"),
         constant("box_square", [1, 1], "INT32"),
@@ -100,10 +130,11 @@ def motion_blur(args: Args) -> Mapped:
     kernel's centre at the drawn angle (biased forward or back by the drawn direction, shifted
     by the drawn shift), rounded to cells; the cells hit share the weight. The kernel is laid
     in a square of the largest size, centred, which filters alike (its other cells weigh 0)."""
-    sizes = odd_sizes(args, "blur_limit", (3, 7))
+    sizes = blur_sizes(args, "blur_limit", (3, 7))
     largest = int(sizes[-1])
-    angle = args.pair("angle_range", (0.0, 360.0))
-    direction = args.pair("direction_range", (-1.0, 1.0))
+    # albumentations' schema refuses these reversed or out of bounds (it does not sort them)
+    angle = _bounded_range(args, "angle_range", (0.0, 360.0), 0.0, 360.0)
+    direction = _bounded_range(args, "direction_range", (-1.0, 1.0), -1.0, 1.0)
     shifted = bool(args.get("allow_shifted", True))
     grid = range(largest)
     half = "math.floor(motion_size / 2)"
@@ -172,6 +203,21 @@ def motion_blur(args: Args) -> Mapped:
     )
 
 
+def _bounded_range(
+    args: Args, name: str, default: tuple[float, float], least: float, most: float
+) -> tuple[float, float]:
+    """A (low, high) range that albumentations validates as given: low <= high, both within
+    [least, most]; anything else fails there, so it is refused here."""
+    low, high = args.pair(name, default)
+    if not least <= low <= high <= most:
+        raise NotPorted(
+            f"{name}=({low:g}, {high:g}): albumentations takes {least:g} <= low <= high <= "
+            f"{most:g} and fails on this (fix: a (low, high) pair within {least:g}..{most:g}, "
+            "low first)"
+        )
+    return low, high
+
+
 def _half_to_even(name: str) -> str:
     """`name` rounded as numpy's round rounds it, halves to the even neighbour: a line at 0 or
     90 degrees puts its points on halves (1.5, 4.5), where rounding half up moves a cell."""
@@ -188,13 +234,24 @@ def unsharp_mask(args: Args) -> Mapped:
     """albumentations' unsharp mask in [0, 1] floats: the image plus alpha times what a Gaussian
     blur takes away, clipped, blended in where a blurred mask of the large differences (over
     threshold/255) says so; sigma 0 is OpenCV's for the kernel size."""
-    sizes = odd_sizes(args, "blur_limit", (3, 7))
-    sigma = args.pair("sigma_limit", 0.0, least=0.0)
-    alpha = args.pair("alpha", (0.2, 0.5), least=0.0)
+    sizes = blur_sizes(args, "blur_limit", (3, 7))
+    # albumentations' to_tuple sorts a pair: (2, 1) is (1, 2), not refused nor drawn reversed
+    sigma_low, sigma_high = sorted(args.pair("sigma_limit", 0.0, least=0.0))
+    alpha_low, alpha_high = sorted(args.pair("alpha", (0.2, 0.5), least=0.0))
+    sigma, alpha = (sigma_low, sigma_high), (alpha_low, alpha_high)
     threshold = args.get("threshold", 10)
     # what albumentations' own schema refuses, refused here too
-    if not 0 <= alpha[0] <= alpha[1] <= 1:
-        raise NotPorted(f"alpha={alpha}: albumentations takes 0 <= low <= high <= 1")
+    if sigma_low < 0:
+        raise NotPorted(
+            f"sigma_limit={args.get('sigma_limit')!r}: albumentations takes sigmas of 0 or "
+            "more (0: OpenCV's for the kernel size) and fails on a negative one (fix: both "
+            "ends 0 or more)"
+        )
+    if not 0 <= alpha_low <= alpha_high <= 1:
+        raise NotPorted(
+            f"alpha={args.get('alpha')!r}: albumentations takes 0 <= low <= high <= 1 (fix: "
+            "both ends within 0..1)"
+        )
     if isinstance(threshold, bool) or not isinstance(threshold, int) or not 0 <= threshold <= 255:
         raise NotPorted(f"threshold={threshold!r}: albumentations takes a whole number of 0-255")
     blur = {"window_size": Ref("unsharp_size"), "sigma": Ref("unsharp_sigma")}
