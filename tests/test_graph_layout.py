@@ -30,6 +30,8 @@ def node_ids(items: list[dict[str, Any]]) -> list[str]:
     for item in items:
         if item["kind"] == "node":
             ids.append(item["id"])
+        elif item["kind"] == "port":
+            ids += node_ids(item["items"])
         else:
             for branch in item["branches"]:
                 ids += node_ids(branch["items"])
@@ -197,3 +199,104 @@ def test_the_graph_view_sends_the_layout_with_the_nodes() -> None:
     assert [b["label"] for b in block["branches"]] == ["if coin", "elif negative", "else"]
     # the node keeps its own condition for anything that shows it outside a block
     assert {d["id"]: d["condition"] for d in view.nodes}["vflip"] == "if not coin and not negative"
+
+
+def ported(library: str, transforms: str) -> GraphSpec:
+    """The graph a port of ``Compose([transforms])`` (one line of a file) gives."""
+    from augexplorer.port import albumentations, torchvision
+    from augexplorer.port.reading import read_source
+
+    module = "albumentations as A" if library == "albumentations" else "torchvision.transforms as T"
+    (found,) = read_source(f"import {module}\nt = {library[0].upper()}.Compose([\n{transforms}])\n")
+    port = albumentations.port if library == "albumentations" else torchvision.port
+    return port(found.compose).spec
+
+
+def ports(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every folded transform of a layout, at any depth."""
+    found: list[dict[str, Any]] = []
+    for item in items:
+        if item["kind"] == "port":
+            found += [item, *ports(item["items"])]
+        elif item["kind"] == "block":
+            for branch in item["branches"]:
+                found += ports(branch["items"])
+    return found
+
+
+def test_a_transform_ported_to_many_nodes_is_one_item_folded_to_the_node_read_on() -> None:
+    graph = ported(
+        "albumentations",
+        "A.HorizontalFlip(p=0.5),\nA.UnsharpMask(p=0.3),\nA.CLAHE(p=0.2),\nA.Normalize(),\n",
+    )
+    layout = graph_layout(graph)
+    assert sorted(node_ids(layout)) == sorted(graph.ids())
+    # one node a transform stays a plain node (its grade is on its box)
+    assert [item["kind"] for item in layout] == ["node", "node", "node", "port", "port", "node"]
+    unsharp, clahe = layout[3], layout[4]
+    assert (unsharp["header"], unsharp["line"]) == ("UnsharpMask(p=0.3)", 4)
+    assert (clahe["header"], clahe["line"]) == ("CLAHE(p=0.2)", 5)
+    # the folded view shows the node the next transform reads
+    normalize = graph.node(layout[5]["id"])
+    assert [ref.node for ref in normalize.inputs] == [clahe["main"]]
+    assert unsharp["main"] in [ref.node for ref in graph.node(node_ids(clahe["items"])[3]).inputs]
+    for item in (unsharp, clahe):
+        members = node_ids(item["items"])
+        assert item["count"] == len(members) > 1 and item["main"] in members
+        assert all(graph.node(m).origin.transform in item["header"] for m in members)
+    # unfolded, its conditions are blocks as anywhere else: CLAHE's parts under their choice
+    assert any(inner["kind"] == "block" for inner in clahe["items"])
+
+
+def test_the_last_transform_folds_to_the_graphs_output() -> None:
+    graph = ported("albumentations", "A.UnsharpMask(p=1),\n")
+    (item,) = [i for i in graph_layout(graph) if i["kind"] == "port"]
+    final = graph.final_output()
+    assert final is not None and item["main"] == final.node
+
+
+def test_a_wrapper_and_what_it_holds_fold_together() -> None:
+    """torchvision's RandomApply([ColorJitter()]): the wrapper's coin is what the jitter's
+    nodes run on, so neither folds alone (the jitter's nodes were split among four blocks)."""
+    graph = ported(
+        "torchvision",
+        "T.RandomApply([T.ColorJitter(0.4, 0.4, 0.4, 0.1)], p=0.8),\n"
+        "T.RandomAdjustSharpness(2.0, p=0.5),\n",
+    )
+    layout = graph_layout(graph)
+    assert sorted(node_ids(layout)) == sorted(graph.ids())
+    jitter, sharpness = [item for item in layout if item["kind"] == "port"]
+    # what is wrapped first: the header's start is what shows on a narrow column
+    assert (
+        jitter["header"] == "ColorJitter(0.4, 0.4, 0.4, 0.1) / RandomApply([1 transforms], p=0.8)"
+    )
+    assert jitter["line"] == 3
+    assert (sharpness["header"], sharpness["line"]) == ("RandomAdjustSharpness(2.0, p=0.5)", 4)
+    assert jitter["main"] in {ref.node for node in graph.nodes for ref in node.inputs
+                              if node.id in node_ids(sharpness["items"])}  # fmt: skip
+
+
+def test_a_transform_inside_another_ones_block_folds_inside_its_branch() -> None:
+    """albumentations' OneOf draws which transform runs: each, on a line of its own, is folded
+    in its column; written on the OneOf's line, they fold with it."""
+    graph = ported(
+        "albumentations",
+        "A.OneOf([\n    A.UnsharpMask(p=1),\n    A.Sharpen(p=1),\n    A.CLAHE(p=1),\n], p=0.9),\n",
+    )
+    layout = graph_layout(graph)
+    assert sorted(node_ids(layout)) == sorted(graph.ids())
+    folded = {item["header"].split("(")[0]: item for item in ports(layout)}
+    assert set(folded) == {"OneOf", "UnsharpMask", "Sharpen", "CLAHE"}
+    # each inside the OneOf's block, with the draws it runs on (drawn whatever the OneOf drew)
+    for name in ("UnsharpMask", "Sharpen", "CLAHE"):
+        assert folded[name] not in layout
+    assert "unsharp_size" in node_ids(folded["UnsharpMask"]["items"])
+    assert folded["UnsharpMask"]["main"] == "unsharp"
+    one_line = ported("albumentations", "A.OneOf([A.UnsharpMask(p=1), A.CLAHE(p=1)], p=0.9),\n")
+    (item,) = graph_layout(one_line)[-1:]
+    assert item["kind"] == "port" and item["header"].endswith("OneOf([2 transforms], p=0.9)")
+    assert item["header"].startswith("UnsharpMask(p=1) / CLAHE(p=1)")
+
+
+def test_a_graph_without_ports_has_no_folds() -> None:
+    assert ports(graph_layout(blocks_graph())) == []

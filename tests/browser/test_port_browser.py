@@ -77,3 +77,87 @@ def test_an_edited_ported_node_says_its_grade_is_of_the_port(page: Any, artifact
     for width in WIDTHS:
         screenshot(page, width, artifacts / f"ported-edited-{width}.png")
     page.set_viewport_size({"width": 1600, "height": 1100})
+
+
+FOLD = ".ax-graph .ax-g-port"
+
+
+def within(inner: dict[str, float] | None, frame: Any) -> bool:
+    outer = frame.bounding_box()
+    assert inner is not None and outer is not None
+    return (
+        outer["x"] <= inner["x"] + 0.5
+        and outer["y"] <= inner["y"] + 0.5
+        and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 0.5
+        and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 0.5
+    )
+
+
+TOGGLE = f"{FOLD} .ax-g-port-toggle"
+HELPER = ".ax-graph [data-node='contrast_gray']"  # one of ColorJitter's 27 nodes
+
+
+def test_a_transform_of_many_nodes_shows_folded_to_the_node_read_on(
+    page: Any, artifacts: Path
+) -> None:
+    """RandomApply([ColorJitter]) is 27 nodes of DALI: the graph shows the call as written,
+    its last node, and a toggle for the rest (at three widths, folded and unfolded)."""
+    page.set_viewport_size({"width": 1600, "height": 1100})
+    fold = page.locator(FOLD).first
+    fold.wait_for(timeout=30_000)
+    # the wrapped transform first: what a narrow column still shows
+    assert (fold.locator(".ax-g-port-head").text_content() or "").startswith("ColorJitter(0.4")
+    title = fold.locator("title").first.text_content() or ""
+    assert title.startswith("ColorJitter(0.4, 0.4, 0.4, 0.1) / RandomApply(") and "line 5" in title
+    main = page.locator(".ax-graph [data-node='hue_shifted'] .ax-g-box")
+    assert main.count() == 1 and page.locator(HELPER).count() == 0
+    assert within(main.bounding_box(), page.locator(f"{FOLD} .ax-g-port-frame").first)
+    toggle = page.locator(TOGGLE).first
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert (toggle.locator(".ax-g-port-toggle-label").text_content() or "").startswith(
+        "▸ show 26 more nodes · line 5"
+    )
+    # the transform's whole cost where a node's box has its own
+    cost = toggle.locator(".ax-g-port-time").text_content() or ""
+    assert cost.endswith(" ms") and float(cost.split()[0]) > 0
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.wait_for_timeout(500)  # the graph redraws for its new width
+        page.locator(FOLD).first.scroll_into_view_if_needed()
+        page.locator(".ax-graph").first.screenshot(path=str(artifacts / f"port-folded-{width}.png"))
+        assert all(v <= 1 for v in sideways(page).values()), (width, sideways(page))
+    toggle.click()
+    page.locator(HELPER).wait_for(timeout=10_000)
+    assert page.locator(TOGGLE).first.get_attribute("aria-expanded") == "true"
+    # every node of the transform drawn inside its frame
+    frame = page.locator(f"{FOLD} .ax-g-port-frame").first
+    assert within(page.locator(f"{HELPER} .ax-g-box").first.bounding_box(), frame)
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.wait_for_timeout(500)
+        assert page.locator(HELPER).count() == 1  # unfolded across redraws
+        page.locator(FOLD).first.scroll_into_view_if_needed()
+        page.locator(".ax-graph").first.screenshot(
+            path=str(artifacts / f"port-unfolded-{width}.png")
+        )
+        assert all(v <= 1 for v in sideways(page).values()), (width, sideways(page))
+    page.locator(TOGGLE).first.click()
+    page.wait_for_function(f'document.querySelectorAll("{HELPER}").length === 0')
+    # by keyboard too: the toggle takes focus and Enter
+    page.locator(TOGGLE).first.focus()
+    page.keyboard.press("Enter")
+    page.locator(HELPER).wait_for(timeout=10_000)
+    page.locator(TOGGLE).first.click()
+    page.wait_for_function(f'document.querySelectorAll("{HELPER}").length === 0')
+
+
+def test_selecting_a_folded_node_unfolds_its_transform(page: Any) -> None:
+    page.set_viewport_size({"width": 1600, "height": 1100})
+    assert page.locator(HELPER).count() == 0
+    kernel_eval(page, "explorer.select('contrast_gray'); print('ok')")
+    page.locator(".ax-graph .ax-g-selected[data-node='contrast_gray']").wait_for(timeout=30_000)
+    # it stays unfolded when another of its nodes is chosen
+    page.locator(".ax-graph [data-node='hue_shifted']").click()
+    page.locator(".ax-graph .ax-g-selected[data-node='hue_shifted']").wait_for(timeout=30_000)
+    assert page.locator(HELPER).count() == 1
+    kernel_eval(page, "explorer.select(None); print('ok')")

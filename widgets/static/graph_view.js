@@ -58,6 +58,42 @@ function boxHeight(node, w, inBlock) {
   return (w < NARROW ? 52 : 38) + LINE_H * nodeLines(node, inBlock).length;
 }
 
+// A ported transform's nodes (graph_layout.py's "port" items): a frame headed by the call the
+// user wrote, folded to the node the graph reads on, with a toggle that unfolds the rest.
+const PORT_HEAD = 36;
+
+// Every node id an item holds, at any depth.
+function memberIds(item, ids = []) {
+  if (item.kind === "node") ids.push(item.id);
+  else for (const inner of item.kind === "port" ? item.items || [] : (item.branches || []).flatMap((b) => b.items || []))
+    memberIds(inner, ids);
+  return ids;
+}
+
+// Whether a ported transform is shown unfolded: asked for, or holding the selected node or a
+// failing one that folding would hide (it then stays unfolded, as if asked for: a click on
+// another of its nodes must not fold the boxes away under the pointer).
+function portOpen(item, out) {
+  if (out.open.has(item.id)) return true;
+  const hidden = memberIds(item).some((id) => id !== item.main &&
+    (id === out.selected || (out.byId.get(id) || {}).error));
+  if (hidden) out.open.add(item.id);
+  return hidden;
+}
+
+function placePort(item, x, y, w, seq, index, depth, byId, out) {
+  const open = portOpen(item, out);
+  const port = { kind: "port", item, x, y, w, h: 0, seq, index, depth, open };
+  out.items.push(port);
+  const inner = { parent: port, id: out.seqs++ };
+  const shown = open ? item.items || [] : [{ kind: "node", id: item.main }];
+  const end = place(shown, x + PAD, y + PORT_HEAD, w - 2 * PAD, inner, depth + 1, byId, out);
+  // a folded node's edges end at the frame, as a block's nodes' edges end at its frame
+  if (!open) for (const id of memberIds(item)) if (id !== item.main) out.nodeAt.set(id, port);
+  port.h = end + PAD - y;
+  return port;
+}
+
 // Places `items` top to bottom from (x, y) at width w; returns the bottom of the last one.
 // Every placed item records its sequence (`seq`) and position there, for the edges.
 function place(items, x, y, w, seq, depth, byId, out) {
@@ -65,6 +101,11 @@ function place(items, x, y, w, seq, depth, byId, out) {
   items.forEach((item, index) => {
     const gap = depth === 0 ? GAP : GAP_IN;
     if (index > 0) y = bottom + gap;
+    if (item.kind === "port") {
+      const port = placePort(item, x, y, w, seq, index, depth, byId, out);
+      bottom = y + port.h;
+      return;
+    }
     if (item.kind === "node") {
       const node = byId.get(item.id);
       if (!node) return;
@@ -139,6 +180,39 @@ function drawBlock(root, block) {
   });
 }
 
+function drawPort(root, port, byId, redraw, open) {
+  const { item } = port;
+  const g = svg("g", { class: "ax-g-port", "data-port": item.id,
+    transform: `translate(${port.x}, ${port.y})` }, root);
+  svg("title", {}, g).textContent =
+    `${item.header}${item.line ? ` · line ${item.line}` : ""}: ${item.count} nodes of DALI`;
+  svg("rect", { width: port.w, height: port.h, rx: 9, ry: 9, class: "ax-g-port-frame" }, g);
+  text(g, 8, 14, clip(item.header, chars(port.w - 12)), "ax-g-port-head");
+  const toggle = svg("g", { class: "ax-g-port-toggle", tabindex: 0, role: "button",
+    "aria-expanded": String(port.open), transform: "translate(6, 19)" }, g);
+  // what the transform costs as a whole (its nodes' last times summed), where a box has its time
+  const times = memberIds(item).map((id) => (byId.get(id) || {}).time_ms).filter((t) => typeof t === "number");
+  const cost = times.length ? `${times.reduce((a, b) => a + b, 0).toFixed(1)} ms` : "";
+  const where = item.line ? ` · line ${item.line}` : "";
+  const label = port.open
+    ? `▾ fold to ${item.main}${where}`
+    : `▸ show ${item.count - 1} more node${item.count === 2 ? "" : "s"}${where}`;
+  svg("rect", { width: port.w - 12, height: 13, rx: 3, ry: 3, class: "ax-g-port-toggle-bg" }, toggle);
+  text(toggle, 3, 10, clip(label, chars(port.w - 24 - 6.8 * cost.length)), "ax-g-port-toggle-label");
+  text(toggle, port.w - 15, 10, cost, "ax-g-port-time");
+  const flip = () => {
+    if (port.open) open.delete(item.id);
+    else open.add(item.id);
+    redraw();
+  };
+  toggle.addEventListener("click", flip);
+  toggle.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    event.preventDefault();
+    flip();
+  });
+}
+
 function drawNode(root, model, placed, selected) {
   const { node, w, h } = placed;
   const inBlock = placed.depth > 0;
@@ -182,10 +256,7 @@ function draw(model, el) {
   // what the engine did not place (an older kernel, or nodes and arrangement out of step)
   // is drawn as a plain node
   const arranged = model.get("arrangement") || [];
-  const known = new Set();
-  const collect = (items) => items.forEach((it) =>
-    it.kind === "node" ? known.add(it.id) : (it.branches || []).forEach((b) => collect(b.items || [])));
-  collect(arranged);
+  const known = new Set(arranged.flatMap((item) => memberIds(item)));
   const items = arranged.concat(nodes.filter((n) => !known.has(n.id)).map((n) => ({ kind: "node", id: n.id })));
   // Fit the column: the boxes take the width there is, between the edges' margins.
   const avail = el.clientWidth || 272;
@@ -193,7 +264,9 @@ function draw(model, el) {
   const scrolled = el.scrollTop; // emptied, the column would jump back to its top
   el.replaceChildren();
   const byId = new Map(nodes.map((n) => [n.id, n]));
-  const out = { items: [], nodeAt: new Map(), seqs: 1 };
+  // which ported transforms the user unfolded: kept on the element, across redraws
+  el._axOpenPorts = el._axOpenPorts || new Set();
+  const out = { items: [], nodeAt: new Map(), seqs: 1, open: el._axOpenPorts, selected, byId };
   const top = { parent: null, id: 0 };
   const bottom = place(items, LEFT, 6, BOX_W, top, 0, byId, out);
   const width = LEFT + BOX_W + RIGHT;
@@ -202,7 +275,10 @@ function draw(model, el) {
   const marker = svg("marker", { id: "ax-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5,
     markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" }, defs);
   svg("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "ax-g-arrowhead" }, marker);
-  for (const placed of out.items) if (placed.kind === "block") drawBlock(root, placed);
+  for (const placed of out.items) {
+    if (placed.kind === "block") drawBlock(root, placed);
+    else if (placed.kind === "port") drawPort(root, placed, byId, () => draw(model, el), el._axOpenPorts);
+  }
   const edges = svg("g", {}, root);
   const drawn = new Set();
   nodes.forEach((node) => {
