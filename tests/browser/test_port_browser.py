@@ -161,3 +161,14 @@ def test_selecting_a_folded_node_unfolds_its_transform(page: Any) -> None:
     page.locator(".ax-graph .ax-g-selected[data-node='hue_shifted']").wait_for(timeout=30_000)
     assert page.locator(HELPER).count() == 1
     kernel_eval(page, "explorer.select(None); print('ok')")
+
+
+def test_an_error_on_a_folded_node_unfolds_its_transform(page: Any) -> None:
+    page.set_viewport_size({"width": 1600, "height": 1100})
+    if page.locator(HELPER).count():
+        page.locator(TOGGLE).first.click()
+    page.wait_for_function(f'document.querySelectorAll("{HELPER}").length === 0')
+    kernel_eval(page, "explorer.set_arg('contrast_gray', 'output_type', 'NOPE'); explorer.flush()")
+    page.locator(".ax-graph .ax-g-error[data-node='contrast_gray']").wait_for(timeout=30_000)
+    kernel_eval(page, "explorer.undo(); explorer.flush(); print('ok')")
+    page.wait_for_function("!document.querySelector('.ax-graph .ax-g-error')")
