@@ -121,3 +121,43 @@ def test_an_edit_that_is_refused_leaves_the_chart_as_it_was(
     assert explorer.result is shown and explorer.timing.drawn_for is shown
     assert not pending(explorer)
     assert "no_such_node" in explorer.toolbar.status.value
+
+
+def test_a_ported_transform_of_many_nodes_is_one_row_of_their_summed_time(
+    catalog, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """RandomApply([ColorJitter]) is 27 nodes: one row says what the transform costs, and
+    opens on its nodes' rows; a transform of one node keeps its own row."""
+    source = tmp_path / "train.py"
+    source.write_text(
+        "import torchvision.transforms as T\n"
+        "train_transform = T.Compose([\n"
+        "    T.RandomHorizontalFlip(),\n"
+        "    T.RandomApply([T.ColorJitter(0.4, 0.4, 0.4, 0.1)], p=0.8),\n"
+        "])\n"
+    )
+    explorer = Explorer(port=str(source), batch_size=2, autosave=False, catalog=catalog)
+    result = explorer.result
+    assert result is not None
+    chart = chart_html(result)
+    times = result.node_times()
+    (fold,) = re.findall(r"<details class='ax-bar-fold' data-port='([^']+)'>", chart)
+    summary = re.search(r"<summary class='ax-bar-row'[^>]*>(.*?)</summary>", chart)
+    assert summary is not None
+    inside = chart[chart.index("<details") : chart.index("</details>")]
+    members = re.findall(r"<div class='ax-bar-row' data-node='([^']+)'", inside)
+    assert len(members) == 27 and fold in members and "hue_shifted" in members
+    assert "ColorJitter(0.4, 0.4, 0.4, 0.1)" in summary.group(1) and "(27 nodes)" in summary.group(
+        1
+    )
+    summed = float(re.findall(r"<span class='ax-bar-ms'>([0-9.]+) ms", summary.group(1))[0])
+    assert summed == pytest.approx(sum(times[m] for m in members), abs=0.06)
+    # every node's row once, the flip's outside the fold
+    outside = chart.replace(inside, "")
+    assert (
+        re.findall(r"data-node='([^']+)'", outside) == [n for n in times if n not in members]
+        and "horizontal_flip" not in members
+    )
+    # bars scaled to the slowest row, the transform's sum among them
+    widths = [float(w) for w in re.findall(r"width:([0-9.]+)%", chart)]
+    assert max(widths) == pytest.approx(100.0) and all(w <= 100.0 for w in widths)

@@ -78,6 +78,37 @@ def graph_layout(spec: GraphSpec) -> list[Item]:
     return _items(_folded(entries))
 
 
+def folded_transforms(spec: GraphSpec) -> dict[str, Item]:
+    """Each node the graph view folds into a ported transform, to that transform's item."""
+    found: dict[str, Item] = {}
+
+    def walk(items: list[Item]) -> None:
+        for item in items:
+            if item["kind"] == "port":
+                for node_id in _ids_of(item["items"]):
+                    found.setdefault(node_id, item)
+                walk(item["items"])
+            elif item["kind"] == "block":
+                for branch in item["branches"]:
+                    walk(branch["items"])
+
+    walk(graph_layout(spec))
+    return found
+
+
+def _ids_of(items: list[Item]) -> list[str]:
+    ids: list[str] = []
+    for item in items:
+        if item["kind"] == "node":
+            ids.append(item["id"])
+        elif item["kind"] == "port":
+            ids += _ids_of(item["items"])
+        else:
+            for branch in item["branches"]:
+                ids += _ids_of(branch["items"])
+    return ids
+
+
 def _port(node: Any) -> tuple[str, int | None] | None:
     origin = getattr(node, "origin", None)
     return None if origin is None else (origin.transform, origin.line)

@@ -19,6 +19,7 @@ import ipywidgets as widgets
 from augexplorer.engine import RunResult
 
 from .coalesce import running_loop
+from .graph_layout import folded_transforms
 
 NOTE = (
     "Each operator is timed alone on its cached inputs, so the sum is an upper bound on the "
@@ -50,22 +51,49 @@ PENDING_STYLE = (
 
 
 def chart_html(result: RunResult) -> str:
-    """One row per node: name, a bar scaled to the slowest node, milliseconds."""
+    """One row per node: name, a bar scaled to the slowest row, milliseconds. A ported
+    transform of several nodes (folded in the graph view) is one row of their summed time,
+    which opens on its nodes' rows."""
     times = result.node_times()
     ran = {result.steps[s].step.origin for s in result.ran()}
-    slowest = max(times.values(), default=0.0) or 1.0
-    total, rate = summary(result)
+    folds = folded_transforms(result.plan.spec)
+    members: dict[str, list[str]] = {}
+    for node in times:
+        if node in folds:
+            members.setdefault(folds[node]["id"], []).append(node)
+    sums = {fold: sum(times[node] for node in nodes) for fold, nodes in members.items()}
+    unfolded = [ms for node, ms in times.items() if node not in folds]
+    slowest = max([*unfolded, *sums.values()], default=0.0) or 1.0
+
+    def row(name: str, ms: float, did_run: bool, attrs: str, tag: str = "div") -> str:
+        width = max(0.5, 100.0 * ms / slowest)
+        kind = "ax-bar-ran" if did_run else "ax-bar-cached"
+        return (
+            f"<{tag} class='ax-bar-row' {attrs}>"
+            f"<span class='ax-bar-name' title='{html.escape(name)}: {ms:.1f} ms'>"
+            f"{html.escape(name)}</span>"
+            f"<span class='ax-bar-track'><span class='ax-bar {kind}' style='width:{width:.1f}%'>"
+            f"</span></span><span class='ax-bar-ms'>{ms:.1f} ms</span></{tag}>"
+        )
+
     rows = []
     for node, ms in times.items():
-        width = max(0.5, 100.0 * ms / slowest)
-        kind = "ax-bar-ran" if node in ran else "ax-bar-cached"
-        rows.append(
-            f"<div class='ax-bar-row' data-node='{html.escape(node)}'>"
-            f"<span class='ax-bar-name' title='{html.escape(node)}: {ms:.1f} ms'>"
-            f"{html.escape(node)}</span>"
-            f"<span class='ax-bar-track'><span class='ax-bar {kind}' style='width:{width:.1f}%'>"
-            f"</span></span><span class='ax-bar-ms'>{ms:.1f} ms</span></div>"
+        fold = folds.get(node)
+        if fold is None:
+            rows.append(row(node, ms, node in ran, f"data-node='{html.escape(node)}'"))
+            continue
+        nodes = members[fold["id"]]
+        if node != nodes[0]:
+            continue  # in its transform's row
+        called = f"{fold['header']} ({len(nodes)} nodes)"
+        port = f"data-port='{html.escape(fold['id'])}'"
+        inner = "".join(
+            row(member, times[member], member in ran, f"data-node='{html.escape(member)}'")
+            for member in nodes
         )
+        summed = row(called, sums[fold["id"]], any(n in ran for n in nodes), port, "summary")
+        rows.append(f"<details class='ax-bar-fold' {port}>{summed}{inner}</details>")
+    total, rate = summary(result)
     title = (
         f"batch of {result.plan.spec.batch_size}: {total:.0f} ms, {rate:.0f} images/s (upper bound)"
     )

@@ -172,3 +172,24 @@ def test_an_error_on_a_folded_node_unfolds_its_transform(page: Any) -> None:
     page.locator(".ax-graph .ax-g-error[data-node='contrast_gray']").wait_for(timeout=30_000)
     kernel_eval(page, "explorer.undo(); explorer.flush(); print('ok')")
     page.wait_for_function("!document.querySelector('.ax-graph .ax-g-error')")
+
+
+def test_the_timing_chart_has_one_row_for_the_transform(page: Any, artifacts: Path) -> None:
+    fold = page.locator(".ax-timing-chart .ax-bar-fold").first
+    fold.wait_for(timeout=30_000)
+    summary = fold.locator("summary")
+    assert "(27 nodes)" in (summary.text_content() or "")
+    member = page.locator(".ax-timing-chart [data-node='contrast_gray']")
+    assert not member.is_visible()
+    summary.click()
+    member.wait_for(state="visible", timeout=10_000)
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.wait_for_timeout(300)
+        fold.scroll_into_view_if_needed()
+        page.locator(".ax-timing-chart").first.screenshot(
+            path=str(artifacts / f"port-timing-{width}.png")
+        )
+        assert all(v <= 1 for v in sideways(page).values()), (width, sideways(page))
+    summary.click()
+    member.wait_for(state="hidden", timeout=10_000)
