@@ -147,7 +147,7 @@ def test_a_group_whose_transforms_cannot_be_read_is_refused_with_its_reason(
     assert said[1].startswith("line 5: Lambda(lambda x: x) not ported: ")
     assert said[2].startswith("line 6: Lambda(lambda x: x) not ported: ")
     # a p known only at run time: refused with the fix, where it failed the whole port before
-    assert said[3].startswith("line 7: RandomApply([1 transforms], p=P) not ported: p=P is known")
+    assert said[3].startswith("line 7: RandomApply([ColorJitter], p=P) not ported: p=P is known")
     assert "--param P=VALUE" in said[3]
     assert len(said) == 4
     # the RandomApply that holds nothing ported is no step, its coin is gone; the pick keeps

@@ -309,3 +309,18 @@ def test_a_functions_two_pipelines_are_each_named_with_their_line(tmp_path: Path
         read_file(path, pipeline="build_transforms")
     chosen = read_file(path, pipeline="build_transforms (line 6)")
     assert chosen.compose.children[0].name == "RandomResizedCrop"
+
+
+def test_a_wrappers_call_names_what_it_holds() -> None:
+    """``OneOf([Blur, MotionBlur], p=0.3)``: the graph's frame and the port's listing say what
+    the wrapper holds ("[2 transforms]" said only how many)."""
+
+    def held(*names: str) -> tuple[TransformCall, ...]:
+        return tuple(TransformCall("albumentations", name) for name in names)
+
+    one_of = TransformCall(
+        "albumentations", "OneOf", kwargs={"p": 0.3}, children=held("Blur", "MotionBlur")
+    )
+    assert one_of.text() == "OneOf([Blur, MotionBlur], p=0.3)"
+    many = TransformCall("albumentations", "SomeOf", args=(2,), children=held(*"ABCDEF"))
+    assert many.text() == "SomeOf([A, B, C, D, 2 more], 2)"

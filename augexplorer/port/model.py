@@ -14,6 +14,8 @@ from typing import Any
 
 from ..spec import GraphSpec, Node, NotPorted, Origin
 
+SHOWN_CHILDREN = 4  # a wrapper's call names this many of the transforms it holds
+
 
 @dataclass(frozen=True)
 class Unknown:
@@ -65,8 +67,10 @@ class TransformCall:
         """The call as a person would write it: ``RandomResizedCrop(224, scale=(0.08, 1.0))``."""
         parts = [_literal(value) for value in self.args]
         parts += [f"{name}={_literal(value)}" for name, value in self.kwargs.items()]
-        if self.children:
-            parts.insert(0, f"[{len(self.children)} transforms]")
+        if self.children:  # named, not written out: "OneOf([Blur, MotionBlur], p=0.3)"
+            names = [child.name for child in self.children[:SHOWN_CHILDREN]]
+            more = len(self.children) - len(names)
+            parts.insert(0, f"[{', '.join(names)}{f', {more} more' if more else ''}]")
         return f"{self.name}({', '.join(parts)})"
 
     def argument(self, index: int, name: str, default: Any = None) -> Any:
