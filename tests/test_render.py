@@ -77,6 +77,20 @@ def test_normalized_preset_renders_back_to_pixels() -> None:
     assert 60 < shown.mean() < 200 and shown.std() > 20
 
 
+def test_a_padded_channel_is_left_as_it_is_and_the_picture_drawn() -> None:
+    """crop_mirror_normalize(pad_output=True) adds a fourth channel of zeros after the three
+    normalized ones (DALI's NHWC ResNet recipes): rendering it crashed on broadcasting three
+    means over four channels."""
+    norm = Normalization(mean=(120.0, 110.0, 100.0), std=(60.0, 50.0, 40.0))
+    rng = np.random.default_rng(5)
+    rgb = rng.normal(size=(12, 10, 3)).astype(np.float32)
+    padded = np.concatenate([rgb, np.zeros((12, 10, 1), np.float32)], axis=2)
+    np.testing.assert_array_equal(to_rgb8(padded, "HWC", norm), to_rgb8(rgb, "HWC", norm))
+    np.testing.assert_array_equal(
+        to_rgb8(np.moveaxis(padded, -1, 0), "CHW", norm), to_rgb8(rgb, "HWC", norm)
+    )
+
+
 def test_any_node_can_be_rendered_and_encoded() -> None:
     result = Session("random_affine", batch_size=3, device_id=None).run()
     for node in ("resize", "scale", "warp"):

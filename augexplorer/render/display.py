@@ -23,10 +23,22 @@ class Normalization:
     node: str = ""  # the node that normalized, to name where it is said how values are drawn
 
     def undo(self, values: np.ndarray) -> np.ndarray:
-        """Map normalized HWC floats back to pixel values."""
-        mean = np.asarray(self.mean, dtype=np.float32)
-        std = np.asarray(self.std, dtype=np.float32)
-        return (values.astype(np.float32) - self.shift) / self.scale * std + mean
+        """Map normalized HWC floats back to pixel values. Where the image has more channels
+        than the normalization has values (crop_mirror_normalize's pad_output adds a fourth,
+        of zeros), the first ones are undone and the rest left as they are."""
+        mean = np.asarray(self.mean, dtype=np.float32).reshape(-1)
+        std = np.asarray(self.std, dtype=np.float32).reshape(-1)
+        values = values.astype(np.float32)
+        given = max(mean.size, std.size)
+        channels = values.shape[-1] if values.ndim == 3 else 1
+        if given == 1 or given == channels:
+            return (values - self.shift) / self.scale * std + mean
+        undone = values.copy()
+        first = min(given, channels)
+        undone[..., :first] = (values[..., :first] - self.shift) / self.scale * np.resize(
+            std, first
+        ) + np.resize(mean, first)
+        return undone
 
 
 def drawn_as(dtype: np.dtype[Any] | str, normalization: Normalization | None) -> str:
