@@ -156,3 +156,63 @@ def test_random_erasing_fills_one_value_per_channel(tmp_path: Path) -> None:
     for image in run(result):  # CHW floats: the erased pixels hold the value, channel by channel
         erased = np.all(np.abs(image - np.asarray(value, np.float32)[:, None, None]) < 1e-6, axis=0)
         assert 0.2 < erased.mean() < 0.4
+
+
+# transforms after ToTensor, on the CHW float tensor (a newcomer's trial: refused before)
+AFTER_TO_TENSOR = {
+    # crops, pads and flips move the tensor's values: the same floats
+    "moved": "T.ToTensor(), T.CenterCrop((201, 150)), T.Pad((3, 5), fill=0.5), "
+    "T.RandomHorizontalFlip(p=1.0), T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])",
+    # resampled: DALI's float resize against torchvision's tensor resize (antialiased)
+    "resized": "T.ToTensor(), T.Resize(150), T.CenterCrop(128)",
+}
+
+
+@pytest.mark.parametrize("case", sorted(AFTER_TO_TENSOR))
+def test_geometry_after_to_tensor_runs_on_the_float_tensor(
+    case: str, reference_python: str, tmp_path: Path
+) -> None:
+    images = sample_images(8)
+    code = AFTER_TO_TENSOR[case]
+    theirs = reference(reference_python, {case: f"T.Compose([{code}])"}, images, tmp_path)[case]
+    result = ported(code, images, tmp_path)
+    found = difference(run(result), theirs, scale=255.0)
+    assert found.shapes_agree, found
+    fidelities = {step.call.name: step.origin.fidelity for step in result.steps}
+    if case == "moved":
+        assert found.max_abs <= 1e-3, found  # float rounding of the normalization alone
+        assert fidelities["CenterCrop"] == fidelities["Pad"] == "exact"
+    else:
+        assert found.mean_abs <= 0.05 and found.max_abs <= 3, found  # 0.001 and 1.6 measured
+        assert fidelities["Resize"] == "approximate"
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("T.ToTensor(), T.RandomRotation(10)", "DALI's rotate and warp_affine take HWC images"),
+        ("T.ToTensor(), T.Pad(4, padding_mode='reflect')", "padding_mode other than 'constant'"),
+    ],
+)
+def test_what_needs_an_hwc_image_is_refused_after_to_tensor(code: str, said: str) -> None:
+    from augexplorer.port.reading import read_source
+    from augexplorer.port.torchvision import port
+
+    (found,) = read_source(f"import torchvision.transforms as T\nt = T.Compose([{code}])\n")
+    (refusal,) = port(found.compose).refusals
+    assert said in refusal.reason and "fix: put" in refusal.reason
+
+
+def test_normalize_after_a_crop_of_the_tensor_is_its_own_node() -> None:
+    """Normalize where the tensor was cropped or flipped first (it was folded into ToTensor's
+    crop_mirror_normalize only where it came right after, and refused elsewhere)."""
+    from augexplorer.port.reading import read_source
+    from augexplorer.port.torchvision import port
+
+    code = "T.ToTensor(), T.RandomHorizontalFlip(), T.Normalize([0.5] * 3, [0.25] * 3)"
+    (found,) = read_source(f"import torchvision.transforms as T\nt = T.Compose([{code}])\n")
+    result = port(found.compose)
+    assert not result.refusals
+    normalize = result.spec.node(result.spec.final_output().node)  # type: ignore[union-attr]
+    assert normalize.op == "crop_mirror_normalize"
+    assert (normalize.args["mean"], normalize.args["std"]) == ([0.5] * 3, [0.25] * 3)

@@ -7,8 +7,11 @@ measured and written in :mod:`.grades`.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 from ...expressions.nodes import constant, expression
-from ...spec import Random, Ref
+from ...spec import Fidelity, Random, Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
 from .arguments import INTERPOLATION, fill_value, interpolation_name, size_pair, symmetric_range
@@ -16,13 +19,69 @@ from .grades import grade
 
 
 def _hwc(context: PortContext, name: str) -> str:
-    """The image's node name, refusing where the image is no longer HWC (after ToTensor)."""
-    if context.state.get("layout", "HWC") != "HWC":
+    """The image's node name, refusing where the image is no longer HWC (after ToTensor):
+    DALI rotates and warps HWC images only."""
+    if _on_tensor(context):
         raise Refuse(
-            f"{name} after ToTensor/Normalize is not ported (the image is a CHW tensor there; "
-            f"fix: put {name} before ToTensor)"
+            f"{name} after ToTensor (or ToDtype) is not ported: DALI's rotate and warp_affine "
+            f"take HWC images, and the image is a CHW float tensor there (fix: put {name} "
+            "before ToTensor)"
         )
     return context.image.node
+
+
+@dataclass(frozen=True)
+class _Axes:
+    """Where the image's height and width are in its shape: HWC, or CHW after ToTensor."""
+
+    image: str
+    hw: str  # the slice of shape() holding (height, width)
+    height: int
+    width: int
+
+    def text(self, expression: str) -> str:
+        """`expression` written for HWC (``image.shape()[0:2]``, ``[0]``, ``[1]``) for these
+        axes."""
+        if self.hw == "[0:2]":
+            return expression
+        shape = re.escape(f"{self.image}.shape()")
+        axes = {"[0:2]": self.hw, "[0]": f"[{self.height}]", "[1]": f"[{self.width}]"}
+        # one pass: [0] becoming [1] must not then become [2]
+        return re.sub(
+            f"(?<![\\w.])({shape})(\\[0:2\\]|\\[0\\]|\\[1\\])",
+            lambda found: found.group(1) + axes[found.group(2)],
+            expression,
+        )
+
+
+def _axes(context: PortContext) -> _Axes:
+    """The image's node and where its height and width are: resizes, crops, pads and flips
+    read DALI's layout, and run on the CHW float tensor ToTensor makes as on an HWC image."""
+    if _on_tensor(context):
+        return _Axes(context.image.node, "[1:3]", 1, 2)
+    return _Axes(context.image.node, "[0:2]", 0, 1)
+
+
+def _on_tensor(context: PortContext) -> bool:
+    """Whether the image is the CHW float tensor of a ToTensor (or ToDtype) here."""
+    return context.state.get("layout", "HWC") != "HWC"
+
+
+def _graded(context: PortContext, measured: Grade) -> Grade:
+    """`measured` (torchvision's figures on the image before ToTensor), said to be of another
+    image where a resampling transform runs on the float tensor (crops, pads and flips move
+    the tensor's values as they move pixels: their grades stand)."""
+    if not _on_tensor(context):
+        return measured
+    fidelity: Fidelity = "approximate" if measured.fidelity == "exact" else measured.fidelity
+    return Grade(fidelity, (*measured.differences, ON_TENSOR))
+
+
+ON_TENSOR = (
+    "Here on the CHW float tensor ToTensor made: DALI resamples its floats as torchvision "
+    "does its tensor's, not measured against torchvision there (the figures are for the image "
+    "before ToTensor)."
+)
 
 
 def _expression(context: PortContext, base: str, text: str) -> Ref:
@@ -77,7 +136,8 @@ def _antialias(
 def resize(call: TransformCall, context: PortContext) -> Grade:
     """Resize(size, interpolation, max_size, antialias): an int sizes the shorter side, the
     longer one floored as torchvision floors it (``int(size * long / short)``)."""
-    image = _hwc(context, call.name)
+    axes = _axes(context)
+    image = axes.image
     size = call.argument(0, "size")
     mode = interpolation_name(call.argument(1, "interpolation"), "BILINEAR")
     max_size = call.argument(2, "max_size")
@@ -89,14 +149,14 @@ def resize(call: TransformCall, context: PortContext) -> Grade:
     }
     if isinstance(size, int) or (isinstance(size, list | tuple) and len(size) == 1):
         short = int(size if isinstance(size, int) else size[0])
-        shape = f"{image}.shape()[0:2]"
-        shorter = f"math.min({image}.shape()[0], {image}.shape()[1])"
+        shape = axes.text(f"{image}.shape()[0:2]")
+        shorter = axes.text(f"math.min({image}.shape()[0], {image}.shape()[1])")
         text = f"math.floor({short} * {shape} / {shorter})"
         if max_size is not None:
             # torchvision: a longer side past max_size becomes max_size, and the shorter
             # int(max_size * size / longer) of the longer side it would have had
             limit = int(max_size)
-            longer = f"math.max({image}.shape()[0], {image}.shape()[1])"
+            longer = axes.text(f"math.max({image}.shape()[0], {image}.shape()[1])")
             new_long = _expression(
                 context, "resize_longer", f"math.floor({short} * {longer} / {shorter})"
             ).node
@@ -112,16 +172,17 @@ def resize(call: TransformCall, context: PortContext) -> Grade:
         height, width = size_pair(size)
         args["size"] = [float(height), float(width)]
     context.add("resize", "resize", args)
-    return grade(call.name, mode=mode, no_antialias=no_antialias)
+    return _graded(context, grade(call.name, mode=mode, no_antialias=no_antialias))
 
 
 def center_crop(call: TransformCall, context: PortContext) -> Grade:
     """CenterCrop(size): the window's corner rounded as torchvision rounds it
     (``int(round((H - h) / 2))``, half to even), which DALI's crop_pos rounding does not."""
-    image = _hwc(context, call.name)
+    axes = _axes(context)
+    image = axes.image
     height, width = size_pair(call.argument(0, "size"))
     size = _size_vector(context, "crop_size", height, width)
-    margin = f"({image}.shape()[0:2] - {size})"
+    margin = axes.text(f"({image}.shape()[0:2] - {size})")
     text = f"({margin} + {margin} // 2 % 2 * ({margin} % 2)) // 2"
     start = _int32(context, "crop_start_int", _expression(context, "crop_start", text))
     context.add(
@@ -140,7 +201,8 @@ def center_crop(call: TransformCall, context: PortContext) -> Grade:
 def random_crop(call: TransformCall, context: PortContext) -> Grade:
     """RandomCrop(size, padding, pad_if_needed, fill, padding_mode): a window drawn at a
     uniform whole-pixel corner of the padded image, as torchvision draws it."""
-    image = _hwc(context, call.name)
+    axes = _axes(context)
+    image = axes.image
     height, width = size_pair(call.argument(0, "size"))
     padding = call.argument(1, "padding") or 0
     if isinstance(padding, list | tuple) and padding and all(p == padding[0] for p in padding):
@@ -168,7 +230,7 @@ def random_crop(call: TransformCall, context: PortContext) -> Grade:
         seed=True,
     )
     # where the corner may go in the padded image; below 0 the image is smaller than the crop
-    room = f"({image}.shape()[0:2] - {size} + {2 * padding})"
+    room = axes.text(f"({image}.shape()[0:2] - {size} + {2 * padding})")
     if pad_if_needed:
         # torchvision pads both sides by the shortfall d and draws the corner over 0..d, so the
         # image lands at a uniform offset over 0..d (the slice fills what it reaches past)
@@ -192,11 +254,12 @@ def random_crop(call: TransformCall, context: PortContext) -> Grade:
             image=False,
             check=True,
         )
-        text = f"{text} + 0 * {fits.node}.shape()[0:2]"
+        text = f"{text} + 0 * {fits.node}.shape(){axes.hw}"
     start = _int32(
         context, "crop_start_int", _expression(context, "crop_start", f"{text} - {padding}")
     )
     if mode != "constant" and (pad_if_needed or padding):
+        _no_border_on_tensor(context, call.name)
         _border_window(context, mode, start, [height, width], "random_crop")
         return grade(call.name, pad_if_needed=pad_if_needed)
     window: dict[str, object] = {"start": start, "shape": [height, width], "axis_names": "HW"}
@@ -211,7 +274,6 @@ def random_crop(call: TransformCall, context: PortContext) -> Grade:
 
 def random_resized_crop(call: TransformCall, context: PortContext) -> Grade:
     """RandomResizedCrop(size, scale, ratio, interpolation, antialias) and RandomSizedCrop."""
-    _hwc(context, call.name)
     height, width = size_pair(call.argument(0, "size"))
     scale = symmetric_range(call.argument(1, "scale", (0.08, 1.0)), "scale")
     ratio = symmetric_range(call.argument(2, "ratio", (3 / 4, 4 / 3)), "ratio")
@@ -230,7 +292,7 @@ def random_resized_crop(call: TransformCall, context: PortContext) -> Grade:
         },
         seed=True,
     )
-    return grade(call.name, mode=mode, no_antialias=no_antialias)
+    return _graded(context, grade(call.name, mode=mode, no_antialias=no_antialias))
 
 
 def flip(horizontal: bool):  # type: ignore[no-untyped-def]
@@ -251,7 +313,8 @@ def flip(horizontal: bool):  # type: ignore[no-untyped-def]
 
 def pad(call: TransformCall, context: PortContext) -> Grade:
     """Pad(padding, fill, padding_mode='constant'): a slice reaching past the image."""
-    image = _hwc(context, call.name)
+    axes = _axes(context)
+    image = axes.image
     padding = call.argument(0, "padding")
     if isinstance(padding, int):
         left = top = right = bottom = padding
@@ -265,15 +328,16 @@ def pad(call: TransformCall, context: PortContext) -> Grade:
     mode = _padding_mode(call, 2)
     fill = fill_value(call.argument(1, "fill", 0))
     grow = context.fresh_id("pad_shape")
-    node = expression(grow, f"{image}.shape()[0:2] + {top + bottom}")
+    node = expression(grow, axes.text(f"{image}.shape()[0:2] + {top + bottom}"))
     if top + bottom != left + right:
         extra = constant(context.fresh_id("pad_extra"), [top + bottom, left + right], "INT64")
         context.nodes.append(extra)
         context._current.append(extra)
-        node = expression(grow, f"{image}.shape()[0:2] + {extra.id}")
+        node = expression(grow, axes.text(f"{image}.shape()[0:2] + {extra.id}"))
     context.nodes.append(node)
     context._current.append(node)
     if mode != "constant":
+        _no_border_on_tensor(context, call.name)
         size = context.add("pad_size", "cast", {"dtype": "FLOAT"}, inputs=(Ref(grow),), image=False)
         _border_window(context, mode, [-top, -left], size, "pad")
         return grade(call.name)
@@ -319,6 +383,15 @@ def random_rotation(call: TransformCall, context: PortContext) -> Grade:
 # the row 1..8 padded by 3: DALI's 'reflect' repeats the edge pixel, as torchvision's
 # 'symmetric' does; its 'reflect_101' does not, as torchvision's 'reflect')
 WARP_BORDER_OF_PADDING = {"reflect": "reflect_101", "symmetric": "reflect", "edge": "replicate"}
+
+
+def _no_border_on_tensor(context: PortContext, name: str) -> None:
+    """A padding mode other than constant takes a warp (HWC only) here: refused on the tensor."""
+    if _on_tensor(context):
+        raise Refuse(
+            f"{name} with a padding_mode other than 'constant' after ToTensor is not ported: "
+            "DALI's warp that repeats the border takes HWC images (fix: put it before ToTensor)"
+        )
 
 
 def _padding_mode(call: TransformCall, index: int) -> str:

@@ -35,7 +35,7 @@ def _to_float(context: PortContext, name: str, scale: float, dtype: str = "FLOAT
             "output_layout": "CHW",
         },
     )
-    context.state.update(layout="CHW", scale=scale, cmn=cmn.node, chw_pending=False)
+    context.state.update(layout="CHW", scale=scale, cmn=cmn.node, chw_pending=False, dtype=dtype)
 
 
 def to_tensor(call: TransformCall, context: PortContext) -> Grade:
@@ -72,13 +72,27 @@ def normalize(call: TransformCall, context: PortContext) -> Grade:
     mean = call.argument(0, "mean")
     std = call.argument(1, "std")
     cmn = context.state.get("cmn")
-    if cmn is None or context.image.node != cmn:
-        raise Refuse(
-            "Normalize is ported where it follows ToTensor (or ToImage + ToDtype) directly "
-            "(fix: move it there); the nearest DALI operator is crop_mirror_normalize"
-        )
-    scale = float(context.state.get("scale", 255.0))
     channels = int(context.state.get("channels", 3))
+    if cmn is None or context.image.node != cmn:
+        if context.state.get("layout", "HWC") != "CHW":
+            raise Refuse(
+                "Normalize is ported on the tensor ToTensor (or ToImage + ToDtype) makes "
+                "(fix: put one before it); the nearest DALI operator is crop_mirror_normalize"
+            )
+        # after a crop or a flip of the float tensor: normalized where it stands, in its units
+        context.add(
+            "normalize",
+            "crop_mirror_normalize",
+            {
+                "mean": [float(m) for m in _per_channel(mean, "mean", channels)],
+                "std": [float(s) for s in _per_channel(std, "std", channels)],
+                "dtype": context.state.get("dtype", "FLOAT"),
+                "output_layout": "CHW",
+            },
+        )
+        context.state.update(cmn=None)
+        return grade(call.name)
+    scale = float(context.state.get("scale", 255.0))
     means = [float(m) * scale for m in _per_channel(mean, "mean", channels)]
     stds = [float(s) * scale for s in _per_channel(std, "std", channels)]
     node = context.node(cmn)
