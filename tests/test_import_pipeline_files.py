@@ -321,3 +321,161 @@ def test_a_gpu_pipeline_that_cannot_be_rebuilt_says_how_to_fix_it(tmp_path: Path
     message = str(refused.value)
     assert str(source) in message and "'pipe' was built for GPU 0" in message
     assert "failed at line 17: NameError" in message and "device_id=None" in message
+
+
+# A training script's shape: a sibling config module and argparse at module level.
+ARGPARSE_SCRIPT = """
+import argparse
+import sys
+from pathlib import Path
+
+from aug_config import WIDTH
+from nvidia.dali import fn, pipeline_def
+
+# as `python FILE` runs it: its own arguments only, its folder first on the module path
+assert sys.argv == [__file__], sys.argv
+assert sys.path[0] == str(Path(__file__).resolve().parent), sys.path[0]
+parser = argparse.ArgumentParser()
+parser.add_argument("--data", default={root!r})
+args = parser.parse_args()
+
+
+@pipeline_def(batch_size=2, num_threads=1, device_id=None, seed=5)
+def config_pipeline():
+    jpegs, labels = fn.readers.file(file_root=args.data, seed=3)
+    images = fn.decoders.image(jpegs, device="cpu")
+    return fn.resize(images, resize_x=WIDTH, resize_y=32), labels
+"""
+
+
+def test_a_script_runs_as_python_runs_it_and_everything_is_restored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "aug_config.py").write_text("WIDTH = 48\n")
+    source = write(project, "train.py", ARGPARSE_SCRIPT)
+    argv, path = list(sys.argv), list(sys.path)
+    target = tmp_path / "graph.json"
+    assert main(["import", str(source), "-o", str(target), "--run-file"]) == 0
+    assert load(target).node("resize").args["resize_x"] == 48  # the sibling module's value
+    assert sys.argv == argv and sys.path == path and "aug_config" not in sys.modules
+    # SystemExit from the script (argparse refusing, sys.exit) is an import error, not an exit
+    exits = write(project, "exits.py", "import sys\n\nsys.exit(3)\n")
+    assert main(["import", str(exits), "-o", str(tmp_path / "g.json"), "--run-file"]) == 2
+    error = capsys.readouterr().err
+    assert f"{exits}: running it failed at line 3: SystemExit: 3" in error
+    assert error.count("\n") == 1 and sys.argv == argv and sys.path == path
+
+
+# DALI's Getting Started: the pipeline built and run at module level on GPU 0.
+GPU_AT_MODULE_LEVEL = """
+from nvidia.dali import fn, pipeline_def
+
+image_dir = {root!r}
+
+
+@pipeline_def
+def simple_pipeline():
+    jpegs, labels = fn.readers.file(file_root=image_dir, seed=9)
+    images = fn.decoders.image(jpegs, device="cpu")
+    return fn.resize(images, resize_x=40, resize_y=40), labels
+
+
+pipe = simple_pipeline(batch_size=3, num_threads=2, device_id=0)
+pipe.build()
+images, labels = pipe.run()
+"""
+
+
+@pytest.mark.skipif(has_gpu(), reason="the file stops only on a machine without a GPU")
+def test_a_file_stopped_for_want_of_a_gpu_imports_what_it_had_built(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = write(tmp_path, "getting_started.py", GPU_AT_MODULE_LEVEL)
+    target = tmp_path / "graph.json"
+    assert main(["import", str(source), "-o", str(target), "--run-file"]) == 0
+    graph = load(target)
+    assert graph.name == "simple_pipeline" and graph.batch_size == 3
+    error = capsys.readouterr().err
+    assert f"warning: {source}: the file stopped at line 15 (pipe.build()) for want" in error
+    assert "what follows line 15 was not run" in error and "device_id=None" in error
+    module = load_module(write(tmp_path, "cpu.py", GPU_AT_MODULE_LEVEL.split("pipe =")[0]))
+    assert_same_batch(graph, module.simple_pipeline(batch_size=3, num_threads=1, device_id=None))
+    # any other failure after a pipeline was made stays an error
+    broken = write(tmp_path, "broken.py", GPU_AT_MODULE_LEVEL.replace("pipe.build()", "1 / 0"))
+    with pytest.raises(ImportRefused, match="running it failed at line 15: ZeroDivisionError"):
+        import_graph(broken, run_file=True)
+
+
+def notebook(*cells: str) -> str:
+    import json
+
+    code = [{"cell_type": "code", "metadata": {}, "outputs": [], "source": c} for c in cells]
+    markdown = {"cell_type": "markdown", "metadata": {}, "source": "# DALI"}
+    return json.dumps({"cells": [markdown, *code], "metadata": {}, "nbformat": 4})
+
+
+def test_a_dali_notebook_imports_as_its_code_cells_run(tmp_path: Path) -> None:
+    body = BUILT.format(root=str(samples_dir()))
+    functions, built = body.split("pipe =")
+    cells = [
+        "%matplotlib inline\n!pip install nvidia-dali\nfiles = !ls",
+        "%%bash\necho not python",
+        functions,
+        "%%time\npipe =" + built,
+    ]
+    source = tmp_path / "getting_started.ipynb"
+    source.write_text(notebook(*cells))
+    with pytest.raises(ImportWouldRun, match="--run-file"):
+        import_graph(source)
+    graph = import_graph(source, run_file=True)
+    assert graph.name == "rotated_pipeline" and graph.batch_size == 3
+    module = load_module(write(tmp_path, "built.py", BUILT))
+    pipe = module.rotated_pipeline(batch_size=3, num_threads=1, device_id=default_device_id())
+    assert_same_batch(graph, pipe)
+    # an error names the notebook's cell
+    source.write_text(notebook(functions, "x = 1\ny = 1 / 0"))
+    with pytest.raises(ImportRefused, match=r"line \d+ \(code cell 2, line 2\): ZeroDivision"):
+        import_graph(source, run_file=True)
+
+
+RELATIVE_PATHS = """
+from nvidia.dali import fn, pipeline_def
+
+
+@pipeline_def(batch_size=2, num_threads=1, device_id=None, seed=4)
+def relative_pipeline():
+    jpegs, labels = fn.readers.file(file_root="images", seed=3)
+    return fn.decoders.image(jpegs, device="cpu"), labels
+"""
+
+
+def test_relative_reader_paths_are_stored_as_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from augexplorer.export import generate
+
+    ran_in = tmp_path / "work"
+    (ran_in / "lists").mkdir(parents=True)
+    (ran_in / "images").symlink_to(samples_dir())
+    first = sorted(samples_dir().rglob("*.jpg"))[0].relative_to(samples_dir())
+    (ran_in / "lists" / "train.txt").write_text(f"{first} 0\n")
+    source = write(tmp_path, "relative.py", RELATIVE_PATHS)
+    listing = RELATIVE_PATHS.replace('"images",', '"images", file_list="lists/train.txt",')
+    listed_source = write(tmp_path, "listed.py", listing)
+    monkeypatch.chdir(ran_in)  # where the files run, and DALI reads their paths from
+    graph = import_graph(source, run_file=True)
+    assert graph.sources()[0].kind == "folder"
+    assert graph.sources()[0].path == str(ran_in / "images")  # not resolved past the link
+    listed = import_graph(listed_source, run_file=True).sources()[0]
+    assert listed.path == str(ran_in / "lists" / "train.txt")
+    assert listed.file_root == str(ran_in / "images")
+    monkeypatch.chdir(tmp_path)  # elsewhere, the graph reads the same files
+    assert len(session_batch(graph)[0]) == 2
+    assert f"DATA = {str(ran_in / 'images')!r}" in generate(graph).replace('"', "'")
+    # an absolute path is kept as written
+    absolute = write(tmp_path, "absolute.py", RELATIVE_PATHS.replace('"images"', "{root!r}"))
+    assert import_graph(absolute, run_file=True).sources()[0].path == str(samples_dir())

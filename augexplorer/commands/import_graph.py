@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     from ..export.edited_code import CodeEdited
     from ..export.importer import import_graph
     from ..export.inline_lists import beside
+    from ..export.script_run import StoppedForGpu
     from ..export.serialized import ImportRefused
     from ..spec import save
 
@@ -92,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
     with warnings.catch_warnings(record=True) as noted:
         warnings.simplefilter("always", DrawsDiffer)
         warnings.simplefilter("always", CodeEdited)
+        warnings.simplefilter("always", StoppedForGpu)
         spec = import_graph(
             Path(args.module),
             pipeline=args.pipeline,
@@ -105,7 +107,9 @@ def run(args: argparse.Namespace) -> int:
         if issubclass(note.category, DeprecationWarning) or str(note.message) in said:
             continue
         said.add(str(note.message))
-        print(f"note: {note.message}", file=sys.stderr)
+        # a file that stopped part-way: the graph may not be the pipeline the rest would make
+        kind = "warning" if issubclass(note.category, StoppedForGpu) else "note"
+        print(f"{kind}: {note.message}", file=sys.stderr)
     for source_id, list_path in lists:
         print(f"wrote {list_path} (what the code lists for source {source_id!r})")
     path = save(spec, output, overwrite=args.overwrite)

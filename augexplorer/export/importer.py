@@ -2,29 +2,29 @@
 
 A module exported by augexplorer carries its graph as a ``GRAPH = {...}`` literal, read here
 with :func:`ast.literal_eval` (no code runs). A spec (``.json``, or any file holding a JSON
-object) is read as a spec, never executed. Any other Python file can only be imported by
-**running** it (as a module not named ``__main__``) to find its ``@pipeline_def`` functions or
-built ``Pipeline`` objects, whose ``serialize()`` output becomes the graph; that happens only
-when the caller allows it (``run_file=True``, ``--run-file``). Which pipeline, and the values of
+object) is read as a spec, never executed. Any other Python file, or a notebook of DALI code,
+can only be imported by **running** it (as ``python FILE`` runs it, as a module not named
+``__main__``: :mod:`.script_run`) to find its ``@pipeline_def`` functions or built ``Pipeline``
+objects, whose ``serialize()`` output becomes the graph; that happens only when the caller
+allows it (``run_file=True``, ``--run-file``). Which pipeline, and the values of
 a ``@pipeline_def`` function's parameters: :mod:`.code_pipelines`.
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
-import runpy
-import traceback
+import os
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ..errors import SpecFormatError
-from ..spec import GraphSpec
+from ..spec import GraphSpec, Source
 from ..spec.io import from_json, loads
 from .code_pipelines import (
-    RUN_NAME,
     SAMPLE_BATCH,
     batch_size_chosen,
     build,
@@ -41,6 +41,15 @@ from .derived_seeds import (
 )
 from .edited_code import CodeEdited, edited_code_note
 from .inline_lists import ListWriter, in_cache
+from .script_run import (
+    Code,
+    RunFailed,
+    StoppedForGpu,
+    code_of,
+    dali_reason,
+    run_code,
+    source_lines,
+)
 from .serialized import ImportRefused, graph_from_serialized
 
 
@@ -86,6 +95,8 @@ def import_graph(
 
         _refuse_params(path, params, "albumentations' saved form, read as it is")
         return port_saved_file(path).spec
+    if path.suffix.lower() == ".ipynb":  # DALI code in a notebook: its code cells run
+        return _import_notebook(path, text, run_file, pipeline, params, write_list)
     if path.suffix.lower() == ".json" or _is_json_object(text):
         _refuse_params(path, params, "a spec (JSON), read as one")
         try:
@@ -100,12 +111,32 @@ def import_graph(
             warnings.warn(CodeEdited(note), stacklevel=2)
         return graph
     if not run_file:
-        raise ImportWouldRun(
-            f"{path} is not a module exported by augexplorer (it has no GRAPH), so importing "
-            f"it means running it: {what_would_run(text)}, with your permissions, before its "
-            "pipeline is read through Pipeline.serialize(); nothing ran (fix: read the file, "
-            "and if you trust it, import it with --run-file, or import_graph(..., run_file=True))"
-        )
+        raise _would_run(f"{path} is not a module exported by augexplorer (it has no GRAPH)", text)
+    return import_code(path, pipeline=pipeline, params=params, write_list=write_list)
+
+
+def _would_run(what: str, text: str) -> ImportWouldRun:
+    return ImportWouldRun(
+        f"{what}, so importing it means running it: {what_would_run(text)}, with your "
+        "permissions, before its pipeline is read through Pipeline.serialize(); nothing ran "
+        "(fix: read the file, and if you trust it, import it with --run-file, or "
+        "import_graph(..., run_file=True))"
+    )
+
+
+def _import_notebook(
+    path: Path,
+    text: str,
+    run_file: bool,
+    pipeline: str | None,
+    params: Mapping[str, Any] | None,
+    write_list: ListWriter,
+) -> GraphSpec:
+    """A notebook of DALI code (another library's is ported before this): imported as its
+    code cells run, one after another, only with `run_file`."""
+    code = code_of(path, text)  # a file that is not a notebook is refused here
+    if not run_file:
+        raise _would_run(f"{path} is a notebook of code, not a graph", code.text)
     return import_code(path, pipeline=pipeline, params=params, write_list=write_list)
 
 
@@ -126,11 +157,12 @@ def _is_json_object(text: str) -> bool:
         return False
 
 
-def _parse(text: str, where: str) -> ast.Module:
+def _parse(text: str, where: str, code: Code | None = None) -> ast.Module:
     try:
         return ast.parse(text)
     except SyntaxError as error:
-        raise SpecFormatError(f"{where}: not valid Python (line {error.lineno})") from None
+        line = code.where(error.lineno or 0) if code else f"line {error.lineno}"
+        raise SpecFormatError(f"{where}: not valid Python ({line})") from None
     except (ValueError, RecursionError, MemoryError) as error:  # null bytes, deep nesting
         raise SpecFormatError(f"{where}: not valid Python ({type(error).__name__})") from None
 
@@ -230,48 +262,97 @@ def import_code(
     params: Mapping[str, Any] | None = None,
     write_list: ListWriter = in_cache,
 ) -> GraphSpec:
-    """Run the file and turn the pipeline it means into a graph (this executes its code:
-    :func:`import_graph` calls it only when the caller allows it)."""
+    """Run the file (a notebook: its code cells) and turn the pipeline it means into a graph
+    (this executes its code: :func:`import_graph` calls it only when the caller allows it)."""
     path = Path(path)
-    tree = _parse(path.read_text(encoding="utf-8"), str(path))
-    namespace = _run(path)
-    chosen = choose(namespace, tree, where=str(path), pipeline=pipeline, params=params)
-    value = on_this_machine(chosen, namespace, where=str(path))
-    try:
-        return import_pipeline(
-            value,
-            name=chosen.graph_name,
-            params=params,
-            write_list=write_list,
-            values=parameter_values(chosen, namespace),
-        )
-    except ImportRefused as error:
-        raise ImportRefused(f"{path}: {error}") from None
+    code = code_of(path, path.read_text(encoding="utf-8"))
+    tree = _parse(code.text, str(path), code)
+    with source_lines(code):  # a notebook's lines, for what reads the code after it ran
+        namespace = _run(code)
+        ran_in = os.getcwd()  # where the file's relative paths were read from
+        chosen = choose(namespace, tree, where=str(path), pipeline=pipeline, params=params)
+        value = on_this_machine(chosen, namespace, where=str(path))
+        try:
+            spec = import_pipeline(
+                value,
+                name=chosen.graph_name,
+                params=params,
+                write_list=write_list,
+                values=parameter_values(chosen, namespace),
+            )
+        except ImportRefused as error:
+            raise ImportRefused(f"{path}: {error}") from None
+    return absolute_paths(spec, ran_in)
 
 
-def _run(path: Path) -> dict[str, Any]:
-    """The file's namespace after running it (as a module not named ``__main__``, so its
-    ``if __name__ == "__main__":`` block stays out); its failure becomes one line."""
+def absolute_paths(spec: GraphSpec, folder: str) -> GraphSpec:
+    """`spec` with its sources' relative paths (a folder, a file list, a COCO file, their
+    ``file_root``) made absolute against `folder`, where the code that named them ran: DALI
+    read them from there, and the graph must read the same files from any working folder."""
+    nodes = tuple(
+        _absolute_source(node, folder) if isinstance(node, Source) else node for node in spec.nodes
+    )
+    return dataclasses.replace(spec, nodes=nodes)
+
+
+def _absolute_source(source: Source, folder: str) -> Source:
+    def absolute(path: str | None) -> str | None:
+        if not path or os.path.isabs(path):
+            return path  # as written: an absolute path, or none
+        return os.path.normpath(os.path.join(folder, path))
+
+    return dataclasses.replace(
+        source, path=absolute(source.path), file_root=absolute(source.file_root)
+    )
+
+
+def _run(code: Code) -> dict[str, Any]:
+    """The file's namespace after running it (see :mod:`.script_run`); its failure becomes
+    one line. Where DALI stopped it for want of a GPU after it had made a pipeline, what it
+    had made is read, and a :class:`.StoppedForGpu` warning says where it stopped."""
     try:
-        return runpy.run_path(str(path), run_name=RUN_NAME)
-    except (Exception, SystemExit) as error:  # the user's code: anything it raises is theirs
-        lines = [
-            frame.lineno
-            for frame in traceback.extract_tb(error.__traceback__)
-            if Path(frame.filename) == path or frame.filename == str(path)
-        ]
-        where = f" at line {lines[-1]}" if lines else ""
-        message = str(error).strip().splitlines()
-        removed = removed_operator(error)
+        return run_code(code)
+    except RunFailed as failed:
+        if failed.for_want_of_gpu() and failed.line and _made_pipeline(failed.namespace):
+            warnings.warn(StoppedForGpu(_stopped_message(code, failed)), stacklevel=3)
+            return failed.namespace
+        raise ImportRefused(_failed_message(code, failed)) from None
+
+
+def _made_pipeline(namespace: Mapping[str, Any]) -> bool:
+    from nvidia.dali import Pipeline
+
+    return any(isinstance(value, Pipeline) for value in pipelines_in(dict(namespace)).values())
+
+
+def _stopped_message(code: Code, failed: RunFailed) -> str:
+    where = code.where(failed.line)
+    return (
+        f"{code.path}: the file stopped at {where} ({code.line_text(failed.line)}) for want of "
+        f"a GPU (DALI: {dali_reason(failed.error)}); what follows {where} was not run, and the "
+        "graph is read from the pipelines made before it (fix: to run the whole file on a "
+        "machine without a GPU, build its pipelines with device_id=None)"
+    )
+
+
+def _failed_message(code: Code, failed: RunFailed) -> str:
+    error, path = failed.error, code.path
+    where = f" at {code.where(failed.line)}" if failed.line else ""
+    message = str(error).strip().splitlines()
+    removed = removed_operator(error)
+    if removed:
+        fix = f"ops.{removed[0]} was removed from DALI; write {removed[1]}"
+    elif failed.for_want_of_gpu():
         fix = (
-            f"ops.{removed[0]} was removed from DALI; write {removed[1]}"
-            if removed
-            else f"make the file run on its own, python {path.name}, then import it again"
+            "this machine has no GPU: build the pipeline with device_id=None where the file "
+            "makes it, then import it again"
         )
-        raise ImportRefused(
-            f"{path}: running it failed{where}: {type(error).__name__}"
-            f"{': ' + message[0] if message else ''} (fix: {fix})"
-        ) from None
+    else:
+        fix = f"make the file run on its own, python {path.name}, then import it again"
+    return (
+        f"{path}: running it failed{where}: {type(error).__name__}"
+        f"{': ' + message[0] if message else ''} (fix: {fix})"
+    )
 
 
 # Operators of DALI's early ops API that later versions removed (not kept as aliases, unlike
@@ -323,8 +404,6 @@ def import_pipeline(
     its parameters' values (on the CPU where there is no GPU; see :func:`.code_pipelines.build`).
     `values`: those the function's parameters had when a built pipeline was made (the function's
     own are known here), for arguments of policy calls written with them."""
-    import dataclasses
-
     from nvidia.dali import Pipeline
 
     chosen = False  # the batch size: the import's sample one
