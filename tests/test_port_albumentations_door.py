@@ -18,6 +18,7 @@ from augexplorer.export import export, generate
 from augexplorer.export.importer import import_graph
 from augexplorer.port.albumentations import port, read_saved
 from augexplorer.port.door import port_file
+from augexplorer.port.reading import read_source
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "albumentations"
 
@@ -348,3 +349,95 @@ def test_area_for_downscale_is_refused_as_inter_area_is(code: str, tmp_path: Pat
     path.write_text(f"import albumentations as A\nt = A.Compose([{code}])\n", encoding="utf-8")
     (refusal,) = port_file(path).refusals
     assert "OpenCV's INTER_AREA there, which DALI has no equivalent of" in refusal.reason
+
+
+GROUPS = textwrap.dedent(
+    """
+    import albumentations as A
+
+
+    def get_train_transform(p, n):
+        return A.Compose([
+            A.Resize(64, 64),
+            A.OneOf(
+                [
+                    A.OpticalDistortion(p=0.3),
+                    A.GridDistortion(p=0.1),
+                ],
+                p=0.2,
+            ),
+            A.SomeOf([A.VerticalFlip(p=1), A.HorizontalFlip(p=1), A.Transpose(p=1)], n=2, p=p),
+            A.SomeOf([A.VerticalFlip(p=1), A.HorizontalFlip(p=1)], n=n),
+        ])
+    """
+)
+
+
+def test_a_groups_value_known_only_at_run_time_is_said_as_any_other(tmp_path: Path) -> None:
+    """SomeOf's p=p was refused as "SomeOf: p=Unknown(text='p', line=21) is not a number",
+    the reader's own value; its n as a TypeError."""
+    path = tmp_path / "groups.py"
+    path.write_text(GROUPS)
+    said = {r.call.line: r.reason for r in port_file(path).refusals if r.call.name == "SomeOf"}
+    assert said == {
+        15: "p=p is known only when the file runs; write the value in the call, or give it "
+        "with --param p=VALUE",
+        16: "n=n is known only when the file runs; write the value in the call, or give it "
+        "with --param n=VALUE",
+    }
+
+
+def test_every_transform_is_listed_once_a_group_of_refused_ones_too(tmp_path: Path) -> None:
+    """A OneOf whose transforms were all refused showed in neither list: the port's listing
+    had a transform less than the file."""
+    path = tmp_path / "groups.py"
+    path.write_text(GROUPS)
+    result = port_file(path, params={"p": 0.5, "n": 1})
+    listed = [(s.call.name, s.call.line) for s in result.steps]
+    listed += [(r.call.name, r.call.line) for r in result.refusals]
+    assert sorted(listed, key=lambda item: (item[1] or 0, item[0])) == [
+        ("Resize", 7),
+        ("OneOf", 8),
+        ("OpticalDistortion", 10),
+        ("GridDistortion", 11),
+        ("HorizontalFlip", 15),
+        ("SomeOf", 15),
+        ("Transpose", 15),
+        ("VerticalFlip", 15),
+        ("HorizontalFlip", 16),
+        ("SomeOf", 16),
+        ("VerticalFlip", 16),
+    ]
+    (one_of,) = [r for r in result.refusals if r.call.name == "OneOf"]
+    assert one_of.describe().startswith(
+        "line 8: OneOf([OpticalDistortion, GridDistortion], p=0.2) not ported: none of the "
+        "transforms it holds could be ported"
+    )
+    assert result.transforms_not_ported == 3
+    assert "3 not ported" in result.summary().splitlines()[0]
+
+
+def test_some_of_reads_its_n_given_by_place(tmp_path: Path) -> None:
+    """SomeOf([...], 2) was ported as n=1: n was read from the place after the transforms'
+    list, which the reading holds apart."""
+    path = _compose_file(tmp_path, "[A.SomeOf([A.HorizontalFlip(p=1), A.ToGray(p=1)], 2)]")
+    (some_of, *_) = port_file(path).steps
+    assert some_of.origin.differences == ("Every transform is picked (n covers them all).",)
+
+
+@pytest.mark.parametrize(
+    ("group", "p"),
+    [
+        ("A.OneOf([A.HorizontalFlip(p=1), A.VerticalFlip(p=1)], 0.3)", 0.3),
+        ("A.Sequential([A.HorizontalFlip(p=1), A.VerticalFlip(p=1)], 0.4)", 0.4),
+        ("A.SomeOf([A.HorizontalFlip(p=1), A.VerticalFlip(p=1)], 1, False, 0.6)", 0.6),
+        ("A.OneOf([A.HorizontalFlip(p=1), A.VerticalFlip(p=1)], p=0.2)", 0.2),
+    ],
+)
+def test_a_groups_p_given_by_position_is_read(group: str, p: float) -> None:
+    """OneOf([...], 0.3) applied with p 0.3 (the position was not read: it ran with the
+    default, 0.5 for OneOf and Sequential, 1 for SomeOf)."""
+    (found,) = read_source(f"import albumentations as A\nt = A.Compose([{group}])\n")
+    result = port(found.compose)
+    coins = [n for n in result.spec.nodes if n.id.endswith("_apply") and n.op == "random.coin_flip"]
+    assert [c.args["probability"] for c in coins] == [p]

@@ -187,6 +187,21 @@ def test_a_port_gives_albumentations_pixels_within_its_measured_bound(
         assert grades <= {"exact", "distribution"}, code
 
 
+@pytest.mark.parametrize(
+    "code", ["A.NoOp()", "A.NoOp(p=1)", "A.HorizontalFlip(p=1), A.NoOp(p=0.3), A.Transpose(p=1)"]
+)
+def test_no_op_is_ported_as_no_node(code: str, tmp_path: Path) -> None:
+    """NoOp was refused as "not ported yet"; it is nothing, whatever its p (p < 1 would have
+    gated no node)."""
+    images = sample_images(3)
+    result = _ported(code, images, tmp_path)
+    assert not result.refusals, [r.describe() for r in result.refusals]
+    (step,) = [s for s in result.steps if s.call.name == "NoOp"]
+    assert step.nodes == () and step.origin.fidelity == "exact"
+    found = difference(run(result), _albumentations(code, images))
+    assert found.shapes_agree and found.max_abs == 0, found
+
+
 @pytest.mark.parametrize(("code", "bound"), [*NORMALIZED, ("A.ToFloat()", 1e-7)])
 def test_normalize_matches_in_normalized_units(code: str, bound: float, tmp_path: Path) -> None:
     images = sample_images(IMAGES)

@@ -142,21 +142,26 @@ def test_a_group_whose_transforms_cannot_be_read_is_refused_with_its_reason(
     )
     result = port_file(path)
     said = [r.describe() for r in result.refusals]
-    assert said[0].startswith("line 4: make_jitter() not ported: ")
-    assert "custom class or function" in said[0]
-    assert said[1].startswith("line 5: Lambda(lambda x: x) not ported: ")
-    assert said[2].startswith("line 6: Lambda(lambda x: x) not ported: ")
+    # a RandomApply holding nothing ported is refused itself, before what it holds: it was in
+    # neither list, so the listing hid a transform of the file
+    emptied = "none of the transforms it holds could be ported"
+    assert said[0].startswith("line 4: RandomApply([make_jitter], p=0.8) not ported: " + emptied)
+    assert said[1].startswith("line 4: make_jitter() not ported: ")
+    assert "custom class or function" in said[1]
+    assert said[2].startswith("line 5: RandomApply([Lambda], p=0.5) not ported: " + emptied)
+    assert said[3].startswith("line 5: Lambda(lambda x: x) not ported: ")
+    assert said[4].startswith("line 6: Lambda(lambda x: x) not ported: ")
     # a p known only at run time: refused with the fix, where it failed the whole port before
-    assert said[3].startswith("line 7: RandomApply([ColorJitter], p=P) not ported: p=P is known")
-    assert "--param P=VALUE" in said[3]
-    assert len(said) == 4
+    assert said[5].startswith("line 7: RandomApply([ColorJitter], p=P) not ported: p=P is known")
+    assert "--param P=VALUE" in said[5]
+    assert len(said) == 6
     # the RandomApply that holds nothing ported is no step, its coin is gone; the pick keeps
     # only what the Grayscale reads
     names = [s.call.name for s in result.steps]
     assert names == ["RandomResizedCrop", "RandomChoice", "Grayscale"]
     _no_node_gates_nothing(result)
     assert "random_choice_is_1" not in result.spec
-    assert len(result.spec.not_ported) == 4
+    assert len(result.spec.not_ported) == 6
     validate(result.spec)
 
 

@@ -136,7 +136,11 @@ def test_albumentations_composes_and_their_nested_groups() -> None:
     )
     assert _names(some_of) == ["HorizontalFlip", "VerticalFlip"] and some_of.kwargs == {"n": 1}
     assert sequential.children[0].kwargs["border_mode"] == Symbol("cv2.BORDER_REFLECT")
-    assert resize.args == (Unknown("size", 11), Unknown("size", 11))
+    assert resize.args == (256, 256)  # the parameter's default, said (below)
+    assert found.defaults == (
+        "size=256, the default of get_train_transforms' parameter size; --param size=VALUE "
+        "to use another",
+    )
 
 
 def test_a_custom_transform_and_a_lambda_are_kept_by_name() -> None:
@@ -284,6 +288,73 @@ def test_an_attribute_known_only_at_run_time_says_the_param_that_gives_it() -> N
     (found,) = read_source(text)
     (refusal,) = port(found.compose).refusals
     assert refusal.reason.endswith("or give it with --param args.size=VALUE")
+
+
+FUNCTION_DEFAULTS = """
+import torchvision.transforms as T
+
+IMG_SIZE = 384
+size = 999  # a module name the parameter hides
+
+
+def get_train_transforms(size=32, image_size: int = IMG_SIZE, *, p: float = 0.25, fill=0):
+    crop = int(size * 0.875)
+    return T.Compose([
+        T.RandomResizedCrop(size=size),
+        T.CenterCrop(crop),
+        T.Resize(image_size),
+        T.RandomGrayscale(p=p),
+    ])
+"""
+
+
+def test_a_functions_parameter_is_read_at_its_default_and_said(tmp_path: Path) -> None:
+    """A pipeline built in a function from its parameters was refused value by value as
+    "known only when the file runs" though each has a default in the file: a literal, a
+    module constant, a keyword-only one, and a local computed from them."""
+    from augexplorer.port.door import port_file
+
+    (found,) = read_source(FUNCTION_DEFAULTS)
+    args = [(call.args, call.kwargs) for call in found.compose.children]
+    assert args == [((), {"size": 32}), ((28,), {}), ((384,), {}), ((), {"p": 0.25})]
+    assert found.defaults == (
+        "size=32, the default of get_train_transforms' parameter size; --param size=VALUE to "
+        "use another",
+        "image_size=384, the default of get_train_transforms' parameter image_size; --param "
+        "image_size=VALUE to use another",
+        "p=0.25, the default of get_train_transforms' parameter p; --param p=VALUE to use another",
+    )
+    path = tmp_path / "train.py"
+    path.write_text(FUNCTION_DEFAULTS, encoding="utf-8")
+    result = port_file(path)
+    assert not result.refusals, [r.describe() for r in result.refusals]
+    said = result.summary().splitlines()
+    assert said[1] == f"note: {found.defaults[0]}"  # under the first line, for a caller
+    # --param gives another value, which the port then takes without a note
+    (given,) = read_source(FUNCTION_DEFAULTS, params={"size": 64})
+    assert given.compose.children[0].kwargs == {"size": 64}
+    assert given.compose.children[1].args == (56,)
+    assert not any(note.startswith("size=") for note in given.defaults)
+
+
+def test_a_parameter_without_a_default_or_bound_again_is_not_read_at_a_default() -> None:
+    text = textwrap.dedent(
+        """
+        import torchvision.transforms as T
+
+        def get(size, crop=224, flip=0.5):
+            for flip in (0.1, 0.9):
+                pass
+            crop = crop + 32
+            return T.Compose([T.Resize(size), T.CenterCrop(crop), T.RandomHorizontalFlip(flip)])
+        """
+    )
+    (found,) = read_source(text)
+    resize, crop, flip = found.compose.children
+    assert resize.args == (Unknown("size", 8),)
+    assert crop.args == (256,)  # the local assignment, from the parameter's default
+    assert isinstance(flip.args[0], Unknown)  # the loop binds it: not the default
+    assert [note.split(",")[0] for note in found.defaults] == ["crop=224"]
 
 
 def test_a_functions_two_pipelines_are_each_named_with_their_line(tmp_path: Path) -> None:

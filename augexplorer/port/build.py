@@ -47,6 +47,9 @@ class Grade:
 
     fidelity: Fidelity
     differences: tuple[str, ...] = ()
+    # the arguments given that the library's version the port follows ignores (albumentations
+    # 2.x: 1.x's names), left out as it leaves them out; counted in the summary's first line
+    ignored: tuple[str, ...] = ()
 
 
 def worst(*fidelities: Fidelity) -> Fidelity:
@@ -70,6 +73,8 @@ class LibraryMapping:
     groups: dict[str, GroupHandler] = field(default_factory=dict)
     # what a refused class's nearest DALI operator is, by class name
     nearest: dict[str, str] = field(default_factory=dict)
+    # classes the library's version the port follows no longer has: why each is refused
+    removed: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -272,7 +277,9 @@ class PortContext:
         helpers = self._drop_unread(helpers)
         if len(self.steps) == steps_before and len(self.refusals) > refusals_before:
             # every transform it holds was refused (their refusals say why): nothing of the
-            # group is left, so it is no step of its own
+            # group is left, so it is no step of its own, and is listed as refused itself
+            # (before them, as the file writes it), so that every transform shows once
+            self.refusals.insert(refusals_before, Refusal(call, EMPTIED))
             return
         origin = self._origin(call, grade)
         self._tag(helpers, origin)
@@ -303,7 +310,8 @@ class PortContext:
             made = made + self._condition(made, self.clauses)
         self._tag(made, origin)
         folded = self.state.pop("folded_into", None)
-        self.steps.append(PortedStep(call, tuple(self._nodes_of(made)), origin, folded))
+        nodes = tuple(self._nodes_of(made))
+        self.steps.append(PortedStep(call, nodes, origin, folded, grade.ignored))
 
     def _nodes_of(self, made: Iterable[Node]) -> list[Node]:
         ids = [node.id for node in made]
@@ -341,6 +349,8 @@ class PortContext:
             return
         targets = [self.node(r.node) for r in made] if made else list(self._current)
         targets = [n for n in targets if n.inputs and n.id not in self.helpers]
+        if not targets:  # a transform of no node (albumentations' NoOp): nothing to gate
+            return
         if len(targets) == 1 and not self.clauses:
             self.replace(targets[0].id, probability=Probability(float(p)))
             return
@@ -356,6 +366,9 @@ class PortContext:
 
     def _unsupported(self, call: TransformCall) -> str:
         nearest = self.mapping.nearest.get(call.name)
+        removed = self.mapping.removed.get(call.name)
+        if removed and call.library == self.mapping.library:
+            return removed
         if call.library == "custom":
             return (
                 f"{call.name} is not one of {self.mapping.library}'s transforms (a custom class or "
@@ -368,6 +381,13 @@ class PortContext:
             f"{call.name} is not ported yet (fix: add the DALI operator by hand in the "
             "explorer, or a python_function node)"
         )
+
+
+# Why a group is refused whose transforms were all refused
+EMPTIED = (
+    "none of the transforms it holds could be ported (each is listed with its reason), so it "
+    "has nothing to apply"
+)
 
 
 def annotations_left_out(what: str) -> str:

@@ -43,6 +43,10 @@ mappings and their measured grades; do not edit it by hand.
 """
 
 
+# Transforms that leave the image as it is: no node, and none folded into another
+DO_NOTHING = frozenset({"NoOp"})
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -68,7 +72,8 @@ def library_table(library: str) -> list[str]:
             lines.append(f"| {name} | `{examples[name]}` | not ported | | {_cell(reason)} |")
             continue
         step = next(s for s in result.steps if s.call.name == name)
-        ops = sorted({n.op for s in result.steps for n in s.nodes}) or ["(folded)"]
+        nothing = "(no node)" if name in DO_NOTHING else "(folded)"
+        ops = sorted({n.op for s in result.steps for n in s.nodes}) or [nothing]
         differences = " ".join(step.origin.differences)
         lines.append(
             f"| {name} | `{examples[name]}` | {', '.join(ops)} | {step.origin.fidelity} | "
@@ -83,6 +88,10 @@ def library_table(library: str) -> list[str]:
             "",
         ]
         lines += [f"- `{name}`: nearest {nearest[name]}" for name in refused]
+    removed: dict[str, str] = package.MAPPING.removed
+    if removed:
+        lines += ["", "Not in the version ported (refused, naming what replaces them):", ""]
+        lines += [f"- `{name}`: {removed[name]}" for name in sorted(removed)]
     return [*lines, ""]
 
 

@@ -9,6 +9,7 @@ a module exported by augexplorer (it has a ``GRAPH``) nor DALI code (it imports
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib
 from collections.abc import Mapping
 from pathlib import Path
@@ -68,7 +69,9 @@ def port_file(
 
 
 def port_found(found: FoundPipeline, *, data: DataSource | None = None) -> PortResult:
-    return port_call(found.compose, name=_graph_name(found.name), data=data)
+    result = port_call(found.compose, name=_graph_name(found.name), data=data)
+    # the parameter defaults the reading took: said, as a caller may pass other values
+    return dataclasses.replace(result, notes=(*result.notes, *found.defaults))
 
 
 def port_object(obj: Any, *, name: str = "ported", data: DataSource | None = None) -> PortResult:

@@ -15,6 +15,8 @@ from typing import Any
 from ..spec import GraphSpec, Node, NotPorted, Origin
 
 SHOWN_CHILDREN = 4  # a wrapper's call names this many of the transforms it holds
+# The version a library's port follows where it ignores arguments (PortedStep.ignored)
+IGNORING = {"albumentations": "albumentations 2.x"}
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,9 @@ class PortedStep:
     origin: Origin
     # a transform that added no node of its own: the node it was folded into
     folded_into: str | None = None
+    # the arguments given that the library's version the port follows ignores (albumentations
+    # 2.x: 1.x's names), left out of the port as that version leaves them out
+    ignored: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -137,6 +142,9 @@ class PortResult:
     spec: GraphSpec
     steps: tuple[PortedStep, ...]
     refusals: tuple[Refusal, ...] = ()
+    # what the reading took that a run of the file may not (a function parameter's default),
+    # one sentence each, said under the first line
+    notes: tuple[str, ...] = ()
 
     @property
     def transforms_not_ported(self) -> int:
@@ -148,18 +156,28 @@ class PortResult:
         parts = [refusal.what for refusal in self.refusals if refusal.part]
         return f", and {', '.join(parts)}" if parts else ""
 
-    def summary(self) -> str:
-        """One line per transform: what it became, its fidelity and what differs."""
+    def _grades(self) -> str:
+        """How many steps have each grade, and how many had arguments left out that the
+        library ignores: a clean-looking count would hide that the file asks for more."""
         grades = [step.origin.fidelity for step in self.steps]
         counts = ", ".join(
             f"{grades.count(name)} {name}"
             for name in ("exact", "distribution", "approximate")
             if name in grades
         )
+        ignoring = [step for step in self.steps if step.ignored]
+        if not ignoring:
+            return counts or "none"
+        versions = sorted({IGNORING.get(s.call.library, s.call.library) for s in ignoring})
+        return f"{counts}; {len(ignoring)} with arguments {' or '.join(versions)} ignores"
+
+    def summary(self) -> str:
+        """One line per transform: what it became, its fidelity and what differs."""
         lines = [
-            f"{transforms(len(self.steps))} ported ({counts or 'none'}), "
+            f"{transforms(len(self.steps))} ported ({self._grades()}), "
             f"{self.transforms_not_ported} not ported{self._parts_not_ported()}"
         ]
+        lines += [f"note: {note}" for note in self.notes]
         for step in self.steps:
             folded = f"(folded into {step.folded_into})" if step.folded_into else "(no node)"
             nodes = ", ".join(node.id for node in step.nodes) or folded

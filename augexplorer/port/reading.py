@@ -72,6 +72,9 @@ class FoundPipeline:
     alias_of: str = ""
     # assigned to a name the file assigns again later: not what the name holds once it has run
     replaced: bool = False
+    # the function parameters read at their defaults, one sentence each ("size=32, the
+    # default of get_transforms' parameter size; ..."): a caller may pass others
+    defaults: tuple[str, ...] = ()
 
     @property
     def base_name(self) -> str:
@@ -262,6 +265,8 @@ class _Reader:
             for node in ast.walk(tree)
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
         }
+        # the parameter defaults the pipeline being read took, by (function, parameter)
+        self.defaults_used: dict[tuple[ast.AST, str], str] = {}
 
     def _constant(self, name: str, line: int, value: ast.expr) -> None:
         self.constants.setdefault(name, []).append((line, value))
@@ -327,6 +332,7 @@ class _Reader:
             if replaced is not None:  # not what the name holds when the file has run
                 name = f"{name} (line {node.lineno}, replaced at line {replaced.lineno})"
             taken.add(name)
+            self.defaults_used = {}
             try:
                 call = self._changed_pipeline(node, self.call(node))
             except Unfollowable as error:
@@ -336,7 +342,10 @@ class _Reader:
                 refused = _unfollowable(error, name, function)
                 found.append(FoundPipeline(name, unread, refused, replaced=bool(replaced)))
                 continue
-            found.append(FoundPipeline(name, call, replaced=replaced is not None))
+            defaults = tuple(self.defaults_used.values())
+            found.append(
+                FoundPipeline(name, call, replaced=replaced is not None, defaults=defaults)
+            )
         found.extend(self._returned_pipelines(found, taken))
         found.sort(key=lambda p: p.compose.line or 0)
         return found
@@ -588,6 +597,41 @@ class _Reader:
             parent = self.parents.get(parent)
         return False
 
+    def _parameter_default(self, name: ast.Name) -> tuple[_Function, ast.expr] | None:
+        """(function, default) where `name` reads a parameter with a default of a function
+        around it, one the function does not bind again before `name`'s line (that binding
+        is read as any assignment is); else None."""
+        child: ast.AST = name
+        parent = self.parents.get(name)
+        while parent is not None:
+            # a default is evaluated where the function is defined: not in its own scope
+            if isinstance(parent, _FUNCTION_TYPES) and child is not parent.args:
+                if _binds_before(parent, name):
+                    return None
+                defaults = _parameter_defaults(parent.args)
+                if name.id in defaults:
+                    default = defaults[name.id]
+                    return None if default is None else (parent, default)
+            child, parent = parent, self.parents.get(parent)
+        return None
+
+    def _default_value(
+        self, name: ast.Name, function: _Function, default: ast.expr, depth: int
+    ) -> Any:
+        """A parameter's default as its value, recorded for the pipeline being read so that
+        the port says which value it took; Unknown where the default is."""
+        found = self.value(default, depth + 1)
+        if isinstance(found, Unknown):
+            return Unknown(name.id, name.lineno)  # the name the fix gives with --param
+        where = "a lambda" if isinstance(function, ast.Lambda) else function.name
+        owner = f"{where}'" if where.endswith("s") else f"{where}'s"
+        self.defaults_used.setdefault(
+            (function, name.id),
+            f"{name.id}={found!r}, the default of {owner} parameter {name.id}; "
+            f"--param {name.id}=VALUE to use another",
+        )
+        return found
+
     def _name_assignment(self, node: ast.Call) -> ast.Assign | None:
         """``name = node``: the assignment of `node` to one plain name, else None."""
         assignment = self.parents.get(node)
@@ -665,8 +709,11 @@ class _Reader:
                 return self.params[node.id]
             if node.id == "__name__" and node.id not in self.assigned:
                 return "__main__"  # a script as it runs: `if __name__ == "__main__":`
+            parameter = self._parameter_default(node)
+            if parameter is not None:
+                return self._default_value(node, *parameter, depth)
             assigned = self._bound_value(node.id, node.lineno)
-            if assigned is not None and not isinstance(assigned, ast.Call):
+            if assigned is not None and _computable(assigned):
                 found = self.value(assigned, depth + 1)
                 return unknown if isinstance(found, Unknown) else found
             return unknown
@@ -690,7 +737,7 @@ class _Reader:
             if written in self.params:
                 return self.params[written]
             attribute = _last_before(self.constants.get(written, []), node.lineno)
-            if attribute is not None and not isinstance(attribute, ast.Call):
+            if attribute is not None and _computable(attribute):
                 found = self.value(attribute, depth + 1)
                 return unknown if isinstance(found, Unknown) else found
             head = dotted.split(".")[0] if dotted else ""
@@ -746,6 +793,41 @@ class _Reader:
 
 Position = tuple[int, int]  # (line, column): statements on one line (`a = [...]; a.append(b)`)
 _END_OF_FILE: Position = (10**9, 0)  # past any file's end: a pipeline's own list changes until it
+
+
+_Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+_FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _parameter_defaults(arguments: ast.arguments) -> dict[str, ast.expr | None]:
+    """A function's parameters by name, each with its default (None: it has none)."""
+    positional = [*arguments.posonlyargs, *arguments.args]
+    given: list[ast.expr | None] = [None] * (len(positional) - len(arguments.defaults))
+    found = dict(zip((a.arg for a in positional), [*given, *arguments.defaults], strict=True))
+    found.update(zip((a.arg for a in arguments.kwonlyargs), arguments.kw_defaults, strict=True))
+    for extra in (arguments.vararg, arguments.kwarg):
+        if extra is not None:
+            found[extra.arg] = None
+    return found
+
+
+def _binds_before(function: _Function, name: ast.Name) -> bool:
+    """Whether `function` binds `name` (an assignment, a loop, ``+=``) before `name`'s line."""
+    return any(
+        isinstance(node, ast.Name)
+        and isinstance(node.ctx, ast.Store)
+        and node.id == name.id
+        and node.lineno < name.lineno
+        for node in ast.walk(function)
+    )
+
+
+def _computable(value: ast.expr) -> bool:
+    """Whether an assigned value is one :meth:`_Reader.value` may compute: anything but a
+    call, save the number builtins' (``crop = int(size * 0.875)``)."""
+    if not isinstance(value, ast.Call):
+        return True
+    return isinstance(value.func, ast.Name) and value.func.id in _NUMBER_BUILTINS
 
 
 def _line(binding: tuple[int, ast.expr]) -> int:

@@ -80,6 +80,7 @@ EXAMPLES: dict[str, str] = {
     "ToFloat": "ToFloat()",
     "FromFloat": "ToFloat(), T.FromFloat()",
     "ToTensorV2": "Normalize(), T.ToTensorV2()",
+    "NoOp": "NoOp()",
     "OneOf": "OneOf([T.Blur(), T.GaussianBlur()], p=0.3)",
     "SomeOf": "SomeOf([T.HorizontalFlip(p=1), T.VerticalFlip(p=1), T.Transpose(p=1)], n=2)",
     "Sequential": "Sequential([T.Rotate(limit=10, p=1), T.ToGray(p=1)], p=0.5)",

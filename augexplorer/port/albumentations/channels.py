@@ -1,5 +1,5 @@
 """albumentations' transforms across channels and value types: ToSepia (a fixed colour matrix),
-ChannelShuffle (a drawn permutation), ToFloat and FromFloat. DALI has no colour-matrix or
+ChannelShuffle (a drawn permutation), ToFloat and FromFloat; and NoOp, which changes nothing. DALI has no colour-matrix or
 channel-permutation operator: both are built from channel slices (expressions) put back
 together (``cat``, ``stack``). Grades measured by ``tests/test_port_albumentations_parity.py``
 and ``tests/test_port_albumentations_draws.py`` against albumentations 2.0.8."""
@@ -93,6 +93,12 @@ def from_float(args: Args) -> Mapped:
         to_uint8("from_float", "from_float_scaled"),
     )
     return Mapped(nodes, "exact", (f"times {scale:g}, rounded and clipped to 8 bits",))
+
+
+@mapping("NoOp")
+def no_op(args: Args) -> Mapped:
+    # albumentations returns the image as it is, whatever its p: no node, nothing to gate
+    return Mapped((), "exact", ("no node: albumentations' NoOp returns the image as it is",))
 
 
 def _whole_batch(args: Args) -> None:

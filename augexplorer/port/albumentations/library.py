@@ -19,9 +19,15 @@ from typing import Any
 from ...expressions.nodes import expression
 from ...spec import Clause, Ref
 from ..build import Grade, LibraryMapping, PortContext, Refuse
-from ..model import Refusal, TransformCall
+from ..model import Refusal, TransformCall, Unknown
 from .arguments import Args, NotPorted
-from .names_2x import ignored_in_2x, single_numbers_2x_refuses
+from .names_2x import (
+    REMOVED_IN_2X,
+    ignored_in_2x,
+    names_2x_for,
+    removed_in_2x,
+    single_numbers_2x_refuses,
+)
 from .registry import IMAGE, LIBRARY, MAPPINGS, image_nodes
 
 # Operators that draw on their own: their nodes get a seed, as the graph's other draws do.
@@ -43,11 +49,45 @@ def _force(children: tuple[TransformCall, ...], context: PortContext) -> None:
     context.state.setdefault(FORCED, []).extend(children)
 
 
+# Where a group's p stands among its positional arguments, the transforms held apart
+# (albumentations 2.x's signatures: OneOf(transforms, p), SomeOf(transforms, n, replace, p))
+P_POSITION = {
+    "OneOf": 0,
+    "Sequential": 0,
+    "SomeOf": 2,
+    "RandomOrder": 2,
+    "SelectiveChannelTransform": 1,
+    "Compose": 3,
+    "ReplayCompose": 3,
+}
+
+
+def _given_p(call: TransformCall, default: object) -> object:
+    """A group's p by keyword or by its position, else `default`."""
+    position = P_POSITION.get(call.name)
+    if position is None:
+        return call.kwargs.get("p", default)
+    return call.argument(position, "p", default)
+
+
 def _probability(call: TransformCall, default: float) -> float:
-    value = call.kwargs.get("p", default)
+    return float(_number(call, "p", _given_p(call, default)))
+
+
+def _number(call: TransformCall, name: str, value: object) -> float | int:
+    """A group's argument `name` as a number, else refused: one known only when the file runs
+    said as any such argument is (with its --param fix), never as the reader's own value."""
+    if isinstance(value, Unknown):
+        raise Refuse(value.explain(name, with_line=False))
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise Refuse(f"{call.name}: p={value!r} is not a number")
-    return float(value)
+        raise Refuse(f"{call.name}: {name}={value!r} is not a number")
+    return value
+
+
+def _count(call: TransformCall) -> int:
+    """SomeOf's n, by keyword or second (the reading holds the transforms apart, so the first
+    of `call.args`), 1 where not given."""
+    return int(_number(call, "n", call.argument(0, "n", 1)))
 
 
 # albumentations 2.x ignores always_apply (it warns and keeps p); 1.x saved files have it read
@@ -197,7 +237,7 @@ def _pick(context: PortContext, base: str, weights: list[float]) -> list[Clause]
 def _child_p(child: TransformCall) -> float:
     entry = MAPPINGS.get(child.name)
     default = entry.default_p if entry is not None else _GROUP_P.get(child.name, 0.5)
-    value = child.kwargs.get("p", default)
+    value = _given_p(child, default)
     return float(value) if isinstance(value, (int, float)) else default
 
 
@@ -229,7 +269,7 @@ def one_or_other(call: TransformCall, context: PortContext) -> Grade:
 def some_of_1x(call: TransformCall, context: PortContext) -> Grade:
     """SomeOf as albumentations 1.x ran it: n picks weighted by the transforms' p, each applied
     whatever its own p says."""
-    count = int(call.kwargs.get("n", call.args[1] if len(call.args) > 1 else 1))
+    count = _count(call)
     if count != 1:
         raise Refuse(
             "SomeOf of albumentations 1.x picks n > 1 transforms weighted by their p, which is "
@@ -250,7 +290,7 @@ def some_of_1x(call: TransformCall, context: PortContext) -> Grade:
 
 
 def some_of(call: TransformCall, context: PortContext) -> Grade:
-    count = int(call.kwargs.get("n", call.args[1] if len(call.args) > 1 else 1))
+    count = _count(call)
     replace = call.kwargs.get("replace", False)
     children = call.children
     outer = _group_apply(call, context, 1.0)
@@ -373,10 +413,22 @@ def _as_in_2x(call: TransformCall, context: PortContext) -> Grade:
     except Refuse as error:  # a required argument given only under a 1.x name
         raise Refuse(f"{error.reason} ({said} and then fails as here)") from None
     note = (
-        f"left out: {said} (with a warning), its defaults applying; running albumentations "
-        "1.x? save the pipeline with A.save and import that file: it records its version"
+        f"left out: {said} (with a warning), its defaults applying{_names_fix(call, ignored)}; "
+        "running albumentations 1.x? save the pipeline with A.save and import that file: it "
+        "records its version"
     )
-    return Grade(grade.fidelity, (*grade.differences, _sentence(note)))
+    return Grade(grade.fidelity, (*grade.differences, _sentence(note)), ignored)
+
+
+def _names_fix(call: TransformCall, ignored: tuple[str, ...]) -> str:
+    """What to write for the 1.x names 2.x has a plain name for (said, never applied: 2.x
+    ignores them, and the port does what 2.x does)."""
+    renamed = names_2x_for(call.name, ignored)
+    if not renamed:
+        return ""
+    said = ", ".join(f"{old} -> {new}" for old, new in renamed)
+    which = "it by 2.x's name" if len(renamed) == 1 else "them by 2.x's names"
+    return f" (fix: give {which}, {said})"
 
 
 # What each pair-only argument holds, for the fix; a range otherwise
@@ -453,6 +505,8 @@ def _mapping(version: int = 2) -> LibraryMapping:
             if handler is handle:
                 handlers[name] = _as_in_2x
     nearest["Lambda"] = "python_function"
+    # a 1.x saved file's classes are its version's own: only 2.x lacks these
+    removed = {name: removed_in_2x(name) or "" for name in REMOVED_IN_2X} if version >= 2 else {}
     return LibraryMapping(
         LIBRARY,
         handlers=handlers,
@@ -465,6 +519,7 @@ def _mapping(version: int = 2) -> LibraryMapping:
             "ReplayCompose": compose,
         },
         nearest=nearest,
+        removed=removed,
     )
 
 

@@ -13,6 +13,11 @@ Some arguments 2.x takes only as a pair (its schema's type is a tuple): a single
 fails its validation (``RandomResizedCrop(224, 224)``, 1.x's height and width, is 2.x's
 ``size=224, scale=224``), so the port refuses it as 2.x does rather than widen it
 (:func:`single_numbers_2x_refuses`).
+
+Some classes 2.x no longer has at all (``Cutout``, ``JpegCompression``, the ``IAA*`` family):
+a file naming one fails there, so the port refuses it naming its 2.x replacement
+(:func:`removed_in_2x`); and where a 1.x argument name has an obvious 2.x one, the note on the
+names 2.x ignores says which to write instead (:func:`names_2x_for`).
 """
 
 from __future__ import annotations
@@ -65,6 +70,7 @@ _NAMES: dict[str, str] = {
     "MedianBlur": "blur_limit p",
     "MotionBlur": "allow_shifted angle_range blur_limit direction_range p",
     "MultiplicativeNoise": "elementwise multiplier p per_channel",
+    "NoOp": "p",
     "Normalize": "max_pixel_value mean normalization p std",
     "OpticalDistortion": (
         "border_mode distort_limit fill fill_mask interpolation keypoint_remapping_method "
@@ -181,4 +187,117 @@ def single_numbers_2x_refuses(
     )
 
 
-__all__ = ["PAIRS_ONLY_2X", "PARAMETERS_2X", "ignored_in_2x", "single_numbers_2x_refuses"]
+# Classes albumentations 2.x does not have (``hasattr(A, name)`` is False in 2.0.8): the
+# version that removed each (its last class in the library's git tags: the next version lacks
+# it) and what replaces it
+REMOVED_IN_2X: dict[str, tuple[str, str]] = {
+    "Flip": ("1.4.24", "HorizontalFlip or VerticalFlip (Flip drew one of the two or both)"),
+    "Cutout": (
+        "1.4.0",
+        "CoarseDropout (Cutout(num_holes, max_h_size, max_w_size, fill_value) is "
+        "CoarseDropout(num_holes_range=(n, n), hole_height_range=(h, h), "
+        "hole_width_range=(w, w), fill=fill_value))",
+    ),
+    "RandomBrightness": (
+        "1.4.0",
+        "RandomBrightnessContrast (RandomBrightness(limit) is "
+        "RandomBrightnessContrast(brightness_limit=limit, contrast_limit=0))",
+    ),
+    "RandomContrast": (
+        "1.4.0",
+        "RandomBrightnessContrast (RandomContrast(limit) is "
+        "RandomBrightnessContrast(brightness_limit=0, contrast_limit=limit))",
+    ),
+    "JpegCompression": (
+        "1.4.0",
+        "ImageCompression (JpegCompression(quality_lower, quality_upper) is "
+        "ImageCompression(quality_range=(quality_lower, quality_upper)))",
+    ),
+    "IAAAdditiveGaussianNoise": ("1.4.0", "GaussNoise"),
+    "IAAAffine": ("1.4.0", "Affine"),
+    "IAACropAndPad": ("1.4.0", "CropAndPad"),
+    "IAAEmboss": ("1.4.0", "Emboss"),
+    "IAAFliplr": ("1.4.0", "HorizontalFlip"),
+    "IAAFlipud": ("1.4.0", "VerticalFlip"),
+    "IAAPerspective": ("1.4.0", "Perspective"),
+    "IAAPiecewiseAffine": ("1.4.0", "PiecewiseAffine"),
+    "IAASharpen": ("1.4.0", "Sharpen"),
+    "IAASuperpixels": ("1.4.0", "Superpixels"),
+    # albumentations.pytorch's; 1.0.0 kept the name only to raise on it
+    "ToTensor": (
+        "1.0.0",
+        "ToTensorV2 (which keeps the values: ToTensor divided uint8 images by 255; put "
+        "Normalize or ToFloat before it)",
+    ),
+}
+
+
+def removed_in_2x(name: str) -> str | None:
+    """Why class `name` is refused where albumentations 2.x has no such class, naming its
+    replacement; None for a class 2.x has."""
+    removed = REMOVED_IN_2X.get(name)
+    if removed is None:
+        return None
+    version, replacement = removed
+    return (
+        f"{name} does not exist in albumentations 2.x (removed in {version}); its replacement "
+        f"is {replacement}"
+    )
+
+
+# 1.x argument names whose 2.x name is plain (2.x ignores the old name, so the port does too;
+# these only say what to write instead), with how the value changes where it does
+_RENAMED_1X: dict[str, str] = {
+    "max_holes": "num_holes_range",
+    "min_holes": "num_holes_range",
+    "max_height": "hole_height_range",
+    "min_height": "hole_height_range",
+    "max_width": "hole_width_range",
+    "min_width": "hole_width_range",
+    "fill_value": "fill",
+    "mask_fill_value": "fill_mask",
+    "value": "fill",
+    "mask_value": "fill_mask",
+    "cval": "fill",
+    "cval_mask": "fill_mask",
+    "pad_cval": "fill",
+    "pad_cval_mask": "fill_mask",
+    "pad_val": "fill",
+    "mask_pad_val": "fill_mask",
+    "pad_mode": "border_mode",
+    "mode": "border_mode",  # Affine's; a class taking mode in 2.x keeps it (never ignored)
+    "var_limit": "std_range (std = sqrt(var)/255)",
+    "quality_lower": "quality_range",
+    "quality_upper": "quality_range",
+    "scale_min": "scale_range",
+    "scale_max": "scale_range",
+    "holes_number_x": "holes_number_xy",
+    "holes_number_y": "holes_number_xy",
+    "unit_size_min": "unit_size_range",
+    "unit_size_max": "unit_size_range",
+    "shift_x": "shift_xy",
+    "shift_y": "shift_xy",
+}
+
+
+def names_2x_for(name: str, ignored: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """For the 1.x names `ignored` of class `name`'s call, (1.x name, its 2.x name) where the
+    2.x one is plain and class `name` takes it in 2.x."""
+    known = PARAMETERS_2X.get(name, frozenset())
+    found = []
+    for old in ignored:
+        new = _RENAMED_1X.get(old)
+        if new is not None and new.split()[0] in known:
+            found.append((old, new))
+    return tuple(found)
+
+
+__all__ = [
+    "PAIRS_ONLY_2X",
+    "PARAMETERS_2X",
+    "REMOVED_IN_2X",
+    "ignored_in_2x",
+    "names_2x_for",
+    "removed_in_2x",
+    "single_numbers_2x_refuses",
+]
