@@ -620,6 +620,31 @@ def test_casts_of_labels_and_draws_import_to_the_original_outputs(tmp_path: Path
     assert loader_labels.dtype == np.int64 and loader_labels.shape == (4,)
 
 
+FN_LABELS_RESHAPED = """
+from nvidia.dali import fn, pipeline_def, types
+
+
+@pipeline_def(batch_size=4, num_threads=1, device_id=None, seed=3)
+def reshaped():
+    jpegs, labels = fn.readers.file(file_root="{root}", seed=5)
+    images = fn.resize(fn.decoders.image(jpegs), resize_x=32, resize_y=32)
+    scalars = fn.reshape(fn.cast(labels, dtype=types.INT64), shape=[])
+    return images, scalars, fn.one_hot(labels, num_classes=5)
+
+
+pipe = reshaped()
+"""
+
+
+def test_labels_reshaped_or_one_hot_keep_their_name(tmp_path: Path) -> None:
+    """Labels reshaped to scalars for PyTorch (or one-hot, as MixUp takes them) were named
+    output_1: the exported loader's batches had no "labels" for a training loop to read."""
+    source = write(tmp_path, "reshaped.py", FN_LABELS_RESHAPED)
+    graph = import_graph(source, run_file=True)
+    assert list(graph.outputs) == ["images", "labels", "output_2"]
+    assert_same_batch(graph, run_once(built(source)))
+
+
 OPS_FILTERED = """
 from nvidia.dali.pipeline import Pipeline
 import nvidia.dali.ops as ops

@@ -72,12 +72,18 @@ def coco_source(
     )
 
 
+# Operators whose output is their input's data in another type or shape: an output made by them
+# from a source's labels is still named labels
+SAME_DATA = frozenset({"cast", "reshape", "squeeze", "expand_dims", "one_hot"})
+
+
 def output_names(nodes: tuple[Any, ...], outputs: list[Ref]) -> list[str]:
     """Names for a pipeline's outputs: what a source's outputs hold (``labels``, ``boxes``,
     ...), what an annotation output holds where it moved on with the first output's images
     (``boxes`` after ``bb_flip``), ``box_encoder``'s boxes and labels, ``images`` for the first
-    and ``output_<index>`` else. A cast of a source's output keeps its name (labels cast to
-    INT64 for PyTorch are still ``labels``)."""
+    and ``output_<index>`` else. A cast, reshape or one-hot encoding of a source's output keeps
+    its name (labels cast to INT64 and reshaped to scalars for PyTorch, or one-hot for MixUp,
+    are still ``labels``)."""
     sources = {node.id: node for node in nodes if isinstance(node, Source)}
     ops = {node.id: node.op for node in nodes if not isinstance(node, Source)}
     first_inputs = {
@@ -91,8 +97,8 @@ def output_names(nodes: tuple[Any, ...], outputs: list[Ref]) -> list[str]:
     names: list[str] = []
     for index, output in enumerate(outputs):
         ref = output
-        while ops.get(ref.node) == "cast" and isinstance(first_inputs.get(ref.node), Ref):
-            ref = first_inputs[ref.node]  # what the cast converts
+        while ops.get(ref.node) in SAME_DATA and isinstance(first_inputs.get(ref.node), Ref):
+            ref = first_inputs[ref.node]  # what the cast or reshape converts
         if ref.node not in sources or ref.output == 0:
             ref = output
         source = sources.get(ref.node)
