@@ -395,3 +395,23 @@ def test_a_wrappers_call_names_what_it_holds() -> None:
     assert one_of.text() == "OneOf([Blur, MotionBlur], p=0.3)"
     many = TransformCall("albumentations", "SomeOf", args=(2,), children=held(*"ABCDEF"))
     assert many.text() == "SomeOf([A, B, C, D, 2 more], 2)"
+
+
+def test_a_mapping_spread_into_a_call_gives_its_arguments() -> None:
+    """``Resize(**size)``: the mapping was dropped, and the port refused the call for the
+    arguments it lacked ("height=None is not a number"); a trial's config file did this."""
+    from augexplorer.port.albumentations import port
+
+    (found,) = read_source(
+        "import albumentations as A\nIMG = 300\nsize = dict(height=384, width=IMG)\n"
+        'crop = {"height": 256, "width": IMG}\n'
+        "t = A.Compose([A.Resize(**size, interpolation=1), A.CenterCrop(**crop), "
+        "A.Resize(**cfg.size)])\n"
+    )
+    resize, crop, unread = found.compose.children
+    assert resize.kwargs == {"height": 384, "width": 300, "interpolation": 1}
+    assert crop.kwargs == {"height": 256, "width": 300}
+    (refusal,) = port(found.compose).refusals
+    assert refusal.call is unread
+    assert "**cfg.size is known only when the file runs" in refusal.reason
+    assert "write them in the call" in refusal.reason

@@ -14,6 +14,8 @@ from typing import Any
 
 from ..spec import GraphSpec, Node, NotPorted, Origin
 
+# the key under which a call holds a ``**mapping`` it could not read (its arguments unknown)
+SPREAD = "**"
 SHOWN_CHILDREN = 4  # a wrapper's call names this many of the transforms it holds
 # The version a library's port follows where it ignores arguments (PortedStep.ignored)
 IGNORING = {"albumentations": "albumentations 2.x"}
@@ -28,6 +30,11 @@ class Unknown:
 
     def explain(self, argument: str, *, with_line: bool = True) -> str:
         where = f"line {self.line}: " if self.line is not None and with_line else ""
+        if argument == SPREAD:  # Resize(**size): which arguments it gives is not known
+            return (
+                f"{where}**{self.text} is known only when the file runs, and with it which "
+                "arguments it gives; write them in the call"
+            )
         # a name or an attribute (args.size, CFG.img_size) can be given as it is written
         named = all(part.isidentifier() for part in self.text.split("."))
         fix = f", or give it with --param {self.text}=VALUE" if named else ""

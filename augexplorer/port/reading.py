@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import SpecFormatError
 from .list_changes import Change, Unfollowable, apply, find_changes, runs, scope_of
-from .model import Symbol, TransformCall, Unknown
+from .model import SPREAD, Symbol, TransformCall, Unknown
 
 # The module each library's transforms are imported from, by the library's name.
 LIBRARY_MODULES: dict[str, tuple[str, ...]] = {
@@ -461,14 +461,34 @@ class _Reader:
             listed = keywords.pop("transforms", None) or (args.pop(0) if args else None)
             if listed is not None:
                 children = tuple(self.transforms(listed))
-        kwargs = {key: self.value(value) for key, value in keywords.items()}
+        kwargs = {**self._spread(node), **{key: self.value(v) for key, v in keywords.items()}}
         return TransformCall(library, name, self._values(args), kwargs, node.lineno, children)
 
     def _values(self, nodes: list[ast.expr]) -> tuple[Any, ...]:
         return tuple(self.value(node) for node in nodes)
 
     def _keywords(self, node: ast.Call) -> dict[str, Any]:
-        return {k.arg: self.value(k.value) for k in node.keywords if k.arg}
+        return {
+            **self._spread(node),
+            **{k.arg: self.value(k.value) for k in node.keywords if k.arg},
+        }
+
+    def _spread(self, node: ast.Call) -> dict[str, Any]:
+        """The arguments a call's ``**mapping`` gives (``Resize(**size)`` with ``size =
+        dict(height=384, width=384)``), or, where the mapping is not known from the file,
+        an Unknown under :data:`SPREAD` that refuses the call (it was dropped: a wrong
+        refusal followed, ``height=None is not a number``)."""
+        given: dict[str, Any] = {}
+        for keyword in node.keywords:
+            if keyword.arg is not None:
+                continue
+            mapping = self.value(keyword.value)
+            if isinstance(mapping, dict) and all(isinstance(key, str) for key in mapping):
+                given.update(mapping)
+            else:
+                text = ast.unparse(keyword.value)
+                given[SPREAD] = Unknown(text, getattr(keyword.value, "lineno", None))
+        return given
 
     def transforms(self, node: ast.expr) -> Iterator[TransformCall]:
         """The transforms a list holds: calls, names assigned a call, lists assigned to a
@@ -779,6 +799,8 @@ class _Reader:
             if isinstance(inner, int | float) and not isinstance(inner, bool):
                 return _NUMBER_BUILTINS[node.func.id](inner)
             return unknown
+        if isinstance(node, ast.Dict) or _is_dict_call(node, self.aliases):
+            return self._dict(node, unknown, depth)
         if isinstance(node, ast.BinOp):
             left = self.value(node.left, depth + 1)
             right = self.value(node.right, depth + 1)
@@ -789,6 +811,25 @@ class _Reader:
             if isinstance(node.op, ast.Add) and type(left) is type(right):
                 return left + right if isinstance(left, list | tuple) else unknown
         return unknown
+
+    def _dict(self, node: ast.expr, unknown: Unknown, depth: int) -> Any:
+        """A dict literal or ``dict(height=384, width=IMG)`` whose keys and values are known."""
+        if isinstance(node, ast.Dict):
+            if any(key is None for key in node.keys):  # {**other}
+                return unknown
+            pairs = [
+                (self.value(key, depth + 1), self.value(value, depth + 1))  # type: ignore[arg-type]
+                for key, value in zip(node.keys, node.values, strict=True)
+            ]
+        else:
+            assert isinstance(node, ast.Call)
+            pairs = [(k.arg, self.value(k.value, depth + 1)) for k in node.keywords]
+        if any(isinstance(item, Unknown) or key is None for key, item in pairs):
+            return unknown
+        try:
+            return dict(pairs)
+        except TypeError:  # a key that cannot be one (a list)
+            return unknown
 
 
 Position = tuple[int, int]  # (line, column): statements on one line (`a = [...]; a.append(b)`)
@@ -824,10 +865,22 @@ def _binds_before(function: _Function, name: ast.Name) -> bool:
 
 def _computable(value: ast.expr) -> bool:
     """Whether an assigned value is one :meth:`_Reader.value` may compute: anything but a
-    call, save the number builtins' (``crop = int(size * 0.875)``)."""
+    call, save the number builtins' (``crop = int(size * 0.875)``) and ``dict(...)``."""
     if not isinstance(value, ast.Call):
         return True
-    return isinstance(value.func, ast.Name) and value.func.id in _NUMBER_BUILTINS
+    return isinstance(value.func, ast.Name) and value.func.id in {*_NUMBER_BUILTINS, "dict"}
+
+
+def _is_dict_call(node: ast.expr, aliases: Any) -> bool:
+    """``dict(height=384, width=384)``: keywords only, the builtin itself."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "dict"
+        and node.func.id not in aliases
+        and not node.args
+        and all(k.arg is not None for k in node.keywords)
+    )
 
 
 def _line(binding: tuple[int, ast.expr]) -> int:
