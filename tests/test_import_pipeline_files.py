@@ -479,3 +479,48 @@ def test_relative_reader_paths_are_stored_as_read(
     # an absolute path is kept as written
     absolute = write(tmp_path, "absolute.py", RELATIVE_PATHS.replace('"images"', "{root!r}"))
     assert import_graph(absolute, run_file=True).sources()[0].path == str(samples_dir())
+
+
+def test_a_projects_own_installed_packages_stay_imported(tmp_path: Path) -> None:
+    """A script's folder holding its virtual environment (uv's and poetry's .venv): what the
+    script imported from there stays imported, where every module under the folder was
+    forgotten (DALI itself then failed to import again)."""
+    import sys
+
+    project = tmp_path / "project"
+    packages = project / ".venv" / "lib" / "site-packages"
+    packages.mkdir(parents=True)
+    (packages / "installed_helper.py").write_text("VALUE = 3\n")
+    (project / "local_helper.py").write_text("VALUE = 4\n")
+    script = write(project, "train.py", "import installed_helper\nimport local_helper\n")
+    sys.path.append(str(packages))
+    try:
+        from augexplorer.export.script_run import code_of, run_code
+
+        run_code(code_of(script, script.read_text()))
+        assert "installed_helper" in sys.modules and "local_helper" not in sys.modules
+    finally:
+        sys.path.remove(str(packages))
+        sys.modules.pop("installed_helper", None)
+
+
+def test_notebook_lines_inside_brackets_or_strings_are_python() -> None:
+    """``% name)`` continuing a bracket and ``!`` inside a triple-quoted string were blanked
+    as IPython lines."""
+    import json
+
+    from augexplorer.export.script_run import notebook_code
+
+    cell = (
+        '%matplotlib inline\nmsg = ("a %s"\n       % "b")\ndoc = """\n!not shell\n"""\n'
+        "!pip install x\nfiles = !ls\n"
+    )
+    code = notebook_code(
+        Path("n.ipynb"), json.dumps({"cells": [{"cell_type": "code", "source": cell}]})
+    )
+    lines = code.text.splitlines()
+    assert lines[0] == "" and lines[2] == '       % "b")' and lines[4] == "!not shell"
+    assert lines[6] == lines[7] == ""
+    namespace: dict[str, object] = {}
+    exec(compile(code.text, "n.ipynb", "exec"), namespace)  # the test's own cell
+    assert namespace["msg"] == "a b" and namespace["doc"] == "\n!not shell\n"

@@ -18,10 +18,12 @@ keeps its number and an error names its cell.
 from __future__ import annotations
 
 import builtins
+import io
 import json
 import linecache
 import re
 import sys
+import tokenize
 import traceback
 import types
 from collections.abc import Iterator
@@ -79,6 +81,20 @@ _PYTHON_CELL_MAGICS = ("%%time", "%%timeit", "%%capture", "%%prun")
 _IPYTHON_LINE = re.compile(r"\s*(?:[%!?]|[\w.]+\s*=\s*[%!]|[\w.]+\?{1,2}\s*$)")
 
 
+def _continues(lines: list[str]) -> bool:
+    """Whether a cell's lines so far end inside brackets or a string, or after a backslash:
+    the next line continues them (``% name)`` there is Python, not a magic)."""
+    text = "\n".join(lines) + "\n"
+    try:
+        for _ in tokenize.generate_tokens(io.StringIO(text).readline):
+            pass
+    except tokenize.TokenError:  # "EOF in multi-line statement" or string
+        return True
+    except SyntaxError:  # not for this check to judge: the run says what is wrong
+        return False
+    return False
+
+
 def notebook_code(path: Path, text: str) -> Code:
     """A notebook's code cells as one Python text, IPython lines left out (as blank lines);
     a cell magic such as ``%%bash`` leaves its whole cell out (its body is not Python)."""
@@ -99,10 +115,13 @@ def notebook_code(path: Path, text: str) -> Code:
         cell_lines = ("".join(source) if isinstance(source, list) else str(source)).splitlines()
         skip_cell = bool(cell_lines) and cell_lines[0].startswith("%%")
         skip_cell = skip_cell and cell_lines[0].split()[0] not in _PYTHON_CELL_MAGICS
+        kept: list[str] = []
         for index, line in enumerate(cell_lines, start=1):
-            python = not (skip_cell or _IPYTHON_LINE.match(line))
-            lines.append(line if python else "")
+            magic = bool(_IPYTHON_LINE.match(line)) and not _continues(kept)
+            python = not (skip_cell or magic)
+            kept.append(line if python else "")
             where.append((number, index))
+        lines += kept
         lines.append("")  # cells apart, as Jupyter runs them
         where.append((number, len(cell_lines) + 1))
     return Code(path, "\n".join(lines) + "\n", tuple(where))
@@ -188,13 +207,27 @@ def _as_python_runs(path: Path, module: types.ModuleType) -> Iterator[None]:
             sys.modules.pop(RUN_NAME, None)
         else:
             sys.modules[RUN_NAME] = saved_module
-        _forget_modules_from(folder, set(sys.modules) - before)
+        _forget_modules_from(folder, set(sys.modules) - before, saved_path)
 
 
-def _forget_modules_from(folder: str, names: set[str]) -> None:
+def _forget_modules_from(folder: str, names: set[str], search_path: list[str]) -> None:
+    """Forget the modules among `names` the script found in its own folder; those found
+    through another entry of the search path inside that folder stay (a project's own
+    ``.venv`` holds DALI: forgetting it broke every later ``import nvidia.dali``)."""
+    root = Path(folder).resolve()
+    others = [
+        entry
+        for entry in (Path(p or ".").resolve() for p in search_path)
+        if entry != root and entry.is_relative_to(root)
+    ]
     for name in names:
         file = getattr(sys.modules.get(name), "__file__", None)
-        if file and Path(file).resolve().is_relative_to(folder):
+        if not file:
+            continue
+        found = Path(file).resolve()
+        installed = {"site-packages", "dist-packages"} & set(found.parts)
+        elsewhere = installed or any(found.is_relative_to(entry) for entry in others)
+        if found.is_relative_to(root) and not elsewhere:
             del sys.modules[name]
 
 
