@@ -298,3 +298,19 @@ def test_a_transform_inside_another_ones_block_folds_inside_its_branch() -> None
 
 def test_a_graph_without_ports_has_no_folds() -> None:
     assert ports(graph_layout(blocks_graph())) == []
+
+
+def test_a_compose_on_one_line_folds_each_transform_apart() -> None:
+    """On one line, only the wrapper and what it holds fold together (the whole Compose was
+    one frame of 31 nodes, folded to its last flip)."""
+    graph = ported(
+        "torchvision",
+        "T.RandomApply([T.ColorJitter(0.4, 0.4, 0.4, 0.1)], p=0.8), T.RandomGrayscale(p=0.2), "
+        "T.RandomHorizontalFlip(),\n",
+    )
+    layout = graph_layout(graph)
+    assert sorted(node_ids(layout)) == sorted(graph.ids())
+    headers = [item["header"] for item in ports(layout)]
+    assert headers[0] == "ColorJitter(0.4, 0.4, 0.4, 0.1) / RandomApply([ColorJitter], p=0.8)"
+    assert not any("RandomHorizontalFlip" in header for header in headers)
+    assert "horizontal_flip" in [item["id"] for item in layout if item["kind"] == "node"]

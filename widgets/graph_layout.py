@@ -179,8 +179,11 @@ def _port_run(entries: Sequence[_Entry], start: int) -> tuple[int, tuple[Clause,
     ends = []
     if port[1] is not None:
         line = _run_end(entries, start, lambda e: e.port is not None and e.port[1] == port[1])
-        if _wraps(entries[start:line]):
-            ends.append(line)
+        # of the line, the wrapper and what it holds: a Compose written on one line holds
+        # other transforms beside them
+        held = _wrapping(entries[start:line])
+        if port in held:
+            ends.append(_run_end(entries, start, lambda e: e.port in held))
     ends.append(_run_end(entries, start, lambda e: e.port == port))
     for end in ends:
         prefix = _outside_conditions(entries[start:end])
@@ -212,15 +215,17 @@ def _outside_conditions(run: Sequence[_Entry]) -> tuple[Clause, ...] | None:
     return shared or ()
 
 
-def _wraps(run: Sequence[_Entry]) -> bool:
-    """Whether a node of one transform of `run` runs on a condition another transform of it
-    draws (a wrapper and what it holds)."""
+def _wrapping(run: Sequence[_Entry]) -> set[tuple[str, int | None]]:
+    """The transforms of `run` that wrap others (a node of another runs on a condition one of
+    theirs draws) and those they wrap; empty where none does."""
     port_of = {entry.id: entry.port for entry in run}
+    held: set[tuple[str, int | None]] = set()
     for entry in run:
-        clause = entry.outer()
-        if clause is not None and port_of.get(clause.ref.node, entry.port) != entry.port:
-            return True
-    return False
+        for clause in entry.clauses:
+            wrapper = port_of.get(clause.ref.node, entry.port)
+            if wrapper != entry.port and wrapper is not None and entry.port is not None:
+                held |= {wrapper, entry.port}
+    return held
 
 
 def _group(run: Sequence[_Entry], shared: tuple[Clause, ...]) -> _Entry:

@@ -160,6 +160,13 @@ def test_selecting_a_folded_node_unfolds_its_transform(page: Any) -> None:
     page.locator(".ax-graph [data-node='hue_shifted']").click()
     page.locator(".ax-graph .ax-g-selected[data-node='hue_shifted']").wait_for(timeout=30_000)
     assert page.locator(HELPER).count() == 1
+    # folded again while one of its hidden nodes is selected: the fold holds
+    kernel_eval(page, "explorer.select('contrast_gray'); print('ok')")
+    page.locator(".ax-graph .ax-g-selected[data-node='contrast_gray']").wait_for(timeout=30_000)
+    page.locator(TOGGLE).first.click()
+    page.wait_for_function(f'document.querySelectorAll("{HELPER}").length === 0')
+    page.wait_for_timeout(500)  # a redraw, if one came, would have unfolded it
+    assert page.locator(HELPER).count() == 0
     kernel_eval(page, "explorer.select(None); print('ok')")
 
 

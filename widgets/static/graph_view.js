@@ -71,14 +71,20 @@ function memberIds(item, ids = []) {
 }
 
 // Whether a ported transform is shown unfolded: asked for, or holding the selected node or a
-// failing one that folding would hide (it then stays unfolded, as if asked for: a click on
-// another of its nodes must not fold the boxes away under the pointer).
+// failing one that folding would hide. It then stays unfolded, as if asked for (a click on
+// another of its nodes must not fold the boxes away under the pointer), and a fold asked for
+// while that node is still selected holds: only another reason unfolds it again.
 function portOpen(item, out) {
-  if (out.open.has(item.id)) return true;
-  const hidden = memberIds(item).some((id) => id !== item.main &&
-    (id === out.selected || (out.byId.get(id) || {}).error));
-  if (hidden) out.open.add(item.id);
-  return hidden;
+  const hidden = memberIds(item).filter((id) => id !== item.main);
+  const reason = [
+    ...hidden.filter((id) => id === out.selected).map((id) => `selected ${id}`),
+    ...hidden.filter((id) => (out.byId.get(id) || {}).error).map((id) => `failed ${id}`),
+  ].join(", ");
+  if (reason && out.reasons.get(item.id) !== reason) {
+    out.reasons.set(item.id, reason);
+    out.open.add(item.id);
+  }
+  return out.open.has(item.id);
 }
 
 function placePort(item, x, y, w, seq, index, depth, byId, out) {
@@ -266,7 +272,9 @@ function draw(model, el) {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   // which ported transforms the user unfolded: kept on the element, across redraws
   el._axOpenPorts = el._axOpenPorts || new Set();
-  const out = { items: [], nodeAt: new Map(), seqs: 1, open: el._axOpenPorts, selected, byId };
+  el._axOpenedFor = el._axOpenedFor || new Map(); // why each was unfolded by itself
+  const out = { items: [], nodeAt: new Map(), seqs: 1, open: el._axOpenPorts,
+    reasons: el._axOpenedFor, selected, byId };
   const top = { parent: null, id: 0 };
   const bottom = place(items, LEFT, 6, BOX_W, top, 0, byId, out);
   const width = LEFT + BOX_W + RIGHT;
