@@ -178,7 +178,7 @@ def test_a_class_2x_removed_is_refused_naming_its_replacement(name: str) -> None
     result = port(found.compose)
     (refusal,) = result.refusals
     assert refusal.reason.startswith(
-        f"{name} does not exist in albumentations 2.x (removed in {version}); its "
+        f"{name} does not exist in albumentations 2.x (its last version was {version}); its "
         f"replacement is {replacement.split(' (')[0]}"
     ), refusal.reason
     assert "not ported yet" not in refusal.reason

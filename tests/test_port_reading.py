@@ -415,3 +415,32 @@ def test_a_mapping_spread_into_a_call_gives_its_arguments() -> None:
     assert refusal.call is unread
     assert "**cfg.size is known only when the file runs" in refusal.reason
     assert "write them in the call" in refusal.reason
+
+
+def test_a_group_spread_from_an_unknown_mapping_is_refused() -> None:
+    """``OneOf([...], **kw)`` with kw read at run time may give its p: it ported with the
+    default p, without a word."""
+    from augexplorer.port.albumentations import port
+
+    (found,) = read_source(
+        "import albumentations as A\nimport json\nkw = json.load(open('k.json'))\n"
+        "t = A.Compose([A.OneOf([A.HorizontalFlip(), A.VerticalFlip()], **kw), "
+        "A.SomeOf([A.Blur(), A.Sharpen()], n=1, **kw)])\n"
+    )
+    refusals = port(found.compose).refusals
+    assert [r.call.name for r in refusals] == ["OneOf", "SomeOf"]
+    assert all("**kw is known only when the file runs" in r.reason for r in refusals)
+
+
+def test_a_parameter_without_a_default_shadows_a_global_of_its_name() -> None:
+    """``def get(size): ... Resize(size, size)`` with a module's ``size = 224``: the value is
+    the call's, known at run time; the global was read."""
+    from augexplorer.port.albumentations import port
+
+    (found,) = read_source(
+        "import albumentations as A\nsize = 224\n\n\ndef get(size):\n"
+        "    return A.Compose([A.Resize(size, size)])\n"
+    )
+    (refusal,) = port(found.compose).refusals
+    assert "=size is known only when the file runs" in refusal.reason
+    assert "--param size=VALUE" in refusal.reason

@@ -617,10 +617,10 @@ class _Reader:
             parent = self.parents.get(parent)
         return False
 
-    def _parameter_default(self, name: ast.Name) -> tuple[_Function, ast.expr] | None:
-        """(function, default) where `name` reads a parameter with a default of a function
-        around it, one the function does not bind again before `name`'s line (that binding
-        is read as any assignment is); else None."""
+    def _parameter_default(self, name: ast.Name) -> tuple[_Function, ast.expr | None] | None:
+        """(function, default) where `name` reads a parameter of a function around it, one
+        the function does not bind again before `name`'s line (that binding is read as any
+        assignment is), its default None where it has none; else None."""
         child: ast.AST = name
         parent = self.parents.get(name)
         while parent is not None:
@@ -629,9 +629,8 @@ class _Reader:
                 if _binds_before(parent, name):
                     return None
                 defaults = _parameter_defaults(parent.args)
-                if name.id in defaults:
-                    default = defaults[name.id]
-                    return None if default is None else (parent, default)
+                if name.id in defaults:  # a default of None: the call gives the value
+                    return parent, defaults[name.id]
             child, parent = parent, self.parents.get(parent)
         return None
 
@@ -731,7 +730,10 @@ class _Reader:
                 return "__main__"  # a script as it runs: `if __name__ == "__main__":`
             parameter = self._parameter_default(node)
             if parameter is not None:
-                return self._default_value(node, *parameter, depth)
+                function, default = parameter
+                if default is None:  # the call gives it (a global of that name is shadowed)
+                    return Unknown(node.id, node.lineno)
+                return self._default_value(node, function, default, depth)
             assigned = self._bound_value(node.id, node.lineno)
             if assigned is not None and _computable(assigned):
                 found = self.value(assigned, depth + 1)

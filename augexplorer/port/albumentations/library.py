@@ -19,7 +19,7 @@ from typing import Any
 from ...expressions.nodes import expression
 from ...spec import Clause, Ref
 from ..build import Grade, LibraryMapping, PortContext, Refuse
-from ..model import Refusal, TransformCall, Unknown
+from ..model import SPREAD, Refusal, TransformCall, Unknown
 from .arguments import Args, NotPorted
 from .names_2x import (
     REMOVED_IN_2X,
@@ -64,6 +64,7 @@ P_POSITION = {
 
 def _given_p(call: TransformCall, default: object) -> object:
     """A group's p by keyword or by its position, else `default`."""
+    _no_spread(call)
     position = P_POSITION.get(call.name)
     if position is None:
         return call.kwargs.get("p", default)
@@ -84,9 +85,17 @@ def _number(call: TransformCall, name: str, value: object) -> float | int:
     return value
 
 
+def _no_spread(call: TransformCall) -> None:
+    """A group's ``**mapping`` not known from the file may give its p or n: refused."""
+    spread = call.kwargs.get(SPREAD)
+    if isinstance(spread, Unknown):
+        raise Refuse(spread.explain(SPREAD, with_line=False))
+
+
 def _count(call: TransformCall) -> int:
     """SomeOf's n, by keyword or second (the reading holds the transforms apart, so the first
     of `call.args`), 1 where not given."""
+    _no_spread(call)
     return int(_number(call, "n", call.argument(0, "n", 1)))
 
 

@@ -187,9 +187,9 @@ def single_numbers_2x_refuses(
     )
 
 
-# Classes albumentations 2.x does not have (``hasattr(A, name)`` is False in 2.0.8): the
-# version that removed each (its last class in the library's git tags: the next version lacks
-# it) and what replaces it
+# Classes albumentations 2.x does not have (``hasattr(A, name)`` is False in 2.0.8): the last
+# version that had each (in the library's git tags: the next version lacks it) and what
+# replaces it
 REMOVED_IN_2X: dict[str, tuple[str, str]] = {
     "Flip": ("1.4.24", "HorizontalFlip or VerticalFlip (Flip drew one of the two or both)"),
     "Cutout": (
@@ -240,8 +240,8 @@ def removed_in_2x(name: str) -> str | None:
         return None
     version, replacement = removed
     return (
-        f"{name} does not exist in albumentations 2.x (removed in {version}); its replacement "
-        f"is {replacement}"
+        f"{name} does not exist in albumentations 2.x (its last version was {version}); its "
+        f"replacement is {replacement}"
     )
 
 
