@@ -322,7 +322,7 @@ def _run(code: Code) -> dict[str, Any]:
 def _made_pipeline(namespace: Mapping[str, Any]) -> bool:
     from nvidia.dali import Pipeline
 
-    return any(isinstance(value, Pipeline) for value in pipelines_in(dict(namespace)).values())
+    return any(isinstance(value, Pipeline) for value in pipelines_in(namespace).values())
 
 
 def _stopped_message(code: Code, failed: RunFailed) -> str:
@@ -381,7 +381,7 @@ def removed_operator(error: BaseException) -> tuple[str, str] | None:
     return None
 
 
-def pipelines_in(namespace: dict[str, Any]) -> dict[str, Any]:
+def pipelines_in(namespace: Mapping[str, Any]) -> dict[str, Any]:
     from nvidia.dali import Pipeline
 
     return {

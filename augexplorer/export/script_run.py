@@ -153,9 +153,10 @@ _NO_GPU = (
 
 
 def dali_reason(error: BaseException) -> str:
-    """DALI's first sentence of `error`, without its C++ assertion text."""
-    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    text = re.sub(r'^Assert on ".*?" failed:\s*', "", text)
+    """DALI's first sentence of `error`, cleaned as the explorer cleans DALI's errors."""
+    from ..engine.runners import clean_dali_message
+
+    text = clean_dali_message(str(error)) or type(error).__name__
     return text.split(". ")[0].rstrip(".")
 
 

@@ -117,7 +117,7 @@ def _size_vector(context: PortContext, base: str, height: int, width: int) -> st
 def _is_tensor(context: PortContext) -> bool:
     """Whether torchvision's image is a tensor here (a ToImage, PILToTensor or ToTensor came
     before) rather than the PIL image ImageFolder gives."""
-    return bool(context.state.get("chw_pending")) or context.state.get("layout", "HWC") != "HWC"
+    return bool(context.state.get("chw_pending")) or _on_tensor(context)
 
 
 def _antialias(
