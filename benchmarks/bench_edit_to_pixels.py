@@ -32,12 +32,12 @@ from _common import summary, write_results
 
 from augexplorer import Session, preset
 from augexplorer.builder import build_pipeline
-from augexplorer.data import open_source, samples_dir
+from augexplorer.data import SourceData, open_source, samples_dir
 from augexplorer.engine import RunResult, StepResult
 from augexplorer.engine.runners import SYNC_PIPELINE
 from augexplorer.render import encode, render_node
 from augexplorer.render.tiles import node_tiles
-from augexplorer.spec import GraphSpec, Source
+from augexplorer.spec import GraphSpec, Ref, Source
 from augexplorer.validate import validate
 
 TILE_SIZE = 240  # the panel's default tile size
@@ -102,37 +102,46 @@ def tile_edits(session: Session, edits: list[float], preview: bool) -> list[floa
     return times
 
 
+def naive_grid(session: Session, data: dict[str, SourceData], value: float) -> Image.Image:
+    """The grid after setting the last node's brightness to `value`, made as if nothing had been
+    run before: the whole fused pipeline built and run from the files, every cell drawn anew."""
+    plan = validate(session.spec.set_arg("brightness", "brightness", value))
+    # every step's outputs, as the engine before the cached one ran: the captions read the
+    # random steps' draws, and a step's reach over the samples reads its own output
+    refs = [Ref(step.id, index) for step in plan.steps for index in range(step.output_count)]
+    pipe = build_pipeline(
+        plan,
+        data,
+        outputs=refs,
+        device_id=session.device_id,
+        num_threads=session.num_threads,
+        **SYNC_PIPELINE,
+    )
+    pipe.build()
+    batches = dict(zip(refs, pipe.run(), strict=True))
+    result = RunResult(
+        plan=plan,
+        steps={
+            step.id: StepResult(
+                step, [batch for ref, batch in batches.items() if ref.node == step.id], 0.0, True
+            )
+            for step in plan.steps
+        },
+        batch_index=0,
+        sources=data,
+    )
+    return render_node(result, plan.outputs["images"], reuse=False)
+
+
 def naive_edits(session: Session, edits: list[float]) -> list[float]:
-    """Rebuild the whole fused pipeline for every edit, run it from the files, render."""
-    spec = session.spec
+    """Each edit as :func:`naive_grid` makes it, to the encoded grid."""
     data = {
         s.id: open_source(s.source) for s in session.plan.steps if s.role == "source" and s.source
     }
     times = []
     for value in edits:
         start = time.perf_counter()
-        plan = validate(spec.set_arg("brightness", "brightness", value))
-        pipe = build_pipeline(
-            plan,
-            data,
-            device_id=session.device_id,
-            num_threads=session.num_threads,
-            **SYNC_PIPELINE,
-        )
-        pipe.build()
-        images, labels = pipe.run()
-        result = RunResult(
-            plan=plan,
-            steps={
-                plan.outputs["images"].node: StepResult(
-                    plan.step("brightness"), [images], 0.0, True
-                ),
-                "source": StepResult(plan.step("source"), [images, labels], 0.0, True),
-            },
-            batch_index=0,
-            sources=data,
-        )
-        encode(render_node(result, plan.outputs["images"], reuse=False))
+        encode(naive_grid(session, data, value))
         times.append((time.perf_counter() - start) * 1000)
     return times
 
