@@ -144,6 +144,7 @@ def call_block(
     predicate: Any,
     read: Callable[[Ref], Any],
     fed: Sequence[Mapping[str, Any]] = (),
+    split: int | None = None,
 ) -> list[list[Any]]:
     """Make the DALI calls of a conditional block (:class:`~augexplorer.blocks.Block`'s steps)
     under one ``if``, inside a pipeline being defined; each step's outputs.
@@ -151,26 +152,41 @@ def call_block(
     DALI splits the batch once before the steps and merges once after them, as in user code,
     so the steps in between may change the type or layout. `read` gives what the steps read
     from outside the block (DataNodes by reference), `fed` per step extra argument inputs.
-    The last step's output is merged with the block's input where `predicate` is false; the
-    other steps' outputs hold only the samples where it is true (in order). The pipeline must
-    be built with ``enable_conditionals=True``.
+    With a `split`, ``steps[split:]`` are the ``else`` side, run where `predicate` is false on
+    the input the block reads (the graph has them read the ``if`` side's last output, which
+    there is that input); without, the last step's output is merged with the block's input
+    where `predicate` is false. Other steps' outputs hold only the samples of their side (in
+    order). The pipeline must be built with ``enable_conditionals=True``.
     """
     made: dict[str, list[Any]] = {}
+    end = len(steps) if split is None else split
 
     def get(ref: Ref) -> Any:
         return made[ref.node][ref.output] if ref.node in made else read(ref)
 
-    def chain(passed: Any) -> Any:
+    def chain(first: int, last: int, passed: Any) -> Any:
         # the outputs are kept in `made` by the side: DALI merges only the `if`'s result
-        for index in range(len(steps)):  # indexing: autograph's zip has no `strict`
+        for index in range(first, last):  # indexing: autograph's zip has no `strict`
             step = steps[index]
             arg_inputs = {name: get(ref) for name, ref in step.arg_inputs.items()}
             if index < len(fed):
                 arg_inputs.update(fed[index])
-            made[step.id] = call_step(step, [get(ref) for ref in step.inputs], arg_inputs)
-        return made[steps[-1].id][0]
+            inputs = [get(ref) for ref in step.inputs]
+            if index == first:
+                inputs[0] = passed
+            made[step.id] = call_step(step, inputs, arg_inputs)
+        return made[steps[last - 1].id][0]
 
-    output = _apply_if(predicate, chain, [read(steps[0].inputs[0])], {})
+    passed = read(steps[0].inputs[0])
+    if split is None:
+        output = _apply_if(predicate, lambda data: chain(0, end, data), [passed], {})
+    else:
+        output = _apply_if_else(
+            predicate,
+            lambda data: chain(0, end, data),
+            lambda data: chain(end, len(steps), data),
+            passed,
+        )
     return [*(made[step.id] for step in steps[:-1]), [output]]
 
 
@@ -182,6 +198,21 @@ def _apply_if(
     output = inputs[0]
     if predicate:
         output = op(*inputs, **kwargs)
+    return output
+
+
+def _apply_if_else(
+    predicate: Any,
+    when_true: Callable[[Any], Any],
+    when_false: Callable[[Any], Any],
+    passed: Any,
+) -> Any:
+    # as _apply_if: one split, one merge of the two sides' outputs; an `if` statement, which
+    # autograph converts (a conditional expression it leaves alone)
+    if predicate:  # noqa: SIM108
+        output = when_true(passed)
+    else:
+        output = when_false(passed)
     return output
 
 
@@ -321,7 +352,7 @@ def define_graph(
             # a conditional block is called whole at its last step: everything it reads from
             # outside comes before that in plan order, and nothing outside reads its inner steps
             if step is block.last:
-                made = call_block(block.steps, get(block.predicate), get)
+                made = call_block(block.steps, get(block.predicate), get, split=block.split)
                 for index in range(len(made)):  # indexing: autograph's zip has no `strict`
                     nodes[block.steps[index].id] = made[index]
             continue

@@ -150,6 +150,17 @@ class Plan:
 
         return block_index(find_blocks(self))
 
+    def first_input(self, step: Step) -> Ref | None:
+        """What `step` transforms where it runs: its first input, but for the first step of a
+        block's ``else`` side, which the graph has read the ``if`` side's output: where it runs
+        that is the block's input, which it reads in DALI (:mod:`augexplorer.blocks`)."""
+        if not step.inputs:
+            return None
+        block = self.blocks.get(step.id)
+        if block is not None and block.otherwise[:1] == (step,):
+            return block.passed
+        return step.inputs[0]
+
     @property
     def devices(self) -> set[str]:
         return {step.device for step in self.steps}

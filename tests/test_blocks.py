@@ -115,8 +115,16 @@ def test_what_breaks_a_chain_is_not_in_a_block() -> None:
     assert [[s.id for s in b.steps] for b in find_blocks(validate(shown))] == [
         ["to_float", "scaled"]
     ]
-    # another condition on the last node: two nodes left in the block
+    # the opposite condition on the last node: an if/else, one block with an `else` side
     other = graph.set_condition("to_uint8", [Clause(Ref("coin"), False)])
+    (if_else,) = find_blocks(validate(other))
+    assert [s.id for s in if_else.then] == ["to_float", "scaled"]
+    assert [s.id for s in if_else.otherwise] == ["to_uint8"]
+    # another condition on it (another coin): two nodes left in the block
+    graph = dataclasses.replace(
+        graph, nodes=(*graph.nodes, Node("coin_2", "random.coin_flip", args={"dtype": "BOOL"}))
+    )
+    other = graph.set_condition("to_uint8", [Clause(Ref("coin_2"))])
     assert [[s.id for s in b.steps] for b in find_blocks(validate(other))] == [
         ["to_float", "scaled"]
     ]

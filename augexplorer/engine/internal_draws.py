@@ -177,7 +177,9 @@ def _recovered_windows(result: RunResult, step: Step) -> NodeWindows | None:
 
 def _recover(result: RunResult, step: Step, output: Any) -> NodeWindows | None:
     ran = _samples_run(result, step)
-    source, made_by = step.inputs[0], Ref(step.id)
+    source, made_by = result.plan.first_input(step), Ref(step.id)
+    if source is None:
+        return None
     at_input = [result.position_of(source, sample) for sample in ran]
     at_output = [result.position_of(made_by, sample) for sample in ran]
     if None in at_input or None in at_output:

@@ -136,9 +136,9 @@ class RunResult:
         return next(iter(self.plan.outputs.values()))
 
     def input_of(self, node_id: str) -> Ref | None:
-        """What a user node transformed: its first data input (None for a source)."""
-        step = self.plan.node_step(node_id)
-        return step.inputs[0] if step.inputs else None
+        """What a user node transformed: its first data input (None for a source; for the first
+        node of an ``else``, the input of its ``if``: :meth:`Plan.first_input`)."""
+        return self.plan.first_input(self.plan.node_step(node_id))
 
     def original_of(self, node_id: str) -> Ref | None:
         """The decoded image a node's output comes from: the nearest decoder at or upstream of

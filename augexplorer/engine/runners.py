@@ -384,7 +384,9 @@ def _call_group(
         if block is not None:
             if step.id == block.last.id:
                 members = [position[member.id] for member in block.steps]
-                _call_block_in_group(members, steps, fed, made, external, input_devices)
+                _call_block_in_group(
+                    members, steps, fed, made, external, input_devices, block.split
+                )
             continue
         reads = dict(_reads(step, input_devices))
         inputs = [_node(made, external, reads, ref) for ref in step.inputs]
@@ -407,8 +409,10 @@ def _call_block_in_group(
     made: dict[str, list[Any]],
     external: Mapping[tuple[Ref, str], Any],
     input_devices: Mapping[str, str],
+    split: int | None = None,
 ) -> None:
-    """Make the DALI calls of the block whose steps are `steps` at `positions`, into `made`."""
+    """Make the DALI calls of the block whose steps are `steps` at `positions`, into `made`
+    (`split`: where its ``else`` side begins, if it has one)."""
     from nvidia.dali import fn
 
     members = [steps[index] for index in positions]
@@ -422,7 +426,7 @@ def _call_block_in_group(
         for index in positions
     ]
     assert members[0].apply is not None, f"{members[0].id}: a block runs under a predicate"
-    outputs = call_block(members, read(members[0].apply), read, fed_nodes)
+    outputs = call_block(members, read(members[0].apply), read, fed_nodes, split)
     for index in range(len(members)):  # indexing: autograph's zip has no `strict`
         made[members[index].id] = outputs[index]
 
@@ -700,7 +704,8 @@ def suggest_fix(text: str, *, batch_size: int) -> str | None:
         return (
             "a node under a condition, or the last of a chain of nodes under the same condition, "
             "must give its input's type and number of dimensions where it runs (elsewhere its "
-            "input passes through): keep the type inside the branch, or change it (fn.cast) "
-            "before the condition or after it, on every sample"
+            "input passes through), and the two sides of an if/else must end on one type: "
+            "keep the type inside the branch, or change it (fn.cast) before the condition or "
+            "after it, on every sample"
         )
     return None

@@ -570,12 +570,11 @@ class Session:
             raise self._block_error(block, self._run_error(block.last, error, inputs)) from None
         ran = samples(to_host(feeds[block.predicate]))
         for step in block.steps:
-            inner = step is not block.last
             cached = _Cached(
                 keys[step.id],
                 outputs[step.id],
-                0.0 if inner else time_ms,
-                samples=ran if inner else None,
+                time_ms if step is block.last else 0.0,
+                samples=block.held(step, ran, self.plan.spec.batch_size),
             )
             self._cache[step.id] = cached
             results[step.id] = StepResult(
@@ -585,11 +584,19 @@ class Session:
     @staticmethod
     def _block_error(block: Block, error: RunError) -> RunError:
         """`error` of a block's run, saying that its steps ran as one block."""
-        names = ", ".join(repr(step.origin) for step in block.steps)
-        message = (
-            f"{error.dali_message} (the nodes {names} run under one condition as one block: "
-            "DALI merges only the last one's output with the input that passes through)"
-        )
+        names = ", ".join(repr(step.origin) for step in block.then)
+        if block.otherwise:
+            others = ", ".join(repr(step.origin) for step in block.otherwise)
+            how = (
+                f"the nodes {names} (if) and {others} (else) run as one if/else block: DALI "
+                "merges the two sides' last outputs"
+            )
+        else:
+            how = (
+                f"the nodes {names} run under one condition as one block: DALI merges only the "
+                "last one's output with the input that passes through"
+            )
+        message = f"{error.dali_message} ({how})"
         return RunError(
             error.node,
             message,
