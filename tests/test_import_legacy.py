@@ -390,7 +390,7 @@ def test_cpu_operators_before_gpu_transfers_stay_there_in_the_graph_and_the_expo
     moved = {node.id: node for node in graph.operators() if node.op == "copy"}
     assert set(moved) == {"resize_to_gpu", "labels_to_gpu"}
     assert moved["resize_to_gpu"].inputs == (Ref("resize"),)
-    assert moved["labels_to_gpu"].inputs == (Ref("reader", 1),)
+    assert moved["labels_to_gpu"].inputs == (Ref("Reader", 1),)
     assert all(node.device == "gpu" for node in moved.values())
     normalize = graph.node("crop_mirror_normalize")
     assert isinstance(normalize, Node) and normalize.inputs == (Ref("resize_to_gpu"),)
@@ -400,7 +400,7 @@ def test_cpu_operators_before_gpu_transfers_stay_there_in_the_graph_and_the_expo
     assert graph.node("resize").device == "cpu"  # type: ignore[union-attr]
     on_gpu = {step.id: step.device for step in validate(graph, load_catalog(gpu=True)).steps}
     assert on_gpu == {
-        "reader": "cpu",
+        "Reader": "cpu",
         "image_random_crop": "cpu",
         "resize": "cpu",
         "coin_flip": "cpu",
@@ -424,7 +424,7 @@ def test_cpu_operators_before_gpu_transfers_stay_there_in_the_graph_and_the_expo
     placed = " ".join(text.split())
     assert (
         "on the GPU: resize_to_gpu, crop_mirror_normalize, labels_to_gpu; on the CPU, as the "
-        "graph places them: reader, image_random_crop, resize, coin_flip."
+        "graph places them: Reader, image_random_crop, resize, coin_flip."
     ) in placed
     job = {"name": "resnet", "module": str(module), "out": str(tmp_path / "resnet.npz")}
     job |= {"batch_size": graph.batch_size, "device": "cpu", "arrays": None, "data": None}

@@ -17,6 +17,7 @@ from augexplorer.cli import main
 from augexplorer.data import samples_dir
 from augexplorer.devices import default_device_id, has_gpu
 from augexplorer.export.code_pipelines import parse_param
+from augexplorer.export import generate
 from augexplorer.export.derived_seeds import DrawsDiffer
 from augexplorer.export.importer import ImportWouldRun, import_graph
 from augexplorer.export.serialized import ImportRefused
@@ -127,6 +128,10 @@ def test_getting_started_pipeline_with_its_root_given(tmp_path: Path) -> None:
     assert graph.name == "simple_pipeline" and graph.batch_size == 4  # the decorator's
     reader = graph.sources()[0]
     assert reader.seed == 1234
+    # the reader keeps its name as written: a training loop passes it as reader_name="Reader"
+    assert reader.id == "Reader"
+    module = generate(graph)
+    assert 'name="Reader"' in module and 'reader_name="Reader"' in module
     original = load_module(source).simple_pipeline(
         root=root, device="cpu", num_threads=1, device_id=None
     )

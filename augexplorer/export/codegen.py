@@ -309,11 +309,14 @@ class _Writer:
             return identifier(candidate)
 
         for step in self.plan.steps:
-            names[(step.id, 0)] = claim(step.id, own=True)
+            # a reader keeps the name the user's code gave it ("Reader": iterators pass it as
+            # reader_name=), and its variables are lower case, as that code's were
+            base = step.id.lower() if step.role == "source" else step.id
+            names[(step.id, 0)] = claim(base, own=base == step.id)
             names_of_outputs = self._output_suffixes(step)
             for output in range(1, step.output_count):
                 suffix = names_of_outputs[output]
-                names[(step.id, output)] = claim(f"{step.id}_{suffix}", own=False)
+                names[(step.id, output)] = claim(f"{base}_{suffix}", own=False)
         return names
 
     @staticmethod

@@ -214,8 +214,11 @@ class _Converter:
                 counts[port.name] = counts.get(port.name, 0) + 1
         return counts
 
-    def _fresh_id(self, base: str) -> str:
-        stem = re.sub(r"\W+", "_", base).strip("_").lower() or "node"
+    def _fresh_id(self, base: str, *, keep_case: bool = False) -> str:
+        """An id not taken yet, from `base`; lower case unless `keep_case` (a reader's name,
+        which the user's own iterators pass as ``reader_name=``)."""
+        stem = re.sub(r"\W+", "_", base).strip("_") or "node"
+        stem = stem if keep_case else stem.lower()
         if stem[0].isdigit() or keyword.iskeyword(stem) or stem in RESERVED_IDS:
             stem = f"{stem}_node"
         candidate, index = stem, 2
@@ -352,7 +355,8 @@ class _Converter:
         self.refs[outputs[0]] = Ref(node.id)
 
     def _coco_reader(self, op: OpRecord, label: str) -> None:
-        node_id = self._fresh_id(op.instance if _plain_name(op.instance) else "source")
+        named = _plain_name(op.instance)
+        node_id = self._fresh_id(op.instance if named else "source", keep_case=named)
         try:
             source = coco_source(op, self.catalog, node_id, _constant, self.write_list)
         except CocoRefused as error:
@@ -364,7 +368,8 @@ class _Converter:
     def _reader(self, op: OpRecord, label: str) -> None:
         args = {k: a.value() for k, a in op.args.items()}
         file_root = str(args["file_root"]) if args.get("file_root") else None
-        node_id = self._fresh_id(op.instance if _plain_name(op.instance) else "source")
+        named = _plain_name(op.instance)
+        node_id = self._fresh_id(op.instance if named else "source", keep_case=named)
         if file_root and not args.get("file_list") and not args.get("files"):
             kind, path = "folder", file_root
             file_root = None
