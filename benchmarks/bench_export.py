@@ -90,7 +90,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.schedules:
-        from bench_export_schedules import compare_loaders
+        from export_schedules import compare_loaders
 
         compare_loaders(args.rounds, args.repeats)
         return

@@ -14,6 +14,7 @@ take turns (:mod:`.against_rounds`), and each row keeps every round's rate besid
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import tempfile
@@ -26,7 +27,7 @@ from ..errors import AugExplorerError
 from ..port.build import DataSource
 from ..port.model import PortResult
 from .against_rounds import RUNNER, Pass, median_pass
-from .suite import machine
+from .suite import machine, too_few_batches
 
 Progress = Callable[[str], None]
 
@@ -93,6 +94,14 @@ class AgainstResult:
     machine: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def too_few(self) -> str | None:
+        """Why the rates are rough (too few batches timed for the DataLoader's prefetching), or
+        None."""
+        return too_few_batches(
+            math.ceil(self.images / self.batch_size), self.batch_size, self.workers
+        )
+
+    @property
     def original(self) -> AgainstRow:
         return next(row for row in self.rows if row.name == ORIGINAL)
 
@@ -131,6 +140,8 @@ class AgainstResult:
         versions = ", ".join(f"{name} {version}" for name, version in self.versions.items())
         lines.append(f"original ran in {self.python}" + (f" ({versions})" if versions else ""))
         lines.append(f"port: {self.port_summary}")
+        if self.too_few is not None:
+            lines.append(f"ROUGH: {self.too_few}")
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
@@ -142,6 +153,7 @@ class AgainstResult:
             "library": self.library,
             "batch_size": self.batch_size,
             "images": self.images,
+            "too_few_batches": self.too_few,
             "dataloader_workers": self.workers,
             "dali_threads": self.threads,
             "rounds": self.rounds,
