@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from augexplorer.port.door import port_file
 from augexplorer.port.live import call_from_tree
 from augexplorer.port.model import Symbol, TransformCall, Unknown
 from augexplorer.port.reading import ReadRefused, read_file, read_source
@@ -88,6 +89,64 @@ def test_a_pipeline_is_chosen_by_name_and_several_are_listed(tmp_path: Path) -> 
     with pytest.raises(ReadRefused, match=r"no pipeline 'test'.*train_dataset, val_transform"):
         read_file(path, pipeline="test")
     assert read_file(path, pipeline="val_transform", params={"args": 1}).name == "val_transform"
+
+
+TUTORIAL = """
+from torchvision import transforms
+
+data_transforms = {
+    'train': transforms.Compose([
+        transforms.RandomResizedCrop(224),
+        transforms.RandomHorizontalFlip(),
+        transforms.ToTensor(),
+    ]),
+    "val": transforms.Compose([transforms.Resize(256), transforms.CenterCrop(224)]),
+}
+"""
+
+
+def test_pipelines_kept_in_a_dict_are_named_by_their_keys(tmp_path: Path) -> None:
+    # PyTorch's transfer-learning tutorial keeps its two Composes in one dict: they were
+    # "data_transforms (line 4)" and "(line 10)", and the key named neither
+    path = tmp_path / "tutorial.py"
+    path.write_text(TUTORIAL)
+    with pytest.raises(
+        ReadRefused, match=r"\(data_transforms\['train'\], data_transforms\['val'\]\)"
+    ):
+        read_file(path)
+    for asked in ("data_transforms['train']", 'data_transforms["train"]', "train"):
+        assert read_file(path, pipeline=asked).compose.children[0].name == "RandomResizedCrop"
+    assert read_file(path, pipeline="val").name == "data_transforms['val']"
+    assert port_file(path, pipeline="val").spec.name == "data_transforms_val"
+
+
+TIMM = """
+import timm
+from timm.data import create_transform as build
+from torchvision import transforms as T
+
+train_tf = build(224, is_training=True, auto_augment="rand-m9-mstd0.5-inc1", re_prob=0.25)
+eval_tf = T.Compose([T.Resize(256), T.CenterCrop(224), T.ToTensor()])
+"""
+
+
+def test_a_pipeline_timm_builds_at_run_time_is_listed_and_says_what_to_do(
+    tmp_path: Path,
+) -> None:
+    # the file's evaluation Compose was ported in place of the training one, unmentioned
+    path = tmp_path / "train.py"
+    path.write_text(TIMM)
+    with pytest.raises(ReadRefused, match=r"2 pipelines \(train_tf, eval_tf\)"):
+        read_file(path)
+    with pytest.raises(ReadRefused) as refused:
+        read_file(path, pipeline="train_tf")
+    text = str(refused.value)
+    assert "train_tf is made by timm's create_transform when the code runs (line 6: " in text
+    assert "build(224, is_training=True" in text and "fix: print(train_tf)" in text
+    assert read_file(path, pipeline="eval_tf").compose.children[1].name == "CenterCrop"
+    path.write_text("import timm\ntf = timm.data.transforms_factory.transforms_imagenet_eval()\n")
+    with pytest.raises(ReadRefused, match="tf is made by timm's transforms_imagenet_eval"):
+        read_file(path)
 
 
 @pytest.mark.parametrize(

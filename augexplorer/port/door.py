@@ -101,6 +101,8 @@ def port_call(
 
 
 def _graph_name(name: str) -> str:
-    """A graph name from a pipeline's name in the file (``self.transform`` -> ``transform``)."""
-    cleaned = "".join(c if c.isalnum() or c == "_" else "_" for c in name.rsplit(".", 1)[-1])
-    return cleaned.strip("_") or "ported"
+    """A graph name from a pipeline's name in the file (``self.transform`` -> ``transform``,
+    ``data_transforms['train']`` -> ``data_transforms_train``)."""
+    last = name.split("[", 1)[0].rsplit(".", 1)[-1] + name[len(name.split("[", 1)[0]) :]
+    cleaned = "".join(c if c.isalnum() or c == "_" else " " for c in last)
+    return "_".join(cleaned.split()).strip("_") or "ported"

@@ -25,6 +25,7 @@ from typing import Any
 from ..errors import SpecFormatError
 from .list_changes import Change, Unfollowable, apply, find_changes, runs, scope_of
 from .model import SPREAD, Symbol, TransformCall, Unknown
+from .run_time_builders import builder_of, refusal
 
 # The module each library's transforms are imported from, by the library's name.
 LIBRARY_MODULES: dict[str, tuple[str, ...]] = {
@@ -159,8 +160,11 @@ def choose(found: list[FoundPipeline], pipeline: str | None, *, where: str) -> F
             "(fix: pick one with --pipeline NAME, or pipeline='NAME')",
             [p.name for p in running],
         )
-    exact = [p for p in found if p.name == pipeline]
-    by_base = [p for p in found if p.base_name == pipeline]
+    asked = _quoted_alike(pipeline)
+    exact = [p for p in found if _quoted_alike(p.name) == asked]
+    by_base = [p for p in found if _quoted_alike(p.base_name) == asked]
+    if not exact and not by_base:  # a dict's key alone: `train` for data_transforms['train']
+        by_base = [p for p in found if p.base_name.endswith(f"[{pipeline!r}]")]
     if exact or len(by_base) == 1:
         return readable((exact or by_base)[0], where)
     if by_base:
@@ -170,6 +174,11 @@ def choose(found: list[FoundPipeline], pipeline: str | None, *, where: str) -> F
             "by its name with its line, e.g. --pipeline " + repr(by_base[0].name) + ")"
         )
     raise ReadRefused(f"{where} has no pipeline {pipeline!r} (fix: one of {names})")
+
+
+def _quoted_alike(name: str) -> str:
+    """`name` with its quotes made one kind: ``d["train"]`` names ``d['train']``."""
+    return name.replace('"', "'")
 
 
 def readable(found: FoundPipeline, where: str) -> FoundPipeline:
@@ -347,7 +356,31 @@ class _Reader:
                 FoundPipeline(name, call, replaced=replaced is not None, defaults=defaults)
             )
         found.extend(self._returned_pipelines(found, taken))
+        found.extend(self._built_at_run_time(taken))
         found.sort(key=lambda p: p.compose.line or 0)
+        return found
+
+    def _built_at_run_time(self, taken: set[str]) -> list[FoundPipeline]:
+        """Pipelines another library's function builds when the code runs (timm's
+        create_transform), by the names they are assigned to: listed, refused when chosen
+        (:mod:`.run_time_builders`)."""
+        found = []
+        for node in ast.walk(self.tree):
+            if not (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.value, ast.Call)
+            ):
+                continue
+            made_by = builder_of(self.dotted(node.value.func))
+            if made_by is None:
+                continue
+            name = _target(node)
+            if name in taken:
+                name = f"{name} (line {node.lineno})"
+            taken.add(name)
+            placeholder = TransformCall("torchvision", "Compose", line=node.lineno)
+            found.append(FoundPipeline(name, placeholder, refusal(name, node.value, *made_by)))
         return found
 
     def _replaced_at(self, node: ast.Call) -> ast.Assign | None:
@@ -409,24 +442,30 @@ class _Reader:
 
     def _name_of(self, node: ast.Call) -> str:
         """The name a compose is known by: its assignment's target, the function returning it,
-        the keyword it is passed as, else its line."""
+        the keyword it is passed as, else its line; a value of a dict written out is known by
+        its key too (``data_transforms['train']``, as PyTorch's tutorials keep theirs)."""
         child: ast.AST = node
+        keys = ""
         parent = self.parents.get(node)
+        below: ast.AST = node
         while parent is not None:
             if isinstance(parent, ast.Assign | ast.AnnAssign):
                 target = parent.targets[0] if isinstance(parent, ast.Assign) else parent.target
                 text = ast.unparse(target)
                 if isinstance(child, ast.keyword) and child.arg:
-                    return f"{text}.{child.arg}" if child.value is not node else text
-                return text
+                    return f"{text}.{child.arg}" if child.value is not node else text + keys
+                return text + keys
             if isinstance(parent, ast.Return):
                 function = self._enclosing_function(parent)
                 if function is not None:
-                    return function
+                    return function + keys
             if isinstance(parent, ast.FunctionDef | ast.Module | ast.ClassDef):
                 break
             if isinstance(parent, ast.keyword) and parent.arg and parent.value is node:
                 child = parent
+            if isinstance(parent, ast.Dict):
+                keys = _key_of(parent, below) + keys
+            below = parent
             parent = self.parents.get(parent)
         return f"line {node.lineno}"
 
@@ -894,6 +933,14 @@ def _last_before(bound: list[tuple[int, ast.expr]], line: int) -> ast.expr | Non
     first one; None where there is none."""
     before = [value for at, value in bound if at < line]
     return before[-1] if before else (bound[0][1] if bound else None)
+
+
+def _key_of(mapping: ast.Dict, value: ast.AST) -> str:
+    """``['train']`` where `value` is `mapping`'s value under a string key, else nothing."""
+    for key, held in zip(mapping.keys, mapping.values, strict=True):
+        if held is value and isinstance(key, ast.Constant) and isinstance(key.value, str):
+            return f"[{key.value!r}]"
+    return ""
 
 
 def _target(assignment: ast.Assign) -> str:
