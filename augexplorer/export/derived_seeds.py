@@ -132,6 +132,16 @@ def unseeded_random_nodes(spec: GraphSpec) -> list[str]:
     return found
 
 
+def draws_per_sample(spec: GraphSpec) -> bool:
+    """Whether an operator of `spec` draws at random (random.*, random crops, coin flips,
+    policies): what DALI draws for a sample depends on its place in its batch. A reader's
+    shuffled order does not depend on the batch size."""
+    catalog = load_catalog()
+    return any(
+        (info := catalog.get(node.op)) is not None and info.random for node in spec.operators()
+    )
+
+
 def draws_differ_message(pipeline_seed: int, nodes: list[str]) -> str:
     names = ", ".join(repr(n) for n in nodes)
     return (

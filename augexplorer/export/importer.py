@@ -36,6 +36,7 @@ from .code_pipelines import (
 from .derived_seeds import (
     DrawsDiffer,
     draws_differ_message,
+    draws_per_sample,
     unseeded_message,
     unseeded_random_nodes,
 )
@@ -438,6 +439,6 @@ def import_pipeline(
     elif unseeded:
         # the pipeline draws anew on every run; the graph's nodes take seeds of their own
         warnings.warn(DrawsDiffer(unseeded_message(name, unseeded)), stacklevel=2)
-    if chosen:
+    if chosen and draws_per_sample(spec):  # else the batch size changes no pixel
         warnings.warn(batch_size_chosen(name), stacklevel=2)
     return dataclasses.replace(spec, batch_size=batch_size if batch_size > 0 else SAMPLE_BATCH)
