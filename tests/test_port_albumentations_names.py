@@ -77,6 +77,12 @@ def test_the_pairs_table_is_albumentations_own() -> None:
             "A.RandomSizedCrop((100, 200), 224, 224)",
             "fix: RandomSizedCrop((100, 200), size=(224, 224))",
         ),
+        # 1.x's quality_lower and quality_upper, which 2.x reads as compression_type and the range
+        (
+            "A.ImageCompression(70, 95)",
+            "whose ImageCompression took quality_lower and quality_upper there? fix:"
+            " ImageCompression(quality_range=(70, 95)))",
+        ),
         ("A.Emboss(alpha=0.5)", "alpha=0.5: albumentations 2.x's Emboss takes it as a pair"),
         ("A.RandomResizedCrop((224, 224), 0.5)", "scale=0.5"),
     ],

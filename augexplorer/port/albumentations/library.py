@@ -447,9 +447,14 @@ _PAIR_OF = {
     "tile_grid_size": "(rows, columns)",
     "shift_xy": "(x, y)",
 }
-# 1.x's crops took height and width where 2.x takes size=(height, width): their place in 1.x's
-# positional arguments
-_SIZE_IN_1X = {"RandomResizedCrop": 0, "RandomSizedCrop": 1}
+# Where 1.x took two numbers by position that 2.x takes as one pair: their place in 1.x's
+# positional arguments, 1.x's names for them and 2.x's pair (crops took height and width where
+# 2.x takes size=(height, width); ImageCompression quality_lower and quality_upper)
+_PAIR_IN_1X = {
+    "RandomResizedCrop": (0, "height and width", "size"),
+    "RandomSizedCrop": (1, "height and width", "size"),
+    "ImageCompression": (0, "quality_lower and quality_upper", "quality_range"),
+}
 
 
 def _refuse_single_numbers(call: TransformCall) -> None:
@@ -467,14 +472,14 @@ def _refuse_single_numbers(call: TransformCall) -> None:
         f"{given}: albumentations 2.x's {call.name} takes {which[0]} "
         f"{' and '.join(sorted(kinds))}, and fails on {which[1]}"
     )
-    first = _SIZE_IN_1X.get(call.name)
-    height_width = call.args[first : first + 2] if first is not None else ()
-    if len(height_width) == 2 and all(isinstance(v, int) for v in height_width):
-        height, width = height_width
+    first, names_1x, pair = _PAIR_IN_1X.get(call.name, (None, "", ""))
+    both = call.args[first : first + 2] if first is not None else ()
+    if len(both) == 2 and all(isinstance(v, int) for v in both):
         before = ", ".join(repr(v) for v in call.args[:first])
-        as_2x = f"{before}, size=({height}, {width})" if before else f"size=({height}, {width})"
+        as_pair = f"{pair}=({both[0]}, {both[1]})"
+        as_2x = f"{before}, {as_pair}" if before else as_pair
         reason += (
-            f" (written for 1.x, whose {call.name} took height and width there? fix: "
+            f" (written for 1.x, whose {call.name} took {names_1x} there? fix: "
             f"{call.name}({as_2x}))"
         )
     elif "(low, high)" in kinds:
