@@ -47,8 +47,9 @@ class Block:
 
     @property
     def predicate(self) -> Ref:
-        """The per-sample boolean the block runs under: its first step's (the others' compute
-        the same values from the same clauses)."""
+        """The per-sample boolean the block splits on: its first step's (the other steps of
+        its side compute the same values from the same clauses, those of an ``else`` side
+        the opposite ones)."""
         assert self.first.apply is not None
         return self.first.apply
 

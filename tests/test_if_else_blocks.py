@@ -188,3 +188,76 @@ def test_sides_that_end_on_two_types_say_so() -> None:
     assert "Divergent data" in text or "distinct types" in text, text
     assert "'flipped' (if) and 'plain' (else) run as one if/else block" in text, text
     assert "the two sides of an if/else must end on one type" in text, text
+
+
+def flips(plain: dict[str, Any] | None = None, **kinds: Any) -> GraphSpec:
+    """``if coin: x = flip(x) else: x = <plain>(x)`` on 16 px images (plain: a vertical flip)."""
+    coin = Clause(Ref("coin"))
+    other = plain or {"op": "flip", "args": {"horizontal": 0, "vertical": 1}}
+    return GraphSpec(
+        nodes=(
+            Source("source", "samples", shuffle=True, seed=3),
+            Node("decode", "decoders.image", inputs=(Ref("source"),), device="cpu"),
+            Node("small", "resize", inputs=(Ref("decode"),), args=kinds.get("size", SMALL)),
+            Node("coin", "random.coin_flip", args={"dtype": "BOOL"}, seed=7),
+            Node("flipped", "flip", inputs=(Ref("small"),), args={"horizontal": 1}, when=(coin,)),
+            Node(
+                "plain",
+                other["op"],
+                inputs=(Ref("flipped"),),
+                args=other["args"],
+                seed=other.get("seed"),
+                when=kinds.get("when", (Clause(Ref("coin"), False),)),
+            ),
+        ),
+        outputs={"images": Ref("plain"), "labels": Ref("source", 1), **kinds.get("more", {})},
+        batch_size=BATCH,
+    )
+
+
+SMALL = {"resize_x": 16.0, "resize_y": 16.0}
+
+
+@pytest.mark.parametrize(
+    "edited",
+    [
+        flips(more={"side": Ref("flipped")}),  # the if side read outside: no longer one block
+        flips(when=()),  # the else node's condition taken away: it runs on every sample
+    ],
+    ids=["if-side-read-outside", "else-unconditional"],
+)
+def test_an_edit_that_unmakes_the_block_runs_its_nodes_again(edited: GraphSpec) -> None:
+    # the if side's cached output held only its samples; reused as a whole batch after the
+    # edit, it was shown for the merged one, or fed a node that failed ("Batch size clash")
+    session = Session(flips(), device_id=None)
+    session.run()
+    after = session.update(edited)
+    fresh = Session(edited, device_id=None).run()
+    for node in ("flipped", "plain"):
+        assert after.sample_indices(node) == fresh.sample_indices(node), node
+        for x, y in zip(after.arrays(node), fresh.arrays(node), strict=True):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_a_block_holding_a_random_node_runs_later_batches() -> None:
+    crop = {"op": "random_resized_crop", "args": {"size": [16.0, 16.0]}, "seed": 11}
+    session = Session(flips(crop, size={"resize_x": 32.0, "resize_y": 32.0}), device_id=None)
+    session.run()
+    later = session.next_batch()  # replayed as training draws it; it failed inside the block
+    assert later.batch_index == 1 and len(later.arrays("plain")) == BATCH
+
+
+def test_statistics_of_an_else_side_that_fills_or_crops() -> None:
+    from augexplorer.stats.runner import collect_stats
+
+    rotate = {"op": "rotate", "args": {"angle": 30.0, "fill_value": 0.0, "keep_size": True}}
+    stats = collect_stats(flips(rotate), batches=1, device_id=None)
+    (fill,) = [f for f in stats.fills if f.node == "plain"]
+    # every sample of the merged output, against what it transformed (the statistics paired it
+    # with the if side's output, which holds only that side's samples, and failed)
+    assert fill.samples == BATCH and fill.total_share > 0
+    crop = {"op": "random_resized_crop", "args": {"size": [32.0, 32.0]}, "seed": 11}
+    size = {"resize_x": 64.0, "resize_y": 64.0}
+    stats = collect_stats(flips(crop, size=size), batches=2, device_id=None)
+    (windows,) = [w for w in stats.windows if w.node == "plain"]
+    assert windows.windows > 0 and windows.unknown == 0  # read against the block's input

@@ -205,6 +205,25 @@ def test_a_file_with_only_the_decorated_function_has_it_built(tmp_path: Path) ->
     )
 
 
+def test_a_coin_flip_folded_into_a_node_still_says_the_batch_size_was_chosen(
+    tmp_path: Path,
+) -> None:
+    # `if fn.random.coin_flip():` becomes the flip node's probability: no random operator is
+    # left in the graph, and its draws still depend on a sample's place in its batch
+    drawing = ONLY_DEFINED.replace(
+        "@pipeline_def\n", "@pipeline_def(enable_conditionals=True)\n"
+    ).replace(
+        "    return fn.resize(",
+        "    if fn.random.coin_flip(seed=2):\n"
+        "        images = fn.flip(images, horizontal=1)\n"
+        "    return fn.resize(",
+    )
+    source = write(tmp_path, "flip.py", drawing)
+    with pytest.warns(DrawsDiffer, match="batch_size=8, which the import chose"):
+        graph = import_graph(source, run_file=True)
+    assert any(node.probability is not None for node in graph.operators())
+
+
 def test_a_decorated_function_is_built_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

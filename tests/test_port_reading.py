@@ -149,6 +149,36 @@ def test_a_pipeline_timm_builds_at_run_time_is_listed_and_says_what_to_do(
         read_file(path)
 
 
+EVAL = "eval_tf = T.Compose([T.Resize(256), T.CenterCrop(224)])"
+
+
+@pytest.mark.parametrize(
+    ("code", "name"),
+    [
+        (
+            "def build(train):\n    if train:\n        return create_transform(224)\n"
+            "    return T.Compose([T.Resize(256), T.CenterCrop(224)])\n",
+            "build",
+        ),
+        (
+            f"tfs = {{'train': create_transform(224), 'val': {EVAL.split(' = ')[1]}}}\n",
+            "tfs['train']",
+        ),
+        (f"train_tf: T.Compose = create_transform(224)\n{EVAL}\n", "train_tf"),
+        (f"train_set = ImageFolder('x', transform=create_transform(224))\n{EVAL}\n", "train_set"),
+    ],
+    ids=["returned", "in-a-dict", "annotated", "a-keyword"],
+)
+def test_a_timm_pipeline_is_listed_however_the_file_keeps_it(code: str, name: str) -> None:
+    # each of these ported the file's other Compose in its place, without a word
+    for imports in ("from timm.data import create_transform", "from timm.data import *"):
+        text = f"{imports}\nfrom torchvision import transforms as T\n{code}"
+        found = read_source(text)
+        assert len(found) == 2, (imports, [p.name for p in found])
+        (timm,) = [p for p in found if p.unreadable]
+        assert timm.name.startswith(name) and "made by timm's create_transform" in timm.unreadable
+
+
 @pytest.mark.parametrize(
     "imports, prefix",
     [

@@ -299,7 +299,7 @@ class StepGroupRunner:
             self.output_counts.extend(len(outputs) for outputs in made)
             # not converted by DALI's autograph: it would take the inner outputs of a block
             # (made in its branch) for values read outside it and fail
-            return do_not_convert(_flatten)(made)
+            return do_not_convert(flatten_outputs)(made)
 
         self.pipeline = group()
         self.pipeline.build()
@@ -355,7 +355,7 @@ class StepGroupRunner:
         return by_step, elapsed
 
 
-def _flatten(made: Sequence[Sequence[Any]]) -> tuple[Any, ...]:
+def flatten_outputs(made: Sequence[Sequence[Any]]) -> tuple[Any, ...]:
     """Every step's outputs in one tuple, step after step."""
     return tuple(output for outputs in made for output in outputs)
 

@@ -383,7 +383,11 @@ class Session:
             # so do random steps on a later batch (they draw anew on each).
             upstream = tuple([keys[node] for node in step.upstream_nodes])
             reads_batch = step.role == "source" or step.id in replayed
-            key = (step, read if reads_batch else None, upstream)
+            block = blocks.get(step.id)
+            # a step's output depends on the block it runs in (an inner one holds only its
+            # side's samples): an edit that makes or unmakes a block runs its steps again
+            shape = None if block is None else (tuple(s.id for s in block.steps), block.split)
+            key = (step, read if reads_batch else None, upstream, shape)
             cached = cache.get(step.id)
             if cached is not None and cached.key == key:
                 # downstream keys then hold the cached key itself, and compare by identity
@@ -395,7 +399,6 @@ class Session:
                 results[step.id] = cached.hit
                 continue
             keys[step.id] = key
-            block = blocks.get(step.id)
             if block is not None:
                 # a conditional block runs whole at its last step, whose key covers every step
                 # of it; nothing outside the block reads the others

@@ -20,7 +20,7 @@ from typing import Any
 from ..builder import define_graph
 from ..data import SourceData
 from ..plan import Plan, Step
-from .runners import SYNC_PIPELINE, array_batch
+from .runners import SYNC_PIPELINE, array_batch, flatten_outputs
 
 
 def replayed_steps(plan: Plan, is_random: Any) -> tuple[Step, ...]:
@@ -47,6 +47,7 @@ class TrainingDraws:
         num_threads: int,
     ) -> None:
         from nvidia.dali import pipeline_def
+        from nvidia.dali.pipeline import do_not_convert
 
         self.key = key
         self.batch_size = plan.spec.batch_size
@@ -77,7 +78,9 @@ class TrainingDraws:
             # keeps it for its side effects) and read inputs nobody feeds here
             nodes = define_graph(plan, data, only={step.id for step in needed})
             self._counts.extend((step.id, len(nodes[step.id])) for step in steps)
-            return tuple(output for step in steps for output in nodes[step.id])
+            # not converted by autograph: a block's inner outputs, made in its branch, are
+            # returned as they are (as StepGroupRunner returns them)
+            return do_not_convert(flatten_outputs)([nodes[step.id] for step in steps])
 
         self.pipeline = replay()
         self.pipeline.build()

@@ -138,7 +138,9 @@ def draws_per_sample(spec: GraphSpec) -> bool:
     shuffled order does not depend on the batch size."""
     catalog = load_catalog()
     return any(
-        (info := catalog.get(node.op)) is not None and info.random for node in spec.operators()
+        node.probability is not None  # a coin flip folded into the node (`if coin_flip():`)
+        or ((info := catalog.get(node.op)) is not None and info.random)
+        for node in spec.operators()
     )
 
 

@@ -103,6 +103,7 @@ def port_call(
 def _graph_name(name: str) -> str:
     """A graph name from a pipeline's name in the file (``self.transform`` -> ``transform``,
     ``data_transforms['train']`` -> ``data_transforms_train``)."""
-    last = name.split("[", 1)[0].rsplit(".", 1)[-1] + name[len(name.split("[", 1)[0]) :]
+    head, bracket, keys = name.partition("[")
+    last = head.rsplit(".", 1)[-1] + bracket + keys
     cleaned = "".join(c if c.isalnum() or c == "_" else " " for c in last)
     return "_".join(cleaned.split()).strip("_") or "ported"

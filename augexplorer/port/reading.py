@@ -294,7 +294,7 @@ class _Reader:
             if node.id in self.aliases:
                 return self.aliases[node.id]
             for module in self.star_modules:
-                if library_of(f"{module}.{node.id}"):
+                if library_of(f"{module}.{node.id}") or builder_of(f"{module}.{node.id}"):
                     return f"{module}.{node.id}"
             return node.id
         if isinstance(node, ast.Attribute):
@@ -366,21 +366,18 @@ class _Reader:
         (:mod:`.run_time_builders`)."""
         found = []
         for node in ast.walk(self.tree):
-            if not (
-                isinstance(node, ast.Assign)
-                and len(node.targets) == 1
-                and isinstance(node.value, ast.Call)
-            ):
+            if not isinstance(node, ast.Call):
                 continue
-            made_by = builder_of(self.dotted(node.value.func))
+            made_by = builder_of(self.dotted(node.func))
             if made_by is None:
                 continue
-            name = _target(node)
+            # named as a Compose is: assigned, returned, passed as a keyword, a dict's value
+            name = self._name_of(node)
             if name in taken:
                 name = f"{name} (line {node.lineno})"
             taken.add(name)
             placeholder = TransformCall("torchvision", "Compose", line=node.lineno)
-            found.append(FoundPipeline(name, placeholder, refusal(name, node.value, *made_by)))
+            found.append(FoundPipeline(name, placeholder, refusal(name, node, *made_by)))
         return found
 
     def _replaced_at(self, node: ast.Call) -> ast.Assign | None:

@@ -106,7 +106,8 @@ def caption_strip(text: str, width: int, lines: int) -> np.ndarray:
     return array
 
 
-@functools.lru_cache(maxsize=8)
+# a grid or two are drawn at a time (a node's, A/B's other side); a large sheet is tens of MB
+@functools.lru_cache(maxsize=2)
 def _blank_sheet(height: int, width: int) -> np.ndarray:
     """An empty sheet of one size, made once: copying it takes a hundredth of the time numpy
     takes to broadcast the three background values over a new one (2-3 ms for a grid of 16)."""

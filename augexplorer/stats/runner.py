@@ -500,8 +500,10 @@ class _Counter:
                 same = counted[input_ref] if same_bytes(host(ref), host(input_ref)) else None
             counted[ref] = output.add_batch(host(ref), str(batch[ref].layout() or ""), same)
         for step_id, (fill, step) in self.fills.items():
-            source_ref = str(step.inputs[0])
-            if source_ref not in batch:
+            # what the step transformed (for the first step of an else, its block's input);
+            # an output inside a block holds only some samples: no sample-by-sample pairs
+            source_ref = str(self.plan.first_input(step))
+            if source_ref not in batch or len(batch[source_ref]) != len(batch[step_id]):
                 continue
             out_layout = str(batch[step_id].layout() or "")
             in_layout = str(batch[source_ref].layout() or "")

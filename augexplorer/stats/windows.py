@@ -89,9 +89,10 @@ class WindowCounter:
     """Counts one window-drawing step's windows, batch by batch; `refs` are the outputs of the
     statistics pipeline it reads."""
 
-    def __init__(self, step: Step, batch_size: int) -> None:
+    def __init__(self, step: Step, batch_size: int, source: Ref | None = None) -> None:
         self.step = step
-        self.input = step.inputs[0]
+        # what the step transformed: for the first step of an else, its block's input
+        self.input = source if source is not None else step.inputs[0]
         self.refs: list[Ref] = [self.input]
         if step.op in REDRAWN:
             self.refs.append(Ref(step.id))
@@ -180,7 +181,7 @@ def window_counters(plan: Plan, batch_size: int) -> list[WindowCounter]:
             and not step.arg_inputs
             and step.device == "cpu"
         ):
-            counters.append(WindowCounter(step, batch_size))
+            counters.append(WindowCounter(step, batch_size, plan.first_input(step)))
     return counters
 
 
