@@ -261,3 +261,29 @@ def test_statistics_of_an_else_side_that_fills_or_crops() -> None:
     stats = collect_stats(flips(crop, size=size), batches=2, device_id=None)
     (windows,) = [w for w in stats.windows if w.node == "plain"]
     assert windows.windows > 0 and windows.unknown == 0  # read against the block's input
+
+
+def test_an_else_side_is_checked_against_the_input_it_reads() -> None:
+    # `if coin: x = cmn(x) (float CHW) else: x = rotate(x); x = cmn(x)`: validation read the
+    # else side's rotate as fed the if side's CHW floats, and refused a graph DALI runs
+    spec = if_else()
+    spec = spec.replace_node(
+        Node(
+            "plain",
+            "rotate",
+            inputs=(Ref("flipped"),),
+            args={"angle": 10.0, "keep_size": True},
+            when=(Clause(Ref("coin"), False),),
+        )
+    ).replace_node(
+        Node(
+            "halved",
+            "crop_mirror_normalize",
+            inputs=(Ref("plain"),),
+            args=normalized({"output_layout": "CHW"}),
+            when=(Clause(Ref("coin"), False),),
+        )
+    )
+    result = Session(spec, device_id=None).run()
+    assert [a.shape for a in result.arrays("halved")] == [(3, 24, 24)] * BATCH
+    assert result.arrays("plain")[0].dtype == np.uint8  # the rotated picture, HWC

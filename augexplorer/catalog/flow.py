@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..spec import AnyNode, GraphSpec, Node, Ref, Source
+from ..spec import AnyNode, Clause, GraphSpec, Node, Ref, Source
 from . import Catalog
 from .hints import SHRINKS_RELATIVELY
 from .inputs import DECODED, DECODERS, PASSES_IMAGES, Data, output_of, passed_on, refusal, takes
@@ -50,10 +50,33 @@ def _output(
 ) -> Data:
     if isinstance(node, Source):
         return arrays if node.kind == "arrays" else Data("encoded")
-    read = [_read(spec, ref, found) for ref in node.inputs]
+    refs = [first_read(spec, node), *node.inputs[1:]] if node.inputs else []
+    read = [_read(spec, ref, found) for ref in refs]
     if node.op in PASSES_IMAGES:  # `expression` is the graph's own, not in DALI's catalog
         return passed_on(node.op, node.args, read)
     return output_of(catalog.get(node.op), node.args, read[0] if read else None)
+
+
+def first_read(spec: GraphSpec, node: Node) -> Ref:
+    """What `node`'s first input holds where `node` runs. Mostly its first input; but the first
+    node of an ``else`` side reads, in the graph, the last node of the ``if`` side, which on the
+    samples the ``else`` runs on passes its own input through (DALI never gives the ``if``
+    side's output to the ``else``): so, while the node read runs only where `node` does not
+    (one of its clauses negated in `node`'s), its first input is what `node` reads."""
+    ref = node.inputs[0]
+    seen: set[str] = set()
+    while ref.output == 0 and ref.node in spec and ref.node not in seen:
+        seen.add(ref.node)
+        other = spec.node(ref.node)
+        if not isinstance(other, Node) or not other.inputs or not _excludes(node, other):
+            break
+        ref = other.inputs[0]
+    return ref
+
+
+def _excludes(node: Node, other: Node) -> bool:
+    """Whether `other` never runs where `node` does: one of its clauses negated in `node`'s."""
+    return any(Clause(clause.ref, not clause.holds) in node.when for clause in other.when)
 
 
 def _read(spec: GraphSpec, ref: Ref, found: dict[str, Data]) -> Data:
@@ -80,7 +103,7 @@ def input_problems(
         info = catalog.get(node.op)
         if info is None or takes(info) is None or not node.inputs:
             continue
-        ref = node.inputs[0]
+        ref = first_read(spec, node)  # an `else` side's first node: the input passed through
         if ref.node not in spec:
             continue
         read = data[ref.node] if ref.output == 0 else _other_output(spec, ref)
