@@ -21,7 +21,7 @@ from augexplorer.export import generate
 from augexplorer.export.code_pipelines import parse_param
 from augexplorer.export.derived_seeds import DrawsDiffer
 from augexplorer.export.importer import ImportWouldRun, import_graph
-from augexplorer.export.serialized import ImportRefused
+from augexplorer.export.serialized import ImportRefused, ReaderRenamed
 from augexplorer.spec import GraphSpec, load
 
 # DALI's getting-started pipeline, its image folder a parameter rather than a global.
@@ -137,6 +137,15 @@ def test_getting_started_pipeline_with_its_root_given(tmp_path: Path) -> None:
         root=root, device="cpu", num_threads=1, device_id=None
     )
     assert_same_batch(graph, original)
+
+
+def test_a_reader_name_that_is_no_python_name_is_said_as_it_changes(tmp_path: Path) -> None:
+    code = GETTING_STARTED.replace('name="Reader"', 'name="Train-Reader"')
+    source = write(tmp_path, "named.py", code)
+    params = {"root": str(samples_dir()), "device": "cpu"}
+    with pytest.warns(ReaderRenamed, match="pass reader_name='Train_Reader' to your iterator"):
+        graph = import_graph(source, run_file=True, params=params)
+    assert graph.sources()[0].id == "Train_Reader"
 
 
 def test_getting_started_pipeline_from_the_command_line(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import dataclasses
 import keyword
 import os
 import re
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,10 @@ from .literals import ENUM_TYPES
 from .logic_import import LogicImport, LogicRefused
 from .protobuf import Argument, OpRecord, Port, read_pipeline
 from .transfer_import import Transfers, moves_to_gpu, written_devices
+
+
+class ReaderRenamed(UserWarning):
+    """A reader whose ``name=`` is no Python name has another in the graph and its export."""
 
 
 class ImportRefused(AugExplorerError):
@@ -227,6 +232,24 @@ class _Converter:
         self.ids.add(candidate)
         return candidate
 
+    def _reader_id(self, name: str) -> str:
+        """A reader's node id: the ``name=`` the code gave it (its iterators look it up by that
+        name), said where it is no Python name and so changes; "source" where it gave none
+        (DALI's own names begin with "_")."""
+        if not name or name.startswith("_"):
+            return self._fresh_id("source")
+        node_id = self._fresh_id(name, keep_case=True)
+        if node_id != name:
+            warnings.warn(
+                ReaderRenamed(
+                    f"the reader named {name!r} is {node_id!r} in the graph and in a module "
+                    f"exported from it (a node's name is a Python name): pass "
+                    f"reader_name={node_id!r} to your iterator, or rename the node"
+                ),
+                stacklevel=2,
+            )
+        return node_id
+
     def _read(self, port: Port, what: str) -> Ref:
         """What reading `port` reads: through a copy node where the code moved it onto the GPU
         (``.gpu()``; :mod:`.transfer_import`). Inside a conditional the move is not kept (the
@@ -355,8 +378,7 @@ class _Converter:
         self.refs[outputs[0]] = Ref(node.id)
 
     def _coco_reader(self, op: OpRecord, label: str) -> None:
-        named = _plain_name(op.instance)
-        node_id = self._fresh_id(op.instance if named else "source", keep_case=named)
+        node_id = self._reader_id(op.instance)
         try:
             source = coco_source(op, self.catalog, node_id, _constant, self.write_list)
         except CocoRefused as error:
@@ -368,8 +390,7 @@ class _Converter:
     def _reader(self, op: OpRecord, label: str) -> None:
         args = {k: a.value() for k, a in op.args.items()}
         file_root = str(args["file_root"]) if args.get("file_root") else None
-        named = _plain_name(op.instance)
-        node_id = self._fresh_id(op.instance if named else "source", keep_case=named)
+        node_id = self._reader_id(op.instance)
         if file_root and not args.get("file_list") and not args.get("files"):
             kind, path = "folder", file_root
             file_root = None
@@ -467,10 +488,6 @@ def _calls_as_one(ops: list[OpRecord], calls: dict[str, PolicyCall]) -> list[OpR
             inputs = [Port(name) for name in call.inputs()]
             found.append(OpRecord(op.schema, inputs, op.outputs, {}, op.instance))
     return found
-
-
-def _plain_name(name: str) -> bool:
-    return bool(name) and not name.startswith("_") and name.isidentifier()
 
 
 def _constant(info: ArgInfo, arg: Argument) -> Any:
