@@ -25,7 +25,7 @@ from typing import Any
 
 from .catalog.auto_aug import is_auto_aug
 from .plan import Plan, Step
-from .spec import Ref
+from .spec import Clause, Ref
 
 
 @dataclass(frozen=True)
@@ -197,6 +197,20 @@ def _closed(chain: list[Step], readers: Mapping[str, set[str]]) -> list[list[Ste
         if index < len(chain) - 1 and readers.get(step.id, set()) != {chain[index + 1].id}:
             pieces.append([])
     return pieces
+
+
+def in_unpaired_branches(plan: Plan, step: Step) -> bool:
+    """Whether `step` runs in a branch of an ``if``/``elif``/``else`` (or an if/else nested in
+    another) that is not one block: a step reading it runs where it does not (a clause of its
+    condition negated there), and the two are not the sides of one block. The live engine runs
+    such branches node by node, so each must give back its input's type where it ends."""
+    if not step.when or step.id in plan.blocks:
+        return False
+    negated = {Clause(clause.ref, not clause.holds) for clause in step.when}
+    return any(
+        other.inputs[:1] == (Ref(step.id),) and bool(negated & set(other.when))
+        for other in plan.steps
+    )
 
 
 def block_index(blocks: Sequence[Block]) -> Mapping[str, Block]:

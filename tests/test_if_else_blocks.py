@@ -287,3 +287,36 @@ def test_an_else_side_is_checked_against_the_input_it_reads() -> None:
     result = Session(spec, device_id=None).run()
     assert [a.shape for a in result.arrays("halved")] == [(3, 24, 24)] * BATCH
     assert result.arrays("plain")[0].dtype == np.uint8  # the rotated picture, HWC
+
+
+def test_an_elif_chain_that_changes_the_type_says_the_explorer_runs_it_node_by_node() -> None:
+    # `if r < 0.3: cmn(...) elif r < 0.6: cmn(...) else: cmn(...)`: the first branch is read
+    # with the input passing through where it does not run; the fix said the user's valid
+    # code "must end on one type"
+    low, high = Clause(Ref("low")), Clause(Ref("high"))
+    chw = normalized({"output_layout": "CHW"})
+    spec = if_else()
+    nodes = [n for n in spec.nodes if n.id in ("source", "decode", "small")]
+    nodes += [
+        Node("r", "random.uniform", args={"range": [0.0, 1.0]}, seed=5),
+        Node("low", "expression", inputs=(Ref("r"),), args={"expression": "r < 0.3"}),
+        Node("high", "expression", inputs=(Ref("r"),), args={"expression": "r < 0.6"}),
+        Node("first", "crop_mirror_normalize", inputs=(Ref("small"),), args=chw, when=(low,)),
+        Node(
+            "second",
+            "crop_mirror_normalize",
+            inputs=(Ref("first"),),
+            args=chw,
+            when=(Clause(Ref("low"), False), high),
+        ),
+    ]
+    graph = GraphSpec(
+        nodes=tuple(nodes),
+        outputs={"images": Ref("second"), "labels": Ref("source", 1)},
+        batch_size=BATCH,
+    )
+    with pytest.raises(RunError) as failed:
+        Session(graph, device_id=None).run()
+    text = str(failed.value)
+    assert "runs an if/elif/else, or an if/else inside another branch, node by node" in text
+    assert "so does a module exported from this graph" in text

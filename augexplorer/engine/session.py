@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..batch_memory import check_batch_memory
-from ..blocks import Block, samples
+from ..blocks import Block, in_unpaired_branches, samples
 from ..catalog import Catalog, load_catalog
 from ..data import SourceData, bad_files_error, open_source, source_for_path
 from ..devices import GpuNodesOnCpu, default_device_id
@@ -105,6 +105,17 @@ def requested_graph(
     if isinstance(data, (str, os.PathLike)):
         spec = spec.with_data(source_for_path(str(data)))
     return spec
+
+
+# The fix of a type change inside an if/elif/else the explorer runs node by node (an if/else
+# on one value, or a chain under one condition, it runs as DALI does: augexplorer.blocks).
+UNPAIRED_BRANCHES = (
+    "the explorer runs an if/elif/else, or an if/else inside another branch, node by node, so "
+    "each node of it must give back its input's type and number of dimensions where it ends; "
+    "DALI runs the code as written, and so does a module exported from this graph: keep the "
+    "type inside the branches and change it (fn.cast, crop_mirror_normalize) after them, on "
+    "every sample"
+)
 
 
 class Session:
@@ -697,6 +708,8 @@ class Session:
             if files:
                 # not skip_bad: these files passed its header check, so it would keep them
                 fix = "remove or replace these files: they look like images, but DALI cannot decode them"
+        if fix is None and "Divergent data" in message and in_unpaired_branches(self.plan, step):
+            fix = UNPAIRED_BRANCHES
         if fix is None:
             fix = suggest_fix(message, batch_size=self.plan.spec.batch_size)
         error = explained_run_error(step, message, fix=fix, files=files)
