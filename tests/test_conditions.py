@@ -296,4 +296,6 @@ def test_a_branch_that_changes_the_type_says_what_to_do() -> None:
         Session(graph, device_id=None).run()
     text = str(failed.value)
     assert "node 'flip'" in text and "distinct types: float and uint8" in text, text
-    assert "change it (fn.cast) before the condition or after it" in text, text
+    # an if/elif/else, which the explorer runs node by node: it says so, and where to cast
+    assert "runs an if/elif/else, or an if/else inside another branch, node by node" in text
+    assert "keep the type inside the branches and change it (fn.cast" in text, text
