@@ -20,7 +20,6 @@ from augexplorer.engine import RunResult
 
 from .coalesce import running_loop
 from .graph_layout import folded_transforms
-from .timing_chart import TimingChart
 
 NOTE = (
     "Each operator is timed alone on its cached inputs, so the sum is an upper bound on the "
@@ -103,7 +102,7 @@ def chart_html(result: RunResult) -> str:
 
 class TimingView(widgets.VBox):
     def __init__(self) -> None:
-        self.chart = TimingChart()
+        self.chart = widgets.HTML("")
         self.chart.add_class("ax-timing-chart")
         self.note = widgets.HTML(f"{PENDING_STYLE}<span class='ax-muted'>{NOTE}</span>")
         super().__init__([self.chart, self.note])
