@@ -25,7 +25,7 @@ from typing import Any
 
 from .catalog.auto_aug import is_auto_aug
 from .plan import Plan, Step
-from .spec import Clause, Ref
+from .spec import Ref, exclusive
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,7 @@ def _opposite(first: Step, second: Step) -> bool:
     if len(first.when) != 1 or len(second.when) != 1:
         return False
     (mine,), (theirs,) = first.when, second.when
-    return mine.ref == theirs.ref and mine.holds != theirs.holds
+    return theirs == mine.negated()
 
 
 def _reads_side_once(otherwise: Sequence[Step], last: Step, side: set[str]) -> bool:
@@ -206,9 +206,8 @@ def in_unpaired_branches(plan: Plan, step: Step) -> bool:
     such branches node by node, so each must give back its input's type where it ends."""
     if not step.when or step.id in plan.blocks:
         return False
-    negated = {Clause(clause.ref, not clause.holds) for clause in step.when}
     return any(
-        other.inputs[:1] == (Ref(step.id),) and bool(negated & set(other.when))
+        other.inputs[:1] == (Ref(step.id),) and exclusive(step.when, other.when)
         for other in plan.steps
     )
 

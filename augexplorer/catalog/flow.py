@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..spec import AnyNode, Clause, GraphSpec, Node, Ref, Source
+from ..spec import AnyNode, GraphSpec, Node, Ref, Source, exclusive
 from . import Catalog
 from .hints import SHRINKS_RELATIVELY
 from .inputs import DECODED, DECODERS, PASSES_IMAGES, Data, output_of, passed_on, refusal, takes
@@ -76,7 +76,7 @@ def first_read(spec: GraphSpec, node: Node) -> Ref:
 
 def _excludes(node: Node, other: Node) -> bool:
     """Whether `other` never runs where `node` does: one of its clauses negated in `node`'s."""
-    return any(Clause(clause.ref, not clause.holds) in node.when for clause in other.when)
+    return exclusive(other.when, node.when)
 
 
 def _read(spec: GraphSpec, ref: Ref, found: dict[str, Data]) -> Data:

@@ -25,7 +25,7 @@ import importlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..catalog import load_catalog
+from ..catalog import Catalog, load_catalog
 from ..spec import GraphSpec, Node, Source
 from .protobuf import Argument, OpRecord
 
@@ -125,10 +125,8 @@ def unseeded_random_nodes(spec: GraphSpec) -> list[str]:
         if isinstance(node, Source):
             if node.shuffle and node.seed is None and node.kind != "arrays":
                 found.append(node.id)
-        elif isinstance(node, Node) and node.seed is None:
-            info = catalog.get(node.op)
-            if info is not None and info.random:
-                found.append(node.id)
+        elif isinstance(node, Node) and node.seed is None and _draws(catalog, node):
+            found.append(node.id)
     return found
 
 
@@ -139,9 +137,15 @@ def draws_per_sample(spec: GraphSpec) -> bool:
     catalog = load_catalog()
     return any(
         node.probability is not None  # a coin flip folded into the node (`if coin_flip():`)
-        or ((info := catalog.get(node.op)) is not None and info.random)
+        or _draws(catalog, node)
         for node in spec.operators()
     )
+
+
+def _draws(catalog: Catalog, node: Node) -> bool:
+    """Whether `node`'s operator draws at random (the catalog's random operators)."""
+    info = catalog.get(node.op)
+    return info is not None and info.random
 
 
 def draws_differ_message(pipeline_seed: int, nodes: list[str]) -> str:

@@ -19,6 +19,7 @@ from .graph import (
     Ref,
     Source,
     chain,
+    exclusive,
 )
 from .io import FORMAT, VERSION, dumps, from_json, load, loads, save, to_json
 from .schedule import APPLY, BOUNDS, CURVES, Schedule, ScheduleTarget
@@ -50,6 +51,7 @@ __all__ = [
     "Source",
     "chain",
     "dumps",
+    "exclusive",
     "from_json",
     "load",
     "loads",

@@ -17,7 +17,7 @@ import difflib
 import functools
 import hashlib
 import json
-from collections.abc import Callable, Container, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, TypeAlias, TypeVar
 
@@ -188,6 +188,16 @@ class Clause:
 
     def describe(self) -> str:
         return str(self.ref) if self.holds else f"not {self.ref}"
+
+    def negated(self) -> Clause:
+        """The clause that holds exactly where this one does not."""
+        return Clause(self.ref, not self.holds)
+
+
+def exclusive(first: Sequence[Clause], second: Sequence[Clause]) -> bool:
+    """Whether two conditions never hold on one sample: a clause of one is negated in the
+    other (an ``if`` and its ``else``, or ``elif``, branches)."""
+    return any(clause.negated() in second for clause in first)
 
 
 @dataclass(frozen=True)

@@ -89,10 +89,11 @@ class WindowCounter:
     """Counts one window-drawing step's windows, batch by batch; `refs` are the outputs of the
     statistics pipeline it reads."""
 
-    def __init__(self, step: Step, batch_size: int, source: Ref | None = None) -> None:
+    def __init__(self, step: Step, batch_size: int, source: Ref) -> None:
         self.step = step
-        # what the step transformed: for the first step of an else, its block's input
-        self.input = source if source is not None else step.inputs[0]
+        # what the step transformed (Plan.first_input: for the first step of an else, its
+        # block's input)
+        self.input = source
         self.refs: list[Ref] = [self.input]
         if step.op in REDRAWN:
             self.refs.append(Ref(step.id))
@@ -173,7 +174,8 @@ def window_counters(plan: Plan, batch_size: int) -> list[WindowCounter]:
     here could not be fed them)."""
     counters = []
     for step in plan.steps:
-        if step.role != "node" or not step.inputs:
+        source = plan.first_input(step)
+        if step.role != "node" or source is None:
             continue
         if step.op == FROM_OUTPUTS or (
             step.op in REDRAWN
@@ -181,7 +183,7 @@ def window_counters(plan: Plan, batch_size: int) -> list[WindowCounter]:
             and not step.arg_inputs
             and step.device == "cpu"
         ):
-            counters.append(WindowCounter(step, batch_size, plan.first_input(step)))
+            counters.append(WindowCounter(step, batch_size, source))
     return counters
 
 
