@@ -41,6 +41,26 @@ def test_every_package_is_in_the_wheel() -> None:
     assert "augexplorer_widgets" in listed
 
 
+def test_every_data_file_is_in_the_wheel() -> None:
+    """A wheel holds only the data files pyproject's package-data names (include-package-data is
+    off): a new page script or sample photo that no pattern matches is missing from a real
+    install, as the license files it names would be."""
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert setuptools["include-package-data"] is False
+    for package, folder in setuptools["package-dir"].items():
+        patterns = setuptools["package-data"][package]
+        data = [
+            path.relative_to(ROOT / folder)
+            for path in (ROOT / folder).rglob("*")
+            if path.is_file() and path.suffix not in {".py", ".pyc"}
+        ]
+        assert data, folder
+        unlisted = [str(path) for path in data if not any(path.match(p) for p in patterns)]
+        assert not unlisted, f"{folder}: {unlisted} (fix: add a pattern to package-data)"
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert all((ROOT / name).is_file() for name in project["license-files"])
+
+
 def _name(requirement: str) -> str:
     return re.split(r"[<>=!~\[ ;]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
 
