@@ -49,10 +49,13 @@ def test_every_data_file_is_in_the_wheel() -> None:
     assert setuptools["include-package-data"] is False
     for package, folder in setuptools["package-dir"].items():
         patterns = setuptools["package-data"][package]
+        files = [p.relative_to(ROOT / folder) for p in (ROOT / folder).rglob("*") if p.is_file()]
         data = [
-            path.relative_to(ROOT / folder)
-            for path in (ROOT / folder).rglob("*")
-            if path.is_file() and path.suffix not in {".py", ".pyc"}
+            path
+            for path in files
+            if path.suffix != ".py"
+            # caches a run leaves (bytecode, numba's compiled loops), not the package's files
+            and not any(part == "__pycache__" or part.startswith(".") for part in path.parts)
         ]
         assert data, folder
         unlisted = [str(path) for path in data if not any(path.match(p) for p in patterns)]
