@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import html
+from pathlib import Path
 
+import anywidget
 import ipywidgets as widgets
 
 from augexplorer.engine import RunResult
 
 from .coalesce import running_loop
 from .graph_layout import folded_transforms
+
+STATIC = Path(__file__).parent / "static"
 
 NOTE = (
     "Each operator is timed alone on its cached inputs, so the sum is an upper bound on the "
@@ -100,12 +104,23 @@ def chart_html(result: RunResult) -> str:
     return f"<div class='ax-chart'><div class='ax-chart-title'>{title}</div>{''.join(rows)}</div>"
 
 
+class FoldsKept(anywidget.AnyWidget):
+    """Nothing to show: its page module opens again, in each new chart, the transforms' rows a
+    person opened (the chart is new HTML every run, its folds closed)."""
+
+    _esm = (STATIC / "timing_folds.js").read_text(encoding="utf-8")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.layout.display = "contents"  # takes no room in the view
+
+
 class TimingView(widgets.VBox):
     def __init__(self) -> None:
         self.chart = widgets.HTML("")
         self.chart.add_class("ax-timing-chart")
         self.note = widgets.HTML(f"{PENDING_STYLE}<span class='ax-muted'>{NOTE}</span>")
-        super().__init__([self.chart, self.note])
+        super().__init__([self.chart, self.note, FoldsKept()])
         self.add_class("ax-timing")
         self.drawn_for: RunResult | None = None  # the run the chart shows
         self.pending = False  # a newer run than `drawn_for` is shown elsewhere
