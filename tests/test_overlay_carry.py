@@ -6,20 +6,22 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import ImageChops
 
 from augexplorer.annotations.carry import carry, carry_through, why_not_carried
-from augexplorer.annotations.drawable import overlay_states
+from augexplorer.annotations.drawable import carry_all, overlay_states
 from augexplorer.annotations.tracks import image_chain
 from augexplorer.catalog import Catalog
 from augexplorer.engine import Session
+from augexplorer.port.door import port_file
 from augexplorer.presets import PRESETS, preset, preset_on
 from augexplorer.render import render_node
 from augexplorer.render.grid import grid
-from augexplorer.spec import GraphSpec, Node, Ref, Source
+from augexplorer.spec import GraphSpec, Node, Probability, Ref, Source
 
 READS_ALL = ("boxes", "names", "polygons", "keypoints")  # the panel's COCO source, no masks
 
@@ -155,12 +157,67 @@ def test_a_step_with_no_companion_says_why_and_offers_no_fix(catalog: Catalog) -
         carry_through(waved, "wave", ["keypoints"])
 
 
-def test_a_step_that_runs_on_some_samples_is_not_carried() -> None:
+def test_a_step_that_runs_on_some_samples_carries_under_its_condition_what_it_can() -> None:
+    """RandAugment's rotate runs with a probability and keeps its canvas size, so bbox_rotate
+    would drop boxes and their labels: two outputs, which no node under a condition gives. The
+    points and polygons (one coord_transform each) come along under the rotate's coin."""
     spec = preset_on("randaugment", panel_coco())
     assert drawable(spec, "resize") == set(READS_ALL)
     reason = why_not_carried(spec, "rotate", ["boxes"])
-    assert reason is not None and "probability" in reason
-    assert drawable(spec, "rotate") == set()
+    assert reason is not None and "probability" in reason and "several outputs" in reason
+    assert drawable(spec, "rotate") == {"polygons", "keypoints"}
+    rotate = spec.node("rotate")
+    assert isinstance(rotate, Node) and rotate.probability is None
+    (clause,) = rotate.when
+    moved = [n for n in spec.operators() if n.op == "coord_transform" and n.when]
+    assert moved and all(n.when == rotate.when for n in moved)
+    coin = spec.node(clause.ref.node)
+    assert isinstance(coin, Node) and coin.op == "random.coin_flip"
+
+
+def test_an_apply_probability_given_after_the_wiring_leaves_the_boxes_behind() -> None:
+    """bb_flip was wired to run on every sample; a flip given probability 0.5 then runs on some:
+    the boxes flipped where the image did not are no longer its, and are not drawn."""
+    spec = uncarried_ssd()
+    flip = spec.node("flip")
+    assert isinstance(flip, Node)
+    halved = spec.replace_node(dataclasses.replace(flip, probability=Probability(0.5)))
+    assert drawable(spec, "normalize") == {"boxes", "names"}
+    assert drawable(halved, "normalize") == set()
+    states = overlay_states(halved, "normalize")
+    assert states is not None
+    reason = states["boxes"].reason or ""
+    assert "not flipped by 'flip'" in reason, reason
+
+
+def test_carrying_through_a_step_with_a_probability_shares_its_coin() -> None:
+    """The carry gives the flip's apply probability a coin node of the same probability and
+    seed (the images are those of the graph before) and runs bb_flip, which the flip had, and
+    the new companions under it: every sample's boxes are flipped where its image is."""
+    spec = uncarried_ssd()
+    flip = spec.node("flip")
+    assert isinstance(flip, Node)
+    halved = spec.replace_node(dataclasses.replace(flip, probability=Probability(0.5)))
+    carried = carry_all(halved)
+    assert drawable(carried, "normalize") == set(READS_ALL)
+    assert [n.op for n in carried.operators()].count("bb_flip") == 1  # the one it had
+    before = Session(halved, batch_size=8).run()
+    after = Session(carried, batch_size=8).run()
+    for old, new in zip(before.arrays("flip"), after.arrays("flip"), strict=True):
+        np.testing.assert_array_equal(old, new)  # the same draws
+    images, unflipped = after.arrays("flip"), after.arrays("crop")
+    boxes, unmoved = after.arrays("bb_flip"), after.arrays(Ref("box_crop", 2))
+    flipped = 0
+    for image, plain, moved, kept in zip(images, unflipped, boxes, unmoved, strict=True):
+        mirrored = not np.array_equal(image, plain)
+        if mirrored:
+            np.testing.assert_array_equal(image, plain[:, ::-1])
+            mirror = np.stack([1 - kept[:, 2], kept[:, 1], 1 - kept[:, 0], kept[:, 3]], axis=1)
+            np.testing.assert_allclose(moved, mirror, atol=1e-6)
+        else:
+            np.testing.assert_array_equal(moved, kept)
+        flipped += mirrored
+    assert 0 < flipped < 8  # some samples of each
 
 
 # What each preset draws at its last node on the panel's COCO source: every kind it reads that
@@ -173,7 +230,8 @@ EXPECTED = {
     "auto_augment_imagenet": set(),
     "trivial_augment_wide": set(),
     "dali_rand_augment": set(),
-    "randaugment": set(),  # its steps run with a probability
+    # boxes stay behind its rotate (keep_size: bbox_rotate would give boxes and labels)
+    "randaugment": {"polygons", "keypoints"},
     "random_affine": set(READS_ALL),  # warp_affine forward: coord_transform follows it
     "ssd_detection": set(READS_ALL),
     "segmentation": {"masks"},  # its masks follow; a fixed crop leaves boxes and points behind
@@ -208,3 +266,43 @@ def test_annotated_presets_on_their_own_source_draw_what_they_read(name: str) ->
     result = Session(spec, batch_size=2).run()
     assert result.overlay_states(final) == overlay_states(spec, final)
     assert dataclasses.replace(source).reads_coco
+
+
+def test_a_ported_detection_pipeline_carries_its_boxes_through_steps_with_a_probability(
+    tmp_path: Path,
+) -> None:
+    """The albumentations route to boxes: a Compose with bbox_params is ported (its boxes said
+    not ported) and opened on COCO data; the overlay's carry moves the boxes through its
+    Affine(p=0.5) and HorizontalFlip(p=0.5) under their own coins, where it refused before."""
+    path = tmp_path / "detection.py"
+    path.write_text(
+        "import albumentations as A\n"
+        "train = A.Compose([\n"
+        "    A.Affine(scale=(0.9, 1.1), rotate=(-10, 10), p=0.5),\n"
+        "    A.HorizontalFlip(p=0.5),\n"
+        "], bbox_params=A.BboxParams(format='coco', label_fields=['labels']))\n"
+    )
+    spec = port_file(path).spec.with_source(panel_coco())
+    final = next(iter(spec.outputs.values())).node
+    assert drawable(spec, "decode") == set(READS_ALL)
+    assert drawable(spec, final) == set()
+    # the port names its affine "matrix", the name the boxes' wiring gave its own input
+    assert "matrix" in spec.ids()
+    carried = carry_all(spec)
+    assert drawable(carried, final) == set(READS_ALL)
+    before = Session(spec, batch_size=8).run()
+    result = Session(carried, batch_size=8).run()
+    for old, new in zip(before.arrays(final), result.arrays(final), strict=True):
+        np.testing.assert_array_equal(old, new)  # the same draws
+    warp = carried.node("warp")
+    assert isinstance(warp, Node)
+    (clause,) = warp.when
+    coins = [bool(np.asarray(c).reshape(-1)[0]) for c in result.arrays(clause.ref)]
+    assert 0 < sum(coins) < 8
+    moved_boxes = carried.node("warp_boxes")
+    assert isinstance(moved_boxes, Node)
+    boxes, read = result.arrays("warp_boxes"), result.arrays(moved_boxes.inputs[0])
+    images, decoded = result.arrays("warp"), result.arrays("decode")
+    for coin, moved, kept, image, plain in zip(coins, boxes, read, images, decoded, strict=True):
+        assert np.array_equal(moved, kept) == (not coin)
+        assert (image.shape == plain.shape and np.array_equal(image, plain)) == (not coin)

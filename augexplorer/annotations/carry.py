@@ -8,6 +8,11 @@ operator, reading its own draws (its coin, its angle, its crop window), and :fun
 for every operator on the way to a node (:func:`.drawable.carry_all` for every kind a source
 reads). :func:`why_not_carried` says when DALI has no companion
 to add, in words a user can act on.
+
+An image operator that runs only on some samples (an apply probability, a condition) has its
+companions run under the same condition: an apply probability becomes a coin node that the
+operator and its companions read (the same probability and seed: the images draw as before),
+and companions it already had are put under it too.
 """
 
 from __future__ import annotations
@@ -15,9 +20,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable
 
-from ..spec import ArgValue, GraphSpec, Node, Random
+from ..spec import ArgValue, Clause, GraphSpec, Node, Random, Ref
+from ..spec.graph import pinned_seeds
 from .geometry import NO_SAFE_FORM, cmn_crops
-from .tracks import tracks_at
+from .tracks import Tracks, tracks_at
 from .wiring import (
     BOX_CROP,
     POINT_KINDS,
@@ -55,10 +61,12 @@ def why_not_carried(spec: GraphSpec, image_id: str, kinds: Iterable[str]) -> str
     if before is None:
         return "its images come from no annotated source"
     if image.probability is not None or image.when:
-        # its companions would move the annotations also where it did not run
-        return (
-            "it runs only on some samples (a probability or a condition); its companions would not"
-        )
+        several = _several_outputs(spec, image, kinds, before)
+        if several is not None:
+            return (
+                f"it runs only on some samples (a probability or a condition), and its "
+                f"companion {several} gives several outputs, which cannot run under a condition"
+            )
     op = image.op
     # every companion but bbox_rotate moves coordinates in ratio to the image size
     placed = [k for k in kinds if k in POINT_KINDS or (k == "boxes" and op != "rotate")]
@@ -91,6 +99,15 @@ def carry_through(spec: GraphSpec, image_id: str, kinds: Iterable[str]) -> Graph
         raise ValueError(f"cannot carry {', '.join(wanted)} through {image_id!r}: {why}")
     image = spec.node(image_id)
     assert isinstance(image, Node)
+    if image.probability is not None or image.when:
+        spec = _shared_condition(spec, image)
+        image = spec.node(image_id)
+        assert isinstance(image, Node)
+        # the companions it had carry their kinds, under its condition now
+        now = tracks_at(spec, image_id)
+        wanted = [kind for kind in wanted if now and kind in now.left.get(image_id, ())]
+        if not wanted:
+            return spec
     before = tracks_at(spec, image.inputs[0].node)
     assert before is not None
     for kind in list(wanted):
@@ -98,7 +115,7 @@ def carry_through(spec: GraphSpec, image_id: str, kinds: Iterable[str]) -> Graph
     refs = {kind: ref for kind, ref in before.refs.items() if kind in wanted}
     wiring = _Wiring(spec, image.inputs[0].node, image, dataclasses.replace(before, refs=refs))
     _CARRIERS[image.op](wiring)
-    carried = wiring.finish_in_place()
+    carried = _under(wiring.finish_in_place(), _made_from(wiring, before), image.when)
     after = tracks_at(carried, image_id)
     still = [k for k in (after.left.get(image_id, ()) if after else ()) if k in wanted]
     if still:  # a companion the wiring could not add: say so rather than add half of it
@@ -127,6 +144,82 @@ def carry(spec: GraphSpec, node_id: str, kinds: Iterable[str]) -> GraphSpec:
             return spec
         spec = carry_through(spec, *first)
     raise ValueError(f"{', '.join(wanted)} are left behind by more than {MAX_CARRIES} nodes")
+
+
+def _several_outputs(
+    spec: GraphSpec, image: Node, kinds: Iterable[str], before: Tracks
+) -> str | None:
+    """The companion, named, that `image` has or would be given and that gives several
+    outputs (a node under a condition gives one: its first input passes through elsewhere)."""
+    stripped = spec.replace_node(dataclasses.replace(image, probability=None, when=()))
+    tracks = tracks_at(stripped, image.id)
+    for node_id in tracks.companions.get(image.id, ()) if tracks else ():
+        node = spec.node(node_id)
+        if isinstance(node, Node) and _outputs(node) > 1:
+            return f"{node_id!r} ({node.op})"
+    if image.op in ("slice", "decoders.image_slice"):
+        return "random_bbox_crop"
+    wanted = {*kinds, *(along for kind in kinds for along in _ALONG.get(kind, ()))}
+    keep_size = bool(image.args.get("keep_size", False))  # where boxes are dropped, labels too
+    if image.op == "rotate" and "boxes" in wanted and before.get("labels") and keep_size:
+        return "bbox_rotate (boxes and labels)"
+    return None
+
+
+def _outputs(node: Node) -> int:
+    """How many outputs a companion gives: bbox_rotate its labels too where it reads them,
+    random_bbox_crop a window and the boxes in it."""
+    if node.op == "bbox_rotate":
+        return len(node.inputs)
+    return 4 if node.op == BOX_CROP else 1
+
+
+def _shared_condition(spec: GraphSpec, image: Node) -> GraphSpec:
+    """`spec` with `image`'s condition one its companions can share: an apply probability
+    becomes a coin node read as the condition (its probability and seed, so the same draws),
+    and the companions `image` had run under that condition too."""
+    stripped = spec.replace_node(dataclasses.replace(image, probability=None, when=()))
+    tracks = tracks_at(stripped, image.id)
+    had = tracks.companions.get(image.id, ()) if tracks else ()
+    when = image.when
+    probability = pinned_seeds(image, spec.seed).probability
+    if probability is not None:
+        coin = Node(
+            spec.unique_id(f"{image.id}_coin"),
+            "random.coin_flip",
+            args={"probability": float(probability.p), "dtype": "BOOL"},
+            seed=probability.seed,
+        )
+        index = spec.ids().index(image.id)
+        nodes = [*spec.nodes[:index], coin, *spec.nodes[index:]]
+        spec = dataclasses.replace(spec, nodes=tuple(nodes))
+        when = (Clause(Ref(coin.id)),)
+    spec = spec.replace_node(dataclasses.replace(image, probability=None, when=when))
+    return _under(spec, set(had), when)
+
+
+def _made_from(wiring: _Wiring, tracks: Tracks) -> set[str]:
+    """The companions the wiring added that move annotations: each reads, as its first input,
+    the annotations (or masks cast for it) or another such companion's output."""
+    annotations = set(tracks.refs.values())
+    annotations |= {Ref(n.id) for n in wiring.before if n.inputs[:1] and n.inputs[0] in annotations}
+    moving: set[str] = set()
+    for node in wiring.after:
+        if node.inputs[:1] and (node.inputs[0] in annotations or node.inputs[0].node in moving):
+            moving.add(node.id)
+    return moving
+
+
+def _under(spec: GraphSpec, node_ids: set[str], when: tuple[Clause, ...]) -> GraphSpec:
+    """`spec` with nodes `node_ids` under condition `when`: elsewhere their first input, the
+    annotations as they were, passes through, as the image does."""
+    if not when:
+        return spec
+    for node_id in node_ids:
+        node = spec.node(node_id)
+        assert isinstance(node, Node)
+        spec = spec.replace_node(dataclasses.replace(node, probability=None, when=when))
+    return spec
 
 
 def _carry_flip(w: _Wiring) -> None:

@@ -14,8 +14,11 @@ The shared node may be some steps away: a ``coord_transform`` whose matrix is ma
 image's angle, or from ``random_bbox_crop``'s anchor, moves with that image node; and a track may
 pass several such nodes for one image node (``segmentation.select_masks`` then
 ``coord_transform``). A ``cast`` of the masks (DALI resizes and rotates no int32) carries them
-unchanged. An image node that moves pixels with no companion for some track is named in
-:attr:`Tracks.mismatched`: its annotations no longer match from there on.
+unchanged. A companion runs under the image node's own condition (none, or the same clauses):
+one that runs where the image node does not (a flip given an apply probability after its
+``bb_flip`` was wired) moves the annotations of images that did not move, and is none. An image
+node that moves pixels with no companion for some track is named in :attr:`Tracks.mismatched`:
+its annotations no longer match from there on.
 """
 
 from __future__ import annotations
@@ -194,6 +197,7 @@ def _companion(
     shared = {ref for ref in _all_refs(image) if ref.node != track.node and ref != image.inputs[0]}
     stop = set(chain) | {track.node}
     image_draws = _upstream(spec, image, stop, derived)
+    readers = [node for node in readers if same_condition(image, node)]
     for node in readers:
         position = node.inputs.index(track)
         out = _OUTPUT_AT.get((node.op, position), 0 if position == 0 else None)
@@ -216,6 +220,14 @@ def _companion(
         ):
             return Ref(node.id)
     return None
+
+
+def same_condition(image: Node, node: Node) -> bool:
+    """Whether `node` runs on exactly the samples `image` runs on: neither has an apply
+    probability (each would flip a coin of its own) and their clauses are the same."""
+    return (
+        image.probability is None and node.probability is None and set(image.when) == set(node.when)
+    )
 
 
 def _upstream(spec: GraphSpec, node: Node, stop: set[str], derived: set[str]) -> set[str]:

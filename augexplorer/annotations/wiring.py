@@ -40,6 +40,8 @@ from typing import Any
 from ..catalog import Catalog
 from ..catalog.flow import Placement, place
 from ..expressions.nodes import constant, expression
+from ..expressions.rename import renamed
+from ..expressions.syntax import MATH, parse
 from ..lowering import random_call
 from ..spec import AnyNode, ArgValue, GraphSpec, Node, Random, Ref
 from .geometry import NO_SAFE_FORM, PLACED_KINDS, moves_pixels
@@ -265,6 +267,16 @@ class _Wiring:
                 self.move(kind, self.add(moved))
 
     def expression(self, suffix: str, text: str, *inputs: Ref) -> Ref:
+        """An expression node of `text`, whose names stand for `inputs` in order. A name that
+        is another node of the graph (a user's node called ``matrix``) would read as that node:
+        it becomes the name of the node it reads, or a free one."""
+        renames: dict[str, str] = {}
+        for name, ref in zip(parse(text).names, inputs, strict=True):
+            if name in self._taken and ref.node != name:
+                plain = ref.output == 0 and ref.node.isidentifier() and ref.node != MATH
+                renames[name] = ref.node if plain else self.fresh(f"{name}_in")
+        if renames:
+            text = renamed(text, renames)
         return self.add(expression(self.name(suffix), text, inputs))
 
     def transform(self, suffix: str, op: str, args: dict[str, ArgValue], *inputs: Ref) -> Ref:
@@ -463,10 +475,12 @@ def _rotate(w: _Wiring) -> None:
         }
         if "size" in w.node.args:  # the output canvas rotate was given
             args["size"] = w.node.args["size"]
-        inputs = (boxes, labels) if labels is not None else (boxes,)
+        # boxes are dropped (and their labels with them) only where the canvas keeps its size
+        dropping = labels is not None and keep_size
+        inputs = (boxes, labels) if labels is not None and keep_size else (boxes,)
         rotated = w.add(Node(w.name("boxes"), "bbox_rotate", inputs, args))
         w.move("boxes", rotated)
-        if labels is not None:
+        if dropping:
             w.move("labels", Ref(rotated.node, 1))
     if w.has_points and isinstance(angle, Ref) and w.needs_ratio("coord_transform"):
         # ratio -> pixels about the centre, turned as rotate turns them (its angle is

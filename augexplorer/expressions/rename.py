@@ -46,10 +46,10 @@ def follow_inputs(
         renames[name] = target.node
     if not renames:
         return args
-    return {**args, TEXT: _renamed(text.strip(), renames)}
+    return {**args, TEXT: renamed(text.strip(), renames)}
 
 
-def _renamed(text: str, renames: Mapping[str, str]) -> str:
+def renamed(text: str, renames: Mapping[str, str]) -> str:
     """`text` with the names in `renames` replaced where they stand, nothing else touched."""
     lines = text.split("\n")
     spots = [
