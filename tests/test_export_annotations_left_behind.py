@@ -7,6 +7,7 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 from augexplorer_widgets import Explorer
 from test_widgets_panel import browser_update
@@ -16,7 +17,7 @@ from augexplorer.annotations.drawable import carry_all
 from augexplorer.catalog import Catalog
 from augexplorer.export import export, generate
 from augexplorer.export.annotations_note import AnnotationsLeftBehind, left_behind
-from augexplorer.spec import GraphSpec
+from augexplorer.spec import GraphSpec, Ref
 
 
 def rotated() -> GraphSpec:
@@ -76,3 +77,63 @@ def test_the_images_need_not_be_the_first_output() -> None:
     assert next(iter(reordered)) != "images"
     moved = GraphSpec(spec.nodes, reordered, batch_size=spec.batch_size, seed=spec.seed)
     assert left_behind(moved) == ["boxes no longer match the images after 'rot' (rotate)"]
+
+
+def wired() -> GraphSpec:
+    """A COCO graph with a flip and a rotate added as the panel adds them: each with companions
+    that read its coin and its angle."""
+    from augexplorer import Source, chain
+    from augexplorer.annotations.wiring import add_operator
+    from augexplorer.catalog import load_catalog
+
+    catalog = load_catalog()
+    spec = chain(
+        Source("source", "coco", reader_args={"ltrb": True, "ratio": True}, keypoints=True),
+        ("decode", "decoders.image", {"output_type": "RGB"}),
+        ("resize", "resize", {"resize_x": 256.0, "resize_y": 256.0}),
+        batch_size=8,
+    )
+    spec = add_operator(spec, catalog, "flip", "resize").spec
+    return add_operator(spec, catalog, "rotate", "flip").spec
+
+
+def test_an_edit_of_a_wired_operators_geometry_leaves_its_annotations_behind(
+    tmp_path: Path,
+) -> None:
+    """The companions were made for the flip and the angle as they were: a flip made vertical
+    and a rotate given a draw of its own move the images only. The overlay and the export say
+    so (both said the boxes matched), and the carry puts companions that follow in their place,
+    the images drawn as before."""
+    from augexplorer.annotations.drawable import overlay_states
+    from augexplorer.engine import Session
+
+    spec = wired()
+    assert left_behind(spec) == []
+    flip, rotate = spec.node("flip"), spec.node("rotate")
+    assert isinstance(flip, Node) and isinstance(rotate, Node)
+    session = Session(spec, batch_size=8)
+    session.run()
+    result = session.set_arg("flip", "vertical", 1)
+    states = result.overlay_states("flip")
+    assert (
+        states is not None and states["boxes"].reason == "boxes are not flipped by 'flip': add them"
+    )
+    result = session.set_arg("rotate", "angle", Random.uniform(-45, 45))
+    edited = session.spec
+    with pytest.warns(AnnotationsLeftBehind, match="after 'flip'"):
+        export(edited, tmp_path / "edited.py")
+    carried = carry_all(edited)
+    assert left_behind(carried) == []
+    assert all(
+        s.drawable
+        for k, s in (overlay_states(carried, "rotate") or {}).items()
+        if k in ("boxes", "keypoints")
+    )
+    boxes_flip = [n for n in carried.operators() if n.op == "bb_flip"]
+    assert len(boxes_flip) == 1 and boxes_flip[0].args["vertical"] == 1
+    angle = carried.node("rotate").args["angle"]  # type: ignore[union-attr]
+    turned = [n for n in carried.operators() if n.op == "bbox_rotate"]
+    assert isinstance(angle, Ref) and len(turned) == 1 and turned[0].args["angle"] == angle
+    after = Session(carried, batch_size=8).run()
+    for old, new in zip(result.arrays("rotate"), after.arrays("rotate"), strict=True):
+        np.testing.assert_array_equal(old, new)  # the same angles drawn

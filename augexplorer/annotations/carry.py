@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from ..spec import ArgValue, Clause, GraphSpec, Node, Random, Ref
 from ..spec.graph import pinned_seeds
 from .geometry import NO_SAFE_FORM, cmn_crops
-from .tracks import Tracks, tracks_at
+from .tracks import Tracks, image_chain, tracks_at
 from .wiring import (
     BOX_CROP,
     POINT_KINDS,
@@ -108,6 +108,9 @@ def carry_through(spec: GraphSpec, image_id: str, kinds: Iterable[str]) -> Graph
         wanted = [kind for kind in wanted if now and kind in now.left.get(image_id, ())]
         if not wanted:
             return spec
+    # companions wired before an edit of the image's geometry move the annotations as they did:
+    # they go, and the wiring adds ones that follow (left, the new ones would read theirs)
+    spec = _dropped(spec, _stale(spec, image_id), image_chain(spec, image_id))
     before = tracks_at(spec, image.inputs[0].node)
     assert before is not None
     for kind in list(wanted):
@@ -144,6 +147,47 @@ def carry(spec: GraphSpec, node_id: str, kinds: Iterable[str]) -> GraphSpec:
             return spec
         spec = carry_through(spec, *first)
     raise ValueError(f"{', '.join(wanted)} are left behind by more than {MAX_CARRIES} nodes")
+
+
+def _stale(spec: GraphSpec, image_id: str) -> list[str]:
+    """The companions wired to `image_id` that no longer follow its geometry (an argument edited
+    since: :func:`.tracks.follows`)."""
+    wired, following = tracks_at(spec, image_id, agreeing=False), tracks_at(spec, image_id)
+    if wired is None or following is None:
+        return []
+    kept = set(following.companions.get(image_id, ()))
+    return [node for node in wired.companions.get(image_id, ()) if node not in kept]
+
+
+def _dropped(spec: GraphSpec, node_ids: Iterable[str], keep: Iterable[str]) -> GraphSpec:
+    """`spec` without the companions `node_ids`: what read one of their outputs reads the input
+    at that position (the annotations as they came in), and the nodes only they read (their
+    matrices, their sizes) go with them; the image chain `keep` and the sources stay."""
+    kept = set(keep)
+    gone: set[str] = set()
+    for node_id in node_ids:
+        node = spec.node(node_id)
+        assert isinstance(node, Node)
+
+        def back(ref: Ref, node: Node = node) -> Ref:
+            at = ref.output
+            return node.inputs[at] if ref.node == node.id and at < len(node.inputs) else ref
+
+        nodes = [n.map_refs(back) if isinstance(n, Node) else n for n in spec.nodes]
+        outputs = {name: back(ref) for name, ref in spec.outputs.items()}
+        spec = dataclasses.replace(
+            spec, nodes=tuple(n for n in nodes if n.id != node_id), outputs=outputs
+        )
+        gone |= {ref.node for ref in node.reads()}
+    while True:
+        read = {ref.node for n in spec.operators() for ref in n.reads()}
+        read |= {ref.node for ref in spec.outputs.values()}
+        read |= {target.node for target in spec.schedules}
+        unread = [n for n in spec.operators() if n.id in gone - kept - read]
+        if not unread:
+            return spec
+        gone |= {ref.node for n in unread for ref in n.reads()}
+        spec = dataclasses.replace(spec, nodes=tuple(n for n in spec.nodes if n not in unread))
 
 
 def _several_outputs(

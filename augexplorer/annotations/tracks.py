@@ -18,14 +18,16 @@ unchanged. A companion runs under the image node's own condition (none, or the s
 one that runs where the image node does not (a flip given an apply probability after its
 ``bb_flip`` was wired) moves the annotations of images that did not move, and is none. An image
 node that moves pixels with no companion for some track is named in :attr:`Tracks.mismatched`:
-its annotations no longer match from there on.
+its annotations no longer match from there on. A companion also moves them by the image node's
+own geometry (:func:`follows`): a flip made vertical, or a rotate given an angle of its own,
+after its companions were wired leaves them behind, where they flip or turn as before.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..spec import GraphSpec, Node, Ref, Source
+from ..spec import ArgValue, GraphSpec, Node, Random, Ref, Source
 from .geometry import PLACED_KINDS, SCALES_ONLY, cmn_crops, moves_pixels
 
 TRACK_KINDS = (
@@ -106,9 +108,10 @@ def image_chain(spec: GraphSpec, node_id: str) -> list[str]:
     return list(reversed(chain))
 
 
-def tracks_at(spec: GraphSpec, node_id: str) -> Tracks | None:
+def tracks_at(spec: GraphSpec, node_id: str, *, agreeing: bool = True) -> Tracks | None:
     """The annotation outputs that belong with `node_id`'s images; None when its images come
-    from no annotated source."""
+    from no annotated source. Without `agreeing`, a companion that no longer follows its image
+    node's geometry (:func:`follows`) is taken as one, as it was wired."""
     chain = image_chain(spec, node_id)
     if not chain:
         return None
@@ -133,14 +136,16 @@ def tracks_at(spec: GraphSpec, node_id: str) -> Tracks | None:
         moved: list[str] = []
         stayed: list[str] = []
         for kind, ref in list(refs.items()):
-            found = _companion(spec, image, ref, kind, order, chain, derived)
+            found = _companion(spec, image, ref, kind, order, chain, derived, agreeing)
             steps = 0
             while found is not None and found != refs[kind] and steps < MAX_STEPS:
                 refs[kind] = found
                 if found.node not in moved:
                     moved.append(found.node)
                 steps += 1
-                found = _companion(spec, image, found, kind, order, chain, derived, loose=False)
+                found = _companion(
+                    spec, image, found, kind, order, chain, derived, agreeing, loose=False
+                )
             if steps == 0:
                 stayed.append(kind)
         if moved:
@@ -187,6 +192,7 @@ def _companion(
     order: dict[str, int],
     chain: list[str],
     derived: set[str],
+    agreeing: bool = True,
     *,
     loose: bool = True,
 ) -> Ref | None:
@@ -197,7 +203,12 @@ def _companion(
     shared = {ref for ref in _all_refs(image) if ref.node != track.node and ref != image.inputs[0]}
     stop = set(chain) | {track.node}
     image_draws = _upstream(spec, image, stop, derived)
-    readers = [node for node in readers if same_condition(image, node)]
+    readers = [
+        node
+        for node in readers
+        if same_condition(image, node)
+        and (not agreeing or follows(image, node, _upstream(spec, node, stop, derived)))
+    ]
     for node in readers:
         position = node.inputs.index(track)
         out = _OUTPUT_AT.get((node.op, position), 0 if position == 0 else None)
@@ -220,6 +231,58 @@ def _companion(
         ):
             return Ref(node.id)
     return None
+
+
+# An image operator's arguments that place its pixels, with their defaults; a companion that
+# holds one under its own name holds the same value (coord_flip's flip_x is flip's horizontal).
+GEOMETRY: dict[str, dict[str, ArgValue]] = {
+    "flip": {"horizontal": 1, "vertical": 0},
+    "crop_mirror_normalize": {"mirror": 0},
+    "rotate": {"angle": None, "keep_size": False, "size": None},
+    "warp_affine": {"matrix": None, "size": None, "inverse_map": True},
+    "paste": {"ratio": None, "paste_x": 0.5, "paste_y": 0.5},
+}
+_COMPANION_ARGS: dict[str, dict[str, ArgValue]] = {
+    "bb_flip": {"horizontal": 1, "vertical": 0},
+    "coord_flip": {"flip_x": 1, "flip_y": 0},
+    "flip": {"horizontal": 1, "vertical": 0},
+    "bbox_rotate": {"angle": None, "keep_size": False, "size": None},
+    "rotate": {"angle": None, "keep_size": False, "size": None},
+    "warp_affine": {"matrix": None, "size": None, "inverse_map": True},
+    "bbox_paste": {"ratio": None, "paste_x": 0.5, "paste_y": 0.5},
+    "paste": {"ratio": None, "paste_x": 0.5, "paste_y": 0.5},
+}
+_NAMED = {
+    ("coord_flip", "horizontal"): "flip_x",
+    ("coord_flip", "vertical"): "flip_y",
+    ("coord_flip", "mirror"): "flip_x",
+    ("bb_flip", "mirror"): "horizontal",
+    ("flip", "mirror"): "horizontal",
+}
+
+
+def follows(image: Node, node: Node, upstream: set[str]) -> bool:
+    """Whether companion `node` moves annotations by `image`'s own geometry: each argument of
+    :data:`GEOMETRY` that is an output (a coin, an angle, a matrix) is read by `node`, directly
+    or through what it reads (`upstream`); one that is a number is the number `node` holds under
+    its name; a draw of the image's own (not a node) is one nothing else reads. A
+    ``coord_transform`` follows a ``warp_affine`` only whose matrix maps points forward."""
+    reads = upstream | {ref.node for ref in _all_refs(node)}
+    own = _COMPANION_ARGS.get(node.op, {})
+    for arg, default in GEOMETRY.get(image.op, {}).items():
+        value = image.args.get(arg, default)
+        if isinstance(value, Random):
+            return False
+        if isinstance(value, Ref):
+            if value.node not in reads:
+                return False
+            continue
+        if arg == "inverse_map" and node.op == "coord_transform" and value is not False:
+            return False
+        name = _NAMED.get((node.op, arg), arg)
+        if name in own and node.args.get(name, own[name]) != value:
+            return False
+    return True
 
 
 def same_condition(image: Node, node: Node) -> bool:

@@ -44,6 +44,7 @@ from ..expressions.rename import renamed
 from ..expressions.syntax import MATH, parse
 from ..lowering import random_call
 from ..spec import AnyNode, ArgValue, GraphSpec, Node, Random, Ref
+from ..spec.graph import pinned_seeds
 from .geometry import NO_SAFE_FORM, PLACED_KINDS, moves_pixels
 from .tracks import Tracks, tracks_at
 
@@ -203,7 +204,7 @@ class _Wiring:
             return value
         node_id = self.name(suffix)
         if isinstance(value, Random):
-            seed = value.seed or _seed(self.spec, node_id)
+            seed = value.seed or self._own_seed(value) or _seed(self.spec, node_id)
             node = _random_node(node_id, value, seed, dtype)
             if node is None:  # no DALI operator draws it alone: bind the same draw to each
                 self._taken.discard(node_id)
@@ -214,6 +215,16 @@ class _Wiring:
             node = constant(node_id, values, dtype, shape=shape)
         self.before.append(node)
         return Ref(node_id)
+
+    def _own_seed(self, value: Random) -> int | None:
+        """The seed the operator's argument holding draw `value` draws with (its graph's rule):
+        the shared node draws what the operator drew, so a carry leaves its images as they were."""
+        pinned = pinned_seeds(self.node, self.spec.seed).args
+        for name, held in self.node.args.items():
+            drawn = pinned.get(name)
+            if held is value and isinstance(drawn, Random):
+                return drawn.seed
+        return None
 
     def add(self, node: Node) -> Ref:
         self.after.append(node)

@@ -28,7 +28,11 @@ def left_behind(spec: GraphSpec) -> list[str]:
         tracks = tracks_at(spec, output.node)
         if tracks is None:
             continue
-        given = {kind for kind, ref in tracks.refs.items() if ref in outputs}
+        # an output the tracks hold, or one named by its kind: annotations moved by companions
+        # that no longer follow their image node are off the tracks, and still go to training
+        given = {
+            kind for kind, ref in tracks.refs.items() if ref in outputs or kind in spec.outputs
+        }
         for image, kinds in tracks.left.items():
             stale = [kind for kind in kinds if kind in given]
             if not stale:
