@@ -47,3 +47,19 @@ def test_graph_without_annotations_draws_nothing_extra(tmp_path: Path) -> None:
     drawn = np.asarray(render_node(result, cell=120))
     clean = np.asarray(render_node(result, cell=120, annotations=False))
     assert np.array_equal(drawn, clean)
+
+
+def test_captions_name_the_boxes_a_node_holds() -> None:
+    """The SSD crop keeps some of a photo's boxes: a tile after it is captioned with the boxes
+    it shows ("galaxy"), not those the reader gave ("galaxy x3")."""
+    from augexplorer import Session
+
+    result = Session("ssd_detection", batch_size=8).run()
+    read = result.captions()
+    assert result.captions(node_id="decode") == read
+    cropped = result.captions(node_id="normalize")
+    held = result.annotations("normalize")
+    assert held is not None
+    source = result.sources[result.plan.spec.sources()[0].id]
+    assert cropped == [source.box_caption([int(x) for x in s.labels]) for s in held]
+    assert cropped != read  # a crop in this batch dropped boxes

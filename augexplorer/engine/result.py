@@ -194,11 +194,20 @@ class RunResult:
         raw = [int(np.asarray(a).reshape(-1)[0]) for a in self.arrays(ref)]
         return [data.labels_of(label) if data else [label] for label in raw]
 
-    def captions(self, source_id: str | None = None) -> list[str]:
+    def captions(self, source_id: str | None = None, node_id: str | None = None) -> list[str]:
+        """Each sample's caption: its label's name, or for an annotated source the names of
+        its boxes as they stand at `node_id` (a crop keeps some: "galaxy x3" read, one left),
+        the source's where the node holds only some samples or is not given."""
         source_id, ref = self._labels_ref(source_id)
         data = self.sources.get(source_id)
         if data is not None and data.kind == "coco":
-            return [data.box_caption(labels) for labels in self.labels(source_id)]
+            at = self.annotations(node_id) if node_id is not None else None
+            labels = (
+                [[int(x) for x in sample.labels] for sample in at]
+                if at is not None
+                else self.labels(source_id)
+            )
+            return [data.box_caption(each) for each in labels]
         raw = [int(np.asarray(a).reshape(-1)[0]) for a in self.arrays(ref)]
         return [data.caption(label) if data else str(label) for label in raw]
 

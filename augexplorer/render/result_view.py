@@ -90,7 +90,7 @@ def render_node(
     held = result.sample_indices(ref)  # a node inside a conditional block holds only some
     texts: list[str] = []
     if captions:
-        labels = result.captions()
+        labels = result.captions(node_id=ref.node)
         draws = result.draw_captions(reaching=ref.node)
         texts = [
             " ".join(

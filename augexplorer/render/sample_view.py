@@ -140,7 +140,7 @@ def sample_view(result: RunResult, node: str | None, index: int) -> SampleView:
             made = dataclasses.replace(whole, role="original", window=window)
         panes.append(made)
     labels = result.labels()
-    captions = result.captions()
+    captions = result.captions(node_id=ref.node)
     files = result.files()
     return SampleView(
         index=index,

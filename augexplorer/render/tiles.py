@@ -163,7 +163,7 @@ def node_tiles(result: RunResult, ref: Ref, size: int, *, preview: bool = False)
         variant,
         lambda place: (thumbnail(arrays[place], layout, norm, size, preview=preview),),
     )
-    labels = result.captions()
+    labels = result.captions(node_id=ref.node)
     draws = result.draw_captions(reaching=ref.node)
     files = result.files()
     samples = result.sample_indices(ref)
