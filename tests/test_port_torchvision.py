@@ -40,6 +40,11 @@ CASES: dict[str, tuple[str, str]] = {
     "vflip": ("RandomVerticalFlip", "T.RandomVerticalFlip(p=1.0)"),
     "rotation": ("RandomRotation", "T.RandomRotation((30, 30))"),
     "rotation_expand": ("RandomRotation", "T.RandomRotation((30, 30), expand=True)"),
+    # PIL's canvas, where DALI's own rounds to other sizes (cat.jpg 45 degrees: 533x532 for
+    # 532x533; 60: 541x486 for 542x487) and a quarter turn swaps height and width exactly
+    "rotation_expand_45": ("RandomRotation", "T.RandomRotation((45, 45), expand=True)"),
+    "rotation_expand_60": ("RandomRotation", "T.RandomRotation((60, 60), expand=True)"),
+    "rotation_expand_quarter": ("RandomRotation", "T.RandomRotation((90, 90), expand=True)"),
     "rotation_fill": ("RandomRotation", "T.RandomRotation((-20, -20), fill=(128, 128, 128))"),
     "affine": ("RandomAffine", "T.RandomAffine((20, 20), scale=(0.8, 0.8), shear=(5, 5, -7, -7))"),
     "affine_scale": ("RandomAffine", "T.RandomAffine(0, scale=(1.3, 1.3))"),

@@ -104,7 +104,8 @@ GRADES: dict[str, Measured] = {
         (
             "Nearest-neighbour sampling picks another pixel on a few ties (30 degrees: mean "
             "0.002, max 155 grey levels; -20 degrees filled with 128: mean 0.016; "
-            "expand=True: the same canvas size, mean 0.001; bilinear: mean 0.53, max 121); "
+            "expand=True: PIL's canvas size, computed as PIL computes it (at 30, 45, 60 and 90 "
+            "degrees), mean 0.001; bilinear: mean 0.53, max 121); "
             "angle drawn "
             "uniformly as torchvision draws it.",
         ),
