@@ -23,6 +23,11 @@ CASES: dict[str, tuple[str, str]] = {
     "center_crop_odd": ("CenterCrop", "T.CenterCrop((201, 150))"),
     "center_crop_large": ("CenterCrop", "T.CenterCrop(400)"),
     "pad": ("Pad", "T.Pad((3, 5), fill=7)"),
+    "pad_fill_channels": ("Pad", "T.Pad((1, 2, 3, 4), fill=(10, 20, 30))"),
+    "random_crop_fill_channels_whole": (
+        "Pad",
+        "T.CenterCrop((40, 48)), T.RandomCrop((48, 56), 4, fill=(5, 50, 250))",
+    ),
     # the modes that mirror or repeat the image: a whole-pixel warp with DALI's same border
     "pad_reflect": ("Pad", "T.Pad(5, padding_mode='reflect')"),
     "pad_symmetric": ("Pad", "T.Pad((3, 7), padding_mode='symmetric')"),

@@ -62,6 +62,16 @@ def symmetric_range(value: Any, what: str, *, centre: float = 0.0) -> tuple[floa
     raise Refuse(f"{what}={value!r} is not a number or a (low, high) pair")
 
 
+def fill_values(value: Any) -> list[float]:
+    """What a padding slice fills with: one number, or one per channel (DALI's ``slice`` pads
+    each channel with its own, where ``rotate`` and ``warp_affine`` take one value)."""
+    numbers = isinstance(value, Sequence) and not isinstance(value, str)
+    numbers = numbers and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    if numbers and len(set(value)) > 1:
+        return [float(v) for v in value]
+    return [fill_value(value)]
+
+
 def fill_value(value: Any) -> float:
     """A single fill value; per-channel fills must agree (DALI fills with one value)."""
     if value is None:

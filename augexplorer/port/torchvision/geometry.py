@@ -14,7 +14,14 @@ from ...expressions.nodes import constant, expression
 from ...spec import Fidelity, Random, Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
-from .arguments import INTERPOLATION, fill_value, interpolation_name, size_pair, symmetric_range
+from .arguments import (
+    INTERPOLATION,
+    fill_value,
+    fill_values,
+    interpolation_name,
+    size_pair,
+    symmetric_range,
+)
 from .grades import grade
 
 
@@ -220,7 +227,7 @@ def random_crop(call: TransformCall, context: PortContext) -> Grade:
             f"padding_mode={mode!r} with pad_if_needed=True is not ported (fix: "
             "padding_mode='constant', or a Pad with that mode before the crop)"
         )
-    fill = fill_value(call.argument(3, "fill", 0))
+    fill = fill_values(call.argument(3, "fill", 0))
     size = _size_vector(context, "crop_size", height, width)
     draw = context.add(
         "crop_draw",
@@ -264,7 +271,7 @@ def random_crop(call: TransformCall, context: PortContext) -> Grade:
         return grade(call.name, pad_if_needed=pad_if_needed)
     window: dict[str, object] = {"start": start, "shape": [height, width], "axis_names": "HW"}
     if pad_if_needed or padding:
-        window.update(out_of_bounds_policy="pad", fill_values=[fill])
+        window.update(out_of_bounds_policy="pad", fill_values=fill)
     else:
         # torchvision raises where the image is smaller than the crop: DALI's slice too
         window.update(out_of_bounds_policy="error")
@@ -326,7 +333,7 @@ def pad(call: TransformCall, context: PortContext) -> Grade:
     else:
         raise Refuse(f"padding={padding!r} is not an int, a pair or four values")
     mode = _padding_mode(call, 2)
-    fill = fill_value(call.argument(1, "fill", 0))
+    fill = fill_values(call.argument(1, "fill", 0))
     grow = context.fresh_id("pad_shape")
     node = expression(grow, axes.text(f"{image}.shape()[0:2] + {top + bottom}"))
     if top + bottom != left + right:
@@ -350,7 +357,7 @@ def pad(call: TransformCall, context: PortContext) -> Grade:
             "shape": shape,
             "axis_names": "HW",
             "out_of_bounds_policy": "pad",
-            "fill_values": [fill],
+            "fill_values": fill,
         },
     )
     return grade(call.name)
