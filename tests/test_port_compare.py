@@ -89,6 +89,21 @@ def test_random_transforms_are_compared_by_what_each_side_draws(
     assert applied.p is not None and applied.p > 0.001
 
 
+def test_another_seed_redraws_both_sides() -> None:
+    """`seed` draws both sides anew: the library's record of where a transform of its own p
+    applied (albumentations' replay) and the port's coins followed one seed whatever was asked,
+    so a rate that read as differing by chance could not be drawn again."""
+    pipeline = A.Compose([A.Resize(64, 64), A.HorizontalFlip()])
+    theirs, ours = set(), set()
+    for seed in (0, 1, 2):
+        comparison = compare_object(pipeline, _images(2), draws=40, seed=seed)
+        (applied,) = comparison.step("HorizontalFlip").draws  # type: ignore[attr-defined]
+        assert applied.quantity == "applied"
+        theirs.add(applied.theirs_mean)
+        ours.add(applied.ours_mean)
+    assert len(theirs) > 1 and len(ours) > 1
+
+
 def test_tiles_hold_both_sides_outputs(albumentations_comparison: object) -> None:
     comparison = albumentations_comparison
     assert len(comparison.original) == len(comparison.ported) == 4  # type: ignore[attr-defined]

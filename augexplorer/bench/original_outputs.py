@@ -56,6 +56,7 @@ def run(job: dict[str, Any], live: Any = None) -> dict[str, Any]:
     """Run the job; `live` is the user's pipeline object where the caller holds it."""
     library = str(job["library"])
     _REPLAYS.clear()  # the transforms of an earlier job (their ids may come back)
+    _REPLAY_SEED["seed"] = int(job.get("seed", 0))
     result: dict[str, Any] = {"versions": _versions(library), "calls": []}
     if "error" in result["versions"]:
         return {"error": result["versions"]["error"]}
@@ -320,6 +321,7 @@ def _tv_affine(t: Any, image: np.ndarray) -> dict[str, float]:
 # one seeded replay per transform of this job (kept with it, so its id stays its own): the
 # original's draws follow the job's seed
 _REPLAYS: dict[int, tuple[Any, Any]] = {}
+_REPLAY_SEED = {"seed": 0}  # the job's (run() sets it): another seed redraws what a replay saw
 
 
 def _replayed(t: Any, image: np.ndarray, record: str = "params") -> Any:
@@ -328,7 +330,7 @@ def _replayed(t: Any, image: np.ndarray, record: str = "params") -> Any:
     if id(t) not in _REPLAYS:
         (inner,) = t.transforms
         _REPLAYS[id(t)] = (t, A.ReplayCompose([inner]))
-        _seeded(_REPLAYS[id(t)][1], 0)
+        _seeded(_REPLAYS[id(t)][1], _REPLAY_SEED["seed"])
     replay = _REPLAYS[id(t)][1](image=image)["replay"]["transforms"][0]
     return replay.get(record) if record != "params" else dict(replay.get("params") or {})
 

@@ -20,6 +20,7 @@ import dataclasses
 import itertools
 import json
 import math
+import random
 import subprocess
 import sys
 import tempfile
@@ -273,13 +274,13 @@ def _compare(
         ]
     ported = run_port(result.spec, inputs) or []
     steps = [
-        _step(step, plan, theirs[plan.pinned_at], theirs[plan.drawn_at], inputs, draws)
+        _step(step, plan, theirs[plan.pinned_at], theirs[plan.drawn_at], inputs, draws, seed)
         for step, plan in zip(leaves, plans, strict=True)
     ]
     for index, (step, plan) in enumerate(zip(leaves, plans, strict=True)):
         rated = theirs[plan.rated_at] if plan.rated_at is not None else {}
         if rated.get("applied"):
-            applied = _rate_figures(step, rated["applied"], inputs, draws)
+            applied = _rate_figures(step, rated["applied"], inputs, draws, seed)
             if applied is not None:
                 steps[index] = dataclasses.replace(
                     steps[index], draws=(applied, *steps[index].draws)
@@ -360,7 +361,7 @@ def _tensor_conversions_before(
 
 
 def _rate_figures(
-    step: PortedStep, theirs: Sequence[float], inputs: list[np.ndarray], draws: int
+    step: PortedStep, theirs: Sequence[float], inputs: list[np.ndarray], draws: int, seed: int
 ) -> DrawFigures | None:
     """How often the transform applies, with the user's probability: the DALI side's rate as
     the statistics count it (its coin, or its node's apply-with-probability)."""
@@ -369,7 +370,7 @@ def _rate_figures(
     alone = _alone((step.call,), step)
     if alone is None:
         return None
-    spec = _on_arrays(alone.spec, len(inputs))
+    spec = _on_arrays(alone.spec, len(inputs), seed)
     batches = max(1, math.ceil(draws / len(inputs)))
     stats = collect_stats(spec, (list(inputs), [0] * len(inputs)), batches=batches, device_id=None)
     node_ids = {node.id for s in alone.steps for node in s.nodes}
@@ -386,6 +387,7 @@ def _step(
     drawn: dict[str, Any],
     inputs: list[np.ndarray],
     draws: int,
+    seed: int,
 ) -> StepComparison:
     origin = step.origin
     base = StepComparison(
@@ -420,7 +422,7 @@ def _step(
     if "error" not in drawn and drawn.get("draws"):
         alone = _alone(plan.calls(plan.call), step)
         if alone is not None:
-            figures = _draw_figures(alone, plan.call, drawn["draws"], inputs, draws)
+            figures = _draw_figures(alone, plan.call, drawn["draws"], inputs, draws, seed)
     if drawn.get("draws_error"):
         notes.append(f"the original's draws could not be read: {drawn['draws_error']}")
     return dataclasses.replace(base, pixels=pixels, draws=figures, note="; ".join(notes))
@@ -457,13 +459,14 @@ def _draw_figures(
     theirs: Mapping[str, list[float]],
     inputs: list[np.ndarray],
     draws: int,
+    seed: int,
 ) -> tuple[DrawFigures, ...]:
     wanted = [q for q in quantities(call.library, call.name) if q.name in theirs]
     if not wanted or draws < 1:
         return ()
     from ..stats import collect_stats
 
-    spec = _on_arrays(alone.spec, len(inputs))
+    spec = _on_arrays(alone.spec, len(inputs), seed)
     batches = max(1, math.ceil(draws / len(inputs)))
     stats = collect_stats(spec, (list(inputs), [0] * len(inputs)), batches=batches, device_id=None)
     node_ids = {node.id for step in alone.steps for node in step.nodes}
@@ -486,9 +489,13 @@ def _draw_figures(
 # ---- the DALI side ------------------------------------------------------------------------------
 
 
-def _on_arrays(spec: GraphSpec, batch_size: int) -> GraphSpec:
+def _on_arrays(spec: GraphSpec, batch_size: int, seed: int = 0) -> GraphSpec:
     """The graph reading the given decoded images instead of files: both sides start from the
-    same pixels (the decoder is not compared here)."""
+    same pixels (the decoder is not compared here). A `seed` other than 0 draws anew, as the
+    original's side does with it."""
+    if seed:
+        seeds = random.Random(seed)
+        spec = spec.reseeded(lambda: seeds.randrange(2**31))
     spec = spec.with_source(Source("reader", "arrays"))
     if "decode" in spec:
         spec = spec.remove("decode")
