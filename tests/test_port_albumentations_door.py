@@ -17,7 +17,7 @@ from augexplorer.engine import Session
 from augexplorer.export import export, generate
 from augexplorer.export.importer import import_graph
 from augexplorer.port.albumentations import port, read_saved
-from augexplorer.port.door import port_file
+from augexplorer.port.door import port_file, port_object
 from augexplorer.port.reading import read_source
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "albumentations"
@@ -441,3 +441,29 @@ def test_a_groups_p_given_by_position_is_read(group: str, p: float) -> None:
     result = port(found.compose)
     coins = [n for n in result.spec.nodes if n.id.endswith("_apply") and n.op == "random.coin_flip"]
     assert [c.args["probability"] for c in coins] == [p]
+
+
+def test_other_images_and_masks_given_beside_the_image_are_said_not_ported(tmp_path: Path) -> None:
+    """additional_targets (an image2 and a mask2 transformed alike) went unmentioned: the graph
+    transforms one image a sample, and the list of what is left out says so, counted apart from
+    the transforms as the first line counts it."""
+    path = tmp_path / "pairs.py"
+    path.write_text(
+        "import albumentations as A\n"
+        "t = A.Compose([A.HorizontalFlip()], additional_targets={'image2': 'image', "
+        "'mask2': 'mask'})\n"
+    )
+    result = port_file(path)
+    (left,) = result.spec.not_ported
+    assert left.transform == (
+        "Compose(additional_targets={'image2': 'image', 'mask2': 'mask'})'s extra targets"
+    )
+    assert "one image per sample" in left.reason
+    said = result.summary()
+    assert "1 transform ported (1 exact), 0 not ported, and Compose(" in said
+    assert "NOT PORTED (1 part of the pipeline):" in said
+    A = pytest.importorskip("albumentations")
+    live = port_object(A.Compose([A.HorizontalFlip()], additional_targets={"image2": "image"}))
+    assert [item.transform for item in live.spec.not_ported] == [
+        "Compose(additional_targets={'image2': 'image'})'s extra targets"
+    ]

@@ -88,7 +88,7 @@ def test_the_import_command_names_them_and_the_export_says_so_first(
     assert done.returncode == 0, done.stderr
     said = done.stdout
     assert "2 transforms ported (1 exact, 1 distribution), 1 not ported" in said
-    assert "NOT PORTED (1): left out of the graph and of any module exported from it" in said
+    assert "NOT PORTED (1 transform): left out of the graph and of any module exported" in said
     assert "line 8: Normalize(mean, std) not ported: #0=mean is known only" in said
     spec = load(graph)
     assert [item.transform for item in spec.not_ported] == ["Normalize(mean, std)"]

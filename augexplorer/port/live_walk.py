@@ -63,10 +63,13 @@ def _target_settings(obj: Any) -> dict[str, Any]:
     """A Compose's box and keypoint settings where they are not attributes of their own (read
     from the attributes, albumentations keeps them as processors): so that they are still said
     to be left out of the port."""
+    found: dict[str, Any] = {}
+    extra = getattr(obj, "additional_targets", None)  # a property over _additional_targets
+    if isinstance(extra, dict) and extra:
+        found["additional_targets"] = encode(dict(extra))
     processors = getattr(obj, "processors", None)
     if not isinstance(processors, dict):
-        return {}
-    found: dict[str, Any] = {}
+        return found
     for target, name in _TARGETS.items():
         params = getattr(processors.get(target), "params", None)
         if params is not None:

@@ -193,8 +193,12 @@ class PortResult:
         if self.refusals:
             # said apart from the ported steps: the graph (and any module exported from it)
             # runs less than the original pipeline
+            # counted as the first line counts them: transforms, then parts of the pipeline
+            parts = len(self.refusals) - self.transforms_not_ported
+            counted = [transforms(self.transforms_not_ported)] if self.transforms_not_ported else []
+            counted += [f"{parts} part{'s' if parts > 1 else ''} of the pipeline"] if parts else []
             lines.append(
-                f"NOT PORTED ({len(self.refusals)}): left out of the graph and of any module "
+                f"NOT PORTED ({' and '.join(counted)}): left out of the graph and of any module "
                 "exported from it; the original pipeline runs them:"
             )
             lines += [refusal.describe() for refusal in self.refusals]

@@ -126,7 +126,22 @@ def untargeted(compose: TransformCall) -> list[Refusal]:
             continue
         call = TransformCall(LIBRARY, compose.name, kwargs={name: value}, line=compose.line)
         left.append(Refusal(call, annotations_left_out(what), part=what))
+    extra = compose.kwargs.get(EXTRA_TARGETS)
+    if extra not in (None, {}, {"dict": {}}):
+        call = TransformCall(
+            LIBRARY, compose.name, kwargs={EXTRA_TARGETS: extra}, line=compose.line
+        )
+        reason = (
+            "the port transforms one image per sample: the other images and masks the Compose "
+            "is called with are not transformed (fix: one graph per image stream, or masks "
+            "through the panel's COCO source: docs/annotations.md)"
+        )
+        left.append(Refusal(call, reason, part="extra targets"))
     return left
+
+
+# albumentations' other images and masks given beside the image (``image2=...``)
+EXTRA_TARGETS = "additional_targets"
 
 
 def port_saved_file(
