@@ -24,6 +24,15 @@ CASES: dict[str, tuple[str, str]] = {
     "center_crop_large": ("CenterCrop", "T.CenterCrop(400)"),
     "pad": ("Pad", "T.Pad((3, 5), fill=7)"),
     "pad_fill_channels": ("Pad", "T.Pad((1, 2, 3, 4), fill=(10, 20, 30))"),
+    # padding given per side (left/right, top/bottom; or left, top, right, bottom)
+    "random_crop_padding_pair_whole": (
+        "Pad",
+        "T.CenterCrop((40, 48)), T.RandomCrop((48, 64), (8, 4))",
+    ),
+    "random_crop_padding_sides_whole": (
+        "Pad",
+        "T.CenterCrop((40, 48)), T.RandomCrop((47, 55), (3, 2, 4, 5), padding_mode='reflect')",
+    ),
     "random_crop_fill_channels_whole": (
         "Pad",
         "T.CenterCrop((40, 48)), T.RandomCrop((48, 56), 4, fill=(5, 50, 250))",

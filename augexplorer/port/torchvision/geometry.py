@@ -211,13 +211,8 @@ def random_crop(call: TransformCall, context: PortContext) -> Grade:
     axes = _axes(context)
     image = axes.image
     height, width = size_pair(call.argument(0, "size"))
-    padding = call.argument(1, "padding") or 0
-    if isinstance(padding, list | tuple) and padding and all(p == padding[0] for p in padding):
-        padding = padding[0]
-    if not isinstance(padding, int):
-        raise Refuse(
-            f"padding={padding!r}: only the same padding on every side is ported (fix: one int)"
-        )
+    top, left, bottom, right = _padding_sides(call.argument(1, "padding") or 0)
+    padded = any((top, left, bottom, right))
     pad_if_needed = bool(call.argument(2, "pad_if_needed", False))
     mode = _padding_mode(call, 4)
     if mode != "constant" and pad_if_needed:
@@ -237,14 +232,15 @@ def random_crop(call: TransformCall, context: PortContext) -> Grade:
         seed=True,
     )
     # where the corner may go in the padded image; below 0 the image is smaller than the crop
-    room = axes.text(f"({image}.shape()[0:2] - {size} + {2 * padding})")
+    grow = _height_width(context, "crop_padding", top + bottom, left + right)
+    room = axes.text(f"({image}.shape()[0:2] - {size} + {grow})")
     if pad_if_needed:
         # torchvision pads both sides by the shortfall d and draws the corner over 0..d, so the
         # image lands at a uniform offset over 0..d (the slice fills what it reaches past)
         text = f"math.floor({draw.node} * (math.abs({room}) + 1)) + math.min({room}, 0)"
     else:
         text = f"math.floor({draw.node} * math.max({room} + 1, 1))"
-    if not pad_if_needed and padding and max(height, width) > 2 * padding:
+    if not pad_if_needed and padded and (height > top + bottom or width > left + right):
         # torchvision raises where the padded image is smaller than the crop; the slice below
         # would pad instead, so a window of the size the image needs fails the run there (read
         # by the corner, so that it runs wherever the crop does)
@@ -253,7 +249,7 @@ def random_crop(call: TransformCall, context: PortContext) -> Grade:
             "slice",
             {
                 "start": [0, 0],
-                "shape": [max(height - 2 * padding, 1), max(width - 2 * padding, 1)],
+                "shape": [max(height - top - bottom, 1), max(width - left - right, 1)],
                 "axis_names": "HW",
                 "out_of_bounds_policy": "error",
             },
@@ -262,21 +258,57 @@ def random_crop(call: TransformCall, context: PortContext) -> Grade:
             check=True,
         )
         text = f"{text} + 0 * {fits.node}.shape(){axes.hw}"
+    shift = _height_width(context, "crop_offset", top, left)
     start = _int32(
-        context, "crop_start_int", _expression(context, "crop_start", f"{text} - {padding}")
+        context, "crop_start_int", _expression(context, "crop_start", f"{text} - {shift}")
     )
-    if mode != "constant" and (pad_if_needed or padding):
+    if mode != "constant" and (pad_if_needed or padded):
         _no_border_on_tensor(context, call.name)
         _border_window(context, mode, start, [height, width], "random_crop")
         return grade(call.name, pad_if_needed=pad_if_needed)
     window: dict[str, object] = {"start": start, "shape": [height, width], "axis_names": "HW"}
-    if pad_if_needed or padding:
+    if pad_if_needed or padded:
         window.update(out_of_bounds_policy="pad", fill_values=fill)
     else:
         # torchvision raises where the image is smaller than the crop: DALI's slice too
         window.update(out_of_bounds_policy="error")
     context.add("random_crop", "slice", window)
     return grade(call.name, pad_if_needed=pad_if_needed)
+
+
+def _padding_sides(padding: object) -> tuple[int, int, int, int]:
+    """torchvision's padding as (top, left, bottom, right): one int for every side, a pair for
+    left and right then top and bottom, or left, top, right, bottom."""
+
+    def number(value: object) -> bool:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+
+    if number(padding):
+        side = int(padding)  # type: ignore[call-overload]
+        return side, side, side, side
+    if (
+        isinstance(padding, list | tuple)
+        and len(padding) in (1, 2, 4)
+        and all(map(number, padding))
+    ):
+        sides = [int(p) for p in padding]
+        if len(sides) == 1:
+            return sides[0], sides[0], sides[0], sides[0]
+        if len(sides) == 2:
+            return sides[1], sides[0], sides[1], sides[0]
+        return sides[1], sides[0], sides[3], sides[2]
+    raise Refuse(f"padding={padding!r} is not an int, a pair or four values")
+
+
+def _height_width(context: PortContext, base: str, height: int, width: int) -> str:
+    """What an expression adds to a (height, width) vector: the number where both are one, a
+    constant node's name otherwise."""
+    if height == width:
+        return str(height)
+    node = constant(context.fresh_id(base), [height, width], "INT64")
+    context.nodes.append(node)
+    context._current.append(node)
+    return node.id
 
 
 def random_resized_crop(call: TransformCall, context: PortContext) -> Grade:
@@ -322,16 +354,7 @@ def pad(call: TransformCall, context: PortContext) -> Grade:
     """Pad(padding, fill, padding_mode='constant'): a slice reaching past the image."""
     axes = _axes(context)
     image = axes.image
-    padding = call.argument(0, "padding")
-    if isinstance(padding, int):
-        left = top = right = bottom = padding
-    elif isinstance(padding, list | tuple) and len(padding) == 2:
-        left = right = int(padding[0])
-        top = bottom = int(padding[1])
-    elif isinstance(padding, list | tuple) and len(padding) == 4:
-        left, top, right, bottom = (int(p) for p in padding)
-    else:
-        raise Refuse(f"padding={padding!r} is not an int, a pair or four values")
+    top, left, bottom, right = _padding_sides(call.argument(0, "padding"))
     mode = _padding_mode(call, 2)
     fill = fill_values(call.argument(1, "fill", 0))
     grow = context.fresh_id("pad_shape")
