@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import textwrap
 
-from ..annotations.tracks import tracks_at
+from ..annotations.tracks import image_chain, tracks_at
 from ..spec import GraphSpec
 
 
@@ -28,10 +28,15 @@ def left_behind(spec: GraphSpec) -> list[str]:
         tracks = tracks_at(spec, output.node)
         if tracks is None:
             continue
-        # an output the tracks hold, or one named by its kind: annotations moved by companions
-        # that no longer follow their image node are off the tracks, and still go to training
+        # an output the tracks hold, or one named by its kind (annotations moved by companions
+        # that no longer follow their image node are off the tracks, and still go to training);
+        # not the output followed here: an annotation's own chain (the masks through their
+        # resize) is no image chain that left it behind
+        chain = set(image_chain(spec, output.node))
         given = {
-            kind for kind, ref in tracks.refs.items() if ref in outputs or kind in spec.outputs
+            kind
+            for kind, ref in tracks.refs.items()
+            if ref in outputs or (kind in spec.outputs and spec.outputs[kind].node not in chain)
         }
         for image, kinds in tracks.left.items():
             stale = [kind for kind in kinds if kind in given]
