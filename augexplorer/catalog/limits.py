@@ -42,6 +42,20 @@ LIMITS: dict[tuple[str, str], tuple[float, float]] = {
     ("contrast", "contrast"): (0.0, 1e3),
 }
 
+# Ranges above that DALI does not hold the argument to: a value outside runs (measured on DALI
+# 2.4: brightness -0.5 and 1500 give a picture), so they only keep constants and uniform bounds
+# sensible. A normal draw, which has no bounds, is taken there (DALI's own examples jitter
+# brightness with fn.random.normal); on any other range its far draws fail the batch.
+TAKEN_OUTSIDE: frozenset[tuple[str, str]] = frozenset(
+    {("brightness", "brightness"), ("contrast", "contrast"), ("saturation", "saturation")}
+)
+
+
+def limits_of(op: str, arg: str) -> tuple[float, float] | None:
+    """The range LIMITS gives argument `arg` of operator `op` (its own, else every operator's)."""
+    return LIMITS.get((op, arg)) or LIMITS.get(("*", arg))
+
+
 STRING_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("experimental.warp_perspective", "border_mode"): (
         "constant",

@@ -14,11 +14,12 @@ from ..expressions import GRAPH_OPS
 from ..expressions.checks import check_graph_node
 from ..node_calls import operator_call
 from ..spec import Node, Random, Ref
+from ..spec.draw_inlining import draw_of
 from .context import CheckContext
 from .devices import resolve_device
 from .gating import check_condition, check_probability
 from .naming import closest
-from .random_draws import check_random_binding
+from .random_draws import check_draw_range, check_random_binding
 from .structure import check_ref
 from .values import check_value, value_fix
 
@@ -65,6 +66,7 @@ def check_operator(ctx: CheckContext, node: Node) -> None:
                 else f"see `augexplorer catalog {info.name}`",
             )
             continue
+        found = len(ctx.problems)
         if isinstance(value, Ref):
             feeder = check_ref(ctx, value, "argument input", node.id, name)
             if not arg.per_sample:
@@ -81,8 +83,13 @@ def check_operator(ctx: CheckContext, node: Node) -> None:
                     name,
                     fix=f"set {value.node!r} to run on cpu",
                 )
+            draw = draw_of(ctx.spec, node.id, name) if len(ctx.problems) == found else None
+            if draw is not None:  # a plain draw node only this argument reads
+                check_draw_range(ctx, node, info.name, arg, draw, drawer=value.node)
         elif isinstance(value, Random):
             check_random_binding(ctx, node, arg, value)
+            if len(ctx.problems) == found:  # a draw DALI can make: are its values in range?
+                check_draw_range(ctx, node, info.name, arg, value)
         else:
             message = check_value(info, arg, value)
             if message:

@@ -7,7 +7,14 @@ import math
 import struct
 
 from ..catalog import ArgInfo
-from ..catalog.limits import COIN_FLIP_KINDS, NOT_DRAWN, VECTOR_LENGTHS, value_counts
+from ..catalog.limits import (
+    COIN_FLIP_KINDS,
+    NOT_DRAWN,
+    TAKEN_OUTSIDE,
+    VECTOR_LENGTHS,
+    limits_of,
+    value_counts,
+)
 from ..spec import Node, Random
 from .context import CheckContext
 
@@ -169,3 +176,115 @@ def _check_weights(ctx: CheckContext, node: Node, arg: ArgInfo, value: Random) -
 
 def _as_float32(value: float) -> float:
     return float(struct.unpack("f", struct.pack("f", value))[0])
+
+
+def check_draw_range(
+    ctx: CheckContext, node: Node, op: str, arg: ArgInfo, value: Random, drawer: str | None = None
+) -> None:
+    """Whether every value `value` can draw for argument `arg` of `node` (operator `op`) lies in
+    the range a constant must (:data:`~augexplorer.catalog.limits.LIMITS`), as the constant is
+    checked: DALI checks each drawn value only when a batch draws it, so a draw that reaches past
+    the range fails some later batch, or the training loader. `drawer`: the plain draw node the
+    argument reads (whose draw `value` is), named in the problem and its fix."""
+    limits = limits_of(op, arg.name)
+    if limits is None:
+        return
+    low, high = limits
+    where = f"node {drawer!r} draws it: " if drawer else ""
+    if value.dist == "uniform":
+        # DALI draws from [low, high), rounded to whole numbers for an integer argument: with
+        # both bounds in the (closed) range every drawn value is, as a constant equal to either
+        # bound would be; an integer argument's range has whole ends, which rounding keeps.
+        outside = [
+            (name, bound) for name, bound in value.params().items() if _outside(bound, limits)
+        ]
+        if not outside:
+            return
+        named = " and ".join(f"{name} {bound!r}" for name, bound in outside)
+        verb = "are" if len(outside) > 1 else "is"
+        ctx.problem(
+            f"{where}the uniform draw's {named} {verb} out of range [{low}, {high}]",
+            node.id,
+            arg.name,
+            fix=_range_fix(value, limits, drawer, max(value.low, low), min(value.high, high)),
+        )
+    elif value.dist in ("choice", "coin_flip"):
+        drawn: tuple[object, ...] = value.values
+        if value.dist == "coin_flip":
+            drawn = tuple(v for v, p in ((0, 1 - value.probability), (1, value.probability)) if p)
+        bad = [v for v in dict.fromkeys(drawn) if _outside(v, limits)]
+        if not bad:
+            return
+        shown = ", ".join(repr(v) for v in bad)
+        what = "coin flip's value" if value.dist == "coin_flip" else "choice's value"
+        verb = "are" if len(bad) > 1 else "is"
+        ctx.problem(
+            f"{where}the {what}{'s' if len(bad) > 1 else ''} {shown} {verb} out of range "
+            f"[{low}, {high}]",
+            node.id,
+            arg.name,
+            fix=f"choose among values inside [{low}, {high}]: change or drop {shown}",
+        )
+    elif value.dist == "normal":
+        if value.stddev == 0:  # every draw is the mean
+            if _outside(value.mean, limits):
+                ctx.problem(
+                    f"{where}the normal draw's mean {value.mean!r} is out of range [{low}, {high}]",
+                    node.id,
+                    arg.name,
+                    fix=f"use a mean in [{low}, {high}]",
+                )
+            return
+        if (op, arg.name) in TAKEN_OUTSIDE:
+            return  # DALI takes the far draws there (see TAKEN_OUTSIDE)
+        share = _normal_outside(value.mean, value.stddev, limits)
+        ctx.problem(
+            f"{where}a normal draw has no bounds: N({value.mean:g}, {value.stddev:g}) leaves "
+            f"range [{low}, {high}] on {_share(share)}, and DALI fails the batch "
+            "that draws one",
+            node.id,
+            arg.name,
+            fix=_range_fix(
+                value,
+                limits,
+                drawer,
+                max(value.mean - 2 * value.stddev, low),
+                min(value.mean + 2 * value.stddev, high),
+            )
+            + f", the mean ± 2 stddev kept in range; or clamp the draw: an expression node "
+            f"math.clamp(draw, {low}, {high}) between a random.normal node and the argument",
+        )
+
+
+def _outside(value: object, limits: tuple[float, float]) -> bool:
+    return isinstance(value, (int, float)) and not limits[0] <= value <= limits[1]
+
+
+def _range_fix(
+    value: Random, limits: tuple[float, float], drawer: str | None, start: float, end: float
+) -> str:
+    """Draw from `start`..`end` (the draw's range cut to `limits`), or from all of `limits` where
+    nothing of the draw's range is left."""
+    low, high = limits
+    if not start < end:
+        start, end = low, high
+    if drawer:
+        return f"give {drawer!r} a range inside [{low}, {high}]: range=[{start:g}, {end:g}]"
+    shape = f", shape={value.shape}" if value.shape is not None else ""
+    return f"draw from a range inside [{low}, {high}]: Random.uniform({start:g}, {end:g}{shape})"
+
+
+def _normal_outside(mean: float, stddev: float, limits: tuple[float, float]) -> float:
+    """The share of N(mean, stddev)'s draws outside `limits`."""
+    below = 0.5 * math.erfc((mean - limits[0]) / (stddev * math.sqrt(2)))
+    above = 0.5 * math.erfc((limits[1] - mean) / (stddev * math.sqrt(2)))
+    return below + above
+
+
+def _share(share: float) -> str:
+    """`share` of the samples, in words."""
+    if share >= 0.001:
+        return f"{share:.1%} of samples"
+    if share > 0:
+        return f"1 in {round(1 / share):,} samples"
+    return "a share of samples too small to print, but not none"

@@ -11,9 +11,9 @@ from typing import Any
 from ..catalog import PYTHON_FUNCTION, ArgInfo, OpInfo
 from ..catalog.limits import (
     FILE_NAME_PARTS,
-    LIMITS,
     STRING_CHOICES,
     VECTOR_LENGTHS,
+    limits_of,
     value_counts,
 )
 from ..spec import PythonCode
@@ -91,7 +91,7 @@ def _check_scalar(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
             low, high = _INT_RANGES.get(kind, (-(2**63), 2**63 - 1))
             if not low <= value <= high:
                 return f"{value} does not fit in {kind.lower()} ({low}..{high})"
-        limits = LIMITS.get((info.name, arg.name)) or LIMITS.get(("*", arg.name))
+        limits = limits_of(info.name, arg.name)
         if limits is not None:
             low_limit, high_limit = limits
             if not low_limit <= value <= high_limit:
@@ -138,7 +138,7 @@ def value_fix(info: OpInfo, arg: ArgInfo) -> str:
     lengths = VECTOR_LENGTHS.get((info.name, arg.name))
     if lengths:
         return f"give {value_counts(lengths)} values ({arg.describe_type()})"
-    limits = LIMITS.get((info.name, arg.name)) or LIMITS.get(("*", arg.name))
+    limits = limits_of(info.name, arg.name)
     if (info.name, arg.name) in FILE_NAME_PARTS:
         return (
             f"use letters, digits, '-', '_' or '.' only (no '/'): {info.name} writes its files "
