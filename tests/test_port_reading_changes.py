@@ -217,3 +217,75 @@ def test_what_the_file_settles_itself_is_followed() -> None:
         "    augs.append(T.CenterCrop(224))\n    pipes[name] = T.Compose(augs)\n"
     )
     assert _read(looped) == ["Resize", "CenterCrop"]
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "fix"),
+    [
+        (
+            "flip = T.RandomHorizontalFlip()\nflip.p = 0.0\n"
+            "transform = T.Compose([T.Resize(150), flip])\n",
+            "line 3: flip.p = 0.0 sets an attribute of RandomHorizontalFlip (line 2), a "
+            "transform the pipeline holds, after building it",
+            "fix: pass the value to the constructor, RandomHorizontalFlip(..., p=0.0), and "
+            "leave out the line that sets it; or port the object",
+        ),
+        (  # after the pipeline takes it: the same object, so what runs too
+            "flip = T.RandomHorizontalFlip()\ntransform = T.Compose([T.Resize(150), flip])\n"
+            "flip.p = 0.0\n",
+            "line 4: flip.p = 0.0 sets an attribute of RandomHorizontalFlip (line 2)",
+            "RandomHorizontalFlip(..., p=0.0)",
+        ),
+        (
+            "flip = T.RandomHorizontalFlip()\nsetattr(flip, 'p', 0.0)\n"
+            "transform = T.Compose([T.Resize(150), flip])\n",
+            "line 3: setattr(flip, 'p', 0.0) sets an attribute of RandomHorizontalFlip",
+            "fix: pass the value to the transform's constructor",
+        ),
+        (
+            "transform = T.Compose([T.Resize(150), T.RandomHorizontalFlip()])\n"
+            "transform.transforms[1].p = 0.0\n",
+            "line 3: transform.transforms[1].p = 0.0 sets an attribute of "
+            "RandomHorizontalFlip, an item of transform.transforms",
+            "RandomHorizontalFlip(..., p=0.0)",
+        ),
+        (
+            "augs = [T.Resize(150), T.RandomHorizontalFlip()]\naugs[1].p = 0.0\n"
+            "transform = T.Compose(augs)\n",
+            "line 3: augs[1].p = 0.0 sets an attribute of RandomHorizontalFlip, an item of augs",
+            "RandomHorizontalFlip(..., p=0.0)",
+        ),
+        (
+            "flip = T.RandomHorizontalFlip()\ndef off():\n    flip.p = 0.0\n"
+            "transform = T.Compose([T.Resize(150), flip])\n",
+            "after building it, in another function",
+            "RandomHorizontalFlip(..., p=0.0)",
+        ),
+    ],
+)
+def test_an_attribute_set_on_a_held_transform_refuses_the_pipeline(
+    text: str, said: str, fix: str, tmp_path: Path
+) -> None:
+    """The pipeline holds the object the file changes: ported from the call alone, the flip's
+    p=0.0 read as 0.5, in silence."""
+    with pytest.raises(ReadRefused, match="cannot follow") as refused:
+        names(text, tmp_path=tmp_path)
+    assert said in str(refused.value)
+    assert fix in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the branch the file settles never runs
+        "flip = T.RandomHorizontalFlip()\nif False:\n    flip.p = 0.0\n"
+        "transform = T.Compose([flip])\n",
+        # another object of the name, made after the pipeline took the first one
+        "flip = T.RandomHorizontalFlip()\ntransform = T.Compose([flip])\n"
+        "flip = T.RandomVerticalFlip()\nflip.p = 1.0\n",
+    ],
+)
+def test_an_attribute_set_on_what_the_pipeline_does_not_hold_is_no_change(
+    text: str, tmp_path: Path
+) -> None:
+    assert names(text, tmp_path=tmp_path) == ["RandomHorizontalFlip"]

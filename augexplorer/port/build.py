@@ -26,6 +26,7 @@ from ..expressions.nodes import expression
 from ..spec import Clause, GraphSpec, Node, Origin, Probability, Ref, Source
 from ..spec.graph import Fidelity
 from ..spec.seeds import derive_seed
+from .library_names import misspelled
 from .model import PortedStep, PortResult, Refusal, TransformCall, Unknown
 from .reading import COMPOSES
 
@@ -75,6 +76,10 @@ class LibraryMapping:
     nearest: dict[str, str] = field(default_factory=dict)
     # classes the library's version the port follows no longer has: why each is refused
     removed: dict[str, str] = field(default_factory=dict)
+    # why the library fails on a call (an argument its class does not take), else None;
+    # `group`: a group's transforms were taken out of its arguments. Asked before anything
+    # else: the call is refused as the library fails on it
+    rejects: Callable[..., str | None] | None = None
 
 
 @dataclass
@@ -224,6 +229,10 @@ class PortContext:
         if handler is None:
             self.refusals.append(Refusal(call, self._unsupported(call)))
             return
+        rejected = self.mapping.rejects(call) if self.mapping.rejects else None
+        if rejected is not None:
+            self.refusals.append(Refusal(call, rejected))
+            return
         unknown = call.unknowns()
         if unknown:
             name, value = next(iter(unknown.items()))
@@ -249,6 +258,10 @@ class PortContext:
         self._finish(call, grade, made)
 
     def _port_group(self, call: TransformCall, group: GroupHandler) -> None:
+        rejected = self.mapping.rejects(call, group=True) if self.mapping.rejects else None
+        if rejected is not None:
+            self.refusals.append(Refusal(call, rejected))
+            return
         unread = _unread_transforms(call)
         if unread is not None:
             # ported without its transforms, a group would gate or pick nothing: refused
@@ -375,6 +388,10 @@ class PortContext:
                 "function), so it cannot be read without running it (fix: write it as a DALI "
                 "node, or a python_function node)"
             )
+        known = {*self.mapping.handlers, *self.mapping.groups, *self.mapping.nearest}
+        typo = misspelled(call, frozenset({*known, *self.mapping.removed}))
+        if typo is not None:  # no such class: the file fails on it
+            return typo
         if nearest:
             return f"DALI has no equivalent of {call.name}; the nearest operator is {nearest}"
         return (

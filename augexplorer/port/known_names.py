@@ -14,7 +14,9 @@ from .door import PORTED_LIBRARIES
 from .reading import read_source
 
 IMPORTS = {
-    "torchvision": "import torchvision.transforms as T\n",
+    # v2: it has every class the port maps (v1 lacks ToImage, ToDtype and
+    # RandomPhotometricDistort, and a file naming them there fails)
+    "torchvision": "from torchvision.transforms import v2 as T\n",
     "albumentations": "import albumentations as T\n",
 }
 # Operators that carry a port's plumbing rather than the transform itself (a cast, a layout

@@ -36,9 +36,45 @@ _FOLLOWED = {"append", "extend", "insert"}
 class Unfollowable(Exception):
     """A change the reader cannot follow: `line` and `why`, in words for the refusal."""
 
-    def __init__(self, line: int, text: str, why: str) -> None:
+    def __init__(self, line: int, text: str, why: str, fix: str = "") -> None:
         super().__init__(f"line {line}: {text} {why}")
         self.line = line
+        self.fix = fix  # the fix in the file itself, said first where there is one
+
+
+def attribute_changes(tree: ast.Module) -> dict[str, list[ast.stmt]]:
+    """Every statement setting (or deleting) an attribute of a transform held by a name
+    (``flip.p = 0.0``, ``setattr(flip, "p", 0.0)``) by that name, or of a list's item
+    (``augs[1].p = 0.0``, ``t.transforms[1].p = 0.0``) by :func:`list_key` with ``[]`` after
+    it; in line order. The object a pipeline holds is the one changed, so the change is what
+    runs."""
+    found: dict[str, list[ast.stmt]] = {}
+    for statement in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(statement, ast.Assign | ast.Delete):
+            targets = list(statement.targets)
+        elif isinstance(statement, ast.AugAssign | ast.AnnAssign):
+            targets = [statement.target]
+        elif (
+            isinstance(statement, ast.Expr)
+            and isinstance(statement.value, ast.Call)
+            and isinstance(statement.value.func, ast.Name)
+            and statement.value.func.id in ("setattr", "delattr")
+            and statement.value.args
+        ):
+            targets = [ast.Attribute(statement.value.args[0], "?", ast.Store())]
+        for target in targets:
+            if not isinstance(target, ast.Attribute):
+                continue
+            held = target.value
+            key = held.id if isinstance(held, ast.Name) else None
+            if isinstance(held, ast.Subscript) and (listed := list_key(held.value)):
+                key = f"{listed}[]"
+            if key is not None:
+                found.setdefault(key, []).append(statement)  # type: ignore[arg-type]
+    for statements in found.values():
+        statements.sort(key=lambda statement: statement.lineno)
+    return found
 
 
 @dataclass(frozen=True)
@@ -192,4 +228,13 @@ def apply(
     return result
 
 
-__all__ = ["Change", "Unfollowable", "apply", "find_changes", "list_key", "runs", "scope_of"]
+__all__ = [
+    "Change",
+    "Unfollowable",
+    "apply",
+    "attribute_changes",
+    "find_changes",
+    "list_key",
+    "runs",
+    "scope_of",
+]

@@ -38,7 +38,8 @@ def call_from_tree(tree: dict[str, Any]) -> TransformCall:
         library = "albumentations"
     kwargs = {str(k): decode(v) for k, v in dict(tree.get("kwargs", {})).items()}
     children = tuple(call_from_tree(child) for child in tree.get("children", ()))
-    return TransformCall(library or "custom", str(tree["name"]), (), kwargs, None, children)
+    name = str(tree["name"])
+    return TransformCall(library or "custom", name, (), kwargs, None, children, module)
 
 
 def decode(value: Any) -> Any:

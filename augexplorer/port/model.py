@@ -71,6 +71,9 @@ class TransformCall:
     kwargs: Mapping[str, Any] = field(default_factory=dict)
     line: int | None = None
     children: tuple[TransformCall, ...] = ()
+    # the module the class was named from, as written (``torchvision.transforms.v2``); empty
+    # where it is not known. Not compared: a class is the same transform from either name
+    module: str = field(default="", compare=False)
 
     def text(self) -> str:
         """The call as a person would write it: ``RandomResizedCrop(224, scale=(0.08, 1.0))``."""

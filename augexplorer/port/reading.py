@@ -17,13 +17,21 @@ import ast
 import dataclasses
 import json
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import SpecFormatError
-from .list_changes import Change, Unfollowable, apply, find_changes, runs, scope_of
+from .list_changes import (
+    Change,
+    Unfollowable,
+    apply,
+    attribute_changes,
+    find_changes,
+    runs,
+    scope_of,
+)
 from .model import SPREAD, Symbol, TransformCall, Unknown
 from .run_time_builders import builder_of, refusal
 
@@ -269,6 +277,7 @@ class _Reader:
         for bound in self.constants.values():
             bound.sort(key=_line)
         self.changes = find_changes(tree)
+        self.attribute_changes = attribute_changes(tree)
         self.functions = {
             node.name
             for node in ast.walk(tree)
@@ -498,7 +507,9 @@ class _Reader:
             if listed is not None:
                 children = tuple(self.transforms(listed))
         kwargs = {**self._spread(node), **{key: self.value(v) for key, v in keywords.items()}}
-        return TransformCall(library, name, self._values(args), kwargs, node.lineno, children)
+        module = (self.dotted(node.func) or "").rsplit(".", 1)[0]
+        values = self._values(args)
+        return TransformCall(library, name, values, kwargs, node.lineno, children, module)
 
     def _values(self, nodes: list[ast.expr]) -> tuple[Any, ...]:
         return tuple(self.value(node) for node in nodes)
@@ -556,14 +567,64 @@ class _Reader:
         yield TransformCall("custom", ast.unparse(node), line=getattr(node, "lineno", None))
 
     def _item(self, item: ast.expr) -> TransformCall:
-        """One transform of a list: a call, or a name assigned a call."""
+        """One transform of a list: a call, or a name assigned a call (refused where the file
+        sets its attributes after: :meth:`_attributes_kept`)."""
         if isinstance(item, ast.Call):
             return self.call(item)
-        if isinstance(item, ast.Name) and isinstance(
-            assigned := self._assignment(item.id, item.lineno), ast.Call
-        ):
-            return self.call(assigned)
+        if isinstance(item, ast.Name):
+            made = self._assignment_node(item.id, item.lineno)
+            if made is not None and isinstance(made.value, ast.Call):
+                call = self.call(made.value)
+                self._attributes_kept(item.id, made, call)
+                return call
         return TransformCall("custom", ast.unparse(item), line=item.lineno)
+
+    def _attributes_kept(
+        self, key: str, made: ast.Assign, call: TransformCall, items: Sequence[TransformCall] = ()
+    ) -> None:
+        """Raise Unfollowable where the file sets an attribute of the transform (or of an item
+        of the list) `key` names after `made` builds it (``flip.p = 0.0``): the pipeline holds
+        that object, so the value set is what runs, whatever the call read says. Set in
+        another function (one not binding the name itself) it may run at any time."""
+        name = key.split(".", 1)[0].removesuffix("[]")
+        scope = scope_of(made, self.parents)
+        end = self._bound_until(name, made, scope)
+        ancestors = self._ancestors(made)
+        for change in self.attribute_changes.get(key, []):
+            where = scope_of(change, self.parents)
+            if where is not scope and self._assigns_in(name, where):
+                continue  # a transform of the same name of that function's own
+            if where is scope and not (
+                _at(made) < _at(change) and (end is None or _at(change) < end)
+            ):
+                continue
+            text = ast.unparse(change)
+            if where is scope and not runs(
+                Change(change, "other"), self.parents, self._settled_value, stop=ancestors
+            ):
+                continue
+            held = f"{call.name} (line {call.line})"
+            if key.endswith("[]"):  # an item of a list: which one, where the place is known
+                held = f"an item of {key.removesuffix('[]')}"
+                item = self._item_changed(change, list(items))
+                if item is not None:
+                    call, held = item, f"{item.name}, {held}"
+            what = f"sets an attribute of {held}, a transform the pipeline holds, after building it"
+            if where is not scope:
+                what += ", in another function"
+            raise Unfollowable(change.lineno, text, what, _constructor_fix(change, call))
+
+    def _item_changed(self, change: ast.stmt, items: list[TransformCall]) -> TransformCall | None:
+        """The item of `items` whose attribute `change` sets (``augs[1].p = 0.0``), where its
+        place is a number the file gives; else None."""
+        target = change.targets[0] if isinstance(change, ast.Assign) else None
+        held = target.value if isinstance(target, ast.Attribute) else None
+        if not isinstance(held, ast.Subscript):
+            return None
+        index = self.value(held.slice)
+        if isinstance(index, int) and not isinstance(index, bool) and -len(items) <= index:
+            return items[index] if index < len(items) else None
+        return None
 
     def _changed(
         self, key: str, items: list[TransformCall], made: ast.Assign, used: Position
@@ -574,12 +635,7 @@ class _Reader:
         under another name for the list."""
         name = key.split(".", 1)[0]
         scope = scope_of(made, self.parents)
-        later = [
-            _at(a)
-            for a in self.assigned.get(name, [])
-            if _at(a) > _at(made) and scope_of(a, self.parents) is scope
-        ]
-        end = min(later, default=None)
+        end = self._bound_until(name, made, scope)
         mine: list[Change] = []
         for change in self.changes.get(key, []):
             where = scope_of(change.statement, self.parents)
@@ -603,6 +659,7 @@ class _Reader:
         def live(change: Change) -> bool:
             return runs(change, self.parents, self._settled_value, stop=ancestors)
 
+        self._attributes_kept(f"{key}[]", made, TransformCall("custom", key), items)
         for change in mine:
             if _at(change.statement) > used and live(change):
                 raise Unfollowable(
@@ -621,6 +678,16 @@ class _Reader:
     def _assigns_in(self, name: str, scope: ast.AST | None) -> bool:
         """Whether `name` is assigned in `scope` itself (a local of that function)."""
         return any(scope_of(a, self.parents) is scope for a in self.assigned.get(name, []))
+
+    def _bound_until(self, name: str, made: ast.AST, scope: object) -> Position | None:
+        """Where `name` is next assigned in `made`'s scope after `made` (None: never): what the
+        file does to the name from there on is done to another object."""
+        later = [
+            _at(a)
+            for a in self.assigned.get(name, [])
+            if _at(a) > _at(made) and scope_of(a, self.parents) is scope
+        ]
+        return min(later, default=None)
 
     def _ancestors(self, node: ast.AST) -> set[ast.AST]:
         found: set[ast.AST] = set()
@@ -704,6 +771,7 @@ class _Reader:
         if assignment is None:
             return call
         key = f"{_target(assignment)}.transforms"
+        self._attributes_kept(f"{key}[]", assignment, call, list(call.children))
         if key not in self.changes:
             return call
         children = self._changed(key, list(call.children), assignment, _END_OF_FILE)
@@ -960,12 +1028,28 @@ def _unfollowable(error: Unfollowable, name: str, function: bool = False) -> str
         if "known only when the file runs" in str(error)
         else ""
     )
+    first = f"{error.fix}; or " if error.fix else ""
     return (
         f"{error}, which reading the file without running it cannot follow: the pipeline read "
-        f"would not be the one that runs (fix: port the object the file builds, "
+        f"would not be the one that runs (fix: {first}port the object the file builds, "
         f"Explorer(port={built}) or augexplorer.port.port_object({built}) in the notebook "
         f"that builds it{given}; or give the whole list in one expression)"
     )
+
+
+def _constructor_fix(change: ast.stmt, call: TransformCall) -> str:
+    """The fix for an attribute set after the transform is built: give the value to its
+    constructor (``T.RandomHorizontalFlip(p=0.0)``)."""
+    target: ast.expr | None = None
+    value: ast.expr | None = None
+    if isinstance(change, ast.Assign) and len(change.targets) == 1:
+        target, value = change.targets[0], change.value
+    if isinstance(target, ast.Attribute) and value is not None and call.library != "custom":
+        return (
+            f"pass the value to the constructor, {call.name}(..., "
+            f"{target.attr}={ast.unparse(value)}), and leave out the line that sets it"
+        )
+    return "pass the value to the transform's constructor, and leave out the line that sets it"
 
 
 # Comparisons of known values an ``if`` test makes (``MODE == "strong"``)

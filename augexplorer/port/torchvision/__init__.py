@@ -27,6 +27,7 @@ from . import (
     perspective,
     photometric,
     sharpness,
+    signatures,
     tensor,
 )
 from .grades import grade
@@ -137,6 +138,8 @@ MAPPING = LibraryMapping(
         "ClampBoundingBoxes": "bbox operators",
         "SanitizeBoundingBoxes": "bbox operators",
     },
+    # a call torchvision 0.29.1 fails on (an argument its class does not take): refused
+    rejects=signatures.refusal,
 )
 
 

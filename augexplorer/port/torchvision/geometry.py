@@ -23,6 +23,7 @@ from .arguments import (
     symmetric_range,
 )
 from .grades import grade
+from .signatures import is_v2
 
 
 def _hwc(context: PortContext, name: str) -> str:
@@ -154,7 +155,9 @@ def resize(call: TransformCall, context: PortContext) -> Grade:
         "antialias": antialias,
         "subpixel_scale": False,
     }
-    if isinstance(size, int) or (isinstance(size, list | tuple) and len(size) == 1):
+    if size is None:
+        args["size"] = _longer_side(call, context, max_size)
+    elif isinstance(size, int) or (isinstance(size, list | tuple) and len(size) == 1):
         short = int(size if isinstance(size, int) else size[0])
         shape = axes.text(f"{image}.shape()[0:2]")
         shorter = axes.text(f"math.min({image}.shape()[0], {image}.shape()[1])")
@@ -180,6 +183,32 @@ def resize(call: TransformCall, context: PortContext) -> Grade:
         args["size"] = [float(height), float(width)]
     context.add("resize", "resize", args)
     return _graded(context, grade(call.name, mode=mode, no_antialias=no_antialias))
+
+
+def _longer_side(call: TransformCall, context: PortContext, max_size: object) -> Ref:
+    """v2's ``Resize(size=None, max_size=M)``: the longer side becomes M (larger or smaller),
+    the shorter ``int(M * short / long)``; v1's Resize fails on size=None."""
+    if not is_v2(call):
+        raise Refuse(
+            "size=None: torchvision.transforms' Resize fails on it (TypeError: Size should be "
+            "int or sequence) (fix: a size; or v2.Resize(size=None, max_size=N), which sizes "
+            "the longer side to N)"
+        )
+    if not isinstance(max_size, int) or isinstance(max_size, bool):
+        raise Refuse(
+            f"size=None with max_size={max_size!r}: v2's Resize fails on it, as it takes the "
+            "longer side from max_size (fix: max_size=N, an int)"
+        )
+    axes = _axes(context)
+    image = axes.image
+    shape = axes.text(f"{image}.shape()[0:2]")
+    shorter = axes.text(f"math.min({image}.shape()[0], {image}.shape()[1])")
+    longer = axes.text(f"math.max({image}.shape()[0], {image}.shape()[1])")
+    is_short = f"({shape} == {shorter})"
+    new_short = f"math.floor({max_size} * {shorter} / {longer})"
+    return _expression(
+        context, "resize_size", f"{is_short} * {new_short} + (1 - {is_short}) * {max_size}"
+    )
 
 
 def center_crop(call: TransformCall, context: PortContext) -> Grade:

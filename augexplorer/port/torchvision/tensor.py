@@ -60,6 +60,10 @@ def to_dtype(call: TransformCall, context: PortContext) -> Grade:
             f"{call.name} to torch.{name} is not ported: DALI's crop_mirror_normalize gives "
             "float32 or float16 (fix: convert to torch.float32, or torch.float16)"
         )
+    if name == "uint8" and context.state.get("layout", "HWC") == "HWC":
+        # the image is still uint8 here (a PIL image, or ToImage's tensor): torchvision
+        # returns it as it is, scaled or not
+        return Grade("exact", ("The image is uint8 here already: nothing to do.",))
     if name not in DALI_FLOATS:
         raise Refuse(f"{call.name} to {name} is not ported (fix: convert to torch.float32)")
     scale = call.argument(1, "scale", call.name == "ConvertImageDtype")
