@@ -533,3 +533,25 @@ def test_a_parameter_without_a_default_shadows_a_global_of_its_name() -> None:
     (refusal,) = port(found.compose).refusals
     assert "=size is known only when the file runs" in refusal.reason
     assert "--param size=VALUE" in refusal.reason
+
+
+@pytest.mark.parametrize(
+    ("compose", "names"),
+    [
+        ("T.Compose(augs[:2])", ["Resize", "CenterCrop"]),
+        ("T.Compose(augs[1:])", ["CenterCrop", "RandomHorizontalFlip"]),
+        ("T.Compose([augs[0], augs[-1]])", ["Resize", "RandomHorizontalFlip"]),
+        ("T.Compose(augs[:LAST])", ["Resize", "CenterCrop"]),
+    ],
+)
+def test_part_of_a_list_the_file_writes_is_read(compose: str, names: list[str]) -> None:
+    """A Compose over a slice or an item of a list was refused as one unknown transform
+    ("augs[:2]() is not one of torchvision's transforms"): the whole pipeline was lost."""
+    found = read_source(
+        "import torchvision.transforms as T\n"
+        "LAST = 2\n"
+        "augs = [T.Resize(150), T.CenterCrop(100), T.RandomHorizontalFlip()]\n"
+        f"transform = {compose}\n"
+    )
+    (pipeline,) = found
+    assert [child.name for child in pipeline.compose.children] == names

@@ -557,6 +557,16 @@ class _Reader:
             yield from self.transforms(node.left)
             yield from self.transforms(node.right)
             return
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name | ast.List):
+            part = self._part(node)
+            if part is not None:  # augs[:2], augs[-1]: part of a list the file writes
+                items = list(self.transforms(node.value))
+                if isinstance(part, slice):
+                    yield from items[part]
+                    return
+                if -len(items) <= part < len(items):
+                    yield items[part]
+                    return
         if isinstance(node, ast.Call):
             held = self._held_modules(node)
             if held is not None:  # torch's container of the transforms: what it holds
@@ -566,11 +576,29 @@ class _Reader:
             return
         yield TransformCall("custom", ast.unparse(node), line=getattr(node, "lineno", None))
 
+    def _part(self, node: ast.Subscript) -> slice | int | None:
+        """The slice or index `node` takes of a list, where its bounds are whole numbers the
+        file gives (None otherwise: the list's part is not known without running it)."""
+        index = node.slice
+        if isinstance(index, ast.Slice):
+            bounds = [
+                None if b is None else self.value(b) for b in (index.lower, index.upper, index.step)
+            ]
+            if all(b is None or (isinstance(b, int) and not isinstance(b, bool)) for b in bounds):
+                return slice(*bounds)
+            return None
+        value = self.value(index)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
     def _item(self, item: ast.expr) -> TransformCall:
         """One transform of a list: a call, or a name assigned a call (refused where the file
         sets its attributes after: :meth:`_attributes_kept`)."""
         if isinstance(item, ast.Call):
             return self.call(item)
+        if isinstance(item, ast.Subscript):  # augs[0]: one transform of a list
+            found = list(self.transforms(item))
+            if len(found) == 1:
+                return found[0]
         if isinstance(item, ast.Name):
             made = self._assignment_node(item.id, item.lineno)
             if made is not None and isinstance(made.value, ast.Call):
