@@ -248,3 +248,17 @@ def test_a_policy_with_a_million_magnitude_bins_is_refused_before_dali_builds_it
     [problem] = raised.value.problems
     assert (problem.node, problem.argument) == ("policy", "num_magnitude_bins")
     assert "100" in str(problem.fix)
+
+
+def test_a_refused_value_drawn_per_sample_is_not_blamed_on_an_edit() -> None:
+    """A draw that reaches past what DALI takes fails on some later batch, with no edit behind
+    it: the fix says to narrow the draw, where it said "undo the last edit"."""
+    message = "Invalid value for argument some_arg: 7.5 is not supported"
+    fed = explain_run_error(
+        "rotate", {}, frozenset({"angle"}), ("angle",), message.replace("some_arg", "angle")
+    )
+    assert "undo the last edit" not in fed.fix and "narrow the draw" in fed.fix
+    constant = explain_run_error(
+        "rotate", {"angle": 7.5}, frozenset(), ("angle",), message.replace("some_arg", "angle")
+    )
+    assert "undo the last edit" in constant.fix

@@ -589,19 +589,18 @@ def _general(failing: _Failing) -> Explained:
     argument = failing.first_given(named, named[0] if named else None)
     about = f" about {failing.shown(argument)}" if argument else ""
     op = failing.op
-    return Explained(
-        f"DALI refused to run {op} with the arguments set{about}",
-        argument,
-        (
-            f"change {argument} (or undo the last edit); `augexplorer catalog {op}` lists what "
-            "each argument takes"
+    catalog = f"`augexplorer catalog {op}` lists what each argument takes"
+    if argument in failing.fed:  # a value drawn (or computed) for one sample, not an edit
+        fix = (
+            f"{argument} is given per sample and one value was refused: narrow the draw (or what "
+            f"computes it) to values {op} takes; {catalog}"
         )
-        if argument
-        else (
-            f"undo the last edit, or set the arguments back to their defaults one at a time; "
-            f"`augexplorer catalog {op}` lists what each argument takes"
-        ),
-        known=False,
+    elif argument:
+        fix = f"change {argument} (or undo the last edit); {catalog}"
+    else:
+        fix = f"undo the last edit, or set the arguments back to their defaults one at a time; {catalog}"
+    return Explained(
+        f"DALI refused to run {op} with the arguments set{about}", argument, fix, known=False
     )
 
 
