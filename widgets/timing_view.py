@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import html
-from pathlib import Path
 
 import anywidget
 import ipywidgets as widgets
@@ -22,8 +21,7 @@ from augexplorer.engine import RunResult
 
 from .coalesce import running_loop
 from .graph_layout import folded_transforms
-
-STATIC = Path(__file__).parent / "static"
+from .graph_view import STATIC
 
 NOTE = (
     "Each operator is timed alone on its cached inputs, so the sum is an upper bound on the "
@@ -108,7 +106,7 @@ class FoldsKept(anywidget.AnyWidget):
     """Nothing to show: its page module opens again, in each new chart, the transforms' rows a
     person opened (the chart is new HTML every run, its folds closed)."""
 
-    _esm = (STATIC / "timing_folds.js").read_text(encoding="utf-8")
+    _esm = STATIC / "timing_folds.js"
 
     def __init__(self) -> None:
         super().__init__()

@@ -195,9 +195,7 @@ def _several_outputs(
 ) -> str | None:
     """The companion, named, that `image` has or would be given and that gives several
     outputs (a node under a condition gives one: its first input passes through elsewhere)."""
-    stripped = spec.replace_node(dataclasses.replace(image, probability=None, when=()))
-    tracks = tracks_at(stripped, image.id)
-    for node_id in tracks.companions.get(image.id, ()) if tracks else ():
+    for node_id in _companions_had(spec, image):
         node = spec.node(node_id)
         if isinstance(node, Node) and _outputs(node) > 1:
             return f"{node_id!r} ({node.op})"
@@ -208,6 +206,14 @@ def _several_outputs(
     if image.op == "rotate" and "boxes" in wanted and before.get("labels") and keep_size:
         return "bbox_rotate (boxes and labels)"
     return None
+
+
+def _companions_had(spec: GraphSpec, image: Node) -> tuple[str, ...]:
+    """The companions wired to `image` as it would have them running on every sample (its
+    condition aside: they run on every sample, or under another condition)."""
+    stripped = spec.replace_node(dataclasses.replace(image, probability=None, when=()))
+    tracks = tracks_at(stripped, image.id)
+    return tracks.companions.get(image.id, ()) if tracks else ()
 
 
 def _outputs(node: Node) -> int:
@@ -222,9 +228,7 @@ def _shared_condition(spec: GraphSpec, image: Node) -> GraphSpec:
     """`spec` with `image`'s condition one its companions can share: an apply probability
     becomes a coin node read as the condition (its probability and seed, so the same draws),
     and the companions `image` had run under that condition too."""
-    stripped = spec.replace_node(dataclasses.replace(image, probability=None, when=()))
-    tracks = tracks_at(stripped, image.id)
-    had = tracks.companions.get(image.id, ()) if tracks else ()
+    had = _companions_had(spec, image)
     when = image.when
     probability = pinned_seeds(image, spec.seed).probability
     if probability is not None:

@@ -203,11 +203,12 @@ def _companion(
     shared = {ref for ref in _all_refs(image) if ref.node != track.node and ref != image.inputs[0]}
     stop = set(chain) | {track.node}
     image_draws = _upstream(spec, image, stop, derived)
+    upstreams = {node.id: _upstream(spec, node, stop, derived) for node in readers}
     readers = [
         node
         for node in readers
         if same_condition(image, node)
-        and (not agreeing or follows(image, node, _upstream(spec, node, stop, derived)))
+        and (not agreeing or follows(image, node, upstreams[node.id]))
     ]
     for node in readers:
         position = node.inputs.index(track)
@@ -215,7 +216,7 @@ def _companion(
         if node.id in image_reads:  # the image reads it: random_bbox_crop before a slice
             return Ref(node.id, out) if out is not None else None
         others = {ref for ref in _all_refs(node) if ref != track}
-        upstream = _upstream(spec, node, stop, derived)
+        upstream = upstreams[node.id]
         if out is not None and (shared & others or image_draws & upstream):
             return Ref(node.id, out)  # one coin, one angle, one matrix (maybe made from them)
     if not loose:
@@ -242,15 +243,14 @@ GEOMETRY: dict[str, dict[str, ArgValue]] = {
     "warp_affine": {"matrix": None, "size": None, "inverse_map": True},
     "paste": {"ratio": None, "paste_x": 0.5, "paste_y": 0.5},
 }
+# A companion's own such arguments: a mask's flip, rotate, warp or paste holds the image's;
+# the box and point operators theirs, named as DALI names them
 _COMPANION_ARGS: dict[str, dict[str, ArgValue]] = {
-    "bb_flip": {"horizontal": 1, "vertical": 0},
+    **GEOMETRY,
+    "bb_flip": GEOMETRY["flip"],
     "coord_flip": {"flip_x": 1, "flip_y": 0},
-    "flip": {"horizontal": 1, "vertical": 0},
-    "bbox_rotate": {"angle": None, "keep_size": False, "size": None},
-    "rotate": {"angle": None, "keep_size": False, "size": None},
-    "warp_affine": {"matrix": None, "size": None, "inverse_map": True},
-    "bbox_paste": {"ratio": None, "paste_x": 0.5, "paste_y": 0.5},
-    "paste": {"ratio": None, "paste_x": 0.5, "paste_y": 0.5},
+    "bbox_rotate": GEOMETRY["rotate"],
+    "bbox_paste": GEOMETRY["paste"],
 }
 _NAMED = {
     ("coord_flip", "horizontal"): "flip_x",

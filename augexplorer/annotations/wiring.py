@@ -487,11 +487,10 @@ def _rotate(w: _Wiring) -> None:
         if "size" in w.node.args:  # the output canvas rotate was given
             args["size"] = w.node.args["size"]
         # boxes are dropped (and their labels with them) only where the canvas keeps its size
-        dropping = labels is not None and keep_size
         inputs = (boxes, labels) if labels is not None and keep_size else (boxes,)
         rotated = w.add(Node(w.name("boxes"), "bbox_rotate", inputs, args))
         w.move("boxes", rotated)
-        if dropping:
+        if len(inputs) > 1:
             w.move("labels", Ref(rotated.node, 1))
     if w.has_points and isinstance(angle, Ref) and w.needs_ratio("coord_transform"):
         # ratio -> pixels about the centre, turned as rotate turns them (its angle is

@@ -82,6 +82,10 @@ class RunResult:
     _overlay_states: dict[str, dict[str, OverlayState] | None] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    # each node's annotations, read once: the grid's captions and overlays both ask for them
+    _annotations: dict[str, list[SampleAnnotations] | None] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     # ---- outputs ----------------------------------------------------------------------------
     def output(self, ref: Ref | str) -> Any:
@@ -216,9 +220,14 @@ class RunResult:
         images by default), in the pixel coordinates of its images; None where the images come
         from no annotated source, or where the images or annotations hold only some samples
         (inside a conditional block)."""
+        node_id = node_id or self.final.node
+        if node_id not in self._annotations:
+            self._annotations[node_id] = self._read_annotations(node_id)
+        return self._annotations[node_id]
+
+    def _read_annotations(self, node_id: str) -> list[SampleAnnotations] | None:
         from ..annotations import annotations_at
 
-        node_id = node_id or self.final.node
         tracks = self._tracks_at(node_id)
         if tracks is None or not tracks.refs:
             return None

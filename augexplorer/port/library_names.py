@@ -5,7 +5,8 @@ library has (:func:`misspelled`), not as "not ported yet".
 
 Every public class of ``torchvision.transforms`` and ``torchvision.transforms.v2`` in torchvision
 0.29.1, and of ``albumentations`` and ``albumentations.pytorch`` in albumentations 2.0.8, made
-with the reference environment's Python (``make reference``; its path in ``AUGEXPLORER_REFERENCE_PYTHON``)::
+with the reference environment's Python (``make reference``; its path in
+``AUGEXPLORER_REFERENCE_PYTHON``)::
 
     sorted(n for n in dir(module) if n[:1].isupper() and inspect.isclass(getattr(module, n)))
 
@@ -74,11 +75,16 @@ ALBUMENTATIONS = frozenset(_ALBUMENTATIONS.split())
 V2 = "torchvision.transforms.v2"
 
 
+def is_v2(call: TransformCall) -> bool:
+    """Whether `call` names a class of ``torchvision.transforms.v2``."""
+    return call.module == V2 or call.module.startswith(f"{V2}.")
+
+
 def names_of(call: TransformCall) -> tuple[str, frozenset[str]]:
     """The module `call` names its class from, in words, and the class names it has."""
     if call.library == "albumentations":
         return "albumentations", ALBUMENTATIONS
-    if call.module == V2 or call.module.startswith(f"{V2}."):
+    if is_v2(call):
         return V2, TORCHVISION_V2
     return "torchvision.transforms", TORCHVISION_V1
 
@@ -112,4 +118,4 @@ def misspelled(call: TransformCall, known: frozenset[str] = frozenset()) -> str 
     return f"{said} (fix: the name of one of its classes)"
 
 
-__all__ = ["ALBUMENTATIONS", "TORCHVISION_V1", "TORCHVISION_V2", "misspelled", "names_of"]
+__all__ = ["ALBUMENTATIONS", "TORCHVISION_V1", "TORCHVISION_V2", "is_v2", "misspelled", "names_of"]

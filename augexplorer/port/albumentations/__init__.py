@@ -117,31 +117,27 @@ def port(
 
 
 def untargeted(compose: TransformCall) -> list[Refusal]:
-    """The Compose's box and keypoint settings, each as what the port leaves out: the graph it
-    makes reads images and class labels, so boxes and keypoints would be dropped in silence."""
+    """The Compose's box and keypoint settings, and the other images and masks it transforms
+    alike, each as what the port leaves out: the graph it makes reads one image and its class
+    labels a sample, so they would be dropped in silence."""
     left: list[Refusal] = []
-    for name, what in TARGET_PARAMS.items():
+    targets = [(name, what, annotations_left_out(what)) for name, what in TARGET_PARAMS.items()]
+    for name, what, reason in (*targets, (EXTRA_TARGETS, "extra targets", _EXTRA_LEFT_OUT)):
         value = compose.kwargs.get(name)
         if value in (None, {}, {"dict": {}}):
             continue
         call = TransformCall(LIBRARY, compose.name, kwargs={name: value}, line=compose.line)
-        left.append(Refusal(call, annotations_left_out(what), part=what))
-    extra = compose.kwargs.get(EXTRA_TARGETS)
-    if extra not in (None, {}, {"dict": {}}):
-        call = TransformCall(
-            LIBRARY, compose.name, kwargs={EXTRA_TARGETS: extra}, line=compose.line
-        )
-        reason = (
-            "the port transforms one image per sample: the other images and masks the Compose "
-            "is called with are not transformed (fix: one graph per image stream, or masks "
-            "through the panel's COCO source: docs/annotations.md)"
-        )
-        left.append(Refusal(call, reason, part="extra targets"))
+        left.append(Refusal(call, reason, part=what))
     return left
 
 
 # albumentations' other images and masks given beside the image (``image2=...``)
 EXTRA_TARGETS = "additional_targets"
+_EXTRA_LEFT_OUT = (
+    "the port transforms one image per sample: the other images and masks the Compose is "
+    "called with are not transformed (fix: one graph per image stream, or masks through the "
+    "panel's COCO source: docs/annotations.md)"
+)
 
 
 def port_saved_file(

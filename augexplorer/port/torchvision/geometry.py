@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ...expressions.nodes import constant, expression
 from ...spec import Fidelity, Random, Ref
 from ..build import Grade, PortContext, Refuse
+from ..library_names import is_v2
 from ..model import TransformCall
 from .arguments import (
     INTERPOLATION,
@@ -23,7 +24,6 @@ from .arguments import (
     symmetric_range,
 )
 from .grades import grade
-from .signatures import is_v2
 
 
 def _hwc(context: PortContext, name: str) -> str:
@@ -308,25 +308,12 @@ def random_crop(call: TransformCall, context: PortContext) -> Grade:
 def _padding_sides(padding: object) -> tuple[int, int, int, int]:
     """torchvision's padding as (top, left, bottom, right): one int for every side, a pair for
     left and right then top and bottom, or left, top, right, bottom."""
-
-    def number(value: object) -> bool:
-        return isinstance(value, int | float) and not isinstance(value, bool)
-
-    if number(padding):
-        side = int(padding)  # type: ignore[call-overload]
-        return side, side, side, side
-    if (
-        isinstance(padding, list | tuple)
-        and len(padding) in (1, 2, 4)
-        and all(map(number, padding))
-    ):
-        sides = [int(p) for p in padding]
-        if len(sides) == 1:
-            return sides[0], sides[0], sides[0], sides[0]
-        if len(sides) == 2:
-            return sides[1], sides[0], sides[1], sides[0]
-        return sides[1], sides[0], sides[3], sides[2]
-    raise Refuse(f"padding={padding!r} is not an int, a pair or four values")
+    values = list(padding) if isinstance(padding, list | tuple) else [padding]
+    sides = [int(v) for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+    if len(sides) != len(values) or len(sides) not in (1, 2, 4):
+        raise Refuse(f"padding={padding!r} is not an int, a pair or four values")
+    left, top, right, bottom = sides * (4 // len(sides))
+    return top, left, bottom, right
 
 
 def _height_width(context: PortContext, base: str, height: int, width: int) -> str:
@@ -387,12 +374,8 @@ def pad(call: TransformCall, context: PortContext) -> Grade:
     mode = _padding_mode(call, 2)
     fill = fill_values(call.argument(1, "fill", 0))
     grow = context.fresh_id("pad_shape")
-    node = expression(grow, axes.text(f"{image}.shape()[0:2] + {top + bottom}"))
-    if top + bottom != left + right:
-        extra = constant(context.fresh_id("pad_extra"), [top + bottom, left + right], "INT64")
-        context.nodes.append(extra)
-        context._current.append(extra)
-        node = expression(grow, axes.text(f"{image}.shape()[0:2] + {extra.id}"))
+    extra = _height_width(context, "pad_extra", top + bottom, left + right)
+    node = expression(grow, axes.text(f"{image}.shape()[0:2] + {extra}"))
     context.nodes.append(node)
     context._current.append(node)
     if mode != "constant":
@@ -425,11 +408,10 @@ def random_rotation(call: TransformCall, context: PortContext) -> Grade:
         raise Refuse("a rotation centre other than the image's is not ported (fix: center=None)")
     fill = fill_value(call.argument(4, "fill", 0))
     angle = uniform(low, high, context.seed_for(call.name, str(len(context.nodes))))
-    args = {"angle": angle, "keep_size": not expand, "interp_type": INTERPOLATION[mode]}
-    if expand:
-        args = {**args, **_expanded(context, low, high)}
-        del args["keep_size"]
-    context.add("rotate", "rotate", {**args, "fill_value": fill})
+    placed = _expanded(context, low, high) if expand else {"angle": angle, "keep_size": True}
+    context.add(
+        "rotate", "rotate", {**placed, "interp_type": INTERPOLATION[mode], "fill_value": fill}
+    )
     return grade(call.name, mode=mode, expand=expand)
 
 

@@ -1,18 +1,17 @@
 """The arguments torchvision 0.29.1 takes, class by class, and the refusal of a call it rejects.
 
 torchvision's transforms take no ``**kwargs``: an argument name a class does not take (an old
-one, ``RandomRotation(resample=...)`` or ``RandomAffine(fillcolor=...)``, renamed ``interpolation``
-and ``fill``, or a
-typo, ``interpolaton=``) raises ``TypeError: unexpected keyword argument``, and so do more
-arguments by position than it takes, or one given twice. Read from a file, such a call is
+one, ``RandomRotation(resample=...)`` or ``RandomAffine(fillcolor=...)``, renamed
+``interpolation`` and ``fill``, or a typo, ``interpolaton=``) raises ``TypeError: unexpected
+keyword argument``, and so do more arguments by position than it takes, or one given twice. Read from a file, such a call is
 refused as torchvision fails on it (:func:`refusal`), naming the argument and the fix, rather
 than ported with its defaults in silence. A live object (no line) was built, so it is read.
 
 The tables are each ported class's ``inspect.signature`` in torchvision 0.29.1, for
 ``torchvision.transforms`` (``_V1``) and ``torchvision.transforms.v2`` (``_V2``): the names in
 order, a name ending in ``=`` having a default. Made with the reference environment's Python
-(``make reference``; its path in ``AUGEXPLORER_REFERENCE_PYTHON``), for every name in ``MAPPING.handlers`` and
-``MAPPING.groups``::
+(``make reference``; its path in ``AUGEXPLORER_REFERENCE_PYTHON``), for every name in
+``MAPPING.handlers`` and ``MAPPING.groups``::
 
     for n in names:
         ps = inspect.signature(getattr(module, n)).parameters.values()
@@ -27,7 +26,7 @@ from __future__ import annotations
 
 import difflib
 
-from ..library_names import misspelled
+from ..library_names import is_v2, misspelled
 from ..model import SPREAD, TransformCall
 
 VERSION = "0.29.1"
@@ -92,13 +91,6 @@ SIGNATURES_V1 = _parsed(_V1)
 SIGNATURES_V2 = _parsed(_V2)
 # the classes only v2 has (ToImage, ToDtype, RandomPhotometricDistort)
 V2_ONLY = frozenset(SIGNATURES_V2) - frozenset(SIGNATURES_V1)
-
-
-def is_v2(call: TransformCall) -> bool:
-    """Whether `call` names a class of ``torchvision.transforms.v2``."""
-    return call.module == "torchvision.transforms.v2" or call.module.startswith(
-        "torchvision.transforms.v2."
-    )
 
 
 def signature(call: TransformCall) -> tuple[tuple[str, bool], ...] | None:
@@ -170,4 +162,4 @@ def _fix(given: str, names: list[str]) -> str:
     return f" (fix: leave it out, or give a name it takes: {', '.join(names)})"
 
 
-__all__ = ["SIGNATURES_V1", "SIGNATURES_V2", "is_v2", "refusal", "signature"]
+__all__ = ["SIGNATURES_V1", "SIGNATURES_V2", "refusal", "signature"]
