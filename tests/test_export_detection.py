@@ -112,6 +112,7 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "ssd_detection": preset("ssd_detection"),
         "segmentation": preset("segmentation"),
         "keypoints": keypoints_graph(),
+        "flip_under_its_coin": flip_under_its_coin(),
     }
     jobs, found = [], {}
     for name, spec in specs.items():
@@ -133,7 +134,28 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return found
 
 
-CASES = ["coco_flip", "skip_bad", "ssd_detection", "segmentation", "keypoints"]
+CASES = [
+    "coco_flip",
+    "skip_bad",
+    "ssd_detection",
+    "segmentation",
+    "keypoints",
+    "flip_under_its_coin",
+]
+
+
+def flip_under_its_coin() -> GraphSpec:
+    """The SSD preset with its flip given probability 0.5 and the boxes carried again: the
+    flip and its bb_flip run under one coin node, as DALI conditionals in the module."""
+    from augexplorer.annotations.drawable import carry_all
+    from augexplorer.spec import Probability
+
+    spec = preset("ssd_detection")
+    flip = spec.node("flip")
+    assert isinstance(flip, Node)
+    carried = carry_all(spec.replace_node(dataclasses.replace(flip, probability=Probability(0.5))))
+    assert next(n.when for n in carried.operators() if n.op == "bb_flip")
+    return carried
 
 
 def assert_same(got: np.ndarray, want: np.ndarray, what: str) -> None:
