@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import html
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as widgets
@@ -792,10 +792,15 @@ class ArgControl(widgets.VBox):
         on_reset: Callable[[str], None],
         unset_start: ArgValue | None = None,
         starting: ArgValue | None = None,
+        on_select: Callable[[str], None] | None = None,
+        read_also_by: Sequence[str] = (),
     ) -> None:
         """`unset_start`: the argument is not set and has no default (the operator then does
         something no value gives, DALI's doc says what): the row says so instead of showing a
-        made-up value, and "set" gives it `unset_start`."""
+        made-up value, and "set" gives it `unset_start`. An argument another node gives (a
+        draw, a coin) shows that node's name as a link (`on_select` selects it); where that
+        node gives its value to `read_also_by` too (a box or mask operator following the image
+        operator), the row offers no value of its own: one would move the image alone."""
         self.name = name
         self.arg = arg
         self.kind = value_kind(value)
@@ -837,6 +842,15 @@ class ArgControl(widgets.VBox):
         reset.on_click(lambda _: on_reset(name))
         if required:
             reset.layout.display = "none"
+        if isinstance(value, Ref) and read_also_by:
+            shared = (
+                f"'{value.node}' gives this value to {', '.join(read_also_by)} too: edit "
+                f"'{value.node}' so they all get the same value (one of this argument's own "
+                "would leave them behind)"
+            )
+            for button in (self.random_toggle, reset):
+                button.disabled = True
+                button.tooltip = shared
         self.editor: widgets.Widget
         rows: list[widgets.Widget]
         self._unset_start = unset_start
@@ -850,7 +864,7 @@ class ArgControl(widgets.VBox):
             rows = [widgets.HBox([label, spacer, self.random_toggle, reset]), self.editor]
         else:
             if isinstance(value, Ref):
-                self.editor = widgets.Label(f"← {value}", layout={"width": VALUE_WIDTH})
+                self.editor = _ref_link(value, on_select)
             else:
                 self.editor = constant_widget(arg, value)
                 if isinstance(self.editor, (NumberSlider, RangePair)):
@@ -1023,6 +1037,20 @@ class ArgControl(widgets.VBox):
             self._on_change(self.name, make_random(self.arg, current))
         elif isinstance(self.editor, RandomEditor):
             self._on_change(self.name, constant_from(self.arg, self.editor.random))
+
+
+def _ref_link(ref: Ref, on_select: Callable[[str], None] | None) -> widgets.Widget:
+    """The node an argument reads, as a link that selects it (its value is edited there)."""
+    if on_select is None:
+        return widgets.Label(f"← {ref}", layout={"width": VALUE_WIDTH})
+    link = widgets.Button(
+        description=f"← {ref}",
+        tooltip=f"edit '{ref.node}', the node this argument reads",
+        layout={"width": "auto"},
+    )
+    link.add_class("ax-ref-link")
+    link.on_click(lambda _: on_select(ref.node))
+    return link
 
 
 def arg_label_html(name: str, tooltip: str) -> str:

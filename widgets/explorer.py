@@ -273,6 +273,7 @@ class Explorer(widgets.VBox):
             trust=lambda n: self._now(lambda: c.trust(n)),
             move_after_decoder=lambda n: self._now(lambda: c.move_after_decoder(n)),
             set_skip_bad=lambda skip: self._now(lambda: c.set_skip_bad(skip)),
+            select=lambda n: self._now(lambda: c.select(n)),
         )
 
     def _rename(self, node: str, new_id: str) -> str | None:

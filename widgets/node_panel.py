@@ -15,7 +15,7 @@ from augexplorer.catalog import Catalog, OpInfo
 from augexplorer.catalog.flow import decoder_downstream, input_problems
 from augexplorer.catalog.hints import starting_values, tunable_args
 from augexplorer.catalog.limits import VECTOR_LENGTHS
-from augexplorer.spec import ArgValue, GraphSpec, Node, Origin
+from augexplorer.spec import ArgValue, GraphSpec, Node, Origin, Ref
 
 from . import sliders
 from .arg_controls import (
@@ -50,6 +50,7 @@ class NodeActions:
     # the fixes errors suggest, done in the panel
     move_after_decoder: Callable[[str], None] = lambda node: None
     set_skip_bad: Callable[[bool], None] = lambda skip: None
+    select: Callable[[str], None] = lambda node: None  # a node an argument reads, to edit it
 
 
 class NodePanel(widgets.VBox):
@@ -141,6 +142,7 @@ class NodePanel(widgets.VBox):
             node.device,
             tuple(spec.ids()),
             frozenset(spec.downstream(node_id)),  # what its inputs may not come from
+            tuple(_other_readers(spec, node_id, node.args.get(name)) for name in shown),
         )
         if shape != self._shape:
             self._build(spec, node, info, shown)
@@ -232,6 +234,8 @@ class NodePanel(widgets.VBox):
                     else None
                 ),
                 starting=starting_values(info.name).get(name) if info is not None else None,
+                on_select=self.actions.select,
+                read_also_by=_other_readers(spec, node.id, value),
             )
             if name in typed:
                 self.controls[name].keep_unparsed(typed[name])
@@ -460,6 +464,23 @@ class NodePanel(widgets.VBox):
     def _emit(self, action: Callable[..., None], *args: Any) -> None:
         if not self._quiet:
             action(*args)
+
+
+def _other_readers(spec: GraphSpec, node_id: str, value: ArgValue | None) -> tuple[str, ...]:
+    """The nodes besides `node_id` that read the node `value` names, where it names one: a
+    draw or coin shared with the companions that move boxes and masks as the image moves."""
+    if not isinstance(value, Ref):
+        return ()
+    return tuple(
+        other.id
+        for other in spec.nodes
+        if isinstance(other, Node)
+        and other.id != node_id
+        and any(
+            isinstance(read, Ref) and read.node == value.node
+            for read in (*other.args.values(), *other.inputs)
+        )
+    )
 
 
 def _shown_kind(node: Node, info: OpInfo | None, name: str) -> str:
