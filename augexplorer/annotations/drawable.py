@@ -11,9 +11,10 @@ the state names the fix (:func:`~.carry.carry`), and :func:`carry_all` applies e
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
-from ..spec import GraphSpec, Node
+from ..spec import GraphSpec, Node, Ref
 from .carry import carry, why_not_carried
 from .geometry import cmn_crops
 from .tracks import Tracks, tracks_at
@@ -67,6 +68,10 @@ class OverlayState:
     carry_kinds: tuple[str, ...] = ()
     fix: str = ""
     left_behind: bool = False  # read by the source, but not carried to these images
+    # whether the graph reads this kind (a node moves it, or an output gives it): one left
+    # behind is then a warning; one no node reads (a COCO reader's boxes, read whatever a
+    # segmentation graph uses) only cannot be drawn
+    used: bool = False
 
     @property
     def drawable(self) -> bool:
@@ -79,7 +84,24 @@ def overlay_states(spec: GraphSpec, node_id: str) -> dict[str, OverlayState] | N
     tracks = tracks_at(spec, node_id)
     if tracks is None:
         return None
-    return {kind: _state(spec, tracks, kind) for kind in OVERLAY_TRACKS}
+    at_source = tracks_at(spec, tracks.source)
+    refs = at_source.refs if at_source is not None else {}
+    read = read_in(spec)
+    return {
+        kind: dataclasses.replace(
+            _state(spec, tracks, kind), used=any(refs.get(track) in read for track in needed)
+        )
+        for kind, needed in OVERLAY_TRACKS.items()
+    }
+
+
+def read_in(spec: GraphSpec) -> set[Ref]:
+    """Every node output that some node reads (an input, an argument, a condition) or that the
+    graph gives as an output."""
+    read = set(spec.outputs.values())
+    for node in spec.operators():
+        read.update(node.reads())
+    return read
 
 
 def carry_all(spec: GraphSpec) -> GraphSpec:

@@ -149,9 +149,11 @@ def overlay_fixes(states: Mapping[str, OverlayState] | None) -> dict[str, str]:
 
 
 def left_behind(states: Mapping[str, OverlayState] | None) -> dict[str, str]:
-    """Each kind the source reads that the graph did not carry to the images -> why: said on
-    the row of switches, not only on hover (the names once, with their boxes)."""
-    said = {k: s.reason for k, s in (states or {}).items() if s.left_behind and s.reason}
+    """Each kind the source reads that the graph did not carry to the images, where the graph
+    reads it (a node moves it, or an output gives it) -> why: said on the row of switches, not
+    only on hover (the names once, with their boxes). A kind no node reads (the segmentation
+    preset's boxes) is only not drawn: said on hover."""
+    said = {k: s.reason for k, s in (states or {}).items() if s.left_behind and s.used and s.reason}
     if "boxes" in said:
         said.pop("names", None)
     return said
