@@ -46,6 +46,9 @@ class Stats:
     # samples counted, where a batch was partial (a whole-dataset run's last, or the reader's
     # padding at an epoch's end left out)
     counted: int | None = None
+    # what the sources left out and why (files skipped as bad, folders the folder rule does not
+    # read): "every image once" is every image of these
+    data_notes: list[str] = field(default_factory=list)
 
     @property
     def samples(self) -> int:
@@ -87,6 +90,7 @@ class Stats:
                 "samples": self.samples,
                 "whole_dataset": self.whole_dataset,
                 "processes": self.processes,
+                "data_notes": self.data_notes,
                 "cancelled": self.cancelled,
                 "seconds": self.seconds,
                 "warnings": [w.to_json() for w in self.warnings],
@@ -117,6 +121,7 @@ class Stats:
             f"{self.name}{data}: {self.samples:,} samples ({counted})"
             + (f", cancelled after {self.batches} of {self.requested}" if self.cancelled else "")
         ]
+        lines += [f"  data: {note}" for note in self.data_notes]
         if self.warnings and warnings:
             lines.append("warnings:")
             lines += [f"  - {w}" for w in self.warnings]

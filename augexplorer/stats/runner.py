@@ -164,6 +164,7 @@ class StatsRun:
     def new_stats(self, name: str | None, requested: int) -> Stats:
         stats = Stats(name or self.plan.spec.name or "graph", self.batch_size, 0, requested)
         stats.provenance = Provenance.of(self.plan.spec, self.arrays)
+        stats.data_notes = [note for data in self.sources.values() for note in data.notes()]
         return stats
 
     def count(
