@@ -41,6 +41,7 @@ EXAMPLES: dict[str, str] = {
     "SquareSymmetry": "SquareSymmetry()",
     "Rotate": "Rotate(limit=30)",
     "SafeRotate": "SafeRotate(limit=30)",
+    "Perspective": "Perspective(scale=(0.05, 0.1))",
     "Affine": "Affine(scale=(0.9, 1.1), translate_percent=(-0.1, 0.1), rotate=(-15, 15), shear=5)",
     "ShiftScaleRotate": "ShiftScaleRotate(shift_limit=0.05, scale_limit=0.1, rotate_limit=15)",
     "RandomScale": "RandomScale(scale_limit=0.2)",
@@ -76,6 +77,8 @@ EXAMPLES: dict[str, str] = {
         "hole_width_range=(0.05, 0.1))"
     ),
     "Erasing": "Erasing()",
+    "GridDropout": "GridDropout(ratio=0.3, unit_size_range=(20, 40))",
+    "XYMasking": "XYMasking(num_masks_x=(1, 3), mask_x_length=(10, 20))",
     "PixelDropout": "PixelDropout()",
     "ToFloat": "ToFloat()",
     "FromFloat": "ToFloat(), T.FromFloat()",

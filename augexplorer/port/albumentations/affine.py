@@ -274,11 +274,6 @@ def _axis_pair(value: Any, name: str) -> tuple[float, float]:
     raise NotPorted(f"Affine({name}={value!r}) is not a number or a (low, high) pair")
 
 
-refused(
-    "Perspective",
-    "experimental.warp_perspective (the random corner offsets become a matrix only by solving "
-    "a linear system, which DALI's graph cannot do per sample)",
-)
 refused("ElasticTransform", "none: DALI has no elastic displacement field")
 refused("GridDistortion", "none: DALI has no grid displacement")
 refused("OpticalDistortion", "none: DALI has no lens distortion")

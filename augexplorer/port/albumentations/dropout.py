@@ -7,7 +7,7 @@ from __future__ import annotations
 from ...spec import Node, Ref
 from .arguments import Args, NotPorted
 from .nodes import const, expr, step, to_uint8, uniform_node, values_node
-from .registry import IMAGE, Mapped, mapping, refused
+from .registry import IMAGE, Mapped, mapping
 
 # albumentations 1.x's names for the holes' sizes and count (pixels, or fractions if floats);
 # 2.x took them out for ``hole_*_range`` and ``num_holes_range``, whose defaults hold where
@@ -125,10 +125,6 @@ def coarse_dropout(args: Args) -> Mapped:
         ),
         frozenset({"hole_room"}),
     )
-
-
-refused("GridDropout", "erase with a fixed grid of regions (no random grid offset per image)")
-refused("XYMasking", "erase")
 
 
 @mapping("Erasing", positional=("scale", "ratio", "fill"))

@@ -499,8 +499,11 @@ def _mapping(version: int = 2) -> LibraryMapping:
         dropout,
         filters,
         geometric,
+        grid_dropout,
         padding,
+        perspective,
         scaling,
+        xy_masking,
     )
 
     handlers: dict[str, Any] = {}
