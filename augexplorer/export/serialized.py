@@ -22,6 +22,7 @@ from typing import Any
 from ..catalog import ArgInfo, Catalog, load_catalog
 from ..catalog.readers import EPOCH_AS_DALI_DOES, READER, SOURCE_OWNED
 from ..errors import AugExplorerError
+from ..plan import Step
 from ..spec import GraphSpec, Node, Probability, Ref, Source
 from ..validate import RESERVED_IDS
 from . import refusals
@@ -29,7 +30,7 @@ from .alias_import import current_names, replacement_of
 from .auto_aug_import import NotRecovered, PolicyCall, escaping, policy_calls, recover
 from .branch_import import BranchesRefused, BranchImport
 from .coco_import import CocoRefused, coco_source, output_names
-from .derived_seeds import seed_operators
+from .derived_seeds import seed_operators, takes_random_seed
 from .expression_import import ExpressionImport
 from .inline_lists import InlineListRefused, ListWriter, in_cache, list_text
 from .literals import ENUM_TYPES
@@ -48,6 +49,11 @@ class ImportRefused(AugExplorerError):
 
 # Arguments every operator carries that are execution details, not graph content.
 _PLUMBING = {"device", "preserve", "preserve_name", "bytes_per_sample_hint", "name", "seed"}
+
+# Arguments that only add outputs after the operator's first, which stays the same without them
+# (DALI 2.4): a graph node of the operator gives one output, so where the code reads none of what
+# they add the graph leaves them out.
+_EXTRA_OUTPUTS_ONLY = {"resize": "save_attrs", "experimental.resize": "save_attrs"}
 
 
 @dataclass
@@ -111,6 +117,8 @@ class _Converter:
         # old names (the ops API, fn aliases, deprecated arguments) as the current operators
         record = dataclasses.replace(record, ops=current_names(record.ops))
         self.record = record
+        for op in record.ops:
+            _refuse_negative_seed(op)
         # auto_aug policy calls become one node each (their operators are not converted)
         self.policy_calls = policy_calls(record.ops)
         if record.seed is not None:  # the seeds DALI derived from the pipeline's seed=
@@ -334,6 +342,7 @@ class _Converter:
             if arg_info is None:
                 raise ImportRefused(f"{label}: argument {arg_name!r} is not in {name}'s schema")
             args[arg_name] = _constant(arg_info, arg)
+        args = self._outputs_as_in_graph(op, name, label, tuple(inputs), args)
         seed = int(op.args["seed"].value()) if info.random and "seed" in op.args else None
         device = op.args["device"].value() if "device" in op.args else None
         node = Node(
@@ -349,6 +358,37 @@ class _Converter:
             self.refs[port.name] = Ref(node_id, index)
         if name == "random.coin_flip" and op.outputs:
             self.coin_flips[op.outputs[0].name] = (op, node_id)
+
+    def _outputs_as_in_graph(
+        self, op: OpRecord, name: str, label: str, inputs: tuple[Ref, ...], args: dict[str, Any]
+    ) -> dict[str, Any]:
+        """`args`, where the graph's node of `op` gives the outputs DALI made for it; an argument
+        that only adds an output nobody reads left out. Else refused: the export would unpack
+        another number of outputs than DALI returns (``fn.resize(save_attrs=True)`` gives two)."""
+        made = len(op.outputs)
+        if made == _output_count(name, inputs, args):
+            return args
+        extra = {port.name for port in op.outputs[1:]}
+        read = any(port.name in extra for other in self.record.ops for port in other.inputs)
+        read = read or any(port.name in extra for port in self.record.outputs)
+        adds = _EXTRA_OUTPUTS_ONLY.get(name)
+        if not read and adds in args:
+            trimmed = {k: v for k, v in args.items() if k != adds}
+            if _output_count(name, inputs, trimmed) == 1:
+                return trimmed
+        count = _output_count(name, inputs, args)
+        given = f" with {adds}=True" if adds in args else " with the arguments written"
+        fix = (
+            f"leave out {adds}, and read the input's size it gives from the input's .shape(): "
+            "fn.cast(images.shape()[0:2], dtype=types.INT32) for HWC images"
+            if adds in args
+            else f"leave out the arguments that change how many outputs it gives ({count} by "
+            "default), and compute what you need from those"
+        )
+        raise ImportRefused(
+            f"{label}: DALI gives it {made} output{'s' if made != 1 else ''}{given}, and a "
+            f"graph node of {name} gives {count} (fix: {fix})"
+        )
 
     def _policy(self, call: PolicyCall) -> None:
         """One auto_aug policy call as a policy node, its arguments read from the call."""
@@ -392,6 +432,16 @@ class _Converter:
         file_root = str(args["file_root"]) if args.get("file_root") else None
         node_id = self._reader_id(op.instance)
         if file_root and not args.get("file_list") and not args.get("files"):
+            if args.get("dir_filters"):
+                # the explorer and the exported module list a folder's classes themselves and
+                # hand DALI the files, where DALI applies no filter: every class would be read,
+                # and numbered otherwise
+                raise ImportRefused(
+                    f"{label}: dir_filters={list(args['dir_filters'])!r} keeps only some class "
+                    "folders, which a folder source cannot do: it reads every class folder "
+                    "(fix: list the files wanted in a file list, one 'path label' a line, and "
+                    "read it with file_list=, or move those folders into a folder of their own)"
+                )
             kind, path = "folder", file_root
             file_root = None
         elif args.get("file_list"):
@@ -474,6 +524,33 @@ class _Converter:
         node = self._node(node_id)
         self._replace(dataclasses.replace(node, probability=Probability(_shortest_float(p), seed)))
         return Ref(node_id)
+
+
+def _refuse_negative_seed(op: OpRecord) -> None:
+    """Refuse an operator the code gave a negative seed. DALI 2.4 draws with it as a seed of its
+    own (measured: ``seed=-1`` draws other values than no seed, and the same ones whatever the
+    pipeline's seed), and a graph's seeds are whole numbers from 0: the graph would not run."""
+    own = op.args.get("seed")
+    seed = own.value() if own is not None else None
+    if not isinstance(seed, int) or seed >= 0 or not takes_random_seed(op.schema):
+        return
+    raise ImportRefused(
+        f"fn.{_fn_name(op)}{refusals.where(op)}: seed={seed} is a seed of its own in DALI (it "
+        "draws other values than an operator given no seed, and the same ones whatever the "
+        "pipeline's seed), and a graph's seeds are whole numbers from 0 (fix: leave seed= out "
+        "where it means no seed, and DALI derives one from the pipeline's seed=; or give a seed "
+        "from 0 up)"
+    )
+
+
+def _output_count(name: str, inputs: tuple[Ref, ...], args: dict[str, Any]) -> int:
+    """How many outputs a graph node of operator `name` gives (as the plan and the export count
+    them)."""
+    info = load_catalog().get(name)
+    step = Step(
+        id="_", op=name, device="cpu", role="node", origin="_", inputs=inputs, args=args, info=info
+    )
+    return step.output_count
 
 
 def _calls_as_one(ops: list[OpRecord], calls: dict[str, PolicyCall]) -> list[OpRecord]:
