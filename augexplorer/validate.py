@@ -81,7 +81,7 @@ def validate_constant_edit(plan: Plan, node_id: str, name: str, value: Any) -> P
     # of outputs); a number on a continuous scale is read by none of them.
     if arg is None or arg.kind != "FLOAT":
         return None
-    message = check_value(step.info, arg, value)
+    message = check_value(step.info, arg, value, step.args)
     if message:
         raise GraphInvalid([Problem(message, node_id, name, value_fix(step.info, arg))])
     # A constant's value changes neither what a step reads nor which operators run.

@@ -3,17 +3,18 @@ instead of a DALI failure at run time. Keys are (`fn` name or "*", argument name
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from ..spec import DISTRIBUTIONS
+
+_WINDOWED = ("slice", "decoders.image_slice")
 
 LIMITS: dict[tuple[str, str], tuple[float, float]] = {
     ("*", "probability"): (0.0, 1.0),
     ("*", "crop_pos_x"): (0.0, 1.0),
     ("*", "crop_pos_y"): (0.0, 1.0),
     ("*", "crop_pos_z"): (0.0, 1.0),
-    ("*", "rel_start"): (0.0, 1.0),
-    ("*", "rel_shape"): (0.0, 1.0),
     ("*", "resize_x"): (0.0, 16384.0),
     ("*", "resize_y"): (0.0, 16384.0),
     ("*", "resize_shorter"): (0.0, 16384.0),
@@ -35,6 +36,8 @@ LIMITS: dict[tuple[str, str], tuple[float, float]] = {
     # 0 tiles kills the process (a division by zero in DALI 2.4); a negative count fails
     ("clahe", "tiles_x"): (1.0, 256.0),
     ("clahe", "tiles_y"): (1.0, 256.0),
+    # a window outside the input fails (reshape's rel_shape, a factor of each extent, is not one)
+    **{(op, arg): (0.0, 1.0) for op in _WINDOWED for arg in ("rel_start", "rel_shape", "rel_end")},
     ("random_resized_crop", "random_area"): (0.0, 1.0),
     ("decoders.image_random_crop", "random_area"): (0.0, 1.0),
     ("saturation", "saturation"): (0.0, 1e3),
@@ -51,8 +54,23 @@ TAKEN_OUTSIDE: frozenset[tuple[str, str]] = frozenset(
 )
 
 
-def limits_of(op: str, arg: str) -> tuple[float, float] | None:
-    """The range LIMITS gives argument `arg` of operator `op` (its own, else every operator's)."""
+# Ranges another argument of the node lifts: slice pads or trims a window reaching outside its
+# input when its out_of_bounds_policy says so (measured on DALI 2.4: rel_start [-0.25, -0.5]
+# with rel_shape [1.5, 2] pads), and fails with the default, "error".
+LIFTED_BY: dict[tuple[str, str], tuple[str, frozenset[str]]] = {
+    ("slice", arg): ("out_of_bounds_policy", frozenset({"pad", "trim_to_shape"}))
+    for arg in ("rel_start", "rel_shape", "rel_end")
+}
+
+
+def limits_of(
+    op: str, arg: str, args: Mapping[str, object] | None = None
+) -> tuple[float, float] | None:
+    """The range LIMITS gives argument `arg` of operator `op` (its own, else every operator's),
+    None where the node's other arguments `args` lift it (:data:`LIFTED_BY`)."""
+    lifted = LIFTED_BY.get((op, arg))
+    if lifted is not None and args is not None and args.get(lifted[0]) in lifted[1]:
+        return None
     return LIMITS.get((op, arg)) or LIMITS.get(("*", arg))
 
 

@@ -91,7 +91,7 @@ def check_operator(ctx: CheckContext, node: Node) -> None:
             if len(ctx.problems) == found:  # a draw DALI can make: are its values in range?
                 check_draw_range(ctx, node, info.name, arg, value)
         else:
-            message = check_value(info, arg, value)
+            message = check_value(info, arg, value, node.args)
             if message:
                 ctx.problem(message, node.id, name, fix=value_fix(info, arg))
             else:

@@ -186,7 +186,7 @@ def check_draw_range(
     checked: DALI checks each drawn value only when a batch draws it, so a draw that reaches past
     the range fails some later batch, or the training loader. `drawer`: the plain draw node the
     argument reads (whose draw `value` is), named in the problem and its fix."""
-    limits = limits_of(op, arg.name)
+    limits = limits_of(op, arg.name, node.args)
     if limits is None:
         return
     low, high = limits

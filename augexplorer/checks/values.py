@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import keyword
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from ..catalog import PYTHON_FUNCTION, ArgInfo, OpInfo
@@ -31,8 +32,11 @@ _INT_RANGES = {
 }
 
 
-def check_value(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
-    """Why `value` is not a valid constant for `arg`, or None when it is."""
+def check_value(
+    info: OpInfo, arg: ArgInfo, value: Any, args: Mapping[str, Any] | None = None
+) -> str | None:
+    """Why `value` is not a valid constant for `arg`, or None when it is; `args`, the node's
+    arguments, where one of them decides the range (:data:`~augexplorer.catalog.limits.LIFTED_BY`)."""
     unheld = too_large(value)
     if unheld is not None:  # checked first: no other check can read such a number
         return out_of_range_message(unheld)
@@ -41,7 +45,7 @@ def check_value(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
         if not items and arg.required:
             return "needs at least one value"
         for item in items:
-            message = _check_scalar(info, arg, item)
+            message = _check_scalar(info, arg, item, args)
             if message:
                 return f"element {item!r}: {message}"
         lengths = VECTOR_LENGTHS.get((info.name, arg.name))
@@ -50,10 +54,12 @@ def check_value(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
         return None
     if isinstance(value, (list, tuple)):
         return f"expected a single {arg.kind.lower()}, got a list of {len(value)}"
-    return _check_scalar(info, arg, value)
+    return _check_scalar(info, arg, value, args)
 
 
-def _check_scalar(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
+def _check_scalar(
+    info: OpInfo, arg: ArgInfo, value: Any, args: Mapping[str, Any] | None
+) -> str | None:
     kind = arg.kind
     if kind == "PYTHON_OBJECT":
         return _check_python(value)
@@ -91,7 +97,7 @@ def _check_scalar(info: OpInfo, arg: ArgInfo, value: Any) -> str | None:
             low, high = _INT_RANGES.get(kind, (-(2**63), 2**63 - 1))
             if not low <= value <= high:
                 return f"{value} does not fit in {kind.lower()} ({low}..{high})"
-        limits = limits_of(info.name, arg.name)
+        limits = limits_of(info.name, arg.name, args)
         if limits is not None:
             low_limit, high_limit = limits
             if not low_limit <= value <= high_limit:
