@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import runpy
+import shutil
 import warnings
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ from augexplorer.export import export
 from augexplorer.export.code_pipelines import parse_param
 from augexplorer.export.derived_seeds import DrawsDiffer
 from augexplorer.export.importer import import_graph
+from augexplorer.export.inline_lists import InlineListRefused, list_text
 from augexplorer.export.serialized import ImportRefused
 from augexplorer.spec import GraphSpec, Node, Ref, load
 from augexplorer.validate import validate
@@ -206,11 +208,54 @@ def test_files_without_labels_are_numbered_as_dali_numbers_them(
     assert_same_batch(graph, run_once(pipe))
 
 
-def test_a_listed_path_with_spaces_is_refused_with_its_index(tmp_path: Path) -> None:
-    text = FILES_IN_CODE.replace("files = sorted(", 'files = ["my photo.jpg"] + sorted(')
-    source = write(tmp_path, "spaces.py", text)
-    with pytest.raises(ImportRefused, match=r"files\[0\] is '\S*my photo.jpg'.*fix: rename"):
+def test_a_listed_path_with_spaces_reads_its_image(tmp_path: Path) -> None:
+    """A file list's labels are the integers that end a line, so "my photo.jpg 3" names
+    ``my photo.jpg`` for the explorer and the exported loader alike, as for DALI."""
+    root = tmp_path / "data"
+    shutil.copytree(samples_dir(), root)
+    first = sorted(root.glob("*/*.jpg"))[0]
+    first.rename(first.with_name("my photo 1.jpg"))
+    source = tmp_path / "spaces.py"
+    source.write_text(FILES_IN_CODE.format(root=str(root)))
+    graph = import_graph(source, run_file=True, pipeline="listed")
+    listed = Path(graph.sources()[0].path or "").read_text().splitlines()
+    assert any(line.startswith(str(first.with_name("my photo 1.jpg")) + " ") for line in listed)
+    pipe = runpy.run_path(str(source))["listed"](num_threads=1, device_id=None)
+    assert_same_batch(graph, run_once(pipe))
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("scan 2", "a name ending in a number after a space"),
+        ("two\nlines.jpg", "a name with a line break"),
+    ],
+)
+def test_a_listed_path_a_list_cannot_hold_is_refused_with_its_index(
+    tmp_path: Path, name: str, why: str
+) -> None:
+    text = FILES_IN_CODE.replace("files = sorted(", f"files = [{name!r}] + sorted(")
+    source = write(tmp_path, "unlistable.py", text)
+    with pytest.raises(ImportRefused) as refused:
         import_graph(source, run_file=True, pipeline="listed")
+    # the name as DALI reads it: from the working folder, where no file_root= is given
+    named = re.escape(repr(name)[1:-1])
+    assert re.search(rf"files\[0\] is '\S*{named}': {why}", str(refused.value))
+    assert "fix: rename the file" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        (" photo.jpg", "a name starting or ending with a space"),
+        ("#1.jpg", "a name starting with #"),
+        ("", "an empty name"),
+    ],
+)
+def test_a_name_relative_to_file_root_a_list_cannot_hold_is_refused(name: str, why: str) -> None:
+    with pytest.raises(InlineListRefused, match=f"files\\[1\\] is {re.escape(repr(name))}: {why}"):
+        list_text(["fine.jpg", name], [0, 1])
+    assert list_text(["my photo.jpg", "a\tb 2.jpg"], [0, 1]) == "my photo.jpg 0\na\tb 2.jpg 1\n"
 
 
 def test_a_coco_reader_given_images_in_code_reads_a_coco_file_of_those(tmp_path: Path) -> None:

@@ -5,10 +5,12 @@ class, with other labels, and say nothing."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
+from augexplorer import GraphInvalid, preset, validate
 from augexplorer.cli import main
 from augexplorer.data import samples_dir
 from augexplorer.export.importer import import_graph
@@ -50,3 +52,21 @@ def test_the_command_says_it_in_one_line_and_writes_nothing(
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "dir_filters" in error and "Traceback" not in error
     assert not target.exists()
+
+
+def test_a_spec_written_by_hand_with_dir_filters_is_refused_naming_the_argument() -> None:
+    """The same filter in a spec (not through the import): the graph checks name it, as they
+    name file_filters, instead of a Session reading every class."""
+    spec = preset("basic")
+    folder = dataclasses.replace(
+        spec.sources()[0],
+        kind="folder",
+        path=str(samples_dir()),
+        reader_args={"dir_filters": ["food"]},
+    )
+    spec = dataclasses.replace(spec, nodes=[folder, *spec.operators()])
+    with pytest.raises(GraphInvalid) as refused:
+        validate(spec)
+    (problem,) = refused.value.problems
+    assert problem.argument == "reader_args.dir_filters"
+    assert "every class folder (labels counted over all of them) would be read" in problem.message

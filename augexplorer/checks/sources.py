@@ -45,8 +45,13 @@ def check_source(ctx: CheckContext, source: Source) -> None:
 
 
 # readers.file arguments that choose the files of a folder, which the explorer lists itself
-# (augexplorer.folder_listing) and hands the reader as files=, where DALI does not apply them.
-FOLDER_LISTS_ITSELF = frozenset({"file_filters", "case_sensitive_filter"})
+# (augexplorer.folder_listing) and hands the reader as files=, where DALI does not apply them:
+# what would be read instead.
+FOLDER_LISTS_ITSELF: dict[str, str] = {
+    "file_filters": "every image of the folder",
+    "case_sensitive_filter": "every image of the folder",
+    "dir_filters": "every class folder (labels counted over all of them)",
+}
 
 
 def _check_reader_args(ctx: CheckContext, source: Source) -> None:
@@ -66,11 +71,11 @@ def _check_reader_args(ctx: CheckContext, source: Source) -> None:
     reader = reader_of(source.kind)
     owned = owned_by_source(source.kind)
     if source.kind == "folder":
-        for name in FOLDER_LISTS_ITSELF.intersection(source.reader_args):
+        for name in FOLDER_LISTS_ITSELF.keys() & source.reader_args.keys():
             ctx.problem(
                 f"{reader}'s {name!r} is not applied to a folder here: the explorer and the "
                 "exported module list the class folders themselves and give DALI the files, and "
-                "DALI ignores the filters then, so every image of the folder would be read",
+                f"DALI ignores the filters then, so {FOLDER_LISTS_ITSELF[name]} would be read",
                 source.id,
                 f"reader_args.{name}",
                 fix="read the files you want from a file list (one 'path label' a line), or "

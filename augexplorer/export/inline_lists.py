@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import AugExplorerError
+from ..file_list_text import split_entry
 from ..files import atomic_write_text
 
 # (file name, such as "reader.txt", and its text) -> the path the source reads it from
@@ -31,7 +32,9 @@ class InlineListRefused(AugExplorerError):
 
 def list_text(files: Sequence[str], labels: Sequence[Any] | None) -> str:
     """The file list of `files` and `labels` (DALI numbers files given without labels 0, 1,
-    ...); a path with whitespace, which a file list cannot hold, is refused."""
+    ...). A name with spaces inside is written as it is ("my photo.jpg 3": the labels are the
+    integers that end a line, :mod:`augexplorer.file_list_text`); one a line cannot hold as
+    written is refused, naming it and why."""
     if labels is not None and len(labels) not in (0, len(files)):
         raise InlineListRefused(
             f"files= has {len(files)} entries and labels= {len(labels)} (fix: give one label per "
@@ -40,14 +43,32 @@ def list_text(files: Sequence[str], labels: Sequence[Any] | None) -> str:
     rows = labels if labels else list(range(len(files)))
     lines = []
     for index, (file, label) in enumerate(zip(files, rows, strict=True)):
-        if not file or any(character.isspace() for character in file):
+        why = _unlistable(file)
+        if why:
             raise InlineListRefused(
-                f"files[{index}] is {file!r}: a file list cannot hold a path with spaces (fix: "
+                f"files[{index}] is {file!r}: {why}, which a file list cannot hold (fix: "
                 "rename the file, or read its folder with file_root=)"
             )
         values = label if isinstance(label, list | tuple) else [label]
         lines.append(" ".join([file, *(str(int(value)) for value in values)]))
     return "\n".join(lines) + "\n"
+
+
+def _unlistable(file: str) -> str | None:
+    """Why `file` cannot be a name in a file list's line, or None: a list's lines are stripped,
+    split at line breaks, skipped when they start with #, and end in their integer labels."""
+    if not file:
+        return "an empty name"
+    if any(character.isspace() and character not in " \t" for character in file):
+        return "a name with a line break"
+    if file != file.strip():
+        return "a name starting or ending with a space"
+    if file.startswith("#"):
+        return "a name starting with # (a list's comment)"
+    last = split_entry(file).labels
+    if last and last[0].lstrip("+-").isascii() and last[0].lstrip("+-").isdigit():
+        return "a name ending in a number after a space (a list reads it as a label)"
+    return None
 
 
 def _cache_dir() -> Path:
