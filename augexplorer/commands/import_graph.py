@@ -66,6 +66,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..export.codegen import sources_problem
     from ..export.derived_seeds import DrawsDiffer
     from ..export.edited_code import CodeEdited
     from ..export.importer import import_graph
@@ -116,13 +117,18 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {path} ({len(spec.nodes)} nodes)")
     for line in _folder_notes(spec):
         print(f"note: {line}", file=sys.stderr)
-    problems = _problems(spec)
-    if problems is not None:
-        print(
-            f"warning: {path} holds the pipeline as written, but does not run here yet: "
-            f"{problems} (open it in the panel to fix it there, or edit the file)",
-            file=sys.stderr,
-        )
+    unexported, problems = sources_problem(spec), _problems(spec)
+    warnings_said = [
+        f"runs in the explorer, but `augexplorer export` refuses it: {unexported}"
+        if unexported
+        else None,
+        f"holds the pipeline as written, but does not run here yet: {problems} (open it in the "
+        "panel to fix it there, or edit the file)"
+        if problems
+        else None,
+    ]
+    for warning in filter(None, warnings_said):
+        print(f"warning: {path} {warning}", file=sys.stderr)
     return 0
 
 

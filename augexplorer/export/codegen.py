@@ -241,15 +241,25 @@ def _form_fields(form: GraphForm) -> dict[str, str]:
 # ---- writer -----------------------------------------------------------------------------------
 
 
+def sources_problem(spec: GraphSpec) -> str | None:
+    """Why `spec` cannot be exported for its data sources, or None: an exported module reads
+    one source (its ``data=``, sharded over ranks), where the explorer runs any number."""
+    sources = spec.sources()
+    if len(sources) == 1:
+        return None
+    return (
+        f"an exported module reads exactly one data source; this graph has {len(sources)}"
+        + (f" ({', '.join(s.id for s in sources)})" if sources else "")
+        + " (fix: keep one source and wire every node to it)"
+    )
+
+
+
 class _Writer:
     def __init__(self, spec: GraphSpec, data_path: str | None, fuse: FuseMode) -> None:
-        sources = spec.sources()
-        if len(sources) != 1:
-            raise ExportError(
-                f"an exported module reads exactly one data source; this graph has {len(sources)}"
-                + (f" ({', '.join(s.id for s in sources)})" if sources else "")
-                + " (fix: keep one source and wire every node to it)"
-            )
+        problem = sources_problem(spec)
+        if problem is not None:
+            raise ExportError(problem)
         self.spec = spec
         self.plan = _gpu_plan(spec)
         self.source: Source = next(
