@@ -133,6 +133,7 @@ class NodePanel(widgets.VBox):
             return
         info = self.catalog.get(node.op)
         shown = self._shown_args(node, info)
+        read_also_by = _read_also_by(spec, node, shown)
         shape = (
             node_id,
             node.op,
@@ -142,10 +143,10 @@ class NodePanel(widgets.VBox):
             node.device,
             tuple(spec.ids()),
             frozenset(spec.downstream(node_id)),  # what its inputs may not come from
-            tuple(_other_readers(spec, node_id, node.args.get(name)) for name in shown),
+            tuple(read_also_by.items()),
         )
         if shape != self._shape:
-            self._build(spec, node, info, shown)
+            self._build(spec, node, info, shown, read_also_by)
             self._shape = shape
         elif node.origin != self._origin:  # a ported node's first edit of an argument
             self._show_title(node, info)
@@ -194,7 +195,14 @@ class NodePanel(widgets.VBox):
             names += [n for n in tunable_args(info) if n not in names]
         return names
 
-    def _build(self, spec: GraphSpec, node: Node, info: OpInfo | None, shown: list[str]) -> None:
+    def _build(
+        self,
+        spec: GraphSpec,
+        node: Node,
+        info: OpInfo | None,
+        shown: list[str],
+        read_also_by: dict[str, tuple[str, ...]],
+    ) -> None:
         self._node_id = node.id
         self._show_title(node, info)
         tools = widgets.VBox([self._tools(node), self._renamer(node)])
@@ -235,7 +243,7 @@ class NodePanel(widgets.VBox):
                 ),
                 starting=starting_values(info.name).get(name) if info is not None else None,
                 on_select=self.actions.select,
-                read_also_by=_other_readers(spec, node.id, value),
+                read_also_by=read_also_by.get(name, ()),
             )
             if name in typed:
                 self.controls[name].keep_unparsed(typed[name])
@@ -466,21 +474,21 @@ class NodePanel(widgets.VBox):
             action(*args)
 
 
-def _other_readers(spec: GraphSpec, node_id: str, value: ArgValue | None) -> tuple[str, ...]:
-    """The nodes besides `node_id` that read the node `value` names, where it names one: a
-    draw or coin shared with the companions that move boxes and masks as the image moves."""
-    if not isinstance(value, Ref):
-        return ()
-    return tuple(
-        other.id
-        for other in spec.nodes
-        if isinstance(other, Node)
-        and other.id != node_id
-        and any(
-            isinstance(read, Ref) and read.node == value.node
-            for read in (*other.args.values(), *other.inputs)
-        )
-    )
+def _read_also_by(spec: GraphSpec, node: Node, shown: list[str]) -> dict[str, tuple[str, ...]]:
+    """For each shown argument that another node gives (a draw, a coin), the nodes besides
+    `node` that read that node too: the companions that move boxes and masks as the image moves.
+    The graph is walked once, not once an argument."""
+    readers: dict[str, list[str]] = {}
+    for other in spec.nodes:
+        if isinstance(other, Node) and other.id != node.id:
+            for read in (*other.args.values(), *other.inputs):
+                if isinstance(read, Ref) and other.id not in readers.setdefault(read.node, []):
+                    readers[read.node].append(other.id)
+    return {
+        name: tuple(readers[value.node])
+        for name in shown
+        if isinstance(value := node.args.get(name), Ref) and value.node in readers
+    }
 
 
 def _shown_kind(node: Node, info: OpInfo | None, name: str) -> str:
