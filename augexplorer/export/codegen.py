@@ -254,7 +254,6 @@ def sources_problem(spec: GraphSpec) -> str | None:
     )
 
 
-
 class _Writer:
     def __init__(self, spec: GraphSpec, data_path: str | None, fuse: FuseMode) -> None:
         problem = sources_problem(spec)
