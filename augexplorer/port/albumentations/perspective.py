@@ -1,7 +1,7 @@
 """albumentations' Perspective as DALI nodes: the four corners jittered as albumentations 2.x
 jitters them, and the warp between the image and that quadrilateral in closed form, so that no
 linear system is solved per sample (the same closed form as the torchvision RandomPerspective
-port, :mod:`augexplorer.port.torchvision.perspective`); DALI's experimental.warp_perspective
+port, :mod:`augexplorer.port.projective`); DALI's experimental.warp_perspective
 applies it.
 
 albumentations (``get_params_dependent_on_data``, ``generate_perspective_points``,
@@ -19,6 +19,7 @@ it the output is ``max_height x max_width``. The offsets stay below 0.32, so
 from __future__ import annotations
 
 from ...spec import Node, Ref
+from ..projective import square_to_quad
 from .affine import WARP_BORDERS
 from .arguments import BORDER_CONSTANT, Args, NotPorted
 from .nodes import const, expr, step, uniform_node
@@ -28,32 +29,6 @@ from .registry import IMAGE, Mapped, mapping
 JITTER_MODULUS = 0.32
 # what DALI 2.4's experimental.warp_perspective samples with (it fails on INTERP_LANCZOS3)
 WARP_INTERPOLATIONS = frozenset({"INTERP_NN", "INTERP_LINEAR", "INTERP_CUBIC"})
-
-
-def square_to_quad(x: str, y: str, g: str, h: str) -> tuple[str, str, list[str]]:
-    """Heckbert's closed form of the projective map of the unit square's corners (0, 0), (1, 0),
-    (1, 1), (0, 1) onto the corners ``x[i], y[i]`` (4-vectors, in that order): the texts of its
-    last row's g and h, and of its first two rows (a, b, c, d, e, f) given the nodes named `g`
-    and `h` hold those; its last entry is 1."""
-    dx1, dx2 = f"({x}[1] - {x}[2])", f"({x}[3] - {x}[2])"
-    dx3 = f"({x}[0] - {x}[1] + {x}[2] - {x}[3])"
-    dy1, dy2 = f"({y}[1] - {y}[2])", f"({y}[3] - {y}[2])"
-    dy3 = f"({y}[0] - {y}[1] + {y}[2] - {y}[3])"
-    den = f"({dx1} * {dy2} - {dx2} * {dy1})"
-    g_text = f"({dx3} * {dy2} - {dx2} * {dy3}) / {den}"
-    h_text = f"({dx1} * {dy3} - {dx3} * {dy1}) / {den}"
-    return (
-        g_text,
-        h_text,
-        [
-            f"{x}[1] - {x}[0] + {g} * {x}[1]",
-            f"{x}[3] - {x}[0] + {h} * {x}[3]",
-            f"{x}[0]",
-            f"{y}[1] - {y}[0] + {g} * {y}[1]",
-            f"{y}[3] - {y}[0] + {h} * {y}[3]",
-            f"{y}[0]",
-        ],
-    )
 
 
 @mapping(
@@ -119,7 +94,9 @@ def perspective(args: Args) -> Mapped:
         const("persp_far", [0.0, 1.0, 1.0, 0.0]),
         const("persp_low", [0.0, 0.0, 1.0, 1.0]),
     ]
-    g_text, h_text, rows = square_to_quad("persp_x", "persp_y", "persp_g", "persp_h")
+    corners_x = [f"persp_x[{i}]" for i in range(4)]
+    corners_y = [f"persp_y[{i}]" for i in range(4)]
+    g_text, h_text, rows = square_to_quad(corners_x, corners_y, "persp_g", "persp_h")
     edge = "math.sqrt((persp_x[{0}] - persp_x[{1}]) ** 2 + (persp_y[{0}] - persp_y[{1}]) ** 2)"
     nodes += [
         # the longest top or bottom edge and left or right side, truncated (int())

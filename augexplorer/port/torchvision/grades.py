@@ -263,6 +263,64 @@ GRADES: dict[str, Measured] = {
         ),
     ),
 }
+# transforms.v2's random resizes and zoom out: measured by
+# tests/test_port_torchvision_v2_sizes.py, the port's draws given to torchvision's transform in
+# place of torch's generator (12 photos), and torchvision's own draws against the port's (a
+# 30 x 45 and a 52 x 36 image, 360 draws a side), which holds them to these figures
+GRADES.update(
+    {
+        "RandomShortestSize": Measured(
+            "approximate",
+            (
+                "The shorter side picked uniformly from min_size and the ratio "
+                "min(size / short, max_size / long) computed in float64, each side truncated, "
+                "as torchvision computes them: its sizes to the pixel for the same pick (12 "
+                "photos), at its rates (KS over 360 draws: p 0.87 heights, 0.99 widths).",
+                "Resampling as Resize's for the same size: bilinear mean 0.14, max 11 grey "
+                "levels; bicubic mean 0.14, max 8.",
+            ),
+            0.15,
+            11,
+        ),
+        "RandomResize": Measured(
+            "approximate",
+            (
+                "The shorter side drawn uniformly from min_size to max_size - 1 as "
+                "torch.randint draws it, the longer int(size * long / short) as Resize(int) "
+                "sizes it: torchvision's sizes for the same draw (12 photos), at its rates (KS "
+                "over 360 draws: p 0.40).",
+                "Resampling as Resize's for the same size: bilinear mean 0.13, max 10 grey levels.",
+            ),
+            0.14,
+            10,
+        ),
+        "ScaleJitter": Measured(
+            "approximate",
+            (
+                "The scale drawn uniformly in scale_range and each side "
+                "int(side * min(target[1] / h, target[0] / w) * scale) computed in float32, as "
+                "torchvision computes it from torch.rand: its sizes to the pixel for the same "
+                "draw (12 photos), drawn alike (KS over 360 draws: p 0.08 heights, 0.23 "
+                "widths).",
+                "Resampling as Resize's for the same size: bilinear mean 0.13, max 11 grey levels.",
+            ),
+            0.14,
+            11,
+        ),
+        "RandomZoomOut": Measured(
+            "distribution",
+            (
+                "The canvas int(side * r) and the image's corner int((canvas - side) * u), "
+                "drawn uniformly and computed in float32 as torchvision draws them (KS over 360 "
+                "draws: p 0.70 canvas heights, 0.82 widths, 0.91 top, 0.97 left); the same "
+                "draws give the same pixels (12 photos, fill per channel: max 0 grey levels); "
+                "the coin is DALI's (same probability).",
+            ),
+            0.0,
+            0,
+        ),
+    }
+)
 GRADES["Scale"] = GRADES["Resize"]
 GRADES["RandomSizedCrop"] = GRADES["RandomResizedCrop"]
 
@@ -300,6 +358,7 @@ MODES: dict[str, tuple[str, ...]] = {
     # the window resized as Resize resizes it: its resampling figures are Resize's
     "RandomResizedCrop": ("BILINEAR", "BICUBIC", "NEAREST"),
     "RandomSizedCrop": ("BILINEAR", "BICUBIC", "NEAREST"),
+    "RandomShortestSize": ("BILINEAR", "BICUBIC"),
     "RandomRotation": ("NEAREST", "BILINEAR"),
     "RandomAffine": ("NEAREST", "BILINEAR"),
     "AutoAugment": ("NEAREST",),

@@ -1,6 +1,7 @@
 """torchvision's RandomPerspective: the four corners drawn as torchvision draws them, and the
 warp that moves the image's corners onto them computed in closed form (the unit square to a
-quadrilateral, after Heckbert), so no linear system has to be solved per sample; DALI's
+quadrilateral, after Heckbert: :func:`augexplorer.port.projective.square_to_quad`, which the
+albumentations port shares), so no linear system has to be solved per sample; DALI's
 experimental.warp_perspective applies it."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from ...expressions.nodes import expression
 from ...spec import Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
+from ..projective import square_to_quad
 from .arguments import INTERPOLATION, fill_value, interpolation_name
 from .grades import grade
 
@@ -48,28 +50,20 @@ def random_perspective(call: TransformCall, context: PortContext) -> Grade:
     ys = [low_y[0], low_y[1], f"{height} - {bh} + {low_y[2]}", f"{height} - {bh} + {low_y[3]}"]
     x = [_node(context, f"corner_x{i}", f"({text}) * 1.0") for i, text in enumerate(xs)]
     y = [_node(context, f"corner_y{i}", f"({text}) * 1.0") for i, text in enumerate(ys)]
-    dx1, dx2, dx3 = (
-        f"({x[1]} - {x[2]})",
-        f"({x[3]} - {x[2]})",
-        f"({x[0]} - {x[1]} + {x[2]} - {x[3]})",
-    )
-    dy1, dy2, dy3 = (
-        f"({y[1]} - {y[2]})",
-        f"({y[3]} - {y[2]})",
-        f"({y[0]} - {y[1]} + {y[2]} - {y[3]})",
-    )
-    den = f"({dx1} * {dy2} - {dx2} * {dy1})"
-    g = _node(context, "perspective_g", f"({dx3} * {dy2} - {dx2} * {dy3}) / {den}")
-    h = _node(context, "perspective_h", f"({dx1} * {dy3} - {dx3} * {dy1}) / {den}")
+    # g and h first: the rows read them by the names their nodes get
+    g_text, h_text, _ = square_to_quad(x, y, "g", "h")
+    g = _node(context, "perspective_g", g_text)
+    h = _node(context, "perspective_h", h_text)
+    rows = square_to_quad(x, y, g, h)[2]
     # the unit square to the corners, after the image's corners to the unit square
     sx, sy = f"({width} - 1.0)", f"({height} - 1.0)"
     entries = [
-        f"({x[1]} - {x[0]} + {g} * {x[1]}) / {sx}",
-        f"({x[3]} - {x[0]} + {h} * {x[3]}) / {sy}",
-        f"{x[0]}",
-        f"({y[1]} - {y[0]} + {g} * {y[1]}) / {sx}",
-        f"({y[3]} - {y[0]} + {h} * {y[3]}) / {sy}",
-        f"{y[0]}",
+        f"({rows[0]}) / {sx}",
+        f"({rows[1]}) / {sy}",
+        rows[2],
+        f"({rows[3]}) / {sx}",
+        f"({rows[4]}) / {sy}",
+        rows[5],
         f"{g} / {sx}",
         f"{h} / {sy}",
         f"{g} * 0.0 + 1.0",

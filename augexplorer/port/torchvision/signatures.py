@@ -72,6 +72,10 @@ _V2: dict[str, str] = {
     "ToImage": "",
     "ToDtype": "dtype scale=",
     "ConvertImageDtype": "dtype=",
+    "RandomShortestSize": "min_size max_size= interpolation= antialias=",
+    "RandomResize": "min_size max_size interpolation= antialias=",
+    "ScaleJitter": "target_size scale_range= interpolation= antialias=",
+    "RandomZoomOut": "fill= side_range= p=",
 }
 # The old names the port keeps, by the class that replaced them (their arguments)
 REPLACED = {"Scale": "Resize", "RandomSizedCrop": "RandomResizedCrop"}
