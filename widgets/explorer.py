@@ -327,6 +327,7 @@ class Explorer(widgets.VBox):
                 state = action()
             except (AugExplorerError, ValueError, KeyError) as error:
                 self._say(str(error))
+                self._show_graph_in_toolbar()  # a preset or source picked and refused: not shown
                 return
             self._render(state if isinstance(state, PanelState) else self.controller.state)
             rendered = True
@@ -453,6 +454,15 @@ class Explorer(widgets.VBox):
         """What training's loader would fail on in the batch shown (images of several shapes)."""
         result = self.controller.state.result
         return result.shapes_differ() if result is not None else None
+
+    def _show_graph_in_toolbar(self) -> None:
+        """The toolbar's preset, source and batch back to the graph on screen, quietly."""
+        state = self.controller.state
+        self._syncing = True
+        try:
+            self.toolbar.show(state.spec, state.history, edited=self.controller.preset_edited)
+        finally:
+            self._syncing = False
 
     def _say(self, text: str) -> None:
         self.toolbar.status.value = f"<span class='ax-errors'>{html.escape(text)}</span>"

@@ -148,6 +148,8 @@ def tracks_at(spec: GraphSpec, node_id: str, *, agreeing: bool = True) -> Tracks
                 )
             if steps == 0:
                 stayed.append(kind)
+            elif kind == "masks":  # a companion's masks cast for the next one (a flip's)
+                refs[kind] = _past_casts(spec, refs[kind])
         if moved:
             companions[image_id] = tuple(moved)
         if image.op == "crop_mirror_normalize" and cmn_crops(image.args):
