@@ -166,3 +166,39 @@ def test_starting_values_are_marked_until_the_user_sets_them(catalog, tmp_path: 
     assert not any(
         "ax-arg-starting" in c._dom_classes for c in explorer.node_panel.controls.values()
     )
+
+
+def test_a_value_the_user_sets_is_never_marked_as_a_starting_value(catalog, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Typing an operator's curated starting value on a preset's node (normalize's mirror 1) is
+    a choice: the row says nothing of a starting value, and stays where it was."""
+    explorer = Explorer("basic", batch_size=2, autosave=tmp_path / "m.json", catalog=catalog)
+    explorer.add("color_twist")
+    explorer.flush()
+    node = next(n.id for n in explorer.spec.nodes if n.op == "color_twist")
+    explorer.select(node)
+    rows = list(explorer.node_panel.controls)
+    start = explorer.spec.node(node).args["hue"]
+    browser_update(explorer.node_panel.controls["hue"].editor.box, value="0")
+    explorer.flush()
+    browser_update(explorer.node_panel.controls["hue"].editor.box, value=str(start))
+    explorer.flush()
+    controls = explorer.node_panel.controls
+    assert explorer.spec.node(node).args["hue"] == start
+    assert "ax-arg-starting" not in controls["hue"]._dom_classes  # typed: chosen
+    assert controls["hue"].starting_note.layout.display == "none"
+    assert "ax-arg-starting" in controls["saturation"]._dom_classes  # not typed: still marked
+    explorer.select("rotate")
+    explorer.select(node)  # built again: still chosen
+    assert "ax-arg-starting" not in explorer.node_panel.controls["hue"]._dom_classes
+    assert list(explorer.node_panel.controls) == rows
+
+
+def test_setting_an_argument_leaves_the_rows_in_their_order(catalog, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    explorer = Explorer("basic", batch_size=2, autosave=tmp_path / "o.json", catalog=catalog)
+    explorer.select("crop")
+    rows = list(explorer.node_panel.controls)
+    assert rows.index("crop_pos_y") > rows.index("crop_h")  # shown below crop_h, unset
+    explorer.set_arg("crop", "crop_pos_y", 0.3)
+    explorer.flush()
+    assert explorer.spec.node("crop").args["crop_pos_y"] == 0.3
+    assert list(explorer.node_panel.controls) == rows  # not moved up among the set ones

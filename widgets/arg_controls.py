@@ -1007,6 +1007,7 @@ class ArgControl(widgets.VBox):
             self._typed_number(str(getattr(self.editor, "value", "")), str(error))
             return
         self._unparsed = None
+        self._starting = None  # typed or slid here: chosen, whatever the value
         self._on_change(self.name, value)
 
     def _typed_number(self, typed: str, reason: str) -> None:

@@ -274,6 +274,7 @@ class Explorer(widgets.VBox):
             move_after_decoder=lambda n: self._now(lambda: c.move_after_decoder(n)),
             set_skip_bad=lambda skip: self._now(lambda: c.set_skip_bad(skip)),
             select=lambda n: self._now(lambda: c.select(n)),
+            chosen=c.chosen,
         )
 
     def _rename(self, node: str, new_id: str) -> str | None:

@@ -51,6 +51,8 @@ class NodeActions:
     move_after_decoder: Callable[[str], None] = lambda node: None
     set_skip_bad: Callable[[bool], None] = lambda skip: None
     select: Callable[[str], None] = lambda node: None  # a node an argument reads, to edit it
+    # the arguments of a node the user has set (never marked as an unchosen starting value)
+    chosen: Callable[[str], frozenset[str]] = lambda node: frozenset()
 
 
 class NodePanel(widgets.VBox):
@@ -63,6 +65,7 @@ class NodePanel(widgets.VBox):
         self._shape: tuple[Any, ...] | None = None
         self._quiet = False
         self._node_id: str | None = None
+        self._rows: list[str] = []  # the arguments shown, in their order on screen
         self._origin: Origin | None = None  # a ported node's, as its title shows it
         self.title = widgets.HTML()
         self.node_error = widgets.HTML()
@@ -193,6 +196,10 @@ class NodePanel(widgets.VBox):
         if info is not None:
             names += [a.name for a in info.args if a.required and a.name not in node.args]
             names += [n for n in tunable_args(info) if n not in names]
+        if node.id == self._node_id:  # the rows stay where they were: an edited one moves not
+            before = [name for name in self._rows if name in names]
+            names = before + [name for name in names if name not in before]
+        self._rows = names
         return names
 
     def _build(
@@ -224,6 +231,7 @@ class NodePanel(widgets.VBox):
         }
         self.controls = {}
         self.code_views = {}
+        chosen = self.actions.chosen(node.id)
         for name in shown:
             arg = info.arg(name) if info is not None else None
             if arg is not None and arg.kind == "PYTHON_OBJECT":  # code: shown, never edited here
@@ -241,7 +249,11 @@ class NodePanel(widgets.VBox):
                     if info is not None and _shown_kind(node, info, name) == "unset"
                     else None
                 ),
-                starting=starting_values(info.name).get(name) if info is not None else None,
+                starting=(
+                    starting_values(info.name).get(name)
+                    if info is not None and name not in chosen
+                    else None
+                ),
                 on_select=self.actions.select,
                 read_also_by=read_also_by.get(name, ()),
             )

@@ -98,6 +98,9 @@ class Controller:
         self._result_graph = 0 if session.result is not None else -1
         self._before: Snapshot | None = None
         self._new_entry = False
+        # Arguments the user set in this panel (node, argument): a value set here is chosen,
+        # even where it equals an operator's curated starting value (the panel's mark).
+        self._chosen: set[tuple[str, str]] = set()
         self._rng = _random.Random(rng_seed)
         self._insertion: tuple[object, str] | None = None  # the last insertion point worked out
         self.last_note = ""  # what adding the last operator had to say (companions, mismatches)
@@ -212,6 +215,7 @@ class Controller:
     def set_arg(self, node: str, arg: str, value: ArgValue, *, run: bool = True) -> PanelState:
         # One slider drag is one undo step; switching to or from a distribution is its own step.
         old = self._spec.node(node).args.get(arg)
+        self._chosen.add((node, arg))
         kind = _kind(value)
         merge_key = f"{node}.{arg}:{kind}" if old is not None and _kind(old) == kind else None
         return self.edit(
@@ -220,6 +224,10 @@ class Controller:
             run=run,
             label=f"{node}.{arg} {_shown(value)}",
         )
+
+    def chosen(self, node: str) -> frozenset[str]:
+        """The arguments of `node` the user has set in this panel."""
+        return frozenset(arg for at, arg in self._chosen if at == node)
 
     def unset_arg(self, node: str, arg: str) -> PanelState:
         return self.edit(self._spec.unset_arg(node, arg), label=f"{node}.{arg} back to default")
@@ -550,6 +558,7 @@ class Controller:
         same name that differs (`from_file`): it may hold anything (found in a trial: a saved
         graph edited by hand showed the replaced graph's pictures as its last good output)."""
         self._selected = None
+        self._chosen.clear()  # another graph's nodes, though some names may be the same
         if spec.name != self._spec.name or (from_file and spec != self._spec):
             self._graph_count += 1
         state = self.edit(spec, label=label or f"replaced the graph with {spec.name}")
