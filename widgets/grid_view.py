@@ -21,6 +21,7 @@ from augexplorer.render.overlay_data import (
 )
 from augexplorer.render.sample_view import sample_view
 from augexplorer.render.tiles import Tile, node_drawn_as, node_tiles, picture_size, pictures
+from augexplorer.render.value_scale import scale_warning
 from augexplorer.spec import Ref
 
 from . import sliders
@@ -59,7 +60,13 @@ def _drawn_as(result: RunResult, ref: Ref, tiles: list[Tile]) -> str:
     """How the tiles' pictures were made of values that are not 8-bit pixels (normalized floats
     look like a photo), said after the caption; nothing where no tile is a picture."""
     said = node_drawn_as(result, ref) if any(t.picture for t in tiles) else ""
-    return f" · {html.escape(said)}" if said else ""
+    if not said:
+        return ""
+    # pictures of normalized floats look right on any scale: a wrong one is said in warning
+    # colours, as the statistics say it
+    wrong = scale_warning(result, ref)
+    warned = f" · <span class='ax-scale-warning'>⚠ {html.escape(str(wrong))}</span>" if wrong else ""
+    return f" · {html.escape(said)}{warned}"
 
 
 def _is(flags: list[bool], index: int) -> bool:

@@ -47,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
     from ..files import atomic_write_bytes
     from ..render import render_node
     from ..render.formats import encode_for
+    from ..render.value_scale import scale_warning
+    from ..spec import Ref
 
     check_outputs(args, "output")
     session = open_session(args, device=args.device)
@@ -61,4 +63,8 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"wrote {path} ({picture.width}x{picture.height}, {len(result.arrays(result.final))} images)"
     )
+    # the picture undoes a normalization on any scale: a wrong one is said, not seen
+    wrong = scale_warning(result, Ref.parse(args.node) if args.node else result.final)
+    if wrong is not None:
+        print(f"warning: {wrong}", file=sys.stderr)
     return 0

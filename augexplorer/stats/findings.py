@@ -184,41 +184,59 @@ def _normalization_warnings(stats: Stats, plan: Plan) -> list[StatsWarning]:
         moments = output.moments
         if not moments.channels:
             continue
-        mean = float(sum(moments.mean) / moments.channels)
-        std = float(sum(moments.std) / moments.channels)
-        mean_arg, std_arg = NORMALIZERS[output.op]
-        args = plan.step(output.node).args
-        given = [abs(v) for name in (mean_arg, std_arg) for v in _numbers(args.get(name))]
         before = _input_of(stats, plan, output)
-        input_max = float(max(before.moments.max)) if before and before.moments.channels else None
-        pixels_255 = input_max is not None and input_max > 1.5
-        if abs(mean) > FAR_FROM_UNIT or std > FAR_FROM_UNIT:
-            if pixels_255 and given and max(given) <= 1.0:
-                message = (
-                    f"`{output.node}` output mean is {mean:.3g}: `{mean_arg}`/`{std_arg}` look like "
-                    "0-1 values applied to 0-255 pixels"
-                )
-                fix = (
-                    f"multiply `{mean_arg}` and `{std_arg}` by 255 (ImageNet: {mean_arg} "
-                    "[123.7, 116.3, 103.5], std [58.4, 57.1, 57.4])"
-                )
-            else:
-                message = (
-                    f"`{output.node}` output mean is {mean:.3g} and std {std:.3g}, far from 0 and 1"
-                )
-                fix = f"check `{mean_arg}` and `{std_arg}` against the input's value range"
-            found.append(StatsWarning(output.node, mean_arg, message, fix))
-        elif std < 1.0 / FAR_FROM_UNIT**2 and not pixels_255 and given and max(given) > 1.5:
-            found.append(
-                StatsWarning(
-                    output.node,
-                    mean_arg,
-                    f"`{output.node}` output std is {std:.3g}: `{mean_arg}`/`{std_arg}` look like "
-                    "0-255 values applied to 0-1 pixels",
-                    f"divide `{mean_arg}` and `{std_arg}` by 255",
-                )
-            )
+        problem = scale_problem(
+            output.node,
+            output.op,
+            float(sum(moments.mean) / moments.channels),
+            float(sum(moments.std) / moments.channels),
+            plan.step(output.node).args,
+            float(max(before.moments.max)) if before and before.moments.channels else None,
+        )
+        if problem is not None:
+            found.append(problem)
     return found
+
+
+def scale_problem(
+    node: str,
+    op: str,
+    mean: float,
+    std: float,
+    args: dict[str, Any],
+    input_max: float | None,
+) -> StatsWarning | None:
+    """Whether normalizing node `node` (operator `op`, arguments `args`) put its output on the
+    wrong scale, from the output's `mean` and `std` and its input's largest value: mean and std
+    meant for 0-1 values applied to 0-255 pixels (or the reverse). The statistics report says it
+    over many batches; the grid of one batch says it too (:mod:`augexplorer.render.value_scale`),
+    as its pictures undo the normalization and look right whatever the scale."""
+    mean_arg, std_arg = NORMALIZERS[op]
+    given = [abs(v) for name in (mean_arg, std_arg) for v in _numbers(args.get(name))]
+    pixels_255 = input_max is not None and input_max > 1.5
+    if abs(mean) > FAR_FROM_UNIT or std > FAR_FROM_UNIT:
+        if pixels_255 and given and max(given) <= 1.0:
+            message = (
+                f"`{node}` output mean is {mean:.3g}: `{mean_arg}`/`{std_arg}` look like "
+                "0-1 values applied to 0-255 pixels"
+            )
+            fix = (
+                f"multiply `{mean_arg}` and `{std_arg}` by 255 (ImageNet: {mean_arg} "
+                "[123.7, 116.3, 103.5], std [58.4, 57.1, 57.4])"
+            )
+        else:
+            message = f"`{node}` output mean is {mean:.3g} and std {std:.3g}, far from 0 and 1"
+            fix = f"check `{mean_arg}` and `{std_arg}` against the input's value range"
+        return StatsWarning(node, mean_arg, message, fix)
+    if std < 1.0 / FAR_FROM_UNIT**2 and not pixels_255 and given and max(given) > 1.5:
+        return StatsWarning(
+            node,
+            mean_arg,
+            f"`{node}` output std is {std:.3g}: `{mean_arg}`/`{std_arg}` look like "
+            "0-255 values applied to 0-1 pixels",
+            f"divide `{mean_arg}` and `{std_arg}` by 255",
+        )
+    return None
 
 
 def _numbers(value: Any) -> list[float]:
