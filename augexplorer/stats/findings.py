@@ -4,6 +4,7 @@ and the argument to change."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -203,7 +204,7 @@ def scale_problem(
     op: str,
     mean: float,
     std: float,
-    args: dict[str, Any],
+    args: Mapping[str, Any],
     input_max: float | None,
 ) -> StatsWarning | None:
     """Whether normalizing node `node` (operator `op`, arguments `args`) put its output on the
