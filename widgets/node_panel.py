@@ -5,6 +5,7 @@ dragged is never replaced under the pointer."""
 from __future__ import annotations
 
 import html
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
@@ -31,6 +32,10 @@ from .failure import Failure
 from .hover import describe
 
 AUTO = "auto"
+# Past these lengths an operator's summary and a port's differences are cut at a word, with
+# " …", the whole text on hover: the panel's column is narrow.
+SUMMARY_CHARS = 220
+DIFFERENCES_CHARS = 480
 
 
 @dataclass
@@ -187,7 +192,8 @@ class NodePanel(widgets.VBox):
         self.title.value = (
             f"<div class='ax-node-title'>{html.escape(node.id)} "
             f"<span class='ax-muted'>· {html.escape(node.op)}</span></div>"
-            f"<div class='ax-muted'>{html.escape(summary[:220])}</div>"
+            f"<div class='ax-muted' title='{html.escape(summary, quote=True)}'>"
+            f"{html.escape(textwrap.shorten(summary, SUMMARY_CHARS, placeholder=' …'))}</div>"
             f"{origin_html(node)}"
         )
 
@@ -593,7 +599,9 @@ def origin_html(node: Node) -> str:
         f"<b>{html.escape(origin.fidelity)}</b> port of "
         f"{html.escape(f'{origin.library} {origin.transform}{where}')}"
         f"{_edited_html(origin.edited)}"
-        f"<div class='ax-muted'>{html.escape(differences[:300])}</div></div>"
+        f"<div class='ax-muted'>"
+        f"{html.escape(textwrap.shorten(differences, DIFFERENCES_CHARS, placeholder=' …'))}"
+        "</div></div>"
     )
 
 
