@@ -6,6 +6,7 @@ annotations (COCO). Each runs on the bundled samples as it is."""
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import os
 from collections.abc import Callable
 from typing import Any
@@ -327,7 +328,15 @@ def preset(name: str) -> GraphSpec:
     try:
         return PRESETS[name]()
     except KeyError:
-        raise KeyError(f"no preset {name!r}; presets: {', '.join(PRESETS)}") from None
+        raise KeyError(
+            f"no preset {name!r}; {_nearest(name)}presets: {', '.join(PRESETS)}"
+        ) from None
+
+
+def _nearest(name: str) -> str:
+    """ "did you mean 'ssd_detection'? " for "detection"; "" where no preset is near."""
+    near = difflib.get_close_matches(name, PRESETS, n=1, cutoff=0.6)
+    return f"did you mean {near[0]!r}? " if near else ""
 
 
 def graph_named(name: str | os.PathLike[str]) -> GraphSpec:
@@ -341,7 +350,8 @@ def graph_named(name: str | os.PathLike[str]) -> GraphSpec:
 
         return load(os.fspath(name))
     raise KeyError(
-        f"no preset {str(name)!r} and no file of that name; presets: {', '.join(PRESETS)} "
+        f"no preset {str(name)!r} and no file of that name; {_nearest(str(name))}presets: "
+        f"{', '.join(PRESETS)} "
         "(or the path of a graph's .json file)"
     )
 

@@ -300,6 +300,8 @@ def test_a_session_opens_a_graph_file_or_says_what_it_takes(tmp_path: Path) -> N
         assert opened.spec.node("normalize").op == "crop_mirror_normalize"
     with pytest.raises(KeyError, match=r"no preset 'nothing' and no file of that name.*\.json"):
         Session("nothing", device_id=None)
+    with pytest.raises(KeyError, match=r"no preset 'detection' .*did you mean 'ssd_detection'\?"):
+        Session("detection", device_id=None)
     with pytest.raises(AugExplorerError, match="no such spec file"):
         Session(str(tmp_path / "missing.json"), device_id=None)
     # an exported module opened as a graph: said to be imported, not "not valid JSON"
