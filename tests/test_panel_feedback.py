@@ -7,12 +7,11 @@ from __future__ import annotations
 import dataclasses
 import html
 from pathlib import Path
-from typing import Any
 
 import pytest
 from augexplorer_widgets import Explorer
 from augexplorer_widgets import export_view as export_module
-from test_widgets_panel import browser_update
+from test_widgets_panel import browser_update, choose
 
 from augexplorer.data import samples_dir
 from augexplorer.presets import preset
@@ -22,12 +21,6 @@ from augexplorer.spec import Random, save
 @pytest.fixture
 def explorer(catalog, tmp_path: Path) -> Explorer:  # type: ignore[no-untyped-def]
     return Explorer("basic", batch_size=4, autosave=tmp_path / "autosave.json", catalog=catalog)
-
-
-def choose(dropdown: Any, value: str) -> None:
-    """Pick `value` in a dropdown as the browser does (it sends the option's index)."""
-    values = [option[1] if isinstance(option, tuple) else option for option in dropdown.options]
-    browser_update(dropdown, index=values.index(value))
 
 
 def said(widget: object) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from augexplorer_widgets import Explorer
-from test_panel_feedback import choose
+from test_widgets_panel import choose
 
 from augexplorer import Session
 from augexplorer.annotations.tracks import tracks_at

@@ -32,6 +32,12 @@ def browser_update(widget: Any, **state: Any) -> None:
     )
 
 
+def choose(dropdown: Any, value: str) -> None:
+    """Pick `value` in a dropdown as the browser does (it sends the option's index)."""
+    values = [option[1] if isinstance(option, tuple) else option for option in dropdown.options]
+    browser_update(dropdown, index=values.index(value))
+
+
 def sample_classes() -> set[str]:
     return {p.name for p in samples_dir().iterdir() if p.is_dir()}
 
@@ -247,6 +253,7 @@ def test_export_writes_module_and_shows_code(explorer: Explorer, tmp_path: Path)
     explorer.export_view.button.click()  # a second export refuses to replace the file
     said = explorer.export_view.message.value
     assert "already exists; tick “replace an existing file” to replace it" in said
+    assert "Not written:" in said and "failed" not in said  # nothing failed: a file is in the way
     assert "overwrite=True" not in said  # the panel's way, not the API's
     browser_update(explorer.export_view.overwrite, value=True)
     explorer.export_view.button.click()
@@ -263,6 +270,12 @@ def test_save_refuses_an_existing_file_and_says_how_in_the_panel(
     toolbar.save.click()
     assert "already exists; tick “replace file” to replace it" in toolbar.file_message.value
     assert target.read_text() == "{}"
+    explorer.set_arg("rotate", "angle", 3.0)  # an edit: the refusal still stands for this graph
+    assert "already exists" in toolbar.file_message.value
+    choose(toolbar.preset, "imagenet_val")  # another graph: a refusal of the one replaced goes
+    assert toolbar.file_message.value == ""
+    choose(toolbar.preset, "basic")
+    toolbar.save.click()
     browser_update(toolbar.overwrite, value=True)
     toolbar.save.click()
     assert "saved" in toolbar.file_message.value and target.read_text() != "{}"
@@ -498,16 +511,17 @@ def test_a_slider_step_draws_the_grid_inside_its_message_and_the_panel_after() -
 def test_a_failed_exports_message_goes_once_the_graph_changes(
     explorer: Explorer, tmp_path: Path
 ) -> None:
-    """Found in a trial: "Export failed" of a graph since undone stayed above a valid module."""
+    """Found in a trial: "Export failed" of a graph since undone stayed above a valid module
+    (a file in the way now says "Not written")."""
     if export_module.find_exporter() is None:
         pytest.skip("augexplorer.export is not installed")
     target = tmp_path / "taken.py"
     target.write_text("# someone else's file\n")
     browser_update(explorer.export_view.path, value=str(target))
     explorer.export_view.button.click()
-    assert "Export failed" in explorer.export_view.message.value
+    assert "Not written" in explorer.export_view.message.value
     explorer.export_view.graph_changed()  # a redraw of the same graph keeps it
-    assert "Export failed" in explorer.export_view.message.value
+    assert "Not written" in explorer.export_view.message.value
     explorer._now(lambda: explorer.controller.set_arg("flip", "horizontal", 1))
     explorer.flush()
-    assert "Export failed" not in explorer.export_view.message.value
+    assert "Not written" not in explorer.export_view.message.value

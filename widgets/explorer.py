@@ -367,6 +367,8 @@ class Explorer(widgets.VBox):
         self.schedules.forget_typed()
         self._now(action)
         new = self.controller.state.spec
+        if new is not old and "ax-errors" in self.toolbar.file_message.value:
+            self.toolbar.file_message.value = ""  # a save refused for the graph replaced
         if edited and new is not old and new != old:
             self.notice.show(f"Replaced your edited graph “{old.name}” with {what}.", new)
 

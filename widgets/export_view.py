@@ -26,7 +26,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from augexplorer.errors import AugExplorerError
+from augexplorer.errors import AugExplorerError, FileExistsRefused
 from augexplorer.spec import GraphSpec
 
 from .code_view import highlighted
@@ -258,9 +258,9 @@ class ExportView(widgets.VBox):
             source = path.read_text(encoding="utf-8")
         except (AugExplorerError, OSError, ValueError) as error:
             said = said_in_panel(error, OVERWRITE)
-            self.message.value = (
-                f"<span class='ax-errors'>Export failed: {html.escape(said)}</span>"
-            )
+            # a file in the way is a question, not a failure
+            what = "Not written" if isinstance(error, FileExistsRefused) else "Export failed"
+            self.message.value = f"<span class='ax-errors'>{what}: {html.escape(said)}</span>"
             self._failed_for = spec
             return None
         self._failed_for = None

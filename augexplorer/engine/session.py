@@ -319,6 +319,7 @@ class Session:
         self._stop_surveys(self._data)
         self._data.clear()
         self._data_generation += 1
+        self.batch_index = 0  # the new data's first batch
         return self.update(self.spec.with_source(source))
 
     def reroll(self) -> RunResult:
@@ -770,6 +771,9 @@ class Session:
             ):
                 self._data[step.id].check_memory(plan.spec.batch_size)  # the batch may be new
                 continue
+            if previous is not None and _reads(previous.step.source) != _reads(step.source):
+                # other data: its first batch, not the one the old data's reader stood at
+                self.batch_index = 0
             replaced = self._data.get(step.id)
             self._data[step.id] = open_source(
                 step.source,
@@ -877,3 +881,10 @@ def constant_edit(old: GraphSpec, new: GraphSpec) -> tuple[str, str, ArgValue] |
 
 def _same(a: object, b: object) -> bool:
     return a is b or (a == b and repr(a) == repr(b))
+
+
+def _reads(source: Source | None) -> tuple[object, ...]:
+    """What a source reads (its kind, file and folder), apart from how (order, bad files)."""
+    if source is None:
+        return ()
+    return (source.kind, source.path, source.file_root)
