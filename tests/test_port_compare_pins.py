@@ -10,7 +10,7 @@ import pytest
 from test_port_compare import _images
 
 from augexplorer.port.compare import compare_file
-from augexplorer.port.compare_pins import PINS, pin_of
+from augexplorer.port.compare_pins import PINS, FactorPin, pin_of
 from augexplorer.port.model import TransformCall
 from augexplorer.port.reading import read_source
 
@@ -102,11 +102,11 @@ def test_every_pin_collapses_the_ranges_it_names() -> None:
             (1.1, 1.1),
             "brightness 1.1 alone",
         ),
-        # a jitter that leaves brightness out is compared with brightness as it leaves it
+        # a jitter that leaves brightness out is compared by a factor it sets, not the identity
         (
             TransformCall("torchvision", "ColorJitter", kwargs={"contrast": 0.4}),
-            (1.0, 1.0),
-            "brightness 1 alone",
+            (1.2, 1.2),
+            "contrast 1.2 alone",
         ),
         (TransformCall("albumentations", "Rotate", kwargs={"limit": 8}), (8.0, 8.0), "angle 8"),
         (TransformCall("albumentations", "Rotate"), (15.0, 15.0), "angle 15"),
@@ -123,8 +123,13 @@ def test_a_pin_is_taken_inside_the_users_range(
     pin = pin_of(call)
     assert pin is not None
     applied = pin.apply(call)
-    (name,) = [rule.name for rule in pin.inside]
-    index = next(i for i, n, _ in pin.values if n == name)
+    if isinstance(pin, FactorPin):  # one factor of several: the one the call sets
+        chosen = pin.chosen(call)
+        assert chosen is not None and chosen[0].index is not None
+        name, index = chosen[0].name, chosen[0].index
+    else:
+        (name,) = [rule.name for rule in pin.inside]
+        index = next(i for i, n, _ in pin.values if n == name)
     value = applied.kwargs[name] if name in applied.kwargs else applied.args[index]
     assert value == pytest.approx(pinned)
     assert pin.describe(call) == label

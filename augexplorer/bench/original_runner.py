@@ -38,6 +38,7 @@ import sys
 import time
 import traceback
 import types
+from collections.abc import Iterator
 from typing import Any
 
 RUN_NAME = "augexplorer_original"  # not "__main__": a file's own `if __name__ == ...` stays off
@@ -138,7 +139,8 @@ def _pipeline(job: dict[str, Any], library: str) -> Any:
     sys.modules[RUN_NAME] = module  # so the DataLoader's workers can find its classes
     try:
         code = compile(job["source"], where, "exec")
-        exec(code, module.__dict__)  # the user allowed running the file
+        with _argv_of(where):
+            exec(code, module.__dict__)  # the user allowed running the file
     except BaseException as error:
         if isinstance(error, KeyboardInterrupt):
             raise
@@ -150,7 +152,21 @@ def _pipeline(job: dict[str, Any], library: str) -> Any:
             "(fix: make the file run on its own, e.g. give its arguments defaults)"
         ) from None
     params = dict(job.get("params") or {})
-    return _find(module.__dict__, str(job["pipeline"]), library, where, params)
+    source = str(job["source"])
+    return _find(module.__dict__, str(job["pipeline"]), library, where, params, source)
+
+
+@contextlib.contextmanager
+def _argv_of(where: str) -> Iterator[None]:
+    """sys.argv as ``python FILE`` gives it, ``[FILE]``, while the file runs: a top-level
+    ``parser.parse_args()`` would otherwise read this runner's own arguments (JOB.json
+    RESULT.json) and exit. As the DALI import runs a file (``--run-file``); restored after."""
+    saved = sys.argv
+    sys.argv = [where]
+    try:
+        yield
+    finally:
+        sys.argv = saved
 
 
 def _find(
@@ -159,19 +175,35 @@ def _find(
     library: str,
     where: str,
     params: dict[str, Any] | None = None,
+    source: str = "",
 ) -> Any:
-    """The pipeline called `name` in the file's namespace; a function of that name is called
-    with the `params` that are its parameters (the values the port was read with); otherwise
-    the file's only Compose of the library. A param the original cannot be given is refused:
-    the two sides would run different pipelines."""
+    """The pipeline called `name` in the file's namespace (``train``, ``data_transforms['train']``,
+    ``cfg.train``); a function of that name is called with the `params` that are its parameters
+    (the values the port was read with); otherwise the file's only Compose of the library. A
+    param the original cannot be given is refused: the two sides would run different pipelines.
+    `source` (the file's text) tells which arguments select one of a function's returns."""
     params = dict(params or {})
-    if " (line " in name:  # the reader's name for a pipeline the file replaces later
+    base, line, replaced = _split_name(name)
+    if replaced:
         raise Refused(
-            f"{where}: {name.split(' (line ', 1)[0]} is assigned again later in the file, so "
-            "after running it holds another object than the pipeline read (fix: assign that "
-            "pipeline to a name of its own)"
+            f"{where}: {base} is assigned again later in the file, so after running it holds "
+            "another object than the pipeline read (fix: assign that pipeline to a name of its own)"
         )
-    found = namespace.get(name)
+    head, path = _parse_name(base)
+    if head in ("self", "cls") and head not in namespace:
+        raise Refused(
+            f"{where}: {base} is built inside a method of a class, and running the file makes no "
+            "object of that class (Compare does not construct your classes with made-up "
+            "arguments), so the pipeline cannot be found by running the file (fix: assign it "
+            "at module level, or return it from a function, and use that in the class)"
+        )
+    found = namespace.get(head) if head else None
+    if line is not None and not isinstance(found, types.FunctionType):
+        raise Refused(
+            f"{where}: {base} names more than one pipeline in the file (this one at line {line}), "
+            "and after running the name holds one of them at most (fix: give this pipeline a "
+            "module-level name of its own and pick it with --pipeline NAME)"
+        )
     taken: dict[str, Any] = {}
     if isinstance(found, types.FunctionType):
         import inspect
@@ -192,23 +224,211 @@ def _find(
             "or give the file's own value)"
         )
     if isinstance(found, types.FunctionType):
-        try:
-            found = found(**taken)
-        except TypeError as error:
-            raise Refused(
-                f"{where}: {name}() needs arguments ({_first_line(error)}) (fix: give its "
-                "parameters defaults, or assign the pipeline to a module-level name)"
-            ) from None
+        if line is not None:
+            found = _one_return(found, line, taken, source, where)
+        else:
+            found = _called(found, taken, where)
+    found = _follow(found, path)
     if found is not None and _is_compose(found, library):
         return found
     composes = [value for value in namespace.values() if _is_compose(value, library)]
-    if len(composes) == 1:
+    if len(composes) == 1 and line is None:
         return composes[0]
     raise Refused(
         f"{where}: after running, the file has no {library} Compose called {name!r}"
         + (f" and {len(composes)} others" if composes else "")
         + " (fix: assign the pipeline to a module-level name and pick it with --pipeline NAME)"
     )
+
+
+def _split_name(name: str) -> tuple[str, int | None, bool]:
+    """The reader's name of a pipeline as (name, line, replaced): ``get (line 6)`` is one of
+    several pipelines the name ``get`` has (a function's returns); ``t (line 2, replaced at
+    line 5)`` one the file assigns again later."""
+    base, cut, rest = name.partition(" (line ")
+    if not cut:
+        return name, None, False
+    number = rest.split(",", 1)[0].rstrip(")")
+    line = int(number) if number.isdigit() else None
+    return base, line, "replaced at line" in rest
+
+
+_Step = tuple[str, Any]  # ("attr", name) or ("key", literal)
+
+
+def _parse_name(name: str) -> tuple[str | None, list[_Step]]:
+    """``data_transforms['train']`` as (``data_transforms``, [("key", "train")]), ``cfg.train``
+    as (``cfg``, [("attr", "train")]); (None, []) for a name that is neither (``line 12``)."""
+    import ast
+
+    try:
+        node = ast.parse(name, mode="eval").body
+    except SyntaxError:
+        return None, []
+    path: list[_Step] = []
+    while not isinstance(node, ast.Name):
+        if isinstance(node, ast.Attribute):
+            path.append(("attr", node.attr))
+            node = node.value
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            path.append(("key", node.slice.value))
+            node = node.value
+        else:
+            return None, []
+    return node.id, path[::-1]
+
+
+def _follow(value: Any, path: list[_Step]) -> Any:
+    """`value`'s attribute or item along `path`, by its literal keys; None where one is missing."""
+    for kind, key in path:
+        if value is None:
+            return None
+        if kind == "attr":
+            value = getattr(value, key, None)
+        else:
+            try:
+                value = value[key]
+            except (KeyError, IndexError, TypeError):
+                return None
+    return value
+
+
+def _called(function: Any, taken: dict[str, Any], where: str) -> Any:
+    try:
+        return function(**taken)
+    except TypeError as error:
+        raise Refused(
+            f"{where}: {function.__name__}() needs arguments ({_first_line(error)}) (fix: give "
+            "its parameters defaults, or assign the pipeline to a module-level name)"
+        ) from None
+
+
+def _one_return(function: Any, line: int, taken: dict[str, Any], source: str, where: str) -> Any:
+    """The pipeline `function` returns at `line`, one of its several returns: called with the
+    arguments the conditions above that return ask for (``if data == 'train':``), those the
+    port was given first; refused unless that return is the one that ran."""
+    name = function.__name__
+    selecting = _selecting_arguments(source, name, line)
+    if selecting is None:
+        raise Refused(
+            f"{where}: {name}() returns more than one pipeline; the one ported is returned at "
+            f"line {line}, and which one {name}() returns depends on the arguments it is "
+            "called with, which the conditions above that return do not tell (fix: pass the "
+            "argument that selects it, --param NAME=VALUE, or assign that pipeline to a "
+            "module-level name of its own)"
+        )
+    arguments = {**selecting[1], **taken}
+    result, ran = _traced(function, arguments, selecting[0], where)
+    if not ran:
+        given = ", ".join(f"{k}={v!r}" for k, v in arguments.items()) or "no arguments"
+        raise Refused(
+            f"{where}: {name}() called with {given} does not return the pipeline ported, at "
+            f"line {line} (fix: pass the argument that selects it, --param NAME=VALUE, or "
+            "assign that pipeline to a module-level name of its own)"
+        )
+    return result
+
+
+def _traced(function: Any, arguments: dict[str, Any], line: int, where: str) -> tuple[Any, bool]:
+    """`function(**arguments)` and whether its statement at `line` ran (traced, as a
+    debugger does, in that function's frames only)."""
+    code = function.__code__
+    seen: set[int] = set()
+
+    def in_function(frame: Any, event: str, _arg: Any) -> Any:
+        if event == "line":
+            seen.add(frame.f_lineno)
+        return in_function
+
+    def calls(frame: Any, _event: str, _arg: Any) -> Any:
+        return in_function if frame.f_code is code else None
+
+    before = sys.gettrace()
+    sys.settrace(calls)
+    try:
+        result = _called(function, arguments, where)
+    finally:
+        sys.settrace(before)
+    return result, line in seen
+
+
+def _selecting_arguments(
+    source: str, function: str, line: int
+) -> tuple[int, dict[str, Any]] | None:
+    """The line of the return statement of module-level `function` holding the pipeline at
+    `line`, and the arguments that reach it, read from the ``if PARAM == VALUE:`` (or ``in``)
+    conditions above it; None where that return or a condition on its way cannot be read."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    definition = next(
+        (n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == function), None
+    )
+    if definition is None:
+        return None
+    parents = {child: node for node in ast.walk(definition) for child in ast.iter_child_nodes(node)}
+    returned = next(
+        (
+            node
+            for node in ast.walk(definition)
+            if isinstance(node, ast.Return)
+            and node.value is not None
+            and any(getattr(n, "lineno", None) == line for n in ast.walk(node.value))
+        ),
+        None,
+    )
+    if returned is None:
+        return None
+    names = {a.arg for a in (*definition.args.posonlyargs, *definition.args.args)}
+    names |= {a.arg for a in definition.args.kwonlyargs}
+    wanted: dict[str, Any] = {}
+    refused: dict[str, list[Any]] = {}
+    child: ast.AST = returned
+    parent = parents.get(child)
+    while parent is not None and parent is not definition:
+        if isinstance(parent, ast.If):
+            condition = _equality(parent.test, names)
+            if condition is None:
+                return None
+            param, values = condition
+            if child in parent.body:
+                if param in wanted and wanted[param] not in values:
+                    return None
+                wanted.setdefault(param, values[0])
+            else:
+                refused.setdefault(param, []).extend(values)
+        elif not isinstance(parent, ast.With | ast.Try | ast.For | ast.While):
+            return None  # a nested function or class: not this function's return
+        child, parent = parent, parents.get(parent)
+    if any(wanted[p] in values for p, values in refused.items() if p in wanted):
+        return None
+    return returned.lineno, wanted
+
+
+def _equality(test: Any, names: set[str]) -> tuple[str, list[Any]] | None:
+    """``PARAM == 'train'`` (either way round) or ``PARAM in ('train', 'all')`` as (PARAM,
+    values that make it true), for a parameter among `names`; None otherwise."""
+    import ast
+
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    left, right, op = test.left, test.comparators[0], test.ops[0]
+    if isinstance(op, ast.Eq) and isinstance(right, ast.Name):
+        left, right = right, left
+    if not (isinstance(left, ast.Name) and left.id in names):
+        return None
+    try:
+        value = ast.literal_eval(right)
+    except ValueError:
+        return None
+    if isinstance(op, ast.Eq):
+        return left.id, [value]
+    if isinstance(op, ast.In) and isinstance(value, tuple | list | set | frozenset) and value:
+        return left.id, list(value)
+    return None
 
 
 _MISSING = object()

@@ -42,7 +42,7 @@ from .compare_figures import (
     rate_figures,
     window_figures,
 )
-from .compare_pins import Pin, pin_of
+from .compare_pins import FactorPin, Pin, pin_of
 from .door import port_call, port_found
 from .live import read_live
 from .model import PortedStep, PortResult, Symbol, TransformCall, Unknown
@@ -310,7 +310,7 @@ class _StepPlan:
 
     call: TransformCall
     pinned: TransformCall
-    pin: Pin | None
+    pin: Pin | FactorPin | None
     before: tuple[TransformCall, ...] = ()
     drawn_at: int = 0
     pinned_at: int = 0
@@ -411,6 +411,12 @@ def _step(
         elif ours is None or not pinned.get("deterministic"):
             side = "the port" if ours is None else "the original"
             notes.append(f"no pixel figure: {side} draws its parameters at random")
+        elif plan.pin is not None and _unchanged(pinned["arrays"], inputs):
+            # pinned to values that do nothing: "identical" would say nothing of the transform
+            notes.append(
+                f"no pixel figure: with {plan.pin.describe(plan.call)} the original leaves the "
+                "images as they are, so the pixels would compare the identity"
+            )
         else:
             try:
                 pixels = pixel_figures(ours, pinned["arrays"])
@@ -426,6 +432,14 @@ def _step(
     if drawn.get("draws_error"):
         notes.append(f"the original's draws could not be read: {drawn['draws_error']}")
     return dataclasses.replace(base, pixels=pixels, draws=figures, note="; ".join(notes))
+
+
+def _unchanged(outputs: Sequence[np.ndarray], inputs: Sequence[np.ndarray]) -> bool:
+    """Whether each output is its input, pixel for pixel (the same shape and values)."""
+    return len(outputs) == len(inputs) and all(
+        np.asarray(a).shape == b.shape and np.array_equal(a, b)
+        for a, b in zip(outputs, inputs, strict=True)
+    )
 
 
 def _alone(calls: tuple[TransformCall, ...], step: PortedStep) -> PortResult | None:

@@ -104,21 +104,104 @@ class Pin:
         return taken
 
 
-PINS: dict[tuple[str, str], Pin] = {
+@dataclass(frozen=True)
+class Factor:
+    """One factor of a colour jitter: its place among the positional arguments, how a single
+    number widens into its range, the range the library uses where it is left out, the value
+    pinned where the user's range holds it, the value that does nothing, and the value that
+    turns the factor off on the library's class."""
+
+    name: str
+    index: int | None
+    widened: Widened
+    default: Any
+    own: float
+    identity: float
+    off: Any
+
+
+@dataclass(frozen=True)
+class FactorPin:
+    """A transform of several independent factors (a colour jitter), compared one factor at a
+    time: the first factor the call sets (its range holds more than the value that does
+    nothing) pinned inside the user's range, every other turned off. Pinning one factor that
+    the call leaves out would compare the identity, which tells nothing of what the transform
+    does; the others set are compared by their draws."""
+
+    factors: tuple[Factor, ...]
+
+    def chosen(self, call: TransformCall) -> tuple[Factor, float] | None:
+        """The factor compared and its value; None where the call sets none."""
+        for factor, bounds in self._set(call):
+            value = min(max(factor.own, bounds[0]), bounds[1])
+            if value == factor.identity:  # the range ends at the identity: take its other end
+                value = max(bounds, key=lambda end: abs(end - factor.identity))
+            return factor, value
+        return None
+
+    def apply(self, call: TransformCall) -> TransformCall:
+        chosen = self.chosen(call)
+        args, kwargs = list(call.args), dict(call.kwargs)
+        for factor in self.factors:
+            value = (chosen[1], chosen[1]) if chosen and chosen[0] is factor else factor.off
+            if factor.index is not None and factor.index < len(args) and factor.name not in kwargs:
+                args[factor.index] = value
+            else:
+                kwargs[factor.name] = value
+        return dataclasses.replace(call, args=tuple(args), kwargs=kwargs)
+
+    def describe(self, call: TransformCall) -> str:
+        chosen = self.chosen(call)
+        if chosen is None:
+            return "no factor set (the identity)"
+        factor, value = chosen
+        others = [f.name for f, _ in self._set(call) if f is not factor]
+        also = f" ({', '.join(others)} also set: compared by their draws)" if others else ""
+        return f"{factor.name} {value:g} alone{also}"
+
+    def _set(self, call: TransformCall) -> list[tuple[Factor, tuple[float, float]]]:
+        """The factors the call sets, with their ranges: those holding more than the value
+        that does nothing (one that cannot be read is not pinned)."""
+        found = []
+        for factor in self.factors:
+            given = _given(call, factor.name, factor.index, factor.default)
+            bounds = user_range(given, factor.widened)
+            if bounds is not None and not bounds[0] == bounds[1] == factor.identity:
+                found.append((factor, bounds))
+        return found
+
+
+def _given(call: TransformCall, name: str, index: int | None, default: Any) -> Any:
+    """What the call gives for argument `name` (by keyword or at `index`), else `default`."""
+    if name in call.kwargs:
+        return call.kwargs[name]
+    if index is not None and index < len(call.args):
+        return call.args[index]
+    return default
+
+
+def _jitter(default: tuple[Any, Any, Any, Any], off: tuple[Any, Any]) -> FactorPin:
+    """A ColorJitter's four factors: `default` the library's ranges where left out, `off`
+    what turns a scaling factor and the hue off on its class."""
+    around_one = [
+        Factor(name, index, Widened.AROUND_ONE, default[index], 1.2, 1.0, off[0])
+        for index, name in enumerate(("brightness", "contrast", "saturation"))
+    ]
+    hue = Factor("hue", 3, Widened.SYMMETRIC, default[3], 0.05, 0.0, off[1])
+    return FactorPin((*around_one, hue))
+
+
+PINS: dict[tuple[str, str], Pin | FactorPin] = {
+    # torchvision leaves a factor out as 0 (None on its class: no step); albumentations draws
+    # every factor by default
+    ("torchvision", "ColorJitter"): _jitter((0.0, 0.0, 0.0, 0.0), (0.0, 0.0)),
+    ("albumentations", "ColorJitter"): _jitter(
+        ((0.8, 1.2), (0.8, 1.2), (0.8, 1.2), (-0.5, 0.5)), ((1.0, 1.0), (0.0, 0.0))
+    ),
     ("torchvision", "RandomRotation"): Pin(
         "angle {degrees}",
         ((0, "degrees", (15.0, 15.0)),),
         inside=(Inside("degrees", Widened.SYMMETRIC, None),),
-    ),
-    ("torchvision", "ColorJitter"): Pin(
-        "brightness {brightness} alone",
-        (
-            (0, "brightness", (1.2, 1.2)),
-            (1, "contrast", 0.0),
-            (2, "saturation", 0.0),
-            (3, "hue", 0.0),
-        ),
-        inside=(Inside("brightness", Widened.AROUND_ONE, 0.0),),
     ),
     ("albumentations", "Rotate"): Pin(
         "angle {limit}",
@@ -129,16 +212,6 @@ PINS: dict[tuple[str, str], Pin] = {
         "angle {limit}",
         ((0, "limit", (15.0, 15.0)),),
         inside=(Inside("limit", Widened.SYMMETRIC, (-90.0, 90.0)),),
-    ),
-    ("albumentations", "ColorJitter"): Pin(
-        "brightness {brightness} alone",
-        (
-            (0, "brightness", (1.2, 1.2)),
-            (1, "contrast", (1.0, 1.0)),
-            (2, "saturation", (1.0, 1.0)),
-            (3, "hue", (0.0, 0.0)),
-        ),
-        inside=(Inside("brightness", Widened.AROUND_ONE, (0.8, 1.2)),),
     ),
     # the families below are graded exact for the same parameter values: pinned, their pixels
     # are measured against the library's (tests/test_port_compare_pins.py)
@@ -222,5 +295,10 @@ PINS: dict[tuple[str, str], Pin] = {
 }
 
 
-def pin_of(call: TransformCall) -> Pin | None:
-    return PINS.get((call.library, call.name))
+def pin_of(call: TransformCall) -> Pin | FactorPin | None:
+    """The pin of `call`'s transform; None where it has none, or nothing to pin (a colour
+    jitter that sets no factor: the identity, compared as it is)."""
+    pin = PINS.get((call.library, call.name))
+    if isinstance(pin, FactorPin) and pin.chosen(call) is None:
+        return None
+    return pin
