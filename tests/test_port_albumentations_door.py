@@ -339,7 +339,7 @@ def test_a_fill_per_channel_is_refused_where_dali_fills_one_value(
     "code",
     [
         "A.Resize(64, 48, area_for_downscale='image')",
-        "A.SmallestMaxSize(max_size=64, area_for_downscale='image_mask')",
+        "A.SmallestMaxSize(max_size=64, interpolation=2, area_for_downscale='image_mask')",
         "A.RandomResizedCrop(size=(64, 64), area_for_downscale='image')",
     ],
 )
@@ -348,7 +348,9 @@ def test_area_for_downscale_is_refused_as_inter_area_is(code: str, tmp_path: Pat
     path = tmp_path / "area.py"
     path.write_text(f"import albumentations as A\nt = A.Compose([{code}])\n", encoding="utf-8")
     (refusal,) = port_file(path).refusals
-    assert "OpenCV's INTER_AREA there, which DALI has no equivalent of" in refusal.reason
+    assert "shrinks with OpenCV's INTER_AREA and enlarges with the interpolation given" in (
+        refusal.reason
+    )
 
 
 GROUPS = textwrap.dedent(

@@ -33,15 +33,12 @@ def channel_order(pick: int) -> tuple[int, ...]:
     return tuple((pick % 3 + channel * (1 + pick // 3)) % 3 for channel in range(3))
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("factors", sorted(SETS))
-def test_with_the_same_draws_the_pixels_are_torchvisions(
-    factors: str, reference_python: str, tmp_path: Path
-) -> None:
+def ported_with_draws(factors: str, tmp: Path) -> tuple[list[np.ndarray], dict[str, str]]:
+    """The port's pixels with every step applied and these factors pinned, and torchvision's
+    transform given the same draws for each image (a case per image)."""
     values = SETS[factors]
-    images = sample_images(12)
     pinned = ", ".join(f"{name}=({value}, {value})" for name, value in values.items())
-    result = ported(f"v2.RandomPhotometricDistort({pinned}, p=1.0)", images, tmp_path)
+    result = ported(f"v2.RandomPhotometricDistort({pinned}, p=1.0)", sample_images(12), tmp)
     ran = Session(result.spec, device_id=None).run()
     ours = [np.asarray(a) for a in ran.arrays(result.spec.outputs["images"])]
     draws = ran.draws()
@@ -51,8 +48,36 @@ def test_with_the_same_draws_the_pixels_are_torchvisions(
         f"image_{index}": with_draws(values, bool(first), channel_order(int(pick)))
         for index, (first, pick) in enumerate(zip(firsts, picks, strict=True))
     }
-    theirs = reference(reference_python, cases, images, tmp_path)
-    found = [difference([ours[i]], [theirs[f"image_{i}"][i]]) for i in range(len(images))]
+    return ours, cases
+
+
+@pytest.fixture(scope="module")
+def pixels(
+    reference_python: str, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, tuple[list[np.ndarray], list[np.ndarray]]]:
+    """Per factor set: the port's pixels and torchvision's, each image given the port's draws
+    (torchvision run once, in one reference process, for every set)."""
+    tmp = tmp_path_factory.mktemp("photometric")
+    ported_sets = {factors: ported_with_draws(factors, tmp) for factors in sorted(SETS)}
+    cases = {
+        f"{factors}/{name}": code
+        for factors, (_, named) in ported_sets.items()
+        for name, code in named.items()
+    }
+    theirs = reference(reference_python, cases, sample_images(12), tmp)
+    return {
+        factors: (ours, [theirs[f"{factors}/image_{i}"][i] for i in range(len(ours))])
+        for factors, (ours, _) in ported_sets.items()
+    }
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("factors", sorted(SETS))
+def test_with_the_same_draws_the_pixels_are_torchvisions(
+    factors: str, pixels: dict[str, tuple[list[np.ndarray], list[np.ndarray]]]
+) -> None:
+    ours, theirs = pixels[factors]
+    found = [difference([a], [b]) for a, b in zip(ours, theirs, strict=True)]
     measured = GRADES["RandomPhotometricDistort"]
     assert measured.mean_abs is not None and measured.max_abs is not None
     assert all(d.shapes_agree for d in found)

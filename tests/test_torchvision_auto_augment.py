@@ -166,23 +166,42 @@ def test_torchvisions_auto_augment_ports_to_the_node(
 
 
 DRAWS = 1000
-# torchvision's own draws (AutoAugment.get_params) for DRAWS images: the sub-policy and whether
-# each of its two stages ran
+POLICIES = ["imagenet", "cifar10"]
+# torchvision's own draws (AutoAugment.get_params) for DRAWS images, for each policy named (each
+# seeded alike on its own): the sub-policy and whether each of its two stages ran
 TORCHVISION_DRAWS = textwrap.dedent(
     """
     import json, sys, torch
     from torchvision.transforms import autoaugment
 
-    torch.manual_seed(0)
-    policy = autoaugment.AutoAugment(autoaugment.AutoAugmentPolicy[sys.argv[1].upper()])
-    draws = []
-    for _ in range(int(sys.argv[2])):
-        chosen, probs, _signs = policy.get_params(len(policy.policies))
-        stages = policy.policies[chosen]
-        draws.append([chosen, *(bool(probs[i] <= p) for i, (_op, p, _b) in enumerate(stages))])
-    print(json.dumps(draws))
+    found = {}
+    for name in sys.argv[2:]:
+        torch.manual_seed(0)
+        policy = autoaugment.AutoAugment(autoaugment.AutoAugmentPolicy[name.upper()])
+        draws = []
+        for _ in range(int(sys.argv[1])):
+            chosen, probs, _signs = policy.get_params(len(policy.policies))
+            stages = policy.policies[chosen]
+            draws.append([chosen, *(bool(probs[i] <= p) for i, (_op, p, _b) in enumerate(stages))])
+        found[name] = draws
+    print(json.dumps(found))
     """
 )
+
+
+@pytest.fixture(scope="module")
+def torchvision_draws(reference_python: str) -> dict[str, list[tuple[int, bool, bool]]]:
+    """torchvision's draws for each policy, from one run of the reference."""
+    printed = subprocess.run(
+        [reference_python, "-c", TORCHVISION_DRAWS, str(DRAWS), *POLICIES],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return {
+        policy: [(int(s), bool(a), bool(b)) for s, a, b in draws]
+        for policy, draws in json.loads(printed).items()
+    }
 
 
 def our_draws(tiny_folder: Path, policy: str) -> list[tuple[int, bool, bool]]:
@@ -200,19 +219,13 @@ def our_draws(tiny_folder: Path, policy: str) -> list[tuple[int, bool, bool]]:
     return found
 
 
-@pytest.mark.parametrize("policy", ["imagenet", "cifar10"])
+@pytest.mark.parametrize("policy", POLICIES)
 def test_the_node_draws_sub_policies_and_stages_as_torchvision_does(
-    policy: str, tiny_folder: Path, reference_python: str
+    policy: str, tiny_folder: Path, torchvision_draws: dict[str, list[tuple[int, bool, bool]]]
 ) -> None:
     from scipy.stats import chi2_contingency
 
-    printed = subprocess.run(
-        [reference_python, "-c", TORCHVISION_DRAWS, policy, str(DRAWS)],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    theirs = [(int(s), bool(a), bool(b)) for s, a, b in json.loads(printed)]
+    theirs = torchvision_draws[policy]
     ours = our_draws(tiny_folder, policy)
     table = carried.TORCHVISION_POLICIES[policy]
 

@@ -382,6 +382,11 @@ class PortContext:
         removed = self.mapping.removed.get(call.name)
         if removed and call.library == self.mapping.library:
             return removed
+        if call.expression == "comprehension":
+            return (
+                "a comprehension of transforms is not read: its loop runs only when the file "
+                "runs (fix: write the transforms out, one call each)"
+            )
         if call.library == "custom":
             return (
                 f"{call.name} is not one of {self.mapping.library}'s transforms (a custom class or "

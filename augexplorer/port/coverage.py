@@ -46,7 +46,7 @@ mappings and their measured grades; do not edit it by hand.
 
 
 # Transforms that leave the image as it is: no node, and none folded into another
-DO_NOTHING = frozenset({"NoOp"})
+DO_NOTHING = frozenset({"NoOp", "ToRGB", "Identity", "ToPILImage"})
 
 
 def _cell(text: str) -> str:
@@ -81,6 +81,9 @@ def library_table(library: str) -> list[str]:
             f"| {name} | `{examples[name]}` | {', '.join(ops)} | {step.origin.fidelity} | "
             f"{_cell(differences)} |"
         )
+    notes: tuple[str, ...] = getattr(package, "NOTES", ())
+    for note in notes:  # a paragraph each
+        lines += ["", note]
     nearest: dict[str, str] = package.MAPPING.nearest
     refused = sorted(set(nearest) - set(examples))
     if refused:

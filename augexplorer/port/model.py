@@ -74,9 +74,15 @@ class TransformCall:
     # the module the class was named from, as written (``torchvision.transforms.v2``); empty
     # where it is not known. Not compared: a class is the same transform from either name
     module: str = field(default="", compare=False)
+    # where the list holds no call but an expression (`name` is its text): what it is
+    # ("comprehension", "expression"); empty for a call
+    expression: str = field(default="", compare=False)
 
     def text(self) -> str:
-        """The call as a person would write it: ``RandomResizedCrop(224, scale=(0.08, 1.0))``."""
+        """The call as a person would write it: ``RandomResizedCrop(224, scale=(0.08, 1.0))``;
+        an item of the list that is no call (a comprehension), as it is written."""
+        if self.expression:
+            return self.name
         parts = [_literal(value) for value in self.args]
         parts += [f"{name}={_literal(value)}" for name, value in self.kwargs.items()]
         if self.children:  # named, not written out: "OneOf([Blur, MotionBlur], p=0.3)"
@@ -100,8 +106,22 @@ class TransformCall:
 
 
 def _literal(value: Any) -> str:
+    return written(value)
+
+
+def written(value: Any) -> str:
+    """A value as the source writes it: names the reading could not evaluate (an
+    :class:`Unknown` ``tv_tensors.Image``, a :class:`Symbol`) by their text, inside dicts,
+    lists and tuples too, never as the reader's own objects."""
     if isinstance(value, Unknown | Symbol):
         return value.text
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{written(k)}: {written(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(written(v) for v in value) + "]"
+    if isinstance(value, tuple):
+        inner = ", ".join(written(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
     return repr(value)
 
 

@@ -574,7 +574,7 @@ class _Reader:
                 return
             yield self.call(node)  # a single transform where a list is expected
             return
-        yield TransformCall("custom", ast.unparse(node), line=getattr(node, "lineno", None))
+        yield _unread(node)
 
     def _part(self, node: ast.Subscript) -> slice | int | None:
         """The slice or index `node` takes of a list, where its bounds are whole numbers the
@@ -605,7 +605,7 @@ class _Reader:
                 call = self.call(made.value)
                 self._attributes_kept(item.id, made, call)
                 return call
-        return TransformCall("custom", ast.unparse(item), line=item.lineno)
+        return _unread(item)
 
     def _attributes_kept(
         self, key: str, made: ast.Assign, call: TransformCall, items: Sequence[TransformCall] = ()
@@ -1110,3 +1110,15 @@ def _arithmetic(op: ast.operator, left: float, right: float, unknown: Unknown) -
     except ZeroDivisionError:
         return unknown
     return unknown
+
+
+COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp, ast.SetComp)
+
+
+def _unread(node: ast.expr) -> TransformCall:
+    """An item of a transform list that is no call the reading can follow, as it is written:
+    a comprehension (its loop would run only when the file runs) or another expression."""
+    kind = "comprehension" if isinstance(node, COMPREHENSIONS) else "expression"
+    return TransformCall(
+        "custom", ast.unparse(node), line=getattr(node, "lineno", None), expression=kind
+    )

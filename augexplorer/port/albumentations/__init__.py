@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..build import DataSource, PortContext, annotations_left_out, build_graph
 from ..model import PortResult, Refusal, TransformCall
+from .arguments import AREA_DIFFERENCE, AREA_FOR_DOWNSCALE
 from .library import MAPPING, MAPPING_1X
 from .registry import LIBRARY
 from .saved import (
@@ -84,12 +85,27 @@ EXAMPLES: dict[str, str] = {
     "FromFloat": "ToFloat(), T.FromFloat()",
     "ToTensorV2": "Normalize(), T.ToTensorV2()",
     "NoOp": "NoOp()",
+    "ToRGB": "ToRGB()",
     "OneOf": "OneOf([T.Blur(), T.GaussianBlur()], p=0.3)",
     "SomeOf": "SomeOf([T.HorizontalFlip(p=1), T.VerticalFlip(p=1), T.Transpose(p=1)], n=2)",
     "Sequential": "Sequential([T.Rotate(limit=10, p=1), T.ToGray(p=1)], p=0.5)",
     "ReplayCompose": "ReplayCompose([T.HorizontalFlip()])",
     "OneOrOther": "OneOrOther(T.HorizontalFlip(), T.VerticalFlip())",
 }
+
+# What the table's one example per class does not show, said under it (docs/porting.md)
+NOTES: tuple[str, ...] = (
+    "A resize given `interpolation=cv2.INTER_AREA` (Resize, SmallestMaxSize, LongestMaxSize, "
+    f"RandomScale, RandomSizedCrop, RandomResizedCrop, Downscale) is graded approximate: "
+    f"{AREA_DIFFERENCE}. An affine warp given it (Affine, Rotate, ShiftScaleRotate, "
+    "SafeRotate) is linear, as OpenCV's warpAffine reads INTER_AREA: exact.",
+    "SmallestMaxSize, LongestMaxSize and RandomScale given `area_for_downscale` (with "
+    f"INTER_LINEAR) are graded approximate: {AREA_FOR_DOWNSCALE}. Other resizes and crops take "
+    "INTER_AREA for both sides where either shrinks: refused there.",
+    "RandomCrop and CenterCrop with `pad_if_needed=True` pad an image smaller than the crop to "
+    "its size first, as PadIfNeeded does (pad_position, border_mode, fill; a fixed "
+    "pad_position only): the same pixels for the same window, measured against albumentations.",
+)
 
 
 def port(

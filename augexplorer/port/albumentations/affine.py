@@ -33,7 +33,7 @@ def warp(args: Args, matrix: str) -> list[Node]:
                     "matrix": Ref(matrix),
                     "inverse_map": False,
                     "fill_value": one_fill(args, "warp_affine"),
-                    "interp_type": args.interpolation(),
+                    "interp_type": args.warp_interpolation(),
                 },
             )
         ]
@@ -49,7 +49,7 @@ def warp(args: Args, matrix: str) -> list[Node]:
                 "matrix": Ref("matrix_3x3"),
                 "inverse_map": False,
                 "border_mode": WARP_BORDERS[border],
-                "interp_type": args.interpolation(),
+                "interp_type": args.warp_interpolation(),
             },
         ),
     ]
@@ -72,7 +72,7 @@ def rotate(args: Args) -> Mapped:
             "angle": draw(low, high),
             "keep_size": True,
             "fill_value": one_fill(args, "rotate"),
-            "interp_type": args.interpolation(),
+            "interp_type": args.warp_interpolation(),
         },
     )
     return Mapped(

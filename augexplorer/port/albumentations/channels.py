@@ -107,3 +107,14 @@ def _whole_batch(args: Args) -> None:
             f"{args.call.name} with p < 1 changes the value type of some images only, which a "
             "batch cannot hold; give p=1"
         )
+
+
+@mapping("ToRGB", positional=("num_output_channels",), p=1.0)
+def to_rgb(args: Args) -> Mapped:
+    # albumentations 2.0.8 returns a 3-channel image as it is (warning "already an RGB"),
+    # whatever num_output_channels says; the port's images have 3 channels throughout
+    return Mapped(
+        (),
+        "exact",
+        ("no node: albumentations' ToRGB returns a 3-channel image as it is, as the graph's are",),
+    )

@@ -2,7 +2,7 @@
 
 OpenCV's INTER_LINEAR, which albumentations resizes with, does not antialias, and it scales by
 the ratio of the whole-pixel sizes: every resize here passes ``antialias=False`` and
-``subpixel_scale=False``. The grades and bounds in the differences are measured by
+``subpixel_scale=False``, but for INTER_AREA, which is DALI's antialiased linear (approximate). The grades and bounds in the differences are measured by
 ``tests/test_port_albumentations_parity.py`` against albumentations 2.0.8.
 """
 
@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...spec import Node, Random, Ref
-from .arguments import Args, NotPorted
+from .arguments import Args, NotPorted, area_differences
 from .nodes import expr, step
+from .padding import padded_to
 from .registry import IMAGE, Mapped, mapping
 
 RESIZE_EXACT = "pixels within 1 grey level of OpenCV's (interpolation rounding)"
@@ -22,6 +23,9 @@ def _resized(node: Any, args: Args) -> Mapped:
     """A resize's grade: OpenCV's INTER_NEAREST samples at the pixel's corner, DALI's (and
     INTER_NEAREST_EXACT) at its centre."""
     flag = args.get("interpolation", 1)
+    area = area_differences(args)
+    if area:
+        return Mapped((node,), "approximate", area)
     if flag == 0:
         return Mapped(
             (node,),
@@ -56,7 +60,7 @@ def _resized(node: Any, args: Args) -> Mapped:
 
 
 def _resize_args(args: Args) -> dict[str, Any]:
-    return {"interp_type": args.interpolation(), "antialias": False, "subpixel_scale": False}
+    return args.resize_interpolation()
 
 
 @mapping("Resize", positional=("height", "width", "interpolation"), p=1.0)
@@ -125,21 +129,22 @@ def longest_max_size(args: Args) -> Mapped:
 
 @mapping("CenterCrop", positional=("height", "width"), p=1.0)
 def center_crop(args: Args) -> Mapped:
-    _no_pad_if_needed(args)
     height, width = int(args.number("height")), int(args.number("width"))
+    padding = padded_to(args, height, width)
     # albumentations floors an odd margin ((H - h) // 2); DALI rounds unless told to truncate
     node = step(
         "crop",
         "crop",
         {"crop_h": float(height), "crop_w": float(width), "rounding": "truncate"},
+        reads="pad" if padding else IMAGE,
     )
-    return Mapped((node,), "exact")
+    return Mapped((*padding, node), "exact", measures=_PAD_MEASURES)
 
 
 @mapping("RandomCrop", positional=("height", "width"), p=1.0)
 def random_crop(args: Args) -> Mapped:
-    _no_pad_if_needed(args)
     height, width = int(args.number("height")), int(args.number("width"))
+    padding = padded_to(args, height, width)
     node = step(
         "crop",
         "crop",
@@ -149,20 +154,30 @@ def random_crop(args: Args) -> Mapped:
             "crop_pos_x": Random.uniform(0.0, 1.0),
             "crop_pos_y": Random.uniform(0.0, 1.0),
         },
+        reads="pad" if padding else IMAGE,
     )
+    padded = (PADDED,) if padding else ()
     return Mapped(
-        (node,),
+        (*padding, node),
         "distribution",
         (
             "the window's corner drawn uniformly over the same range, by DALI's generator (KS "
             "over 320 draws: p 0.69 columns, 0.20 rows)",
+            *padded,
         ),
+        _PAD_MEASURES,
     )
 
 
-def _no_pad_if_needed(args: Args) -> None:
-    if args.get("pad_if_needed", False):
-        raise NotPorted("pad_if_needed=True: crop with out_of_bounds_policy='pad' by hand")
+# pad_if_needed=True: the image padded as PadIfNeeded pads it (measured by
+# tests/test_port_probe_albumentations.py against albumentations 2.0.8)
+PADDED = (
+    "with pad_if_needed, an image smaller than the crop is padded to its size first, as "
+    "albumentations pads it (pad_position, border_mode, fill): the same pixels for the same "
+    "window"
+)
+# the padding's nodes that read the image only for its size
+_PAD_MEASURES = frozenset({"pad_size"})
 
 
 @mapping("Crop", positional=("x_min", "y_min", "x_max", "y_max"), p=1.0)
@@ -182,6 +197,7 @@ def random_resized_crop(args: Args) -> Mapped:
     height, width = args.size()
     scale = args.pair("scale", (0.08, 1.0))
     ratio = args.pair("ratio", (0.75, 4.0 / 3.0))
+    resizing, area = args.resize_interpolation(), area_differences(args)
     node = step(
         "crop",
         "random_resized_crop",
@@ -190,18 +206,19 @@ def random_resized_crop(args: Args) -> Mapped:
             "random_area": list(scale),
             "random_aspect_ratio": list(ratio),
             "num_attempts": 10,
-            "interp_type": args.interpolation(),
-            "antialias": False,
+            "interp_type": resizing["interp_type"],
+            "antialias": resizing["antialias"],
         },
     )
     return Mapped(
         (node,),
-        "distribution",
+        "approximate" if area else "distribution",
         (
             "area and aspect ratio drawn as albumentations draws them (10 tries), by DALI's "
             "generator: KS p 0.18 (area) and 0.36 (aspect) over 800 draws, DALI's windows "
             "1.7% of the image larger on average; where every try fails DALI's fallback window "
             "is not albumentations' centred one",
+            *area,
         ),
     )
 

@@ -20,7 +20,7 @@ from ...expressions.nodes import expression
 from ...spec import Clause, Ref
 from ..build import Grade, LibraryMapping, PortContext, Refuse
 from ..model import SPREAD, Refusal, TransformCall, Unknown
-from .arguments import Args, NotPorted
+from .arguments import Args, NotPorted, area_when_shrinking
 from .names_2x import (
     REMOVED_IN_2X,
     ignored_in_2x,
@@ -163,15 +163,18 @@ def handle(call: TransformCall, context: PortContext) -> Grade:
 
 
 def _no_area_for_downscale(args: Args) -> None:
-    """2.x's resizes take area_for_downscale: OpenCV's INTER_AREA where they shrink, which DALI
-    has no equivalent of (left unread, it ported as INTER_LINEAR graded exact: max 24 grey
-    levels off)."""
+    """2.x's resizes take area_for_downscale: OpenCV's INTER_AREA where they shrink (left
+    unread, it ported as INTER_LINEAR graded exact: max 24 grey levels off). Read where one
+    factor scales both sides (:func:`.arguments.area_when_shrinking`); refused elsewhere, where
+    albumentations takes INTER_AREA for both sides when either shrinks."""
     value = args.get("area_for_downscale")
-    if value is not None:
+    if value is not None and not area_when_shrinking(args):
         raise NotPorted(
             f"area_for_downscale={value!r}: albumentations shrinks with OpenCV's INTER_AREA "
-            "there, which DALI has no equivalent of (fix: leave it out for INTER_LINEAR, or "
-            "DALI's antialiased INTERP_LINEAR by hand)"
+            "and enlarges with the interpolation given, image by image, which the port reads "
+            "only for LongestMaxSize, SmallestMaxSize and RandomScale with INTER_LINEAR (fix: "
+            "leave it out for INTER_LINEAR, or interpolation=cv2.INTER_AREA, ported as DALI's "
+            "antialiased linear, where every image shrinks)"
         )
 
 

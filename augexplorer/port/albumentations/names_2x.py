@@ -122,6 +122,7 @@ _NAMES: dict[str, str] = {
     "SquareSymmetry": "p",
     "ToFloat": "max_value p",
     "ToGray": "method num_output_channels p",
+    "ToRGB": "num_output_channels p",
     "ToSepia": "p",
     "Transpose": "p",
     "UnsharpMask": "alpha blur_limit p sigma_limit threshold",

@@ -1,7 +1,8 @@
-"""albumentations' PadIfNeeded as a whole-pixel shift onto a larger canvas: the padding is
-computed from each image's size (expressions on its shape) and ``warp_perspective`` draws the
-image onto the canvas with albumentations' border (constant, mirrored or repeated). Measured
-exact against albumentations 2.0.8 (``tests/test_port_albumentations_parity.py``)."""
+"""albumentations' PadIfNeeded (and the crops' pad_if_needed) as a whole-pixel shift onto a
+larger canvas: the padding is computed from each image's size (expressions on its shape) and
+``warp_perspective`` draws the image onto the canvas with albumentations' border (constant,
+mirrored or repeated). Measured exact against albumentations 2.0.8
+(``tests/test_port_albumentations_parity.py``, ``tests/test_port_probe_albumentations.py``)."""
 
 from __future__ import annotations
 
@@ -29,8 +30,6 @@ POSITIONS = {
 )
 def pad_if_needed(args: Args) -> Mapped:
     position = args.get("position", "center")
-    if position not in POSITIONS:
-        raise NotPorted(f"position={position!r}: only fixed positions are ported (not random)")
     min_h, min_w = args.get("min_height", 1024), args.get("min_width", 1024)
     div_h, div_w = args.get("pad_height_divisor"), args.get("pad_width_divisor")
     if (min_h is None) != (min_w is None) or (min_h is None and (div_h is None or div_w is None)):
@@ -49,6 +48,20 @@ def pad_if_needed(args: Args) -> Mapped:
                 ["pad_divisor", IMAGE],
             ),
         ]
+    return Mapped(
+        (*total, *canvas_nodes(args, position)),
+        "exact",
+        ("the image shifted by whole pixels onto the larger canvas: the same pixels",),
+        frozenset({"pad_total", "pad_size"}),
+    )
+
+
+def canvas_nodes(args: Args, position: str, name: str = "position") -> tuple[Node, ...]:
+    """The image drawn onto a canvas ``pad_total`` (a node the caller adds: rows, columns)
+    larger, the padding placed as `position` (the argument `name`) places it, with the call's
+    border_mode and fill; the last node, ``pad``, gives the padded image."""
+    if position not in POSITIONS:
+        raise NotPorted(f"{name}={position!r}: only fixed positions are ported (not random)")
     border = args.get("border_mode", BORDER_CONSTANT)
     if border != BORDER_CONSTANT and border not in WARP_BORDERS:
         raise NotPorted(f"border_mode={border!r} is not one of OpenCV's border modes")
@@ -62,8 +75,7 @@ def pad_if_needed(args: Args) -> Mapped:
     }
     if border == BORDER_CONSTANT:
         warp_args["fill_value"] = [fill] if isinstance(fill, float) else fill
-    nodes = (
-        *total,
+    return (
         const("pad_where", list(POSITIONS[position])),
         # albumentations: int(total / 2) before the image on each axis (for the centre)
         expr("pad_before", "math.floor(pad_total * pad_where)", ["pad_total", "pad_where"]),
@@ -74,9 +86,16 @@ def pad_if_needed(args: Args) -> Mapped:
         Node("pad_matrix", "cat", inputs=(Ref("pad_shift"), Ref("last_row")), args={"axis": 0}),
         step("pad", "experimental.warp_perspective", warp_args),
     )
-    return Mapped(
-        nodes,
-        "exact",
-        ("the image shifted by whole pixels onto the larger canvas: the same pixels",),
-        frozenset({"pad_total", "pad_size"}),
+
+
+def padded_to(args: Args, height: int, width: int) -> tuple[Node, ...]:
+    """A crop's ``pad_if_needed=True``: the image padded to at least `height` x `width`, as
+    albumentations' crops pad it (PadIfNeeded's padding, placed by ``pad_position``); nothing
+    where pad_if_needed is not set. The last node, ``pad``, gives the padded image."""
+    if not args.get("pad_if_needed", False):
+        return ()
+    return (
+        const("pad_min", [float(height), float(width)]),
+        expr("pad_total", "math.max(pad_min - image.shape()[0:2], 0)", ["pad_min", IMAGE]),
+        *canvas_nodes(args, args.get("pad_position", "center"), "pad_position"),
     )

@@ -1,41 +1,66 @@
 """albumentations' resizes by a drawn factor or to a drawn crop: RandomScale, Downscale and
 RandomSizedCrop. Sizes follow each image's own (expressions on its shape), truncated to whole
-pixels as albumentations truncates them; resizes do not antialias, as OpenCV's do not. Grades
+pixels as albumentations truncates them; resizes do not antialias, as OpenCV's do not (but for
+INTER_AREA, DALI's antialiased linear: :meth:`.arguments.Args.resize_interpolation`). Grades
 measured by ``tests/test_port_albumentations_parity.py`` against albumentations 2.0.8."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from ...spec import Random, Ref
-from .arguments import Args, NotPorted
+from ...expressions.nodes import constant
+from ...spec import Node, Random, Ref
+from .arguments import AREA_DIFFERENCE, INTER_AREA, Args, NotPorted, area_differences
 from .geometric import RESIZE_EXACT
 from .nodes import expr, step, uniform_node, values_node
 from .registry import IMAGE, Mapped, mapping
 
 
 def _no_antialias(args: Args, name: str = "interpolation", default: int = 1) -> dict[str, Any]:
-    return {
-        "interp_type": args.interpolation(name, default),
-        "antialias": False,
-        "subpixel_scale": False,
-    }
+    """OpenCV's resize arguments: no antialiasing but for INTER_AREA's (see Args)."""
+    return args.resize_interpolation(name, default)
+
+
+def _float64(node_id: str, value: float) -> tuple[Node, ...]:
+    """`value` as a float64 node, to the last bit: DALI's constant holds no float64, so its
+    53-bit mantissa (an int64) is cast and scaled by a power of two (exact in float32)."""
+    fraction, exponent = math.frexp(value)
+    mantissa = int(fraction * 2**53)
+    return (
+        constant(f"{node_id}_mantissa", [mantissa], "INT64", shape=[]),
+        Node(
+            f"{node_id}_wide",
+            "cast",
+            inputs=(Ref(f"{node_id}_mantissa"),),
+            args={"dtype": "FLOAT64"},
+        ),
+        expr(node_id, f"{node_id}_wide * {2.0 ** (exponent - 53)!r}", [f"{node_id}_wide"]),
+    )
 
 
 @mapping("RandomScale", positional=("scale_limit", "interpolation"))
 def random_scale(args: Args) -> Mapped:
     low, high = args.pair("scale_limit", (-0.1, 0.1), symmetric=True)
+    # albumentations: int(height * scale), int(width * scale), in float64: a fixed factor is
+    # given as float64 too (in float32, 1.3 times 180 rows is 233.99998, floored to 233)
+    draw = (
+        _float64("scale_draw", 1.0 + low)
+        if low == high
+        else (uniform_node("scale_draw", 1.0 + low, 1.0 + high),)
+    )
     nodes = (
-        uniform_node("scale_draw", 1.0 + low, 1.0 + high),
-        # albumentations: int(height * scale), int(width * scale)
-        expr("scaled_size", "math.floor(image.shape()[0:2] * scale_draw)", [IMAGE, "scale_draw"]),
+        *draw,
+        expr("scaled_rows", "math.floor(image.shape()[0:2] * scale_draw)", [IMAGE, "scale_draw"]),
+        Node("scaled_size", "cast", inputs=(Ref("scaled_rows"),), args={"dtype": "FLOAT"}),
         step("scale", "resize", {"size": Ref("scaled_size"), **_no_antialias(args)}),
     )
+    drawn, area = "the factor drawn uniformly, by DALI's generator", area_differences(args)
     return Mapped(
         nodes,
-        "exact",
-        (f"{RESIZE_EXACT}; the factor drawn uniformly, by DALI's generator",),
-        frozenset({"scaled_size"}),
+        "approximate" if area else "exact",
+        (drawn, *area) if area else (f"{RESIZE_EXACT}; {drawn}",),
+        frozenset({"scaled_rows"}),
     )
 
 
@@ -78,6 +103,8 @@ def downscale(args: Args) -> Mapped:
         "OpenCV places the shrunk image's samples slightly otherwise: with INTER_LINEAR both "
         "ways, mean 0.8 (factor 0.4) and 1.0 (0.33) grey levels apart, max 49",
     ]
+    if INTER_AREA in pair.values():
+        differences.append(AREA_DIFFERENCE)
     if 0 in pair.values():
         differences.append(
             "OpenCV's INTER_NEAREST samples from each pixel's corner, DALI's nearest from its "
@@ -96,12 +123,16 @@ def random_sized_crop(args: Args) -> Mapped:
         values_node("crop_height", heights),
         # albumentations: int(crop_height * w2h_ratio)
         expr("crop_width", f"math.floor(crop_height * {ratio!r})", ["crop_height"]),
+        # albumentations' get_crop_coords clips the window to the image (min(crop, side)):
+        # an image smaller than the drawn height is cropped whole along that side
+        expr("crop_h_in", "math.min(crop_height, image.shape()[0])", ["crop_height", IMAGE]),
+        expr("crop_w_in", "math.min(crop_width, image.shape()[1])", ["crop_width", IMAGE]),
         step(
             "crop",
             "crop",
             {
-                "crop_h": Ref("crop_height"),
-                "crop_w": Ref("crop_width"),
+                "crop_h": Ref("crop_h_in"),
+                "crop_w": Ref("crop_w_in"),
                 "crop_pos_x": Random.uniform(0.0, 1.0),
                 "crop_pos_y": Random.uniform(0.0, 1.0),
             },
@@ -113,12 +144,15 @@ def random_sized_crop(args: Args) -> Mapped:
             reads="crop",
         ),
     ]
+    area = area_differences(args)
     return Mapped(
         tuple(nodes),
-        "distribution",
+        "approximate" if area else "distribution",
         (
+            *area,
             "the crop's height drawn uniformly among whole pixels and its corner uniformly, as "
             "albumentations draws them, by DALI's generator (KS over 320 draws: p 0.82 area, "
             "0.69 column)",
+            "a window larger than the image is clipped to it, as albumentations clips it",
         ),
     )

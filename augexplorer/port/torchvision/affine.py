@@ -11,7 +11,7 @@ from ...expressions.nodes import constant, expression
 from ...spec import Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
-from .arguments import INTERPOLATION, fill_value, interpolation_name, symmetric_range
+from .arguments import BEFORE_FLOAT, INTERPOLATION, fill_value, interpolation_name, symmetric_range
 from .geometry import uniform
 from .grades import grade
 
@@ -43,7 +43,7 @@ def _shear_ranges(value: object) -> tuple[tuple[float, float] | None, tuple[floa
 def random_affine(call: TransformCall, context: PortContext) -> Grade:
     """RandomAffine(degrees, translate, scale, shear, interpolation=NEAREST, fill=0, center)."""
     if context.state.get("layout", "HWC") != "HWC":
-        raise Refuse("RandomAffine after ToTensor is not ported (fix: put it before ToTensor)")
+        raise Refuse(f"RandomAffine on a float tensor is not ported (fix: put it {BEFORE_FLOAT})")
     degrees = symmetric_range(call.argument(0, "degrees"), "degrees")
     translate = call.argument(1, "translate")
     scale = call.argument(2, "scale")

@@ -6,7 +6,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..build import Refuse
-from ..model import Symbol
+from ..model import Symbol, written
+
+# Where a transform that takes HWC uint8 images goes: the image becomes a CHW float tensor at
+# ToTensor, or at v2's ToDtype to float (a pipeline may have either, not both)
+BEFORE_FLOAT = "before ToTensor or ToDtype to float"
 
 # torchvision's InterpolationMode (and PIL's constants, which v1 still takes) -> DALI's.
 INTERPOLATION = {
@@ -80,4 +84,9 @@ def fill_value(value: Any) -> float:
         return float(value)
     if isinstance(value, Sequence) and value and all(v == value[0] for v in value):
         return float(value[0])
-    raise Refuse(f"fill={value!r}: DALI fills with one value for every channel")
+    if isinstance(value, dict):  # v2's fill per type: {tv_tensors.Image: 127, "others": 0}
+        raise Refuse(
+            f"fill={written(value)}: a fill per type is not read (fix: give the image's fill "
+            "alone, fill=VALUE)"
+        )
+    raise Refuse(f"fill={written(value)}: DALI fills with one value for every channel")

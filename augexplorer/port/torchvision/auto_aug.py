@@ -8,7 +8,7 @@ from ...expressions.nodes import expression
 from ...spec import Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import Symbol, TransformCall
-from .arguments import INTERPOLATION, fill_value, interpolation_name
+from .arguments import BEFORE_FLOAT, INTERPOLATION, fill_value, interpolation_name
 from .grades import grade
 
 # torchvision's AutoAugmentPolicy -> the policy_name of augexplorer's node that holds
@@ -19,7 +19,7 @@ POLICIES = {"IMAGENET": "imagenet", "SVHN": "svhn", "CIFAR10": "cifar10"}
 
 def _common(call: TransformCall, context: PortContext, index: int) -> dict[str, object]:
     if context.state.get("layout", "HWC") != "HWC":
-        raise Refuse(f"{call.name} works on uint8 images (fix: put it before ToTensor)")
+        raise Refuse(f"{call.name} works on uint8 images (fix: put it {BEFORE_FLOAT})")
     mode = interpolation_name(call.argument(index, "interpolation"), "NEAREST")
     return {
         "interp_type": INTERPOLATION[mode],

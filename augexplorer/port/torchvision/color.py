@@ -7,7 +7,7 @@ from collections.abc import Callable
 from ...spec import Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
-from .arguments import size_pair, symmetric_range
+from .arguments import BEFORE_FLOAT, size_pair, symmetric_range
 from .geometry import uniform
 from .grades import ONE_FACTOR, grade
 from .hue import hue_shift
@@ -42,7 +42,7 @@ def color_jitter(call: TransformCall, context: PortContext) -> Grade:
         return uniform(low, high, context.seed_for(call.name, name, str(len(context.nodes))))
 
     if context.state.get("layout", "HWC") != "HWC":
-        raise Refuse("ColorJitter on a float tensor is not ported (fix: put it before ToTensor)")
+        raise Refuse(f"ColorJitter on a float tensor is not ported (fix: put it {BEFORE_FLOAT})")
     if ranges["brightness"]:
         brightness(context, draw("b", *ranges["brightness"]))
     contrast_range = ranges["contrast"]
@@ -105,10 +105,7 @@ def drawn_once(context: PortContext, base: str, low: float, high: float) -> Ref 
 
 def _gray(context: PortContext, channels: int, name: str) -> None:
     if context.state.get("layout", "HWC") != "HWC":
-        raise Refuse(
-            f"{name} on a float tensor is not ported (fix: put it before ToTensor, or before "
-            "ToDtype to float)"
-        )
+        raise Refuse(f"{name} on a float tensor is not ported (fix: put it {BEFORE_FLOAT})")
     context.add("grayscale", "color_space_conversion", {"image_type": "RGB", "output_type": "GRAY"})
     if channels == 3:
         gray = context.image
@@ -155,7 +152,7 @@ def gaussian_blur(call: TransformCall, context: PortContext) -> Grade:
 def random_invert(call: TransformCall, context: PortContext) -> Grade:
     """RandomInvert(p): 255 - image, with probability p."""
     if context.state.get("layout", "HWC") != "HWC":
-        raise Refuse("RandomInvert on a float tensor is not ported (fix: put it before ToTensor)")
+        raise Refuse(f"RandomInvert on a float tensor is not ported (fix: put it {BEFORE_FLOAT})")
     p = float(call.argument(0, "p", 0.5))
     context.add("invert", "cast", {"dtype": "UINT8"}, inputs=(_invert(context),))
     context.apply_with_probability(p)
@@ -185,10 +182,7 @@ def _chain_expression(context: PortContext, base: str, text: str, inputs: tuple[
 
 def _uint8_only(context: PortContext, name: str) -> str:
     if context.state.get("layout", "HWC") != "HWC":
-        raise Refuse(
-            f"{name} on a float tensor is not ported (fix: put it before ToTensor, or before "
-            "ToDtype to float)"
-        )
+        raise Refuse(f"{name} on a float tensor is not ported (fix: put it {BEFORE_FLOAT})")
     return context.image.node
 
 

@@ -16,6 +16,7 @@ from ..build import Grade, PortContext, Refuse
 from ..library_names import is_v2
 from ..model import TransformCall
 from .arguments import (
+    BEFORE_FLOAT,
     INTERPOLATION,
     fill_value,
     fill_values,
@@ -33,7 +34,7 @@ def _hwc(context: PortContext, name: str) -> str:
         raise Refuse(
             f"{name} after ToTensor (or ToDtype) is not ported: DALI's rotate and warp_affine "
             f"take HWC images, and the image is a CHW float tensor there (fix: put {name} "
-            "before ToTensor)"
+            f"{BEFORE_FLOAT})"
         )
     return context.image.node
 
@@ -471,7 +472,7 @@ def _no_border_on_tensor(context: PortContext, name: str) -> None:
     if _on_tensor(context):
         raise Refuse(
             f"{name} with a padding_mode other than 'constant' after ToTensor is not ported: "
-            "DALI's warp that repeats the border takes HWC images (fix: put it before ToTensor)"
+            f"DALI's warp that repeats the border takes HWC images (fix: put it {BEFORE_FLOAT})"
         )
 
 

@@ -211,6 +211,15 @@ GRADES: dict[str, Measured] = {
     "ToTensor": Measured("exact", (_LAYOUT,), 0.001, 0.001),
     "PILToTensor": Measured("exact", ("The same uint8 pixels, CHW.",)),
     "ToImage": Measured("exact", ("The same uint8 pixels, CHW.",)),
+    "Identity": Measured("exact", ("No node: Identity returns its input as it is.",)),
+    "ToPILImage": Measured(
+        "exact",
+        (
+            "No node: on the HWC uint8 RGB array the graph gives, ToPILImage makes a PIL image of "
+            "the same pixels (v1's fails on a PIL image: it stands where a dataset gives arrays); "
+            "after a conversion to a tensor it is refused.",
+        ),
+    ),
     "ToDtype": Measured("exact", (_LAYOUT,)),
     "ConvertImageDtype": Measured("exact", (_LAYOUT,)),
     "Normalize": Measured("exact", (_LAYOUT,), 0.001, 0.001),

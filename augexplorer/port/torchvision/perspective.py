@@ -11,7 +11,7 @@ from ...spec import Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
 from ..projective import square_to_quad
-from .arguments import INTERPOLATION, fill_value, interpolation_name
+from .arguments import BEFORE_FLOAT, INTERPOLATION, fill_value, interpolation_name
 from .grades import grade
 
 
@@ -26,7 +26,9 @@ def _node(context: PortContext, base: str, text: str) -> str:
 def random_perspective(call: TransformCall, context: PortContext) -> Grade:
     """RandomPerspective(distortion_scale=0.5, p=0.5, interpolation=BILINEAR, fill=0)."""
     if context.state.get("layout", "HWC") != "HWC":
-        raise Refuse("RandomPerspective after ToTensor is not ported (fix: put it before)")
+        raise Refuse(
+            f"RandomPerspective on a float tensor is not ported (fix: put it {BEFORE_FLOAT})"
+        )
     scale = float(call.argument(0, "distortion_scale", 0.5))
     p = float(call.argument(1, "p", 0.5))
     mode = interpolation_name(call.argument(2, "interpolation"), "BILINEAR")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...spec import Clause, Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
+from .arguments import BEFORE_FLOAT
 from .color import brightness, contrast, drawn_once, hue_step, saturation
 from .expression_steps import helper, image_from
 from .geometry import uniform
@@ -27,8 +28,7 @@ DEFAULTS = {
 def random_photometric_distort(call: TransformCall, context: PortContext) -> Grade:
     if context.state.get("layout", "HWC") != "HWC":
         raise Refuse(
-            "RandomPhotometricDistort on a float tensor is not ported (fix: put it before "
-            "ToDtype to float, or before ToTensor)"
+            f"RandomPhotometricDistort on a float tensor is not ported (fix: put it {BEFORE_FLOAT})"
         )
     ranges = {
         name: _pair(call.argument(index, name, default), name)

@@ -51,6 +51,31 @@ def to_image(call: TransformCall, context: PortContext) -> Grade:
     return grade(call.name)
 
 
+def identity(call: TransformCall, context: PortContext) -> Grade:
+    """v2.Identity(): returns its input, whatever it is: no node."""
+    return grade(call.name)
+
+
+def to_pil_image(call: TransformCall, context: PortContext) -> Grade:
+    """ToPILImage(mode=None): the HWC uint8 RGB array the graph gives is a PIL image of the
+    same pixels, so nothing to do there; a tensor (CHW, or float after ToTensor) torchvision
+    turns back into 8-bit HWC pixels, which the port does not undo: refused."""
+    mode = call.argument(0, "mode", None)
+    if mode not in (None, "RGB"):
+        raise Refuse(
+            f"ToPILImage(mode={mode!r}) is not ported: the images are RGB here (fix: leave it "
+            "out, or mode='RGB')"
+        )
+    if context.state.get("layout", "HWC") != "HWC" or context.state.get("chw_pending"):
+        raise Refuse(
+            "ToPILImage after ToTensor, ToImage, PILToTensor or ToDtype is not ported: "
+            "torchvision turns the tensor back into 8-bit HWC pixels (a float one times 255, "
+            "truncated), which the port does not undo (fix: leave out both the conversion "
+            "to a tensor and ToPILImage, or put the transforms between them before it)"
+        )
+    return grade(call.name)
+
+
 def to_dtype(call: TransformCall, context: PortContext) -> Grade:
     """ToDtype(torch.float32, scale=True) / ConvertImageDtype(torch.float32)."""
     dtype = call.argument(0, "dtype")
@@ -136,4 +161,13 @@ def finish(context: PortContext) -> None:
         )
 
 
-__all__ = ["Origin", "finish", "normalize", "to_dtype", "to_image", "to_tensor"]
+__all__ = [
+    "Origin",
+    "finish",
+    "identity",
+    "normalize",
+    "to_dtype",
+    "to_image",
+    "to_pil_image",
+    "to_tensor",
+]
