@@ -7,13 +7,15 @@ turns a graph without any into a plan. This module is their public entry point.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from .catalog import Catalog, load_catalog
 from .catalog.auto_aug import is_auto_aug
 from .checks import check_graph
+from .checks.context import CheckContext
 from .checks.naming import RESERVED_IDS
-from .checks.random_draws import CHOICE_WEIGHT_TOLERANCE
+from .checks.random_draws import CHOICE_WEIGHT_TOLERANCE, check_draw_range, check_random_binding
 from .checks.schedules import problems_at_epoch, problems_over_run, schedule_problems
 from .checks.structure import MAX_CYCLES_REPORTED
 from .checks.values import MAX_PYTHON_SOURCE, check_value, value_fix
@@ -22,7 +24,7 @@ from .evolve import evolve
 from .lowering import lower, random_call
 from .plan import Plan
 from .schedules import at_epoch
-from .spec import GraphSpec, Random, Ref
+from .spec import ArgValue, GraphSpec, Node, PythonCode, Random, Ref
 from .spec.seeds import derive_seed
 
 __all__ = [
@@ -30,6 +32,7 @@ __all__ = [
     "MAX_CYCLES_REPORTED",
     "MAX_PYTHON_SOURCE",
     "RESERVED_IDS",
+    "argument_problem",
     "check_value",
     "derive_seed",
     "random_call",
@@ -59,6 +62,33 @@ def validate(spec: GraphSpec, catalog: Catalog | None = None, *, epoch: int = 0)
         if problems:
             raise GraphInvalid(problems)
     return lower(resolved, catalog, checked)
+
+
+def argument_problem(
+    spec: GraphSpec, catalog: Catalog, node_id: str, name: str, value: ArgValue
+) -> Problem | None:
+    """The first problem of giving argument `name` of node `node_id` the value `value`, found
+    by the graph's own checks of that one argument: a constant against its type, range and
+    length (with the node's other arguments, which may lift a range), a draw against its
+    parameters and the range its values must lie in. None where these find nothing (the whole
+    graph is checked when the edit is applied). The panel refuses such a value before applying
+    it, as it refuses text that is not a number."""
+    node = spec.node(node_id) if node_id in spec else None
+    info = catalog.get(node.op) if isinstance(node, Node) else None
+    arg = info.arg(name) if info is not None else None
+    if not isinstance(node, Node) or info is None or arg is None:
+        return None
+    edited = dataclasses.replace(node, args={**node.args, name: value})
+    if isinstance(value, Random):
+        ctx = CheckContext(spec, catalog)
+        check_random_binding(ctx, edited, arg, value)
+        if not ctx.problems:
+            check_draw_range(ctx, edited, info.name, arg, value)
+        return ctx.problems[0] if ctx.problems else None
+    if isinstance(value, (Ref, PythonCode)):
+        return None
+    message = check_value(info, arg, value, edited.args)
+    return Problem(message, node_id, name, value_fix(info, arg)) if message else None
 
 
 def validate_constant_edit(plan: Plan, node_id: str, name: str, value: Any) -> Plan | None:

@@ -101,23 +101,42 @@ def test_uniform_bounds_are_typed_in_boxes_that_say_why(explorer: Explorer) -> N
 
 
 def test_a_reversed_range_typed_is_refused_on_the_argument(explorer: Explorer) -> None:
-    """A low typed above the high: the range slider cannot show it (it raised in the kernel and
-    the edit vanished); the graph's check names the argument and the fix, and the next good
-    value clears it."""
+    """A low typed above the high: refused before it reaches the graph, as text that is no
+    number is, with the graph check's own words and fix (it was applied, and the graph failed);
+    the box keeps what was typed, and the next good value applies both."""
     browser_update(explorer.graph, selected="rotate")
     control = explorer.node_panel.controls["angle"]
     browser_update(control.editor.params["low"], value="30")
     explorer.flush()
-    assert explorer.spec.node("rotate").args["angle"] == Random.uniform(30.0, 20.0)
-    failure = explorer.state.failure
-    assert failure is not None
-    assert "reversed" in failure.argument_messages("rotate")["angle"]
-    assert "swap low and high" in failure.argument_messages("rotate")["angle"]
+    assert explorer.spec.node("rotate").args["angle"] == Random.uniform(-20.0, 20.0)
+    assert explorer.state.ok
+    message = said(control.message)
+    assert "Not applied: uniform range is reversed (30.0 > 20.0)" in message
+    assert "swap low and high" in message and "angle stays U(-20, 20)" in message
+    assert control.editor.params["low"].value == "30"  # what was typed stays
     assert control.editor.params["range"].value == (-20.0, 20.0)  # as it was: it holds no such
     browser_update(control.editor.params["high"], value="40")
     explorer.flush()
     assert explorer.spec.node("rotate").args["angle"] == Random.uniform(30.0, 40.0)
     assert explorer.state.ok and control.editor.params["range"].value == (30.0, 40.0)
+    assert control.message.value == ""
+
+
+def test_a_constant_out_of_its_range_is_refused_before_the_graph(explorer: Explorer) -> None:
+    """A crop position of 1.5 typed: refused like text that is no number (it was applied and
+    the graph failed, while 'abc' was refused: two rules for one kind of mistake)."""
+    browser_update(explorer.graph, selected="crop")
+    control = explorer.node_panel.controls["crop_pos_x"]
+    before = explorer.spec.node("crop").args.get("crop_pos_x")
+    browser_update(control.editor.box, value="1.5")
+    explorer.flush()
+    assert explorer.spec.node("crop").args.get("crop_pos_x") == before and explorer.state.ok
+    message = said(control.message)
+    assert "Not applied: 1.5 is out of range [0.0, 1.0]" in message
+    assert "use a value in [0.0, 1.0]" in message
+    browser_update(control.editor.box, value="0.25")
+    explorer.flush()
+    assert explorer.spec.node("crop").args["crop_pos_x"] == 0.25 and control.message.value == ""
 
 
 def test_a_probability_is_typed_and_refused_beyond_0_and_1(explorer: Explorer) -> None:

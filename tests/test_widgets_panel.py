@@ -317,9 +317,11 @@ def test_typed_invalid_number_stays_visible_with_its_error(explorer: Explorer) -
     browser_update(box, value="-4")  # beyond the slider's range, and invalid for DALI
     explorer.flush()
     control = explorer.node_panel.controls["resize_shorter"]
-    assert explorer.spec.node("resize").args["resize_shorter"] == -4.0
+    # refused before the graph, as text that is no number is; the graph keeps its value
+    assert explorer.spec.node("resize").args["resize_shorter"] == 256.0 and explorer.state.ok
     assert control.editor.box.value == "-4"  # not snapped back to the last good value
-    assert "-4.0" in control.message.value and "ax-arg-error" in control._dom_classes
+    assert "Not applied: -4.0 is out of range" in html.unescape(control.message.value)
+    assert "ax-arg-error" in control._dom_classes
     browser_update(control.editor.box, value="2000")  # valid, beyond the slider's range
     explorer.flush()
     assert explorer.state.ok and control.message.value == ""
@@ -363,9 +365,10 @@ def test_choice_weights_and_shape_go_through_the_panel(explorer: Explorer) -> No
     control = explorer.node_panel.controls["angle"]
     assert control.editor.params["weights"].value == "0.8, 0.2"
     browser_update(control.editor.params["values"], value="0, 90, 180")
-    explorer.flush()  # three values, two weights: shown on the argument, nothing runs
-    assert not explorer.state.ok
+    explorer.flush()  # three values, two weights: refused on the argument, nothing applied
+    assert explorer.spec.node("rotate").args["angle"].values == (0.0, 90.0)
     control = explorer.node_panel.controls["angle"]
+    assert "Not applied" in control.message.value
     assert "one weight per value" in control.message.value
     browser_update(control.editor.params["weights"], value="0.5, 0.25, 0.25")
     explorer.flush()

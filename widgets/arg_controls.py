@@ -531,10 +531,14 @@ class RandomEditor(widgets.HBox):
         random: Random,
         on_change: Callable[[Random], None],
         on_error: Callable[[str], None] | None = None,
+        check: Callable[[Random], str | None] | None = None,
     ):
+        """`check`: why a distribution cannot be applied (a reversed range, draws outside the
+        argument's range), for it to be refused as text that is no number is."""
         self.arg = arg
         self._on_change = on_change
         self._on_error = on_error
+        self._check = check
         self._quiet = False
         # only what DALI can draw for this argument's type (no coin flip for a float)
         offered = list(distributions_for(arg.kind if arg is not None else None))
@@ -688,6 +692,10 @@ class RandomEditor(widgets.HBox):
             # the text box keeps what was typed; the user is told why it was not applied
             self._refused(str(error))
             return
+        problem = self._check(new) if self._check is not None else None
+        if problem:
+            self._refused(problem)
+            return
         if slider is not None and not from_slider:
             self._quiet = True
             try:
@@ -794,14 +802,19 @@ class ArgControl(widgets.VBox):
         starting: ArgValue | None = None,
         on_select: Callable[[str], None] | None = None,
         read_also_by: Sequence[str] = (),
+        check: Callable[[str, ArgValue], str | None] | None = None,
     ) -> None:
         """`unset_start`: the argument is not set and has no default (the operator then does
         something no value gives, DALI's doc says what): the row says so instead of showing a
         made-up value, and "set" gives it `unset_start`. An argument another node gives (a
         draw, a coin) shows that node's name as a link (`on_select` selects it); where that
         node gives its value to `read_also_by` too (a box or mask operator following the image
-        operator), the row offers no value of its own: one would move the image alone."""
+        operator), the row offers no value of its own: one would move the image alone.
+        `check` says why a value cannot be applied (out of the argument's range, a reversed
+        draw): such a value is refused with that reason before it reaches the graph, as text
+        that is no number is, so every control refuses alike."""
         self.name = name
+        self._check = check
         self.arg = arg
         self.kind = value_kind(value)
         self._on_change = on_change
@@ -858,7 +871,13 @@ class ArgControl(widgets.VBox):
             self.editor = self._set_button(unset_start)
             rows = [widgets.HBox([label, self.editor, self.random_toggle]), self._unset_note()]
         elif isinstance(value, Random):
-            self.editor = RandomEditor(arg, value, lambda r: on_change(name, r), on_error=self._say)
+            self.editor = RandomEditor(
+                arg,
+                value,
+                lambda r: on_change(name, r),
+                on_error=self._say,
+                check=(lambda r: check(name, r)) if check is not None else None,
+            )
             self.editor.add_class("ax-random-row")
             spacer = widgets.HTML("", layout={"width": "auto", "flex": "1 1 auto"})
             rows = [widgets.HBox([label, spacer, self.random_toggle, reset]), self.editor]
@@ -1005,6 +1024,11 @@ class ArgControl(widgets.VBox):
             value = read_constant(self.arg, self.editor)
         except (ValueError, SyntaxError) as error:
             self._typed_number(str(getattr(self.editor, "value", "")), str(error))
+            return
+        problem = self._check(self.name, value) if self._check is not None else None
+        if problem:
+            box = getattr(self.editor, "box", self.editor)
+            self._typed_number(str(getattr(box, "value", value)), problem)
             return
         self._unparsed = None
         self._starting = None  # typed or slid here: chosen, whatever the value

@@ -4,6 +4,7 @@ dragged is never replaced under the pointer."""
 
 from __future__ import annotations
 
+import functools
 import html
 import textwrap
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from augexplorer.catalog.flow import decoder_downstream, input_problems
 from augexplorer.catalog.hints import starting_values, tunable_args
 from augexplorer.catalog.limits import VECTOR_LENGTHS
 from augexplorer.spec import ArgValue, GraphSpec, Node, Origin, Ref
+from augexplorer.validate import argument_problem
 
 from . import sliders
 from .arg_controls import (
@@ -71,6 +73,7 @@ class NodePanel(widgets.VBox):
         self._quiet = False
         self._node_id: str | None = None
         self._rows: list[str] = []  # the arguments shown, in their order on screen
+        self._spec: GraphSpec | None = None
         self._origin: Origin | None = None  # a ported node's, as its title shows it
         self.title = widgets.HTML()
         self.node_error = widgets.HTML()
@@ -95,6 +98,7 @@ class NodePanel(widgets.VBox):
 
     # ---- drawing ----------------------------------------------------------------------------
     def show(self, spec: GraphSpec, node_id: str | None, failure: Failure | None) -> None:
+        self._spec = spec  # what a value typed is checked against (its node's other arguments)
         if node_id is None or node_id not in spec:
             if self._shape is not None:
                 self._empty()
@@ -197,6 +201,15 @@ class NodePanel(widgets.VBox):
             f"{origin_html(node)}"
         )
 
+    def _argument_problem(self, node_id: str, name: str, value: ArgValue) -> str | None:
+        """Why `value` cannot be given to `name` of `node_id`, by the graph's own checks."""
+        if self._spec is None:
+            return None
+        problem = argument_problem(self._spec, self.catalog, node_id, name, value)
+        if problem is None:
+            return None
+        return f"{problem.message} (fix: {problem.fix})" if problem.fix else problem.message
+
     def _shown_args(self, node: Node, info: OpInfo | None) -> list[str]:
         names = list(node.args)
         if info is not None:
@@ -262,6 +275,7 @@ class NodePanel(widgets.VBox):
                 ),
                 on_select=self.actions.select,
                 read_also_by=read_also_by.get(name, ()),
+                check=functools.partial(self._argument_problem, node.id),
             )
             if name in typed:
                 self.controls[name].keep_unparsed(typed[name])

@@ -10,21 +10,13 @@ from augexplorer_widgets.export_view import find_exporter
 
 from augexplorer.data import samples_dir
 
-from .harness import Server, grid_src, kernel_eval, open_notebook, run_all
-from .layout import beyond_its_cell, screenshot, sideways
+from .harness import Server, grid_src, kernel_eval, quickstart_page
+from .layout import beyond_its_cell, resize, screenshot, sideways
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Any:
-    context = browser.new_context(viewport={"width": 1700, "height": 1100})
-    page = context.new_page()
-    open_notebook(page, lab, "01_quickstart.ipynb")
-    run_all(page)
-    page.locator(".ax-explorer canvas.ax-grid[data-key]").first.wait_for(timeout=90_000)
-    yield page
-    context.close()
+page = quickstart_page(".ax-explorer canvas.ax-grid[data-key]", viewport=(1700, 1100))
 
 
 def sample_classes() -> set[str]:
@@ -110,17 +102,22 @@ def test_error_shows_on_node_and_keeps_grid(page: Any, artifacts: Path) -> None:
     page.locator(".ax-arg-resize_shorter").wait_for()
     before = _wait_grid_change(page, before)
     box = page.locator(".ax-arg-resize_shorter .ax-number-box input").first
-    box.fill("-4")  # typed by the user: beyond the slider's range, and invalid for DALI
+    box.fill("-4")  # beyond the argument's range: refused before the graph, as 'abc' would be
     box.press("Enter")
-    page.locator(".ax-graph .ax-g-error[data-node='resize']").wait_for(timeout=30_000)
+    page.locator(
+        ".ax-arg-resize_shorter .ax-arg-message", has_text="Not applied: -4.0 is out of range"
+    ).wait_for(timeout=30_000)
+    assert page.locator(".ax-graph .ax-g-error").count() == 0
+    assert float(box.input_value()) == -4.0  # what the user typed stays, next to why
+    box.fill("20")  # valid for resize, but the 224 px crop after it no longer fits
+    box.press("Enter")
+    page.locator(".ax-graph .ax-g-error[data-node='crop']").wait_for(timeout=30_000)
     page.wait_for_function(
-        "() => document.querySelector('.ax-error-list').textContent.includes('resize_shorter')"
+        "() => document.querySelector('.ax-error-list').textContent.includes('crop')"
     )
-    message = page.locator(".ax-arg-resize_shorter .ax-arg-message").inner_text()
-    assert "resize_shorter" in message and "-4" in message
     assert grid_src(page) == before  # the last good grid stays
     page.wait_for_timeout(300)  # any late update from the kernel would have landed by now
-    assert float(box.input_value()) == -4.0  # what the user typed stays, next to its error
+    assert float(box.input_value()) == 20.0  # what the user typed stays
     page.locator(".ax-explorer").first.screenshot(path=str(artifacts / "browser-05-error.png"))
     box.fill("300")  # fixed in place
     box.press("Enter")
@@ -253,8 +250,7 @@ def test_layout_at_common_widths(page: Any, artifacts: Path, width: int) -> None
     """The panel at three window widths, as a person would look at it: saved for review, and
     the panel itself never wider than the notebook gives it."""
     screenshot(page, width, artifacts / f"browser-width-{width}.png")
-    page.set_viewport_size({"width": width, "height": 1100})
-    page.wait_for_timeout(500)  # lab lays out again after a resize
+    resize(page, width, 1100)  # lab lays out again after a resize
     overflow = sideways(page)  # the panel, and every part of it that could scroll
     assert all(v <= 1 for v in overflow.values()), (width, overflow)
     assert beyond_its_cell(page) <= 1, (width, beyond_its_cell(page))
