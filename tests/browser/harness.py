@@ -12,9 +12,10 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -226,6 +227,78 @@ def open_panel(page: Page, lab: Server, workspace: str, path: str, ready: str) -
     page.locator("#jp-main-statusbar >> text=Idle").first.wait_for(timeout=60_000)
     run_all(page)
     page.locator(ready).first.wait_for(timeout=90_000)
+
+
+def page_fixture(
+    open_page: Callable[[Page, Server], None],
+    *,
+    viewport: tuple[int, int] = (1600, 1000),
+    server: str = "lab",
+    permissions: Sequence[str] = (),
+    close: Callable[[Page], None] | None = None,
+) -> Any:
+    """A module's `page` fixture (`page = page_fixture(...)` in the module): a browser context
+    of the module's own at `viewport` (with clipboard `permissions` granted for the server's
+    origin), one page in it opened by `open_page(page, server)`, where `server` names the
+    session's server fixture (`lab` or `voila`); `close(page)` runs before the context closes."""
+    import pytest
+
+    @pytest.fixture(scope="module", name="page")
+    def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Page]:
+        served: Server = request.getfixturevalue(server)
+        width, height = viewport
+        context = browser.new_context(viewport={"width": width, "height": height})
+        if permissions:
+            context.grant_permissions(list(permissions), origin=served.url)
+        opened = context.new_page()
+        open_page(opened, served)
+        yield opened
+        if close is not None:
+            close(opened)
+        context.close()
+
+    return page
+
+
+def panel_page(
+    folder: str,
+    name: str,
+    code: str,
+    ready: str,
+    *,
+    workspace: str | None = None,
+    prepare: Callable[[Path], None] | None = None,
+    then: Callable[[Page], None] | None = None,
+    viewport: tuple[int, int] = (1600, 1000),
+    permissions: Sequence[str] = (),
+    close: Callable[[Page], None] | None = None,
+) -> Any:
+    """A module's `page` fixture showing a panel: `prepare(lab.root)` (files the notebook
+    reads), a one-cell notebook running `code` (write_panel_notebook), opened and run in
+    JupyterLab workspace `workspace` (`name` by default) until `ready` shows (open_panel),
+    then `then(page)` (a module's further waits). The rest as page_fixture."""
+
+    def open_page(page: Page, lab: Server) -> None:
+        if prepare is not None:
+            prepare(lab.root)
+        path = write_panel_notebook(lab.root, folder, name, code)
+        open_panel(page, lab, workspace or name, path, ready)
+        if then is not None:
+            then(page)
+
+    return page_fixture(open_page, viewport=viewport, permissions=permissions, close=close)
+
+
+def quickstart_page(ready: str, *, viewport: tuple[int, int] = (1600, 1000)) -> Any:
+    """A module's `page` fixture: the quickstart notebook at the lab's root opened in the
+    default workspace and run until `ready` (a CSS selector) shows."""
+
+    def open_page(page: Page, lab: Server) -> None:
+        open_notebook(page, lab, "01_quickstart.ipynb")
+        run_all(page)
+        page.locator(ready).first.wait_for(timeout=90_000)
+
+    return page_fixture(open_page, viewport=viewport)
 
 
 def set_theme(page: Page, theme: str, light: bool) -> None:

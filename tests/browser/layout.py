@@ -103,14 +103,57 @@ def beyond_its_cell(page: Any) -> int:
     )
 
 
+# Resolves once the page's layout has held still for `frames` animation frames in a row: the
+# document's size and the boxes of the panel, its graph's cards, its tiles and pictures (lab lays
+# out again after a resize at the next frame; the graph and the grid redraw from a
+# ResizeObserver, in the frame of the layout they follow). At most `limit` frames.
+SETTLED = """
+async ([frames, limit]) => {
+  // a frame, or 100 ms where the page draws none (frames are not drawn for a hidden page)
+  const frame = () => new Promise((resolve) => {
+    requestAnimationFrame(() => resolve());
+    setTimeout(resolve, 100);
+  });
+  const parts = '.ax-explorer, .ax-explorer .ax-graph [data-node], .ax-explorer .ax-tile,'
+    + ' .ax-explorer canvas, .ax-explorer .ax-large, .jp-OutputArea-output';
+  const shape = () => {
+    const root = document.documentElement;
+    const seen = [root.scrollWidth, root.scrollHeight, window.innerWidth, window.innerHeight];
+    for (const el of document.querySelectorAll(parts)) {
+      const r = el.getBoundingClientRect();
+      seen.push(r.left, r.top, r.width, r.height);
+    }
+    return seen.join(',');
+  };
+  let last = shape();
+  let still = 0;
+  for (let i = 0; i < limit && still < frames; i++) {
+    await frame();
+    const now = shape();
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+}
+"""
+
+
+def settle(page: Any, frames: int = 10, limit: int = 600) -> None:
+    """Wait until the page's layout holds still for `frames` frames (SETTLED)."""
+    page.evaluate(SETTLED, [frames, limit])
+
+
+def resize(page: Any, width: int, height: int = 1000) -> None:
+    """Resize the window and wait until the page has laid itself out again for it."""
+    page.set_viewport_size({"width": width, "height": height})
+    settle(page)
+
+
 def screenshot(page: Any, width: int, path: Path) -> None:
     """The whole panel at `width`: the window is made tall enough to hold it, since a panel
     taller than the window comes out cut and overlaid by the page's fixed header."""
-    page.set_viewport_size({"width": width, "height": 1000})
-    page.wait_for_timeout(300)
+    resize(page, width)
     height = page.locator(".ax-explorer").first.bounding_box()["height"]
-    page.set_viewport_size({"width": width, "height": int(height) + 400})
-    page.wait_for_timeout(500)  # the page lays out again after a resize; the graph redraws
+    resize(page, width, int(height) + 400)  # the page lays out again; the graph redraws
     page.locator(".ax-explorer").first.scroll_into_view_if_needed()
     page.locator(".ax-explorer").first.screenshot(path=str(path))
 
@@ -119,8 +162,7 @@ def check_layout(page: Any, width: int, artifacts: Path, name: str) -> None:
     """Resize to `width`, save a screenshot of the panel, and assert that it fits: no part
     scrolls sideways, the graph's cards are whole, and tiles are wide enough to judge."""
     screenshot(page, width, artifacts / f"{name}-{width}.png")
-    page.set_viewport_size({"width": width, "height": 1000})
-    page.wait_for_timeout(500)  # the page lays out again after a resize; the graph redraws
+    resize(page, width)  # the page lays out again after a resize; the graph redraws
     assert page.locator(".ax-explorer").first.is_visible()
     assert page.locator(".ax-graph [data-node='rotate']").count() == 1
     overflow = sideways(page)

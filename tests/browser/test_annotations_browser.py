@@ -5,7 +5,6 @@ drawn again in the large view; screenshots at three widths."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +13,8 @@ from annotated_graphs import coco_source, flipped_graph, write_coco
 
 from augexplorer.spec import GraphSpec, Node, Ref, chain, save
 
-from .harness import Server, kernel_eval, open_panel, set_theme, write_panel_notebook
-from .layout import WIDTHS, screenshot, sideways
+from .harness import kernel_eval, panel_page, set_theme
+from .layout import WIDTHS, resize, screenshot, sideways
 
 pytestmark = pytest.mark.browser
 
@@ -43,7 +42,8 @@ def turned_graph(coco: Path) -> GraphSpec:
     )
 
 
-def write_notebook(root: Path) -> str:
+def write_graphs(root: Path) -> None:
+    """The graphs the notebook and the tests load, beside a small COCO set."""
     folder = root / FOLDER
     folder.mkdir(exist_ok=True)
     coco = write_coco(folder)
@@ -56,17 +56,15 @@ def write_notebook(root: Path) -> str:
     )
     save(masks, folder / "masks.json", overwrite=True)
     save(turned_graph(coco), folder / "turned.json", overwrite=True)
-    return write_panel_notebook(root, FOLDER, "annotations", LOAD_GRAPH)
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    page = context.new_page()
-    path = write_notebook(lab.root)
-    open_panel(page, lab, "annotations", path, ".ax-explorer .ax-tile .ax-overlay rect.ax-ov-box")
-    yield page
-    context.close()
+page = panel_page(
+    FOLDER,
+    "annotations",
+    LOAD_GRAPH,
+    ".ax-explorer .ax-tile .ax-overlay rect.ax-ov-box",
+    prepare=write_graphs,
+)
 
 
 def kernel_annotations(page: Any) -> list[dict[str, Any]]:
@@ -164,8 +162,7 @@ def test_large_view_draws_the_boxes(page: Any, artifacts: Path) -> None:
 @pytest.mark.parametrize("width", WIDTHS)
 def test_annotated_panel_at_three_widths(page: Any, artifacts: Path, width: int) -> None:
     screenshot(page, width, artifacts / f"annotations-{width}.png")
-    page.set_viewport_size({"width": width, "height": 1000})
-    page.wait_for_timeout(500)  # the page lays out again after a resize
+    resize(page, width)  # the page lays out again after a resize
     overflow = sideways(page)
     assert all(v <= 1 for v in overflow.values()), (width, overflow)
     expected = kernel_annotations(page)
@@ -214,8 +211,7 @@ def test_boxes_left_behind_are_not_drawn_and_a_button_carries_them(
     )
     carry = page.locator("button.ax-overlay-carry-boxes")
     for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 1000})
-        page.wait_for_timeout(500)
+        resize(page, width)
         assert warning.is_visible() and carry.is_visible()
         overflow = sideways(page)
         assert all(v <= 1 for v in overflow.values()), (width, overflow)
@@ -336,8 +332,7 @@ def test_ssd_detection_draws_the_skeleton_only_where_the_person_is(
             assert abs(x - wx * scale) <= 2.5 and abs(y - wy * scale) <= 2.5, ((x, y), (wx, wy))
             assert -1 <= x <= tile["width"] + 1 and -1 <= y <= tile["height"] + 1
     for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 1000})
-        page.wait_for_timeout(500)
+        resize(page, width)
         overflow = sideways(page)
         assert all(v <= 1 for v in overflow.values()), (width, overflow)
         screenshot(page, width, artifacts / f"annotations-ssd-detection-{width}.png")

@@ -4,14 +4,13 @@ slider draws around its value; at 1280, 1600 and 1920 px."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .harness import Server, kernel_eval, open_panel, write_panel_notebook
-from .layout import WIDTHS, screenshot, sideways
+from .harness import kernel_eval, panel_page
+from .layout import WIDTHS, resize, screenshot, sideways
 
 pytestmark = pytest.mark.browser
 
@@ -24,20 +23,13 @@ PANEL = (
 )
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    page = context.new_page()
-    path = write_panel_notebook(lab.root, FOLDER, "arg_controls", PANEL)
-    open_panel(
-        page,
-        lab,
-        "arg-controls",
-        path,
-        ".ax-arg-sigma .noUi-handle, .ax-arg-sigma input[type=range]",
-    )
-    yield page
-    context.close()
+page = panel_page(
+    FOLDER,
+    "arg_controls",
+    PANEL,
+    ".ax-arg-sigma .noUi-handle, .ax-arg-sigma input[type=range]",
+    workspace="arg-controls",
+)
 
 
 def test_sigma_slides_and_window_size_is_not_set(page: Any, artifacts: Path) -> None:
@@ -148,7 +140,6 @@ def test_a_new_operators_starting_values_are_marked(page: Any, artifacts: Path) 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_controls_fit_at_every_width(page: Any, artifacts: Path, width: int) -> None:
     screenshot(page, width, artifacts / f"arg-controls-{width}.png")
-    page.set_viewport_size({"width": width, "height": 1000})
-    page.wait_for_timeout(300)
+    resize(page, width)
     assert all(v <= 1 for v in sideways(page).values()), sideways(page)
     page.set_viewport_size({"width": 1600, "height": 1000})

@@ -5,7 +5,6 @@ Screenshots at 1280, 1600 and 1920 px under test-artifacts/."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +13,8 @@ from graph_blocks import blocks_graph
 
 from augexplorer.spec import save
 
-from .harness import Server, open_panel, write_panel_notebook
-from .layout import WIDTHS, clipped_cards, screenshot, sideways
+from .harness import panel_page
+from .layout import WIDTHS, clipped_cards, resize, screenshot, sideways
 
 pytestmark = pytest.mark.browser
 
@@ -28,16 +27,14 @@ LOAD_GRAPH = (
 )
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Iterator[Any]:
-    (lab.root / FOLDER).mkdir(exist_ok=True)
-    save(blocks_graph(), lab.root / FOLDER / "graph.json", overwrite=True)
-    path = write_panel_notebook(lab.root, FOLDER, "blocks", LOAD_GRAPH)
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    page = context.new_page()
-    open_panel(page, lab, "blocks", path, ".ax-explorer .ax-graph [data-node='vflip']")
-    yield page
-    context.close()
+def write_graph(root: Path) -> None:
+    (root / FOLDER).mkdir(exist_ok=True)
+    save(blocks_graph(), root / FOLDER / "graph.json", overwrite=True)
+
+
+page = panel_page(
+    FOLDER, "blocks", LOAD_GRAPH, ".ax-explorer .ax-graph [data-node='vflip']", prepare=write_graph
+)
 
 
 def box(page: Any, css: str) -> dict[str, float]:
@@ -58,8 +55,7 @@ def inside(inner: dict[str, float], outer: dict[str, float]) -> bool:
 @pytest.mark.parametrize("width", WIDTHS)
 def test_branches_sit_side_by_side_in_their_block(page: Any, artifacts: Path, width: int) -> None:
     screenshot(page, width, artifacts / f"blocks-{width}.png")
-    page.set_viewport_size({"width": width, "height": 1000})
-    page.wait_for_timeout(500)  # the graph redraws for its new width
+    resize(page, width)  # the graph redraws for its new width
     block = page.locator(".ax-g-block[data-predicate='coin']").first
     assert block.locator(".ax-g-block-head").text_content() == "if coin"
     labels = block.locator(".ax-g-branch > title").all_text_contents()
@@ -97,8 +93,7 @@ def test_a_click_selects_a_node_inside_a_block(page: Any, artifacts: Path) -> No
 
 
 def test_a_nested_if_reads_inside_its_outer_block(page: Any, artifacts: Path) -> None:
-    page.set_viewport_size({"width": 1280, "height": 1000})
-    page.wait_for_timeout(500)  # the graph redraws for its new width
+    resize(page, 1280)  # the graph redraws for its new width
     page.locator(".ax-g-block[data-predicate='tilt']").first.scroll_into_view_if_needed()
     heads = page.locator(".ax-graph .ax-g-block-head").all_text_contents()
     assert heads == ["if coin", "if tilt", "if coin"]  # the outer blocks, then the nested one

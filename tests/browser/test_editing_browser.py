@@ -11,21 +11,13 @@ from typing import Any
 
 import pytest
 
-from .harness import Server, kernel_eval, open_notebook, run_all
-from .layout import WIDTHS, beyond_its_cell, clipped_cards, screenshot
+from .harness import kernel_eval, quickstart_page
+from .layout import WIDTHS, beyond_its_cell, clipped_cards, resize, screenshot
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Any:
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    page = context.new_page()
-    open_notebook(page, lab, "01_quickstart.ipynb")
-    run_all(page)
-    page.locator(".ax-explorer .ax-graph [data-node='rotate']").first.wait_for(timeout=90_000)
-    yield page
-    context.close()
+page = quickstart_page(".ax-explorer .ax-graph [data-node='rotate']")
 
 
 def _sideways(page: Any, css: str) -> int:
@@ -50,8 +42,7 @@ def select(page: Any, node: str) -> None:
 @pytest.mark.parametrize("width", WIDTHS)
 def test_graph_and_picker_fit_their_column(page: Any, artifacts: Path, width: int) -> None:
     screenshot(page, width, artifacts / f"editing-{width}.png")
-    page.set_viewport_size({"width": width, "height": 1000})
-    page.wait_for_timeout(300)  # the graph redraws for its new width
+    resize(page, width)  # the graph redraws for its new width
     assert _sideways(page, ".ax-graph-root") == 0
     assert _sideways(page, ".ax-op-list") == 0
     svg = page.locator(".ax-graph-svg").first.bounding_box()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from augexplorer.data import samples_dir
 from augexplorer.presets import preset
 from augexplorer.spec import Node, to_json
 
-from .harness import Server, kernel_eval, open_panel, write_panel_notebook
+from .harness import Server, kernel_eval, panel_page
 
 pytestmark = pytest.mark.browser
 
@@ -36,15 +35,13 @@ def photos_with_a_corrupt_file(root: Path) -> None:
     (folder / "broken.jpg").write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00")
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Iterator[Any]:
-    photos_with_a_corrupt_file(lab.root / FOLDER)
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    page = context.new_page()
-    path = write_panel_notebook(lab.root, FOLDER, "fixes", PANEL)
-    open_panel(page, lab, "fixes", path, ".ax-explorer .ax-error-list")
-    yield page
-    context.close()
+page = panel_page(
+    FOLDER,
+    "fixes",
+    PANEL,
+    ".ax-explorer .ax-error-list",
+    prepare=lambda root: photos_with_a_corrupt_file(root / FOLDER),
+)
 
 
 def test_bad_files_are_left_out_with_one_click(page: Any, artifacts: Path) -> None:

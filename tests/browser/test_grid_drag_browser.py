@@ -6,13 +6,12 @@ of the panel at 1280, 1600 and 1920 px."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .harness import Server, kernel_eval, open_panel, write_panel_notebook
+from .harness import kernel_eval, panel_page
 from .layout import WIDTHS, check_layout
 
 pytestmark = pytest.mark.browser
@@ -114,15 +113,14 @@ CHART_PENDING = (
 )
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    page = context.new_page()
-    path = write_panel_notebook(lab.root, FOLDER, "grid_drag", PANEL)
-    open_panel(page, lab, "grid-drag", path, ".ax-explorer .ax-tile canvas[data-key]")
-    page.locator(HIGH).wait_for(timeout=60_000)
-    yield page
-    context.close()
+page = panel_page(
+    FOLDER,
+    "grid_drag",
+    PANEL,
+    ".ax-explorer .ax-tile canvas[data-key]",
+    workspace="grid-drag",
+    then=lambda opened: opened.locator(HIGH).wait_for(timeout=60_000),
+)
 
 
 def kernel_tiles(page: Any) -> dict[str, Any]:

@@ -5,14 +5,13 @@ panel that never scrolls sideways, in the light and the dark theme."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .harness import Server, kernel_eval, open_panel, set_theme, write_panel_notebook
-from .layout import CONTRAST, beyond_its_cell, screenshot, sideways
+from .harness import kernel_eval, panel_page, set_theme
+from .layout import CONTRAST, beyond_its_cell, resize, screenshot, sideways
 
 pytestmark = pytest.mark.browser
 
@@ -26,14 +25,7 @@ PANEL = (
 )
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    page = context.new_page()
-    path = write_panel_notebook(lab.root, FOLDER, "images", PANEL)
-    open_panel(page, lab, "images", path, ".ax-explorer .ax-tile canvas[data-key]")
-    yield page
-    context.close()
+page = panel_page(FOLDER, "images", PANEL, ".ax-explorer .ax-tile canvas[data-key]")
 
 
 def widths(page: Any, css: str) -> list[float]:
@@ -202,8 +194,7 @@ def test_large_view_of_values_that_are_no_picture(page: Any) -> None:
 @pytest.mark.parametrize("width", [1280, 1600, 1920])
 def test_nothing_scrolls_sideways(page: Any, artifacts: Path, width: int) -> None:
     screenshot(page, width, artifacts / f"images-width-{width}.png")
-    page.set_viewport_size({"width": width, "height": 1000})
-    page.wait_for_timeout(500)  # lab lays out again after a resize
+    resize(page, width)  # lab lays out again after a resize
     assert all(v <= 1 for v in sideways(page).values()), sideways(page)
     assert beyond_its_cell(page) <= 1, beyond_its_cell(page)
     # a node's panel: sliders on rows of their own, a probability, a range, a choice

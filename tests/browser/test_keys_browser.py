@@ -5,12 +5,11 @@ deleting the panel's own cell."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from .harness import Server, open_panel, write_panel_notebook
+from .harness import panel_page
 
 pytestmark = pytest.mark.browser
 
@@ -24,14 +23,7 @@ FOCUSED = {
 }
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    page = context.new_page()
-    path = write_panel_notebook(lab.root, FOLDER, "keys", PANEL)
-    open_panel(page, lab, "keys", path, ".ax-explorer .ax-tile canvas[data-key]")
-    yield page
-    context.close()
+page = panel_page(FOLDER, "keys", PANEL, ".ax-explorer .ax-tile canvas[data-key]")
 
 
 def cells(page: Any) -> list[str]:

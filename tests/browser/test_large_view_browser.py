@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .harness import Server, kernel_eval, open_panel, set_theme, write_panel_notebook
-from .layout import CONTRAST, WIDTHS, screenshot, sideways
+from .harness import kernel_eval, panel_page, set_theme
+from .layout import CONTRAST, WIDTHS, resize, screenshot, sideways
 
 pytestmark = pytest.mark.browser
 
@@ -29,14 +28,9 @@ PANEL = (
 )
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    page = context.new_page()
-    path = write_panel_notebook(lab.root, FOLDER, "large_view", PANEL)
-    open_panel(page, lab, "large-view", path, ".ax-explorer .ax-tile canvas[data-key]")
-    yield page
-    context.close()
+page = panel_page(
+    FOLDER, "large_view", PANEL, ".ax-explorer .ax-tile canvas[data-key]", workspace="large-view"
+)
 
 
 def open_large(page: Any, index: int = 2) -> None:
@@ -91,8 +85,7 @@ def test_a_wider_window_never_gives_a_smaller_large_view(page: Any) -> None:
     (at 1920 the editing column stands beside it again, the view still larger than at 1280)."""
     scales = []
     for width in (1280, 1600, 1920):
-        page.set_viewport_size({"width": width, "height": 1000})
-        page.wait_for_timeout(500)  # lab lays out again after a resize
+        resize(page, width)  # lab lays out again after a resize
         open_large(page)
         page.wait_for_timeout(300)
         scales.append(pixel_scale(page))
@@ -103,8 +96,7 @@ def test_a_wider_window_never_gives_a_smaller_large_view(page: Any) -> None:
 
 @pytest.mark.parametrize("width", [1280, 1600, 1920])
 def test_the_pictures_fill_the_width_the_view_has(page: Any, artifacts: Path, width: int) -> None:
-    page.set_viewport_size({"width": width, "height": 1000})
-    page.wait_for_timeout(500)  # lab lays out again after a resize
+    resize(page, width)  # lab lays out again after a resize
     open_large(page)
     page.wait_for_timeout(300)  # the boxes follow the view's new width
     large = box(page, ".ax-large")
@@ -377,8 +369,7 @@ def test_dark_theme(page: Any, artifacts: Path, width: int) -> None:
         )
         # the window as a person sees it (an element taller than the window comes out cut and
         # overlaid by lab's bars)
-        page.set_viewport_size({"width": width, "height": 1400})
-        page.wait_for_timeout(300)
+        resize(page, width, 1400)
         page.locator(".ax-large").scroll_into_view_if_needed()
         page.screenshot(path=str(artifacts / f"large-view-dark-{width}.png"))
         page.keyboard.press("s")
@@ -547,8 +538,7 @@ ROWS = """
 
 @pytest.mark.parametrize("width", [1280, 1600, 1920])
 def test_fit_n_a_row_fills_the_width_at_any_window(page: Any, artifacts: Path, width: int) -> None:
-    page.set_viewport_size({"width": width, "height": 1000})
-    page.wait_for_timeout(300)
+    resize(page, width)
     choice = page.locator(".ax-per-row select")
     for count in (3, 1):
         choice.select_option(label=f"{count} a row")

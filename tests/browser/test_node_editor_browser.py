@@ -6,14 +6,13 @@ window of a common screen's height, in the light and the dark theme, its labels 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .harness import Server, kernel_eval, open_panel, set_theme, write_panel_notebook
-from .layout import CONTRAST, MIN_TILE_PX, WIDTHS, screenshot, sideways
+from .harness import kernel_eval, panel_page, set_theme
+from .layout import CONTRAST, MIN_TILE_PX, WIDTHS, resize, screenshot, sideways
 
 pytestmark = pytest.mark.browser
 
@@ -29,20 +28,18 @@ LONG_NAME = "random_aspect_ratio"
 WIDE = 1920
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    page = context.new_page()
-    path = write_panel_notebook(lab.root, FOLDER, "node_editor", PANEL)
-    open_panel(page, lab, "node-editor", path, f".ax-arg-{LONG_NAME} .ax-arg-label")
-    page.locator(".ax-explorer .ax-tile").first.wait_for(timeout=90_000)
-    yield page
-    context.close()
+page = panel_page(
+    FOLDER,
+    "node_editor",
+    PANEL,
+    f".ax-arg-{LONG_NAME} .ax-arg-label",
+    workspace="node-editor",
+    then=lambda opened: opened.locator(".ax-explorer .ax-tile").first.wait_for(timeout=90_000),
+)
 
 
 def at_width(page: Any, width: int) -> None:
-    page.set_viewport_size({"width": width, "height": 1000})
-    page.wait_for_timeout(600)  # lab lays out again after a resize; the graph redraws
+    resize(page, width)  # lab lays out again after a resize; the graph redraws
 
 
 # Each argument label of the node editor: its name as shown (line breaks taken out), its hover
@@ -273,8 +270,7 @@ def test_the_first_controls_and_the_first_row_of_images_share_a_screen(
     first argument, and the whole first row of tiles, are on screen at once (at 1280 and 1600
     the graph gives up its height to a strip with the selected card in it); in the dark theme
     the editor's labels read at 4.5:1 or better."""
-    page.set_viewport_size({"width": width, "height": SCREENS[width]})
-    page.wait_for_timeout(600)  # lab lays out again; the graph redraws
+    resize(page, width, SCREENS[width])  # lab lays out again; the graph redraws
     try:
         for theme, light in (("JupyterLab Light", True), ("JupyterLab Dark", False)):
             if not light:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .harness import ROOT, Server, grid_src, kernel_eval, open_in_notebook7, run_all
+from .harness import ROOT, Server, grid_src, kernel_eval, open_in_notebook7, page_fixture, run_all
 from .layout import WIDTHS, check_layout
 
 pytestmark = [
@@ -26,17 +25,15 @@ pytestmark = [
 FOLDER = "notebook7"
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Iterator[Any]:
+def open_quickstart(page: Any, lab: Server) -> None:
     (lab.root / FOLDER).mkdir(exist_ok=True)
     shutil.copy(ROOT / "notebooks" / "01_quickstart.ipynb", lab.root / FOLDER)
-    context = browser.new_context(viewport={"width": 1400, "height": 1100})
-    page = context.new_page()
     open_in_notebook7(page, lab, f"{FOLDER}/01_quickstart.ipynb")
     run_all(page)
     page.locator(".ax-explorer canvas.ax-grid[data-key]").first.wait_for(timeout=90_000)
-    yield page
-    context.close()
+
+
+page = page_fixture(open_quickstart, viewport=(1400, 1100))
 
 
 def test_notebook7_renders_the_panel_and_a_slider_changes_the_grid(

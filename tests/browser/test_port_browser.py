@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from .harness import Server, kernel_eval, open_panel, write_panel_notebook
-from .layout import WIDTHS, clipped_cards, screenshot, sideways
+from .harness import kernel_eval, panel_page
+from .layout import WIDTHS, clipped_cards, resize, screenshot, sideways
 
 pytestmark = pytest.mark.browser
 
@@ -25,21 +25,17 @@ PIPELINE = (
 )
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Any:
-    code = (
-        "from pathlib import Path\n"
-        "from augexplorer import Explorer\n"
-        f"Path('train.py').write_text('{PIPELINE}')\n"
-        "explorer = Explorer(port='train.py', batch_size=8, autosave=False)\n"
-        "display(explorer)"
-    )
-    path = write_panel_notebook(lab.root, "ported", "ported", code)
-    context = browser.new_context(viewport={"width": 1600, "height": 1100})
-    page = context.new_page()
-    open_panel(page, lab, "ported", path, ".ax-explorer canvas.ax-grid[data-key]")
-    yield page
-    context.close()
+page = panel_page(
+    "ported",
+    "ported",
+    "from pathlib import Path\n"
+    "from augexplorer import Explorer\n"
+    f"Path('train.py').write_text('{PIPELINE}')\n"
+    "explorer = Explorer(port='train.py', batch_size=8, autosave=False)\n"
+    "display(explorer)",
+    ".ax-explorer canvas.ax-grid[data-key]",
+    viewport=(1600, 1100),
+)
 
 
 def test_grades_show_in_the_graph_the_node_panel_and_the_summary(
@@ -57,8 +53,7 @@ def test_grades_show_in_the_graph_the_node_panel_and_the_summary(
     assert "distribution</b>" in page.locator(".ax-node-origin").first.inner_html()
     for width in WIDTHS:
         screenshot(page, width, artifacts / f"ported-{width}.png")
-        page.set_viewport_size({"width": width, "height": 1000})
-        page.wait_for_timeout(500)
+        resize(page, width)
         assert page.locator(".ax-graph [data-node='random_resized_crop']").count() == 1
         overflow = sideways(page)
         assert all(v <= 1 for v in overflow.values()), (width, overflow)
@@ -121,8 +116,7 @@ def test_a_transform_of_many_nodes_shows_folded_to_the_node_read_on(
     cost = toggle.locator(".ax-g-port-time").text_content() or ""
     assert cost.endswith(" ms") and float(cost.split()[0]) > 0
     for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 1000})
-        page.wait_for_timeout(500)  # the graph redraws for its new width
+        resize(page, width)  # the graph redraws for its new width
         page.locator(FOLD).first.scroll_into_view_if_needed()
         page.locator(".ax-graph").first.screenshot(path=str(artifacts / f"port-folded-{width}.png"))
         assert all(v <= 1 for v in sideways(page).values()), (width, sideways(page))
@@ -133,8 +127,7 @@ def test_a_transform_of_many_nodes_shows_folded_to_the_node_read_on(
     frame = page.locator(f"{FOLD} .ax-g-port-frame").first
     assert within(page.locator(f"{HELPER} .ax-g-box").first.bounding_box(), frame)
     for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 1000})
-        page.wait_for_timeout(500)
+        resize(page, width)
         assert page.locator(HELPER).count() == 1  # unfolded across redraws
         page.locator(FOLD).first.scroll_into_view_if_needed()
         page.locator(".ax-graph").first.screenshot(
@@ -191,8 +184,7 @@ def test_the_timing_chart_has_one_row_for_the_transform(page: Any, artifacts: Pa
     summary.click()
     member.wait_for(state="visible", timeout=10_000)
     for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 1000})
-        page.wait_for_timeout(300)
+        resize(page, width)
         fold.scroll_into_view_if_needed()
         page.locator(".ax-timing-chart").first.screenshot(
             path=str(artifacts / f"port-timing-{width}.png")

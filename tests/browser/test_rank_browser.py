@@ -8,25 +8,21 @@ from typing import Any
 
 import pytest
 
-from .harness import Server, grid_src, kernel_eval, open_panel, write_panel_notebook
+from .harness import grid_src, kernel_eval, panel_page
 from .layout import WIDTHS, check_layout
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Any:
-    code = (
-        "from augexplorer import Explorer\n"
-        "explorer = Explorer('basic', batch_size=8, autosave=False)\n"
-        "display(explorer)"
-    )
-    path = write_panel_notebook(lab.root, "ranks", "ranks", code)
-    context = browser.new_context(viewport={"width": 1600, "height": 1100})
-    page = context.new_page()
-    open_panel(page, lab, "ranks", path, ".ax-explorer canvas.ax-grid[data-key]")
-    yield page
-    context.close()
+page = panel_page(
+    "ranks",
+    "ranks",
+    "from augexplorer import Explorer\n"
+    "explorer = Explorer('basic', batch_size=8, autosave=False)\n"
+    "display(explorer)",
+    ".ax-explorer canvas.ax-grid[data-key]",
+    viewport=(1600, 1100),
+)
 
 
 def _type(page: Any, css: str, text: str) -> None:

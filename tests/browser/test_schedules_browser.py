@@ -9,30 +9,26 @@ from typing import Any
 
 import pytest
 
-from .harness import Server, grid_src, kernel_eval, open_panel, write_panel_notebook
+from .harness import grid_src, kernel_eval, panel_page
 from .layout import WIDTHS, check_layout
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Any:
-    code = (
-        "from augexplorer import Explorer\n"
-        "from augexplorer.spec import Schedule\n"
-        "explorer = Explorer('basic', batch_size=8, autosave=False)\n"
-        "explorer.set_schedule('rotate.angle.high', Schedule.linear(5, 45))\n"
-        "explorer.set_schedule('rotate.angle.low', Schedule.linear(-5, -45))\n"
-        "explorer.set_schedule('flip.apply', Schedule.warmup(0.1, 0.9, epochs=30))\n"
-        "explorer.select('rotate')\n"
-        "display(explorer)"
-    )
-    path = write_panel_notebook(lab.root, "schedules", "schedules", code)
-    context = browser.new_context(viewport={"width": 1600, "height": 1100})
-    page = context.new_page()
-    open_panel(page, lab, "schedules", path, ".ax-explorer canvas.ax-grid[data-key]")
-    yield page
-    context.close()
+page = panel_page(
+    "schedules",
+    "schedules",
+    "from augexplorer import Explorer\n"
+    "from augexplorer.spec import Schedule\n"
+    "explorer = Explorer('basic', batch_size=8, autosave=False)\n"
+    "explorer.set_schedule('rotate.angle.high', Schedule.linear(5, 45))\n"
+    "explorer.set_schedule('rotate.angle.low', Schedule.linear(-5, -45))\n"
+    "explorer.set_schedule('flip.apply', Schedule.warmup(0.1, 0.9, epochs=30))\n"
+    "explorer.select('rotate')\n"
+    "display(explorer)",
+    ".ax-explorer canvas.ax-grid[data-key]",
+    viewport=(1600, 1100),
+)
 
 
 def test_moving_the_epoch_redraws_the_grid_and_the_plot(page: Any, artifacts: Path) -> None:

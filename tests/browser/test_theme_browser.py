@@ -4,13 +4,12 @@ stay legible (WCAG contrast of at least 4.5:1 against what is behind them)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .harness import Server, open_panel, set_theme, write_panel_notebook
+from .harness import panel_page, set_theme
 from .layout import CONTRAST, WIDTHS, check_layout, screenshot, sideways
 
 pytestmark = pytest.mark.browser
@@ -49,19 +48,22 @@ KEY_TEXTS = {
 PANEL = "from augexplorer import Explorer\nexplorer = Explorer('basic', batch_size=4, autosave=None)\nexplorer"
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1600, "height": 1400})
-    page = context.new_page()
-    path = write_panel_notebook(lab.root, FOLDER, "theme", PANEL)
-    open_panel(page, lab, "theme", path, ".ax-explorer .ax-tile canvas[data-key]")
+def dark_with_the_rotate_node_open(page: Any) -> None:
     page.locator(".ax-graph [data-node='rotate']").click()
     page.locator(".ax-arg-fill_value .ax-number-box input").wait_for(timeout=30_000)
     page.locator(".ax-bar-row").first.wait_for(timeout=30_000)
     set_theme(page, "JupyterLab Dark", light=False)
-    yield page
-    set_theme(page, "JupyterLab Light", light=True)
-    context.close()
+
+
+page = panel_page(
+    FOLDER,
+    "theme",
+    PANEL,
+    ".ax-explorer .ax-tile canvas[data-key]",
+    viewport=(1600, 1400),
+    then=dark_with_the_rotate_node_open,
+    close=lambda opened: set_theme(opened, "JupyterLab Light", light=True),
+)
 
 
 def test_dark_theme_key_texts_are_legible(page: Any, artifacts: Path) -> None:

@@ -4,13 +4,12 @@ before the restart, one step at a time, and the history list names each."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .harness import Server, kernel_eval, open_panel, run_all, write_panel_notebook
+from .harness import kernel_eval, panel_page, run_all
 
 pytestmark = pytest.mark.browser
 
@@ -36,16 +35,19 @@ async () => {
 """
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    page = context.new_page()
-    (lab.root / FOLDER).mkdir(parents=True, exist_ok=True)
-    (lab.root / FOLDER / "undo-restart.json").unlink(missing_ok=True)
-    path = write_panel_notebook(lab.root, FOLDER, "undo_restart", PANEL)
-    open_panel(page, lab, "undo-restart", path, ".ax-explorer .ax-tile")
-    yield page
-    context.close()
+def no_autosave_yet(root: Path) -> None:
+    (root / FOLDER).mkdir(parents=True, exist_ok=True)
+    (root / FOLDER / "undo-restart.json").unlink(missing_ok=True)
+
+
+page = panel_page(
+    FOLDER,
+    "undo_restart",
+    PANEL,
+    ".ax-explorer .ax-tile",
+    workspace="undo-restart",
+    prepare=no_autosave_yet,
+)
 
 
 def test_ctrl_z_after_a_kernel_restart_goes_back_through_the_edits(

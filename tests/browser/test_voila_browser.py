@@ -4,26 +4,23 @@ graph JupyterLab autosaved, and fits the page at 1280, 1600 and 1920 px."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .harness import Server
+from .harness import Server, page_fixture
 from .layout import WIDTHS, check_layout
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, voila: Server) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1700, "height": 1100})
-    page = context.new_page()
+def open_voila(page: Any, voila: Server) -> None:
     page.goto(voila.url, timeout=120_000)
     page.locator(".ax-explorer .ax-tile canvas[data-key]").first.wait_for(timeout=120_000)
-    yield page
-    context.close()
+
+
+page = page_fixture(open_voila, viewport=(1700, 1100), server="voila")
 
 
 def test_voila_renders_the_panel(page: Any, artifacts: Path) -> None:

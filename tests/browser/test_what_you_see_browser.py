@@ -4,14 +4,13 @@ tab's figures once another preset is picked, and a random crop's window in the l
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .harness import Server, kernel_eval, open_panel, write_panel_notebook
-from .layout import screenshot
+from .harness import kernel_eval, panel_page
+from .layout import resize, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -24,15 +23,13 @@ PANEL = (
 WIDTHS = (1280, 1600, 1920)
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=lab.url)
-    page = context.new_page()
-    path = write_panel_notebook(lab.root, FOLDER, "what_you_see", PANEL)
-    open_panel(page, lab, "what_you_see", path, ".ax-explorer .ax-tile canvas[data-key]")
-    yield page
-    context.close()
+page = panel_page(
+    FOLDER,
+    "what_you_see",
+    PANEL,
+    ".ax-explorer .ax-tile canvas[data-key]",
+    permissions=("clipboard-read", "clipboard-write"),
+)
 
 
 def shown_code(page: Any) -> str:
@@ -133,8 +130,7 @@ def test_a_random_crop_decoder_shows_the_whole_image_with_its_window(
     page.locator(".ax-grid-caption", has_text="resize").wait_for(timeout=60_000)
     try:
         for width in (1280, 1600, 1920):
-            page.set_viewport_size({"width": width, "height": 1000})
-            page.wait_for_timeout(500)  # the panel lays itself out for the new width first
+            resize(page, width)  # the panel lays itself out for the new width first
             page.locator(".ax-tile[data-index='0']").click()
             page.locator(".ax-pane-original .ax-crop-window").wait_for(timeout=60_000)
             page.wait_for_timeout(300)
@@ -159,8 +155,7 @@ def test_normalized_floats_say_how_they_are_drawn(page: Any, artifacts: Path) ->
     page.locator(".ax-grid-caption", has_text=said).wait_for(timeout=60_000)
     try:
         for width in WIDTHS:
-            page.set_viewport_size({"width": width, "height": 1000})
-            page.wait_for_timeout(500)
+            resize(page, width)
             page.locator(".ax-tile[data-index='0']").click()
             # the full resolution, not the first look at the tile's own picture
             page.locator(".ax-large .ax-pane-after canvas.ax-pane-canvas").wait_for(timeout=60_000)

@@ -5,14 +5,13 @@ of its own; at 1280, 1600 and 1920 px."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .harness import Server, kernel_eval, open_panel, write_panel_notebook
-from .layout import WIDTHS, screenshot, sideways
+from .harness import kernel_eval, panel_page
+from .layout import WIDTHS, resize, screenshot, sideways
 
 pytestmark = pytest.mark.browser
 
@@ -23,21 +22,13 @@ PANEL = (
 )
 
 
-@pytest.fixture(scope="module")
-def page(browser: Any, lab: Server) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    page = context.new_page()
-    path = write_panel_notebook(lab.root, FOLDER, "wired_args", PANEL)
-    open_panel(page, lab, "wired-args", path, ".ax-arg-angle .ax-ref-link")
-    yield page
-    context.close()
+page = panel_page(FOLDER, "wired_args", PANEL, ".ax-arg-angle .ax-ref-link", workspace="wired-args")
 
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_wired_row_fits_at_every_width(page: Any, artifacts: Path, width: int) -> None:
     screenshot(page, width, artifacts / f"wired-args-{width}.png")
-    page.set_viewport_size({"width": width, "height": 1000})
-    page.wait_for_timeout(300)
+    resize(page, width)
     assert all(v <= 1 for v in sideways(page).values()), sideways(page)
     link = page.locator(".ax-arg-angle .ax-ref-link")
     assert link.inner_text().strip() == "← angle"
