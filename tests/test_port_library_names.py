@@ -64,8 +64,26 @@ def test_a_name_the_library_does_not_have_is_said_with_the_closest(
 
 
 def test_a_real_name_not_ported_is_still_not_ported_yet() -> None:
-    reason = _reason("import albumentations as T\n", "T.RandomFog()")
-    assert reason.startswith("RandomFog is not ported yet")
+    reason = _reason("import albumentations as T\n", "T.TimeMasking()")
+    assert reason.startswith("TimeMasking is not ported yet")
+
+
+@pytest.mark.parametrize(
+    ("imports", "transform", "nearest"),
+    [
+        ("import albumentations as T\n", "T.RandomFog()", "python_function"),
+        ("import albumentations as T\n", "T.RandomSizedBBoxSafeCrop(64, 64)", "random_bbox_crop"),
+        ("import torchvision.transforms.v2 as T\n", "T.GaussianNoise()", "noise.gaussian"),
+        ("import torchvision.transforms.v2 as T\n", "T.MixUp()", "the loader's batch"),
+    ],
+)
+def test_a_transform_dali_has_no_counterpart_for_names_the_nearest(
+    imports: str, transform: str, nearest: str
+) -> None:
+    """Said as refused with the nearest operator, not "not ported yet" with a generic fix."""
+    reason = _reason(imports, transform)
+    assert "not ported yet" not in reason and "the nearest operator is" in reason
+    assert nearest in reason
 
 
 GENERATE = """

@@ -503,6 +503,7 @@ def _mapping(version: int = 2) -> LibraryMapping:
         filters,
         geometric,
         grid_dropout,
+        not_ported,
         padding,
         perspective,
         scaling,

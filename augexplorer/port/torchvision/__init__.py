@@ -138,6 +138,12 @@ MAPPING = LibraryMapping(
         "LinearTransformation": "python_function",
         "RandomIoUCrop": "random_bbox_crop",
         "ClampBoundingBoxes": "bbox operators",
+        "ConvertBoundingBoxFormat": "bbox operators",
+        "GaussianNoise": "noise.gaussian",
+        "JPEG": "jpeg_compression_distortion",
+        "RandomChannelPermutation": "python_function (DALI draws no channel order)",
+        "CutMix": "none in the graph: it mixes a batch (do it on the loader's batch in PyTorch)",
+        "MixUp": "none in the graph: it mixes a batch (do it on the loader's batch in PyTorch)",
         "SanitizeBoundingBoxes": "bbox operators",
     },
     # a call torchvision 0.29.1 fails on (an argument its class does not take): refused
