@@ -114,3 +114,12 @@ def test_every_picture_is_its_branchs(result: RunResult) -> None:
         else:
             assert np.array_equal(blurred[sample], resized[sample])
             assert not np.array_equal(after[sample], blurred[sample])
+
+
+def test_a_node_named_as_its_argument_is_named_once() -> None:
+    """ "brightness.brightness=0.735" said the name twice: a draw of node `brightness`'s own
+    `brightness` is "brightness=0.735"; another node's stays "twist.brightness=..."."""
+    from augexplorer.engine.result import caption_draws
+
+    draws = {"brightness": {"brightness": [0.735]}, "twist": {"brightness": [1.2]}}
+    assert caption_draws(draws, 1, True) == ["brightness=0.735 twist.brightness=1.2"]

@@ -497,7 +497,8 @@ def caption_draws(
     draws: dict[str, dict[str, list[Any]]], count: int, name_nodes: bool
 ) -> list[str]:
     """One short line per sample from :meth:`RunResult.draws`, each value named
-    ``node.argument`` with `name_nodes` (else ``argument``). The nodes that a coin flip skipped
+    ``node.argument`` with `name_nodes` (else ``argument``; a node named as its argument is
+    named once: ``brightness=0.7``). The nodes that a coin flip skipped
     on a sample are named once at the end ("skipped rotate,hue") instead of values they did not
     apply; a node applied with nothing else drawn says "applied"."""
     lines: list[list[str]] = [[] for _ in range(count)]
@@ -520,7 +521,8 @@ def caption_draws(
                 if not drawn:
                     lines[i].append(f"{node} applied" if name_nodes else "applied")
             for arg, value in drawn:
-                label = f"{node}.{arg}" if name_nodes else arg
+                # a node named for its argument (brightness's brightness) is named once
+                label = f"{node}.{arg}" if name_nodes and node != arg else arg
                 lines[i].append(f"{label}={_short(value)}")
     for line, nodes in zip(lines, skipped, strict=True):
         if nodes:
