@@ -65,9 +65,9 @@ def _drawn_as(result: RunResult, ref: Ref, tiles: list[Tile]) -> str:
     # pictures of normalized floats look right on any scale: a wrong one is said in warning
     # colours, as the statistics say it
     wrong = scale_warning(result, ref)
-    warned = (
-        f" · <span class='ax-scale-warning'>⚠ {html.escape(str(wrong))}</span>" if wrong else ""
-    )
+    # the report's `code` marks are plain text here
+    text = html.escape(str(wrong).replace("`", "")) if wrong else ""
+    warned = f" · <span class='ax-scale-warning'>⚠ {text}</span>" if wrong else ""
     return f" · {html.escape(said)}{warned}"
 
 

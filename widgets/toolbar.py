@@ -27,12 +27,22 @@ SOURCE_CHOICES = [
     ("COCO annotations", "coco"),
     ("a YOLO folder (boxes)", "yolo"),
 ]
+# What the path box asks for, short enough for its width (a longer one was cut off mid-word);
+# the whole of it on hover.
 PATH_PLACEHOLDERS = {
     "folder": "folder path, then Enter",
     "file_list": "file list path, then Enter",
-    "coco": "annotations .json (empty: bundled annotated samples)",
-    "yolo": "folder of images with a .txt of boxes each, then Enter",
+    "coco": "COCO .json (empty: bundled)",
+    "yolo": "YOLO images folder, then Enter",
 }
+PATH_TIPS = {
+    "folder": "a folder of class folders of images; Enter reads it",
+    "file_list": "a file list, one 'path label' a line; Enter reads it",
+    "coco": "a COCO annotations .json; empty: the bundled annotated samples",
+    "yolo": "a folder of images with a .txt of boxes beside each; Enter reads it",
+}
+ROOT_PLACEHOLDER = "images (empty: beside .json)"
+ROOT_TIP = "the folder the COCO file's images are in; empty: the .json's own folder"
 ARRAYS_CHOICE = ("in-memory arrays", "arrays")  # only a graph given arrays in code has one
 # The panel draws every image of a batch; more than this is a wall of thumbnails.
 MAX_BATCH = 256
@@ -75,7 +85,8 @@ class Toolbar(widgets.VBox):
             options=preset_options(),
             value="",
             description="preset",
-            layout={"width": "196px"},
+            # the longest entry, "auto_augment_imagenet, edited", whole
+            layout={"width": "236px"},
             style={"description_width": "42px"},
         )
         self.preset.add_class("ax-preset")
@@ -96,7 +107,8 @@ class Toolbar(widgets.VBox):
         # A COCO file's images folder; empty: the file's own folder (the bundled photos for the
         # bundled annotations).
         self.file_root = widgets.Text(
-            placeholder="images folder (empty: beside the .json)",
+            placeholder=ROOT_PLACEHOLDER,
+            tooltip=ROOT_TIP,
             continuous_update=False,
             layout={"width": "200px", "display": "none"},
         )
@@ -242,6 +254,7 @@ class Toolbar(widgets.VBox):
         """The path box for a folder, a file list or a COCO file; the images folder for COCO."""
         self.path.layout.display = "" if kind in PATH_PLACEHOLDERS else "none"
         self.path.placeholder = PATH_PLACEHOLDERS.get(kind, "")
+        self.path.tooltip = PATH_TIPS.get(kind, "")
         self.file_root.layout.display = "" if kind == "coco" else "none"
 
     def _changed(self, field: str, value: object) -> bool:
