@@ -197,7 +197,8 @@ def test_toolbar_switches_to_a_coco_file_and_back(
     assert ("COCO annotations", "coco") in bar.source.options
     bar.source.value = "coco"
     assert bar.file_root.layout.display == "" and bar.path.layout.display == ""
-    assert "bundled annotated samples" in bar.path.placeholder
+    assert "empty: bundled" in bar.path.placeholder
+    assert "bundled annotated samples" in bar.path.tooltip  # the whole of it on hover
     bar.file_root.value = str(samples_dir())
     bar.path.value = str(coco)
     panel.flush()

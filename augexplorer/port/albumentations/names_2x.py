@@ -129,6 +129,66 @@ _NAMES: dict[str, str] = {
     "VerticalFlip": "p",
     "XYMasking": "fill fill_mask mask_x_length mask_y_length num_masks_x num_masks_y p",
     "ZoomBlur": "max_factor p step_factor",
+    # transforms refused with their nearest operator (not_ported.py)
+    "AdditiveNoise": "approximation noise_params noise_type p spatial_mode",
+    "AtLeastOneBBoxRandomCrop": "erosion_factor height p width",
+    "AutoContrast": "cutoff ignore method p",
+    "BBoxSafeRandomCrop": "erosion_rate p",
+    "ChromaticAberration": (
+        "interpolation mode p primary_distortion_limit secondary_distortion_limit"
+    ),
+    "ConstrainedCoarseDropout": (
+        "bbox_labels fill fill_mask hole_height_range hole_width_range mask_indices "
+        "num_holes_range p"
+    ),
+    "CropAndPad": (
+        "border_mode fill fill_mask interpolation keep_size mask_interpolation p percent px "
+        "sample_independently"
+    ),
+    "FDA": "beta_limit metadata_key p read_fn reference_images",
+    "GridElasticDeform": "interpolation magnitude mask_interpolation num_grid_xy p",
+    "HEStain": "augment_background intensity_scale_range intensity_shift_range method p preset",
+    "HistogramMatching": "blend_ratio metadata_key p read_fn reference_images",
+    "Illumination": "angle_range center_range effect_type intensity_range mode p sigma_range",
+    "MaskDropout": "fill fill_mask max_objects p",
+    "Morphological": "operation p scale",
+    "Mosaic": (
+        "cell_shape center_range fill fill_mask fit_mode grid_yx interpolation mask_interpolation "
+        "metadata_key p target_size"
+    ),
+    "OverlayElements": "metadata_key p",
+    "PixelDistributionAdaptation": (
+        "blend_ratio metadata_key p read_fn reference_images transform_type"
+    ),
+    "PlasmaBrightnessContrast": "brightness_range contrast_range p plasma_size roughness",
+    "PlasmaShadow": "p plasma_size roughness shadow_intensity_range",
+    "RandomCropFromBorders": "crop_bottom crop_left crop_right crop_top p",
+    "RandomCropNearBBox": "cropping_bbox_key max_part_shift p",
+    "RandomFog": "alpha_coef fog_coef_range p",
+    "RandomGravel": "gravel_roi number_of_patches p",
+    "RandomGridShuffle": "grid p",
+    "RandomRain": (
+        "blur_value brightness_coefficient drop_color drop_length drop_width p rain_type "
+        "slant_range"
+    ),
+    "RandomShadow": "num_shadows_limit p shadow_dimension shadow_intensity_range shadow_roi",
+    "RandomSizedBBoxSafeCrop": "erosion_rate height interpolation mask_interpolation p width",
+    "RandomSnow": "brightness_coeff method p snow_point_range",
+    "RandomSunFlare": (
+        "angle_range flare_roi method num_flare_circles_range p src_color src_radius"
+    ),
+    "RingingOvershoot": "blur_limit cutoff p",
+    "ShotNoise": "p scale_range",
+    "Spatter": "color cutout_threshold gauss_sigma intensity mean mode p std",
+    "Superpixels": "interpolation max_size n_segments p p_replace",
+    "TextImage": (
+        "augmentations clear_bg font_color font_path font_size_fraction_range fraction_range "
+        "metadata_key p stopwords"
+    ),
+    "ThinPlateSpline": (
+        "border_mode fill fill_mask interpolation keypoint_remapping_method mask_interpolation "
+        "num_control_points p scale_range"
+    ),
 }
 
 
@@ -161,6 +221,27 @@ _PAIRS: dict[str, str] = {
     "Sharpen": "alpha lightness",
     "SmallestMaxSize": "max_size_hw",
     "Solarize": "threshold_range",
+    # transforms refused with their nearest operator (not_ported.py)
+    "ConstrainedCoarseDropout": "hole_height_range hole_width_range num_holes_range",
+    "GridElasticDeform": "num_grid_xy",
+    "HEStain": "intensity_scale_range intensity_shift_range",
+    "HistogramMatching": "blend_ratio",
+    "Illumination": "angle_range center_range intensity_range sigma_range",
+    "Mosaic": "cell_shape center_range grid_yx target_size",
+    "PixelDistributionAdaptation": "blend_ratio",
+    "PlasmaBrightnessContrast": "brightness_range contrast_range",
+    "PlasmaShadow": "shadow_intensity_range",
+    "RandomFog": "fog_coef_range",
+    "RandomGravel": "gravel_roi",
+    "RandomGridShuffle": "grid",
+    "RandomRain": "drop_color slant_range",
+    "RandomShadow": "num_shadows_limit shadow_intensity_range shadow_roi",
+    "RandomSnow": "snow_point_range",
+    "RandomSunFlare": "angle_range flare_roi num_flare_circles_range src_color",
+    "RingingOvershoot": "cutoff",
+    "ShotNoise": "scale_range",
+    "TextImage": "augmentations font_color font_size_fraction_range fraction_range stopwords",
+    "ThinPlateSpline": "scale_range",
 }
 PAIRS_ONLY_2X = _split(_PAIRS)
 
