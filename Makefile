@@ -70,7 +70,7 @@ UNIT_WORKERS ?= 2
 # Tests marked solo compare times, which a test running beside them would skew: they run
 # after the others, alone.
 unit: install reference
-	$(PYTEST) -q -n $(UNIT_WORKERS) --dist loadfile -m "not browser and not notebooks and not solo" --durations=25 tests
+	$(PYTEST) -q -n $(UNIT_WORKERS) --dist loadfile --no-loadscope-reorder -m "not browser and not notebooks and not solo" --durations=25 tests
 	$(PYTEST) -q -m "solo and not browser and not notebooks" tests
 
 # 05 and 07 time torchvision's own DataLoader in the reference Python (AUGEXPLORER_REFERENCE_PYTHON)

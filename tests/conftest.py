@@ -28,7 +28,43 @@ def pytest_configure(config: pytest.Config) -> None:
     faulthandler.register(signal.SIGTERM, file=terminal, all_threads=True, chain=True)
 
 
+# The files whose tests take longest (`make unit`'s --durations): pytest-xdist hands out a file
+# at a time in the order collected, so one of these handed out last keeps a worker busy alone
+# while the other has finished; handed out first, the short files fill in around them.
+HEAVY_FILES_FIRST = (
+    "test_spec_fuzz.py",
+    "test_arg_probe.py",
+    "test_export_safety.py",
+    "test_import_corpus.py",
+    "test_export_torchvision.py",
+    "test_port_photometric_distort.py",
+    "test_auto_aug.py",
+    "test_export.py",
+    "test_bench.py",
+    "test_insertion.py",
+    "test_export_schedules.py",
+    "test_port_torchvision.py",
+)
+
+
+def _heavy_first(items: list[pytest.Item]) -> None:
+    """Heavy files first, then the rest with the most tests first (xdist's own order, which
+    `make unit` turns off with --no-loadscope-reorder so this one holds)."""
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[str(item.path)] = counts.get(str(item.path), 0) + 1
+
+    def rank(item: pytest.Item) -> tuple[int, int, str]:
+        name = item.path.name
+        if name in HEAVY_FILES_FIRST:
+            return (HEAVY_FILES_FIRST.index(name), 0, "")
+        return (len(HEAVY_FILES_FIRST), -counts[str(item.path)], str(item.path))
+
+    items.sort(key=rank)  # stable: a file's tests keep their order
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _heavy_first(items)
     if has_gpu():
         return
     skip = pytest.mark.skip(reason="needs a GPU that DALI can see")
