@@ -50,7 +50,8 @@ def chosen(result: RunResult) -> list[str]:
 
 
 def names(caption: str) -> set[str]:
-    return {part.split(".")[0] for part in caption.split() if "=" in part}
+    # "node.argument=value", or "node=value" for a random node's own draw
+    return {part.split("=")[0].split(".")[0] for part in caption.split() if "=" in part}
 
 
 def test_the_graph_has_both_branches_under_conditions(result: RunResult) -> None:

@@ -112,12 +112,12 @@ def test_captions_name_each_value_and_say_which_nodes_were_skipped() -> None:
         "flip": {"horizontal": [0, 1, 1]},
     }
     assert caption_draws(draws, 3, name_nodes=True) == [
-        "tilt.angle=12.3 blur applied flip.horizontal=0",
+        "tilt.angle=12.34 blur applied flip.horizontal=0",
         "flip.horizontal=1 skipped tilt,blur",  # no angle: the rotation was not applied
         "tilt.angle=-3 flip.horizontal=1 skipped blur",
     ]
     one = {"tilt": draws["tilt"]}
-    assert caption_draws(one, 3, name_nodes=False) == ["angle=12.3", "skipped", "angle=-3"]
+    assert caption_draws(one, 3, name_nodes=False) == ["angle=12.34", "skipped", "angle=-3"]
 
 
 def test_outputs_stay_on_device_until_asked(session: Session) -> None:

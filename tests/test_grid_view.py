@@ -285,7 +285,7 @@ def test_ab_follows_a_renamed_node(explorer: Explorer) -> None:
     # the same node under a new name: the same draws, the same pictures
     assert "same draws" in caption and "did not change this output" in caption
     for tile in explorer.grid.tiles.tiles:
-        assert tile["draws"] == f"tilt.angle={angles[tile['index']]:.3g}"
+        assert tile["draws"] == f"tilt.angle={angles[tile['index']]:.4g}"
         assert tile["pictures"][0] == tile["pictures"][1]
     explorer.select("tilt")  # the renamed node itself has an A
     assert "A/B of node <b>tilt</b>" in explorer.grid.caption.value

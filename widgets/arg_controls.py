@@ -803,6 +803,7 @@ class ArgControl(widgets.VBox):
         on_select: Callable[[str], None] | None = None,
         read_also_by: Sequence[str] = (),
         check: Callable[[str, ArgValue], str | None] | None = None,
+        random_before: Callable[[str], Random | None] | None = None,
     ) -> None:
         """`unset_start`: the argument is not set and has no default (the operator then does
         something no value gives, DALI's doc says what): the row says so instead of showing a
@@ -812,9 +813,12 @@ class ArgControl(widgets.VBox):
         operator), the row offers no value of its own: one would move the image alone.
         `check` says why a value cannot be applied (out of the argument's range, a reversed
         draw): such a value is refused with that reason before it reaches the graph, as text
-        that is no number is, so every control refuses alike."""
+        that is no number is, so every control refuses alike. `random_before(name)`: the
+        distribution the argument held before "random" was switched off, which switching it on
+        brings back (None: a range around the value in force)."""
         self.name = name
         self._check = check
+        self._random_before = random_before
         self.arg = arg
         self.kind = value_kind(value)
         self._on_change = on_change
@@ -1059,7 +1063,10 @@ class ArgControl(widgets.VBox):
             except (ValueError, SyntaxError):
                 current = self._value if not isinstance(self._value, (Random, Ref)) else 0
             self._unparsed = None
-            self._on_change(self.name, make_random(self.arg, current))
+            earlier = self._random_before(self.name) if self._random_before else None
+            self._on_change(
+                self.name, earlier if earlier is not None else make_random(self.arg, current)
+            )
         elif isinstance(self.editor, RandomEditor):
             self._on_change(self.name, constant_from(self.arg, self.editor.random))
 

@@ -275,6 +275,7 @@ class Explorer(widgets.VBox):
             set_skip_bad=lambda skip: self._now(lambda: c.set_skip_bad(skip)),
             select=lambda n: self._now(lambda: c.select(n)),
             chosen=c.chosen,
+            random_before=c.random_before,
         )
 
     def _rename(self, node: str, new_id: str) -> str | None:

@@ -4,6 +4,9 @@ Specs are immutable values, so a history is just a list of them and a cursor, ea
 saying what the step did. Consecutive edits that share a merge key and follow each other within
 a moment (one slider being dragged) collapse into one step, so undo takes back the whole drag
 rather than each intermediate value; values typed one after another stay steps of their own.
+Each step also knows which graph it is of (a number): a preset picked or a file loaded starts
+another graph, and undo or redo across that step moves to the other graph, whose pictures are
+not this one's.
 """
 
 from __future__ import annotations
@@ -58,10 +61,23 @@ class History:
         self._cursor = 0
         self._limit = limit
         self._merge_key: str | None = None
+        # which graph each step is of: a number per graph swapped in (a preset, a file)
+        self._graphs: list[int] = [0]
+        self._next_graph = 1
 
     @property
     def current(self) -> GraphSpec:
         return self._snapshots[self._cursor]
+
+    @property
+    def graph(self) -> int:
+        """Which graph the step on screen is of: the same number over a graph's edits, another
+        after a step that swapped in another graph (``push(..., new_graph=True)``)."""
+        return self._graphs[self._cursor]
+
+    def _new_graph(self) -> int:
+        self._next_graph += 1
+        return self._next_graph - 1
 
     @property
     def can_undo(self) -> bool:
@@ -81,29 +97,47 @@ class History:
             for i, label in enumerate(self._labels)
         ]
 
-    def push(self, spec: GraphSpec, merge_key: str | None = None, label: str = "edit") -> None:
+    def push(
+        self,
+        spec: GraphSpec,
+        merge_key: str | None = None,
+        label: str = "edit",
+        *,
+        new_graph: bool = False,
+    ) -> None:
         """Record `spec` as the newest state; drops anything that was undone. `label` says what
-        the step did (a merged step keeps the newest label: the drag's final value)."""
+        the step did (a merged step keeps the newest label: the drag's final value);
+        `new_graph`: `spec` is another graph than the one it replaces (see :attr:`graph`)."""
         if spec == self.current:
             return
-        del self._snapshots[self._cursor + 1 :]
-        del self._labels[self._cursor + 1 :]
+        self._drop_redo()
         now = self._clock()
         recent = now - self._pushed_at <= MERGE_WINDOW_S
         self._pushed_at = now
-        if merge_key is not None and merge_key == self._merge_key and self._cursor > 0 and recent:
+        merge = merge_key is not None and merge_key == self._merge_key and recent
+        if merge and self._cursor > 0 and not new_graph:
             self._snapshots[self._cursor] = spec
             self._labels[self._cursor] = label
         else:
             self._snapshots.append(spec)
             self._labels.append(label)
+            self._graphs.append(self._new_graph() if new_graph else self.graph)
             self._cursor += 1
         self._merge_key = merge_key
         overflow = len(self._snapshots) - self._limit
         if overflow > 0:
-            del self._snapshots[:overflow]
-            del self._labels[:overflow]
-            self._cursor -= overflow
+            self._drop_oldest(overflow)
+
+    def _drop_redo(self) -> None:
+        del self._snapshots[self._cursor + 1 :]
+        del self._labels[self._cursor + 1 :]
+        del self._graphs[self._cursor + 1 :]
+
+    def _drop_oldest(self, count: int) -> None:
+        del self._snapshots[:count]
+        del self._labels[:count]
+        del self._graphs[:count]
+        self._cursor -= count
 
     def record(self) -> Record:
         """A snapshot of the history (the graphs are immutable: nothing is copied but lists)."""
@@ -120,20 +154,24 @@ class History:
         labels = list(earlier.labels[skip:])
         if not same_start:
             labels[0] = f"restored the autosaved history: {labels[0]}"
-        del self._snapshots[self._cursor + 1 :]
-        del self._labels[self._cursor + 1 :]
+        self._drop_redo()
+        # The saved steps keep no graph numbers: a step whose graph is named otherwise than the
+        # one before it is another graph, as a graph picked or loaded under another name is.
+        previous = self.current
+        for spec in earlier.graphs[skip:]:
+            same = spec.name == previous.name
+            self._graphs.append(self._graphs[-1] if same else self._new_graph())
+            previous = spec
         self._snapshots += earlier.graphs[skip:]
         self._labels += labels
         self._cursor = offset + earlier.cursor
         self._merge_key = None
         self._pushed_at = -float("inf")
         # Over the limit: the oldest steps go first, then redo steps, never the current one.
-        oldest = min(max(0, len(self._snapshots) - self._limit), self._cursor)
-        del self._snapshots[:oldest]
-        del self._labels[:oldest]
-        self._cursor -= oldest
+        self._drop_oldest(min(max(0, len(self._snapshots) - self._limit), self._cursor))
         del self._snapshots[self._limit :]
         del self._labels[self._limit :]
+        del self._graphs[self._limit :]
         return self.current
 
     def undo(self) -> GraphSpec:
@@ -158,5 +196,6 @@ class History:
         """Start over from `spec` (a loaded file or a picked preset stays undoable: see push)."""
         self._snapshots = [spec]
         self._labels = [f"start: {spec.name}"]
+        self._graphs = [self._new_graph()]
         self._cursor = 0
         self._merge_key = None

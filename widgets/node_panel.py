@@ -17,7 +17,7 @@ from augexplorer.catalog import Catalog, OpInfo
 from augexplorer.catalog.flow import decoder_downstream, input_problems
 from augexplorer.catalog.hints import starting_values, tunable_args
 from augexplorer.catalog.limits import VECTOR_LENGTHS
-from augexplorer.spec import ArgValue, GraphSpec, Node, Origin, Ref
+from augexplorer.spec import ArgValue, GraphSpec, Node, Origin, Random, Ref
 from augexplorer.validate import argument_problem
 
 from . import sliders
@@ -60,6 +60,8 @@ class NodeActions:
     select: Callable[[str], None] = lambda node: None  # a node an argument reads, to edit it
     # the arguments of a node the user has set (never marked as an unchosen starting value)
     chosen: Callable[[str], frozenset[str]] = lambda node: frozenset()
+    # the distribution an argument held before "random" was switched off (node, argument)
+    random_before: Callable[[str, str], Random | None] = lambda node, arg: None
 
 
 class NodePanel(widgets.VBox):
@@ -276,6 +278,7 @@ class NodePanel(widgets.VBox):
                 on_select=self.actions.select,
                 read_also_by=read_also_by.get(name, ()),
                 check=functools.partial(self._argument_problem, node.id),
+                random_before=functools.partial(self.actions.random_before, node.id),
             )
             if name in typed:
                 self.controls[name].keep_unparsed(typed[name])

@@ -90,12 +90,11 @@ class Controller:
         self._selected: str | None = None
         self._seed_locked = True
         self._dirty = session.result is None
-        # Which graph the session's result is of: a count of swaps for another graph (a preset
-        # picked, a file loaded; an autosave of the same graph restored is the same graph), so
-        # that a failing new graph never shows the old graph's pictures as its "last good
-        # result".
-        self._graph_count = 0
-        self._result_graph = 0 if session.result is not None else -1
+        # Which graph the session's result is of, as the history numbers graphs (a preset
+        # picked, a file loaded is another; an autosave of the same graph restored is the same
+        # graph), so that a failing new graph never shows the old graph's pictures as its "last
+        # good result", whether it came by a pick or by undo and redo across one.
+        self._result_graph = self.history.graph if session.result is not None else -1
         self._before: Snapshot | None = None
         self._new_entry = False
         # Arguments the user set in this panel (node, argument): a value set here is chosen,
@@ -113,7 +112,6 @@ class Controller:
         self.history.reset(spec)
         self._spec = self._base = spec
         self.session.spec = spec
-        self._graph_count += 1
         self._dirty = True
 
     # ---- state ------------------------------------------------------------------------------
@@ -135,7 +133,7 @@ class Controller:
     def result_is_current_graphs(self) -> bool:
         """Whether the session's last good result was run for this graph (before some of its
         edits, maybe), not for the graph a preset or a file replaced."""
-        return self.session.result is not None and self._result_graph == self._graph_count
+        return self.session.result is not None and self._result_graph == self.history.graph
 
     @property
     def other_graphs_result(self) -> bool:
@@ -176,7 +174,7 @@ class Controller:
             # the panel opened on, start_from) is never taken for the user's.
             if self.session.checked_spec == self._spec:
                 self._failure = None
-                self._result_graph = self._graph_count
+                self._result_graph = self.history.graph
         except Exception as error:  # shown on the node; the last good grid stays
             source = self._spec.sources()[0].id if self._spec.sources() else None
             self._failure = Failure.from_exception(error, source)
@@ -190,14 +188,15 @@ class Controller:
         merge_key: str | None = None,
         run: bool = True,
         label: str = "edit",
+        new_graph: bool = False,
     ) -> PanelState:
-        """Make `spec` the user's graph: recorded for undo (as `label`: what the step did),
-        autosaved, then run (unless `run` is False: the caller coalesces rapid edits and calls
-        :meth:`refresh` once)."""
+        """Make `spec` the user's graph: recorded for undo (as `label`: what the step did;
+        `new_graph`: another graph, not an edit of this one), autosaved, then run (unless `run`
+        is False: the caller coalesces rapid edits and calls :meth:`refresh` once)."""
         if not self._seed_locked:
             spec = self.reseeded(spec)
         before = len(self.history), self.history.can_redo
-        self.history.push(spec, merge_key, label)
+        self.history.push(spec, merge_key, label, new_graph=new_graph)
         if (len(self.history), self.history.can_redo) != before or merge_key is None:
             self._new_entry = True
         return self._set(spec, run)
@@ -228,6 +227,29 @@ class Controller:
     def chosen(self, node: str) -> frozenset[str]:
         """The arguments of `node` the user has set in this panel."""
         return frozenset(arg for at, arg in self._chosen if at == node)
+
+    def random_before(self, node: str, arg: str) -> Random | None:
+        """The distribution argument `arg` of `node` held before "random" was switched off,
+        read back from the undo history: switching it on again brings that range back (it
+        made a new one around the middle value, losing U(-35, 20) for U(-26, 11)). None where
+        the argument is not a constant, or the constant is no longer the one switching off
+        gave (the user set another: a range around it is wanted then)."""
+        now = self._arg_of(self._spec, node, arg)
+        if now is None or isinstance(now, (Random, Ref)):
+            return None
+        record = self.history.record()
+        for spec in reversed(record.graphs[: record.cursor]):
+            earlier = self._arg_of(spec, node, arg)
+            if earlier != now:
+                return earlier if isinstance(earlier, Random) else None
+        return None
+
+    @staticmethod
+    def _arg_of(spec: GraphSpec, node: str, arg: str) -> ArgValue | None:
+        if node not in spec:
+            return None
+        found = spec.node(node)
+        return found.args.get(arg) if isinstance(found, Node) else None
 
     def unset_arg(self, node: str, arg: str) -> PanelState:
         return self.edit(self._spec.unset_arg(node, arg), label=f"{node}.{arg} back to default")
@@ -538,8 +560,6 @@ class Controller:
         if history is None or history.current != spec:
             return self.replace(spec, label="restored the autosaved graph")
         self._selected = None
-        if spec.name != self._spec.name:  # another graph: the result so far is not its own
-            self._graph_count += 1
         self._new_entry = True
         state = self._set(self.history.take_up(history), run=True)
         self._base = self._spec
@@ -559,9 +579,10 @@ class Controller:
         graph edited by hand showed the replaced graph's pictures as its last good output)."""
         self._selected = None
         self._chosen.clear()  # another graph's nodes, though some names may be the same
-        if spec.name != self._spec.name or (from_file and spec != self._spec):
-            self._graph_count += 1
-        state = self.edit(spec, label=label or f"replaced the graph with {spec.name}")
+        other = spec.name != self._spec.name or (from_file and spec != self._spec)
+        state = self.edit(
+            spec, label=label or f"replaced the graph with {spec.name}", new_graph=other
+        )
         self._base = self._spec
         return state
 

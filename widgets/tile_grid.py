@@ -63,6 +63,7 @@ def large_state(view: SampleView, *, can_vary: bool) -> dict[str, Any]:
         "label": view.label,
         "labels": view.labels,
         "draws": view.draws,
+        "draw_rows": [list(row) for row in view.draw_rows],
         "draws_note": view.draws_note,
         "can_vary": can_vary,
         "panes": [

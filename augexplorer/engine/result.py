@@ -25,6 +25,9 @@ from .epoch_padding import (
 from .internal_draws import WINDOW_OPS, NodeWindows, draws_internally, node_windows
 from .sample_reach import draws_that_made, samples_run_by_step, steps_behind_each_sample
 
+# The name :meth:`RunResult.draws` gives a random node's own output (it has no argument).
+DRAWN = "drawn"
+
 
 def to_host(batch: Any) -> list[np.ndarray]:
     """Copy a DALI TensorList (CPU or GPU) to one numpy array per sample."""
@@ -189,11 +192,16 @@ class RunResult:
         output = step.source.labels_output if step.source is not None else 1
         return step.id, Ref(step.id, output)
 
-    def labels(self, source_id: str | None = None) -> list[list[int]]:
-        """The label(s) of every sample in the batch (of each box, for an annotated source)."""
+    def labels(self, source_id: str | None = None, node_id: str | None = None) -> list[list[int]]:
+        """The label(s) of every sample in the batch; for an annotated source, of each box as
+        it stands at `node_id` (a crop keeps some), the source's where the node holds only
+        some samples or is not given: the labels :meth:`captions` names."""
         source_id, ref = self._labels_ref(source_id)
         data = self.sources.get(source_id)
         if data is not None and data.kind == "coco":
+            at = self.annotations(node_id) if node_id is not None else None
+            if at is not None:
+                return [[int(x) for x in sample.labels] for sample in at]
             return [[int(x) for x in np.asarray(a).reshape(-1)] for a in self.arrays(ref)]
         raw = [int(np.asarray(a).reshape(-1)[0]) for a in self.arrays(ref)]
         return [data.labels_of(label) if data else [label] for label in raw]
@@ -205,13 +213,7 @@ class RunResult:
         source_id, ref = self._labels_ref(source_id)
         data = self.sources.get(source_id)
         if data is not None and data.kind == "coco":
-            at = self.annotations(node_id) if node_id is not None else None
-            labels = (
-                [[int(x) for x in sample.labels] for sample in at]
-                if at is not None
-                else self.labels(source_id)
-            )
-            return [data.box_caption(each) for each in labels]
+            return [data.box_caption(each) for each in self.labels(source_id, node_id)]
         raw = [int(np.asarray(a).reshape(-1)[0]) for a in self.arrays(ref)]
         return [data.caption(label) if data else str(label) for label in raw]
 
@@ -434,7 +436,7 @@ class RunResult:
                 # a random node of the user's (a coin that several nodes read): its output is
                 # what it drew
                 values = [_plain(v) for v in to_host(result.outputs[0])]
-                out.setdefault(step.origin, {})["drawn"] = (step.id, values)
+                out.setdefault(step.origin, {})[DRAWN] = (step.id, values)
                 continue
             if step.role not in ("random", "apply"):
                 continue
@@ -501,7 +503,30 @@ def caption_draws(
     named once: ``brightness=0.7``). The nodes that a coin flip skipped
     on a sample are named once at the end ("skipped rotate,hue") instead of values they did not
     apply; a node applied with nothing else drawn says "applied"."""
-    lines: list[list[str]] = [[] for _ in range(count)]
+    return [" ".join(row.caption() for row in rows) for rows in draw_rows(draws, count, name_nodes)]
+
+
+@dataclass(frozen=True)
+class DrawRow:
+    """One thing said of a sample's draws: a value (``rotate.angle`` = ``17.98``) or words
+    (``blur`` applied, skipped ``rotate,hue``): the grid's caption and the large view say the
+    same rows, so a value reads the same in both."""
+
+    label: str
+    text: str
+    value: bool = True  # a drawn value ("label=text" in a caption), else words ("label text")
+
+    def caption(self) -> str:
+        if self.value:
+            return f"{self.label}={self.text}"
+        return " ".join(part for part in (self.label, self.text) if part)
+
+
+def draw_rows(
+    draws: dict[str, dict[str, list[Any]]], count: int, name_nodes: bool
+) -> list[list[DrawRow]]:
+    """The rows :func:`caption_draws` joins into each sample's caption, by sample."""
+    rows: list[list[DrawRow]] = [[] for _ in range(count)]
     skipped: list[list[str]] = [[] for _ in range(count)]
     for node, args in draws.items():
         flips = args.get("apply")
@@ -519,15 +544,23 @@ def caption_draws(
                     skipped[i].append(node)
                     continue
                 if not drawn:
-                    lines[i].append(f"{node} applied" if name_nodes else "applied")
+                    rows[i].append(DrawRow(node if name_nodes else "", "applied", False))
             for arg, value in drawn:
-                # a node named for its argument (brightness's brightness) is named once
-                label = f"{node}.{arg}" if name_nodes and node != arg else arg
-                lines[i].append(f"{label}={_short(value)}")
-    for line, nodes in zip(lines, skipped, strict=True):
+                rows[i].append(DrawRow(draw_label(node, arg, name_nodes), draw_text(value)))
+    for line, nodes in zip(rows, skipped, strict=True):
         if nodes:
-            line.append(f"skipped {','.join(nodes)}" if name_nodes else "skipped")
-    return [" ".join(parts) for parts in lines]
+            line.append(DrawRow("skipped", ",".join(nodes) if name_nodes else "", False))
+    return rows
+
+
+def draw_label(node: str, arg: str, name_nodes: bool = True) -> str:
+    """How a drawn value is named: ``node.argument``, a node named for its argument
+    (brightness's brightness) once, and ``argument`` alone without `name_nodes`. A random
+    node's own draw (a coin several nodes read) is named by the node alone: ``coin=1``, not
+    ``coin.drawn=1``, whose "drawn" is no argument a person set."""
+    if arg == DRAWN:
+        return node
+    return f"{node}.{arg}" if name_nodes and node != arg else arg
 
 
 def _plain(value: np.ndarray) -> Any:
@@ -537,13 +570,16 @@ def _plain(value: np.ndarray) -> Any:
     return value.tolist()
 
 
-def _short(value: Any) -> str:
+def draw_text(value: Any) -> str:
+    """A drawn value as every part of the panel writes it: four significant digits, which
+    keep a drawn angle's hundredths (17.98, not 18, which reads as a whole number); a coin
+    as 0 or 1."""
     if isinstance(value, bool):
         return str(int(value))
     if isinstance(value, float):
-        return f"{value:.3g}"
+        return f"{value:.4g}"
     if isinstance(value, list):
-        return "[" + ",".join(_short(v) for v in value) + "]"
+        return "[" + ",".join(draw_text(v) for v in value) + "]"
     return str(value)
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..engine.internal_draws import FROM_OUTPUTS, WINDOW_OPS
 from ..engine.policy_draws import POLICY_OPS, policy_draws
-from ..engine.result import RunResult
+from ..engine.result import RunResult, draw_rows
 from ..spec import Ref
 from .display import drawn_as, is_image_like, to_hwc, to_rgb8
 from .tiles import display_normalization, value_text
@@ -59,6 +59,9 @@ class SampleView:
     labels: list[int]
     draws: dict[str, dict[str, Any]]
     panes: list[Pane] = field(default_factory=list)
+    # the draws as the page lists them, (name, text) a row: the grid's caption's own rows, so a
+    # value reads the same on the tile and here (17.98 in both)
+    draw_rows: list[tuple[str, str]] = field(default_factory=list)
     # what the draws above leave unsaid: operators that draw inside themselves, or that
     # nothing random reaches this node though the graph draws elsewhere ("" where all is said)
     draws_note: str = ""
@@ -139,7 +142,7 @@ def sample_view(result: RunResult, node: str | None, index: int) -> SampleView:
             window = _window_on(result, candidate.node, index, whole)
             made = dataclasses.replace(whole, role="original", window=window)
         panes.append(made)
-    labels = result.labels()
+    labels = result.labels(node_id=ref.node)  # the objects its caption names
     captions = result.captions(node_id=ref.node)
     files = result.files()
     return SampleView(
@@ -151,8 +154,19 @@ def sample_view(result: RunResult, node: str | None, index: int) -> SampleView:
         labels=labels[index] if index < len(labels) else [],
         draws=(draws := _with_policy_choices(result, ref.node, index)),
         panes=panes,
+        draw_rows=listed_draws(draws),
         draws_note=draws_note(result, ref.node, bool(draws), known=set(draws)),
     )
+
+
+def listed_draws(draws: dict[str, dict[str, Any]]) -> list[tuple[str, str]]:
+    """One sample's draws (node -> argument -> value) as (name, text) rows, by the rule its
+    tile's caption is written with: a node named as its argument once, the same digits, a
+    node a coin skipped named under "skipped" instead of values it did not apply."""
+    (rows,) = draw_rows(
+        {node: {arg: [v] for arg, v in args.items()} for node, args in draws.items()}, 1, True
+    )
+    return [(row.label, row.text) for row in rows]
 
 
 def _with_policy_choices(result: RunResult, node: str, index: int) -> dict[str, dict[str, Any]]:

@@ -21,7 +21,7 @@ import numpy as np
 import simplejpeg
 from nvidia.dali.types import to_numpy_type
 
-from ..engine.result import RunResult
+from ..engine.result import RunResult, draw_text
 from ..spec import Ref
 from .display import Normalization, drawn_as, is_image_like, to_hwc, to_rgb8
 from .grid import fit_into
@@ -112,6 +112,8 @@ def value_text(sample: np.ndarray) -> str:
         return f"empty: {shape} {array.dtype}, no pixels to show"
     if array.ndim == 1 and array.dtype == np.uint8 and array.size > 64:
         return f"{array.size} bytes of an encoded file"
+    if array.ndim == 0:  # one value (a random node's draw): as the captions write draws
+        return draw_text(array.item())
     if array.dtype.kind == "f":
         return np.array2string(array, precision=3, suppress_small=True, threshold=64)
     return np.array2string(array, threshold=64)

@@ -125,17 +125,19 @@ function formatValue(v, dtype) {
   return String(v);
 }
 
-function drawsText(draws) {
-  const rows = [];
-  for (const [node, args] of Object.entries(draws || {})) {
-    for (const [arg, value] of Object.entries(args)) {
-      if (value === null || value === undefined) continue; // not known for this sample
-      const shown = typeof value === "number" && !Number.isInteger(value)
-        ? value.toPrecision(4) : typeof value === "string" ? value : JSON.stringify(value);
-      rows.push([`${node}.${arg}`, shown]);
-    }
+// A tile's caption of draws ("rotate.angle=17.98 blur applied flip.horizontal=1 skipped hue")
+// cut into what must read together: each value with its name, "blur applied", "skipped hue"
+// (the words augexplorer.engine.result.caption_draws writes), so a line never ends "flip.
+// horizontal=" with its value on the next.
+function drawGroups(text) {
+  const groups = [];
+  for (const word of text.split(" ").filter(Boolean)) {
+    const last = groups.length - 1;
+    const joins = last >= 0 && (word === "applied" || groups[last] === "skipped");
+    if (joins) groups[last] += ` ${word}`;
+    else groups.push(word);
   }
-  return rows;
+  return groups;
 }
 
 // The crop window a random crop drew, outlined on its "before" picture (in that picture's
@@ -448,8 +450,17 @@ class TileGrid {
     setText(fig.querySelector(".ax-tile-index"), `#${tile.index}`);
     setText(fig.querySelector(".ax-tile-label"), tile.label || "");
     const draws = fig.querySelector(".ax-tile-draws");
-    // a line may break after "=": a long node name and its value need not break inside a word
-    setText(draws, (tile.draws || "").replaceAll("=", "=\u200b"));
+    if (draws.axText !== (tile.draws || "")) {
+      draws.axText = tile.draws || "";
+      draws.replaceChildren(...drawGroups(draws.axText).flatMap((group, k) => {
+        const span = document.createElement("span");
+        span.className = "ax-draw";
+        // inside a value, a line may break after "=" only where the value is wider than the
+        // tile (a long node name): elsewhere lines break between values (tile_grid.css)
+        span.textContent = group.replaceAll("=", "=\u200b");
+        return k ? [" ", span] : [span];
+      }));
+    }
     setHidden(draws, !tile.draws);
   }
 
@@ -589,6 +600,7 @@ class TileGrid {
       h("div", "ax-pane-meta", fig, meta);
       return;
     }
+    fig.classList.add("ax-pane-picture"); // its picture, not its words, sets its width
     const frame = h("div", "ax-ov-frame ax-ov-frame-pane");
     const canvas = h("canvas", "ax-pane-canvas", frame);
     drawOverlay(frame, p.overlay); // annotation_overlay.js
@@ -693,8 +705,8 @@ class TileGrid {
       row(`${p.role}`, `${p.node}: ${p.shape.join("×")} ${p.dtype} ${p.layout || ""}`,
         "ax-fact-shape");
     }
-    const draws = drawsText(view.draws);
-    for (const [name, value] of draws) row(name, value, "ax-fact-draw");
+    // worded by the kernel, by the rule the tiles' captions are: a value reads the same in both
+    for (const [name, value] of view.draw_rows || []) row(name, value, "ax-fact-draw");
     // what the values leave unsaid: operators that draw inside themselves, or randomness that
     // only comes after this node (the kernel words it: "nothing random" only where it is so)
     if (view.draws_note) row("drawn", view.draws_note, "ax-fact-draw ax-fact-draw-note");
