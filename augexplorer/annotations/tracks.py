@@ -152,9 +152,10 @@ def tracks_at(spec: GraphSpec, node_id: str, *, agreeing: bool = True) -> Tracks
                 refs[kind] = _past_casts(spec, refs[kind])
         if moved:
             companions[image_id] = tuple(moved)
-        if image.op == "crop_mirror_normalize" and cmn_crops(image.args):
+        whole = image.op == "crop_mirror_normalize" and crops_whole(spec, image)
+        if image.op == "crop_mirror_normalize" and cmn_crops(image.args) and not whole:
             stayed = list(refs)  # bb_flip / coord_flip follow its mirror, nothing its crop
-        behind = _left_behind(image, stayed, form)
+        behind = _left_behind(image, stayed, form, crop_moves=not whole)
         if behind:
             left[image_id] = behind
             mismatched[image_id] = (
@@ -163,14 +164,71 @@ def tracks_at(spec: GraphSpec, node_id: str, *, agreeing: bool = True) -> Tracks
     return Tracks(source.id, refs, form, companions, mismatched, left)
 
 
-def _left_behind(image: Node, stayed: list[str], form: AnnotationFormat) -> tuple[str, ...]:
-    """The placed kinds that no longer match after `image`, when it moves pixels."""
-    if not moves_pixels(image.op, image.args):
+def _left_behind(
+    image: Node, stayed: list[str], form: AnnotationFormat, *, crop_moves: bool = True
+) -> tuple[str, ...]:
+    """The placed kinds that no longer match after `image`, when it moves pixels (its crop
+    does not where `crop_moves` is false: :func:`crops_whole`)."""
+    args = image.args if crop_moves else {k: v for k, v in image.args.items() if k not in CROPS}
+    if not moves_pixels(image.op, args):
         return ()
     kinds = [kind for kind in stayed if kind in PLACED_KINDS]
     if image.op in SCALES_ONLY and form.ratio:
         kinds = [kind for kind in kinds if kind == "masks"]
     return tuple(kinds)
+
+
+# Operators that keep an image's height and width: a crop after them crops what came before.
+KEEPS_SIZE = frozenset(
+    {
+        "hsv",
+        "hue",
+        "saturation",
+        "brightness",
+        "contrast",
+        "brightness_contrast",
+        "color_twist",
+        "cast",
+        "copy",
+        "gaussian_blur",
+    }
+)
+CROPS = ("crop", "crop_h", "crop_w", "crop_d")
+
+
+def crops_whole(spec: GraphSpec, image: Node) -> bool:
+    """Whether crop_mirror_normalize `image` crops its whole input: a crop of the exact size a
+    resize to constant resize_x and resize_y (or size=[h, w]) gave, with only operators that
+    keep the size between (DALI's SSD pipelines: resize to 300x300, colour, crop=(300, 300))."""
+    crop = image.args.get("crop")
+    if crop is None and "crop_h" in image.args and "crop_w" in image.args:
+        crop = [image.args["crop_h"], image.args["crop_w"]]
+    if not (isinstance(crop, (list, tuple)) and len(crop) == 2) or "crop_d" in image.args:
+        return False
+    node: Node | Source = image
+    for _ in range(MAX_STEPS):
+        if not isinstance(node, Node) or not node.inputs:
+            return False
+        node = spec.node(node.inputs[0].node)
+        if isinstance(node, Node) and node.op in KEEPS_SIZE:
+            continue
+        if not (isinstance(node, Node) and node.op == "resize"):
+            return False
+        size = node.args.get("size")
+        if size is None and {"resize_x", "resize_y"} <= node.args.keys():
+            size = [node.args["resize_y"], node.args["resize_x"]]
+        exact = set(node.args) <= {
+            "size",
+            "resize_x",
+            "resize_y",
+            "interp_type",
+            "min_filter",
+            "mag_filter",
+            "antialias",
+            "dtype",
+        }
+        return exact and isinstance(size, (list, tuple)) and list(size) == list(crop)
+    return False
 
 
 def _past_casts(spec: GraphSpec, ref: Ref) -> Ref:

@@ -32,6 +32,29 @@ FED_SHAPES: dict[tuple[str, str], FedShape] = {
 # passes them as constants, as the exported module does.
 NOT_FED: frozenset[tuple[str, str]] = frozenset({("sphere", "mask"), ("water", "mask")})
 
+# Not fed while they hold one value: DALI broadcasts a one-value constant over the spatial axes
+# (`fn.resize(size=256)`, which DALI's own ResNet-50 example writes and serializes as [256.0])
+# but refuses the same value fed as a 1-element tensor ("cannot describe a 2D shape").
+# Measured on DALI 2.4 against every per-sample vector argument of the image operators.
+NOT_FED_ONE_VALUE: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("resize", "size"),
+        ("resize", "roi_start"),
+        ("resize", "roi_end"),
+        ("slice", "start"),
+        ("slice", "end"),
+        ("slice", "shape"),
+        ("slice", "rel_start"),
+        ("slice", "rel_end"),
+        ("slice", "rel_shape"),
+        ("pad", "shape"),
+        ("pad", "align"),
+        ("transforms.rotation", "center"),
+        ("transforms.scale", "center"),
+        ("transforms.shear", "center"),
+    }
+)
+
 # Fed only while another argument of the same call does not hold the value given: normalize
 # refuses mean and stddev as per-sample inputs when batch=True ("Batch normalization cannot be
 # used with parameters specified as TensorList inputs"), and takes the same constants baked.

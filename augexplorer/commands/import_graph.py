@@ -50,8 +50,9 @@ def register(subparsers: Any) -> None:
         metavar="NAME=VALUE",
         help="a value for a parameter of the @pipeline_def function to build (repeat it: "
         "--param root=/data --param device=cpu); VALUE is read as JSON when it parses "
-        "(8, true, [224, 224]), as DALI's value when it names one (types.INTERP_TRIANGULAR, "
-        "types.FLOAT, types.NCHW), else as text",
+        "(8, true, [224, 224]), as Python's literal when it is one (None, False, (224, 224)), "
+        "as DALI's value when it names one (types.INTERP_TRIANGULAR, types.FLOAT, types.NCHW), "
+        "else as text",
     )
     parser.add_argument(
         "--run-file",

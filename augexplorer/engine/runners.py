@@ -15,7 +15,13 @@ from typing import Any
 
 from ..blocks import Block
 from ..builder import call_block, call_source, call_step
-from ..catalog.fed_shapes import FED_SHAPES, INPUT_RANK, NOT_FED, NOT_FED_WITH
+from ..catalog.fed_shapes import (
+    FED_SHAPES,
+    INPUT_RANK,
+    NOT_FED,
+    NOT_FED_ONE_VALUE,
+    NOT_FED_WITH,
+)
 from ..data import SourceData
 from ..errors import DataError
 from ..plan import Step
@@ -78,6 +84,8 @@ def feedable(step: Step, name: str) -> bool:
     # an empty vector stays a constant (DALI reads "no values" as "not given"); a matrix is fed
     # only whole, as the shape it is reshaped to needs
     count = len(value) if isinstance(value, (list, tuple)) else 1
+    if count == 1 and (step.op, name) in NOT_FED_ONE_VALUE:
+        return False
     shape = FED_SHAPES.get((step.op, name))
     return count > 0 and not (isinstance(shape, tuple) and math.prod(shape) != count)
 

@@ -12,12 +12,22 @@ notation an expression node holds.
 from __future__ import annotations
 
 import dataclasses
+import warnings
+from typing import Any
 
 from ..catalog.aliases import SHAPE_SCHEMA, argument_aliases, old_fn_names, operator_aliases
+from ..catalog.schema import fn_name
 from .protobuf import Argument, OpRecord, Port
 
 _NAMING = ("_module", "_display_name")  # how the Python API named the call
 _CAST_SCHEMA = "Cast"
+# Decoder arguments DALI deprecates and ignores (nvJPEG's stages and allocator, its debug
+# print): still accepted, no part of any image; the graph leaves them out, saying so.
+_IGNORED_BY_DALI = frozenset({"split_stages", "use_chunk_allocator", "memory_stats"})
+
+
+class ArgumentLeftOut(UserWarning):
+    """An argument DALI accepts but ignores, left out of the imported graph."""
 
 
 def current_names(ops: list[OpRecord]) -> list[OpRecord]:
@@ -54,10 +64,27 @@ def _current_operator(op: OpRecord) -> OpRecord:
     else:
         return op
     args = {name: value for name, value in op.args.items() if name not in _NAMING}
-    return dataclasses.replace(op, schema=schema, args=args)
+    written = _ops_name(module, display) if from_ops_api and display else ""
+    return dataclasses.replace(op, schema=schema, args=args, called=written)
+
+
+def _ops_name(module: str, display: str) -> str:
+    """The ops class as code names it: ``ops.MXNetReader``, ``ops.readers.File``; DALI records
+    ``ops.readers.TFRecord`` (a Python-side class) under ``nvidia.dali.ops`` alone."""
+    import importlib
+
+    parts = [part for part in module.removeprefix("nvidia.dali.ops").split(".") if part]
+    found: Any = importlib.import_module("nvidia.dali.ops")
+    for part in parts:
+        found = getattr(found, part, None)
+    readers = getattr(found, "readers", None) if found is not None else None
+    if not hasattr(found, display) and hasattr(readers, display):
+        parts.append("readers")
+    return ".".join(["ops", *parts, display])
 
 
 def _current_arguments(op: OpRecord) -> OpRecord:
+    op = _without_ignored(op)
     aliases = argument_aliases(op.schema)
     if not aliases or not aliases.keys() & op.args.keys():
         return op
@@ -69,6 +96,35 @@ def _current_arguments(op: OpRecord) -> OpRecord:
         elif alias.new is not None and alias.new not in op.args:
             args[alias.new] = dataclasses.replace(value, name=alias.new)
     return dataclasses.replace(op, args=args)
+
+
+def _without_ignored(op: OpRecord) -> OpRecord:
+    ignored = [name for name in op.args if name in _IGNORED_BY_DALI and _deprecated(op, name)]
+    if not ignored:
+        return op
+    from .refusals import where
+
+    for name in ignored:
+        warnings.warn(
+            ArgumentLeftOut(
+                f"{name}= of fn.{fn_name(op.schema)}{where(op)} is left out of the graph: DALI "
+                "deprecates it and ignores it, so no image changes (fix: nothing to do; drop it "
+                "from your code to silence DALI's warning too)"
+            ),
+            stacklevel=2,
+        )
+    args = {name: value for name, value in op.args.items() if name not in ignored}
+    return dataclasses.replace(op, args=args)
+
+
+def _deprecated(op: OpRecord, argument: str) -> bool:
+    import importlib
+
+    backend: Any = importlib.import_module("nvidia.dali.backend")  # untyped in DALI's stubs
+    try:
+        return bool(backend.GetSchema(op.schema).IsDeprecatedArg(argument))
+    except (KeyError, RuntimeError):  # a schema DALI registers only on its Python side
+        return False
 
 
 def _shape_with_dtype(op: OpRecord) -> list[OpRecord]:

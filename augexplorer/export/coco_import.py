@@ -50,6 +50,13 @@ def coco_source(
         except InlineListRefused as error:
             raise CocoRefused(str(error)) from None
         path = write(f"{node_id}.json", subset)
+    if args.get("masks"):  # DALI's old polygon form: other outputs than a COCO source gives
+        raise CocoRefused(
+            "readers.coco(masks=True), the polygon form DALI deprecates (its polygons count "
+            "coordinates, not vertices), cannot be imported (fix: polygon_masks=True, with "
+            "each polygon's range in vertices: [mask_id, 0, 3] for 3 vertices, not [mask_id, "
+            "0, 6])"
+        )
     info = catalog.get(COCO_READER)
     assert info is not None, f"{COCO_READER} is not in the catalog"
     reader_args = {

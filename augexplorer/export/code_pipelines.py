@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..devices import has_gpu
+from .build_failures import defuse_half_built, first_line, namespace_fix, raised
 from .derived_seeds import DrawsDiffer
 from .serialized import ImportRefused
 
@@ -74,6 +75,10 @@ def parse_param(text: str) -> tuple[str, Any]:
     try:
         return name, json.loads(value)
     except ValueError:
+        pass
+    try:  # Python's own literals: None, True, False (never the text 'False', which is true)
+        return name, ast.literal_eval(value.strip())
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         pass
     found = _DALI_NAME.fullmatch(value.strip())
     if found is None:
@@ -277,7 +282,7 @@ def on_this_machine(chosen: Candidate, namespace: Mapping[str, Any], *, where: s
         raise ImportRefused(
             f"{where}: {chosen.name!r} was built for GPU {value.device_id} and this machine has "
             f"none; building it again with device_id=None failed at line {call.lineno}: "
-            f"{type(error).__name__}: {_first_line(error)} (fix: build it with device_id=None)"
+            f"{type(error).__name__}: {first_line(error)} (fix: build it with device_id=None)"
         ) from None
 
 
@@ -321,8 +326,8 @@ def build(
     and whether the batch size is that sample one, chosen here."""
     from nvidia.dali import Pipeline
 
-    params = dict(params or {})
     signature = inspect.signature(definition)
+    params = _namespaces(dict(params or {}), signature)
     arguments: dict[str, Any] = {"num_threads": 1}
     if not has_gpu():
         arguments["device_id"] = None
@@ -345,7 +350,7 @@ def build(
             # every operator again (DALI's EfficientNet example: ~230 from its policy)
             arguments["batch_size"] = SAMPLE_BATCH
     arguments |= params
-    given = ", ".join(f"{key}={value!r}" for key, value in params.items())
+    given = ", ".join(f"{key}={_shown(value)}" for key, value in params.items())
     try:
         pipeline = definition(**arguments)
         if inspect.isclass(definition) and not has_gpu() and hasattr(pipeline, "_device_id"):
@@ -358,11 +363,13 @@ def build(
             pipeline = definition(**arguments, batch_size=SAMPLE_BATCH)
             arguments["batch_size"] = SAMPLE_BATCH
     except Exception as error:  # the user's code: any error it raises is theirs to read
+        defuse_half_built(error)
         with_params = f" with {given}" if given else ""
+        fix = namespace_fix(definition, signature, arguments, error) or (
+            f"check the values given to its parameters: {_describe(signature, arguments)}"
+        )
         raise ImportRefused(
-            f"pipeline {name!r} failed while being built{with_params}: "
-            f"{type(error).__name__}: {_first_line(error)} "
-            f"(fix: check the values given to its parameters: {_describe(signature, arguments)})"
+            f"pipeline {name!r} failed while being built{with_params}: {raised(error)} (fix: {fix})"
         ) from None
     chosen = arguments.get("batch_size") == SAMPLE_BATCH and "batch_size" not in params
     return pipeline, chosen
@@ -387,6 +394,25 @@ def decorator_arguments(definition: Any) -> dict[str, Any] | None:
     except (TypeError, ValueError):  # not a plain Python function
         return None
     return dict(found) if isinstance(found, dict) else None
+
+
+def _namespaces(params: dict[str, Any], signature: inspect.Signature) -> dict[str, Any]:
+    """`params` with ``args.batch_size=4``, ``args.data=...`` (a parameter's attributes: the
+    argparse Namespace a training script passes its pipeline class) gathered into one
+    ``argparse.Namespace`` for ``args``."""
+    import argparse
+
+    gathered: dict[str, Any] = {}
+    for key, value in params.items():
+        head, dot, attribute = key.partition(".")
+        if dot and head in signature.parameters and "." not in attribute and head not in params:
+            gathered.setdefault(head, {})[attribute] = value
+        else:
+            gathered[key] = value
+    return {
+        key: argparse.Namespace(**value) if key not in params else value
+        for key, value in gathered.items()
+    }
 
 
 def _check_params(
@@ -434,7 +460,7 @@ def _describe(signature: inspect.Signature, given: Mapping[str, Any] | None = No
     parts = []
     for parameter in signature.parameters.values():
         if given and parameter.name in given:
-            parts.append(f"{parameter.name}={given[parameter.name]!r} (set)")
+            parts.append(f"{parameter.name}={_shown(given[parameter.name])} (set)")
         elif parameter.kind is inspect.Parameter.VAR_POSITIONAL:
             parts.append(f"*{parameter.name}")
         elif parameter.kind is inspect.Parameter.VAR_KEYWORD:
@@ -446,6 +472,10 @@ def _describe(signature: inspect.Signature, given: Mapping[str, Any] | None = No
     return ", ".join(parts) or "none"
 
 
-def _first_line(error: BaseException) -> str:
-    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-    return lines[0] if lines else "(no message)"
+def _shown(value: Any) -> str:
+    """A parameter's value as code writes it: DALI's ``types.INTERP_LINEAR`` for its enums
+    (their repr is ``<DALIInterpType.INTERP_LINEAR: 1>``), else its repr."""
+    name = getattr(value, "name", None)
+    if isinstance(name, str) and type(value).__module__.startswith("nvidia.dali"):
+        return f"types.{name}"  # DALI's enums are pybind11's, no enum.Enum
+    return repr(value)

@@ -266,6 +266,11 @@ class _Description:
         return self._operation(name, arguments)
 
     def _number(self, index: int, dtype: str) -> ast.expr:
+        if dtype == "bool":  # Python's True and False, as DALI types them (`mask ^ True`)
+            flags = _value(self.op, "integer_constants", [])
+            if not isinstance(flags, list) or index >= len(flags):
+                _unreadable(self.op)
+            return ast.Constant(bool(flags[index]))
         kind = _NUMBER_TYPES.get(dtype)
         if kind is None:
             _refuse(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import inspect
 import json
 import os
 import warnings
@@ -25,6 +26,7 @@ from ..errors import SpecFormatError
 from ..spec import GraphSpec, Source
 from ..spec.io import from_json, loads
 from .code_pipelines import (
+    RUN_NAME,
     SAMPLE_BATCH,
     batch_size_chosen,
     build,
@@ -321,9 +323,17 @@ def _run(code: Code) -> dict[str, Any]:
 
 
 def _made_pipeline(namespace: Mapping[str, Any]) -> bool:
+    """Whether the file made a pipeline, or defined one (a ``@pipeline_def`` function, a
+    ``Pipeline`` subclass), before it stopped: one made inside the call that stopped it
+    (``DALIGenericIterator([get_pipeline(batch_size=16)], ...)``) is bound to no name, and its
+    definition is built here as on a machine where the file ran through."""
     from nvidia.dali import Pipeline
 
-    return any(isinstance(value, Pipeline) for value in pipelines_in(namespace).values())
+    defined = any(
+        inspect.isclass(value) and issubclass(value, Pipeline) and value.__module__ == RUN_NAME
+        for value in namespace.values()
+    )
+    return defined or bool(pipelines_in(namespace))
 
 
 def _stopped_message(code: Code, failed: RunFailed) -> str:
@@ -331,8 +341,8 @@ def _stopped_message(code: Code, failed: RunFailed) -> str:
     return (
         f"{code.path}: the file stopped at {where} ({code.line_text(failed.line)}) for want of "
         f"a GPU (DALI: {dali_reason(failed.error)}); what follows {where} was not run, and the "
-        "graph is read from the pipelines made before it (fix: to run the whole file on a "
-        "machine without a GPU, build its pipelines with device_id=None)"
+        "graph is read from the pipelines made or defined before it (fix: to run the whole "
+        "file on a machine without a GPU, build its pipelines with device_id=None)"
     )
 
 
@@ -368,6 +378,11 @@ REMOVED_OPS = {
         for kind in ("", "Crop", "RandomCrop", "Slice")
     },
     "NormalizePermute": 'ops.CropMirrorNormalize(mean=..., std=..., output_layout="CHW")',
+    # DALI 0.x's crop, cast to float and layout change in one (no normalization)
+    "CropCastPermute": (
+        'ops.CropMirrorNormalize(crop=..., dtype=types.FLOAT, output_layout="CHW"), which '
+        "given no mean or std does not normalize"
+    ),
 }
 
 
@@ -415,6 +430,13 @@ def import_pipeline(
         raise ImportRefused(
             f"pipeline {name!r} is already built, so parameters ({', '.join(params)}) cannot "
             "change it (fix: pass its @pipeline_def function instead)"
+        )
+    if type(pipeline).__name__ == "_PipelineDebug":  # DALI's error blames a `with` statement
+        raise ImportRefused(
+            f"pipeline {name!r} runs in DALI's debug mode (debug=True), which runs operator by "
+            "operator and cannot be serialized, so it cannot be imported (fix: build it with "
+            "debug=False: drop debug=True from its @pipeline_def, or pass debug=False where the "
+            "file builds it; the graph is the same)"
         )
     try:
         data = pipeline.serialize()

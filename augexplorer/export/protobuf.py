@@ -62,6 +62,9 @@ class OpRecord:
     args: dict[str, Argument]
     instance: str
     logical_id: int = -1
+    # the ops API class the code called ("ops.MXNetReader"), where it called that API: a refusal
+    # names it as written (set when the old names are replaced, :mod:`.alias_import`)
+    called: str = ""
 
 
 @dataclass

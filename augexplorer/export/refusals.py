@@ -54,20 +54,27 @@ def construct(op: OpRecord, fn_name: str, *, feeds_arguments: bool = False) -> C
     the graph cannot carry; None for an ordinary operator. `feeds_arguments`: every operator
     reading it reads it as an argument (values such as angles, not images)."""
     if op.schema in ("ExternalSource", "_ExternalSource"):
+        name = op.called or "fn.external_source"
         if feeds_arguments:
             return Construct(
-                "fn.external_source (values fed from Python, such as angles or factors)",
+                f"{name} (values fed from Python, such as angles or factors)",
                 "draw them in the pipeline with an fn.random operator (fn.random.uniform("
                 "range=[-30, 30]) for an angle), or write them as constants",
             )
-        return Construct("fn.external_source (data fed from a Python callback)", _SOURCE_FIX)
+        # the ops API feeds it from iter_setup (feed_input) as often as from a callback
+        fed = "by feed_input or a source= callback" if op.called else "from a Python callback"
+        return Construct(f"{name} (data fed {fed})", _SOURCE_FIX)
     if op.schema in ("PythonFunction", "DLTensorPythonFunction"):
         return Construct("fn.python_function (a Python callback)", _PYTHON_FIX)
     is_reader = fn_name.split(".")[-2:-1] == ["readers"] or op.schema.endswith("Reader")
     if is_reader and fn_name not in READ_AS_SOURCES:
-        shown = f"fn.{fn_name}" if not fn_name.startswith("_") else op.schema.lstrip("_")
+        # the public name of a reader DALI registers as readers._tfrecord
+        public = ".".join(part.lstrip("_") for part in fn_name.split("."))
+        current = f"fn.{public}" if not fn_name.startswith("_") else ""
+        shown = op.called or current or op.schema.lstrip("_")
+        now = f"now {current}, " if op.called and current else ""
         return Construct(
-            f"{shown} (a reader of a format the explorer does not read: it reads image "
+            f"{shown} ({now}a reader of a format the explorer does not read: it reads image "
             "folders, file lists, COCO and YOLO)",
             "write the images out as files in class folders or a file list, read them with "
             "fn.readers.file, and import that",

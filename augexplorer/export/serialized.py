@@ -340,7 +340,10 @@ class _Converter:
                 continue
             arg_info = info.arg(arg_name)
             if arg_info is None:
-                raise ImportRefused(f"{label}: argument {arg_name!r} is not in {name}'s schema")
+                raise ImportRefused(
+                    f"{label}: argument {arg_name!r} is not in {name}'s schema (fix: leave it "
+                    f"out, or see the arguments it takes: augexplorer catalog {name})"
+                )
             args[arg_name] = _constant(arg_info, arg)
         args = self._outputs_as_in_graph(op, name, label, tuple(inputs), args)
         seed = int(op.args["seed"].value()) if info.random and "seed" in op.args else None

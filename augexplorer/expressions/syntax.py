@@ -70,9 +70,9 @@ MATH_FUNCTIONS: dict[str, int] = {
     "clamp": 3,
 }
 ALLOWED = (
-    "names of the node's inputs, numbers, + - * / // ** % << >>, < <= > >= == !=, & | ^ ~, "
-    "unary minus, math functions (math.clamp(x, 0, 255)), .shape() and subscripts with "
-    "whole numbers or inputs (x[0], x[1::-1], x[:, :, channel])"
+    "names of the node's inputs, numbers, True and False, + - * / // ** % << >>, "
+    "< <= > >= == !=, & | ^ ~, unary minus, math functions (math.clamp(x, 0, 255)), .shape() "
+    "and subscripts with whole numbers or inputs (x[0], x[1::-1], x[:, :, channel])"
 )
 INDEX_FIX = "index with whole numbers, inputs and slices of them (x[0], x[1::-1], x[:, :, channel])"
 
@@ -138,6 +138,11 @@ def _position(node: ast.AST) -> tuple[int, int]:
     return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
 
 
+def is_bool(node: ast.AST) -> bool:
+    """Whether `node` is ``True`` or ``False``."""
+    return isinstance(node, ast.Constant) and isinstance(node.value, bool)
+
+
 def number_value(node: ast.expr) -> int | float | None:
     """The number a literal stands for (``-0.5`` included), or None when `node` is not one."""
     sign = 1
@@ -171,6 +176,8 @@ class _Checker:
         if value is not None:
             check_number(value)
             self.constants.append((_position(node), value))
+            return "number"
+        if is_bool(node):  # `mask ^ True`: DALI makes it a bool constant; not an edited number
             return "number"
         if isinstance(node, ast.Name):
             self._name(node)
@@ -353,6 +360,9 @@ def evaluate(
     def walk(node: ast.expr) -> Any:
         if id(node) in positions:
             return next(numbers)
+        if is_bool(node):
+            assert isinstance(node, ast.Constant)
+            return node.value
         if isinstance(node, ast.Name):
             return inputs[node.id]
         if isinstance(node, ast.BinOp):
@@ -422,6 +432,9 @@ def render(
         # a new tree: the parsed one is shared and stays as it is
         if id(node) in positions:
             return number_node(next(values))
+        if is_bool(node):
+            assert isinstance(node, ast.Constant)
+            return ast.Constant(node.value)
         if isinstance(node, ast.Name):
             return ast.Name(id=names.get(node.id, node.id), ctx=ast.Load())
         if isinstance(node, ast.BinOp):

@@ -1,0 +1,84 @@
+"""What a pipeline that failed while the import built it says: the error the user's code raised,
+where (DALI's conditionals wrap it as "in user code:"), and what to give where a parameter left
+None was read (a script's argparse Namespace, ``args=None``)."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+import textwrap
+from collections.abc import Mapping
+from typing import Any
+
+
+def defuse_half_built(error: BaseException) -> None:
+    """A Pipeline subclass whose __init__ failed before ``super().__init__`` (reading
+    ``args.batch_size`` of ``args=None``) has no ``_pipe``: DALI's ``__del__`` then raises
+    whenever it is collected, printing "Exception ignored in Pipeline.__del__" after the
+    refusal (and, collected while Python builds an AST, breaking that). Give it the ``_pipe``
+    a pipeline never built has."""
+    from nvidia.dali import Pipeline
+
+    trace = error.__traceback__
+    while trace is not None:
+        for value in trace.tb_frame.f_locals.values():
+            if isinstance(value, Pipeline) and "_pipe" not in vars(value):
+                value._pipe = None
+        trace = trace.tb_next
+
+
+def namespace_fix(
+    definition: Any, signature: inspect.Signature, arguments: Mapping[str, Any], error: Exception
+) -> str:
+    """Where building failed reading an attribute of a parameter left None (``args=None``, the
+    Namespace a script makes in main()): the --param giving each attribute the code reads of
+    it; "" otherwise."""
+    if not isinstance(error, AttributeError) or "'NoneType'" not in str(error):
+        return ""
+    # a class's __init__, as its module is gone once the file ran (getsource reads a class
+    # through its module)
+    function = definition.__init__ if inspect.isclass(definition) else definition
+    try:
+        code = inspect.getsource(inspect.unwrap(function))
+    except (OSError, TypeError):
+        return ""
+    tree = ast.parse(textwrap.dedent(code))
+    for parameter in signature.parameters.values():
+        value = arguments.get(parameter.name, parameter.default)
+        if value is not None:
+            continue
+        read = [
+            node.attr
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == parameter.name
+        ]
+        if read:
+            flags = " ".join(f"--param {parameter.name}.{a}=VALUE" for a in dict.fromkeys(read))
+            return f"give the attributes the code reads of {parameter.name!r}: {flags}"
+    return ""
+
+
+# An error raised in a pipeline DALI converted for conditionals (enable_conditionals=True): its
+# message is a traceback of the user's code, "in user code:", the place, then the error itself.
+_IN_USER_CODE = re.compile(r'\s*in user code:\s*File "(?P<file>[^"]+)", line (?P<line>\d+)')
+
+
+def raised(error: BaseException) -> str:
+    """``ValueError: the message``, and where the user's code raised it when DALI's conditionals
+    wrapped it (their text's first line is only "in user code:")."""
+    text = str(error)
+    found = _IN_USER_CODE.match(text)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if found is None or len(lines) < 3:
+        return f"{type(error).__name__}: {first_line(error)}"
+    code = lines[2] if not lines[2].startswith(f"{type(error).__name__}:") else ""
+    shown = f" (`{code}`)" if code else ""
+    return f"{lines[-1]}, at line {found['line']} of {found['file']}{shown}"
+
+
+def first_line(error: BaseException) -> str:
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return lines[0] if lines else "(no message)"
