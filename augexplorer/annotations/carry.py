@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 
 from ..spec import ArgValue, Clause, GraphSpec, Node, Random, Ref
 from ..spec.graph import pinned_seeds
-from .geometry import NO_SAFE_FORM, cmn_crops
+from .geometry import cmn_crops, mover, no_safe_form
 from .tracks import Tracks, image_chain, tracks_at
 from .wiring import (
     BOX_CROP,
@@ -71,16 +71,16 @@ def why_not_carried(spec: GraphSpec, image_id: str, kinds: Iterable[str]) -> str
     # every companion but bbox_rotate moves coordinates in ratio to the image size
     placed = [k for k in kinds if k in POINT_KINDS or (k == "boxes" and op != "rotate")]
     if op == "crop_mirror_normalize" and cmn_crops(image.args):
-        return "its crop has no box operator; crop with random_bbox_crop and slice before it"
+        return f"its crop has no {mover(kinds)}; crop with random_bbox_crop and slice before it"
     if op == "warp_affine" and image.args.get("inverse_map", True) is not False:
         return (
             "its matrix maps output points back (inverse_map=True), which no point operator "
             "follows; set inverse_map=False"
         )
     if op in ("slice", "decoders.image_slice") and box_crop_of(spec, image) is None:
-        return NO_SAFE_FORM[op]
+        return str(no_safe_form(op, kinds))
     if op not in _CARRIERS:
-        return NO_SAFE_FORM.get(op, "no annotation operator follows it")
+        return no_safe_form(op, kinds) or "no annotation operator follows it"
     if placed and not before.format.ratio:
         return (
             "its companions move coordinates in ratio to the image size, but source "

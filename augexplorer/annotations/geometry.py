@@ -9,7 +9,7 @@ annotation-safe form in DALI at all: :data:`NO_SAFE_FORM` says what to use inste
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 # Operators that change where things are in the image.
@@ -45,32 +45,114 @@ SCALES_ONLY = frozenset({"resize", "experimental.resize"})
 # Kinds of annotation that sit at a place in the image (labels and ids do not).
 PLACED_KINDS = ("boxes", "vertices", "masks", "keypoints")
 
-# Image operators with no DALI operator that moves annotations with them: what to use instead.
-NO_SAFE_FORM: dict[str, str] = {
-    "water": "no DALI operator moves boxes or polygons like water's waves; leave it out of "
+# Image operators with no DALI operator that moves annotations with them: what to use instead,
+# worded for the kinds left behind ({kinds}: "boxes", "keypoints"; {mover}: "box operator",
+# "point operator"; {follow} and {follow_slice}: what moves them with random_bbox_crop's window;
+# {turned} and {pasted}: what follows a rotate or a paste). :func:`no_safe_form` fills them in;
+# NO_SAFE_FORM holds the boxes' wording.
+_NO_SAFE_FORM: dict[str, str] = {
+    "water": "no DALI operator moves {kinds} like water's waves; leave it out of detection graphs",
+    "sphere": "no DALI operator moves {kinds} like sphere's distortion; leave it out of "
     "detection graphs",
-    "sphere": "no DALI operator moves boxes or polygons like sphere's distortion; leave it out "
-    "of detection graphs",
     "jitter": "jitter moves pixels at random, one by one: no annotation can follow it",
-    "experimental.warp_perspective": "DALI has no box or point operator for a perspective "
-    "warp; use warp_affine (coord_transform moves the points with it)",
+    "experimental.warp_perspective": "DALI has no {mover} for a perspective warp; use "
+    "warp_affine (a coord_transform moves the {kinds} with it)",
     "experimental.remap": "a remap is any per-pixel mapping: no annotation operator follows it",
-    "transpose": "no box operator swaps x and y; use rotate by 90 (bbox_rotate follows it)",
+    "transpose": "no {mover} swaps x and y here; use rotate by 90 ({turned} follows it)",
     "random_resized_crop": "its crop window is not an output; use random_bbox_crop with slice "
     "(and resize after it)",
     "decoders.image_random_crop": "its crop window is not an output; use random_bbox_crop with "
     "decoders.image_slice or slice",
     "resize_crop_mirror": "use random_bbox_crop with slice, resize and flip (each has a companion)",
-    "crop": "no box operator follows crop's window (fixed or drawn with crop_pos_x/y); use "
-    "random_bbox_crop with slice, whose crop window the boxes follow",
-    "slice": "a slice reading fixed numbers has no box operator; use random_bbox_crop, whose "
-    "anchor and shape the slice reads",
+    "crop": "no {mover} follows crop's window (fixed or drawn with crop_pos_x/y); use "
+    "random_bbox_crop with slice, whose crop window {follow}",
+    "slice": "a slice reading fixed numbers has no {mover}; use random_bbox_crop, whose anchor "
+    "and shape the slice reads ({follow_slice})",
     "decoders.image_crop": "use random_bbox_crop with decoders.image_slice",
     "decoders.image_slice": "read the anchor and shape of a random_bbox_crop",
-    "pad": "padding grows the canvas, so ratio coordinates shrink; use paste (bbox_paste "
-    "follows it)",
-    "multi_paste": "no box operator follows multi_paste",
+    "pad": "padding grows the canvas, so coordinates in ratio to it shrink; use paste "
+    "({pasted} follows it)",
+    "multi_paste": "no {mover} follows multi_paste",
 }
+# How a note names each placed kind, and the DALI operators that move it.
+_WORDS: dict[str, dict[str, str]] = {
+    "boxes": {
+        "kinds": "boxes",
+        "mover": "box operator",
+        "follow": "the boxes follow",
+        "follow_slice": "its boxes are the cropped ones",
+        "turned": "bbox_rotate",
+        "pasted": "bbox_paste",
+    },
+    "vertices": {
+        "kinds": "polygons",
+        "mover": "point operator",
+        "follow": "a coord_transform moves the polygons by",
+        "follow_slice": "a coord_transform moves the polygons by them",
+        "turned": "a coord_transform",
+        "pasted": "a coord_transform",
+    },
+    "keypoints": {
+        "kinds": "keypoints",
+        "mover": "point operator",
+        "follow": "a coord_transform moves the keypoints by",
+        "follow_slice": "a coord_transform moves the keypoints by them",
+        "turned": "a coord_transform",
+        "pasted": "a coord_transform",
+    },
+    "masks": {
+        "kinds": "masks",
+        "mover": "mask operator",
+        "follow": "the same slice of the masks follows",
+        "follow_slice": "the same slice of the masks follows them",
+        "turned": "the same rotate of the masks",
+        "pasted": "the same paste of the masks",
+    },
+}
+# Masks are images: the same operator on them follows these (the segmentation preset's crop).
+_SAME_ON_MASKS = frozenset({"crop", "pad", "transpose"})
+_MIXED = {
+    "mover": "annotation operator",
+    "follow": "their companions follow",
+    "follow_slice": "their companions follow them",
+    "turned": "bbox_rotate or a coord_transform",
+    "pasted": "bbox_paste or a coord_transform",
+}
+
+
+def no_safe_form(op: str, kinds: Iterable[str] = ("boxes",)) -> str | None:
+    """Why `op` has no annotation-safe form and what to use instead, worded for `kinds` (the
+    placed kinds it leaves behind: a note on keypoints speaks of keypoints, not boxes); None
+    where `op` has a companion."""
+    text = _NO_SAFE_FORM.get(op)
+    if text is None:
+        return None
+    known = [kind for kind in dict.fromkeys(kinds) if kind in _WORDS] or ["boxes"]
+    if known == ["masks"] and op in _SAME_ON_MASKS:
+        return (
+            f"the overlay cannot add the masks' own {op}; run the masks through the same {op} "
+            "(the same arguments and draws), as the images"
+        )
+    words = {
+        key: value if all(_WORDS[k][key] == value for k in known) else _MIXED.get(key, value)
+        for key, value in _WORDS[known[0]].items()
+    }
+    words["kinds"] = _join([_WORDS[kind]["kinds"] for kind in known])
+    return text.format(**words)
+
+
+def mover(kinds: Iterable[str]) -> str:
+    """The DALI operator that moves `kinds`, in words ("box operator", "point operator")."""
+    known = {_WORDS[kind]["mover"] for kind in kinds if kind in _WORDS} or {"box operator"}
+    return known.pop() if len(known) == 1 else _MIXED["mover"]
+
+
+def _join(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+# The boxes' wording of each (the notes of operators added to a detection graph).
+NO_SAFE_FORM: dict[str, str] = {op: str(no_safe_form(op)) for op in _NO_SAFE_FORM}
 
 
 def moves_pixels(op: str, args: Mapping[str, Any]) -> bool:

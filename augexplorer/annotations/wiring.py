@@ -45,7 +45,7 @@ from ..expressions.syntax import MATH, parse
 from ..lowering import random_call
 from ..spec import AnyNode, ArgValue, GraphSpec, Node, Random, Ref
 from ..spec.graph import pinned_seeds
-from .geometry import NO_SAFE_FORM, PLACED_KINDS, moves_pixels
+from .geometry import PLACED_KINDS, moves_pixels, no_safe_form
 from .tracks import Tracks, tracks_at
 
 # Picked like an image operator on an annotated graph: it brings its image crop with it.
@@ -612,7 +612,7 @@ def _without_companion(w: _Wiring) -> None:
         return
     placed = [kind for kind in PLACED_KINDS if w.track(kind) is not None]
     if placed:
-        fix = NO_SAFE_FORM.get(w.node.op, "no annotation operator follows it")
+        fix = no_safe_form(w.node.op, placed) or "no annotation operator follows it"
         w.notes.append(f"{', '.join(placed)} no longer match the images after {w.node.id}: {fix}.")
 
 

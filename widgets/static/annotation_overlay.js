@@ -31,7 +31,9 @@ function pointsText(points) {
 // Draw `data` (an overlay from render/overlay_data.py, or null) over the picture in `frame`, an
 // element that wraps the picture exactly; the previous drawing there goes.
 function drawOverlay(frame, data) {
-  frame.querySelector(":scope > .ax-overlay")?.remove();
+  const old = frame.querySelector(":scope > .ax-overlay");
+  old?.axNamesWatch?.disconnect();
+  old?.remove();
   if (!data || !data.width || !data.height) return;
   const { width, height } = data;
   const root = document.createElement("div");
@@ -99,6 +101,46 @@ function drawOverlay(frame, data) {
   });
   root.appendChild(names);
   frame.appendChild(root);
+  // Chips keep their size while the picture scales, so whether two overlap depends on the size
+  // the picture is shown at: they are laid out again whenever it changes (a tile's size, a
+  // zoom step, names switched back on).
+  if (names.children.length && typeof ResizeObserver !== "undefined") {
+    root.axNamesWatch = new ResizeObserver(() => separateNames(names));
+    root.axNamesWatch.observe(names);
+  }
+}
+
+// Move name chips that would cover one another or reach out of the picture (a small tile cuts
+// them off): each chip is first pulled inside the picture's edges, then, taken from the top of
+// the picture down, goes just below the chips it would cover (into its box, as a stack); where
+// that runs off the picture's bottom, just above them instead. Offsets are in screen pixels, as
+// chips are; `translate` adds to the chip's own transform (its place above or inside its box).
+function separateNames(names) {
+  const chips = [...names.children];
+  chips.forEach((chip) => { chip.style.translate = ""; });
+  if (!names.offsetParent) return; // hidden: laid out when shown again
+  const bounds = names.getBoundingClientRect();
+  const rects = chips.map((chip) => chip.getBoundingClientRect());
+  const order = chips.map((_, i) => i)
+    .sort((a, b) => rects[a].top - rects[b].top || rects[a].left - rects[b].left);
+  const placed = [];
+  for (const i of order) {
+    const r = rects[i];
+    const dx = Math.max(bounds.left - r.left, Math.min(0, bounds.right - r.right));
+    const at = (dy) => ({ left: r.left + dx, right: r.right + dx, top: r.top + dy, bottom: r.bottom + dy });
+    const hit = (box) => placed.find((p) => p.left < box.right - 0.5 && box.left < p.right - 0.5
+      && p.top < box.bottom - 0.5 && box.top < p.bottom - 0.5);
+    const first = Math.max(0, bounds.top - r.top);
+    let dy = first;
+    for (let other = hit(at(dy)); other; other = hit(at(dy))) dy = other.bottom - r.top + 1;
+    if (r.bottom + dy > bounds.bottom && dy > first) {
+      let up = first;
+      for (let other = hit(at(up)); other; other = hit(at(up))) up = other.top - r.bottom - 1;
+      if (r.top + up >= bounds.top) dy = up;
+    }
+    if (dx || dy) chips[i].style.translate = `${dx}px ${dy}px`;
+    placed.push(at(dy));
+  }
 }
 
 // Show only `kinds` under `root` (every overlay inside it follows).
