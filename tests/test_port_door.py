@@ -77,8 +77,9 @@ def test_several_pipelines_are_listed_and_unknown_values_named(train_file: Path)
     done = _cli(str(train_file), "-o", str(out), "--pipeline", "val_transform")
     assert done.returncode == 0, done.stderr
     assert (
-        "line 13: CenterCrop(crop_size) not ported: #0=crop_size is known only when the file "
-        "runs; write the value in the call, or give it with --param crop_size=VALUE"
+        "line 13: CenterCrop(crop_size) not ported: size=crop_size (its first argument) is known "
+        "only when the file runs; write the value in the call, or give it with --param "
+        "crop_size=VALUE"
     ) in done.stdout
     done = _cli(
         str(train_file),

@@ -55,10 +55,14 @@ def test_a_comprehension_of_transforms_is_said_to_be_unread_as_written() -> None
 
 
 def test_a_fill_per_type_is_shown_as_the_source_writes_it() -> None:
-    said = _refusal(
+    """Ported now with the image's entry (tests/test_port_probe_torchvision_3.py); the step
+    still shows the dict as written, never the reader's objects."""
+    result = _ported(
         "v2.Compose([v2.ToImage(), v2.RandomRotation(10, fill={tv_tensors.Image: 127, "
         "'others': 0})])"
     )
+    (rotation,) = [s for s in result.steps if s.call.name == "RandomRotation"]
+    said = rotation.call.text()
     assert "fill={tv_tensors.Image: 127, 'others': 0}" in said, said
     assert "Unknown(" not in said
 

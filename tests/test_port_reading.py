@@ -75,7 +75,7 @@ def test_a_training_script_gives_each_compose_by_name_with_values_resolved() -> 
     assert train.children[4].kwargs["std"] == [0.229, 0.224, 0.225]
     assert val.children[0].args == (256,)  # int(SIZE * 256 / 224), computed, not run
     assert val.children[1].args == (Unknown("args.crop", 24),)
-    assert "line 24: #0=args.crop is known only when the file runs" in (
+    assert "line 24: args.crop (its first argument) is known only when the file runs" in (
         val.children[1].unknowns()["#0"].explain("#0")
     )
 
@@ -531,7 +531,7 @@ def test_a_parameter_without_a_default_shadows_a_global_of_its_name() -> None:
         "    return A.Compose([A.Resize(size, size)])\n"
     )
     (refusal,) = port(found.compose).refusals
-    assert "=size is known only when the file runs" in refusal.reason
+    assert "height=size (its first argument) is known only when the file runs" in refusal.reason
     assert "--param size=VALUE" in refusal.reason
 
 

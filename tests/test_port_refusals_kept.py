@@ -89,7 +89,9 @@ def test_the_import_command_names_them_and_the_export_says_so_first(
     said = done.stdout
     assert "2 transforms ported (1 exact, 1 distribution), 1 not ported" in said
     assert "NOT PORTED (1 transform): left out of the graph and of any module exported" in said
-    assert "line 8: Normalize(mean, std) not ported: #0=mean is known only" in said
+    assert (
+        "line 8: Normalize(mean, std) not ported: mean=mean (its first argument) is known" in said
+    )
     spec = load(graph)
     assert [item.transform for item in spec.not_ported] == ["Normalize(mean, std)"]
 
@@ -97,7 +99,7 @@ def test_the_import_command_names_them_and_the_export_says_so_first(
     header = _header(module)
     warning = header.index("WARNING: NOT PORTED. This module does NOT run 1 transform")
     assert warning < header.index("Ported: these nodes stand for")  # before the ported nodes
-    assert "- torchvision Normalize(mean, std) (line 8): #0=mean is known only" in header
+    assert "- torchvision Normalize(mean, std) (line 8): mean=mean (its first argument)" in header
     assert "- to_tensor: torchvision ToTensor() (line 6), exact" in header
     # the exported module's GRAPH carries them back into the explorer
     exported = tmp_path / "aug.py"

@@ -250,7 +250,6 @@ def test_on_the_tensor_the_same_canvas_holds_the_float_fill(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("code", "said"),
     [
-        ("v2.RandomZoomOut(fill={'a': 1})", "a fill per type is not ported"),
         ("v2.RandomZoomOut(side_range=(0.5, 2))", "Invalid side range"),
         ("v2.RandomZoomOut(fill=12.5)", "fill=12.5 on 8-bit pixels"),
         ("v2.RandomResize(5, 5)", "max_size=5 is not above min_size=5"),

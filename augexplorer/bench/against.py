@@ -207,6 +207,7 @@ def bench_against(
     `run_file`."""
     from ..export.importer import what_would_run
     from ..port.door import port_found
+    from ..port.original_builder import builder_of
     from ..port.reading import choose, file_source, read_source
 
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
@@ -256,6 +257,7 @@ def bench_against(
             "where": where,
             "pipeline": found.name,
             "params": dict(params or {}),
+            "builder": builder_of(source, found.compose.line),
             "library": found.library,
             "files": files,
             "batch_size": batch,

@@ -92,7 +92,10 @@ def _run_call(
     job: dict[str, Any],
 ) -> dict[str, Any]:
     if call.get("rate"):
-        return _applied(library, call, images, int(call["rate"]), int(job.get("seed", 0)))
+        # each call's coins from a seed of its own: under the job's one seed every transform of
+        # one p drew the same coins (seed 0, 120 draws: 45 of 120 at p=0.5 for each)
+        seed = int(np.random.SeedSequence([int(job.get("seed", 0)), index]).generate_state(1)[0])
+        return _applied(library, call, images, int(call["rate"]), seed)
     try:
         transform = instantiate(library, call)
         seed = int(job.get("seed", 0))
@@ -137,7 +140,7 @@ def _applied(
         for n in range(count):
             image = images[n % len(images)]
             if library == "albumentations":
-                applied.append(bool(_replayed(transform, image, record="applied")))
+                applied.append(bool(_replayed(transform, image, record="applied", seed=seed)))
             else:
                 out = as_hwc(apply(library, transform, image))
                 applied.append(out.shape != image.shape or not np.array_equal(out, image))
@@ -324,13 +327,13 @@ _REPLAYS: dict[int, tuple[Any, Any]] = {}
 _REPLAY_SEED = {"seed": 0}  # the job's (run() sets it): another seed redraws what a replay saw
 
 
-def _replayed(t: Any, image: np.ndarray, record: str = "params") -> Any:
+def _replayed(t: Any, image: np.ndarray, record: str = "params", seed: int | None = None) -> Any:
     import albumentations as A
 
     if id(t) not in _REPLAYS:
         (inner,) = t.transforms
         _REPLAYS[id(t)] = (t, A.ReplayCompose([inner]))
-        _seeded(_REPLAYS[id(t)][1], _REPLAY_SEED["seed"])
+        _seeded(_REPLAYS[id(t)][1], _REPLAY_SEED["seed"] if seed is None else seed)
     replay = _REPLAYS[id(t)][1](image=image)["replay"]["transforms"][0]
     return replay.get(record) if record != "params" else dict(replay.get("params") or {})
 

@@ -153,7 +153,8 @@ def _pipeline(job: dict[str, Any], library: str) -> Any:
         ) from None
     params = dict(job.get("params") or {})
     source = str(job["source"])
-    return _find(module.__dict__, str(job["pipeline"]), library, where, params, source)
+    builder = job.get("builder")
+    return _find(module.__dict__, str(job["pipeline"]), library, where, params, source, builder)
 
 
 @contextlib.contextmanager
@@ -176,12 +177,16 @@ def _find(
     where: str,
     params: dict[str, Any] | None = None,
     source: str = "",
+    builder: dict[str, Any] | None = None,
 ) -> Any:
     """The pipeline called `name` in the file's namespace (``train``, ``data_transforms['train']``,
     ``cfg.train``); a function of that name is called with the `params` that are its parameters
     (the values the port was read with); otherwise the file's only Compose of the library. A
     param the original cannot be given is refused: the two sides would run different pipelines.
-    `source` (the file's text) tells which arguments select one of a function's returns."""
+    `source` (the file's text) tells which arguments select one of a function's returns.
+    `builder` (``augexplorer.port.original_builder``) names the function, or the class whose
+    ``__init__`` builds ``self.NAME``, and what its parameters without a default are given as
+    the port read them: the file's one call's arguments, or its command line's defaults."""
     params = dict(params or {})
     base, line, replaced = _split_name(name)
     if replaced:
@@ -190,14 +195,17 @@ def _find(
             "another object than the pipeline read (fix: assign that pipeline to a name of its own)"
         )
     head, path = _parse_name(base)
-    if head in ("self", "cls") and head not in namespace:
-        raise Refused(
-            f"{where}: {base} is built inside a method of a class, and running the file makes no "
-            "object of that class (Compare does not construct your classes with made-up "
-            "arguments), so the pipeline cannot be found by running the file (fix: assign it "
-            "at module level, or return it from a function, and use that in the class)"
-        )
     found = namespace.get(head) if head else None
+    built_by = _builder_in(namespace, builder, head)
+    if head in ("self", "cls") and head not in namespace:
+        if not isinstance(built_by, type):
+            raise Refused(
+                f"{where}: {base} is built inside a method of a class other than its __init__, "
+                "and running the file calls no such method, so the pipeline cannot be found by "
+                "running the file (fix: build it in __init__, or assign it at module level, or "
+                "return it from a function, and use that in the class)"
+            )
+        found = built_by
     if line is not None and not isinstance(found, types.FunctionType):
         raise Refused(
             f"{where}: {base} names more than one pipeline in the file (this one at line {line}), "
@@ -205,15 +213,21 @@ def _find(
             "module-level name of its own and pick it with --pipeline NAME)"
         )
     taken: dict[str, Any] = {}
-    if isinstance(found, types.FunctionType):
+    given: dict[str, Any] = {}
+    settled: set[str] = set()
+    if isinstance(found, types.FunctionType | type):
         import inspect
 
         accepted = inspect.signature(found).parameters
         taken = {key: value for key, value in params.items() if key in accepted}
+        if builder is not None and built_by is found:
+            given, settled = _given(builder, namespace, params, taken, where)
     # a value the file itself settles (`--param args.size=64` where its parser defaults to
     # 64) needs nothing; one it settles otherwise would build another pipeline
     differ = sorted(
-        key for key in set(params) - set(taken) if _value_in(namespace, key) != params[key]
+        key
+        for key in set(params) - set(taken) - settled
+        if _value_in(namespace, key) != params[key]
     )
     if differ:
         raise Refused(
@@ -225,9 +239,11 @@ def _find(
         )
     if isinstance(found, types.FunctionType):
         if line is not None:
-            found = _one_return(found, line, taken, source, where)
+            found = _one_return(found, line, taken, source, where, given)
         else:
-            found = _called(found, taken, where)
+            found = _called(found, {**given, **taken}, where)
+    elif isinstance(found, type):  # the class whose __init__ builds self.NAME
+        found = _called(found, {**given, **taken}, where)
     found = _follow(found, path)
     if found is not None and _is_compose(found, library):
         return found
@@ -293,17 +309,143 @@ def _follow(value: Any, path: list[_Step]) -> Any:
     return value
 
 
-def _called(function: Any, taken: dict[str, Any], where: str) -> Any:
+def _builder_in(namespace: dict[str, Any], builder: dict[str, Any] | None, head: str | None) -> Any:
+    """The file's function or class `builder` names, where it builds the pipeline `head` names:
+    the function `head` itself, or (``self.NAME``) a class; else None."""
+    if not builder or head is None:
+        return None
+    built_by = namespace.get(str(builder.get("name")))
+    if builder.get("kind") == "class":
+        return built_by if isinstance(built_by, type) and head in ("self", "cls") else None
+    return built_by if built_by is not None and built_by is namespace.get(head) else None
+
+
+def _given(
+    builder: dict[str, Any],
+    namespace: dict[str, Any],
+    params: dict[str, Any],
+    taken: dict[str, Any],
+    where: str,
+) -> tuple[dict[str, Any], set[str]]:
+    """The builder's parameters without a default as the port read them: the file's one call's
+    argument, evaluated where the file ran, or (the parsed command line) its options' defaults;
+    and the dotted `params` (``args.size``) that set an attribute of one of those."""
+    import argparse
+
+    name = str(builder.get("name"))
+    given: dict[str, Any] = {}
+    for parameter, entry in dict(builder.get("arguments") or {}).items():
+        if parameter in taken:
+            continue
+        value: Any = _MISSING
+        if "expression" in entry:
+            written = str(entry["expression"])
+            try:  # the user allowed running the file: its argument as written, where it ran
+                value = eval(compile(written, where, "eval"), namespace)
+            except Exception as error:
+                # the settings object the file's one assignment of it builds, made again
+                value = _evaluated(entry.get("assigned"), namespace, where)
+                if value is _MISSING and "options" not in entry:
+                    raise Refused(
+                        f"{where}: {name}'s parameter {parameter} is given {written} by the "
+                        f"file's one call of {name} (line {entry.get('line')}), and {written} "
+                        f"cannot be worked out where the file runs ({type(error).__name__}: "
+                        f"{_first_line(error)}), e.g. it is made inside `if __name__ == "
+                        f"'__main__':` (fix: give its value with params={{'{parameter}': VALUE}}, "
+                        f"--param {parameter}=VALUE on the command line)"
+                    ) from None
+        if value is _MISSING and "options" in entry:
+            # the command line's defaults, as `python FILE` with no options parses them
+            value = argparse.Namespace(**dict(entry["options"]))
+        if value is not _MISSING:
+            given[parameter] = value
+    settled: set[str] = set()
+    for key, wanted in params.items():
+        head, dot, attribute = key.partition(".")
+        if not dot or head not in given:
+            continue
+        if _value_in(given, key) == wanted:
+            settled.add(key)
+        elif "." not in attribute:
+            changed = _with_attribute(given[head], attribute, wanted)
+            if changed is not _MISSING:
+                given[head] = changed
+                settled.add(key)
+    return given, settled
+
+
+def _evaluated(written: Any, namespace: dict[str, Any], where: str) -> Any:
+    """`written` (an expression's text) evaluated in the file's namespace; _MISSING where it
+    is None or fails."""
+    if not written:
+        return _MISSING
     try:
-        return function(**taken)
-    except TypeError as error:
+        return eval(compile(str(written), where, "eval"), namespace)
+    except Exception:
+        return _MISSING
+
+
+def _with_attribute(held: Any, attribute: str, value: Any) -> Any:
+    """A copy of the settings object `held` with `attribute` set to `value` (a class: a
+    subclass of it), the file's own object left as it is; _MISSING where it cannot be made."""
+    import copy
+
+    try:
+        if isinstance(held, type):
+            return type(held.__name__, (held,), {attribute: value})
+        changed = copy.copy(held)
+        setattr(changed, attribute, value)
+    except Exception:
+        return _MISSING
+    return changed
+
+
+def _called(function: Any, arguments: dict[str, Any], where: str) -> Any:
+    """`function(**arguments)` (a function of the file, or its class), refused in words where a
+    parameter without a default is given nothing or the call fails."""
+    import inspect
+
+    name = function.__name__
+    try:
+        inspect.signature(function).bind(**arguments)
+    except TypeError:
+        wanted = [
+            p.name
+            for p in inspect.signature(function).parameters.values()
+            if p.default is p.empty
+            and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+            and p.name not in arguments
+        ]
+        if wanted:
+            needs = ", ".join(wanted)
+            example = ", ".join(f"'{w}': VALUE" for w in wanted)
+            raise Refused(
+                f"{where}: {name}() needs {needs}, which {'have' if len(wanted) > 1 else 'has'} "
+                f"no default, and the file does not call {name} exactly once to give "
+                f"{'them' if len(wanted) > 1 else 'it'} (fix: give the value{'s' if len(wanted) > 1 else ''} "
+                f"with params={{{example}}}, --param {wanted[0]}=VALUE on the command line, or "
+                "give the parameter a default)"
+            ) from None
+    try:
+        return function(**arguments)
+    except Exception as error:
+        shown = ", ".join(f"{k}={v!r}" for k, v in arguments.items())
+        shown = shown if len(shown) <= 80 else "its arguments"
         raise Refused(
-            f"{where}: {function.__name__}() needs arguments ({_first_line(error)}) (fix: give "
-            "its parameters defaults, or assign the pipeline to a module-level name)"
+            f"{where}: {name}({shown}) failed while building the pipeline: "
+            f"{type(error).__name__}: {_first_line(error)} (fix: make {name} run with the "
+            "values the port read, or give others with params={...})"
         ) from None
 
 
-def _one_return(function: Any, line: int, taken: dict[str, Any], source: str, where: str) -> Any:
+def _one_return(
+    function: Any,
+    line: int,
+    taken: dict[str, Any],
+    source: str,
+    where: str,
+    given: dict[str, Any] | None = None,
+) -> Any:
     """The pipeline `function` returns at `line`, one of its several returns: called with the
     arguments the conditions above that return ask for (``if data == 'train':``), those the
     port was given first; refused unless that return is the one that ran."""
@@ -317,12 +459,12 @@ def _one_return(function: Any, line: int, taken: dict[str, Any], source: str, wh
             "argument that selects it, --param NAME=VALUE, or assign that pipeline to a "
             "module-level name of its own)"
         )
-    arguments = {**selecting[1], **taken}
+    arguments = {**(given or {}), **selecting[1], **taken}
     result, ran = _traced(function, arguments, selecting[0], where)
     if not ran:
-        given = ", ".join(f"{k}={v!r}" for k, v in arguments.items()) or "no arguments"
+        shown = ", ".join(f"{k}={v!r}" for k, v in arguments.items()) or "no arguments"
         raise Refused(
-            f"{where}: {name}() called with {given} does not return the pipeline ported, at "
+            f"{where}: {name}() called with {shown} does not return the pipeline ported, at "
             f"line {line} (fix: pass the argument that selects it, --param NAME=VALUE, or "
             "assign that pipeline to a module-level name of its own)"
         )

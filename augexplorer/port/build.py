@@ -26,6 +26,7 @@ from ..expressions.nodes import expression
 from ..spec import Clause, GraphSpec, Node, Origin, Probability, Ref, Source
 from ..spec.graph import Fidelity
 from ..spec.seeds import derive_seed
+from .argument_names import explain_unknown
 from .library_names import misspelled
 from .model import PortedStep, PortResult, Refusal, TransformCall, Unknown
 from .reading import COMPOSES
@@ -74,6 +75,8 @@ class LibraryMapping:
     groups: dict[str, GroupHandler] = field(default_factory=dict)
     # what a refused class's nearest DALI operator is, by class name
     nearest: dict[str, str] = field(default_factory=dict)
+    # classes whose handler reads an argument the file gives as code, by its text (Lambda)
+    reads_code: frozenset[str] = frozenset()
     # classes the library's version the port follows no longer has: why each is refused
     removed: dict[str, str] = field(default_factory=dict)
     # why the library fails on a call (an argument its class does not take), else None;
@@ -233,10 +236,10 @@ class PortContext:
         if rejected is not None:
             self.refusals.append(Refusal(call, rejected))
             return
-        unknown = call.unknowns()
+        # a class whose code argument its handler reads as written (a Lambda's lambda)
+        unknown = {} if call.name in self.mapping.reads_code else call.unknowns()
         if unknown:
-            name, value = next(iter(unknown.items()))
-            self.refusals.append(Refusal(call, value.explain(name, with_line=False)))
+            self.refusals.append(Refusal(call, explain_unknown(call)))
             return
         saved_nodes, saved_image, saved_state = list(self.nodes), self.image, dict(self.state)
         outer, self._current = self._current, []
@@ -386,6 +389,23 @@ class PortContext:
             return (
                 "a comprehension of transforms is not read: its loop runs only when the file "
                 "runs (fix: write the transforms out, one call each)"
+            )
+        own = call.name.rsplit(".", 1)[-1]
+        if call.library == "custom" and own in self.mapping.handlers:
+            # MoCo's and DINO's GaussianBlur: a class of the file's own, of the library's name
+            return (
+                f"{call.name} is a class of your own, not {self.mapping.library}'s {own}, so "
+                "it cannot be read without running it (fix: where it does what "
+                f"{self.mapping.library}'s {own} does, use that, which is ported; else write it "
+                "as a DALI node, or a python_function node)"
+            )
+        if call.expression.startswith("conditional on "):
+            test = call.expression.removeprefix("conditional on ")
+            named = all(part.isidentifier() for part in test.split("."))
+            given = f"give it with --param {test}=VALUE, or " if named else ""
+            return (
+                f"which transform this is depends on {test}, known only when the file runs "
+                f"(fix: {given}write the transform the file takes)"
             )
         if call.library == "custom":
             return (

@@ -33,6 +33,7 @@ import numpy as np
 
 from ..bench.against import OriginalFailed, OriginalWouldRun
 from ..spec import GraphSpec, Node, Random, Source
+from .argument_names import explain_unknown
 from .compare_draws import quantities
 from .compare_figures import (
     DrawFigures,
@@ -43,9 +44,11 @@ from .compare_figures import (
     window_figures,
 )
 from .compare_pins import FactorPin, Pin, pin_of
+from .compare_random import port_draws_note
 from .door import port_call, port_found
 from .live import read_live
 from .model import PortedStep, PortResult, Symbol, TransformCall, Unknown
+from .original_builder import builder_of
 from .reading import choose, file_source, read_source
 
 RUNNER = Path(__file__).resolve().parents[1] / "bench" / "original_outputs.py"
@@ -175,6 +178,8 @@ def compare_file(
         "where": str(path),
         "pipeline": found.name,
         "params": dict(params or {}),
+        # the function or class building it, and its arguments as the port read them
+        "builder": builder_of(source, found.compose.line),
     }
 
     def run(job: dict[str, Any]) -> dict[str, Any]:
@@ -237,6 +242,9 @@ def _compare(
     if not inputs:
         raise ValueError("compare needs at least one image")
     leaves = [step for step in result.steps if not step.call.children]
+    # a step whose argument is code (Lambda's lambda) cannot be rebuilt alone in the runner
+    coded = [step for step in leaves if step.call.unknowns()]
+    leaves = [step for step in leaves if not step.call.unknowns()]
     plans = [_StepPlan.of(step, leaves) for step in leaves]
     with tempfile.TemporaryDirectory(prefix="augexplorer-compare-") as tmp:
         folder = Path(tmp)
@@ -286,7 +294,25 @@ def _compare(
                     steps[index], draws=(applied, *steps[index].draws)
                 )
     steps += [
-        StepComparison(r.call.text(), r.call.line, "refused", (), note=r.reason)
+        StepComparison(
+            s.call.text(),
+            s.call.line,
+            s.origin.fidelity if s.origin is not None else "",
+            tuple(n.id for n in s.nodes),
+            note="not run alone: its argument is code, which runs only in your file (the "
+            "whole pipeline's tiles show it)",
+        )
+        for s in coded
+    ]
+    steps += [
+        # a part left out (a detection pipeline's boxes) is said as that part, not its Compose
+        StepComparison(
+            f"the whole pipeline's {r.part}" if r.part else r.call.text(),
+            r.call.line,
+            "refused",
+            (),
+            note=r.reason,
+        )
         for r in result.refusals
     ]
     return Comparison(
@@ -297,7 +323,22 @@ def _compare(
         ported,
         steps,
         {k: v for k, v in answer.get("versions", {}).items()},
-        str(answer.get("pipeline_error", "")),
+        _whole_pipeline_error(str(answer.get("pipeline_error", "")), result, library),
+    )
+
+
+def _whole_pipeline_error(error: str, result: PortResult, library: str) -> str:
+    """Why the original pipeline did not run as a whole, for a person: a detection pipeline
+    (its boxes left out by the port) fails on images alone, which is what Compare gives it."""
+    boxes = next((r for r in result.refusals if r.part == "boxes"), None)
+    if not error or boxes is None or library != "torchvision":
+        return error
+    short = error if len(error) <= 120 else error[:117].rstrip() + "..."
+    return (
+        f"it is a detection pipeline, which {library} runs only with boxes beside each image, "
+        f"and Compare gives it images alone ({short}); its transforms are compared one by one "
+        "below (to see the whole pipeline with its boxes, open the graph on annotated data: "
+        "docs/annotations.md)"
     )
 
 
@@ -408,6 +449,9 @@ def _step(
         ours = run_port(alone.spec, inputs, twice=True) if alone is not None else None
         if alone is None:
             notes.append("no pixel figure: its port alone makes no node")
+        elif ours is None and pinned.get("deterministic"):
+            # the original alone gives the same pixels: say which node of the port draws
+            notes.append(port_draws_note(step, _on_arrays(alone.spec, len(inputs)), inputs))
         elif ours is None or not pinned.get("deterministic"):
             side = "the port" if ours is None else "the original"
             notes.append(f"no pixel figure: {side} draws its parameters at random")
@@ -448,7 +492,8 @@ def _alone(calls: tuple[TransformCall, ...], step: PortedStep) -> PortResult | N
     carried over."""
     library = step.call.library
     alone = port_call(TransformCall(library, "Compose", children=calls))
-    if alone.refusals or not alone.steps:
+    # a part left out (the masks a mask argument shows) leaves the images' port whole
+    if alone.transforms_not_ported or not alone.steps:
         return None
     fresh_calls = (*calls[:-1], step.call)
     fresh = port_call(TransformCall(library, "Compose", children=fresh_calls)).spec
@@ -592,10 +637,8 @@ def certain(call: TransformCall) -> TransformCall:
 
 
 def encode_call(call: TransformCall) -> dict[str, Any]:
-    unknown = call.unknowns()
-    if unknown:
-        name, value = next(iter(unknown.items()))
-        raise ValueError(value.explain(name))
+    if call.unknowns():
+        raise ValueError(explain_unknown(call, with_line=True))
     return {
         "name": call.name,
         "args": [encode(v) for v in call.args],

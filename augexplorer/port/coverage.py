@@ -46,7 +46,7 @@ mappings and their measured grades; do not edit it by hand.
 
 
 # Transforms that leave the image as it is: no node, and none folded into another
-DO_NOTHING = frozenset({"NoOp", "ToRGB", "Identity", "ToPILImage"})
+DO_NOTHING = frozenset({"NoOp", "ToRGB", "Identity", "ToPILImage", "ToPureTensor", "Lambda"})
 
 
 def _cell(text: str) -> str:

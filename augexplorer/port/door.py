@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .albumentations.masks import with_masks_called
 from .build import DataSource
 from .live import library_major, read_live
 from .model import PortResult, TransformCall
@@ -70,6 +71,8 @@ def port_file(
 
 def port_found(found: FoundPipeline, *, data: DataSource | None = None) -> PortResult:
     result = port_call(found.compose, name=_graph_name(found.name), data=data)
+    # masks the file gives the pipeline with its images, which its arguments may not show
+    result = with_masks_called(result, found.compose, found.mask_calls)
     # the parameter defaults the reading took: said, as a caller may pass other values
     return dataclasses.replace(result, notes=(*result.notes, *found.defaults))
 

@@ -125,8 +125,9 @@ def encode(value: Any) -> Any:
         return {"tuple": [encode(item) for item in value]}
     if isinstance(value, list):
         return [encode(item) for item in value]
-    if isinstance(value, dict) and all(isinstance(key, str) for key in value):
-        return {"dict": {key: encode(item) for key, item in value.items()}}
+    if isinstance(value, dict) and all(isinstance(key, str | type) for key in value):
+        # v2's values per type ({tv_tensors.Image: 127, "others": 0}): a type by its dotted name
+        return {"dict": {_key(key): encode(item) for key, item in value.items()}}
     if type(value).__module__ == "torch" and type(value).__name__ == "dtype":
         return {"symbol": str(value)}
     item = getattr(value, "item", None)
@@ -136,3 +137,7 @@ def encode(value: Any) -> Any:
     if callable(tolist):  # a NumPy array or a torch tensor
         return encode(tolist())
     return {"unknown": repr(value)}
+
+
+def _key(key: str | type) -> str:
+    return key if isinstance(key, str) else f"{key.__module__}.{key.__qualname__}"

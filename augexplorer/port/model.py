@@ -28,7 +28,10 @@ class Unknown:
     text: str
     line: int | None
 
-    def explain(self, argument: str, *, with_line: bool = True) -> str:
+    def explain(self, argument: str, *, with_line: bool = True, position: int | None = None) -> str:
+        """Why the argument stops the port, and the fix. `position`: the argument was given by
+        position (``RandomCrop(crop_size)``), said beside its name; an `argument` of ``#0``
+        (:meth:`TransformCall.unknowns`, no name known) is said by its position alone."""
         where = f"line {self.line}: " if self.line is not None and with_line else ""
         if argument == SPREAD:  # Resize(**size): which arguments it gives is not known
             return (
@@ -38,10 +41,20 @@ class Unknown:
         # a name or an attribute (args.size, CFG.img_size) can be given as it is written
         named = all(part.isidentifier() for part in self.text.split("."))
         fix = f", or give it with --param {self.text}=VALUE" if named else ""
-        return (
-            f"{where}{argument}={self.text} is known only when the file runs; write the value "
-            f"in the call{fix}"
-        )
+        if position is None and argument.startswith("#") and argument[1:].isdigit():
+            position, argument = int(argument[1:]), ""
+        said = f"{argument}={self.text}" if argument else self.text
+        if position is not None:
+            said += f" (its {ordinal(position)} argument)"
+        return f"{where}{said} is known only when the file runs; write the value in the call{fix}"
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def ordinal(index: int) -> str:
+    """``first`` for 0: a positional argument as a person counts it."""
+    return _ORDINALS[index] if 0 <= index < len(_ORDINALS) else f"number {index + 1}"
 
 
 @dataclass(frozen=True)

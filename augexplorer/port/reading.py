@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import json
+import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -23,6 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SpecFormatError
+from .argparse_defaults import ArgparseDefaults
+from .call_sites import given_by_only_call
+from .config_objects import object_attribute
+from .known_constants import known_constant
 from .list_changes import (
     Change,
     Unfollowable,
@@ -32,6 +37,7 @@ from .list_changes import (
     runs,
     scope_of,
 )
+from .mask_calls import mask_calls
 from .model import SPREAD, Symbol, TransformCall, Unknown
 from .run_time_builders import builder_of, refusal
 
@@ -84,6 +90,9 @@ class FoundPipeline:
     # the function parameters read at their defaults, one sentence each ("size=32, the
     # default of get_transforms' parameter size; ..."): a caller may pass others
     defaults: tuple[str, ...] = ()
+    # the file's calls that give a mask beside the image (``line 12: t(image=img,
+    # mask=mask)``): albumentations then moves masks the pipeline's arguments may not show
+    mask_calls: tuple[str, ...] = ()
 
     @property
     def base_name(self) -> str:
@@ -214,7 +223,9 @@ def read_source(
         raise ReadRefused(f"{where}: not valid Python (line {error.lineno})") from None
     except (ValueError, RecursionError, MemoryError) as error:
         raise ReadRefused(f"{where}: not valid Python ({type(error).__name__})") from None
-    return _Reader(tree, params or {}).pipelines()
+    found = _Reader(tree, params or {}).pipelines()
+    calls = mask_calls(tree)
+    return [dataclasses.replace(f, mask_calls=calls) for f in found] if calls else found
 
 
 class _Reader:
@@ -258,6 +269,11 @@ class _Reader:
                     for name, value in zip(target.elts, node.value.elts, strict=True):
                         if isinstance(name, ast.Name):
                             self._constant(name.id, node.lineno, value)
+                elif isinstance(target, ast.Tuple | ast.List) and _plain_names(target):
+                    # `H, W = IMG_SIZE`: each name is the value's item at its place
+                    for index, name in enumerate(target.elts):
+                        assert isinstance(name, ast.Name)
+                        self._constant(name.id, node.lineno, _item_of(node.value, index))
             elif isinstance(node, ast.AnnAssign) and node.value is not None:
                 in_class = isinstance(self.parents.get(node), ast.ClassDef)
                 if isinstance(node.target, ast.Name) and not in_class:
@@ -277,6 +293,7 @@ class _Reader:
         for bound in self.constants.values():
             bound.sort(key=_line)
         self.changes = find_changes(tree)
+        self.options = ArgparseDefaults(tree)  # what args.size is, the script run bare
         self.attribute_changes = attribute_changes(tree)
         self.functions = {
             node.name
@@ -360,10 +377,11 @@ class _Reader:
                 refused = _unfollowable(error, name, function)
                 found.append(FoundPipeline(name, unread, refused, replaced=bool(replaced)))
                 continue
-            defaults = tuple(self.defaults_used.values())
+            defaults = (*self.defaults_used.values(), *self._wrapper_note(node, name))
             found.append(
                 FoundPipeline(name, call, replaced=replaced is not None, defaults=defaults)
             )
+        found = self._views_noted(found, composes)
         found.extend(self._returned_pipelines(found, taken))
         found.extend(self._built_at_run_time(taken))
         found.sort(key=lambda p: p.compose.line or 0)
@@ -435,6 +453,68 @@ class _Reader:
                 dataclasses.replace(pipeline, name=name, compose=compose, alias_of=alias_of)
             )
         return named
+
+    def _wrapper_note(self, node: ast.Call, name: str) -> tuple[str, ...]:
+        """What a pipeline given to the file's own class or function is not
+        (``train_transform = TwoCropsTransform(T.Compose([...]))``): the port is the Compose,
+        one image's transforms; what the wrapper makes of it (two views) is said, not ported."""
+        compose = (self.transform_class(node) or ("", "Compose"))[1]
+        parent = self.parents.get(node)
+        while isinstance(parent, ast.Call | ast.keyword | ast.List | ast.Tuple):
+            if isinstance(parent, ast.Call) and self._wraps_views(parent):
+                wrapper = ast.unparse(parent.func)
+                held = name.split(" (line ", 1)[0]
+                return (
+                    f"{held} is {wrapper}({compose}(...)) (line {parent.lineno}): the port is "
+                    f"the {compose}, the transforms of one image; what {wrapper} makes of it "
+                    "(two views of each image, a pair with its target) is the file's own code, "
+                    "not ported",
+                )
+            parent = self.parents.get(parent)
+        return ()
+
+    def _views_noted(
+        self, found: list[FoundPipeline], composes: list[ast.Call]
+    ) -> list[FoundPipeline]:
+        """Pipelines a class keeps side by side (``self.global_transfo1``, ``self.local_transfo``:
+        DINO's crops, BYOL's two views), each noted as one of them: its port is that one
+        alone, what the class's call makes of them is not ported."""
+        owners = {id(c): self._owner_class(c) for c in composes}
+        kept: dict[str, list[str]] = {}
+        for pipeline, node in zip(found, composes, strict=True):
+            owner = owners[id(node)]
+            if owner and pipeline.base_name.startswith("self."):
+                kept.setdefault(owner, []).append(pipeline.base_name)
+        noted = []
+        for pipeline, node in zip(found, composes, strict=True):
+            owner = owners[id(node)]
+            others = kept.get(owner or "", [])
+            if pipeline.base_name in others and len(set(others)) > 1:
+                note = (
+                    f"{pipeline.base_name} is one of the {len(set(others))} pipelines {owner} "
+                    f"keeps ({', '.join(dict.fromkeys(others))}): the port is it alone; how "
+                    f"{owner} uses them (views of one image, or training and validation) is "
+                    "the file's own code, not ported"
+                )
+                pipeline = dataclasses.replace(pipeline, defaults=(*pipeline.defaults, note))
+            noted.append(pipeline)
+        return noted
+
+    def _owner_class(self, node: ast.AST) -> str | None:
+        parent = self.parents.get(node)
+        while parent is not None and not isinstance(parent, ast.ClassDef):
+            parent = self.parents.get(parent)
+        return parent.name if isinstance(parent, ast.ClassDef) else None
+
+    def _wraps_views(self, call: ast.Call) -> bool:
+        """Whether `call` is code of the file's own (or its project's) taking a pipeline, not a
+        library's transform or a dataset given it as its ``transform=``."""
+        if self.transform_class(call) is not None:
+            return False
+        head = (self.dotted(call.func) or "").split(".")[0]
+        if head in {"torch", "torchvision", "timm", "albumentations", "PIL", "datasets"}:
+            return False
+        return not any(k.arg in {"transform", "transforms"} for k in call.keywords)
 
     def _inside_compose(self, node: ast.AST) -> bool:
         parent = self.parents.get(node)
@@ -512,7 +592,14 @@ class _Reader:
         return TransformCall(library, name, values, kwargs, node.lineno, children, module)
 
     def _values(self, nodes: list[ast.expr]) -> tuple[Any, ...]:
-        return tuple(self.value(node) for node in nodes)
+        values: list[Any] = []
+        for node in nodes:
+            spread = self.value(node.value) if isinstance(node, ast.Starred) else None
+            if isinstance(spread, list | tuple):  # Resize(*IMG_SIZE) of a known size
+                values.extend(spread)
+            else:
+                values.append(self.value(node))
+        return tuple(values)
 
     def _keywords(self, node: ast.Call) -> dict[str, Any]:
         return {
@@ -550,8 +637,15 @@ class _Reader:
             for item in node.elts:
                 if isinstance(item, ast.Starred):
                     yield from self.transforms(item.value)
+                elif isinstance(item, ast.IfExp) and self._settled(item.test) is not None:
+                    # `A.HorizontalFlip() if cfg.hflip else A.NoOp()`: the side the file takes
+                    yield self._item(item.body if self._settled(item.test) else item.orelse)
                 else:
                     yield self._item(item)
+            return
+        if isinstance(node, ast.IfExp) and self._settled(node.test) is not None:
+            # `*([A.Blur()] if cfg.strong else [])`: the list the file takes
+            yield from self.transforms(node.body if self._settled(node.test) else node.orelse)
             return
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             yield from self.transforms(node.left)
@@ -575,6 +669,14 @@ class _Reader:
             yield self.call(node)  # a single transform where a list is expected
             return
         yield _unread(node)
+
+    def _settled(self, test: ast.expr) -> bool | None:
+        """An ``if`` expression's test as the file settles it (``cfg.hflip`` of a known
+        config), else None: which side runs is known only when the file runs."""
+        value = self.value(test)
+        if isinstance(value, bool | int | float | str | list | tuple | dict) or value is None:
+            return bool(value)
+        return None
 
     def _part(self, node: ast.Subscript) -> slice | int | None:
         """The slice or index `node` takes of a list, where its bounds are whole numbers the
@@ -732,7 +834,17 @@ class _Reader:
         for node in ast.walk(test):
             if not isinstance(node, ast.Name) or node.id in ("__name__", *self.params):
                 continue
-            if len(self.assigned.get(node.id, [])) != 1 or self._is_parameter(node):
+            if self._is_parameter(node):
+                # `if hflip_prob > 0:` read at the parameter's default, as values are (said)
+                parameter = self._parameter_default(node)
+                if parameter is None:
+                    return unknown
+                function, default = parameter
+                if default is None and not given_by_only_call(
+                    self.tree, self.parents, function, node.id
+                ):
+                    return unknown
+            elif len(self.assigned.get(node.id, [])) != 1:
                 return unknown
         return self.value(test)
 
@@ -765,6 +877,19 @@ class _Reader:
             child, parent = parent, self.parents.get(parent)
         return None
 
+    def _given_by_call(self, name: ast.Name, function: _Function, depth: int) -> Any:
+        """A parameter without a default as the file's one call of its function gives it
+        (:mod:`.call_sites`), said in the port's notes; Unknown where there is no such call."""
+        unknown = Unknown(name.id, name.lineno)  # the name the fix gives with --param
+        given = given_by_only_call(self.tree, self.parents, function, name.id)
+        if given is None:
+            return unknown
+        found = self.value(given.value, depth + 1)
+        if isinstance(found, Unknown):
+            return unknown
+        self.defaults_used.setdefault((function, name.id), given.note(name.id, found))
+        return found
+
     def _default_value(
         self, name: ast.Name, function: _Function, default: ast.expr, depth: int
     ) -> Any:
@@ -773,14 +898,17 @@ class _Reader:
         found = self.value(default, depth + 1)
         if isinstance(found, Unknown):
             return Unknown(name.id, name.lineno)  # the name the fix gives with --param
-        where = "a lambda" if isinstance(function, ast.Lambda) else function.name
+        self.note_default(function, name.id, repr(found), f"--param {name.id}=VALUE to use another")
+        return found
+
+    def note_default(self, function: ast.AST, name: str, value: str, fix: str) -> None:
+        """Record, for the pipeline being read, that parameter `name` of `function` was taken
+        at its default `value` (the port says so, with `fix`)."""
+        where = getattr(function, "name", "a lambda")
         owner = f"{where}'" if where.endswith("s") else f"{where}'s"
         self.defaults_used.setdefault(
-            (function, name.id),
-            f"{name.id}={found!r}, the default of {owner} parameter {name.id}; "
-            f"--param {name.id}=VALUE to use another",
+            (function, name), f"{name}={value}, the default of {owner} parameter {name}; {fix}"
         )
-        return found
 
     def _name_assignment(self, node: ast.Call) -> ast.Assign | None:
         """``name = node``: the assignment of `node` to one plain name, else None."""
@@ -864,9 +992,12 @@ class _Reader:
             if parameter is not None:
                 function, default = parameter
                 if default is None:  # the call gives it (a global of that name is shadowed)
-                    return Unknown(node.id, node.lineno)
+                    return self._given_by_call(node, function, depth)
                 return self._default_value(node, function, default, depth)
             assigned = self._bound_value(node.id, node.lineno)
+            imported = known_constant(self.aliases.get(node.id)) if assigned is None else None
+            if imported is not None:  # from timm.data import IMAGENET_DEFAULT_MEAN
+                return imported
             if assigned is not None and _computable(assigned):
                 found = self.value(assigned, depth + 1)
                 return unknown if isinstance(found, Unknown) else found
@@ -894,6 +1025,18 @@ class _Reader:
             if attribute is not None and _computable(attribute):
                 found = self.value(attribute, depth + 1)
                 return unknown if isinstance(found, Unknown) else found
+            held = object_attribute(self, node, depth)  # cfg.img_size of a config object
+            if held is not None:
+                return unknown if isinstance(held, Unknown) else held
+            option = self.options.default(node)
+            if option is not None:  # args.size: --size's default, as the script runs bare
+                found = self.value(option.value, depth + 1)
+                if isinstance(found, Unknown):
+                    return unknown
+                self.defaults_used.setdefault((option.value, written), option.note(written, found))
+                return found
+            if known_constant(dotted) is not None:  # timm.data.IMAGENET_DEFAULT_MEAN
+                return known_constant(dotted)
             head = dotted.split(".")[0] if dotted else ""
             if dotted and (library_of(dotted) or head in {"torch", "cv2", "PIL", "np", "numpy"}):
                 return Symbol(dotted)
@@ -909,12 +1052,21 @@ class _Reader:
             if isinstance(left, Unknown) or isinstance(right, Unknown):
                 return unknown
             compared = _COMPARISONS.get(type(node.ops[0]))
-            return compared(left, right) if compared is not None else unknown
+            try:
+                return compared(left, right) if compared is not None else unknown
+            except TypeError:  # `size > "a"`: Python fails on it where the file runs
+                return unknown
         if isinstance(node, ast.BoolOp):
             values = [self.value(item, depth + 1) for item in node.values]
             if any(isinstance(v, Unknown) for v in values):
                 return unknown
             return all(values) if isinstance(node.op, ast.And) else any(values)
+        if isinstance(node, ast.IfExp):  # `0.5 if args.flip else 0.0`, its test settled
+            test = self.value(node.test, depth + 1)
+            if isinstance(test, Unknown):
+                return unknown
+            found = self.value(node.body if test else node.orelse, depth + 1)
+            return unknown if isinstance(found, Unknown) else found
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             inner = self.value(node.operand, depth + 1)
             return unknown if isinstance(inner, Unknown) else not inner
@@ -932,6 +1084,18 @@ class _Reader:
             inner = self.value(node.args[0], depth + 1)
             if isinstance(inner, int | float) and not isinstance(inner, bool):
                 return _NUMBER_BUILTINS[node.func.id](inner)
+            return unknown
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in _EXTREMES
+            and node.func.id not in self.aliases
+            and not node.keywords
+        ):  # max(IMG_SIZE), min(H, W)
+            found = self._values(node.args)
+            numbers = found[0] if len(found) == 1 and isinstance(found[0], list | tuple) else found
+            if numbers and all(_is_number(n) for n in numbers):
+                return _EXTREMES[node.func.id](numbers)
             return unknown
         if isinstance(node, ast.Dict) or _is_dict_call(node, self.aliases):
             return self._dict(node, unknown, depth)
@@ -1002,7 +1166,30 @@ def _computable(value: ast.expr) -> bool:
     call, save the number builtins' (``crop = int(size * 0.875)``) and ``dict(...)``."""
     if not isinstance(value, ast.Call):
         return True
-    return isinstance(value.func, ast.Name) and value.func.id in {*_NUMBER_BUILTINS, "dict"}
+    return isinstance(value.func, ast.Name) and value.func.id in {
+        *_NUMBER_BUILTINS,
+        *_EXTREMES,
+        "dict",
+    }
+
+
+def _plain_names(target: ast.Tuple | ast.List) -> bool:
+    """Whether an unpacking target is names only (``H, W``), none starred."""
+    return all(isinstance(name, ast.Name) for name in target.elts)
+
+
+def _item_of(value: ast.expr, index: int) -> ast.expr:
+    """``value[index]``, where the file wrote `value`: what unpacking gives a name."""
+    item = ast.Subscript(value=value, slice=ast.Constant(index), ctx=ast.Load())
+    return ast.copy_location(item, value)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+# max and min of known numbers (``max(IMG_SIZE)``, ``min(H, W)``): nothing of the file runs
+_EXTREMES: dict[str, Any] = {"max": max, "min": min}
 
 
 def _is_dict_call(node: ast.expr, aliases: Any) -> bool:
@@ -1051,8 +1238,9 @@ def _unfollowable(error: Unfollowable, name: str, function: bool = False) -> str
     is what function `name` returns (port what a call of it builds)."""
     base = name.split(" (line ", 1)[0]
     built = f"{base}(...)" if function else base
+    read = _test_names(str(error))
     given = (
-        "; or give the value the test reads with --param NAME=VALUE (params={...})"
+        f"; or give the value the test reads with --param {read}=VALUE (params={{...}})"
         if "known only when the file runs" in str(error)
         else ""
     )
@@ -1063,6 +1251,18 @@ def _unfollowable(error: Unfollowable, name: str, function: bool = False) -> str
         f"Explorer(port={built}) or augexplorer.port.port_object({built}) in the notebook "
         f"that builds it{given}; or give the whole list in one expression)"
     )
+
+
+def _test_names(said: str) -> str:
+    """The name an ``if`` test in a refusal reads (`if train:` -> ``train``), for its
+    ``--param``; NAME where there is none to name."""
+    test = re.search(r"`if (.+?):`", said)
+    try:
+        tree = ast.parse(test.group(1), mode="eval") if test else None
+    except SyntaxError:
+        tree = None
+    names = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)] if tree else []
+    return names[0] if names else "NAME"
 
 
 def _constructor_fix(change: ast.stmt, call: TransformCall) -> str:
@@ -1086,6 +1286,12 @@ _COMPARISONS: dict[type, Any] = {
     ast.NotEq: lambda a, b: a != b,
     ast.Is: lambda a, b: a is b,
     ast.IsNot: lambda a, b: a is not b,
+    ast.Lt: lambda a, b: a < b,
+    ast.LtE: lambda a, b: a <= b,
+    ast.Gt: lambda a, b: a > b,
+    ast.GtE: lambda a, b: a >= b,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
 }
 
 
@@ -1119,6 +1325,8 @@ def _unread(node: ast.expr) -> TransformCall:
     """An item of a transform list that is no call the reading can follow, as it is written:
     a comprehension (its loop would run only when the file runs) or another expression."""
     kind = "comprehension" if isinstance(node, COMPREHENSIONS) else "expression"
+    if isinstance(node, ast.IfExp):  # a test the file does not settle (else it is read)
+        kind = f"conditional on {ast.unparse(node.test)}"
     return TransformCall(
         "custom", ast.unparse(node), line=getattr(node, "lineno", None), expression=kind
     )

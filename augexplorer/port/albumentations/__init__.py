@@ -5,12 +5,15 @@ graph."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from ..build import DataSource, PortContext, annotations_left_out, build_graph
 from ..model import PortResult, Refusal, TransformCall
 from .arguments import AREA_DIFFERENCE, AREA_FOR_DOWNSCALE
+from .compose_seed import seeded_notes
 from .library import MAPPING, MAPPING_1X
+from .masks import masks_left_out
 from .registry import LIBRARY
 from .saved import (
     TARGET_PARAMS,
@@ -124,7 +127,7 @@ def port(
     def targets_left_out(context: PortContext) -> None:
         context.refusals.extend(untargeted(compose))
 
-    return build_graph(
+    result = build_graph(
         compose,
         mapping,
         name=name,
@@ -133,6 +136,7 @@ def port(
         seed=seed,
         finish=targets_left_out,
     )
+    return dataclasses.replace(result, notes=(*result.notes, *seeded_notes(compose)))
 
 
 def untargeted(compose: TransformCall) -> list[Refusal]:
@@ -147,7 +151,8 @@ def untargeted(compose: TransformCall) -> list[Refusal]:
             continue
         call = TransformCall(LIBRARY, compose.name, kwargs={name: value}, line=compose.line)
         left.append(Refusal(call, reason, part=what))
-    return left
+    masks = masks_left_out(compose)
+    return [*left, masks] if masks is not None else left
 
 
 # albumentations' other images and masks given beside the image (``image2=...``)

@@ -55,13 +55,33 @@ def warp(args: Args, matrix: str) -> list[Node]:
     ]
 
 
+# albumentations' rotate_method turns boxes (their corners, or an ellipse inside them); the
+# image's warp is the same either way, and the port carries no boxes (it says so)
+ELLIPSE = (
+    "with rotate_method='ellipse' only albumentations' boxes turn otherwise, and the port "
+    "carries no boxes: the image's pixels are the same as with 'largest_box'"
+)
+
+
+def rotate_method(args: Args) -> tuple[str, ...]:
+    """What the call's rotate_method changes: nothing the port draws ('largest_box'), the
+    boxes alone ('ellipse'); another value albumentations fails on."""
+    method = args.get("rotate_method", "largest_box")
+    if method == "largest_box":
+        return ()
+    if method == "ellipse":
+        return (ELLIPSE,)
+    raise NotPorted(
+        f"rotate_method={method!r} is not one albumentations takes ('largest_box' or 'ellipse')"
+    )
+
+
 @mapping("Rotate", positional=("limit", "interpolation", "border_mode"))
 def rotate(args: Args) -> Mapped:
     low, high = args.pair("limit", (-90.0, 90.0), symmetric=True)
     if args.get("crop_border", False):
         raise NotPorted("crop_border=True: rotate, then crop the largest inner box by hand")
-    if args.get("rotate_method", "largest_box") != "largest_box":
-        raise NotPorted("rotate_method='ellipse' only changes boxes; not ported")
+    boxes_only = rotate_method(args)
     if args.get("border_mode", BORDER_CONSTANT) != BORDER_CONSTANT:
         still = (0.0, 0.0)
         return _affine(args, (low, high), ((1.0, 1.0),) * 2, (still, still), keep_ratio=True)
@@ -78,7 +98,7 @@ def rotate(args: Args) -> Mapped:
     return Mapped(
         (node,),
         "exact",
-        ("pixels within 1 grey level of albumentations' for the same angle",),
+        ("pixels within 1 grey level of albumentations' for the same angle", *boxes_only),
     )
 
 
@@ -119,8 +139,7 @@ def _affine(
     axis (one scale for both where `keep_ratio`); a shift in fractions of the image is
     truncated to whole pixels, one in pixels is drawn among whole pixels, as albumentations
     draws them."""
-    if args.get("rotate_method", "largest_box") != "largest_box":
-        raise NotPorted("rotate_method='ellipse' only changes boxes; not ported")
+    boxes_only = rotate_method(args)
     nodes: list[Node] = [expr("center", "image.shape()[1::-1] * 0.5", [IMAGE])]
     if keep_ratio:
         nodes += [
@@ -195,6 +214,7 @@ def _affine(
             "pixels within 1 grey level of albumentations' for the same angle, scale, shear "
             "and shift; those drawn as albumentations draws them, by DALI's generator",
             *turned,
+            *boxes_only,
         ),
         frozenset({"center", "shift_px"}),
     )
@@ -285,8 +305,7 @@ def safe_rotate(args: Args) -> Mapped:
     """Rotated onto the canvas that holds the whole turned image, squeezed back to the image's
     size (albumentations' matrix, in DALI's pixel coordinates: centres at +0.5)."""
     low, high = args.pair("limit", (-90.0, 90.0), symmetric=True)
-    if args.get("rotate_method", "largest_box") != "largest_box":
-        raise NotPorted("rotate_method='ellipse' only changes boxes; not ported")
+    boxes_only = rotate_method(args)
     nodes: list[Node] = [
         # DALI's transforms.rotation turns clockwise on screen for positive angles
         uniform_node("safe_angle", -high, -low),
@@ -331,6 +350,7 @@ def safe_rotate(args: Args) -> Mapped:
         (
             "pixels within 1 grey level of albumentations' for the same angle, drawn "
             "uniformly by DALI's generator",
+            *boxes_only,
         ),
         frozenset({"safe_canvas", "safe_center", "safe_offset", "safe_squeeze"}),
     )

@@ -8,6 +8,7 @@ into a graph.
 
 from __future__ import annotations
 
+from ..argument_names import explain_unknown
 from ..build import (
     DataSource,
     Grade,
@@ -31,16 +32,15 @@ from . import (
     sizes,
     tensor,
 )
+from .arguments import type_key
 from .grades import grade
 
 
 def _known(call: TransformCall) -> None:
     """Refuse a group whose own arguments (``p``) are known only when the file runs: its draw
     cannot be made without them."""
-    unknown = call.unknowns()
-    if unknown:
-        name, value = next(iter(unknown.items()))
-        raise Refuse(value.explain(name, with_line=False))
+    if call.unknowns():
+        raise Refuse(explain_unknown(call))
 
 
 def _random_apply(call: TransformCall, context: PortContext) -> Grade:
@@ -115,6 +115,8 @@ MAPPING = LibraryMapping(
         "PILToTensor": tensor.to_image,
         "ToImage": tensor.to_image,
         "Identity": tensor.identity,
+        "ToPureTensor": tensor.identity,
+        "Lambda": tensor.to_rgb_lambda,
         "ToPILImage": tensor.to_pil_image,
         "ToDtype": tensor.to_dtype,
         "ConvertImageDtype": tensor.to_dtype,
@@ -130,7 +132,6 @@ MAPPING = LibraryMapping(
         "Compose": _compose,
     },
     nearest={
-        "Lambda": "python_function",
         "ElasticTransform": "python_function (DALI has no elastic warp)",
         "AugMix": "auto_aug (DALI has no AugMix)",
         "FiveCrop": "crop (one node per crop)",
@@ -148,6 +149,7 @@ MAPPING = LibraryMapping(
     },
     # a call torchvision 0.29.1 fails on (an argument its class does not take): refused
     rejects=signatures.refusal,
+    reads_code=frozenset({"Lambda"}),
 )
 
 
@@ -185,6 +187,8 @@ EXAMPLES: dict[str, str] = {
     "PILToTensor": "PILToTensor()",
     "ToImage": "ToImage()",
     "Identity": "Identity()",
+    "ToPureTensor": "ToImage(), T.ToPureTensor()",
+    "Lambda": "Lambda(lambda img: img.convert('RGB'))",
     "ToPILImage": "ToPILImage()",
     "ToDtype": "ToImage(), T.ToDtype(torch.float32, scale=True)",
     "ConvertImageDtype": "PILToTensor(), T.ConvertImageDtype(torch.float32)",
@@ -211,6 +215,7 @@ def port(
     def finish(context: PortContext) -> None:
         tensor.finish(context)
         context.refusals.extend(boxes_left_out(compose))
+        context.refusals.extend(masks_left_out(compose))
 
     return build_graph(
         compose,
@@ -242,9 +247,36 @@ def boxes_left_out(compose: TransformCall) -> list[Refusal]:
     return [Refusal(call, reason, part="boxes")]
 
 
+def masks_left_out(compose: TransformCall) -> list[Refusal]:
+    """A segmentation pipeline (a value per type names tv_tensors.Mask: ``fill={tv_tensors.Mask:
+    255, ...}``, a ToDtype to int64 for the masks) as what the port leaves out: its masks. The
+    image's entry is ported; the masks' would otherwise go unsaid."""
+    found = [call for call in _calls(compose) if _names_masks(call)]
+    if not found:
+        return []
+    lines = [f" (line {call.line})" if call.line is not None else "" for call in found]
+    named = ", ".join(dict.fromkeys(f"{c.name}{at}" for c, at in zip(found, lines, strict=True)))
+    call = TransformCall(compose.library, compose.name, line=compose.line)
+    verb = "names" if len(found) == 1 else "name"
+    reason = f"a segmentation pipeline ({named} {verb} tv_tensors.Mask): "
+    return [Refusal(call, reason + annotations_left_out("masks"), part="masks")]
+
+
+def _calls(call: TransformCall) -> list[TransformCall]:
+    return [call] + [found for child in call.children for found in _calls(child)]
+
+
+def _names_masks(call: TransformCall) -> bool:
+    given = [*call.args, *call.kwargs.values()]
+    return any(
+        isinstance(value, dict) and any(type_key(key) == "tv_tensors.Mask" for key in value)
+        for value in given
+    )
+
+
 def _box_transforms(call: TransformCall) -> list[TransformCall]:
     own = [call] if call.name in BOX_TRANSFORMS else []
     return own + [found for child in call.children for found in _box_transforms(child)]
 
 
-__all__ = ["EXAMPLES", "MAPPING", "boxes_left_out", "port"]
+__all__ = ["EXAMPLES", "MAPPING", "boxes_left_out", "masks_left_out", "port"]

@@ -11,7 +11,14 @@ from ...expressions.nodes import constant, expression
 from ...spec import Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
-from .arguments import BEFORE_FLOAT, INTERPOLATION, fill_value, interpolation_name, symmetric_range
+from .arguments import (
+    BEFORE_FLOAT,
+    INTERPOLATION,
+    fill_value,
+    image_fill,
+    interpolation_name,
+    symmetric_range,
+)
 from .geometry import uniform
 from .grades import grade
 
@@ -49,7 +56,7 @@ def random_affine(call: TransformCall, context: PortContext) -> Grade:
     scale = call.argument(2, "scale")
     shear_x, shear_y = _shear_ranges(call.argument(3, "shear"))
     mode = interpolation_name(call.argument(4, "interpolation"), "NEAREST")
-    fill = fill_value(call.argument(5, "fill", 0))
+    fill = fill_value(image_fill(call.argument(5, "fill", 0), context.state))
     if call.argument(6, "center") is not None:
         raise Refuse("a centre other than the image's is not ported (fix: center=None)")
     image = context.image.node

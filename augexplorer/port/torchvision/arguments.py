@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..build import Refuse
-from ..model import Symbol, written
+from ..model import Symbol, Unknown, written
 
 # Where a transform that takes HWC uint8 images goes: the image becomes a CHW float tensor at
 # ToTensor, or at v2's ToDtype to float (a pipeline may have either, not both)
@@ -35,6 +35,14 @@ def interpolation_name(value: Any, default: str) -> str:
         name = value.upper()
     elif isinstance(value, int) and value in _PIL_CODES:
         name = _PIL_CODES[value]
+    elif isinstance(value, int) and not isinstance(value, bool):
+        # Resize(224, 224), Resize(*SIZE): the second side taken as the interpolation
+        raise Refuse(
+            f"interpolation={value!r} is not one of torchvision's modes: torchvision fails on "
+            "it (KeyError) (fix: give a size of two sides as one argument, Resize((h, w)), "
+            "not Resize(h, w) or Resize(*SIZE); or an InterpolationMode such as "
+            "InterpolationMode.BILINEAR)"
+        )
     else:
         raise Refuse(f"interpolation={value!r} is not one of torchvision's modes")
     if name not in INTERPOLATION:
@@ -64,6 +72,46 @@ def symmetric_range(value: Any, what: str, *, centre: float = 0.0) -> tuple[floa
     if isinstance(value, Sequence) and len(value) == 2:
         return float(value[0]), float(value[1])
     raise Refuse(f"{what}={value!r} is not a number or a (low, high) pair")
+
+
+# What ToImage, PILToTensor and ToTensor make the image, by the type v2 looks up in a dict of
+# values per type; before them it is a PIL image (what ImageFolder gives)
+IMAGE_TYPE = "image_type"
+_PIL, _TV_IMAGE, _TENSOR = "PIL.Image.Image", "tv_tensors.Image", "torch.Tensor"
+
+
+def type_key(key: Any) -> str:
+    """Which type a key of v2's dict per type names (``tv_tensors.Image``, ``PIL.Image.Image``,
+    ``torch.Tensor``, ``tv_tensors.Mask``), read from how the file writes it; ``others`` as it
+    is."""
+    text = key.text if isinstance(key, Unknown | Symbol) else str(key)
+    last = text.rsplit(".", 1)[-1]
+    if last == "Image":
+        return _PIL if "PIL" in text or text == "Image.Image" else _TV_IMAGE
+    if last == "Tensor":
+        return _TENSOR
+    return text if text == "others" else f"tv_tensors.{last}"
+
+
+def for_the_image(value: Any, state: Mapping[str, Any]) -> tuple[bool, Any]:
+    """v2's value per type (``fill={tv_tensors.Image: 127, "others": 0}``) as torchvision picks
+    it for the image: the entry of the image's own type here, else ``"others"``; (False, None)
+    where the dict has neither. A value that is no dict is the image's as it is."""
+    if not isinstance(value, dict):
+        return True, value
+    image_type = state.get(IMAGE_TYPE, _PIL)
+    by_type = {type_key(key): given for key, given in value.items()}
+    if image_type in by_type:
+        return True, by_type[image_type]
+    if "others" in by_type:
+        return True, by_type["others"]
+    return False, None
+
+
+def image_fill(value: Any, state: Mapping[str, Any]) -> Any:
+    """The fill torchvision gives the image: a dict's entry for it (a fill per type names the
+    masks' too, which the graph does not carry), None (0) where it has none, as v2 does."""
+    return for_the_image(value, state)[1]
 
 
 def fill_values(value: Any) -> list[float]:

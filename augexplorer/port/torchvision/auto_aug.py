@@ -8,7 +8,7 @@ from ...expressions.nodes import expression
 from ...spec import Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import Symbol, TransformCall
-from .arguments import BEFORE_FLOAT, INTERPOLATION, fill_value, interpolation_name
+from .arguments import BEFORE_FLOAT, INTERPOLATION, fill_value, image_fill, interpolation_name
 from .grades import grade
 
 # torchvision's AutoAugmentPolicy -> the policy_name of augexplorer's node that holds
@@ -23,7 +23,7 @@ def _common(call: TransformCall, context: PortContext, index: int) -> dict[str, 
     mode = interpolation_name(call.argument(index, "interpolation"), "NEAREST")
     return {
         "interp_type": INTERPOLATION[mode],
-        "fill_value": int(fill_value(call.argument(index + 1, "fill"))),
+        "fill_value": int(fill_value(image_fill(call.argument(index + 1, "fill"), context.state))),
     }
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from ...spec import Ref
 from ..build import Grade, PortContext, Refuse
-from ..model import TransformCall
+from ..model import TransformCall, written
 from .arguments import BEFORE_FLOAT, size_pair, symmetric_range
 from .geometry import uniform
 from .grades import ONE_FACTOR, grade
@@ -16,12 +16,21 @@ from .hue import hue_shift
 def _factor(
     value: object, what: str, *, centre: float, bound: tuple[float, float]
 ) -> tuple[float, float] | None:
-    """torchvision's factor range: ``x`` -> (max(0, centre - x), centre + x); None where the
-    factor changes nothing."""
+    """torchvision's factor range: ``x`` -> (max(0, centre - x), centre + x) (hue's low end is
+    not clipped); None where the factor changes nothing. A range outside `bound` is refused,
+    as torchvision fails on it (it was clipped, and ported)."""
     if value is None:
         return None
     low, high = symmetric_range(value, what, centre=centre)
-    low, high = max(bound[0], low), min(bound[1], high)
+    if isinstance(value, int | float) and what != "hue":
+        low = max(low, 0.0)
+    if not bound[0] <= low <= high <= bound[1]:
+        inside = "(-0.5, 0.5)" if what == "hue" else "(0, inf)"
+        raise Refuse(
+            f"{what}={written(value)}: torchvision fails on it (ValueError: {what} values should "
+            f"be between {inside}, but got [{low}, {high}]) (fix: a range inside {inside}"
+            + (", hue=0.5 at most)" if what == "hue" else ", low <= high)")
+        )
     if low == high == centre:
         return None
     return low, high
@@ -132,10 +141,21 @@ def random_grayscale(call: TransformCall, context: PortContext) -> Grade:
 def gaussian_blur(call: TransformCall, context: PortContext) -> Grade:
     """GaussianBlur(kernel_size, sigma=(0.1, 2.0)): one sigma drawn per image for both axes."""
     kx, ky = size_pair(call.argument(0, "kernel_size"), "kernel_size")
-    sigma = symmetric_range(call.argument(1, "sigma", (0.1, 2.0)), "sigma", centre=0.0)
-    if isinstance(call.argument(1, "sigma", (0.1, 2.0)), int | float):
-        value = float(call.argument(1, "sigma"))
-        sigma = (value, value)
+    given = call.argument(1, "sigma", (0.1, 2.0))
+    if kx <= 0 or ky <= 0 or kx % 2 == 0 or ky % 2 == 0:
+        raise Refuse(
+            f"kernel_size={written(call.argument(0, 'kernel_size'))}: torchvision fails on it "
+            "(ValueError: Kernel size value should be an odd and positive number) (fix: an odd "
+            f"size, such as {max(kx, ky) // 2 * 2 + 1})"
+        )
+    sigma = symmetric_range(given, "sigma", centre=0.0)
+    if isinstance(given, int | float):
+        sigma = (float(given), float(given))
+    if not 0.0 < sigma[0] <= sigma[1]:
+        raise Refuse(
+            f"sigma={written(given)}: torchvision fails on it (ValueError: sigma must be "
+            "positive, a (min, max) pair in order) (fix: such as sigma=(0.1, 2.0))"
+        )
     drawn: object = sigma[0]
     if sigma[0] != sigma[1]:  # one sigma for both axes, as torchvision draws it
         drawn = context.add(

@@ -20,6 +20,7 @@ from .arguments import (
     INTERPOLATION,
     fill_value,
     fill_values,
+    image_fill,
     interpolation_name,
     size_pair,
     symmetric_range,
@@ -252,7 +253,7 @@ def random_crop(call: TransformCall, context: PortContext) -> Grade:
             f"padding_mode={mode!r} with pad_if_needed=True is not ported (fix: "
             "padding_mode='constant', or a Pad with that mode before the crop)"
         )
-    fill = fill_values(call.argument(3, "fill", 0))
+    fill = fill_values(image_fill(call.argument(3, "fill", 0), context.state))
     size = _size_vector(context, "crop_size", height, width)
     draw = context.add(
         "crop_draw",
@@ -373,7 +374,7 @@ def pad(call: TransformCall, context: PortContext) -> Grade:
     image = axes.image
     top, left, bottom, right = _padding_sides(call.argument(0, "padding"))
     mode = _padding_mode(call, 2)
-    fill = fill_values(call.argument(1, "fill", 0))
+    fill = fill_values(image_fill(call.argument(1, "fill", 0), context.state))
     grow = context.fresh_id("pad_shape")
     extra = _height_width(context, "pad_extra", top + bottom, left + right)
     node = expression(grow, axes.text(f"{image}.shape()[0:2] + {extra}"))
@@ -407,7 +408,7 @@ def random_rotation(call: TransformCall, context: PortContext) -> Grade:
     expand = bool(call.argument(2, "expand", False))
     if call.argument(3, "center") is not None:
         raise Refuse("a rotation centre other than the image's is not ported (fix: center=None)")
-    fill = fill_value(call.argument(4, "fill", 0))
+    fill = fill_value(image_fill(call.argument(4, "fill", 0), context.state))
     angle = uniform(low, high, context.seed_for(call.name, str(len(context.nodes))))
     placed = _expanded(context, low, high) if expand else {"angle": angle, "keep_size": True}
     context.add(

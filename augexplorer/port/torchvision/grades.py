@@ -212,6 +212,21 @@ GRADES: dict[str, Measured] = {
     "PILToTensor": Measured("exact", ("The same uint8 pixels, CHW.",)),
     "ToImage": Measured("exact", ("The same uint8 pixels, CHW.",)),
     "Identity": Measured("exact", ("No node: Identity returns its input as it is.",)),
+    "Lambda": Measured(
+        "exact",
+        (
+            "Only Lambda(lambda img: img.convert('RGB')), with no node: the graph decodes every "
+            "file to RGB (grey and RGBA ones too); any other Lambda is refused, the nearest "
+            "operator python_function.",
+        ),
+    ),
+    "ToPureTensor": Measured(
+        "exact",
+        (
+            "No node: ToPureTensor makes the tv_tensors.Image a plain torch.Tensor of the same "
+            "values (the exported loader hands PyTorch plain tensors).",
+        ),
+    ),
     "ToPILImage": Measured(
         "exact",
         (
@@ -334,6 +349,15 @@ GRADES["Scale"] = GRADES["Resize"]
 GRADES["RandomSizedCrop"] = GRADES["RandomResizedCrop"]
 
 
+# RandomErasing(value='random') after the float conversion, measured in
+# tests/test_port_probe_torchvision_3.py
+ERASING_NOISE = (
+    "value='random': the window filled with standard normal noise, a draw per value, as "
+    "torchvision fills it, by DALI's generator (KS against N(0, 1) over the erased values: "
+    "p above 0.05); the pixels outside the window are the image's."
+)
+
+
 def grade(name: str, **facts: Any) -> Grade:
     """The grade of transform `name` as measured, with sentences for the facts of this call
     that the measurement did not cover (another interpolation mode, ...) or that were
@@ -353,6 +377,8 @@ def grade(name: str, **facts: Any) -> Grade:
         extra.append(NO_ANTIALIAS[facts["no_antialias"]])
     if facts.get("pad_if_needed"):
         extra.append(PAD_IF_NEEDED)
+    if facts.get("noise"):
+        extra.append(ERASING_NOISE)
     return Grade(fidelity, (*measured.differences, *extra))
 
 

@@ -11,7 +11,7 @@ from ...spec import Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
 from ..projective import square_to_quad
-from .arguments import BEFORE_FLOAT, INTERPOLATION, fill_value, interpolation_name
+from .arguments import BEFORE_FLOAT, INTERPOLATION, fill_value, image_fill, interpolation_name
 from .grades import grade
 
 
@@ -32,7 +32,7 @@ def random_perspective(call: TransformCall, context: PortContext) -> Grade:
     scale = float(call.argument(0, "distortion_scale", 0.5))
     p = float(call.argument(1, "p", 0.5))
     mode = interpolation_name(call.argument(2, "interpolation"), "BILINEAR")
-    fill = fill_value(call.argument(3, "fill", 0))
+    fill = fill_value(image_fill(call.argument(3, "fill", 0), context.state))
     image = context.image.node
     width, height = f"{image}.shape()[1]", f"{image}.shape()[0]"
     u = context.add(

@@ -65,6 +65,7 @@ _V1: dict[str, str] = {
     "RandomChoice": "transforms p=",
     "RandomOrder": "transforms",
     "Compose": "transforms",
+    "Lambda": "lambd",
 }
 # v2 takes v1's arguments, and has classes of its own (ConvertImageDtype's dtype has a default)
 _V2: dict[str, str] = {
@@ -72,6 +73,8 @@ _V2: dict[str, str] = {
     "RandomPhotometricDistort": "brightness= contrast= saturation= hue= p=",
     "ToImage": "",
     "Identity": "",
+    "ToPureTensor": "",
+    "Lambda": "lambd types",  # v2's Lambda(lambd, *types): types are optional
     "ToDtype": "dtype scale=",
     "ConvertImageDtype": "dtype=",
     "RandomShortestSize": "min_size max_size= interpolation= antialias=",
@@ -130,7 +133,10 @@ def refusal(call: TransformCall, *, group: bool = False) -> str | None:
         if given == SPREAD or given in names:
             continue
         return f"{given} is not an argument of {written}, which fails on it (TypeError){_fix(given, names)}"
-    if len(call.args) > len(names):
+    variadic = _VARIADIC.get(call.name)
+    if variadic in names:  # *types: any number by position, none needed
+        parameters = tuple(p for p in parameters if p[0] != variadic)
+    if len(call.args) > len(names) and variadic not in names:
         taken = ", ".join(names) or "none"
         return (
             f"{written} takes at most {len(names)} arguments by position ({taken}); "
@@ -152,6 +158,10 @@ def refusal(call: TransformCall, *, group: bool = False) -> str | None:
                 f"fails without it (TypeError) (fix: give {missing[0]}=...)"
             )
     return None
+
+
+# a class's variadic parameter (``*types``), which the tables list as signature() reports it
+_VARIADIC = {"Lambda": "types"}
 
 
 def _fix(given: str, names: list[str]) -> str:

@@ -17,7 +17,7 @@ from ...expressions.nodes import constant
 from ...spec import Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
-from .arguments import INTERPOLATION, fill_values, interpolation_name
+from .arguments import INTERPOLATION, fill_values, image_fill, interpolation_name
 from .geometry import _antialias, _Axes, _axes, _expression, _graded, _int32
 from .grades import grade
 
@@ -187,12 +187,7 @@ def random_zoom_out(call: TransformCall, context: PortContext) -> Grade:
     uniform in side_range (float32), the image at ``int((canvas - side) * u)`` on it, the rest
     filled: a slice reaching past the image, as Pad is ported."""
     axes = _axes(context)
-    fill_given = call.argument(0, "fill", 0)
-    if isinstance(fill_given, dict):
-        raise Refuse(
-            f"fill={fill_given!r}: a fill per type is not ported, the graph holds images "
-            "alone (fix: the image's fill, fill=127 or fill=(r, g, b))"
-        )
+    fill_given = image_fill(call.argument(0, "fill", 0), context.state)
     fill = fill_values(fill_given)
     on_bytes = context.state.get("layout", "HWC") == "HWC"  # uint8, before ToDtype
     if on_bytes and any(value != int(value) for value in fill):

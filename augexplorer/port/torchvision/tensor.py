@@ -9,10 +9,12 @@ conversion divided by (255 for ``ToTensor``), since DALI normalizes pixel values
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from ...spec import Origin
 from ..build import Grade, PortContext, Refuse
-from ..model import Symbol, TransformCall
+from ..model import Symbol, TransformCall, Unknown, written
+from .arguments import IMAGE_TYPE, for_the_image
 from .grades import grade
 
 # torch's float types, by the DALI type crop_mirror_normalize gives them in; float64 and
@@ -41,6 +43,7 @@ def _to_float(context: PortContext, name: str, scale: float, dtype: str = "FLOAT
 def to_tensor(call: TransformCall, context: PortContext) -> Grade:
     """ToTensor(): HWC uint8 -> CHW float in [0, 1]."""
     _to_float(context, call.name, 255.0)
+    context.state[IMAGE_TYPE] = "torch.Tensor"
     return grade(call.name)
 
 
@@ -48,12 +51,35 @@ def to_image(call: TransformCall, context: PortContext) -> Grade:
     """ToImage() / PILToTensor(): CHW uint8, the same pixels; DALI transposes at the end (or
     in the crop_mirror_normalize a later ToDtype makes)."""
     context.state["chw_pending"] = True
+    # v2 looks a value per type up by the image's type: ToImage's is a tv_tensors.Image
+    made = "tv_tensors.Image" if call.name == "ToImage" else "torch.Tensor"
+    context.state[IMAGE_TYPE] = made
     return grade(call.name)
 
 
 def identity(call: TransformCall, context: PortContext) -> Grade:
     """v2.Identity(): returns its input, whatever it is: no node."""
     return grade(call.name)
+
+
+# `lambda img: img.convert("RGB")`, the wild's guard against grey and RGBA files
+_TO_RGB = re.compile(r"""lambda (\w+): \1\.convert\((['"])RGB\2\)""")
+
+
+def to_rgb_lambda(call: TransformCall, context: PortContext) -> Grade:
+    """Lambda(lambda img: img.convert('RGB')): the graph decodes every file to RGB (grey and
+    RGBA files too), so nothing is left to do, before a tensor conversion; any other Lambda is
+    Python code DALI cannot run."""
+    given = call.argument(0, "lambd")
+    text = given.text if isinstance(given, Unknown) else ""
+    if not _TO_RGB.fullmatch(text):
+        raise Refuse("DALI has no equivalent of Lambda; the nearest operator is python_function")
+    if context.state.get("layout", "HWC") != "HWC" or context.state.get("chw_pending"):
+        raise Refuse(
+            f"Lambda({text}) after a conversion to a tensor is not ported: a tensor has no "
+            "convert (fix: leave it out, the graph's images are RGB)"
+        )
+    return grade("Lambda")
 
 
 def to_pil_image(call: TransformCall, context: PortContext) -> Grade:
@@ -78,7 +104,16 @@ def to_pil_image(call: TransformCall, context: PortContext) -> Grade:
 
 def to_dtype(call: TransformCall, context: PortContext) -> Grade:
     """ToDtype(torch.float32, scale=True) / ConvertImageDtype(torch.float32)."""
-    dtype = call.argument(0, "dtype")
+    given = call.argument(0, "dtype")
+    found, dtype = for_the_image(given, context.state)
+    if not found:
+        raise Refuse(
+            f"{call.name}(dtype={written(given)}) names no dtype for the image: torchvision "
+            "fails on it (ValueError) (fix: add the image's, tv_tensors.Image: torch.float32, "
+            "or 'others': None)"
+        )
+    if dtype is None:  # {..., "others": None}: the image passes as it is
+        return Grade("exact", ("No dtype for the image: it passes as it is.",))
     name = dtype.last if isinstance(dtype, Symbol) else str(dtype)
     if name in UNGIVEN_FLOATS:
         raise Refuse(

@@ -1,0 +1,52 @@
+"""Why a transform's port alone gives other pixels on a second run where the original, run
+alone, gives the same ones: the node that draws, and the transform it was made for. A transform
+with nothing to draw (``ToImage``) would otherwise read "the port draws its parameters at
+random" in the comparison's table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..spec import GraphSpec, Node
+from .model import PortedStep
+
+OWN_DRAWS = "no pixel figure: the port draws its parameters at random"
+
+
+def drawing_node(spec: GraphSpec, images: Sequence[np.ndarray]) -> Node | None:
+    """The first node of `spec` (reading `images`) whose output differs between two runs with
+    other draws; None where none does."""
+    from ..engine import Session
+
+    session = Session(spec, (list(images), [0] * len(images)), device_id=None)
+    first = session.run()
+    again = session.reroll()
+    for node_id in first.node_ids():
+        before, after = first.arrays(node_id), again.arrays(node_id)
+        if len(before) != len(after) or any(
+            a.shape != b.shape or not np.array_equal(a, b)
+            for a, b in zip(before, after, strict=True)
+        ):
+            found = spec.node(node_id)
+            return found if isinstance(found, Node) else None
+    return None
+
+
+def port_draws_note(step: PortedStep, spec: GraphSpec, images: Sequence[np.ndarray]) -> str:
+    """The note for `step`, whose original alone gave the same pixels under two seeds and whose
+    port alone (`spec`) did not: which node draws, named with the transform it was made for."""
+    node = drawing_node(spec, images)
+    if node is None or node.id in {n.id for n in step.nodes}:
+        return OWN_DRAWS
+    made_for = node.origin.transform if node.origin is not None else ""
+    whose = f", made for {made_for}," if made_for and made_for != step.call.text() else ""
+    return (
+        f"no pixel figure: {step.call.name} has nothing to draw, but its port alone runs "
+        f"{node.id}{whose} which draws at random, so the two sides' pixels cannot be matched "
+        "one to one"
+    )
+
+
+__all__ = ["OWN_DRAWS", "drawing_node", "port_draws_note"]
