@@ -441,7 +441,7 @@ def test_a_file_stopped_for_want_of_a_gpu_imports_what_it_had_built(
     graph = load(target)
     assert graph.name == "simple_pipeline" and graph.batch_size == 3
     error = capsys.readouterr().err
-    assert f"warning: {source}: the file stopped at line 15 (pipe.build()) for want" in error
+    assert f"warning: {source}: the file stopped at line 15 (`pipe.build()`) for want" in error
     assert "what follows line 15 was not run" in error and "device_id=None" in error
     module = load_module(write(tmp_path, "cpu.py", GPU_AT_MODULE_LEVEL.split("pipe =")[0]))
     assert_same_batch(graph, module.simple_pipeline(batch_size=3, num_threads=1, device_id=None))

@@ -176,7 +176,7 @@ REFUSED = {
     ),
     "tfrecord": (
         TFRECORD,
-        "ops.TFRecordReader (a reader of a format",
+        "ops.TFRecordReader (now fn.readers.tfrecord, a reader of a format",
         'inputs = self.input(name="Reader")',
     ),
     # DALI records this Python-side class under nvidia.dali.ops alone, as readers._tfrecord

@@ -52,6 +52,8 @@ NOT_FED_ONE_VALUE: frozenset[tuple[str, str]] = frozenset(
         ("transforms.rotation", "center"),
         ("transforms.scale", "center"),
         ("transforms.shear", "center"),
+        ("experimental.warp_perspective", "size"),
+        ("experimental.warp_perspective", "matrix"),
     }
 )
 

@@ -104,7 +104,7 @@ VECTOR_LENGTHS: dict[tuple[str, str], tuple[int, ...]] = {
     ("random_resized_crop", "size"): (1, 2),
     ("rotate", "size"): (2,),
     ("warp_affine", "size"): (2,),
-    ("experimental.warp_perspective", "size"): (2,),  # one value fails ("uniform shape")
+    ("experimental.warp_perspective", "size"): (2,),  # and one, as a constant (below)
     ("warp_affine", "matrix"): (6,),
     # one value for every channel, or one per channel (images have 1 to 4); none kills the
     # process (DALI 2.4)
@@ -112,6 +112,24 @@ VECTOR_LENGTHS: dict[tuple[str, str], tuple[int, ...]] = {
     ("crop_mirror_normalize", "std"): (1, 2, 3, 4),
     ("experimental.warp_perspective", "matrix"): (9,),
 }
+
+# Vector arguments DALI also takes as one constant value, repeated into every element it expects
+# (measured on DALI 2.4: warp_perspective(size=[224]) gives 224x224 images, matrix=[2.0] is a
+# 3x3 matrix of 2.0), but never one value per sample: a one-value draw or fed tensor fails
+# ("Expected uniform shape for argument size"). warp_affine and rotate refuse one value outright.
+ONE_VALUE_CONSTANTS: frozenset[tuple[str, str]] = frozenset(
+    {("experimental.warp_perspective", "size"), ("experimental.warp_perspective", "matrix")}
+)
+
+
+def constant_lengths(op: str, arg: str) -> tuple[int, ...] | None:
+    """How many values a constant of argument `arg` of operator `op` may hold (None: any); a
+    per-sample draw takes only :data:`VECTOR_LENGTHS`."""
+    lengths = VECTOR_LENGTHS.get((op, arg))
+    if lengths is not None and (op, arg) in ONE_VALUE_CONSTANTS:
+        return (1, *lengths)
+    return lengths
+
 
 # Vector arguments a per-sample draw cannot stand in for: DALI reads a per-sample matrix as a
 # 2-D tensor (2x3, 3x3), and a draw is a flat vector. Value: how to get a random transform.

@@ -10,6 +10,7 @@ from ..catalog import ArgInfo
 from ..catalog.limits import (
     COIN_FLIP_KINDS,
     NOT_DRAWN,
+    ONE_VALUE_CONSTANTS,
     TAKEN_OUTSIDE,
     VECTOR_LENGTHS,
     limits_of,
@@ -136,8 +137,15 @@ def check_random_binding(ctx: CheckContext, node: Node, arg: ArgInfo, value: Ran
         ctx.problem("shape must be 1..64", node.id, arg.name, fix="use the vector's length")
     lengths = VECTOR_LENGTHS.get((node.op, arg.name))
     if arg.is_vector and value.shape is not None and lengths and value.shape not in lengths:
+        # DALI repeats one value into the whole vector for a constant only, never per sample
+        constant_only = (
+            " (one value only as a constant)"
+            if value.shape == 1 and (node.op, arg.name) in ONE_VALUE_CONSTANTS
+            else ""
+        )
         ctx.problem(
-            f"this argument takes {value_counts(lengths)} values; the draw has shape {value.shape}",
+            f"this argument takes {value_counts(lengths)} values per sample{constant_only}; "
+            f"the draw has shape {value.shape}",
             node.id,
             arg.name,
             fix=f"set shape to {value_counts(lengths)}",

@@ -12,8 +12,9 @@ from typing import Any
 from ..catalog import PYTHON_FUNCTION, ArgInfo, OpInfo
 from ..catalog.limits import (
     FILE_NAME_PARTS,
+    ONE_VALUE_CONSTANTS,
     STRING_CHOICES,
-    VECTOR_LENGTHS,
+    constant_lengths,
     limits_of,
     value_counts,
 )
@@ -48,13 +49,22 @@ def check_value(
             message = _check_scalar(info, arg, item, args)
             if message:
                 return f"element {item!r}: {message}"
-        lengths = VECTOR_LENGTHS.get((info.name, arg.name))
+        lengths = constant_lengths(info.name, arg.name)
         if lengths and len(items) not in lengths:
-            return f"takes {value_counts(lengths)} values, got {len(items)}"
+            return f"takes {_counts_said(info, arg, lengths)}, got {len(items)}"
         return None
     if isinstance(value, (list, tuple)):
         return f"expected a single {arg.kind.lower()}, got a list of {len(value)}"
     return _check_scalar(info, arg, value, args)
+
+
+def _counts_said(info: OpInfo, arg: ArgInfo, lengths: tuple[int, ...]) -> str:
+    """How many values a constant takes, in words: "2 or 3 values", or for an argument DALI
+    fills from one value, "2 values or one (DALI repeats it 2 times)"."""
+    if (info.name, arg.name) in ONE_VALUE_CONSTANTS:
+        full = value_counts(tuple(n for n in lengths if n != 1))
+        return f"{full} values or one (DALI repeats it {full} times)"
+    return f"{value_counts(lengths)} values"
 
 
 def _check_scalar(
@@ -141,9 +151,9 @@ def value_fix(info: OpInfo, arg: ArgInfo) -> str:
     """What to give `arg` instead of a value it refused."""
     if arg.kind == "PYTHON_OBJECT":
         return "give it PythonCode(source, name) or PythonCode.from_function(my_function)"
-    lengths = VECTOR_LENGTHS.get((info.name, arg.name))
+    lengths = constant_lengths(info.name, arg.name)
     if lengths:
-        return f"give {value_counts(lengths)} values ({arg.describe_type()})"
+        return f"give {_counts_said(info, arg, lengths)}: a {arg.describe_type()}"
     limits = limits_of(info.name, arg.name)
     if (info.name, arg.name) in FILE_NAME_PARTS:
         return (

@@ -7,7 +7,7 @@ import textwrap
 from typing import Any
 
 from ..catalog import OpInfo, load_catalog
-from ..catalog.limits import NEEDS_ONE_OF, VECTOR_LENGTHS, value_counts
+from ..catalog.limits import NEEDS_ONE_OF, ONE_VALUE_CONSTANTS, VECTOR_LENGTHS, value_counts
 
 
 def register(subparsers: Any) -> None:
@@ -87,7 +87,13 @@ def describe(op: OpInfo) -> str:
             flags.append(f"range {arg.hint.low}..{arg.hint.high}")
         lengths = VECTOR_LENGTHS.get((op.name, arg.name))
         if lengths:
-            flags.append(f"{value_counts(lengths)} values")
+            # per sample only these; a constant also as one value, which DALI repeats
+            one = (
+                " (or one constant value, repeated)"
+                if (op.name, arg.name) in ONE_VALUE_CONSTANTS
+                else ""
+            )
+            flags.append(f"{value_counts(lengths)} values{one}")
         lines.append(f"  {arg.name:24} {arg.describe_type():16} {'; '.join(flags)}")
         doc = " ".join(arg.doc.split())
         if doc:

@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
     from ..export.edited_code import CodeEdited
     from ..export.importer import import_graph
     from ..export.inline_lists import beside
+    from ..export.missing_data import DataMissing
     from ..export.script_run import StoppedForGpu
     from ..export.serialized import ImportRefused
     from ..spec import save
@@ -96,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         warnings.simplefilter("always", DrawsDiffer)
         warnings.simplefilter("always", CodeEdited)
         warnings.simplefilter("always", StoppedForGpu)
+        warnings.simplefilter("always", DataMissing)
         spec = import_graph(
             Path(args.module),
             pipeline=args.pipeline,
@@ -109,8 +111,10 @@ def run(args: argparse.Namespace) -> int:
         if issubclass(note.category, DeprecationWarning) or str(note.message) in said:
             continue
         said.add(str(note.message))
-        # a file that stopped part-way: the graph may not be the pipeline the rest would make
-        kind = "warning" if issubclass(note.category, StoppedForGpu) else "note"
+        # a file that stopped part-way: the graph may not be the pipeline the rest would make;
+        # data not on this machine: the graph does not run here as it is
+        warned = issubclass(note.category, (StoppedForGpu, DataMissing))
+        kind = "warning" if warned else "note"
         print(f"{kind}: {note.message}", file=sys.stderr)
     for source_id, list_path in lists:
         print(f"wrote {list_path} (what the code lists for source {source_id!r})")

@@ -28,6 +28,7 @@ from ..spec.io import from_json, loads
 from .code_pipelines import (
     RUN_NAME,
     SAMPLE_BATCH,
+    Candidate,
     batch_size_chosen,
     build,
     choose,
@@ -44,16 +45,19 @@ from .derived_seeds import (
 )
 from .edited_code import CodeEdited, edited_code_note
 from .inline_lists import ListWriter, in_cache
+from .missing_data import DataMissing, missing_data
 from .script_run import (
     Code,
     RunFailed,
     StoppedForGpu,
     code_of,
     dali_reason,
+    lines_in,
     run_code,
     source_lines,
 )
 from .serialized import ImportRefused, graph_from_serialized
+from .stopped_call import shown_statement, values_in_call
 
 
 class ImportWouldRun(ImportRefused):
@@ -271,9 +275,15 @@ def import_code(
     code = code_of(path, path.read_text(encoding="utf-8"))
     tree = _parse(code.text, str(path), code)
     with source_lines(code):  # a notebook's lines, for what reads the code after it ran
-        namespace = _run(code)
+        namespace, stopped = _run(code)
         ran_in = os.getcwd()  # where the file's relative paths were read from
         chosen = choose(namespace, tree, where=str(path), pipeline=pipeline, params=params)
+        if stopped is not None:
+            # a pipeline made inside the call that stopped the file: built with what it writes
+            written = {} if chosen.built else _written_in(stopped, code, tree, chosen, namespace)
+            params = {**written, **(params or {})} or params
+            message = _stopped_message(code, tree, stopped, chosen.name, written)
+            warnings.warn(StoppedForGpu(message), stacklevel=2)
         value = on_this_machine(chosen, namespace, where=str(path))
         try:
             spec = import_pipeline(
@@ -309,17 +319,35 @@ def _absolute_source(source: Source, folder: str) -> Source:
     )
 
 
-def _run(code: Code) -> dict[str, Any]:
+def _run(code: Code) -> tuple[dict[str, Any], RunFailed | None]:
     """The file's namespace after running it (see :mod:`.script_run`); its failure becomes
     one line. Where DALI stopped it for want of a GPU after it had made a pipeline, what it
-    had made is read, and a :class:`.StoppedForGpu` warning says where it stopped."""
+    had made is read, with the failure (the caller's :class:`.StoppedForGpu` warning says
+    where it stopped)."""
     try:
-        return run_code(code)
+        return run_code(code), None
     except RunFailed as failed:
         if failed.for_want_of_gpu() and failed.line and _made_pipeline(failed.namespace):
-            warnings.warn(StoppedForGpu(_stopped_message(code, failed)), stacklevel=3)
-            return failed.namespace
+            return failed.namespace, failed
         raise ImportRefused(_failed_message(code, failed)) from None
+
+
+def _written_in(
+    stopped: RunFailed,
+    code: Code,
+    tree: ast.Module,
+    chosen: Candidate,
+    namespace: Mapping[str, Any],
+) -> dict[str, Any]:
+    """What the statement that stopped the file passes to the pipeline definition `chosen`,
+    where it makes the pipeline (:func:`.stopped_call.values_in_call`): the innermost of the
+    file's lines that stopped (a function of the file that builds what it is given, called by
+    a top-level statement that makes the pipeline)."""
+    for line in reversed(lines_in(stopped.error, code.path)):
+        values = values_in_call(tree, line, chosen.name, chosen.value, namespace)
+        if values:
+            return values
+    return {}
 
 
 def _made_pipeline(namespace: Mapping[str, Any]) -> bool:
@@ -336,13 +364,30 @@ def _made_pipeline(namespace: Mapping[str, Any]) -> bool:
     return defined or bool(pipelines_in(namespace))
 
 
-def _stopped_message(code: Code, failed: RunFailed) -> str:
-    where = code.where(failed.line)
+def _stopped_message(
+    code: Code, tree: ast.Module, failed: RunFailed, name: str, written: Mapping[str, Any]
+) -> str:
+    # the file's top-level statement: what follows it did not run (the failing line may be in
+    # a function of the file it called, said beside it)
+    outer = (lines_in(failed.error, code.path) or [failed.line])[0]
+    where = code.where(outer)
+    inner = ""
+    if outer != failed.line:
+        shown = shown_statement(code.text, tree, failed.line)
+        inner = f", in what it calls, at {code.where(failed.line)} (`{shown}`)"
+    read = ""
+    if written:
+        values = ", ".join(f"{key}={value!r}" for key, value in written.items())
+        read = (
+            f"; {name!r}, made where the file stopped, is built with the values written there "
+            f"({values}; --param NAME=VALUE gives another)"
+        )
     return (
-        f"{code.path}: the file stopped at {where} ({code.line_text(failed.line)}) for want of "
-        f"a GPU (DALI: {dali_reason(failed.error)}); what follows {where} was not run, and the "
-        "graph is read from the pipelines made or defined before it (fix: to run the whole "
-        "file on a machine without a GPU, build its pipelines with device_id=None)"
+        f"{code.path}: the file stopped at {where} "
+        f"(`{shown_statement(code.text, tree, outer)}`){inner} for want of a GPU (DALI: "
+        f"{dali_reason(failed.error)}); what follows {where} was not run, and the graph is read "
+        f"from the pipelines made or defined before it{read} (fix: to run the whole file on a "
+        "machine without a GPU, build its pipelines with device_id=None)"
     )
 
 
@@ -463,4 +508,6 @@ def import_pipeline(
         warnings.warn(DrawsDiffer(unseeded_message(name, unseeded)), stacklevel=2)
     if chosen and draws_per_sample(spec):  # else the batch size changes no pixel
         warnings.warn(batch_size_chosen(name), stacklevel=2)
+    for said in missing_data(spec):  # the code's data, on another machine: said now
+        warnings.warn(DataMissing(said), stacklevel=2)
     return dataclasses.replace(spec, batch_size=batch_size if batch_size > 0 else SAMPLE_BATCH)

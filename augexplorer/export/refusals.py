@@ -70,7 +70,7 @@ def construct(op: OpRecord, fn_name: str, *, feeds_arguments: bool = False) -> C
     if is_reader and fn_name not in READ_AS_SOURCES:
         # the public name of a reader DALI registers as readers._tfrecord
         public = ".".join(part.lstrip("_") for part in fn_name.split("."))
-        current = f"fn.{public}" if not fn_name.startswith("_") else ""
+        current = f"fn.{public}" if not fn_name.startswith("_") else _favoured(op.schema)
         shown = op.called or current or op.schema.lstrip("_")
         now = f"now {current}, " if op.called and current else ""
         return Construct(
@@ -80,6 +80,20 @@ def construct(op: OpRecord, fn_name: str, *, feeds_arguments: bool = False) -> C
             "fn.readers.file, and import that",
         )
     return None
+
+
+def _favoured(schema_name: str) -> str:
+    """The ``fn`` name of the operator DALI's deprecation of `schema_name` points to, or "":
+    ``_TFRecordReader`` (``ops.TFRecordReader``, hidden in ``fn``) names ``readers__TFRecord``,
+    which DALI registers hidden, so no alias maps it: ``fn.readers.tfrecord``."""
+    from ..catalog.schema import _backend, _snake_case
+
+    try:
+        favoured = str(_backend().GetSchema(schema_name).DeprecatedInFavorOf() or "")
+    except (KeyError, RuntimeError):  # a schema this DALI does not register
+        return ""
+    *module, name = favoured.split("__")
+    return ".".join(["fn", *module, _snake_case(name)]) if favoured else ""
 
 
 def conditional(_op: OpRecord) -> Construct:

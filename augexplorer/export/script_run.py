@@ -62,10 +62,6 @@ class Code:
             return f"line {line} (code cell {cell}, line {in_cell})"
         return f"line {line}"
 
-    def line_text(self, line: int) -> str:
-        lines = self.text.splitlines()
-        return lines[line - 1].strip() if 0 < line <= len(lines) else ""
-
 
 def code_of(path: Path, text: str) -> Code:
     """The Python `path` runs: a notebook's code cells (.ipynb), or its text."""
@@ -180,12 +176,18 @@ def run_code(code: Code) -> dict[str, Any]:
 
 def _line_in(error: BaseException, path: Path) -> int:
     """The last line of the file's own code in the traceback of `error` (0: none)."""
-    lines = [
+    lines = lines_in(error, path)
+    return lines[-1] if lines else 0
+
+
+def lines_in(error: BaseException, path: Path) -> list[int]:
+    """The lines of the file's own code in the traceback of `error`, outermost first (the
+    file's top-level statement, then the lines of its functions that it called)."""
+    return [
         frame.lineno or 0
         for frame in traceback.extract_tb(error.__traceback__)
         if frame.filename == str(path) or Path(frame.filename) == path
     ]
-    return lines[-1] if lines else 0
 
 
 @contextmanager
