@@ -55,7 +55,7 @@ def test_a_comprehension_of_transforms_is_said_to_be_unread_as_written() -> None
 
 
 def test_a_fill_per_type_is_shown_as_the_source_writes_it() -> None:
-    """Ported now with the image's entry (tests/test_port_probe_torchvision_3.py); the step
+    """Ported now with the image's entry (tests/test_port_torchvision_as_written.py); the step
     still shows the dict as written, never the reader's objects."""
     result = _ported(
         "v2.Compose([v2.ToImage(), v2.RandomRotation(10, fill={tv_tensors.Image: 127, "

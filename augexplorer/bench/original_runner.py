@@ -195,6 +195,10 @@ def _find(
             "another object than the pipeline read (fix: assign that pipeline to a name of its own)"
         )
     head, path = _parse_name(base)
+    # `get_transforms(train=False)`: a function's pipeline named by the call that returns it
+    called_with = _call_form(base)
+    if called_with is not None:
+        head, path = called_with[0], []
     found = namespace.get(head) if head else None
     built_by = _builder_in(namespace, builder, head)
     if head in ("self", "cls") and head not in namespace:
@@ -238,7 +242,9 @@ def _find(
             "or give the file's own value)"
         )
     if isinstance(found, types.FunctionType):
-        if line is not None:
+        if called_with is not None:  # the call the reader named the pipeline by, as written
+            found = _called(found, {**given, **taken, **called_with[1]}, where)
+        elif line is not None:
             found = _one_return(found, line, taken, source, where, given)
         else:
             found = _called(found, {**given, **taken}, where)
@@ -267,6 +273,24 @@ def _split_name(name: str) -> tuple[str, int | None, bool]:
     number = rest.split(",", 1)[0].rstrip(")")
     line = int(number) if number.isdigit() else None
     return base, line, "replaced at line" in rest
+
+
+def _call_form(name: str) -> tuple[str, dict[str, Any]] | None:
+    """``get_transforms(mode='val')`` as (``get_transforms``, {"mode": "val"}): the reader's
+    name of one of a function's returns, by the call reaching it; None for other names."""
+    import ast
+
+    try:
+        node = ast.parse(name, mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or node.args:
+        return None
+    try:
+        arguments = {k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg}
+    except ValueError:
+        return None
+    return (node.func.id, arguments) if len(arguments) == len(node.keywords) else None
 
 
 _Step = tuple[str, Any]  # ("attr", name) or ("key", literal)

@@ -21,18 +21,25 @@ SHOWN_LENGTH = 80  # characters of a statement a message quotes before " …"
 _PLAIN = (str, int, float, bool, type(None))
 
 
+def statements_at(tree: ast.Module, line: int) -> list[ast.stmt]:
+    """The innermost statements of `tree` spanning `line`, in the file's order: several where
+    the line holds several (``n = 4; it = Iterator([...])``)."""
+    spanning = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.stmt) and node.lineno <= line <= (node.end_lineno or node.lineno)
+    ]
+    if not spanning:
+        return []
+    span = min((node.end_lineno or node.lineno) - node.lineno for node in spanning)
+    innermost = [n for n in spanning if (n.end_lineno or n.lineno) - n.lineno == span]
+    return sorted(innermost, key=lambda node: node.col_offset)
+
+
 def statement_at(tree: ast.Module, line: int) -> ast.stmt | None:
-    """The innermost statement of `tree` spanning `line`, or None."""
-    found: ast.stmt | None = None
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.stmt):
-            continue
-        end = node.end_lineno or node.lineno
-        if node.lineno <= line <= end and (
-            found is None or end - node.lineno < (found.end_lineno or found.lineno) - found.lineno
-        ):
-            found = node
-    return found
+    """The first innermost statement of `tree` spanning `line`, or None."""
+    found = statements_at(tree, line)
+    return found[0] if found else None
 
 
 def shown_statement(text: str, tree: ast.Module, line: int) -> str:
@@ -78,17 +85,15 @@ def values_in_call(
     literals, and at the file's top level names it had bound to plain values (``images_dir=
     images_dir``). Empty where the statement makes no such call, or several. ``device_id`` is
     left to the import, which builds for this machine."""
-    statement = statement_at(tree, line)
-    if statement is None:
-        return {}
     calls = [
-        node
+        (statement, node)
+        for statement in statements_at(tree, line)
         for node in ast.walk(statement)
         if isinstance(node, ast.Call) and _callee(node.func) == name
     ]
     if len(calls) != 1:
         return {}
-    call = calls[0]
+    statement, call = calls[0]
     top_level = any(statement is s for s in tree.body)
     values: dict[str, Any] = {}
     for parameter, expression in _arguments(call, definition):

@@ -4,7 +4,9 @@
 
 ``parser.add_argument("--img-size", type=int, default=224)`` gives ``args.img_size`` the value
 224 where ``args`` holds what ``parse_args()`` returned: assigned from it, from a function of the
-file returning it (``args = get_args()``), or a parameter of that name (``def build(args)``).
+file returning it (``args = get_args()``), or a parameter of that name (``def build(args)``);
+``parser.set_defaults(img_size=160)`` counts as argparse counts it (the later of it and an
+option's own default holds).
 An option with no default, a positional one and a destination two options give differently are
 left unknown: the port refuses them with the fix ``--param args.size=VALUE``.
 """
@@ -42,12 +44,21 @@ class ArgparseDefaults:
     def __init__(self, tree: ast.Module) -> None:
         self.options: dict[str, OptionDefault | None] = {}  # None: not known from the file
         self.namespaces: set[str] = set()
+        # set_defaults' values: an option added after them without a default takes theirs
+        self.parser_defaults: dict[str, OptionDefault] = {}
         returning: set[str] = set()  # functions returning parse_args()'s namespace
+        calls = []
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and _method(node) == "add_argument":
-                self._add(node)
+            if isinstance(node, ast.Call) and _method(node) in ("add_argument", "set_defaults"):
+                calls.append(node)
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _returns_parsed(node):
                 returning.add(node.name)
+        # in the file's order: of an option's default and set_defaults', the later one holds
+        for call in sorted(calls, key=lambda c: (c.lineno, c.col_offset)):
+            if _method(call) == "add_argument":
+                self._add(call)
+            else:
+                self._set_defaults(call)
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
                 name = _namespace_target(node.targets[0])
@@ -71,14 +82,26 @@ class ArgparseDefaults:
         if not isinstance(dest, str):
             long = [n for n in names if n.startswith("--")]
             dest = (long or names)[0].lstrip("-").replace("-", "_")
-        found = self._default(call, names, keywords)
-        if dest in self.options and self.options[dest] != found:
+        found = self._default(call, names, keywords, dest)
+        earlier = self.options.get(dest)
+        from_set_defaults = earlier is not None and earlier is self.parser_defaults.get(dest)
+        if dest in self.options and earlier != found and not from_set_defaults:
             found = None  # two options, two defaults: which one the attribute reads is not known
         self.options[dest] = found
 
-    @staticmethod
+    def _set_defaults(self, call: ast.Call) -> None:
+        """``parser.set_defaults(size=160)``: the value the options read, over a default the
+        file gave its option before."""
+        for keyword in call.keywords:
+            if keyword.arg is None:  # set_defaults(**table): which names it sets is not known
+                continue
+            before = self.options.get(keyword.arg)
+            option = before.option if before is not None else keyword.arg
+            given = OptionDefault(f"{option}, set by set_defaults", keyword.value, call.lineno)
+            self.options[keyword.arg] = self.parser_defaults[keyword.arg] = given
+
     def _default(
-        call: ast.Call, names: list[str], keywords: dict[str, ast.expr]
+        self, call: ast.Call, names: list[str], keywords: dict[str, ast.expr], dest: str
     ) -> OptionDefault | None:
         option = next((n for n in names if n.startswith("--")), names[0])
         positional = not option.startswith("-")
@@ -97,6 +120,8 @@ class ArgparseDefaults:
                 except ValueError:
                     return None
             return OptionDefault(option, value, call.lineno)
+        if dest in self.parser_defaults:  # argparse gives a later option set_defaults' value
+            return self.parser_defaults[dest]
         action = _literal(keywords.get("action"))
         if isinstance(action, str) and action in _FLAG_DEFAULTS:
             return OptionDefault(option, ast.Constant(_FLAG_DEFAULTS[action]), call.lineno)

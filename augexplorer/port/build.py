@@ -29,6 +29,7 @@ from ..spec.seeds import derive_seed
 from .argument_names import explain_unknown
 from .library_names import misspelled
 from .model import PortedStep, PortResult, Refusal, TransformCall, Unknown
+from .own_classes import near_refusal, near_transform
 from .reading import COMPOSES
 
 FIDELITY_ORDER: tuple[Fidelity, ...] = ("exact", "distribution", "approximate")
@@ -407,6 +408,9 @@ class PortContext:
                 f"which transform this is depends on {test}, known only when the file runs "
                 f"(fix: {given}write the transform the file takes)"
             )
+        near = near_transform(own, self.mapping.handlers) if call.library == "custom" else None
+        if near is not None:  # DINO's Solarization: torchvision's RandomSolarize
+            return near_refusal(call.name, self.mapping.library, near)
         if call.library == "custom":
             return (
                 f"{call.name} is not one of {self.mapping.library}'s transforms (a custom class or "

@@ -10,6 +10,7 @@ not show.
 from __future__ import annotations
 
 import ast
+import copy
 import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -45,7 +46,7 @@ class _Object:
 def object_attribute(reader: _Reader, node: ast.Attribute, depth: int) -> Any | None:
     """The value of ``holder.attr`` where the holder is a configuration object the file
     builds; None where it is not one (the caller says the value is unknown)."""
-    if ast.unparse(node) in _set_attributes(reader):  # `cfg.img_size = 512` somewhere
+    if ast.unparse(node) in set_attributes(reader):  # `cfg.img_size = 512` somewhere
         return None
     held = _object_of(reader, node.value, depth + 1)
     if held is None:
@@ -79,8 +80,35 @@ def _attribute_node(reader: _Reader, held: _Object, attr: str) -> ast.expr | Non
         return held.given[attr]
     if held.class_name:
         bound = reader.constants.get(f"{held.class_name}.{attr}", [])
-        return bound[-1][1] if bound else None
+        return in_class_scope(reader, held.class_name, bound[-1]) if bound else None
     return None
+
+
+def in_class_scope(reader: _Reader, class_name: str, bound: tuple[int, ast.expr]) -> ast.expr:
+    """A value bound in the body of class `class_name` as the class body reads it: ``crop =
+    size - 32`` under ``size = 256`` in the class means its own `size` (written
+    ``Config.size`` here), not a module constant of that name. A value bound elsewhere
+    (``Config.crop = size - 32`` at module level) is returned as it is."""
+    line, value = bound
+    if not any(
+        isinstance(node, ast.ClassDef)
+        and node.name == class_name
+        and node.lineno <= line <= (node.end_lineno or node.lineno)
+        for node in reader.tree.body
+    ):
+        return value
+
+    class _ClassNames(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.expr:
+            earlier = reader.constants.get(f"{class_name}.{node.id}", [])
+            if not any(at < line for at, _ in earlier):
+                return node
+            attribute = ast.Attribute(ast.Name(class_name, ast.Load()), node.id, ast.Load())
+            return ast.copy_location(attribute, node)
+
+    # a copy keeps the value's lines, by which the names around it are read
+    rewritten: ast.expr = _ClassNames().visit(copy.deepcopy(value))
+    return rewritten
 
 
 def _object_of(reader: _Reader, node: ast.expr, depth: int) -> _Object | None:
@@ -161,7 +189,7 @@ def _plain_classes(reader: _Reader) -> frozenset[str]:
     return found
 
 
-def _set_attributes(reader: _Reader) -> frozenset[str]:
+def set_attributes(reader: _Reader) -> frozenset[str]:
     """The attributes the file sets anywhere (``cfg.img_size = 512``, ``cfg.size += 32``), as
     written: their values are not the ones the object was built with."""
     found = _SET.get(reader)

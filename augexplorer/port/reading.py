@@ -25,8 +25,10 @@ from typing import Any
 
 from ..errors import SpecFormatError
 from .argparse_defaults import ArgparseDefaults
+from .branches import branch_arguments, call_arguments, call_name, reaches
 from .call_sites import given_by_only_call
-from .config_objects import object_attribute
+from .comprehensions import SEQUENCE_CALLS, comprehension_items
+from .config_objects import in_class_scope, object_attribute, set_attributes
 from .known_constants import known_constant
 from .list_changes import (
     Change,
@@ -93,6 +95,9 @@ class FoundPipeline:
     # the file's calls that give a mask beside the image (``line 12: t(image=img,
     # mask=mask)``): albumentations then moves masks the pipeline's arguments may not show
     mask_calls: tuple[str, ...] = ()
+    # the name by line (``get_transforms (line 10)``) of a pipeline named by the call that
+    # returns it (``get_transforms(train=True)``): picking either picks it
+    line_name: str = ""
 
     @property
     def base_name(self) -> str:
@@ -177,9 +182,13 @@ def choose(found: list[FoundPipeline], pipeline: str | None, *, where: str) -> F
             "(fix: pick one with --pipeline NAME, or pipeline='NAME')",
             [p.name for p in running],
         )
-    asked = _quoted_alike(pipeline)
-    exact = [p for p in found if _quoted_alike(p.name) == asked]
-    by_base = [p for p in found if _quoted_alike(p.base_name) == asked]
+    asked = _quoted_alike(_call_spelled(pipeline))
+    exact = [p for p in found if asked in (_quoted_alike(p.name), _quoted_alike(p.line_name))]
+    by_base = [
+        p
+        for p in found
+        if asked in (_quoted_alike(p.base_name), _quoted_alike(p.line_name.split(" (line ")[0]))
+    ]
     if not exact and not by_base:  # a dict's key alone: `train` for data_transforms['train']
         by_base = [p for p in found if p.base_name.endswith(f"[{pipeline!r}]")]
     if exact or len(by_base) == 1:
@@ -188,9 +197,19 @@ def choose(found: list[FoundPipeline], pipeline: str | None, *, where: str) -> F
         several = ", ".join(repr(p.name) for p in by_base)
         raise ReadRefused(
             f"{where}: {pipeline!r} names {len(by_base)} pipelines, {several} (fix: give one "
-            "by its name with its line, e.g. --pipeline " + repr(by_base[0].name) + ")"
+            "by its full name, e.g. --pipeline " + repr(by_base[0].name) + ")"
         )
     raise ReadRefused(f"{where} has no pipeline {pipeline!r} (fix: one of {names})")
+
+
+def _call_spelled(name: str) -> str:
+    """``get_transforms(mode = "val")`` spelled as the reader names it: ``get_transforms(mode=
+    'val')``; any other name as given."""
+    try:
+        node = ast.parse(name.strip(), mode="eval").body
+    except SyntaxError:
+        return name
+    return ast.unparse(node) if isinstance(node, ast.Call) else name
 
 
 def _quoted_alike(name: str) -> str:
@@ -302,6 +321,8 @@ class _Reader:
         }
         # the parameter defaults the pipeline being read took, by (function, parameter)
         self.defaults_used: dict[tuple[ast.AST, str], str] = {}
+        # a pipeline named by the call returning it: (its function, its return statement)
+        self.branches: dict[str, tuple[_Defined, ast.Return]] = {}
 
     def _constant(self, name: str, line: int, value: ast.expr) -> None:
         self.constants.setdefault(name, []).append((line, value))
@@ -362,8 +383,13 @@ class _Reader:
         shared = Counter(self._name_of(node) for node, later in replacing.items() if later is None)
         for node, replaced in replacing.items():
             name = self._name_of(node)
+            line_name = ""
             if name in taken or shared[name] > 1:
                 name = f"{name} (line {node.lineno})"
+                by_call = self._branch_name(node)
+                if by_call is not None and by_call[0] not in taken:
+                    line_name, name = name, by_call[0]
+                    self.branches[name] = by_call[1]
             if replaced is not None:  # not what the name holds when the file has run
                 name = f"{name} (line {node.lineno}, replaced at line {replaced.lineno})"
             taken.add(name)
@@ -379,7 +405,13 @@ class _Reader:
                 continue
             defaults = (*self.defaults_used.values(), *self._wrapper_note(node, name))
             found.append(
-                FoundPipeline(name, call, replaced=replaced is not None, defaults=defaults)
+                FoundPipeline(
+                    name,
+                    call,
+                    replaced=replaced is not None,
+                    defaults=defaults,
+                    line_name=line_name,
+                )
             )
         found = self._views_noted(found, composes)
         found.extend(self._returned_pipelines(found, taken))
@@ -432,11 +464,13 @@ class _Reader:
         for name, assignments in self.assigned.items():
             last = assignments[-1]
             call = last.value
-            if name in taken or not isinstance(call, ast.Call) or call.args or call.keywords:
+            if name in taken or not isinstance(call, ast.Call):
                 continue
-            function = returned.get(ast.unparse(call.func), [])
-            if len(function) != 1:  # none, or a function with several returns: which runs?
-                continue
+            # a function with one Compose per branch: the call's arguments pick the branch
+            branch = self._branch_taken(call, found)
+            function = [branch] if branch else returned.get(ast.unparse(call.func), [])
+            if len(function) != 1 or (branch is None and (call.args or call.keywords)):
+                continue  # none, or several returns (which runs?), or arguments not read
             (pipeline,) = function
             try:
                 edited = self._changed(
@@ -444,15 +478,62 @@ class _Reader:
                 )
             except Unfollowable as error:
                 refused = _unfollowable(error, name)
-                named.append(dataclasses.replace(pipeline, name=name, unreadable=refused))
+                named.append(
+                    dataclasses.replace(pipeline, name=name, unreadable=refused, line_name="")
+                )
                 continue
             compose = dataclasses.replace(pipeline.compose, children=tuple(edited))
             # edited after the call, it is a pipeline of its own; else the function's, renamed
             alias_of = pipeline.name if compose == pipeline.compose else ""
             named.append(
-                dataclasses.replace(pipeline, name=name, compose=compose, alias_of=alias_of)
+                dataclasses.replace(
+                    pipeline, name=name, compose=compose, alias_of=alias_of, line_name=""
+                )
             )
         return named
+
+    def _branch_name(self, node: ast.Call) -> tuple[str, tuple[_Defined, ast.Return]] | None:
+        """``get_transforms(train=True)`` for a Compose a function returns in a branch its
+        parameters' tests settle (:mod:`.branches`); None otherwise."""
+        place = self._returned_from(node)
+        if place is None:
+            return None
+        function, returned = place
+        arguments = branch_arguments(function, returned, self.parents)
+        if arguments is None:
+            return None
+        return call_name(function.name, arguments), place
+
+    def _returned_from(self, node: ast.Call) -> tuple[_Defined, ast.Return] | None:
+        """(module-level function, its return statement) where `node` is returned as it is."""
+        returned = self.parents.get(node)
+        function = self.parents.get(returned) if isinstance(returned, ast.Return) else None
+        while function is not None and not isinstance(function, _FUNCTION_TYPES):
+            function = self.parents.get(function)
+        if not isinstance(returned, ast.Return) or not isinstance(
+            function, ast.FunctionDef | ast.AsyncFunctionDef
+        ):
+            return None
+        if self.parents.get(function) is not self.tree:
+            return None
+        return function, returned
+
+    def _branch_taken(self, call: ast.Call, found: list[FoundPipeline]) -> FoundPipeline | None:
+        """The pipeline of the branch a call of a function with one Compose per branch takes
+        (``get_transforms(mode="val")``); None where the call is of no such function or which
+        branch it takes is not known."""
+        called = ast.unparse(call.func)
+        taken: list[FoundPipeline] = []
+        for pipeline in found:
+            place = self.branches.get(pipeline.name)
+            if place is None or place[0].name != called:
+                continue
+            arguments = call_arguments(place[0], call)
+            if arguments is None or reaches(place[0], place[1], self.parents, arguments) is None:
+                return None
+            if reaches(place[0], place[1], self.parents, arguments):
+                taken.append(pipeline)
+        return taken[0] if len(taken) == 1 else None
 
     def _wrapper_note(self, node: ast.Call, name: str) -> tuple[str, ...]:
         """What a pipeline given to the file's own class or function is not
@@ -1021,7 +1102,14 @@ class _Reader:
             written = ast.unparse(node)
             if written in self.params:
                 return self.params[written]
-            attribute = _last_before(self.constants.get(written, []), node.lineno)
+            # Config.crop = ... outside the class: which value a line reads is not followed
+            bound = [] if written in set_attributes(self) else self.constants.get(written, [])
+            before = [b for b in bound if b[0] < node.lineno] or bound[:1]  # as _last_before
+            attribute = None
+            if before and isinstance(node.value, ast.Name):  # Config.crop: read in its class
+                attribute = in_class_scope(self, node.value.id, before[-1])
+            elif before:
+                attribute = before[-1][1]
             if attribute is not None and _computable(attribute):
                 found = self.value(attribute, depth + 1)
                 return unknown if isinstance(found, Unknown) else found
@@ -1099,6 +1187,18 @@ class _Reader:
             return unknown
         if isinstance(node, ast.Dict) or _is_dict_call(node, self.aliases):
             return self._dict(node, unknown, depth)
+        if isinstance(node, ast.ListComp):  # [int(s * 0.875) for s in SIZE]
+            made = comprehension_items(node, lambda part: self.value(part, depth + 1))
+            return unknown if made is None else made
+        if _sequence_call(node, self.aliases):  # tuple(int(s * 0.875) for s in SIZE)
+            assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            given = node.args[0]
+            if isinstance(given, ast.GeneratorExp | ast.ListComp):
+                made = comprehension_items(given, lambda part: self.value(part, depth + 1))
+            else:
+                found = self.value(given, depth + 1)
+                made = list(found) if isinstance(found, list | tuple) else None
+            return unknown if made is None else SEQUENCE_CALLS[node.func.id](made)
         if isinstance(node, ast.BinOp):
             left = self.value(node.left, depth + 1)
             right = self.value(node.right, depth + 1)
@@ -1135,6 +1235,7 @@ _END_OF_FILE: Position = (10**9, 0)  # past any file's end: a pipeline's own lis
 
 
 _Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+_Defined = ast.FunctionDef | ast.AsyncFunctionDef
 _FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
@@ -1169,8 +1270,21 @@ def _computable(value: ast.expr) -> bool:
     return isinstance(value.func, ast.Name) and value.func.id in {
         *_NUMBER_BUILTINS,
         *_EXTREMES,
+        *SEQUENCE_CALLS,
         "dict",
     }
+
+
+def _sequence_call(node: ast.expr, aliases: Mapping[str, str]) -> bool:
+    """``tuple(...)`` or ``list(...)`` of one argument, the builtin (not a name imported)."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in SEQUENCE_CALLS
+        and node.func.id not in aliases
+        and len(node.args) == 1
+        and not node.keywords
+    )
 
 
 def _plain_names(target: ast.Tuple | ast.List) -> bool:

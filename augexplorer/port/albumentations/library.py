@@ -28,6 +28,7 @@ from .names_2x import (
     removed_in_2x,
     single_numbers_2x_refuses,
 )
+from .picked_refusals import note_picks_doing_nothing
 from .registry import IMAGE, LIBRARY, MAPPINGS, image_nodes
 
 # Operators that draw on their own: their nodes get a seed, as the graph's other draws do.
@@ -258,8 +259,10 @@ def one_of(call: TransformCall, context: PortContext) -> Grade:
     weights = [_child_p(child) for child in call.children]
     picks = _pick(context, "one_of", weights)
     _force(call.children, context)
+    refused_from = len(context.refusals)
     for child, pick in zip(call.children, picks, strict=True):
         context.port_children([child], [*outer, pick])
+    note_picks_doing_nothing(call, context, weights, refused_from)
     return Grade(
         "distribution", ("One transform picked per image by the normalized p, as OneOf does.",)
     )

@@ -27,6 +27,7 @@ MASK_DEFAULTS: dict[str, object] = {
     "transpose_mask": False,  # ToTensorV2's: the mask to CHW as the image
 }
 INTER_NEAREST = 0
+INTER_NEAREST_EXACT = 6  # OpenCV's nearest with rounding fixed: the same labels
 
 
 def mask_arguments(compose: TransformCall) -> list[tuple[TransformCall, str]]:
@@ -104,7 +105,7 @@ def _as_the_panel_does(call: TransformCall, name: str) -> bool:
     if name == "mask_interpolation":
         if isinstance(value, Symbol):
             return value.last in ("INTER_NEAREST", "INTER_NEAREST_EXACT")
-        return value in (INTER_NEAREST, 6)
+        return value in (INTER_NEAREST, INTER_NEAREST_EXACT)
     if name == "fill_mask":
         return _same(value, 0)
     return True

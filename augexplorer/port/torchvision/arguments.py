@@ -25,8 +25,9 @@ INTERPOLATION = {
 _PIL_CODES = {0: "NEAREST", 1: "LANCZOS", 2: "BILINEAR", 3: "BICUBIC", 4: "BOX", 5: "HAMMING"}
 
 
-def interpolation_name(value: Any, default: str) -> str:
-    """torchvision's mode name (``BILINEAR``) from an enum, its string value or a PIL code."""
+def interpolation_name(value: Any, default: str, *, after_size: bool = False) -> str:
+    """torchvision's mode name (``BILINEAR``) from an enum, its string value or a PIL code;
+    `after_size`: the argument follows Resize's size, where a number is a second side."""
     if value is None:
         return default
     if isinstance(value, Symbol):
@@ -37,10 +38,15 @@ def interpolation_name(value: Any, default: str) -> str:
         name = _PIL_CODES[value]
     elif isinstance(value, int) and not isinstance(value, bool):
         # Resize(224, 224), Resize(*SIZE): the second side taken as the interpolation
+        sides = (
+            "give a size of two sides as one argument, Resize((h, w)), not Resize(h, w) or "
+            "Resize(*SIZE); or "
+            if after_size
+            else ""
+        )
         raise Refuse(
             f"interpolation={value!r} is not one of torchvision's modes: torchvision fails on "
-            "it (KeyError) (fix: give a size of two sides as one argument, Resize((h, w)), "
-            "not Resize(h, w) or Resize(*SIZE); or an InterpolationMode such as "
+            f"it (KeyError) (fix: {sides}an InterpolationMode such as "
             "InterpolationMode.BILINEAR)"
         )
     else:

@@ -146,7 +146,7 @@ def gaussian_blur(call: TransformCall, context: PortContext) -> Grade:
         raise Refuse(
             f"kernel_size={written(call.argument(0, 'kernel_size'))}: torchvision fails on it "
             "(ValueError: Kernel size value should be an odd and positive number) (fix: an odd "
-            f"size, such as {max(kx, ky) // 2 * 2 + 1})"
+            f"size, such as {max(3, abs(max(kx, ky)) // 2 * 2 + 1)})"
         )
     sigma = symmetric_range(given, "sigma", centre=0.0)
     if isinstance(given, int | float):

@@ -149,7 +149,7 @@ def resize(call: TransformCall, context: PortContext) -> Grade:
     axes = _axes(context)
     image = axes.image
     size = call.argument(0, "size")
-    mode = interpolation_name(call.argument(1, "interpolation"), "BILINEAR")
+    mode = interpolation_name(call.argument(1, "interpolation"), "BILINEAR", after_size=True)
     max_size = call.argument(2, "max_size")
     antialias, no_antialias = _antialias(call, 3, context, mode)
     args: dict[str, object] = {

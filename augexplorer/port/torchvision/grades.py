@@ -216,8 +216,9 @@ GRADES: dict[str, Measured] = {
         "exact",
         (
             "Only Lambda(lambda img: img.convert('RGB')), with no node: the graph decodes every "
-            "file to RGB (grey and RGBA ones too); any other Lambda is refused, the nearest "
-            "operator python_function.",
+            "file to RGB (grey and RGBA ones too); after Grayscale(1), its grey repeated in "
+            "three channels, as PIL does. Any other Lambda is refused, the nearest operator "
+            "python_function.",
         ),
     ),
     "ToPureTensor": Measured(
@@ -350,7 +351,7 @@ GRADES["RandomSizedCrop"] = GRADES["RandomResizedCrop"]
 
 
 # RandomErasing(value='random') after the float conversion, measured in
-# tests/test_port_probe_torchvision_3.py
+# tests/test_port_torchvision_as_written.py
 ERASING_NOISE = (
     "value='random': the window filled with standard normal noise, a draw per value, as "
     "torchvision fills it, by DALI's generator (KS against N(0, 1) over the erased values: "

@@ -129,11 +129,17 @@ def refusal(call: TransformCall, *, group: bool = False) -> str | None:
         parameters = tuple(p for p in parameters if p[0] != "transforms")
     names = [name for name, _ in parameters]
     written = f"torchvision {VERSION}'s {call.name}"
+    variadic = _VARIADIC.get(call.name)
     for given in call.kwargs:
+        if given == variadic:  # `*types` takes values by position only
+            return (
+                f"{given} is given by name to {written}, which takes it only by position "
+                f"(*{given}) and fails on it (TypeError) (fix: give the values after the "
+                "first argument, without the name)"
+            )
         if given == SPREAD or given in names:
             continue
         return f"{given} is not an argument of {written}, which fails on it (TypeError){_fix(given, names)}"
-    variadic = _VARIADIC.get(call.name)
     if variadic in names:  # *types: any number by position, none needed
         parameters = tuple(p for p in parameters if p[0] != variadic)
     if len(call.args) > len(names) and variadic not in names:

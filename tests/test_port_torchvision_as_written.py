@@ -1,6 +1,6 @@
-"""Probe findings from self-supervised, timm-style, detection and segmentation pipelines as
-people write them: v2's values per type (a fill for the image and another for the masks, a
-ToDtype per type), ToPureTensor, argparse defaults, an ``if`` on a parameter with a default, a
+"""Self-supervised, timm-style, detection and segmentation pipelines as people write them:
+v2's values per type (a fill for the image and another for the masks, a ToDtype per type),
+ToPureTensor, argparse defaults, an ``if`` on a parameter with a default, a
 pipeline wrapped in a two-views class, a class of the file's own named as torchvision's."""
 
 from __future__ import annotations

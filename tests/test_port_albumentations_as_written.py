@@ -1,4 +1,4 @@
-"""Probe findings from segmentation and detection pipelines as people write them: the masks a
+"""Segmentation and detection pipelines as people write them: the masks a
 segmentation pipeline moves are said as left out (its mask_interpolation and fill_mask were
 ported in silence, the masks dropped), and sizes held in configuration objects are read as
 Python gives them (``A.Resize(*IMG_SIZE)``, ``H, W = IMG_SIZE``, ``cfg.img_size`` of a
