@@ -1,17 +1,18 @@
-"""Switching "random" off and on again brings back the range the argument had: found in a
-trial, U(-35, 20) switched off became -7.5 (its middle), and switched on again a new U(-26, 11)
-around it: the range the user had chosen was gone. Real DALI on the CPU; messages as the page
+"""Switching "random" off and on again brings back the range the argument had: U(-35, 20)
+switched off becomes -7.5 (its middle), and switched on again must be U(-35, 20), not a new
+range around the middle; a value set meanwhile, or another graph, gets a range around it. Real DALI on the CPU; messages as the page
 sends them."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
 import pytest
 from augexplorer_widgets import Explorer
 
-from augexplorer.spec import Random
+from augexplorer.spec import Random, save
 
 
 def browser_update(widget: Any, **state: Any) -> None:
@@ -69,3 +70,21 @@ def test_undo_after_the_toggle_comes_back_still_steps_back_one_edit(explorer: Ex
     explorer.undo()
     explorer.flush()
     assert angle(explorer) == -7.5
+
+
+def test_a_range_from_another_graph_is_never_brought_back(
+    explorer: Explorer, tmp_path: Path
+) -> None:
+    # the same node and argument in a graph loaded since: its fixed angle gets a range around
+    # it, not the range the earlier graph had
+    path = tmp_path / "mine.json"
+    save(dataclasses.replace(explorer.spec.set_arg("rotate", "angle", 5.0), name="mine"), path)
+    browser_update(explorer.toolbar.spec_path, value=str(path))
+    explorer.toolbar.load.click()
+    explorer.flush()
+    assert explorer.spec.name == "mine"
+    browser_update(explorer.graph, selected="rotate")
+    toggle(explorer, True)
+    drawn = angle(explorer)
+    assert isinstance(drawn, Random) and drawn.low < 5.0 < drawn.high
+    assert drawn != Random.uniform(-35.0, 20.0)

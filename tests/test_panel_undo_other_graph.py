@@ -1,8 +1,8 @@
 """Undo and redo across a preset picked or a file loaded: the grid under the errors of a graph
-that fails never shows another graph's pictures as its "last good result". Found in a trial:
-picking segmentation on the bundled samples (it needs annotations) showed no pictures, as it
-should; undo to the edited basic graph, then redo, and the segmentation graph's errors sat
-above the basic graph's pictures, captioned "the last good output of the graph (node flip)".
+that fails never shows another graph's pictures as its "last good result": segmentation
+picked on the bundled samples (it needs annotations) shows none; undone to the edited basic
+graph and redone, its errors must not sit above the basic graph's pictures captioned "the last
+good output of the graph".
 Real DALI on the CPU."""
 
 from __future__ import annotations

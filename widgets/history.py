@@ -75,6 +75,16 @@ class History:
         after a step that swapped in another graph (``push(..., new_graph=True)``)."""
         return self._graphs[self._cursor]
 
+    def earlier_of_this_graph(self) -> list[GraphSpec]:
+        """The graphs of the steps before the one on screen, newest first, as far back as
+        they are edits of the same graph (a preset or file swapped in ends them)."""
+        earlier: list[GraphSpec] = []
+        for index in range(self._cursor - 1, -1, -1):
+            if self._graphs[index] != self.graph:
+                break
+            earlier.append(self._snapshots[index])
+        return earlier
+
     def _new_graph(self) -> int:
         self._next_graph += 1
         return self._next_graph - 1

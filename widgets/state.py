@@ -237,8 +237,7 @@ class Controller:
         now = self._arg_of(self._spec, node, arg)
         if now is None or isinstance(now, (Random, Ref)):
             return None
-        record = self.history.record()
-        for spec in reversed(record.graphs[: record.cursor]):
+        for spec in self.history.earlier_of_this_graph():  # never another graph's range
             earlier = self._arg_of(spec, node, arg)
             if earlier != now:
                 return earlier if isinstance(earlier, Random) else None
@@ -575,8 +574,8 @@ class Controller:
         """Swap the whole graph for `spec` (undoable like any edit); edits count from here.
         A graph of another name is another graph: the result so far is not its own, and a
         failing new graph shows none rather than the old pictures. So is a file's graph of the
-        same name that differs (`from_file`): it may hold anything (found in a trial: a saved
-        graph edited by hand showed the replaced graph's pictures as its last good output)."""
+        same name that differs (`from_file`): it may hold anything (a saved graph edited by
+        hand must not show the replaced graph's pictures as its last good output)."""
         self._selected = None
         self._chosen.clear()  # another graph's nodes, though some names may be the same
         other = spec.name != self._spec.name or (from_file and spec != self._spec)

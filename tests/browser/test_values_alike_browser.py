@@ -15,13 +15,13 @@ from .layout import WIDTHS, resize, screenshot
 
 pytestmark = pytest.mark.browser
 
-FOLDER = "probe"  # a notebook of its own: other modules' kernels run other notebooks
+FOLDER = "values_alike"  # a notebook of its own: other modules' kernels run other notebooks
 PANEL = (
     "from augexplorer import Explorer\n"
     "explorer = Explorer('basic', batch_size=8, autosave=None)\nexplorer"
 )
 
-page = panel_page(FOLDER, "probe", PANEL, ".ax-explorer .ax-tile canvas[data-key]")
+page = panel_page(FOLDER, "values_alike", PANEL, ".ax-explorer .ax-tile canvas[data-key]")
 
 
 def caption_values(page: Any, index: int) -> list[str]:
@@ -49,7 +49,9 @@ def test_a_drawn_value_reads_the_same_on_its_tile_and_in_its_large_view(
         assert large_values(page) == on_tile
         angle = on_tile[0].split("=")[1]
         assert len(angle.lstrip("-").replace(".", "")) >= 3  # hundredths kept: 17.98, not 18
-        page.locator(".ax-large-facts").screenshot(path=str(artifacts / f"probe-large-{index}.png"))
+        page.locator(".ax-large-facts").screenshot(
+            path=str(artifacts / f"values-alike-large-{index}.png")
+        )
         page.locator(".ax-large").focus()
         page.keyboard.press("Escape")
         page.locator(".ax-large").wait_for(state="hidden", timeout=10_000)
@@ -73,7 +75,7 @@ def test_a_value_and_its_name_stay_on_one_line(page: Any, artifacts: Path, width
     assert boxes
     for value in boxes:
         assert value["height"] <= value["line"] * 1.5, value
-    screenshot(page, width, artifacts / f"probe-captions-{width}.png")
+    screenshot(page, width, artifacts / f"values-alike-captions-{width}.png")
     resize(page, 1600)
 
 
@@ -94,7 +96,9 @@ def test_redo_to_a_picked_preset_that_fails_shows_no_pictures_of_the_graph_befor
     errors.filter(has_text="another graph's").wait_for(timeout=60_000)
     page.locator(".ax-explorer .ax-tile").first.wait_for(state="detached", timeout=30_000)
     assert "last good" not in page.locator(".ax-output").first.inner_text()
-    page.locator(".ax-output").first.screenshot(path=str(artifacts / "probe-redo-preset.png"))
+    page.locator(".ax-output").first.screenshot(
+        path=str(artifacts / "values-alike-redo-preset.png")
+    )
     page.locator(".ax-explorer button.ax-undo").click()  # the module's page back on basic
     page.locator(".ax-explorer .ax-tile canvas[data-key]").first.wait_for(timeout=60_000)
 
@@ -130,7 +134,7 @@ def test_after_and_before_stay_side_by_side_under_a_long_caption(
                 before,
             )
             page.locator(".ax-large").screenshot(
-                path=str(artifacts / f"probe-large-float-{width}.png")
+                path=str(artifacts / f"values-alike-large-float-{width}.png")
             )
     finally:
         resize(page, 1600)
