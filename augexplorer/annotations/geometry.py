@@ -147,6 +147,24 @@ def mover(kinds: Iterable[str]) -> str:
     return known.pop() if len(known) == 1 else _MIXED["mover"]
 
 
+# How a sentence names each placed kind as its subject ("the boxes and polygon outlines no
+# longer match ...").
+_SUBJECTS = {
+    "boxes": "boxes",
+    "vertices": "polygon outlines",
+    "polygons": "polygon outlines",
+    "masks": "masks",
+    "keypoints": "keypoints",
+}
+
+
+def kinds_said(kinds: Iterable[str]) -> str:
+    """`kinds` (track names: "boxes", "vertices") as a person reads them: "the boxes and
+    polygon outlines"."""
+    words = list(dict.fromkeys(_SUBJECTS.get(kind, kind) for kind in kinds))
+    return "the " + _join(words) if words else "the annotations"
+
+
 def _join(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 

@@ -108,15 +108,31 @@ def image_chain(spec: GraphSpec, node_id: str) -> list[str]:
     return list(reversed(chain))
 
 
+def on_images(spec: GraphSpec, chain: list[str]) -> bool:
+    """Whether `chain` (:func:`image_chain`) carries the source's images: its first step reads
+    the source's images output. A chain that starts from another output (the masks, through the
+    segmentation preset's ``mask_resize`` and ``mask_crop``; the boxes, through ``bb_flip``)
+    moves annotations beside the images: a companion chain, whose nodes are no image nodes."""
+    if len(chain) < 2:
+        return len(chain) == 1
+    source, first = spec.node(chain[0]), spec.node(chain[1])
+    if not isinstance(source, Source) or not isinstance(first, Node) or not first.inputs:
+        return False
+    names, read = source.output_names(), first.inputs[0].output
+    return read < len(names) and names[read] == "images"
+
+
 def tracks_at(spec: GraphSpec, node_id: str, *, agreeing: bool = True) -> Tracks | None:
     """The annotation outputs that belong with `node_id`'s images; None when its images come
-    from no annotated source. Without `agreeing`, a companion that no longer follows its image
+    from no annotated source, or when `node_id` is on a companion chain (:func:`on_images`: a
+    mask's own resize or crop gives masks, not images that annotations are drawn on, moved
+    with, or left behind by). Without `agreeing`, a companion that no longer follows its image
     node's geometry (:func:`follows`) is taken as one, as it was wired."""
     chain = image_chain(spec, node_id)
     if not chain:
         return None
     source = spec.node(chain[0])
-    if not isinstance(source, Source) or not source.reads_coco:
+    if not isinstance(source, Source) or not source.reads_coco or not on_images(spec, chain):
         return None
     names = source.output_names()
     refs = {name: Ref(source.id, i) for i, name in enumerate(names) if name in TRACK_KINDS}

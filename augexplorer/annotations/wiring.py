@@ -45,7 +45,7 @@ from ..expressions.syntax import MATH, parse
 from ..lowering import random_call
 from ..spec import AnyNode, ArgValue, GraphSpec, Node, Random, Ref
 from ..spec.graph import pinned_seeds
-from .geometry import PLACED_KINDS, moves_pixels, no_safe_form
+from .geometry import PLACED_KINDS, kinds_said, mover, moves_pixels, no_safe_form
 from .tracks import Tracks, tracks_at
 
 # Picked like an image operator on an annotated graph: it brings its image crop with it.
@@ -400,8 +400,8 @@ def _crop_mirror_normalize(w: _Wiring) -> None:
     placed = [kind for kind in PLACED_KINDS if w.track(kind) is not None]
     if placed and moves_pixels(w.node.op, {k: v for k, v in w.node.args.items() if k != "mirror"}):
         w.notes.append(
-            f"{', '.join(placed)} no longer match the images after {w.node.id}: its crop has no "
-            "box operator; crop with random_bbox_crop and slice before it instead."
+            f"{kinds_said(placed)} no longer match the images after {w.node.id}: its crop has "
+            f"no {mover(placed)}; crop with random_bbox_crop and slice before it instead."
         )
 
 
@@ -531,7 +531,9 @@ def _warp_affine(w: _Wiring) -> None:
     if boxes is not None and isinstance(matrix, Ref):
         w.move("boxes", _enclosing_boxes(w, boxes, in_ratio or matrix))
     elif boxes is not None:
-        w.notes.append(f"boxes no longer match after {w.node.id}: its matrix is no node output.")
+        w.notes.append(
+            f"the boxes no longer match the images after {w.node.id}: its matrix is no node output."
+        )
     if w.has_points and w.needs_ratio("coord_transform") and in_ratio is not None:
         w.vertex_companions(in_ratio)
     w.masks_like_images("warp_affine", {"matrix": matrix, "inverse_map": False})
@@ -613,7 +615,8 @@ def _without_companion(w: _Wiring) -> None:
     placed = [kind for kind in PLACED_KINDS if w.track(kind) is not None]
     if placed:
         fix = no_safe_form(w.node.op, placed) or "no annotation operator follows it"
-        w.notes.append(f"{', '.join(placed)} no longer match the images after {w.node.id}: {fix}.")
+        said = kinds_said(placed)
+        w.notes.append(f"{said} no longer match the images after {w.node.id}: {fix}.")
 
 
 WIRINGS: dict[str, Callable[[_Wiring], None]] = {

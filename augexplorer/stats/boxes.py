@@ -5,10 +5,11 @@ For each image node that moves pixels, the boxes before it are those of its inpu
 boxes after it those :func:`~augexplorer.annotations.tracks_at` finds for it (the companion's
 output, or the same boxes where a resize leaves ratio coordinates right). A box counts as clipped
 when it ends at the image border; boxes that already touched the border before the node are not
-counted again. Only nodes the boxes really go through are counted, as the panel draws them: a
-node on the images' chain (not a mask's own resize or crop) that no step up to it, itself
-included, left the boxes behind; boxes a crop leaves behind are the source's boxes, and counting
-them "through" it would report a crop that never happened to them.
+counted again. Only nodes the boxes really go through are counted, as the panel draws them: an
+image node (:func:`~augexplorer.annotations.tracks_at` finds no tracks at a mask's own resize
+or crop) that no step up to it, itself included, left the boxes behind; boxes a crop leaves
+behind are the source's boxes, and counting them "through" it would report a crop that never
+happened to them.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from ..annotations.geometry import moves_pixels
-from ..annotations.tracks import Tracks, image_chain, tracks_at
-from ..spec import GraphSpec, Node, Ref, Source
+from ..annotations.tracks import Tracks, tracks_at
+from ..spec import GraphSpec, Ref
 from .state import Leaf, ints, summed
 
 BORDER = 1e-4  # in ratio to the image size: a box edge this close to the border touches it
@@ -87,7 +88,7 @@ class BoxCounter:
             boxes_after, boxes_before = after.get("boxes"), before.get("boxes")
             if boxes_after is None or boxes_before is None:
                 continue
-            if not _on_images(spec, node.id) or _left_behind(after):
+            if _left_behind(after):
                 continue
             flow = BoxFlow(node.id, node.op)
             image_before = node.inputs[0]
@@ -122,18 +123,6 @@ class BoxCounter:
                 w.flow.boxes_in += len(old)
                 w.flow.boxes_out += len(new)
                 w.flow.clipped += max(0, _touching(new) - _touching(old))
-
-
-def _on_images(spec: GraphSpec, node_id: str) -> bool:
-    """Whether `node_id` is on the chain of the source's images (a mask's resize, read from the
-    source's masks output, is not: its boxes are those of the images beside it)."""
-    chain = image_chain(spec, node_id)
-    first = spec.node(chain[1]) if len(chain) > 1 else None
-    source = spec.node(chain[0])
-    if not isinstance(first, Node) or not isinstance(source, Source) or not first.inputs:
-        return False
-    read = first.inputs[0]
-    return read.node == source.id and source.output_names()[read.output] == "images"
 
 
 def _left_behind(tracks: Tracks) -> bool:
