@@ -150,6 +150,31 @@ class PortContext:
             self.helpers.add(node_id)
         return Ref(node_id)
 
+    def add_node(self, node: Node, *, helper: bool = False) -> Ref:
+        """Add a node made outside :meth:`add` (a constant) to the transform's own nodes, which
+        run under its conditions unless `helper`: it computes on every sample."""
+        self.nodes.append(node)
+        self._current.append(node)
+        if helper:
+            self.helpers.add(node.id)
+        return Ref(node.id)
+
+    def add_expression(
+        self,
+        base: str,
+        text: str,
+        inputs: Sequence[Ref] | None = None,
+        *,
+        image: bool = False,
+        helper: bool = False,
+    ) -> Ref:
+        """Add an expression node named after `base` (`inputs`: default, the nodes its text
+        names). With `image` it becomes the image; `helper`: it computes on every sample."""
+        ref = self.add_node(expression(self.fresh_id(base), text, inputs), helper=helper)
+        if image:
+            self.image = ref
+        return ref
+
     def seed_for(self, *parts: str) -> int:
         from ..spec.seeds import derive_seed
 
@@ -201,24 +226,18 @@ class PortContext:
         from ..expressions.nodes import constant
 
         values = constant(self.fresh_id(f"{base}_indices"), list(range(count)), "INT32")
-        self.nodes.append(values)
-        self._current.append(values)
         pick = self.add(
             base,
             "random.choice",
             {"p": [float(w) / total for w in weights]},
-            inputs=(Ref(values.id),),
+            inputs=(self.add_node(values),),
             image=False,
             seed=True,
         )
-        clauses = []
-        for index in range(count):
-            node_id = self.fresh_id(f"{pick.node}_is_{index}")
-            node = expression(node_id, f"{pick.node} == {index}")
-            self.nodes.append(node)
-            self._current.append(node)
-            clauses.append(Clause(Ref(node_id)))
-        return clauses
+        return [
+            Clause(self.add_expression(f"{pick.node}_is_{index}", f"{pick.node} == {index}"))
+            for index in range(count)
+        ]
 
     # ---- the walk ------------------------------------------------------------------------------
     def port(self, call: TransformCall) -> None:

@@ -8,7 +8,7 @@ into :class:`TransformCall` trees; each library's mapping turns one call into a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -110,6 +110,12 @@ class TransformCall:
         if name in self.kwargs:
             return self.kwargs[name]
         return self.args[index] if index < len(self.args) else default
+
+    def walk(self) -> Iterator[TransformCall]:
+        """This call, then every call it holds, depth first in the written order."""
+        yield self
+        for child in self.children:
+            yield from child.walk()
 
     def unknowns(self) -> dict[str, Unknown]:
         """The arguments known only at run time, by name (positional ones as ``#0``, ...)."""

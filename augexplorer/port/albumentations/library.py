@@ -16,10 +16,10 @@ import dataclasses
 import itertools
 from typing import Any
 
-from ...expressions.nodes import expression
 from ...spec import Clause, Ref
 from ..build import Grade, LibraryMapping, PortContext, Refuse
 from ..model import SPREAD, Refusal, TransformCall, Unknown
+from ..picked_refusals import note_picks_doing_nothing
 from .arguments import Args, NotPorted, area_when_shrinking
 from .names_2x import (
     REMOVED_IN_2X,
@@ -28,7 +28,6 @@ from .names_2x import (
     removed_in_2x,
     single_numbers_2x_refuses,
 )
-from .picked_refusals import note_picks_doing_nothing
 from .registry import IMAGE, LIBRARY, MAPPINGS, image_nodes
 
 # Operators that draw on their own: their nodes get a seed, as the graph's other draws do.
@@ -238,11 +237,7 @@ def _pick(context: PortContext, base: str, weights: list[float]) -> list[Clause]
             text = f"{draw.node} < {high!r}"
         else:
             text = f"({draw.node} >= {low!r}) & ({draw.node} < {high!r})"
-        node_id = context.fresh_id(f"{draw.node}_is_{index}")
-        made = expression(node_id, text, [draw])
-        context.nodes.append(made)
-        context._current.append(made)
-        clauses.append(Clause(Ref(node_id)))
+        clauses.append(Clause(context.add_expression(f"{draw.node}_is_{index}", text, [draw])))
         low = high
     return clauses
 
@@ -254,15 +249,23 @@ def _child_p(child: TransformCall) -> float:
     return float(value) if isinstance(value, (int, float)) else default
 
 
-def one_of(call: TransformCall, context: PortContext) -> Grade:
-    outer = _group_apply(call, context, 0.5)
+def _port_one_picked(
+    call: TransformCall, context: PortContext, outer: list[Clause], base: str
+) -> None:
+    """One child picked per image by the children's p normalized (under the group's own
+    clauses, `outer`), applied whatever its own p says; a refused child's refusal says how
+    often the group then does nothing."""
     weights = [_child_p(child) for child in call.children]
-    picks = _pick(context, "one_of", weights)
+    picks = _pick(context, base, weights)
     _force(call.children, context)
     refused_from = len(context.refusals)
     for child, pick in zip(call.children, picks, strict=True):
         context.port_children([child], [*outer, pick])
     note_picks_doing_nothing(call, context, weights, refused_from)
+
+
+def one_of(call: TransformCall, context: PortContext) -> Grade:
+    _port_one_picked(call, context, _group_apply(call, context, 0.5), "one_of")
     return Grade(
         "distribution", ("One transform picked per image by the normalized p, as OneOf does.",)
     )
@@ -290,11 +293,7 @@ def some_of_1x(call: TransformCall, context: PortContext) -> Grade:
             "SomeOf of albumentations 1.x picks n > 1 transforms weighted by their p, which is "
             "not ported (nearest: a OneOf per pick)"
         )
-    outer = _group_apply(call, context, 1.0)
-    picks = _pick(context, "some_of", [_child_p(child) for child in call.children])
-    _force(call.children, context)
-    for child, pick in zip(call.children, picks, strict=True):
-        context.port_children([child], [*outer, pick])
+    _port_one_picked(call, context, _group_apply(call, context, 1.0), "some_of")
     return Grade(
         "approximate",
         (
@@ -321,18 +320,18 @@ def some_of(call: TransformCall, context: PortContext) -> Grade:
     if len(subsets) > MOST_SUBSETS:
         raise Refuse(f"SomeOf picks among {len(subsets)} subsets; at most {MOST_SUBSETS} ported")
     picks = _pick(context, "some_of", [1.0] * len(subsets))
+    refused_from = len(context.refusals)
     for index, child in enumerate(children):
         holding = [picks[i] for i, subset in enumerate(subsets) if index in subset]
         if len(holding) == 1:
             clause = holding[0]
         else:
             text = " | ".join(clause.ref.node for clause in holding)
-            node_id = context.fresh_id(f"some_of_has_{index}")
-            made = expression(node_id, text, [clause.ref for clause in holding])
-            context.nodes.append(made)
-            context._current.append(made)
-            clause = Clause(Ref(node_id))
+            inputs = [clause.ref for clause in holding]
+            clause = Clause(context.add_expression(f"some_of_has_{index}", text, inputs))
         context.port_children([child], [*outer, clause])
+    if count == 1:  # a pick of one child: where it falls on a refused one, nothing is applied
+        note_picks_doing_nothing(call, context, [1.0] * len(children), refused_from, own_p=True)
     return Grade(
         "distribution",
         (

@@ -10,7 +10,7 @@ pipeline shown to move masks has them said as left out, as its boxes and keypoin
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from ..model import PortResult, Refusal, Symbol, TransformCall, written
 from .arguments import CV_INTERPOLATION_NAMES
@@ -34,7 +34,7 @@ def mask_arguments(compose: TransformCall) -> list[tuple[TransformCall, str]]:
     """Every (call, argument) of the pipeline that concerns masks: as written in a file, or,
     for a live object (which holds every default), where it differs from the default."""
     found = []
-    for call in _calls(compose):
+    for call in compose.walk():
         for name, default in MASK_DEFAULTS.items():
             if name not in call.kwargs:
                 continue
@@ -84,12 +84,6 @@ def with_masks_called(
     refusals = (*kept, refusal)
     spec = result.spec.with_not_ported(r.left_out(LIBRARY) for r in refusals)
     return dataclasses.replace(result, spec=spec, refusals=refusals)
-
-
-def _calls(call: TransformCall) -> Iterator[TransformCall]:
-    yield call
-    for child in call.children:
-        yield from _calls(child)
 
 
 def _same(value: object, default: object) -> bool:

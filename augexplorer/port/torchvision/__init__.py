@@ -15,10 +15,10 @@ from ..build import (
     LibraryMapping,
     PortContext,
     Refuse,
-    annotations_left_out,
     build_graph,
 )
-from ..model import PortResult, Refusal, TransformCall
+from ..model import PortResult, TransformCall
+from ..picked_refusals import note_picks_doing_nothing
 from . import (
     affine,
     auto_aug,
@@ -32,8 +32,8 @@ from . import (
     sizes,
     tensor,
 )
-from .arguments import type_key
 from .grades import grade
+from .left_out import boxes_left_out, masks_left_out, parts_left_out
 
 
 def _known(call: TransformCall) -> None:
@@ -64,9 +64,12 @@ def _random_choice(call: TransformCall, context: PortContext) -> Grade:
     if not call.children:
         return grade(call.name)
     weights = call.argument(0, "p") or [1.0] * len(call.children)
-    clauses = context.choice("random_choice", [float(w) for w in weights])
+    weights = [float(w) for w in weights]
+    clauses = context.choice("random_choice", weights)
+    refused_from = len(context.refusals)
     for child, clause in zip(call.children, clauses, strict=True):
         context.port_children([child], [clause])
+    note_picks_doing_nothing(call, context, weights, refused_from)
     return grade(call.name)
 
 
@@ -214,8 +217,7 @@ def port(
 
     def finish(context: PortContext) -> None:
         tensor.finish(context)
-        context.refusals.extend(boxes_left_out(compose))
-        context.refusals.extend(masks_left_out(compose))
+        context.refusals.extend(parts_left_out(compose))
 
     return build_graph(
         compose,
@@ -226,57 +228,6 @@ def port(
         seed=seed,
         finish=finish,
     )
-
-
-# v2 transforms that work on boxes alone: a pipeline holding one transforms boxes with its images
-BOX_TRANSFORMS = frozenset(
-    {"SanitizeBoundingBoxes", "ClampBoundingBoxes", "ConvertBoundingBoxFormat", "RandomIoUCrop"}
-)
-
-
-def boxes_left_out(compose: TransformCall) -> list[Refusal]:
-    """A detection pipeline (it holds a box transform) as what the port leaves out: its boxes.
-    Its flips and resizes would otherwise read as ported whole, and the graph as a detection
-    pipeline's, while it reads images and class labels."""
-    found = _box_transforms(compose)
-    if not found:
-        return []
-    named = ", ".join(sorted({call.name for call in found}))
-    call = TransformCall(compose.library, compose.name, line=compose.line)
-    reason = f"a detection pipeline ({named}): {annotations_left_out('boxes')}"
-    return [Refusal(call, reason, part="boxes")]
-
-
-def masks_left_out(compose: TransformCall) -> list[Refusal]:
-    """A segmentation pipeline (a value per type names tv_tensors.Mask: ``fill={tv_tensors.Mask:
-    255, ...}``, a ToDtype to int64 for the masks) as what the port leaves out: its masks. The
-    image's entry is ported; the masks' would otherwise go unsaid."""
-    found = [call for call in _calls(compose) if _names_masks(call)]
-    if not found:
-        return []
-    lines = [f" (line {call.line})" if call.line is not None else "" for call in found]
-    named = ", ".join(dict.fromkeys(f"{c.name}{at}" for c, at in zip(found, lines, strict=True)))
-    call = TransformCall(compose.library, compose.name, line=compose.line)
-    verb = "names" if len(found) == 1 else "name"
-    reason = f"a segmentation pipeline ({named} {verb} tv_tensors.Mask): "
-    return [Refusal(call, reason + annotations_left_out("masks"), part="masks")]
-
-
-def _calls(call: TransformCall) -> list[TransformCall]:
-    return [call] + [found for child in call.children for found in _calls(child)]
-
-
-def _names_masks(call: TransformCall) -> bool:
-    given = [*call.args, *call.kwargs.values()]
-    return any(
-        isinstance(value, dict) and any(type_key(key) == "tv_tensors.Mask" for key in value)
-        for value in given
-    )
-
-
-def _box_transforms(call: TransformCall) -> list[TransformCall]:
-    own = [call] if call.name in BOX_TRANSFORMS else []
-    return own + [found for child in call.children for found in _box_transforms(child)]
 
 
 __all__ = ["EXAMPLES", "MAPPING", "boxes_left_out", "masks_left_out", "port"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...expressions.nodes import constant, expression
-from ...spec import Ref
+from ...spec import Node, Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
 from .arguments import (
@@ -23,11 +23,8 @@ from .geometry import uniform
 from .grades import grade
 
 
-def _helper(context: PortContext, node: object) -> Ref:
-    context.nodes.append(node)  # type: ignore[arg-type]
-    context._current.append(node)  # type: ignore[arg-type]
-    context.helpers.add(node.id)  # type: ignore[attr-defined]
-    return Ref(node.id)  # type: ignore[attr-defined]
+def _helper(context: PortContext, node: Node) -> Ref:
+    return context.add_node(node, helper=True)
 
 
 def _draw(context: PortContext, base: str, low: float, high: float) -> Ref:

@@ -54,8 +54,7 @@ def rand_augment(call: TransformCall, context: PortContext) -> Grade:
     # up to 100 px whatever the size): the policy is given the images' (H, W)
     shape_id = context.fresh_id("rand_augment_shape")
     shape = expression(shape_id, f"{context.image.node}.shape()[0:2]")
-    context.nodes.append(shape)
-    context._current.append(shape)
+    context.add_node(shape)
     args |= {"shape": Ref(shape_id), "max_translate_rel": TRANSLATE_REL}
     context.add("rand_augment", "auto_aug.rand_augment", args, seed=True)
     return grade(call.name)

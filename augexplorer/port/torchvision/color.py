@@ -184,8 +184,7 @@ def _invert(context: PortContext) -> Ref:
 
     node_id = context.fresh_id("inverted")
     node = expression(node_id, f"255 - {context.image.node}")
-    context.nodes.append(node)
-    context._current.append(node)
+    context.add_node(node)
     return Ref(node_id)
 
 
@@ -194,8 +193,7 @@ def _chain_expression(context: PortContext, base: str, text: str, inputs: tuple[
     from ...expressions.nodes import expression
 
     node = expression(context.fresh_id(base), text, inputs)
-    context.nodes.append(node)
-    context._current.append(node)
+    context.add_node(node)
     context.image = Ref(node.id)
     return context.image
 

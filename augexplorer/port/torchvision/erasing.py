@@ -8,7 +8,6 @@ fills it.
 
 from __future__ import annotations
 
-from ...expressions.nodes import expression
 from ...spec import Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
@@ -37,10 +36,7 @@ def random_erasing(call: TransformCall, context: PortContext) -> Grade:
         raise Refuse(f"value={value!r} is not a number or one number per channel (three)")
     image = context.image.node
     hw = "[1:3]" if context.state.get("layout", "HWC") == "CHW" else "[0:2]"
-    shape_id = context.fresh_id("erase_shape")
-    shape = expression(shape_id, f"{image}.shape(){hw}")
-    context.nodes.append(shape)
-    context._current.append(shape)
+    shape = context.add_expression("erase_shape", f"{image}.shape(){hw}")
     window = context.add(
         "erase_window",
         "random_crop_generator",
@@ -49,7 +45,7 @@ def random_erasing(call: TransformCall, context: PortContext) -> Grade:
             "random_aspect_ratio": [1.0 / ratio[1], 1.0 / ratio[0]],
             "num_attempts": 10,
         },
-        inputs=(Ref(shape_id),),
+        inputs=(shape,),
         image=False,
         seed=True,
     )
@@ -85,7 +81,4 @@ def _erase_with_noise(context: PortContext, window_args: dict[str, object]) -> N
     )
     # the image first: where the transform does not apply, it passes through
     blend = f"{image} * {mask.node} + {drawn.node} * (1.0 - {mask.node})"
-    node = expression(context.fresh_id("erase"), blend)
-    context.nodes.append(node)
-    context._current.append(node)
-    context.image = Ref(node.id)
+    context.add_expression("erase", blend, image=True)

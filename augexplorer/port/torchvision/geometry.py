@@ -97,8 +97,7 @@ ON_TENSOR = (
 def _expression(context: PortContext, base: str, text: str) -> Ref:
     node_id = context.fresh_id(base)
     node = expression(node_id, text)
-    context.nodes.append(node)
-    context._current.append(node)
+    context.add_node(node)
     return Ref(node_id)
 
 
@@ -119,8 +118,7 @@ def _size_vector(context: PortContext, base: str, height: int, width: int) -> st
         return str(height)
     node_id = context.fresh_id(base)
     node = constant(node_id, [height, width], "INT64")
-    context.nodes.append(node)
-    context._current.append(node)
+    context.add_node(node)
     return node_id
 
 
@@ -324,8 +322,7 @@ def _height_width(context: PortContext, base: str, height: int, width: int) -> s
     if height == width:
         return str(height)
     node = constant(context.fresh_id(base), [height, width], "INT64")
-    context.nodes.append(node)
-    context._current.append(node)
+    context.add_node(node)
     return node.id
 
 
@@ -378,8 +375,7 @@ def pad(call: TransformCall, context: PortContext) -> Grade:
     grow = context.fresh_id("pad_shape")
     extra = _height_width(context, "pad_extra", top + bottom, left + right)
     node = expression(grow, axes.text(f"{image}.shape()[0:2] + {extra}"))
-    context.nodes.append(node)
-    context._current.append(node)
+    context.add_node(node)
     if mode != "constant":
         _no_border_on_tensor(context, call.name)
         size = context.add("pad_size", "cast", {"dtype": "FLOAT"}, inputs=(Ref(grow),), image=False)
@@ -427,8 +423,7 @@ def _expanded(context: PortContext, low: float, high: float) -> dict[str, object
     angle: Ref | float = low
     if low == high:
         turn = constant(context.fresh_id("rotate_angle"), [low], "FLOAT", shape=[])
-        context.nodes.append(turn)
-        context._current.append(turn)
+        context.add_node(turn)
         drawn = Ref(turn.id)
     else:
         drawn = context.add(
@@ -508,8 +503,7 @@ def _border_window(
             f"{base}_affine", "transforms.translation", {"offset": shift}, image=False
         )
         last_row = constant(context.fresh_id(f"{base}_last_row"), [0.0, 0.0, 1.0], "FLOAT", [1, 3])
-        context.nodes.append(last_row)
-        context._current.append(last_row)
+        context.add_node(last_row)
         matrix: Ref | list[float] = context.add(
             f"{base}_matrix", "cat", {"axis": 0}, inputs=(affine, Ref(last_row.id)), image=False
         )

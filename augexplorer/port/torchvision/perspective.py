@@ -17,8 +17,7 @@ from .grades import grade
 
 def _node(context: PortContext, base: str, text: str) -> str:
     node = expression(context.fresh_id(base), text)
-    context.nodes.append(node)
-    context._current.append(node)
+    context.add_node(node)
     context.helpers.add(node.id)
     return node.id
 

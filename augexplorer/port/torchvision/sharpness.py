@@ -29,8 +29,7 @@ def random_adjust_sharpness(call: TransformCall, context: PortContext) -> Grade:
     if factor < 0:
         raise Refuse(f"sharpness_factor={factor}: torchvision takes a factor of 0 or more")
     kernel = constant(context.fresh_id("sharpness_kernel"), SMOOTH, "FLOAT", shape=[3, 3])
-    context.nodes.append(kernel)
-    context._current.append(kernel)
+    context.add_node(kernel)
     context.helpers.add(kernel.id)
     # the border's values are cut away below: only the inside's matter
     smooth = context.add(

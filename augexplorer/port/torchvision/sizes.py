@@ -48,8 +48,7 @@ def _pixels(value: Any, what: str) -> int:
 def _constant(context: PortContext, base: str, values: Sequence[Any], dtype: str, **kw: Any) -> Ref:
     """A constant node the draws read (the sizes to pick from), run on every sample."""
     node = constant(context.fresh_id(base), list(values), dtype, **kw)
-    context.nodes.append(node)
-    context._current.append(node)
+    context.add_node(node)
     context.helpers.add(node.id)
     return Ref(node.id)
 

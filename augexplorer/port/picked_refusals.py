@@ -1,14 +1,15 @@
-"""What a refused transform inside a group that picks one (``OneOf``) costs: the port keeps the
-pick, so where it falls on the refused transform the group does nothing, while albumentations
-would apply it; the refusal says so, and how often."""
+"""What a refused transform inside a group that picks one (albumentations' ``OneOf`` and
+``SomeOf(n=1)``, torchvision's ``RandomChoice``) costs: the port keeps the pick, so where it
+falls on the refused transform the group does nothing, while the library would apply it; the
+refusal says so, and how often."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
 
-from ..build import PortContext
-from ..model import TransformCall
+from .build import PortContext
+from .model import TransformCall
 
 
 def note_picks_doing_nothing(
@@ -16,10 +17,12 @@ def note_picks_doing_nothing(
     context: PortContext,
     weights: Sequence[float],
     refused_from: int,
+    *,
+    own_p: bool = False,
 ) -> None:
     """Add the effect to each refusal, made since `refused_from`, of one of `group`'s children
     (picked by `weights`): "in 1 of 3 picks the OneOf does nothing where albumentations would
-    apply MyOwn"."""
+    apply MyOwn". `own_p`: a picked child applies with its own p (SomeOf), said beside it."""
     total = float(sum(weights))
     if total <= 0:
         return
@@ -34,8 +37,9 @@ def note_picks_doing_nothing(
             if equal
             else f"in {weights[at] / total:.0%} of the picks"
         )
+        with_p = " with its own p" if own_p else ""
         effect = (
-            f"; {share} the {group.name} does nothing where albumentations would apply "
-            f"{refusal.call.name}"
+            f"; {share} the {group.name} does nothing where {group.library} would apply "
+            f"{refusal.call.name}{with_p}"
         )
         context.refusals[index] = dataclasses.replace(refusal, reason=refusal.reason + effect)
