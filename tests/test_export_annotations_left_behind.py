@@ -27,7 +27,7 @@ def rotated() -> GraphSpec:
 
 def test_boxes_left_behind_are_said_on_export_and_in_the_header(tmp_path: Path) -> None:
     spec = rotated()
-    assert left_behind(spec) == ["boxes no longer match the images after 'rot' (rotate)"]
+    assert left_behind(spec) == ["the boxes no longer match the images after 'rot' (rotate)"]
     with pytest.warns(AnnotationsLeftBehind, match="boxes no longer match the images after 'rot'"):
         export(spec, tmp_path / "rotated.py")
     header = (tmp_path / "rotated.py").read_text().split('"""')[1]
@@ -76,7 +76,7 @@ def test_the_images_need_not_be_the_first_output() -> None:
     reordered = dict(reversed(list(spec.outputs.items())))
     assert next(iter(reordered)) != "images"
     moved = GraphSpec(spec.nodes, reordered, batch_size=spec.batch_size, seed=spec.seed)
-    assert left_behind(moved) == ["boxes no longer match the images after 'rot' (rotate)"]
+    assert left_behind(moved) == ["the boxes no longer match the images after 'rot' (rotate)"]
 
 
 def wired() -> GraphSpec:

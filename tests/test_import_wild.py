@@ -397,7 +397,7 @@ def test_the_ssd_crop_of_the_whole_resized_image_leaves_no_box_behind(
     # a crop smaller than the image does move the pixels: said, as before
     cropped = graph.set_arg("crop_mirror_normalize", "crop", [280.0, 300.0])
     assert left_behind(cropped) == [
-        "boxes no longer match the images after 'crop_mirror_normalize' (crop_mirror_normalize)"
+        "the boxes no longer match the images after 'crop_mirror_normalize' (crop_mirror_normalize)"
     ]
 
 

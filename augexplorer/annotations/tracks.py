@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..spec import ArgValue, GraphSpec, Node, Random, Ref, Source
-from .geometry import PLACED_KINDS, SCALES_ONLY, cmn_crops, moves_pixels
+from .geometry import PLACED_KINDS, SCALES_ONLY, cmn_crops, kinds_said, moves_pixels
 
 TRACK_KINDS = (
     "boxes",
@@ -175,7 +175,7 @@ def tracks_at(spec: GraphSpec, node_id: str, *, agreeing: bool = True) -> Tracks
         if behind:
             left[image_id] = behind
             mismatched[image_id] = (
-                f"{', '.join(behind)} no longer match the images after {image.id} ({image.op})"
+                f"{kinds_said(behind)} no longer match the images after {image.id} ({image.op})"
             )
     return Tracks(source.id, refs, form, companions, mismatched, left)
 

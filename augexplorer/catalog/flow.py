@@ -54,7 +54,13 @@ def _output(
     read = [_read(spec, ref, found) for ref in refs]
     if node.op in PASSES_IMAGES:  # `expression` is the graph's own, not in DALI's catalog
         return passed_on(node.op, node.args, read)
-    return output_of(catalog.get(node.op), node.args, read[0] if read else None)
+    out = output_of(catalog.get(node.op), node.args, read[0] if read else None)
+    # a cast, resize or crop of masks gives masks still
+    return (
+        dataclasses.replace(out, mask=True)
+        if read and read[0].mask and out.kind == "image"
+        else out
+    )
 
 
 def first_read(spec: GraphSpec, node: Node) -> Ref:
@@ -112,13 +118,50 @@ def input_problems(
         reason = refusal(info, read)
         if reason is not None:
             problems[node.id] = f"{reason} (from {ref})"
+        elif not certain_only:  # it runs: a note for the panel, never a refusal
+            spoiled = mask_resampling(node, read)
+            if spoiled is not None:
+                problems[node.id] = spoiled
     return problems
 
 
 def _other_output(spec: GraphSpec, ref: Ref) -> Data:
     node = spec.node(ref.node)
-    is_labels = isinstance(node, Source) and ref.output == node.labels_output
-    return Data("labels") if is_labels else Data("other")
+    if not isinstance(node, Source):
+        return Data("other")
+    if ref.output == node.labels_output:
+        return Data("labels")
+    names = node.output_names()
+    if ref.output < len(names) and names[ref.output] == "masks":
+        return MASKS  # readers.coco's pixelwise masks: a class id per pixel
+    return Data("other")
+
+
+# What a COCO source's pixelwise masks are: HWC (one channel) int32 class ids.
+MASKS = Data("image", "HWC", "INT32", mask=True)
+# Operators that resample their input, and their interpolation when none is given (DALI's).
+RESAMPLES = {
+    "resize": "INTERP_LINEAR",
+    "rotate": "INTERP_LINEAR",
+    "warp_affine": "INTERP_LINEAR",
+    "warp_perspective": "INTERP_LINEAR",
+    "random_resized_crop": "INTERP_LINEAR",
+    "resize_crop_mirror": "INTERP_LINEAR",
+}
+
+
+def mask_resampling(node: Node, read: Data) -> str | None:
+    """Why `node` spoils the class ids it reads (None: it does not): an interpolation other
+    than nearest-neighbour makes, between two classes, values that are neither."""
+    if not read.mask or node.op not in RESAMPLES:
+        return None
+    interp = node.args.get("interp_type", RESAMPLES[node.op])
+    if not isinstance(interp, str) or interp == "INTERP_NN":
+        return None
+    return (
+        f"{node.id} resamples masks (class ids) with {interp}: between two classes it writes "
+        "ids of neither (fix: set interp_type to INTERP_NN)"
+    )
 
 
 @dataclass(frozen=True)

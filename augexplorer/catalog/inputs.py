@@ -56,6 +56,9 @@ ANY_INPUT = frozenset({"python_function", "copy"})
 # float weight): they take an image where the picker places them, and anything else where a
 # graph (an imported pipeline) gives them that; they keep its kind.
 ANY_DATA_TOO = frozenset({"cast"})
+# What the picker places on masks (one channel of class ids): steps that move or cast the ids
+# and keep them ids; a colour operator wants three channels, and a blur makes ids of no class.
+MASK_STEPS = frozenset({"crop", "flip", "resize", "rotate", "pad", "slice", "transpose", "cast"})
 
 
 @dataclass(frozen=True)
@@ -68,8 +71,13 @@ class Data:
     # worked out from what the operator does with its inputs (an expression over images, a
     # stack of their channels), not from its schema: enough for the picker, not for a check
     inferred: bool = False
+    # pixel masks: one class id per pixel (a COCO source's masks and what moves them), images
+    # to the operators that read them, but resampled only with nearest-neighbour interpolation
+    mask: bool = False
 
     def describe(self) -> str:
+        if self.mask:
+            return " ".join(p for p in (self.layout, self.dtype, "masks (class ids)") if p)
         if self.kind == "encoded":
             return "encoded image files (bytes)"
         if self.kind == "image":
@@ -151,6 +159,11 @@ def refusal(op: OpInfo, data: Data, *, placing: bool = False) -> str | None:
         return None  # (a cast of encoded files is a decoder's place mistaken)
     if want.kind != data.kind:
         return f"{op.name} takes {want.describe()}; here there are {data.describe()}"
+    if placing and data.mask and op.name not in MASK_STEPS:
+        return (
+            f"{op.name} does not keep class ids: on {data.describe()} the picker places "
+            f"{', '.join(sorted(MASK_STEPS))}"
+        )
     if want.layouts and data.layout and data.layout not in want.layouts:
         return f"{op.name} takes {'/'.join(want.layouts)} images; here they are {data.layout}"
     if want.dtypes and data.dtype and data.dtype not in want.dtypes:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import textwrap
 
+from ..annotations.geometry import kinds_said
 from ..annotations.tracks import image_chain, tracks_at
 from ..spec import GraphSpec
 
@@ -43,7 +44,7 @@ def left_behind(spec: GraphSpec) -> list[str]:
             if not stale:
                 continue
             op = spec.node(image).op
-            text = f"{', '.join(stale)} no longer match the images after {image!r} ({op})"
+            text = f"{kinds_said(stale)} no longer match the images after {image!r} ({op})"
             if text not in said:  # one image node seen from several outputs
                 said.append(text)
     return said

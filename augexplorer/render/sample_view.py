@@ -17,6 +17,7 @@ from ..engine.internal_draws import FROM_OUTPUTS, WINDOW_OPS
 from ..engine.policy_draws import POLICY_OPS, policy_draws
 from ..engine.result import RunResult, draw_rows
 from ..spec import Ref
+from .class_colours import CLASS_IDS_SAID, class_pixels, draws_classes, is_mask_output
 from .display import drawn_as, is_image_like, to_hwc, to_rgb8
 from .tiles import display_normalization, value_text
 
@@ -80,7 +81,9 @@ def pane(result: RunResult, ref: Ref, index: int, role: str) -> Pane:
     if not is_image_like(sample, layout):
         return dataclasses.replace(base, text=value_text(sample))
     normalization = display_normalization(result, ref, sample)
-    pixels = to_rgb8(sample, layout, normalization)
+    # a mask's class ids as the tiles draw them; the pointer still reads the ids (values)
+    classes = is_mask_output(result.plan.spec, ref) and draws_classes(sample, layout)
+    pixels = class_pixels(sample, layout) if classes else to_rgb8(sample, layout, normalization)
     hwc = to_hwc(sample, layout)
     values: bytes | None = None
     values_dtype = ""
@@ -97,7 +100,7 @@ def pane(result: RunResult, ref: Ref, index: int, role: str) -> Pane:
         values=values,
         values_dtype=values_dtype,
         channels=int(hwc.shape[2]) if values is not None else 3,
-        drawn_as=drawn_as(sample.dtype, normalization),
+        drawn_as=CLASS_IDS_SAID if classes else drawn_as(sample.dtype, normalization),
     )
 
 

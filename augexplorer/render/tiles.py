@@ -14,15 +14,18 @@ the bytes to move through the Jupyter server.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import simplejpeg
 from nvidia.dali.types import to_numpy_type
+from PIL import Image
 
 from ..engine.result import RunResult, draw_text
 from ..spec import Ref
+from .class_colours import CLASS_IDS_SAID, class_pixels, draws_classes, is_mask_output
 from .display import Normalization, drawn_as, is_image_like, to_hwc, to_rgb8
 from .grid import fit_into
 from .pixel_history import Histories
@@ -83,16 +86,23 @@ def thumbnail(
     quality: int = JPEG_QUALITY,
     *,
     preview: bool = False,
+    classes: bool = False,
 ) -> bytes | None:
     """`sample` fitted into a `size`-pixel square (never larger, never enlarged) as JPEG; None
     when it is not an image. A `preview` shrinks by taking every n-th pixel first (a 1080p photo
     to a 240 px tile in a tenth of the time, with some aliasing) and encodes at a lower quality.
 
     simplejpeg encodes straight from the array: Pillow's image object and encoder setup cost
-    as much again as libjpeg-turbo's work at tile size, on every redraw."""
+    as much again as libjpeg-turbo's work at tile size, on every redraw.
+
+    `classes`: `sample` is a mask, drawn as class colours where it holds class ids
+    (:mod:`.class_colours`), shrunk by nearest pixel and stored as PNG: a colour between two
+    classes, or JPEG's blur of colours at their edges, would be a class that is not there."""
     array = np.asarray(sample)
     if not is_image_like(array, layout):
         return None
+    if classes and draws_classes(array, layout):
+        return _class_picture(class_pixels(array, layout), size)
     rgb = to_rgb8(array, layout, normalization)
     if preview:
         step = max(rgb.shape[:2]) // (2 * size)
@@ -102,6 +112,14 @@ def thumbnail(
     if max(rgb.shape[:2]) > size:
         rgb = np.asarray(fit_into(rgb, size))
     return simplejpeg.encode_jpeg(rgb, quality=quality, colorspace="RGB", colorsubsampling="420")
+
+
+def _class_picture(rgb: np.ndarray, size: int) -> bytes:
+    picture = Image.fromarray(rgb)
+    picture.thumbnail((size, size), Image.Resampling.NEAREST)
+    out = io.BytesIO()
+    picture.save(out, format="PNG", compress_level=1)  # flat colours: small even at level 1
+    return out.getvalue()
 
 
 def value_text(sample: np.ndarray) -> str:
@@ -130,6 +148,8 @@ def node_drawn_as(result: RunResult, ref: Ref) -> str:
     """How `ref`'s samples become the pixels of their tiles, in words ("" where they are drawn
     as they are: uint8)."""
     dtype = np.dtype(to_numpy_type(result.output(ref).dtype))
+    if dtype.kind in "iu" and is_mask_output(result.plan.spec, ref):
+        return CLASS_IDS_SAID
     norm = normalization_for(result.plan, ref.node) if dtype.kind == "f" else None
     return drawn_as(dtype, norm)
 
@@ -160,10 +180,13 @@ def node_tiles(result: RunResult, ref: Ref, size: int, *, preview: bool = False)
     arrays, versions = history.update(result.output(ref), lambda: result.arrays(ref))
     layout = result.layout(ref)
     norm = display_normalization(result, ref, arrays[0]) if arrays else None
-    variant = ("tile", size, preview, layout, norm)
+    classes = is_mask_output(result.plan.spec, ref)
+    variant = ("tile", size, preview, layout, norm, classes)
     made = history.made(
         variant,
-        lambda place: (thumbnail(arrays[place], layout, norm, size, preview=preview),),
+        lambda place: (
+            thumbnail(arrays[place], layout, norm, size, preview=preview, classes=classes),
+        ),
     )
     labels = result.captions(node_id=ref.node)
     draws = result.draw_captions(reaching=ref.node)

@@ -54,8 +54,13 @@ def test_a_mask_node_shows_no_annotations_and_its_image_node_does(
         notes = page.locator(".ax-overlay-note")
         said = " ".join(notes.all_inner_texts())
         assert "mask_resize" not in said and "mask_crop" not in said, said
-        assert page.locator("button.ax-overlay-toggle-boxes:visible").count() == 0
-        assert page.locator(".ax-overlay button:visible", has_text="Carry").count() == 0
+        # the switches are restyled after the overlays go: wait for them, not a moment
+        page.wait_for_function(
+            "() => ![...document.querySelectorAll('button.ax-overlay-toggle-boxes, "
+            ".ax-overlay button')].some(b => b.offsetParent !== null && "
+            "(b.classList.contains('ax-overlay-toggle-boxes') || b.textContent.includes('Carry')))",
+            timeout=30_000,
+        )
     for width in WIDTHS:
         resize(page, width)
         assert all(v <= 1 for v in sideways(page).values()), width
