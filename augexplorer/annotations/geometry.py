@@ -4,7 +4,7 @@ An operator that moves pixels (a flip, a crop, a rotation) leaves boxes, polygon
 behind unless a companion moves them the same way (:mod:`.wiring` adds them). Operators that only
 change values (colour, noise, blur, normalize) need nothing. A resize moves nothing that is in
 ratio coordinates, but pixel coordinates and masks need it too. Some operators have no
-annotation-safe form in DALI at all: :data:`NO_SAFE_FORM` says what to use instead.
+annotation-safe form in DALI at all: :func:`no_safe_form` says what to use instead.
 """
 
 from __future__ import annotations
@@ -48,8 +48,7 @@ PLACED_KINDS = ("boxes", "vertices", "masks", "keypoints")
 # Image operators with no DALI operator that moves annotations with them: what to use instead,
 # worded for the kinds left behind ({kinds}: "boxes", "keypoints"; {mover}: "box operator",
 # "point operator"; {follow} and {follow_slice}: what moves them with random_bbox_crop's window;
-# {turned} and {pasted}: what follows a rotate or a paste). :func:`no_safe_form` fills them in;
-# NO_SAFE_FORM holds the boxes' wording.
+# {turned} and {pasted}: what follows a rotate or a paste). :func:`no_safe_form` fills them in.
 _NO_SAFE_FORM: dict[str, str] = {
     "water": "no DALI operator moves {kinds} like water's waves; leave it out of detection graphs",
     "sphere": "no DALI operator moves {kinds} like sphere's distortion; leave it out of "
@@ -169,10 +168,6 @@ def _join(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-# The boxes' wording of each (the notes of operators added to a detection graph).
-NO_SAFE_FORM: dict[str, str] = {op: str(no_safe_form(op)) for op in _NO_SAFE_FORM}
-
-
 def moves_pixels(op: str, args: Mapping[str, Any]) -> bool:
     """Whether operator `op` with `args` moves image content (a flip by constant zeros, or a
     crop_mirror_normalize with no crop and no mirror, moves nothing)."""
@@ -185,10 +180,14 @@ def moves_pixels(op: str, args: Mapping[str, Any]) -> bool:
     return True
 
 
+# crop_mirror_normalize's arguments that make it crop
+CROPS = ("crop", "crop_h", "crop_w", "crop_d")
+
+
 def cmn_crops(args: Mapping[str, Any]) -> bool:
     """Whether a crop_mirror_normalize with `args` crops (no DALI operator follows its crop on
     boxes or points: its companions follow the mirror only)."""
-    return any(name in args for name in ("crop", "crop_h", "crop_w", "crop_d"))
+    return any(name in args for name in CROPS)
 
 
 def _not_zero(value: Any) -> bool:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..spec import ArgValue, GraphSpec, Node, Random, Ref, Source
-from .geometry import PLACED_KINDS, SCALES_ONLY, cmn_crops, kinds_said, moves_pixels
+from .geometry import CROPS, PLACED_KINDS, SCALES_ONLY, cmn_crops, kinds_said, moves_pixels
 
 TRACK_KINDS = (
     "boxes",
@@ -108,18 +108,24 @@ def image_chain(spec: GraphSpec, node_id: str) -> list[str]:
     return list(reversed(chain))
 
 
-def on_images(spec: GraphSpec, chain: list[str]) -> bool:
-    """Whether `chain` (:func:`image_chain`) carries the source's images: its first step reads
-    the source's images output. A chain that starts from another output (the masks, through the
-    segmentation preset's ``mask_resize`` and ``mask_crop``; the boxes, through ``bb_flip``)
-    moves annotations beside the images: a companion chain, whose nodes are no image nodes."""
+def chain_reads(spec: GraphSpec, chain: list[str]) -> str:
+    """Which output of its source `chain` (:func:`image_chain`) carries: the name of the one
+    its first step reads ("images", "masks", ...), "images" for the source alone, "" where the
+    chain starts from no source."""
     if len(chain) < 2:
-        return len(chain) == 1
+        return "images" if chain else ""
     source, first = spec.node(chain[0]), spec.node(chain[1])
     if not isinstance(source, Source) or not isinstance(first, Node) or not first.inputs:
-        return False
-    names, read = source.output_names(), first.inputs[0].output
-    return read < len(names) and names[read] == "images"
+        return ""
+    return source.output_name(first.inputs[0].output)
+
+
+def on_images(spec: GraphSpec, chain: list[str]) -> bool:
+    """Whether `chain` carries the source's images. A chain that starts from another output
+    (the masks, through the segmentation preset's ``mask_resize`` and ``mask_crop``; the boxes,
+    through ``bb_flip``) moves annotations beside the images: a companion chain, whose nodes
+    are no image nodes."""
+    return chain_reads(spec, chain) == "images"
 
 
 def tracks_at(spec: GraphSpec, node_id: str, *, agreeing: bool = True) -> Tracks | None:
@@ -209,7 +215,6 @@ KEEPS_SIZE = frozenset(
         "gaussian_blur",
     }
 )
-CROPS = ("crop", "crop_h", "crop_w", "crop_d")
 
 
 def crops_whole(spec: GraphSpec, image: Node) -> bool:

@@ -430,12 +430,13 @@ def _called(function: Any, arguments: dict[str, Any], where: str) -> Any:
     import inspect
 
     name = function.__name__
+    signature = inspect.signature(function)
     try:
-        inspect.signature(function).bind(**arguments)
+        signature.bind(**arguments)
     except TypeError:
         wanted = [
             p.name
-            for p in inspect.signature(function).parameters.values()
+            for p in signature.parameters.values()
             if p.default is p.empty
             and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
             and p.name not in arguments

@@ -131,23 +131,24 @@ def _other_output(spec: GraphSpec, ref: Ref) -> Data:
         return Data("other")
     if ref.output == node.labels_output:
         return Data("labels")
-    names = node.output_names()
-    if ref.output < len(names) and names[ref.output] == "masks":
+    if node.output_name(ref.output) == "masks":
         return MASKS  # readers.coco's pixelwise masks: a class id per pixel
     return Data("other")
 
 
 # What a COCO source's pixelwise masks are: HWC (one channel) int32 class ids.
 MASKS = Data("image", "HWC", "INT32", mask=True)
-# Operators that resample their input, and their interpolation when none is given (DALI's).
-RESAMPLES = {
-    "resize": "INTERP_LINEAR",
-    "rotate": "INTERP_LINEAR",
-    "warp_affine": "INTERP_LINEAR",
-    "warp_perspective": "INTERP_LINEAR",
-    "random_resized_crop": "INTERP_LINEAR",
-    "resize_crop_mirror": "INTERP_LINEAR",
-}
+# Operators that resample their input, linearly where no interp_type is given (DALI's default)
+RESAMPLES = frozenset(
+    {
+        "resize",
+        "rotate",
+        "warp_affine",
+        "warp_perspective",
+        "random_resized_crop",
+        "resize_crop_mirror",
+    }
+)
 
 
 def mask_resampling(node: Node, read: Data) -> str | None:
@@ -155,7 +156,7 @@ def mask_resampling(node: Node, read: Data) -> str | None:
     than nearest-neighbour makes, between two classes, values that are neither."""
     if not read.mask or node.op not in RESAMPLES:
         return None
-    interp = node.args.get("interp_type", RESAMPLES[node.op])
+    interp = node.args.get("interp_type", "INTERP_LINEAR")
     if not isinstance(interp, str) or interp == "INTERP_NN":
         return None
     return (

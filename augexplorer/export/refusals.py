@@ -86,14 +86,13 @@ def _favoured(schema_name: str) -> str:
     """The ``fn`` name of the operator DALI's deprecation of `schema_name` points to, or "":
     ``_TFRecordReader`` (``ops.TFRecordReader``, hidden in ``fn``) names ``readers__TFRecord``,
     which DALI registers hidden, so no alias maps it: ``fn.readers.tfrecord``."""
-    from ..catalog.schema import _backend, _snake_case
+    from ..catalog.schema import _backend, fn_name
 
     try:
         favoured = str(_backend().GetSchema(schema_name).DeprecatedInFavorOf() or "")
     except (KeyError, RuntimeError):  # a schema this DALI does not register
         return ""
-    *module, name = favoured.split("__")
-    return ".".join(["fn", *module, _snake_case(name)]) if favoured else ""
+    return f"fn.{fn_name(favoured)}" if favoured else ""
 
 
 def conditional(_op: OpRecord) -> Construct:

@@ -20,7 +20,7 @@ import math
 import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 MAX_TEXT = 1000  # characters
 MAX_DEPTH = 24  # nested operations
@@ -138,7 +138,7 @@ def _position(node: ast.AST) -> tuple[int, int]:
     return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
 
 
-def is_bool(node: ast.AST) -> bool:
+def is_bool(node: ast.AST) -> TypeGuard[ast.Constant]:
     """Whether `node` is ``True`` or ``False``."""
     return isinstance(node, ast.Constant) and isinstance(node.value, bool)
 
@@ -361,7 +361,6 @@ def evaluate(
         if id(node) in positions:
             return next(numbers)
         if is_bool(node):
-            assert isinstance(node, ast.Constant)
             return node.value
         if isinstance(node, ast.Name):
             return inputs[node.id]
@@ -433,7 +432,6 @@ def render(
         if id(node) in positions:
             return number_node(next(values))
         if is_bool(node):
-            assert isinstance(node, ast.Constant)
             return ast.Constant(node.value)
         if isinstance(node, ast.Name):
             return ast.Name(id=names.get(node.id, node.id), ctx=ast.Load())

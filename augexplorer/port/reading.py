@@ -718,15 +718,15 @@ class _Reader:
             for item in node.elts:
                 if isinstance(item, ast.Starred):
                     yield from self.transforms(item.value)
-                elif isinstance(item, ast.IfExp) and self._settled(item.test) is not None:
+                elif isinstance(item, ast.IfExp) and (side := self._settled(item.test)) is not None:
                     # `A.HorizontalFlip() if cfg.hflip else A.NoOp()`: the side the file takes
-                    yield self._item(item.body if self._settled(item.test) else item.orelse)
+                    yield self._item(item.body if side else item.orelse)
                 else:
                     yield self._item(item)
             return
-        if isinstance(node, ast.IfExp) and self._settled(node.test) is not None:
+        if isinstance(node, ast.IfExp) and (side := self._settled(node.test)) is not None:
             # `*([A.Blur()] if cfg.strong else [])`: the list the file takes
-            yield from self.transforms(node.body if self._settled(node.test) else node.orelse)
+            yield from self.transforms(node.body if side else node.orelse)
             return
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             yield from self.transforms(node.left)
@@ -1123,8 +1123,9 @@ class _Reader:
                     return unknown
                 self.defaults_used.setdefault((option.value, written), option.note(written, found))
                 return found
-            if known_constant(dotted) is not None:  # timm.data.IMAGENET_DEFAULT_MEAN
-                return known_constant(dotted)
+            timm = known_constant(dotted)  # timm.data.IMAGENET_DEFAULT_MEAN
+            if timm is not None:
+                return timm
             head = dotted.split(".")[0] if dotted else ""
             if dotted and (library_of(dotted) or head in {"torch", "cv2", "PIL", "np", "numpy"}):
                 return Symbol(dotted)
@@ -1170,7 +1171,7 @@ class _Reader:
             and not node.keywords
         ):
             inner = self.value(node.args[0], depth + 1)
-            if isinstance(inner, int | float) and not isinstance(inner, bool):
+            if _is_number(inner):
                 return _NUMBER_BUILTINS[node.func.id](inner)
             return unknown
         if (

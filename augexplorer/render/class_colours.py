@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..annotations.tracks import image_chain
+from ..annotations.tracks import chain_reads, image_chain
 from ..spec import GraphSpec, Ref, Source
 from .display import to_hwc
 from .palette import class_rgb
@@ -29,21 +29,8 @@ def is_mask_output(spec: GraphSpec, ref: Ref) -> bool:
         return False
     node = spec.node(ref.node)
     if isinstance(node, Source):
-        return _masks_output(node, ref.output)
-    if ref.output != 0:
-        return False
-    chain = image_chain(spec, ref.node)
-    if len(chain) < 2:
-        return False
-    source, first = spec.node(chain[0]), spec.node(chain[1])
-    if not isinstance(source, Source) or isinstance(first, Source) or not first.inputs:
-        return False
-    return _masks_output(source, first.inputs[0].output)
-
-
-def _masks_output(source: Source, output: int) -> bool:
-    names = source.output_names()
-    return output < len(names) and names[output] == "masks"
+        return node.output_name(ref.output) == "masks"
+    return ref.output == 0 and chain_reads(spec, image_chain(spec, ref.node)) == "masks"
 
 
 def draws_classes(sample: np.ndarray, layout: str) -> bool:

@@ -420,6 +420,11 @@ class Source:
             names += ["keypoints", "keypoint_visibility"]
         return tuple(names)
 
+    def output_name(self, output: int) -> str:
+        """What output `output` holds ("" for an output the source does not have)."""
+        names = self.output_names()
+        return names[output] if 0 <= output < len(names) else ""
+
     @property
     def labels_output(self) -> int:
         """The output that carries labels (one per image, or one per box for COCO)."""

@@ -59,17 +59,13 @@ def _resized(node: Any, args: Args) -> Mapped:
     return Mapped((node,), "exact", (RESIZE_EXACT,))
 
 
-def _resize_args(args: Args) -> dict[str, Any]:
-    return args.resize_interpolation()
-
-
 @mapping("Resize", positional=("height", "width", "interpolation"), p=1.0)
 def resize(args: Args) -> Mapped:
     height, width = int(args.number("height")), int(args.number("width"))
     node = step(
         "resize",
         "resize",
-        {"resize_x": float(width), "resize_y": float(height), **_resize_args(args)},
+        {"resize_x": float(width), "resize_y": float(height), **args.resize_interpolation()},
     )
     return _resized(node, args)
 
@@ -92,7 +88,7 @@ def _fitted(args: Args, side: str) -> Mapped:
     size = _max_size(args)
     arg = "resize_shorter" if side == "min" else "resize_longer"
     if isinstance(size, Random):
-        node = step("resize", "resize", {arg: size, **_resize_args(args)})
+        node = step("resize", "resize", {arg: size, **args.resize_interpolation()})
         mapped = _resized(node, args)
         tie = "where the other side comes out at exactly half a pixel, DALI rounds it up, "
         tie += "albumentations to even"
@@ -111,7 +107,7 @@ def _fitted(args: Args, side: str) -> Mapped:
             ["fit_up", "fit_exact"],
         ),
         Node("fit_size", "cast", inputs=(Ref("fit_round"),), args={"dtype": "FLOAT"}),
-        step("resize", "resize", {"size": Ref("fit_size"), **_resize_args(args)}),
+        step("resize", "resize", {"size": Ref("fit_size"), **args.resize_interpolation()}),
     )
     mapped = _resized(nodes[-1], args)
     return Mapped(nodes, mapped.fidelity, mapped.differences, frozenset({"fit_hw"}))

@@ -17,11 +17,6 @@ from .nodes import expr, step, uniform_node, values_node
 from .registry import IMAGE, Mapped, mapping
 
 
-def _no_antialias(args: Args, name: str = "interpolation", default: int = 1) -> dict[str, Any]:
-    """OpenCV's resize arguments: no antialiasing but for INTER_AREA's (see Args)."""
-    return args.resize_interpolation(name, default)
-
-
 def _float64(node_id: str, value: float) -> tuple[Node, ...]:
     """`value` as a float64 node, to the last bit: DALI's constant holds no float64, so its
     53-bit mantissa (an int64) is cast and scaled by a power of two (exact in float32)."""
@@ -53,7 +48,7 @@ def random_scale(args: Args) -> Mapped:
         *draw,
         expr("scaled_rows", "math.floor(image.shape()[0:2] * scale_draw)", [IMAGE, "scale_draw"]),
         Node("scaled_size", "cast", inputs=(Ref("scaled_rows"),), args={"dtype": "FLOAT"}),
-        step("scale", "resize", {"size": Ref("scaled_size"), **_no_antialias(args)}),
+        step("scale", "resize", {"size": Ref("scaled_size"), **args.resize_interpolation()}),
     )
     drawn, area = "the factor drawn uniformly, by DALI's generator", area_differences(args)
     return Mapped(
@@ -86,14 +81,14 @@ def downscale(args: Args) -> Mapped:
             "resize",
             {
                 "size": Ref("small_size"),
-                **_no_antialias(down, "downscale", 0),
+                **down.resize_interpolation("downscale", 0),
                 "subpixel_scale": True,
             },
         ),
         step(
             "upscale",
             "resize",
-            {"size": Ref("full_size"), **_no_antialias(down, "upscale", 0)},
+            {"size": Ref("full_size"), **down.resize_interpolation("upscale", 0)},
             reads="downscale",
         ),
     )
@@ -140,7 +135,7 @@ def random_sized_crop(args: Args) -> Mapped:
         step(
             "resize",
             "resize",
-            {"resize_x": float(width), "resize_y": float(height), **_no_antialias(args)},
+            {"resize_x": float(width), "resize_y": float(height), **args.resize_interpolation()},
             reads="crop",
         ),
     ]

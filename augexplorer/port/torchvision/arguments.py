@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..build import Refuse
+from ..build import PortContext, Refuse
 from ..model import Symbol, Unknown, written
 
 # Where a transform that takes HWC uint8 images goes: the image becomes a CHW float tensor at
@@ -144,3 +144,14 @@ def fill_value(value: Any) -> float:
             "alone, fill=VALUE)"
         )
     raise Refuse(f"fill={written(value)}: DALI fills with one value for every channel")
+
+
+def on_tensor(context: PortContext) -> bool:
+    """Whether the image is the CHW float tensor of a ToTensor (or ToDtype) here."""
+    return context.state.get("layout", "HWC") != "HWC"
+
+
+def is_tensor(context: PortContext) -> bool:
+    """Whether torchvision's image is a tensor here (a ToImage, PILToTensor or ToTensor came
+    before) rather than the PIL image ImageFolder gives."""
+    return bool(context.state.get("chw_pending")) or on_tensor(context)

@@ -22,6 +22,8 @@ from .arguments import (
     fill_values,
     image_fill,
     interpolation_name,
+    is_tensor,
+    on_tensor,
     size_pair,
     symmetric_range,
 )
@@ -31,7 +33,7 @@ from .grades import grade
 def _hwc(context: PortContext, name: str) -> str:
     """The image's node name, refusing where the image is no longer HWC (after ToTensor):
     DALI rotates and warps HWC images only."""
-    if _on_tensor(context):
+    if on_tensor(context):
         raise Refuse(
             f"{name} after ToTensor (or ToDtype) is not ported: DALI's rotate and warp_affine "
             f"take HWC images, and the image is a CHW float tensor there (fix: put {name} "
@@ -67,21 +69,16 @@ class _Axes:
 def _axes(context: PortContext) -> _Axes:
     """The image's node and where its height and width are: resizes, crops, pads and flips
     read DALI's layout, and run on the CHW float tensor ToTensor makes as on an HWC image."""
-    if _on_tensor(context):
+    if on_tensor(context):
         return _Axes(context.image.node, "[1:3]", 1, 2)
     return _Axes(context.image.node, "[0:2]", 0, 1)
-
-
-def _on_tensor(context: PortContext) -> bool:
-    """Whether the image is the CHW float tensor of a ToTensor (or ToDtype) here."""
-    return context.state.get("layout", "HWC") != "HWC"
 
 
 def _graded(context: PortContext, measured: Grade) -> Grade:
     """`measured` (torchvision's figures on the image before ToTensor), said to be of another
     image where a resampling transform runs on the float tensor (crops, pads and flips move
     the tensor's values as they move pixels: their grades stand)."""
-    if not _on_tensor(context):
+    if not on_tensor(context):
         return measured
     fidelity: Fidelity = "approximate" if measured.fidelity == "exact" else measured.fidelity
     return Grade(fidelity, (*measured.differences, ON_TENSOR))
@@ -122,12 +119,6 @@ def _size_vector(context: PortContext, base: str, height: int, width: int) -> st
     return node_id
 
 
-def _is_tensor(context: PortContext) -> bool:
-    """Whether torchvision's image is a tensor here (a ToImage, PILToTensor or ToTensor came
-    before) rather than the PIL image ImageFolder gives."""
-    return bool(context.state.get("chw_pending")) or _on_tensor(context)
-
-
 def _antialias(
     call: TransformCall, index: int, context: PortContext, mode: str
 ) -> tuple[bool, str]:
@@ -136,7 +127,7 @@ def _antialias(
     None) takes effect only on tensors (after ToImage or PILToTensor). A nearest mode gets
     no sentence: neither library antialiases it."""
     wanted = bool(call.argument(index, "antialias", True))
-    tensor = _is_tensor(context)
+    tensor = is_tensor(context)
     said = "" if wanted or mode.startswith("NEAREST") else ("tensor" if tensor else "pil")
     return wanted or not tensor, said
 
@@ -465,7 +456,7 @@ WARP_BORDER_OF_PADDING = {"reflect": "reflect_101", "symmetric": "reflect", "edg
 
 def _no_border_on_tensor(context: PortContext, name: str) -> None:
     """A padding mode other than constant takes a warp (HWC only) here: refused on the tensor."""
-    if _on_tensor(context):
+    if on_tensor(context):
         raise Refuse(
             f"{name} with a padding_mode other than 'constant' after ToTensor is not ported: "
             f"DALI's warp that repeats the border takes HWC images (fix: put it {BEFORE_FLOAT})"

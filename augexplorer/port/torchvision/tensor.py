@@ -14,7 +14,7 @@ import re
 from ...spec import Origin
 from ..build import Grade, PortContext, Refuse
 from ..model import Symbol, TransformCall, Unknown, written
-from .arguments import IMAGE_TYPE, for_the_image
+from .arguments import IMAGE_TYPE, for_the_image, is_tensor
 from .grades import grade
 
 # torch's float types, by the DALI type crop_mirror_normalize gives them in; float64 and
@@ -79,7 +79,7 @@ def to_rgb_lambda(call: TransformCall, context: PortContext) -> Grade:
             "one Lambda ported is lambda img: img.convert('RGB'), which the graph's decoding "
             "to RGB already does)"
         )
-    if context.state.get("layout", "HWC") != "HWC" or context.state.get("chw_pending"):
+    if is_tensor(context):
         raise Refuse(
             f"Lambda({text}) after a conversion to a tensor is not ported: a tensor has no "
             "convert (fix: leave it out, the graph's images are RGB)"
@@ -101,7 +101,7 @@ def to_pil_image(call: TransformCall, context: PortContext) -> Grade:
             f"ToPILImage(mode={mode!r}) is not ported: the images are RGB here (fix: leave it "
             "out, or mode='RGB')"
         )
-    if context.state.get("layout", "HWC") != "HWC" or context.state.get("chw_pending"):
+    if is_tensor(context):
         raise Refuse(
             "ToPILImage after ToTensor, ToImage, PILToTensor or ToDtype is not ported: "
             "torchvision turns the tensor back into 8-bit HWC pixels (a float one times 255, "
