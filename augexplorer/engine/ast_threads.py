@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import gc
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+from .held_off import HeldOff
 
 
 def ast_shared_between_threads(version: tuple[int, ...] = tuple(sys.version_info[:3])) -> bool:
@@ -27,9 +28,7 @@ def ast_shared_between_threads(version: tuple[int, ...] = tuple(sys.version_info
     return version < (3, 11, 8) or (3, 12) <= version < (3, 12, 2)
 
 
-_lock = threading.Lock()
-_holders = 0  # blocks inside no_collection_where_ast_is_shared, on any thread
-_was_enabled = False  # the collection's state when the first of them began
+_collection = HeldOff(gc.isenabled, gc.enable, gc.disable)
 
 
 @contextmanager
@@ -39,19 +38,8 @@ def no_collection_where_ast_is_shared() -> Iterator[None]:
     Blocks on several threads may overlap: the collection comes back when the last one ends,
     and only if it was on when the first began (a change made by someone else while a block
     runs is not kept)."""
-    global _holders, _was_enabled
     if not ast_shared_between_threads():
         yield
         return
-    with _lock:
-        if _holders == 0:
-            _was_enabled = gc.isenabled()
-            gc.disable()
-        _holders += 1
-    try:
+    with _collection.held():
         yield
-    finally:
-        with _lock:
-            _holders -= 1
-            if _holders == 0 and _was_enabled:
-                gc.enable()

@@ -20,6 +20,7 @@ from typing import Any
 from ..builder import define_graph
 from ..data import SourceData
 from ..plan import Plan, Step
+from .dali_builds import engine_build
 from .runners import SYNC_PIPELINE, array_batch, flatten_outputs
 
 
@@ -82,8 +83,9 @@ class TrainingDraws:
             # returned as they are (as StepGroupRunner returns them)
             return do_not_convert(flatten_outputs)([nodes[step.id] for step in steps])
 
-        self.pipeline = replay()
-        self.pipeline.build()
+        with engine_build():
+            self.pipeline = replay()
+            self.pipeline.build()
         self.position = 0  # batches run so far
         self._outputs: dict[str, list[Any]] = {}
 

@@ -23,6 +23,7 @@ import numpy as np
 from ..builder import build_pipeline
 from ..data import SourceData, open_source, source_for_path
 from ..engine.ast_threads import no_collection_where_ast_is_shared
+from ..engine.dali_builds import engine_build
 from ..engine.epoch_padding import padded_by_reader
 from ..engine.result import files_read
 from ..plan import Plan, Step
@@ -82,7 +83,8 @@ def collect_stats(
     """
     if batches < 1:
         raise ValueError("batches must be at least 1")
-    with no_collection_where_ast_is_shared():  # a build may convert code (the Stats tab's thread)
+    # a build may convert code (the Stats tab's thread)
+    with no_collection_where_ast_is_shared(), engine_build():
         run = StatsRun.prepare(graph, data, batch_size, device_id, num_threads, epoch)
         run.pipeline.build()
     stats = run.new_stats(name, batches)

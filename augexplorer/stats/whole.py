@@ -18,6 +18,7 @@ import os
 from typing import Any
 
 from ..engine.ast_threads import no_collection_where_ast_is_shared
+from ..engine.dali_builds import engine_build
 from ..engine.epoch_padding import shard_size as shard_size_of
 from .reduce import Comm, TorchComm, reduce_stats
 from .report import Stats
@@ -70,7 +71,11 @@ def collect_stats_all(
         device_id = _local_gpu()
     together = (comm if comm is not None else TorchComm()) if sharded else None
     # a build may convert code with AutoGraph, on the Stats tab's thread while the user works
-    with stage(together, rank, "while building its pipeline"), no_collection_where_ast_is_shared():
+    with (
+        stage(together, rank, "while building its pipeline"),
+        no_collection_where_ast_is_shared(),
+        engine_build(),
+    ):
         run = StatsRun.prepare(
             graph,
             data,
