@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import io
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -346,6 +347,25 @@ def test_vary_this_image_from_the_large_view(explorer: Explorer) -> None:
     # A message without the view's own index is not the page's: ignored, not raised.
     page_message(explorer.grid.tiles, {"event": "vary", "sample": "x", "draws": "6"})
     assert len(explorer.grid.tiles.tiles) == 4
+
+
+def test_the_variety_view_makes_its_folder_only_when_it_runs(
+    catalog: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # every panel has a variety view and few open it: a kernel stopped without its exit
+    # handlers (killed) leaves only the folders of views that ran
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    fresh = Explorer("basic", batch_size=4, autosave=None, catalog=catalog)
+    assert not list(temp.glob("augexplorer-variety-*"))
+    page_update(fresh.grid.tiles, opened=1)
+    page_message(fresh.grid.tiles, {"event": "vary", "sample": 1, "draws": 3})
+    assert len(fresh.grid.tiles.tiles) == 3
+    (folder,) = temp.glob("augexplorer-variety-*")
+    assert (folder / "variety.txt").is_file()
+    fresh.grid.variety.close()
+    assert not folder.exists()
 
 
 # ---- typed values that are not applied say why (issue 12) ---------------------------------------

@@ -32,7 +32,8 @@ class Variety:
         self._session: Session | None = None
         self._file: tuple[str, str, int] | None = None
         self.caption = ""
-        self._dir = tempfile.TemporaryDirectory(prefix="augexplorer-variety-")
+        # made on the first run that needs it: every panel has a Variety, few open the view
+        self._dir: tempfile.TemporaryDirectory[str] | None = None
 
     def image_of(self, result: RunResult, sample: int = 0) -> str:
         """The file sample `sample` of the batch was read from."""
@@ -74,16 +75,22 @@ class Variety:
         data = result.source_data(source.id)
         if data is not None and data.coco is not None:
             subset = write_subset(
-                data.coco, [result.files()[sample]], Path(self._dir.name) / "variety.json"
+                data.coco, [result.files()[sample]], self._folder() / "variety.json"
             )
             return dataclasses.replace(
                 source, path=str(subset), file_root=data.file_root, shuffle=False, skip_bad=False
             )
-        listing = Path(self._dir.name) / "variety.txt"
+        listing = self._folder() / "variety.txt"
         listing.write_text(f"{image} {labels}\n" * self.copies, encoding="utf-8")
         return Source(source.id, "file_list", str(listing), shuffle=False)
 
+    def _folder(self) -> Path:
+        if self._dir is None or not os.path.isdir(self._dir.name):
+            self._dir = tempfile.TemporaryDirectory(prefix="augexplorer-variety-")
+        return Path(self._dir.name)
+
     def close(self) -> None:
         self._session = None
-        if os.path.isdir(self._dir.name):
+        if self._dir is not None and os.path.isdir(self._dir.name):
             self._dir.cleanup()
+        self._dir = None
