@@ -73,9 +73,10 @@ unit: install reference
 	$(PYTEST) -q -n $(UNIT_WORKERS) --dist loadfile --no-loadscope-reorder -m "not browser and not notebooks and not solo" --durations=25 tests
 	$(PYTEST) -q -m "solo and not browser and not notebooks" tests
 
-# 05 and 07 time torchvision's own DataLoader in the reference Python (AUGEXPLORER_REFERENCE_PYTHON)
+# 05 and 07 time torchvision's own DataLoader in the reference Python (AUGEXPLORER_REFERENCE_PYTHON).
+# Two at a time, as the unit tests: the notebooks assert no times.
 notebooks: install reference
-	$(PYTEST) -q -m notebooks tests
+	$(PYTEST) -q -n $(UNIT_WORKERS) -m notebooks tests
 
 # A browser test that fails runs once more, two seconds later: a page's timing on a loaded
 # two-core machine can miss a wait that holds on the next try; one that fails twice fails the
