@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterable
 
 from ..spec import ArgValue, Clause, GraphSpec, Node, Random, Ref
 from ..spec.graph import pinned_seeds
-from .geometry import cmn_crops, mover, no_safe_form
-from .tracks import Tracks, image_chain, tracks_at
+from .geometry import mover, no_safe_form
+from .tracks import Tracks, cmn_crop_moves, image_chain, tracks_at
 from .wiring import (
     BOX_CROP,
     POINT_KINDS,
@@ -70,7 +70,7 @@ def why_not_carried(spec: GraphSpec, image_id: str, kinds: Iterable[str]) -> str
     op = image.op
     # every companion but bbox_rotate moves coordinates in ratio to the image size
     placed = [k for k in kinds if k in POINT_KINDS or (k == "boxes" and op != "rotate")]
-    if op == "crop_mirror_normalize" and cmn_crops(image.args):
+    if op == "crop_mirror_normalize" and cmn_crop_moves(spec, image):
         return f"its crop has no {mover(kinds)}; crop with random_bbox_crop and slice before it"
     if op == "warp_affine" and image.args.get("inverse_map", True) is not False:
         return (

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 
 from ..spec import GraphSpec, Node, Ref
 from .carry import carry, why_not_carried
-from .geometry import cmn_crops
-from .tracks import Tracks, tracks_at
+from .tracks import Tracks, cmn_crop_moves, tracks_at
 
 # Each kind the overlays draw -> the tracks it is drawn from (all must be read and carried).
 OVERLAY_TRACKS: dict[str, tuple[str, ...]] = {
@@ -155,7 +154,7 @@ def _verb(spec: GraphSpec, image_id: str) -> str:
     if not isinstance(image, Node):
         return "moved"
     if image.op == "crop_mirror_normalize":
-        return "cropped" if cmn_crops(image.args) else "mirrored"
+        return "cropped" if cmn_crop_moves(spec, image) else "mirrored"
     return _VERBS.get(image.op, "moved")
 
 

@@ -175,7 +175,7 @@ def tracks_at(spec: GraphSpec, node_id: str, *, agreeing: bool = True) -> Tracks
         if moved:
             companions[image_id] = tuple(moved)
         whole = image.op == "crop_mirror_normalize" and crops_whole(spec, image)
-        if image.op == "crop_mirror_normalize" and cmn_crops(image.args) and not whole:
+        if image.op == "crop_mirror_normalize" and cmn_crop_moves(spec, image):
             stayed = list(refs)  # bb_flip / coord_flip follow its mirror, nothing its crop
         behind = _left_behind(image, stayed, form, crop_moves=not whole)
         if behind:
@@ -215,6 +215,12 @@ KEEPS_SIZE = frozenset(
         "gaussian_blur",
     }
 )
+
+
+def cmn_crop_moves(spec: GraphSpec, image: Node) -> bool:
+    """Whether crop_mirror_normalize `image` crops part of its input (a crop of the whole image,
+    :func:`crops_whole`, moves nothing: its boxes need only follow the mirror)."""
+    return cmn_crops(image.args) and not crops_whole(spec, image)
 
 
 def crops_whole(spec: GraphSpec, image: Node) -> bool:
