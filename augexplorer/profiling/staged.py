@@ -17,6 +17,7 @@ import numpy as np
 
 from ..builder import build_pipeline
 from ..data import SourceData
+from ..engine.dali_builds import engine_build
 from ..engine.runners import SYNC_PIPELINE, SourceRunner, StepGroupRunner
 from ..plan import Plan, Step
 
@@ -152,10 +153,11 @@ class FusedGraph:
         self.data = data
         self.batch_size = plan.spec.batch_size
         options = dict(SYNC_PIPELINE) if synchronous else {}
-        self.pipeline = build_pipeline(
-            plan, data, device_id=device_id, num_threads=num_threads, **options
-        )
-        self.pipeline.build()
+        with engine_build():  # as the staged runners build (their runners' own)
+            self.pipeline = build_pipeline(
+                plan, data, device_id=device_id, num_threads=num_threads, **options
+            )
+            self.pipeline.build()
         self._positions = {step.id: 0 for step in plan.steps if step.role == "source"}
 
     def run(self) -> Clocks:
