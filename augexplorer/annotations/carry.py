@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from ..spec import ArgValue, Clause, GraphSpec, Node, Random, Ref
 from ..spec.graph import pinned_seeds
 from .geometry import mover, no_safe_form
-from .tracks import Tracks, cmn_crop_moves, image_chain, tracks_at
+from .tracks import Tracks, cmn_crop_moves, image_chain, masks_own_differs, tracks_at
 from .wiring import (
     BOX_CROP,
     POINT_KINDS,
@@ -79,6 +79,11 @@ def why_not_carried(spec: GraphSpec, image_id: str, kinds: Iterable[str]) -> str
         )
     if op in ("slice", "decoders.image_slice") and box_crop_of(spec, image) is None:
         return str(no_safe_form(op, kinds))
+    if op not in _CARRIERS or op in _MASKS_TWIN_FIRST:
+        # the masks' own crop or resize cut them otherwise: that one is to fix, not to double
+        differs = _masks_own_differs(spec, image, before, kinds)
+        if differs is not None:
+            return differs
     if op not in _CARRIERS:
         return no_safe_form(op, kinds) or "no annotation operator follows it"
     if placed and not before.format.ratio:
@@ -87,6 +92,34 @@ def why_not_carried(spec: GraphSpec, image_id: str, kinds: Iterable[str]) -> str
             f"{before.source!r} reads pixels: set ratio=True on it"
         )
     return None
+
+
+# Operators whose twin on the masks (the segmentation preset's mask_resize) is named when it
+# differs, where a carry would add a second one after it; a flip's or rotation's is replaced
+# by the carry.
+_MASKS_TWIN_FIRST = frozenset({"resize"})
+
+
+def _masks_own_differs(
+    spec: GraphSpec, image: Node, before: Tracks, kinds: Iterable[str]
+) -> str | None:
+    """Where the masks have an operator of `image`'s kind of their own that cuts or sizes them
+    otherwise (another window, another size): which, on what, and the fix."""
+    masks = before.refs.get("masks")
+    differs = masks_own_differs(spec, image, masks) if masks and "masks" in kinds else None
+    if differs is None:
+        return None
+    node, arg = differs
+    value = image.args.get(arg)
+    if isinstance(value, Ref):
+        wanted = f"read {value.node!r}, as {image.id!r} does"
+    elif isinstance(value, Random):
+        wanted = f"make {image.id!r}'s {arg} a random node both read"
+    elif value is None:
+        wanted = f"leave {arg} unset, as {image.id!r} does"
+    else:
+        wanted = f"set it to {value!r}, as {image.id!r} has it"
+    return f"the masks' own {image.op}, {node!r}, has another {arg}: {wanted}"
 
 
 def carry_through(spec: GraphSpec, image_id: str, kinds: Iterable[str]) -> GraphSpec:

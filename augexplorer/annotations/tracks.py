@@ -329,6 +329,21 @@ GEOMETRY: dict[str, dict[str, ArgValue]] = {
     "rotate": {"angle": None, "keep_size": False, "size": None},
     "warp_affine": {"matrix": None, "size": None, "inverse_map": True},
     "paste": {"ratio": None, "paste_x": 0.5, "paste_y": 0.5},
+    # a mask's own crop and resize (no box or point operator follows these) cut and size it
+    # as the image's do only with the same window and sizes
+    "crop": {"crop": None, "crop_h": None, "crop_w": None, "crop_pos_x": 0.5, "crop_pos_y": 0.5},
+    "resize": {
+        "resize_x": None,
+        "resize_y": None,
+        "resize_shorter": None,
+        "resize_longer": None,
+        "size": None,
+        "max_size": None,
+        "mode": "default",
+        "roi_start": None,
+        "roi_end": None,
+        "roi_relative": False,
+    },
 }
 # A companion's own such arguments: a mask's flip, rotate, warp or paste holds the image's;
 # the box and point operators theirs, named as DALI names them
@@ -354,22 +369,42 @@ def follows(image: Node, node: Node, upstream: set[str]) -> bool:
     or through what it reads (`upstream`); one that is a number is the number `node` holds under
     its name; a draw of the image's own (not a node) is one nothing else reads. A
     ``coord_transform`` follows a ``warp_affine`` only whose matrix maps points forward."""
+    return not_followed(image, node, upstream) is None
+
+
+def not_followed(image: Node, node: Node, upstream: set[str]) -> str | None:
+    """The argument of `image` whose geometry companion `node` does not follow (see
+    :func:`follows`), or None."""
     reads = upstream | {ref.node for ref in _all_refs(node)}
     own = _COMPANION_ARGS.get(node.op, {})
     for arg, default in GEOMETRY.get(image.op, {}).items():
         value = image.args.get(arg, default)
         if isinstance(value, Random):
-            return False
+            return arg
         if isinstance(value, Ref):
             if value.node not in reads:
-                return False
+                return arg
             continue
         if arg == "inverse_map" and node.op == "coord_transform" and value is not False:
-            return False
+            return arg
         name = _NAMED.get((node.op, arg), arg)
         if name in own and node.args.get(name, own[name]) != value:
-            return False
-    return True
+            return arg
+    return None
+
+
+def masks_own_differs(spec: GraphSpec, image: Node, masks: Ref) -> tuple[str, str] | None:
+    """Where the masks (`masks`, as they reach `image`) go through an operator of `image`'s own
+    kind that does not follow it (the segmentation preset's ``mask_crop`` with another window):
+    that node and the first argument of `image` it differs on."""
+    for node in spec.operators():
+        if node.op == image.op and node.id != image.id and node.inputs[:1] == (masks,):
+            stop = set(image_chain(spec, image.id)) | {masks.node}
+            upstream = _upstream(spec, node, stop, _annotation_nodes(spec))
+            differs = not_followed(image, node, upstream)
+            if differs is not None:
+                return node.id, differs
+    return None
 
 
 def same_condition(image: Node, node: Node) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import textwrap
 
+from ..annotations.carry import why_not_carried
 from ..annotations.geometry import kinds_said
 from ..annotations.tracks import image_chain, tracks_at
 from ..spec import GraphSpec
@@ -23,8 +24,13 @@ class AnnotationsLeftBehind(UserWarning):
 def left_behind(spec: GraphSpec) -> list[str]:
     """For each image node that moves pixels while annotations the graph outputs stay behind,
     what no longer matches after it; empty where every output annotation follows its images."""
+    return list(_left_behind(spec))
+
+
+def _left_behind(spec: GraphSpec) -> dict[str, tuple[str, list[str]]]:
+    """:func:`left_behind`'s texts, each with its image node and the kinds it left."""
     outputs = list(spec.outputs.values())
-    said: list[str] = []
+    said: dict[str, tuple[str, list[str]]] = {}
     for output in outputs:  # the images wherever they are among the outputs
         tracks = tracks_at(spec, output.node)
         if tracks is None:
@@ -45,23 +51,26 @@ def left_behind(spec: GraphSpec) -> list[str]:
                 continue
             op = spec.node(image).op
             text = f"{kinds_said(stale)} no longer match the images after {image!r} ({op})"
-            if text not in said:  # one image node seen from several outputs
-                said.append(text)
+            said.setdefault(text, (image, stale))  # one image node seen from several outputs
     return said
 
 
 FIX = (
-    "carry them through it: the panel's overlay offers it, or add the node with "
-    "augexplorer.annotations.wiring.add_operator, or carry_all(spec)"
+    "carry them through the nodes that have no fix of their own: the panel's overlay offers "
+    "it, or add the node with augexplorer.annotations.wiring.add_operator, or carry_all(spec)"
 )
 
 
 def left_behind_message(spec: GraphSpec) -> str | None:
     """The warning for :func:`left_behind`, with the fix; None where nothing is left behind."""
-    said = left_behind(spec)
+    said = _left_behind(spec)
     if not said:
         return None
-    return f"the module's annotations are off their objects: {'; '.join(said)} (fix: {FIX})"
+    items = []
+    for text, (image, stale) in said.items():
+        why = why_not_carried(spec, image, stale)
+        items.append(f"{text} ({why})" if why is not None else text)  # its own fix: no carry
+    return f"the module's annotations are off their objects: {'; '.join(items)} (fix: {FIX})"
 
 
 def left_behind_note(spec: GraphSpec) -> str:
