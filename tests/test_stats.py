@@ -193,6 +193,7 @@ def test_normalization_warning_for_0_1_mean_std_on_uint8_pixels() -> None:
     (warning,) = [w for w in stats.warnings if w.node == "normalize"]
     assert "0-1 values applied to 0-255 pixels" in warning.message
     assert warning.argument == "mean" and "255" in warning.fix
+    assert "NOT normalized: mean or std far from 0 and 1" in stats.summary()
 
 
 @pytest.mark.parametrize("name", ["imagenet_train", "imagenet_val"])
@@ -201,6 +202,7 @@ def test_imagenet_presets_normalize_quietly(name: str) -> None:
     assert stats.output("normalize") is not None
     assert not [w for w in stats.warnings if w.node == "normalize"]
     assert stats.to_json()["outputs"][-1]["near_unit"] is True
+    assert "normalized: mean near 0, std near 1" in stats.summary()
 
 
 def test_fill_warning_for_a_large_rotation_on_a_fixed_canvas() -> None:

@@ -209,7 +209,13 @@ def _clipped(output: OutputStats) -> str:
 
 def _unit(output: OutputStats) -> str:
     near = is_near_unit(output)
-    return "" if near is None else ("; near 0 and 1" if near else "; NOT near 0 and 1")
+    if near is None:
+        return ""
+    return (
+        "; normalized: mean near 0, std near 1"
+        if near
+        else "; NOT normalized: mean or std far from 0 and 1"
+    )
 
 
 def _clean(value: Any) -> Any:
