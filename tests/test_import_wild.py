@@ -15,6 +15,13 @@ import numpy as np
 import pytest
 from exported_runner import run_exported
 from pipelines_wild import DLE_RESNET_GPU, FEED_INPUT, MXNET, ROUND_TRIPS, TFRECORD
+from wild_round_trips import (
+    RUNS,
+    assert_module_gives_the_files_batches,
+    assert_same,
+    assert_session_gives_the_files_batches,
+    round_trips,
+)
 
 from augexplorer import Session
 from augexplorer.data import samples_dir
@@ -26,7 +33,6 @@ from augexplorer.spec import GraphSpec, Node
 # the old names are what these files are about: DALI's warnings of them are expected here
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:nvidia.dali.*")
 ANNOTATIONS = samples_dir().parent / "annotations.json"
-RUNS = 2
 
 
 def write(folder: Path, name: str, template: str) -> Path:
@@ -48,66 +54,24 @@ def original_batches(path: Path) -> list[list[list[np.ndarray]]]:
 
 @pytest.fixture(scope="module")
 def wild(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """Each file's original batches, its imported graph, the graph its exported module reads
-    back as, and what that module gave (all modules run in one fresh process)."""
-    tmp = tmp_path_factory.mktemp("wild")
-    found: dict[str, Any] = {}
-    jobs = []
-    for name, template in ROUND_TRIPS.items():
-        path = write(tmp, name, template)
-        graph = import_graph(path, run_file=True)
-        module = export(graph, tmp / f"{name}_aug.py")
-        original = original_batches(path)
-        found[name] = (original, graph, import_graph(module))
-        jobs.append(
-            {
-                "name": name,
-                "module": str(module),
-                "out": str(tmp / f"{name}.npz"),
-                "batch_size": len(original[0][0]),
-                "device": "cpu",
-                "runs": RUNS,
-            }
-        )
-    found["exported"] = run_exported(jobs, tmp)
-    return found
-
-
-def assert_same(got: list[np.ndarray], want: list[np.ndarray], what: str) -> None:
-    assert len(got) == len(want), what
-    for index, (x, y) in enumerate(zip(got, want, strict=True)):
-        assert x.dtype == y.dtype and x.shape == y.shape, f"{what}, sample {index}"
-        np.testing.assert_array_equal(x, y, err_msg=f"{what}, sample {index}")
+    """Each file's round trip (tests/wild_round_trips.py)."""
+    folder = tmp_path_factory.mktemp("wild")
+    return round_trips(folder, ROUND_TRIPS, write, original_batches)
 
 
 @pytest.mark.parametrize("name", list(ROUND_TRIPS))
 def test_session_runs_the_files_batches(wild: dict[str, Any], name: str) -> None:
-    original, graph, _back = wild[name]
-    session = Session(graph, device_id=None)
-    result = session.run()
-    refs = list(result.plan.outputs.values())
-    assert len(refs) == len(original[0])
-    for index, ref in enumerate(refs):
-        assert_same(result.arrays(ref), original[0][index], f"{name} output {index}")
-    second = session.next_batch()
-    for index, ref in enumerate(refs):
-        assert_same(second.arrays(ref), original[1][index], f"{name} batch 2 output {index}")
+    assert_session_gives_the_files_batches(wild[name], name)
 
 
 @pytest.mark.parametrize("name", list(ROUND_TRIPS))
 def test_exported_module_runs_the_files_batches(wild: dict[str, Any], name: str) -> None:
-    original, _graph, _back = wild[name]
-    saved = wild["exported"][name]
-    for run, batches in enumerate(original):
-        prefix = f"run{run}_" if run else ""
-        for index, want in enumerate(batches):
-            got = [saved[f"{prefix}{index}_{i}"] for i in range(len(want))]
-            assert_same(got, want, f"{name} batch {run + 1} output {index}")
+    assert_module_gives_the_files_batches(wild[name], wild["exported"][name], name)
 
 
 @pytest.mark.parametrize("name", list(ROUND_TRIPS))
 def test_exported_module_reads_back_as_the_same_graph(wild: dict[str, Any], name: str) -> None:
-    _original, graph, back = wild[name]
+    _original, graph, back, _caught = wild[name]
     assert back == graph
 
 
@@ -117,7 +81,7 @@ def expressions(graph: GraphSpec) -> list[str]:
 
 def test_a_mux_on_a_coin_cast_to_bool_reads_as_written(wild: dict[str, Any]) -> None:
     # `condition ^ True` keeps its True (DALI types it bool: a 1 would make the mix int32)
-    _original, graph, _back = wild["solo_pretrain"]
+    _original, graph, _back, _caught = wild["solo_pretrain"]
     texts = expressions(graph)
     assert "cast_4 * color_twist + (cast_4 ^ True) * random_resized_crop" in texts
     assert any("(True ^ compare)" in text for text in texts)
@@ -126,21 +90,21 @@ def test_a_mux_on_a_coin_cast_to_bool_reads_as_written(wild: dict[str, Any]) -> 
 
 def test_a_scalar_resize_size_runs_as_dali_broadcasts_it(wild: dict[str, Any]) -> None:
     # `fn.resize(size=48)` serializes as [48.0]: one value DALI applies to both axes
-    _original, graph, _back = wild["fn_resnet_validation"]
+    _original, graph, _back, _caught = wild["fn_resnet_validation"]
     resize = graph.node("resize")
     assert isinstance(resize, Node) and resize.args["size"] == [48.0]
 
 
 def test_readers_and_hints_of_the_training_repositories_are_kept(wild: dict[str, Any]) -> None:
-    _original, graph, _back = wild["dle_resnet_ops"]
+    _original, graph, _back, _caught = wild["dle_resnet_ops"]
     reader = graph.sources()[0]
     assert reader.id == "Reader" and reader.shuffle
     assert reader.reader_args == {"pad_last_batch": True, "shard_id": 0, "num_shards": 1}
-    _original, listed, _back = wild["solo_linear"]
+    _original, listed, _back, _caught = wild["solo_linear"]
     reader = listed.sources()[0]
     assert reader.kind == "file_list"  # files= of Path objects, written as a list
     assert reader.reader_args["shuffle_after_epoch"] is True
-    _original, ssd, _back = wild["dle_ssd"]
+    _original, ssd, _back, _caught = wild["dle_ssd"]
     assert ssd.sources()[0].kind == "coco"
     normalize = ssd.node("crop_mirror_normalize")
     assert isinstance(normalize, Node) and normalize.args["dtype"] == "FLOAT16"
@@ -392,7 +356,7 @@ def test_the_ssd_crop_of_the_whole_resized_image_leaves_no_box_behind(
     # image, so the export's header carries no "annotations do not match" warning
     from augexplorer.export.annotations_note import left_behind
 
-    _original, graph, _back = wild["dle_ssd"]
+    _original, graph, _back, _caught = wild["dle_ssd"]
     assert left_behind(graph) == []
     # a crop smaller than the image does move the pixels: said, as before
     cropped = graph.set_arg("crop_mirror_normalize", "crop", [280.0, 300.0])
@@ -407,7 +371,7 @@ def test_edited_in_the_engine_the_export_gives_what_the_session_shows(
     # solo-learn's pretraining pipeline, edited where its user would tune it: the solarize
     # threshold and inversion (numbers of expressions holding True), a mux's probability and
     # the blur's window
-    original, graph, _back = wild["solo_pretrain"]
+    original, graph, _back, _caught = wild["solo_pretrain"]
     session = Session(graph, device_id=None)
     session.run()
     session.set_arg("compare", "c0", 100)

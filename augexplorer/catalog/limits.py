@@ -38,6 +38,7 @@ LIMITS: dict[tuple[str, str], tuple[float, float]] = {
     ("clahe", "tiles_y"): (1.0, 256.0),
     # a window outside the input fails (reshape's rel_shape, a factor of each extent, is not one)
     **{(op, arg): (0.0, 1.0) for op in _WINDOWED for arg in ("rel_start", "rel_shape", "rel_end")},
+    # the high end of the [low, high] pair may be more (PAIR_HIGH_LIMITS)
     ("random_resized_crop", "random_area"): (0.0, 1.0),
     ("decoders.image_random_crop", "random_area"): (0.0, 1.0),
     ("saturation", "saturation"): (0.0, 1e3),
@@ -52,6 +53,28 @@ LIMITS: dict[tuple[str, str], tuple[float, float]] = {
 TAKEN_OUTSIDE: frozenset[tuple[str, str]] = frozenset(
     {("brightness", "brightness"), ("contrast", "contrast"), ("saturation", "saturation")}
 )
+
+
+# The range of the high end of a [low, high] pair where it is wider than LIMITS' (which then holds
+# a lone value and the low end). DALI's ResNet-50 examples write random_area=[0.08, 1.25]: an area
+# drawn larger than the image is drawn again (measured on DALI 2.4: a high end of 1.25, 3 or 100
+# runs), whereas a low end above 1 fails the batch (the decoder's crop window is garbage,
+# random_resized_crop kills the process).
+PAIR_HIGH_LIMITS: dict[tuple[str, str], tuple[float, float]] = {
+    ("random_resized_crop", "random_area"): (0.0, 100.0),
+    ("decoders.image_random_crop", "random_area"): (0.0, 100.0),
+}
+
+
+def element_limits(
+    op: str, arg: str, index: int, count: int, args: Mapping[str, object] | None = None
+) -> tuple[float, float] | None:
+    """The range of element `index` of a constant of `count` values of argument `arg` of
+    operator `op`: :func:`limits_of`'s, but for the high end of a pair in
+    :data:`PAIR_HIGH_LIMITS`."""
+    if count == 2 and index == 1 and (op, arg) in PAIR_HIGH_LIMITS:
+        return PAIR_HIGH_LIMITS[(op, arg)]
+    return limits_of(op, arg, args)
 
 
 # Ranges another argument of the node lifts: slice pads or trims a window reaching outside its

@@ -13,8 +13,10 @@ from ..catalog import PYTHON_FUNCTION, ArgInfo, OpInfo
 from ..catalog.limits import (
     FILE_NAME_PARTS,
     ONE_VALUE_CONSTANTS,
+    PAIR_HIGH_LIMITS,
     STRING_CHOICES,
     constant_lengths,
+    element_limits,
     limits_of,
     value_counts,
 )
@@ -45,8 +47,9 @@ def check_value(
         items = list(value) if isinstance(value, (list, tuple)) else [value]
         if not items and arg.required:
             return "needs at least one value"
-        for item in items:
-            message = _check_scalar(info, arg, item, args)
+        for index, item in enumerate(items):
+            limits = element_limits(info.name, arg.name, index, len(items), args)
+            message = _check_scalar(info, arg, item, limits)
             if message:
                 return f"element {item!r}: {message}"
         lengths = constant_lengths(info.name, arg.name)
@@ -55,7 +58,7 @@ def check_value(
         return None
     if isinstance(value, (list, tuple)):
         return f"expected a single {arg.kind.lower()}, got a list of {len(value)}"
-    return _check_scalar(info, arg, value, args)
+    return _check_scalar(info, arg, value, limits_of(info.name, arg.name, args))
 
 
 def _counts_said(info: OpInfo, arg: ArgInfo, lengths: tuple[int, ...]) -> str:
@@ -68,7 +71,7 @@ def _counts_said(info: OpInfo, arg: ArgInfo, lengths: tuple[int, ...]) -> str:
 
 
 def _check_scalar(
-    info: OpInfo, arg: ArgInfo, value: Any, args: Mapping[str, Any] | None
+    info: OpInfo, arg: ArgInfo, value: Any, limits: tuple[float, float] | None
 ) -> str | None:
     kind = arg.kind
     if kind == "PYTHON_OBJECT":
@@ -107,7 +110,6 @@ def _check_scalar(
             low, high = _INT_RANGES.get(kind, (-(2**63), 2**63 - 1))
             if not low <= value <= high:
                 return f"{value} does not fit in {kind.lower()} ({low}..{high})"
-        limits = limits_of(info.name, arg.name, args)
         if limits is not None:
             low_limit, high_limit = limits
             if not low_limit <= value <= high_limit:
@@ -162,6 +164,12 @@ def value_fix(info: OpInfo, arg: ArgInfo) -> str:
         )
     if arg.choices:
         return f"use one of {', '.join(arg.choices[:8])}{', ...' if len(arg.choices) > 8 else ''}"
+    high_end = PAIR_HIGH_LIMITS.get((info.name, arg.name))
+    if limits and high_end:
+        return (
+            f"use one value in [{limits[0]}, {limits[1]}], or a low end in that range and a "
+            f"high end in [{high_end[0]}, {high_end[1]}]"
+        )
     if limits:
         return f"use a value in [{limits[0]}, {limits[1]}]"
     if arg.has_default:

@@ -14,17 +14,17 @@ policy, which line, and why.
 from __future__ import annotations
 
 import ast
-import contextlib
 import copy
 import functools
 import inspect
 import linecache
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..catalog.auto_aug import INDEPENDENT_DRAWS, node_for_function, takes_independent_draws
+from ..engine.origin_stacks import without_origin_stacks
 from . import refusals
 from .alias_import import current_names
 from .derived_seeds import takes_random_seed
@@ -417,7 +417,9 @@ def _trace(
 
     # DALI's policies call two operators through deprecated aliases: DALI's code, not the
     # user's. DALI shows those warnings whatever the filters say; recording them drops them.
-    with warnings.catch_warnings(record=True), _without_origin_stacks():
+    # DALI's recording of where each operator was made, off: a policy's ~230 operators spend a
+    # third of the trace's time on it, and the trace is compared without it (_NOT_COMPARED)
+    with warnings.catch_warnings(record=True), without_origin_stacks():
         try:
             data = traced().serialize()
         except Exception as error:  # DALI rejects the arguments as it would have in the pipeline
@@ -428,25 +430,6 @@ def _trace(
     # fn.experimental.equalize, an alias)
     ops = current_names(read_pipeline(data).ops)
     return [op for op in ops if op.instance not in (_IMAGES, _SHAPE)]
-
-
-@contextlib.contextmanager
-def _without_origin_stacks() -> Iterator[None]:
-    """DALI's recording of where each operator was called, off: a policy's ~230 operators
-    spend a third of the trace's time on it, and the trace is compared without it
-    (``_NOT_COMPARED``). DALI keeps the switch private: where it is missing, nothing changes."""
-    try:
-        from nvidia.dali._utils import dali_trace
-
-        was = bool(dali_trace.is_tracing_enabled())
-        dali_trace.set_tracing(enabled=False)
-    except (ImportError, AttributeError, TypeError):
-        yield
-        return
-    try:
-        yield
-    finally:
-        dali_trace.set_tracing(enabled=was)
 
 
 def _dali(value: Any) -> Any:

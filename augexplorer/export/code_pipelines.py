@@ -19,6 +19,7 @@ from typing import Any
 from ..devices import has_gpu
 from .build_failures import defuse_half_built, first_line, namespace_fix, raised
 from .derived_seeds import DrawsDiffer
+from .held_pipelines import held_pipelines
 from .serialized import ImportRefused
 
 RUN_NAME = "__augexplorer_import__"  # the module name the file runs under (never __main__)
@@ -33,6 +34,7 @@ class Candidate:
     value: Any
     built_from: str | None = None  # the file's @pipeline_def function it was built from
     call: ast.Call | None = field(default=None, compare=False)  # the call that built it
+    held_in: int = 0  # how many pipelines the list holding it holds (0: held by a name)
 
     @property
     def built(self) -> bool:
@@ -54,6 +56,8 @@ class Candidate:
             return f"{self.name} ({'Pipeline subclass' if _is_pipeline_class(self.value) else '@pipeline_def'})"
         if self.built_from:
             return f"{self.name} (built from {self.built_from})"
+        if self.held_in:
+            return f"{self.name} (built, the first of {self.held_in} in a list)"
         return f"{self.name} (built)"
 
 
@@ -208,6 +212,10 @@ def _candidates(namespace: Mapping[str, Any], tree: ast.Module) -> list[Candidat
         else:
             continue
         seen.add(id(value))
+    for held in held_pipelines(namespace):  # pipes = [Pipe(device_id=i) for i in range(N)]
+        if id(held.pipeline) not in seen:
+            candidates.append(Candidate(held.name, held.pipeline, held_in=held.listed))
+            seen.add(id(held.pipeline))
     return candidates
 
 

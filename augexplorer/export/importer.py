@@ -44,6 +44,7 @@ from .derived_seeds import (
     unseeded_random_nodes,
 )
 from .edited_code import CodeEdited, edited_code_note
+from .held_pipelines import FirstOfSeveral, HeldPipeline, first_of_several, made_in_calls
 from .inline_lists import ListWriter, in_cache
 from .missing_data import DataMissing, missing_data
 from .script_run import (
@@ -284,6 +285,9 @@ def import_code(
             params = {**written, **(params or {})} or params
             message = _stopped_message(code, tree, stopped, chosen.name, written)
             warnings.warn(StoppedForGpu(message), stacklevel=2)
+        if chosen.held_in > 1:
+            held = HeldPipeline(chosen.name, chosen.value, chosen.held_in)
+            warnings.warn(FirstOfSeveral(first_of_several(held)), stacklevel=2)
         value = on_this_machine(chosen, namespace, where=str(path))
         try:
             spec = import_pipeline(
@@ -327,8 +331,11 @@ def _run(code: Code) -> tuple[dict[str, Any], RunFailed | None]:
     try:
         return run_code(code), None
     except RunFailed as failed:
-        if failed.for_want_of_gpu() and failed.line and _made_pipeline(failed.namespace):
-            return failed.namespace, failed
+        if failed.for_want_of_gpu() and failed.line:
+            # and what the file's functions it was in had made (get_train_loader's pipe)
+            made = {**failed.namespace, **made_in_calls(failed.error, code.path)}
+            if _made_pipeline(made):
+                return made, failed
         raise ImportRefused(_failed_message(code, failed)) from None
 
 

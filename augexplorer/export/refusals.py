@@ -76,10 +76,28 @@ def construct(op: OpRecord, fn_name: str, *, feeds_arguments: bool = False) -> C
         return Construct(
             f"{shown} ({now}a reader of a format the explorer does not read: it reads image "
             "folders, file lists, COCO and YOLO)",
-            "write the images out as files in class folders or a file list, read them with "
-            "fn.readers.file, and import that",
+            _FRAMES_FIX if _reads_frames(fn_name) else _IMAGES_FIX,
         )
     return None
+
+
+_IMAGES_FIX = (
+    "write the images out as files in class folders or a file list, read them with "
+    "fn.readers.file, and import that"
+)
+# a video or a sequence of frames: the explorer's graphs work on single images
+_FRAMES_FIX = (
+    "the explorer works on single images, not on sequences of frames: write frames out as "
+    "image files in class folders or a file list, read them with fn.readers.file, and import "
+    "that"
+)
+
+
+def _reads_frames(fn_name: str) -> bool:
+    """Whether reader `fn_name` gives sequences of frames (readers.video, video_resize,
+    sequence)."""
+    short = fn_name.rsplit(".", 1)[-1].lstrip("_")
+    return short.startswith(("video", "sequence"))
 
 
 def _favoured(schema_name: str) -> str:
