@@ -64,30 +64,54 @@ def test_a_users_own_pipeline_built_after_the_engine_still_names_its_line() -> N
     assert "return fn.crop(images, crop=(64, 64))" in str(users.value)
 
 
-def test_the_switch_comes_back_when_the_last_of_overlapping_builds_ends() -> None:
-    first_in, second_done, release = threading.Event(), threading.Event(), threading.Event()
-    during: list[bool] = []
+def _in_a_build_on_another_thread() -> tuple[threading.Event, threading.Event, threading.Thread]:
+    inside, leave = threading.Event(), threading.Event()
 
-    def first() -> None:
+    def build() -> None:
         with without_origin_stacks():
-            first_in.set()
-            release.wait(10)
-            during.append(bool(dali_trace.is_tracing_enabled()))
+            inside.set()
+            leave.wait(10)
 
-    thread = threading.Thread(target=first)
+    thread = threading.Thread(target=build)
     thread.start()
-    first_in.wait(10)
-    with without_origin_stacks():
-        during.append(bool(dali_trace.is_tracing_enabled()))
-    second_done.set()
-    during.append(bool(dali_trace.is_tracing_enabled()))  # the first build still runs
-    release.set()
+    assert inside.wait(10)
+    return inside, leave, thread
+
+
+def test_a_build_on_another_thread_leaves_this_threads_recording_on() -> None:
+    _inside, leave, thread = _in_a_build_on_another_thread()
+    try:
+        assert dali_trace.is_tracing_enabled()
+        with without_origin_stacks():
+            assert not dali_trace.is_tracing_enabled()
+        assert dali_trace.is_tracing_enabled()
+    finally:
+        leave.set()
+        thread.join(10)
+
+
+def test_an_operator_made_during_another_threads_build_is_called_after_it() -> None:
+    # DALI reads the switch when an operator object is made and when it is called: switched
+    # process-wide, an object made during the panel's background build and called after it
+    # failed ('Flip' object has no attribute '_definition_frame_end')
+    from nvidia.dali import ops
+
+    _inside, leave, thread = _in_a_build_on_another_thread()
+    flip = ops.Flip(horizontal=1)
+    leave.set()
     thread.join(10)
-    assert during == [False, False, False]
-    assert dali_trace.is_tracing_enabled()
+
+    @pipeline_def(batch_size=2, num_threads=1, device_id=None)
+    def users() -> Any:
+        return flip(fn.external_source(source=lambda: IMAGES, layout="HWC"))
+
+    pipe = users()
+    pipe.build()
+    (out,) = pipe.run()
+    assert np.array_equal(np.array(out.at(1)), IMAGES[1][:, ::-1])
 
 
-def test_a_switch_turned_off_before_stays_off(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_switch_turned_off_by_the_user_stays_off() -> None:
     dali_trace.set_tracing(enabled=False)
     try:
         with without_origin_stacks():
@@ -95,6 +119,7 @@ def test_a_switch_turned_off_before_stays_off(monkeypatch: pytest.MonkeyPatch) -
         assert not dali_trace.is_tracing_enabled()
     finally:
         dali_trace.set_tracing(enabled=True)
+    assert dali_trace.is_tracing_enabled()
 
 
 def test_origins_recorded_leaves_dalis_recording_on(monkeypatch: pytest.MonkeyPatch) -> None:
