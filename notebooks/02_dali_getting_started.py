@@ -104,7 +104,8 @@ print("classes in the first batch:", sorted(set(first_labels)))
 # which is what you want while you compare augmentation settings.
 
 # %%
-result = session.update(reading.with_source(Source("source", shuffle=True, seed=1234)))
+shuffled = reading.with_source(Source("source", shuffle=True, seed=1234))
+result = session.update(shuffled)
 print(result.files())
 render_node(result, "decode", cell=128)
 
@@ -112,7 +113,7 @@ render_node(result, "decode", cell=128)
 # The same seed, in a session of its own, gives the same batch:
 
 # %%
-again = Session(reading.with_source(Source("source", shuffle=True, seed=1234))).run()
+again = Session(shuffled).run()
 assert again.files() == result.files()
 print("same files with seed 1234:", again.files() == result.files())
 print(node_source(session.spec, "source"))
@@ -138,7 +139,7 @@ print(result.files())
 # `insert_after` puts the new node after the decoder and reconnects the graph's output to it.
 
 # %%
-rotated = session.spec.insert_after(
+rotated = shuffled.insert_after(
     "decode", Node("rotate", "rotate", args={"angle": 10.0, "fill_value": 0.0})
 )
 result = session.update(rotated)
@@ -159,6 +160,7 @@ render_node(result, cell=128)
 
 # %%
 low, high = -10, 10
+session.update(rotated)  # the fixed angle first, so that running this cell again is an edit too
 result = session.set_arg("rotate", "angle", Random.uniform(low, high))
 angles = result.draws("rotate")["rotate"]["angle"]
 assert all(low <= angle <= high for angle in angles)

@@ -19,8 +19,8 @@
 # **Time:** about 50 minutes, with three exercises (the notebook runs in under a minute on a
 # CPU).
 #
-# In 2019 a practitioner who moved a fast.ai-style augmentation pipeline to DALI found it very
-# fast and rather stiff. Four gaps stood out:
+# In 2019 a practitioner who moved a fast.ai-style augmentation pipeline to DALI wrote an article
+# about it: very fast, and rather stiff. Four gaps stood out:
 #
 # 1. no affine warp that differs per image: `warp_affine` took one fixed matrix, so the
 #    workaround was a stack of several warps with fixed matrices, each applied to a small
@@ -81,12 +81,13 @@ for node in spec.operators():
 
 # %% [markdown]
 # We add a random shear between the scale and the warp, and point the warp's `matrix` at it.
-# Every argument drawn at random shows up in the captions, one set of values per image.
+# Every argument drawn at random shows up in the captions, one set of values per image (cut
+# short with `...` where they do not fit).
 
 # %%
 centre = [128.0, 128.0]  # the preset resizes to 256 x 256 first
 most = 12  # degrees of shear, either way
-spec = spec.insert_after(
+sheared = spec.insert_after(  # a new graph: `spec` stays the preset
     "scale",
     Node(
         "shear",
@@ -95,7 +96,7 @@ spec = spec.insert_after(
     ),
 ).set_arg("warp", "matrix", Ref("shear"))
 
-session = Session(spec, batch_size=6)
+session = Session(sheared, batch_size=6)
 result = session.run()
 render_node(result, cell=176, columns=3)
 
@@ -175,9 +176,10 @@ assert any(f == [0, 0, 0] != e for f, e in zip(filled_corners, edge_corners, str
 render_node(edges, cell=176, columns=3)
 
 # %% [markdown]
-# Neither is a picture: one colour, or streaks of the edge pixels. `experimental.warp_perspective` has a `border_mode` argument: `constant`
-# (one colour), `replicate` (repeat the edge pixels), `reflect` and `reflect_101` (mirror the
-# image at its edges) and `wrap` (tile it). It works on the CPU as well as on the GPU.
+# Neither is a picture: one colour, or streaks of the edge pixels.
+# `experimental.warp_perspective` has a `border_mode` argument: `constant` (one colour),
+# `replicate` (repeat the edge pixels), `reflect` and `reflect_101` (mirror the image at its
+# edges) and `wrap` (tile it). It works on the CPU as well as on the GPU.
 #
 # To compare the modes we use one fixed warp: a 30 degree turn and a zoom out to 70% around the
 # centre of a 256 x 256 image, written as a 3 x 3 matrix (row by row).
@@ -355,8 +357,8 @@ render_node(result, cell=150, columns=3)
 
 # %%
 result = reflect_session.set_probability("warp", 0.5)
-coins = result.draws("warp")["warp"]["apply"]
-print(f"warped {sum(coins)} of {len(coins)} images:", [int(coin) for coin in coins])
+first_coins = result.draws("warp")["warp"]["apply"]
+print(f"warped {sum(first_coins)} of {len(first_coins)} images:", [int(c) for c in first_coins])
 render_node(result, cell=176, columns=3)
 
 # %% [markdown]
@@ -364,6 +366,7 @@ render_node(result, cell=176, columns=3)
 # 0 to 6 can come up, and a share counted over a few batches is not exactly a half either:
 
 # %%
+coins = list(first_coins)  # a copy: running this cell again still counts 5 batches
 for _ in range(4):
     coins += reflect_session.next_batch().draws("warp")["warp"]["apply"]
 print(f"warped {sum(coins)} of {len(coins)} images over 5 batches ({sum(coins) / len(coins):.0%})")

@@ -68,7 +68,9 @@ CLOSE_UPS = {
     "brick", "grass", "gravel", "wood",
 }  # fmt: skip
 
-workdir = Path(tempfile.mkdtemp(prefix="augexplorer-tags-"))
+# removed by scratch.cleanup() at the end, or when this cell runs again and forgets it
+scratch = tempfile.TemporaryDirectory(prefix="augexplorer-tags-")
+workdir = Path(scratch.name)
 (workdir / "images").mkdir()
 lines = []
 for folder in sorted(path for path in samples_dir().iterdir() if path.is_dir()):
@@ -135,7 +137,7 @@ render_node(result, cell=176, columns=4)
 # the graph as it stands in the panel.
 
 # %%
-panel = Explorer(session.spec, autosave=None)
+panel = Explorer(session.spec, autosave=None)  # writes no autosave under .augexplorer/
 display(panel)
 
 # %% [markdown]
@@ -147,7 +149,9 @@ display(panel)
 # module can be opened in the explorer again later.
 
 # %%
-module_path = export(panel.spec, workdir / "tags_pipeline.py", data_path=str(file_list))
+module_path = export(  # overwrite: running the cell again replaces the module
+    panel.spec, workdir / "tags_pipeline.py", data_path=str(file_list), overwrite=True
+)
 source = module_path.read_text(encoding="utf-8")
 start = source.index("\n@pipeline_def") + 1  # the decorator line, not the docstring
 print(source[start : source.index("\n\n\n", start)])
@@ -231,17 +235,16 @@ for step in range(1, 13):
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
-    if step % 3 == 0:
-        print(f"step {step:2}: loss {loss.item():.3f} ({len(batch['images'])} images)")
+    print(f"step {step:2}: loss {loss.item():.3f} ({len(batch['images'])} images)")
 
 # %% [markdown]
 # ### Exercise: the last batch of an epoch
 #
-# The loop above printed the number of images of some steps. The file list holds 19 images and
-# the batch size is 8. `make_loader` keeps a partial last batch (its `last_batch_policy`
-# argument changes that). Write `epoch_sizes`: the number of images in each batch of one epoch.
-# Code that assumes every batch holds 8 rows (a `view(8, -1)`, a per-batch mean divided by 8)
-# breaks on the last one.
+# The loop above printed the number of images of every step: not every batch held 8. The file
+# list holds 19 images and the batch size is 8. `make_loader` keeps a partial last batch (its
+# `last_batch_policy` argument changes that). Write `epoch_sizes`: the number of images in each
+# batch of one epoch. Code that assumes every batch holds 8 rows (a `view(8, -1)`, a per-batch
+# mean divided by 8) breaks on the last one.
 
 # %%
 epoch_sizes = None  # your answer: a list of batch sizes
@@ -299,6 +302,7 @@ run.check_returncode()
 # it beside the model and the optimizer, one file per rank. Stopped after 2 steps and resumed
 # to 4, the job ends with the loss of 4 steps run at once:
 
+
 # %%
 def train(*arguments: str) -> str:
     """The last line train_tags.py prints (its step and loss)."""
@@ -313,6 +317,8 @@ def train(*arguments: str) -> str:
     return done.stdout.strip().splitlines()[-1]
 
 
+for old in workdir.glob("run.rank*.pt"):  # so that this cell, run again, starts afresh
+    old.unlink()
 at_once = train("--steps", "4")
 train("--steps", "2", "--checkpoint", "run")  # stops after step 2
 resumed = train("--steps", "4", "--checkpoint", "run")  # steps 3 and 4
@@ -341,4 +347,4 @@ print(check_boxes_in_pixels(to_pixels))
 # exported module and the script. Remove it when you are done:
 
 # %%
-shutil.rmtree(workdir)
+scratch.cleanup()

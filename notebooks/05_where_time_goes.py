@@ -53,8 +53,9 @@ print("GPU visible to DALI:", has_gpu())
 #
 # A DALI pipeline runs its operators together, so to time them one by one `profile` runs each
 # node of the graph in a pipeline of its own, on the outputs of the nodes before it, several
-# times after a warm-up, and reports the median. Next to that it runs the whole graph fused into one pipeline, which is what
-# a training loader does. A node's random draws count as part of its cost.
+# times after a warm-up, and reports the median. Next to that it runs the whole graph fused
+# into one pipeline, which is what a training loader does. A node's random draws count as part
+# of its cost.
 
 # %%
 imagenet = profile("imagenet_train", repeats=5, warmup=1, batch_size=8, device="cpu")
@@ -167,6 +168,12 @@ else:
 # run over 64 images keeps this quick; each loader is timed three times in turn (the first batch
 # of each run, start-up, is not counted) and the table keeps the median. On a short run on a
 # shared CPU the rounds differ, so the cell after the table prints every round's rate.
+#
+# The table ends with a line marked ROUGH, on any machine: 64 images are 8 batches, and each
+# DataLoader worker holds two batches ready before the clock starts, so part of the timed work
+# was done untimed. The line says how many images would make the rates sound (its `--images` is
+# the command line's name for `images=`). For a demonstration we keep the run short and read
+# the rounds side by side rather than trust one median.
 
 # %%
 bench = run_bench(preset("imagenet_train"), images=64, batch_size=8, rounds=3)
@@ -250,11 +257,13 @@ else:
     print("or not executable). `make reference` builds one; then set the variable and rerun.")
 
 # %% [markdown]
-# The last two lines say what ran: torchvision itself on one side, and a port that does all
-# four transforms on the other (none left out, so the DALI loader does not do less work). The
-# cell below checks both, then reads each DALI row's rounds against torchvision's, as section 4
-# did; and it sets torchvision's rounds beside those of section 4's torchvision-style loader.
-# Those two come from separate runs (section 4's first), so their verdict is looser.
+# The lines under the table that start with `original ran in` and `port:` say what ran
+# (the ROUGH line after them says what it said in section 4): torchvision itself on one side,
+# and a port that does all four transforms on the other (none left out, so the DALI loader
+# does not do less work). The cell below checks both, then reads each DALI row's rounds
+# against torchvision's, as section 4 did; and it sets torchvision's rounds beside those of
+# section 4's torchvision-style loader. Those two come from separate runs (section 4's first),
+# so their verdict is looser.
 
 # %%
 if real is None:
@@ -338,9 +347,12 @@ print(starved.summary())
 # %% [markdown]
 # Each rate is the median batch, with the slowest and the fastest batch beside it: on a shared
 # machine they move, and a verdict holds only where the ranges stay apart. The line under the
-# step says which side limits here, or that the ranges overlap and it is too close to call. The last two lines are the bounds of the loop: if loader and
-# step ran at the same time, the slower one would set the pace; if they took turns, their times
-# per image would add up. Where the measured loop falls says how much they overlapped:
+# step says which side limits here, or that the ranges overlap and it is too close to call.
+# The last two lines are the bounds of the loop: if loader and step ran at the same time, the
+# slower one would set the pace; if they took turns, their times per image would add up. Where
+# the measured loop falls says how much they overlapped. On a machine other programs share, the
+# three measurements can see different loads and the loop can fall outside both bounds; the
+# line below then says so, and the figures are worth measuring again (run the cell above again):
 
 # %%
 print(starved.overlap())

@@ -31,7 +31,6 @@
 
 # %%
 import importlib.util
-import shutil
 import tempfile
 from pathlib import Path
 
@@ -125,8 +124,8 @@ render_node(result, cropped.node_id, cell=180, columns=4)
 
 # %%
 first = result.annotations(rotated.node_id)[0]
-for name, box in zip(first.names, first.boxes.round(1).tolist(), strict=True):
-    print(f"{name:8} left, top, right, bottom: {box}")
+for name, box in zip(first.names, first.boxes.tolist(), strict=True):
+    print(f"{name:8} left, top, right, bottom: {[round(value, 1) for value in box]}")
 
 # %% [markdown]
 # ## 3. When the annotations cannot follow
@@ -167,7 +166,9 @@ for line in stats.summary().splitlines():
 # `BOXES_RATIO` say which), labels int32.
 
 # %%
-workdir = Path(tempfile.mkdtemp(prefix="augexplorer-detection-"))
+# removed by scratch.cleanup() at the end, or when this cell runs again and forgets it
+scratch = tempfile.TemporaryDirectory(prefix="augexplorer-detection-")
+workdir = Path(scratch.name)
 module_path = export(graph, workdir / "detection_aug.py")
 module_spec = importlib.util.spec_from_file_location("detection_aug", module_path)
 detection_aug = importlib.util.module_from_spec(module_spec)
@@ -178,7 +179,8 @@ batch = next(iter(loader))[0]
 print("images:", tuple(batch["images"].shape), batch["images"].dtype)
 for target in batch["targets"]:
     print({name: (tuple(value.shape), value.dtype) for name, value in target.items()})
-print("first boxes:", batch["targets"][0]["boxes"][:2].tolist())
+first_boxes = batch["targets"][0]["boxes"][:2].tolist()
+print("first boxes:", [[round(value, 3) for value in box] for box in first_boxes])
 
 # %% [markdown]
 # That is not the form torchvision's detection models take: they want float images of
@@ -205,7 +207,7 @@ print("first boxes in pixels:", target["boxes"][:2].round().tolist())
 # picker wires companions as above. The graph is the one built here.
 
 # %%
-panel = Explorer(graph, autosave=None)
+panel = Explorer(graph, autosave=None)  # writes no autosave under .augexplorer/
 display(panel)
 
 # %% [markdown]
@@ -213,4 +215,4 @@ display(panel)
 # next to your training script if you want to keep it, then remove the folder:
 
 # %%
-shutil.rmtree(workdir)
+scratch.cleanup()

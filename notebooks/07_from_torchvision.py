@@ -17,8 +17,8 @@
 # rewriting it by hand: port it, look at what it became, settle what differs from the
 # original, export it as a loader, and time it against the original DataLoader.
 #
-# **Time:** under a minute on a 2-core machine without a GPU (the timing section needs a
-# Python where torchvision imports, see section 5).
+# **Time:** about 30 minutes (the notebook runs in under a minute on a CPU; the timing section
+# needs a Python where torchvision imports, see section 5).
 #
 # The pipeline belongs to a multi-label classifier: each image carries two tags. Nothing of the
 # training script runs until section 5, and only there because we wrote it ourselves.
@@ -27,7 +27,6 @@
 import importlib.util
 import os
 import re
-import shutil
 import tempfile
 from pathlib import Path
 
@@ -40,6 +39,7 @@ from augexplorer.bench.against import OriginalFailed
 from augexplorer.data import samples_dir
 from augexplorer.export import export
 from augexplorer.export.importer import import_graph
+from augexplorer.port import PortResult
 from augexplorer.port.build import DataSource
 from augexplorer.port.door import port_file
 from augexplorer.render import render_node
@@ -51,7 +51,9 @@ from augexplorer.render import render_node
 # temporary folder, as it would sit in a project:
 
 # %%
-workdir = Path(tempfile.mkdtemp(prefix="augexplorer-port-"))
+# removed by scratch.cleanup() at the end, or when this cell runs again and forgets it
+scratch = tempfile.TemporaryDirectory(prefix="augexplorer-port-")
+workdir = Path(scratch.name)
 SCRIPT = """\
 import torchvision.transforms as T
 from torchvision.transforms import InterpolationMode
@@ -125,22 +127,30 @@ render_node(result, "rotate", cell=200, columns=4, caption_lines=5)
 
 
 # %%
-def grade_of(result, transform):
+def grade_of(port: PortResult, transform: str) -> str:
     """The grade and differences of the step that ported `transform`."""
-    step = next(s for s in result.steps if s.call.name == transform)
+    step = next(s for s in port.steps if s.call.name == transform)
     return f"{step.origin.fidelity}: " + " ".join(step.origin.differences)
 
 
-print(grade_of(ported, "RandomResizedCrop"))
+crop_grade = grade_of(ported, "RandomResizedCrop")
+print(crop_grade)
 print(ported.spec.node("random_resized_crop").args["interp_type"])
 
 # %% [markdown]
-# The last sentence gives the resampling's difference from Pillow's for each filter, bicubic
-# among them, measured against torchvision with this transform itself (the whole image as the
-# window, resized to 160 px as here): a fifth of a grey level on average, 13 at most on sharp
-# edges. The DALI node resizes with its cubic filter, as the script asks. That is close enough
-# for training augmentation: we keep the script as it is. The grade is *distribution*: DALI
-# draws the windows, with torchvision's distributions.
+# The last sentence gives the resampling's difference from Pillow's for each filter, measured
+# when the port was written. The bicubic figures, read off it:
+
+# %%
+bicubic = re.search(r"bicubic: mean ([\d.]+(?:-[\d.]+)?), max (\d+)", crop_grade)
+assert bicubic is not None, "the grade names its bicubic figures"
+print(f"bicubic against Pillow: mean {bicubic[1]} grey levels, max {bicubic[2]}")
+
+# %% [markdown]
+# A fraction of a grey level on average; the maximum is reached on a few sharp edges. The DALI
+# node resizes with its cubic filter (`INTERP_CUBIC` above), as the script asks. That is close
+# enough for training augmentation: we keep the script as it is. The grade is *distribution*:
+# DALI draws the windows, with torchvision's distributions.
 #
 # **The rotation and the colour jitter** are *approximate*:
 
@@ -161,7 +171,9 @@ print("ColorJitter", grade_of(ported, "ColorJitter"))
 # included, so importing the module back gives the same grades.
 
 # %%
-module_path = export(ported.spec, workdir / "tags_dali.py", data_path=str(file_list))
+module_path = export(  # overwrite: running the cell again replaces the module
+    ported.spec, workdir / "tags_dali.py", data_path=str(file_list), overwrite=True
+)
 back = import_graph(module_path)
 print(module_path.name, "->", back.node("rotate").origin.describe())
 
@@ -202,10 +214,12 @@ else:
 
 # %% [markdown]
 # The `vs original` column is the answer for this machine: images per second of each loader
-# over the original DataLoader's. On a machine with a GPU, the table adds the exported loader
-# on the GPU. A short run on 64 small pictures is a demonstration of the method; for a decision,
-# run `augexplorer bench --against train.py --run-file --python PATH --data YOUR_DATA` on your
-# own images.
+# over the original DataLoader's. The ROUGH line under the table says that 64 images are too
+# few for sound rates (notebook 05, section 4, says why). On a machine with a GPU, the table
+# adds the exported loader on the GPU. A short run on 64 small pictures is a demonstration of
+# the method; for a decision, run
+# `augexplorer bench --against train.py --run-file --python PATH --data YOUR_DATA` on your own
+# images.
 
 # %% [markdown]
 # ## 6. DALI's own drop-in, for comparison
@@ -245,4 +259,4 @@ except (AssertionError, RuntimeError) as error:  # PyTorch's words for a missing
 # module: copy what you want to keep, then remove it:
 
 # %%
-shutil.rmtree(workdir)
+scratch.cleanup()

@@ -33,7 +33,6 @@
 
 # %%
 import importlib.util
-import shutil
 import tempfile
 from pathlib import Path
 
@@ -42,7 +41,16 @@ import torch
 from IPython.display import display
 from torch import nn
 
-from augexplorer import Explorer, GraphInvalid, Probability, Random, Session, Source, chain
+from augexplorer import (
+    Explorer,
+    GraphInvalid,
+    Probability,
+    Random,
+    RunResult,
+    Session,
+    Source,
+    chain,
+)
 from augexplorer.exercises import check_fade_after_hold
 from augexplorer.export import export
 from augexplorer.render import render_node
@@ -150,7 +158,7 @@ assert (last_jittered | ~first_jittered).all()  # jittered at epoch 0: jittered 
 # numbers (curve, start, end, from, to) as easily as setting a constant.
 
 # %%
-panel = Explorer(graph, autosave=None)
+panel = Explorer(graph, autosave=None)  # writes no autosave under .augexplorer/
 panel.set_epoch(MIDDLE)
 display(panel)
 
@@ -212,7 +220,9 @@ print(check_fade_after_hold(fine_tuning, EPOCHS))
 # pipeline every iteration, so a new epoch costs no rebuild.
 
 # %%
-workdir = Path(tempfile.mkdtemp(prefix="augexplorer-schedules-"))
+# removed by scratch.cleanup() at the end, or when this cell runs again and forgets it
+scratch = tempfile.TemporaryDirectory(prefix="augexplorer-schedules-")
+workdir = Path(scratch.name)
 module_path = export(graph, workdir / "curriculum_pipeline.py")
 module_spec = importlib.util.spec_from_file_location("curriculum_pipeline", module_path)
 curriculum_pipeline = importlib.util.module_from_spec(module_spec)
@@ -240,7 +250,7 @@ for epoch in range(EPOCHS):
 
 
 # %%
-def previewed(result) -> np.ndarray:  # the explorer's images, as one array
+def previewed(result: RunResult) -> np.ndarray:  # the explorer's images, as one array
     return np.stack([np.asarray(image) for image in result.arrays("normalize")])
 
 
@@ -273,8 +283,9 @@ for epoch in (0, MIDDLE, LAST):
 # classifier on the five picture classes and drives `jitter.apply` from a toy version of ADA's
 # overfitting signal `r_t`: the mean sign of how far the true class's score stands above the
 # others' mean on training batches (1 when the model favours the true class on every picture it
-# trains on). The rotation keeps following its schedule meanwhile. A new value reaches the batches DALI prepares after the call;
-# the two already prepared (`prefetch_queue_depth`) keep theirs.
+# trains on). The rotation keeps following its schedule meanwhile. A new value reaches the
+# batches DALI prepares after the call; the two already prepared (`prefetch_queue_depth`) keep
+# theirs.
 
 
 # %%
@@ -318,4 +329,4 @@ for epoch in range(EPOCHS):
 # the training script. Remove the temporary folder when you are done:
 
 # %%
-shutil.rmtree(workdir)
+scratch.cleanup()
