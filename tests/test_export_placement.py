@@ -54,8 +54,12 @@ def test_an_all_gpu_graph_says_every_operator_after_the_reader_runs_on_the_gpu()
     doc = pipeline_doc(spec)
     assert (
         'With device="gpu", decoding is "mixed" (decode) and every operator after the reader '
-        'runs on the GPU. With device="cpu" every operator runs on the CPU.'
+        'runs on the GPU. With device="cpu" every operator runs on the CPU. The values of random '
+        "arguments are drawn on the CPU, as DALI takes them."
     ) in doc
+    # without a random argument, nothing is said of them
+    fixed = spec.set_arg("rotate", "angle", 10.0).set_arg("flip", "horizontal", 1)
+    assert "random arguments" not in pipeline_doc(fixed)
     source = generate(spec)
     assert call_device(source, "decode") == "decoder_device"
     assert all(call_device(source, node.id) == "device" for node in spec.operators()[1:])

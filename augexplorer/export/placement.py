@@ -60,6 +60,9 @@ def device_doc(steps: Sequence[Step], width: int = 92) -> str:
         )
     else:
         text += ' With device="cpu" every operator runs on the CPU.'
+    if any(step.role == "random" for step in steps):
+        # DALI takes an argument's per-sample values from the CPU, wherever its operator runs
+        text += " The values of random arguments are drawn on the CPU, as DALI takes them."
     return "\n    ".join(textwrap.wrap(text, width))
 
 
