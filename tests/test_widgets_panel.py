@@ -528,3 +528,14 @@ def test_a_failed_exports_message_goes_once_the_graph_changes(
     explorer._now(lambda: explorer.controller.set_arg("flip", "horizontal", 1))
     explorer.flush()
     assert "Not written" not in explorer.export_view.message.value
+
+
+def test_a_page_that_renders_no_widgets_shows_one_line_naming_the_graph() -> None:
+    # GitHub and nbconvert without widget state show the text form: not the children's tree
+    panel = Explorer("basic", batch_size=4, autosave=None)
+    text = panel._repr_mimebundle_()["text/plain"]
+    assert (
+        text == "Explorer: the 'basic' graph, 5 nodes, batch 4 (its panel shows where widgets run)"
+    )
+    panel.set_arg("crop", "crop", [200.0, 200.0])
+    assert repr(panel).startswith("Explorer: the 'basic, edited' graph")

@@ -207,6 +207,16 @@ class Explorer(widgets.VBox):
     def state(self) -> PanelState:
         return self.controller.state
 
+    def __repr__(self) -> str:
+        # what a page that renders no widgets shows (GitHub, nbconvert without widget state):
+        # one line, not ipywidgets' tree of the panel's children
+        spec = self.controller.state.spec
+        # (ipywidgets cuts a text at 110 characters)
+        return (
+            f"Explorer: the {self.graph_title()!r} graph, {len(spec.operators())} nodes, batch "
+            f"{spec.batch_size} (its panel shows where widgets run)"
+        )
+
     def graph_title(self) -> str:
         """The graph's name as the panel says it: a preset with edits is "basic, edited"."""
         name = self.controller.state.spec.name or "graph"
