@@ -154,7 +154,34 @@ def _pipeline(job: dict[str, Any], library: str) -> Any:
     params = dict(job.get("params") or {})
     source = str(job["source"])
     builder = job.get("builder")
-    return _find(module.__dict__, str(job["pipeline"]), library, where, params, source, builder)
+    found = _find(module.__dict__, str(job["pipeline"]), library, where, params, source, builder)
+    return fed_as_written(found) if library == "torchvision" else found
+
+
+# torchvision's transforms that make a tensor of a PIL image, and those that refuse a PIL image:
+# the first of either in a pipeline says which its images are
+MAKE_TENSORS = frozenset({"ToTensor", "PILToTensor", "ToImage", "ToPureTensor"})
+TAKE_TENSORS = frozenset({"ConvertImageDtype", "Normalize", "RandomErasing"})
+
+
+def fed_as_written(pipeline: Any) -> Any:
+    """`pipeline`, given the images as the file's own dataset gives them: one written for
+    tensors (``ConvertImageDtype`` or ``Normalize`` before any conversion, as after
+    ``torchvision.io.read_image``; torchvision's scriptable ``nn.Sequential``) takes each image
+    as a uint8 CHW tensor (``PILToTensor`` first), where a PIL image fails on it."""
+    import torchvision.transforms as t1
+    from torch import nn
+
+    transforms = getattr(pipeline, "transforms", None)
+    if transforms is None:  # a Sequential's are its modules; a single transform has none
+        transforms = list(pipeline) if isinstance(pipeline, nn.Sequential) else []
+    for transform in transforms:
+        name = type(transform).__name__
+        if name in MAKE_TENSORS:
+            return pipeline
+        if name in TAKE_TENSORS:
+            return t1.Compose([t1.PILToTensor(), pipeline])
+    return pipeline
 
 
 @contextlib.contextmanager
@@ -614,8 +641,14 @@ def _is_compose(value: Any, library: str) -> bool:
     if library == "torchvision":
         import torchvision.transforms as t1
         import torchvision.transforms.v2 as t2
+        from torch import nn
 
-        return isinstance(value, t1.Compose | t2.Compose)
+        if isinstance(value, t1.Compose | t2.Compose):
+            return True
+        # torch.nn.Sequential(T.RandomCrop(...), ...): torchvision's scriptable pipeline
+        return isinstance(value, nn.Sequential) and any(
+            type(module).__module__.startswith("torchvision.transforms") for module in value
+        )
     from albumentations.core.composition import BaseCompose
 
     return isinstance(value, BaseCompose)

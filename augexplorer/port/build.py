@@ -29,6 +29,7 @@ from ..spec.seeds import derive_seed
 from .argument_names import explain_unknown
 from .library_names import misspelled
 from .model import PortedStep, PortResult, Refusal, TransformCall, Unknown
+from .other_libraries import other_library_refusal
 from .own_classes import near_refusal, near_transform
 from .reading import COMPOSES
 
@@ -411,6 +412,9 @@ class PortContext:
                 "runs (fix: write the transforms out, one call each)"
             )
         own = call.name.rsplit(".", 1)[-1]
+        other = other_library_refusal(own, call.module, self.mapping.library)
+        if call.library == "custom" and other is not None:  # timm's RandomErasing
+            return other
         if call.library == "custom" and own in self.mapping.handlers:
             # MoCo's and DINO's GaussianBlur: a class of the file's own, of the library's name
             return (

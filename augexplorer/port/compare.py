@@ -139,12 +139,15 @@ def compare_object(
     """Compare a live Compose with its port, in this process (the caller runs its own
     object). `graph`: the ported graph as edited (default: the port as made)."""
     from ..bench import original_outputs
+    from ..bench.original_runner import fed_as_written
 
     compose = read_live(obj)
     result = with_graph(port_call(compose), graph)
+    # a pipeline written for tensors takes each image as a tensor, as the file runner gives it
+    live = fed_as_written(obj) if compose.library == "torchvision" else obj
 
     def run(job: dict[str, Any]) -> dict[str, Any]:
-        return original_outputs.run(job, live=obj)
+        return original_outputs.run(job, live=live)
 
     return _compare(result, compose.library, images, run, sys.executable, draws, seed)
 
@@ -367,6 +370,12 @@ class _StepPlan:
             if step.folded_into and any(n.id == step.folded_into for n in other.nodes)
         )
         made_tensor = _tensor_conversions_before(step, steps)
+        if step.call.library == "torchvision" and not (
+            made_tensor and made_tensor[0].name in PIL_CONVERSIONS
+        ):
+            # a pipeline written for tensors (read_image's), with no conversion of a PIL image
+            # of its own: both sides take the image as a uint8 tensor, as its dataset gives it
+            made_tensor = (AS_TENSOR, *made_tensor)
         if made_tensor and step.call.name in TAKES_TENSORS:
             # it refuses the PIL image a transform alone is given: both sides convert first,
             # as the pipeline does (the others keep their pins and draws, run alone)
@@ -385,6 +394,11 @@ class _StepPlan:
 
 # torchvision's transforms that take only a tensor (a PIL image is refused)
 TAKES_TENSORS = frozenset({"RandomErasing", "Normalize", "ConvertImageDtype", "ToDtype"})
+# torchvision's transforms that turn a PIL image into a tensor
+PIL_CONVERSIONS = frozenset({"ToTensor", "PILToTensor", "ToImage"})
+# what a pipeline written for tensors is given first on both sides: the uint8 CHW tensor that
+# torchvision.io.read_image gives (line 0: no line of the file)
+AS_TENSOR = TransformCall("torchvision", "PILToTensor", line=0)
 # torchvision's transforms that turn the PIL image into a tensor, or the tensor's type
 TENSOR_CONVERSIONS = frozenset(
     {"ToTensor", "PILToTensor", "ToImage", "ToDtype", "ConvertImageDtype", "ToPureTensor"}
@@ -436,10 +450,15 @@ def _step(
     )
     notes: list[str] = []
     if plan.before:
-        names = ", ".join(c.name for c in plan.before)
-        if step.folded_into:
+        names = ", ".join(c.name for c in plan.before if c is not AS_TENSOR)
+        if plan.before[0] is AS_TENSOR:
+            notes.append(
+                "the image given as a uint8 tensor on both sides (PILToTensor first), as the "
+                "pipeline takes it: it converts no PIL image itself"
+            )
+        if names and step.folded_into:
             notes.append(f"folded into {step.folded_into}: compared together with {names}")
-        else:
+        elif names:
             notes.append(f"run after {names} on both sides, as the pipeline runs it")
     pixels = None
     if "error" in pinned:

@@ -64,13 +64,15 @@ class Pin:
     values: tuple[tuple[int | None, str, Any], ...]
     if_given: frozenset[str] = frozenset()
     inside: tuple[Inside, ...] = ()
+    # how each `if_given` keyword pinned is said, in the label's ``{given}`` (``, shear 5``):
+    # one the call leaves out is not pinned, so not said
+    given_labels: tuple[tuple[str, str], ...] = ()
 
     def apply(self, call: TransformCall) -> TransformCall:
         args, kwargs = list(call.args), dict(call.kwargs)
         taken = self._taken(call)
         for index, name, value in self.values:
-            given = kwargs.get(name) is not None or (index is not None and index < len(args))
-            if name in self.if_given and not given:
+            if name in self.if_given and not self._given(call, index, name):
                 continue
             if name in taken:
                 value = (taken[name], taken[name])
@@ -82,7 +84,19 @@ class Pin:
 
     def describe(self, call: TransformCall) -> str:
         """The label for `call`: the values it is compared at."""
-        return self.label.format(**{name: f"{v:g}" for name, v in self._taken(call).items()})
+        places = {name: index for index, name, _ in self.values}
+        taken = {name: f"{v:g}" for name, v in self._taken(call).items()}
+        given = "".join(
+            f", {said.format(**taken)}"
+            for name, said in self.given_labels
+            if self._given(call, places[name], name)
+        )
+        return self.label.format(**taken, given=given)
+
+    @staticmethod
+    def _given(call: TransformCall, index: int | None, name: str) -> bool:
+        """Whether `call` gives `name` (by keyword, as something other than None, or by place)."""
+        return call.kwargs.get(name) is not None or (index is not None and index < len(call.args))
 
     def _taken(self, call: TransformCall) -> dict[str, float]:
         """Each `inside` value: the pin's own where the user's range holds it, else the end of
@@ -223,7 +237,7 @@ PINS: dict[tuple[str, str], Pin | FactorPin] = {
     # approximate, pinned for its figure: a translation range cannot be pinned to a shift
     # (torchvision draws it symmetric about 0), so none is compared
     ("torchvision", "RandomAffine"): Pin(
-        "angle 10, scale 1.1, shear 5, no translation",
+        "angle {degrees}{given}, no translation",
         (
             (0, "degrees", (10.0, 10.0)),
             (1, "translate", None),
@@ -231,6 +245,12 @@ PINS: dict[tuple[str, str], Pin | FactorPin] = {
             (3, "shear", (5.0, 5.0)),
         ),
         frozenset({"scale", "shear"}),
+        inside=(
+            Inside("degrees", Widened.SYMMETRIC, None),
+            Inside("scale", Widened.AS_GIVEN, None),
+            Inside("shear", Widened.SYMMETRIC, None),
+        ),
+        given_labels=(("scale", "scale {scale}"), ("shear", "shear {shear}")),
     ),
     ("albumentations", "Affine"): Pin(
         "angle 10, scale 1.1, shear 5, shift 5% or 4 px",

@@ -74,7 +74,8 @@ def port_found(found: FoundPipeline, *, data: DataSource | None = None) -> PortR
     # masks the file gives the pipeline with its images, which its arguments may not show
     result = with_masks_called(result, found.compose, found.mask_calls)
     # the parameter defaults the reading took: said, as a caller may pass other values
-    return dataclasses.replace(result, notes=(*result.notes, *found.defaults))
+    notes = (*result.notes, *found.defaults, *found.batch_mixes)
+    return dataclasses.replace(result, notes=notes)
 
 
 def port_object(obj: Any, *, name: str = "ported", data: DataSource | None = None) -> PortResult:

@@ -14,12 +14,16 @@ from .reading import LIBRARY_MODULES, ReadRefused, library_of
 def read_live(obj: Any) -> TransformCall:
     """The call tree of a torchvision or albumentations transform object (a Compose)."""
     module = type(obj).__module__
+    # a torch.nn.Sequential of torchvision's transforms describes itself as their Compose
+    tree = describe(obj) if module.startswith("torch.nn") else None
+    if tree is not None:
+        module = str(tree["module"])
     if library_of(module) is None and not module.startswith(tuple(LIBRARY_MODULES)):
         raise ReadRefused(
             f"{type(obj).__name__} (from {module}) is not a torchvision or albumentations "
             "transform (fix: pass the Compose object itself, or the file that builds it)"
         )
-    return call_from_tree(describe(obj))
+    return call_from_tree(tree or describe(obj))
 
 
 def library_major(obj: Any) -> int | None:

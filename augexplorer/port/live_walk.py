@@ -29,6 +29,10 @@ def describe(obj: Any) -> dict[str, Any]:
     """The tree of a transform object: ``{"module", "name", "kwargs", "children"}``."""
     cls = type(obj)
     module = cls.__module__
+    held = _sequential_transforms(obj)
+    if held is not None:  # torch.nn.Sequential(T.RandomCrop(...), ...): run as their Compose
+        modules = [describe(child) for child in held]
+        return {"module": SEQUENTIAL_AS, "name": "Compose", "kwargs": {}, "children": modules}
     if module.startswith("albumentations") and hasattr(obj, "to_dict_private"):
         try:
             return _from_saved(obj.to_dict_private(), module)
@@ -52,6 +56,22 @@ def describe(obj: Any) -> dict[str, Any]:
         kwargs[name] = encode(value)
     kwargs.update(_target_settings(obj))
     return {"module": module, "name": cls.__name__, "kwargs": kwargs, "children": children}
+
+
+# the module a Sequential of torchvision's transforms is described from: the Compose it runs as
+SEQUENTIAL_AS = "torchvision.transforms.transforms"
+
+
+def _sequential_transforms(obj: Any) -> list[Any] | None:
+    """The modules of a ``torch.nn.Sequential`` holding torchvision's transforms (torchvision's
+    documented scriptable pipeline), in order; None for anything else (a model's layers)."""
+    cls = type(obj)
+    if not (cls.__module__.startswith("torch.nn") and cls.__name__ == "Sequential"):
+        return None
+    held = list(obj)
+    if any(type(module).__module__.startswith("torchvision.transforms") for module in held):
+        return held
+    return None
 
 
 # albumentations' targets beside the image, as a Compose keeps them (its `processors`), by the

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..errors import SpecFormatError
 from .argparse_defaults import ArgparseDefaults
+from .batch_mixes import batch_mixes
 from .branches import branch_arguments, call_arguments, call_name, reaches
 from .call_sites import given_by_only_call
 from .comprehensions import SEQUENCE_CALLS, comprehension_items
@@ -41,7 +42,7 @@ from .list_changes import (
 )
 from .mask_calls import mask_calls
 from .model import SPREAD, Symbol, TransformCall, Unknown
-from .run_time_builders import builder_of, refusal
+from .run_time_builders import WEIGHTS_PRESET, builder_of, is_weights, refusal
 
 # The module each library's transforms are imported from, by the library's name.
 LIBRARY_MODULES: dict[str, tuple[str, ...]] = {
@@ -95,6 +96,8 @@ class FoundPipeline:
     # the file's calls that give a mask beside the image (``line 12: t(image=img,
     # mask=mask)``): albumentations then moves masks the pipeline's arguments may not show
     mask_calls: tuple[str, ...] = ()
+    # the file's batch mixing outside its pipelines (v2.CutMix, timm's Mixup), said
+    batch_mixes: tuple[str, ...] = ()
     # the name by line (``get_transforms (line 10)``) of a pipeline named by the call that
     # returns it (``get_transforms(train=True)``): picking either picks it
     line_name: str = ""
@@ -242,9 +245,12 @@ def read_source(
         raise ReadRefused(f"{where}: not valid Python (line {error.lineno})") from None
     except (ValueError, RecursionError, MemoryError) as error:
         raise ReadRefused(f"{where}: not valid Python ({type(error).__name__})") from None
-    found = _Reader(tree, params or {}).pipelines()
+    reader = _Reader(tree, params or {})
+    found = reader.pipelines()
     calls = mask_calls(tree)
-    return [dataclasses.replace(f, mask_calls=calls) for f in found] if calls else found
+    found = [dataclasses.replace(f, mask_calls=calls) for f in found] if calls else found
+    mixes = batch_mixes(tree, reader.dotted, reader.inside_pipeline)
+    return [dataclasses.replace(f, batch_mixes=mixes) for f in found] if mixes else found
 
 
 class _Reader:
@@ -364,7 +370,24 @@ class _Reader:
         if not isinstance(node, ast.Call):
             return False
         found = self.transform_class(node)
-        return found is not None and found[1] in COMPOSES[found[0]]
+        return (found is not None and found[1] in COMPOSES[found[0]]) or self.is_sequential(node)
+
+    def is_sequential(self, node: ast.Call) -> bool:
+        """Whether `node` is ``torch.nn.Sequential(T.RandomCrop(...), ...)`` holding
+        torchvision's transforms: torchvision's documented scriptable pipeline, run as its
+        Compose runs (a Sequential of anything else, a model's layers, is no pipeline)."""
+        if self.dotted(node.func) != "torch.nn.Sequential":
+            return False
+        held = self._held_modules(node)
+        items = held.elts if isinstance(held, ast.List | ast.Tuple) else []
+        for item in items:
+            if isinstance(item, ast.Name):
+                assigned = self._assignment(item.id, item.lineno)
+                item = assigned if assigned is not None else item
+            found = self.transform_class(item) if isinstance(item, ast.Call) else None
+            if found is not None and found[0] == "torchvision":
+                return True
+        return False
 
     # ---- pipelines -----------------------------------------------------------------------------
     def pipelines(self) -> list[FoundPipeline]:
@@ -427,7 +450,7 @@ class _Reader:
         for node in ast.walk(self.tree):
             if not isinstance(node, ast.Call):
                 continue
-            made_by = builder_of(self.dotted(node.func))
+            made_by = builder_of(self.dotted(node.func)) or self._weights_preset(node)
             if made_by is None:
                 continue
             # named as a Compose is: assigned, returned, passed as a keyword, a dict's value
@@ -438,6 +461,21 @@ class _Reader:
             placeholder = TransformCall("torchvision", "Compose", line=node.lineno)
             found.append(FoundPipeline(name, placeholder, refusal(name, node, *made_by)))
         return found
+
+    def _weights_preset(self, call: ast.Call) -> tuple[str, str] | None:
+        """torchvision's ``weights.transforms()`` (``ResNet50_Weights.DEFAULT.transforms()``,
+        or of a name assigned the weights), else None."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "transforms"):
+            return None
+        weights = func.value
+        if isinstance(weights, ast.Name):
+            assigned = self._assignment(weights.id, call.lineno)
+            weights = assigned if assigned is not None else weights
+        if isinstance(weights, ast.Call):  # torchvision.models.get_weight("ResNet50_Weights...")
+            named = self.dotted(weights.func) == "torchvision.models.get_weight"
+            return WEIGHTS_PRESET if named else None
+        return WEIGHTS_PRESET if is_weights(self.dotted(weights)) else None
 
     def _replaced_at(self, node: ast.Call) -> ast.Assign | None:
         """The later assignment, in the same scope, of the name a compose is assigned to."""
@@ -597,6 +635,15 @@ class _Reader:
             return False
         return not any(k.arg in {"transform", "transforms"} for k in call.keywords)
 
+    def inside_pipeline(self, node: ast.AST) -> bool:
+        """Whether `node` is part of a pipeline (a Compose, or a Sequential of transforms)."""
+        parent = self.parents.get(node)
+        while parent is not None:
+            if self.is_compose(parent):
+                return True
+            parent = self.parents.get(parent)
+        return False
+
     def _inside_compose(self, node: ast.AST) -> bool:
         parent = self.parents.get(node)
         while parent is not None:
@@ -604,6 +651,8 @@ class _Reader:
                 found = self.transform_class(parent)
                 if found and found[1] in NESTED[found[0]]:
                     return True
+            if isinstance(parent, ast.Call) and self.is_sequential(parent):
+                return True
             parent = self.parents.get(parent)
         return False
 
@@ -646,12 +695,16 @@ class _Reader:
 
     # ---- calls and values ----------------------------------------------------------------------
     def call(self, node: ast.Call) -> TransformCall:
+        if self.is_sequential(node):  # the transforms it holds, in order, as a Compose's
+            held = tuple(self.transforms(node))
+            return TransformCall("torchvision", "Compose", line=node.lineno, children=held)
         found = self.transform_class(node)
         if found is None:  # not a library's class: a custom transform, kept by its name
             name = ast.unparse(node.func)
-            return TransformCall(
-                "custom", name, self._values(node.args), self._keywords(node), node.lineno
-            )
+            # the module it is imported from (timm.data.transforms), said in its refusal
+            module = (self.dotted(node.func) or "").rpartition(".")[0]
+            given, named = self._values(node.args), self._keywords(node)
+            return TransformCall("custom", name, given, named, node.lineno, module=module)
         library, name = found
         args = list(node.args)
         keywords = {k.arg: k.value for k in node.keywords if k.arg}
@@ -1188,6 +1241,16 @@ class _Reader:
             return unknown
         if isinstance(node, ast.Dict) or _is_dict_call(node, self.aliases):
             return self._dict(node, unknown, depth)
+        if (
+            isinstance(node, ast.Call)
+            and self.dotted(node.func) in _ARRAY_CALLS
+            and len(node.args) == 1
+            and not node.keywords
+        ):  # Normalize(mean=torch.tensor(IMAGENET_DEFAULT_MEAN)), as timm writes it
+            numbers = self.value(node.args[0], depth + 1)
+            if isinstance(numbers, list | tuple) and numbers and all(map(_is_number, numbers)):
+                return list(numbers)
+            return unknown
         if isinstance(node, ast.ListComp):  # [int(s * 0.875) for s in SIZE]
             made = comprehension_items(node, lambda part: self.value(part, depth + 1))
             return unknown if made is None else made
@@ -1230,6 +1293,11 @@ class _Reader:
         except TypeError:  # a key that cannot be one (a list)
             return unknown
 
+
+# calls making an array of the numbers they are given: read as the numbers' list
+_ARRAY_CALLS = frozenset(
+    {"torch.tensor", "torch.as_tensor", "torch.Tensor", "numpy.array", "numpy.asarray"}
+)
 
 Position = tuple[int, int]  # (line, column): statements on one line (`a = [...]; a.append(b)`)
 _END_OF_FILE: Position = (10**9, 0)  # past any file's end: a pipeline's own list changes until it

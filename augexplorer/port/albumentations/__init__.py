@@ -15,6 +15,7 @@ from .compose_seed import seeded_notes
 from .library import MAPPING, MAPPING_1X
 from .masks import masks_left_out
 from .registry import LIBRARY
+from .resampling import RESAMPLING_DIFFERENCES
 from .saved import (
     TARGET_PARAMS,
     SavedFormError,
@@ -102,6 +103,10 @@ NOTES: tuple[str, ...] = (
     f"RandomScale, RandomSizedCrop, RandomResizedCrop, Downscale) is graded approximate: "
     f"{AREA_DIFFERENCE}. An affine warp given it (Affine, Rotate, ShiftScaleRotate, "
     "SafeRotate) is linear, as OpenCV's warpAffine reads INTER_AREA: exact.",
+    "A resize given `cv2.INTER_NEAREST`, `INTER_CUBIC`, `INTER_LANCZOS4` or `INTER_NEAREST_EXACT` "
+    "(Resize, SmallestMaxSize, LongestMaxSize, RandomScale, RandomSizedCrop, "
+    "RandomResizedCrop) is graded approximate, its resampling as Resize's: "
+    f"{'; '.join(RESAMPLING_DIFFERENCES)}.",
     "SmallestMaxSize, LongestMaxSize and RandomScale given `area_for_downscale` (with "
     f"INTER_LINEAR) are graded approximate: {AREA_FOR_DOWNSCALE}. Other resizes and crops take "
     "INTER_AREA for both sides where either shrinks: refused there.",

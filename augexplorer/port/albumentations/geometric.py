@@ -15,47 +15,16 @@ from .arguments import Args, NotPorted, area_differences
 from .nodes import expr, step
 from .padding import padded_to
 from .registry import IMAGE, Mapped, mapping
+from .resampling import resampling_differences
 
 RESIZE_EXACT = "pixels within 1 grey level of OpenCV's (interpolation rounding)"
 
 
 def _resized(node: Any, args: Args) -> Mapped:
-    """A resize's grade: OpenCV's INTER_NEAREST samples at the pixel's corner, DALI's (and
-    INTER_NEAREST_EXACT) at its centre."""
-    flag = args.get("interpolation", 1)
-    area = area_differences(args)
-    if area:
-        return Mapped((node,), "approximate", area)
-    if flag == 0:
-        return Mapped(
-            (node,),
-            "approximate",
-            (
-                "OpenCV's INTER_NEAREST samples from each pixel's corner, DALI's nearest from "
-                "its centre: a one-pixel shift (to 120x90: mean 9.9, max 247 grey levels)",
-            ),
-        )
-    if flag == 6:
-        return Mapped(
-            (node,),
-            "approximate",
-            (
-                "where a sample falls halfway, OpenCV and DALI pick other neighbours (to "
-                "120x90: mean 0.7, max 171 grey levels)",
-            ),
-        )
-    if flag in (2, 4):
-        return Mapped(
-            (node,),
-            "approximate",
-            (
-                "OpenCV's bicubic (a = -0.75) and DALI's cubic weigh neighbours otherwise (19 "
-                "photos to 120x90: mean 0.50, max 14 grey levels; to 400x300: mean 0.48, max 17)"
-                if flag == 2
-                else "OpenCV's Lanczos reads 8x8 neighbours, DALI's Lanczos 6x6 (19 photos to "
-                "120x90: mean 0.32, max 9 grey levels; to 400x300: mean 0.30, max 9)",
-            ),
-        )
+    """A resize's grade: exact for INTER_LINEAR, approximate for the other interpolations."""
+    differences = area_differences(args) or resampling_differences(args)
+    if differences:
+        return Mapped((node,), "approximate", differences)
     return Mapped((node,), "exact", (RESIZE_EXACT,))
 
 
@@ -193,7 +162,8 @@ def random_resized_crop(args: Args) -> Mapped:
     height, width = args.size()
     scale = args.pair("scale", (0.08, 1.0))
     ratio = args.pair("ratio", (0.75, 4.0 / 3.0))
-    resizing, area = args.resize_interpolation(), area_differences(args)
+    resizing = args.resize_interpolation()
+    area = area_differences(args) or resampling_differences(args)
     node = step(
         "crop",
         "random_resized_crop",

@@ -15,6 +15,7 @@ from .arguments import AREA_DIFFERENCE, INTER_AREA, Args, NotPorted, area_differ
 from .geometric import RESIZE_EXACT
 from .nodes import expr, step, uniform_node, values_node
 from .registry import IMAGE, Mapped, mapping
+from .resampling import resampling_differences
 
 
 def _float64(node_id: str, value: float) -> tuple[Node, ...]:
@@ -50,7 +51,8 @@ def random_scale(args: Args) -> Mapped:
         Node("scaled_size", "cast", inputs=(Ref("scaled_rows"),), args={"dtype": "FLOAT"}),
         step("scale", "resize", {"size": Ref("scaled_size"), **args.resize_interpolation()}),
     )
-    drawn, area = "the factor drawn uniformly, by DALI's generator", area_differences(args)
+    drawn = "the factor drawn uniformly, by DALI's generator"
+    area = area_differences(args) or resampling_differences(args)
     return Mapped(
         nodes,
         "approximate" if area else "exact",
@@ -139,7 +141,7 @@ def random_sized_crop(args: Args) -> Mapped:
             reads="crop",
         ),
     ]
-    area = area_differences(args)
+    area = area_differences(args) or resampling_differences(args)
     return Mapped(
         tuple(nodes),
         "approximate" if area else "distribution",
