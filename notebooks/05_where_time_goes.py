@@ -171,9 +171,9 @@ else:
 #
 # The table ends with a line marked ROUGH, on any machine: 64 images are 8 batches, and each
 # DataLoader worker holds two batches ready before the clock starts, so part of the timed work
-# was done untimed. The line says how many images would make the rates sound (its `--images` is
-# the command line's name for `images=`). For a demonstration we keep the run short and read
-# the rounds side by side rather than trust one median.
+# was done untimed. The line says how many images would make the rates sound (`images=` here).
+# For a demonstration we keep the run short and read the rounds side by side rather than trust
+# one median.
 
 # %%
 bench = run_bench(preset("imagenet_train"), images=64, batch_size=8, rounds=3)

@@ -119,7 +119,9 @@ def test_a_run_of_too_few_batches_says_its_rates_are_rough() -> None:
     said = too_few_batches(2, 8, 2)
     assert said is not None
     assert said.startswith("1 batch(es) timed, and up to 4 can be ready before the clock starts")
-    assert said.endswith("(fix: --images 136 or more)")
+    assert said.endswith(
+        "(fix: 136 images or more: --images on the command line, images= from Python)"
+    )
     assert too_few_batches(17, 8, 2) is None  # 16 timed, four times the 4 ready
     result = BenchResult("g", 8, 16, 2, 2, 1, "none", [BenchRow("a", "cpu", 1.0)], too_few=said)
     assert result.table().endswith(f"ROUGH: {said}")

@@ -112,7 +112,7 @@ def test_albumentations_notebook_timed_in_this_python(tmp_path: Path) -> None:
     _check_measured(result, images=12, timed=8)
     assert result.versions["albumentations"] and result.python == sys.executable
     # three batches of 4, two timed: the DataLoader's prefetched batches count in its rate
-    assert result.too_few is not None and "fix: --images" in result.too_few
+    assert result.too_few is not None and "images= from Python" in result.too_few
     assert f"ROUGH: {result.too_few}" in result.table()
     assert result.to_json()["too_few_batches"] == result.too_few
 

@@ -178,7 +178,8 @@ def too_few_batches(batches: int, batch: int, workers: int) -> str | None:
     return (
         f"{batches - 1} batch(es) timed, and up to {ready} can be ready before the clock starts "
         f"({workers} DataLoader workers, two batches each): the rates count work done before "
-        f"timing (fix: --images {needed * batch} or more)"
+        f"timing (fix: {needed * batch} images or more: --images on the command line, images= "
+        "from Python)"
     )
 
 
