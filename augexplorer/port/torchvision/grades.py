@@ -27,11 +27,11 @@ class Measured:
 
 
 _RESAMPLING = (
-    "Resampling differs from PIL's by a grey level on average where the image shrinks "
-    "(bilinear: mean 0.15-0.16, max 9 grey levels; bicubic: mean 0.15-0.17, max 13; nearest "
-    "picks another source pixel for some rows and columns, by how much the image shrinks: on "
-    "the 19 bundled photos mean 0.03 at 256 px, 0.36 at 100, 0.96 at 150, max 218); output "
-    "sizes are torchvision's."
+    "Resampling differs from PIL's by a fraction of a grey level on average where the image "
+    "shrinks (bilinear: mean 0.15-0.16, max 9 grey levels; bicubic: mean 0.15-0.17, max 13; "
+    "nearest picks another source pixel for some rows and columns, by how much the image "
+    "shrinks: on the 19 bundled photos mean 0.03 at 256 px, 0.36 at 100, 0.96 at 150, max "
+    "218); output sizes are torchvision's."
 )
 ONE_FACTOR = (
     "Each factor alone within a grey level on average: brightness, contrast (centred on the "
