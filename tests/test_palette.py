@@ -34,8 +34,8 @@ def test_the_first_twelve_classes_keep_the_curated_colours() -> None:
 
 def test_no_two_of_the_first_255_classes_share_a_colour() -> None:
     # a VOC horse (13) was drawn as its aeroplane (1), a class interpolated between two ids
-    # could take a real class's colour
-    assert len({class_colour(label) for label in range(1, 256)}) == 255
+    # could take a real class's colour; sources counting from 0 (and below) too
+    assert len({class_colour(label) for label in range(-255, 256)}) == 511
 
 
 def test_the_first_classes_differ_to_the_eye() -> None:

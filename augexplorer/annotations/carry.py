@@ -100,26 +100,28 @@ def why_not_carried(spec: GraphSpec, image_id: str, kinds: Iterable[str]) -> str
 _MASKS_TWIN_FIRST = frozenset({"resize"})
 
 
+MASKS_OWN = "the masks' own"  # how _masks_own_differs begins
+
+
 def _masks_own_differs(
     spec: GraphSpec, image: Node, before: Tracks, kinds: Iterable[str]
 ) -> str | None:
     """Where the masks have an operator of `image`'s kind of their own that cuts or sizes them
     otherwise (another window, another size): which, on what, and the fix."""
     masks = before.refs.get("masks")
-    differs = masks_own_differs(spec, image, masks) if masks and "masks" in kinds else None
-    if differs is None:
+    twin = masks_own_differs(spec, image, masks) if masks and "masks" in kinds else None
+    if twin is None:
         return None
-    node, arg = differs
-    value = image.args.get(arg)
+    arg, value = twin.argument, twin.wanted
     if isinstance(value, Ref):
-        wanted = f"read {value.node!r}, as {image.id!r} does"
+        fix = f"read {value.node!r}, as {image.id!r} does"
     elif isinstance(value, Random):
-        wanted = f"make {image.id!r}'s {arg} a random node both read"
+        fix = f"make the {arg} of {image.id!r} a random node both read"
     elif value is None:
-        wanted = f"leave {arg} unset, as {image.id!r} does"
+        fix = f"leave {arg} unset, as {image.id!r} does"
     else:
-        wanted = f"set it to {value!r}, as {image.id!r} has it"
-    return f"the masks' own {image.op}, {node!r}, has another {arg}: {wanted}"
+        fix = f"set it to {value!r}, as {image.id!r} has it"
+    return f"{MASKS_OWN} {image.op}, {twin.node!r}, has another {arg}: {fix}"
 
 
 def carry_through(spec: GraphSpec, image_id: str, kinds: Iterable[str]) -> GraphSpec:

@@ -25,7 +25,9 @@ after its companions were wired leaves them behind, where they flip or turn as b
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..spec import ArgValue, GraphSpec, Node, Random, Ref, Source
 from .geometry import CROPS, PLACED_KINDS, SCALES_ONLY, cmn_crops, kinds_said, moves_pixels
@@ -331,13 +333,13 @@ GEOMETRY: dict[str, dict[str, ArgValue]] = {
     "paste": {"ratio": None, "paste_x": 0.5, "paste_y": 0.5},
     # a mask's own crop and resize (no box or point operator follows these) cut and size it
     # as the image's do only with the same window and sizes
-    "crop": {"crop": None, "crop_h": None, "crop_w": None, "crop_pos_x": 0.5, "crop_pos_y": 0.5},
+    # (crop=[h, w] and size=[h, w] compared as their two halves: _spelled_apart)
+    "crop": {"crop_h": None, "crop_w": None, "crop_pos_x": 0.5, "crop_pos_y": 0.5},
     "resize": {
         "resize_x": None,
         "resize_y": None,
         "resize_shorter": None,
         "resize_longer": None,
-        "size": None,
         "max_size": None,
         "mode": "default",
         "roi_start": None,
@@ -372,13 +374,44 @@ def follows(image: Node, node: Node, upstream: set[str]) -> bool:
     return not_followed(image, node, upstream) is None
 
 
+# One window or size spelled two ways: crop=[h, w] is crop_h and crop_w, resize's size=[h, w]
+# is resize_y and resize_x
+_PAIRED: dict[str, tuple[str, tuple[str, str]]] = {
+    "crop": ("crop", ("crop_h", "crop_w")),
+    "resize": ("size", ("resize_y", "resize_x")),
+}
+
+
+# resize's arguments that size its output
+_SIZES = frozenset({"resize_x", "resize_y", "resize_shorter", "resize_longer", "max_size", "mode"})
+
+
+def _spelled_apart(op: str, args: Mapping[str, ArgValue]) -> dict[str, ArgValue]:
+    """`args` with a pair (``crop=[224, 224]``) given as its two halves (``crop_h``,
+    ``crop_w``), so that either spelling compares equal to the other."""
+    if op not in _PAIRED:
+        return dict(args)
+    name, (first, second) = _PAIRED[op]
+    value = args.get(name)
+    if not (isinstance(value, (list, tuple)) and len(value) == 2):
+        return dict(args)
+    apart = {key: item for key, item in args.items() if key != name}
+    apart.setdefault(first, value[0])
+    apart.setdefault(second, value[1])
+    return apart
+
+
 def not_followed(image: Node, node: Node, upstream: set[str]) -> str | None:
     """The argument of `image` whose geometry companion `node` does not follow (see
     :func:`follows`), or None."""
     reads = upstream | {ref.node for ref in _all_refs(node)}
     own = _COMPANION_ARGS.get(node.op, {})
+    image_args, node_args = _spelled_apart(image.op, image.args), _spelled_apart(node.op, node.args)
+    sized_by_data = node.op == "resize" and isinstance(node.args.get("size"), Ref)
     for arg, default in GEOMETRY.get(image.op, {}).items():
-        value = image.args.get(arg, default)
+        if sized_by_data and arg in _SIZES:
+            continue  # sized from data: the image's own output shape, as the wiring sizes masks
+        value = image_args.get(arg, default)
         if isinstance(value, Random):
             return arg
         if isinstance(value, Ref):
@@ -388,23 +421,41 @@ def not_followed(image: Node, node: Node, upstream: set[str]) -> str | None:
         if arg == "inverse_map" and node.op == "coord_transform" and value is not False:
             return arg
         name = _NAMED.get((node.op, arg), arg)
-        if name in own and node.args.get(name, own[name]) != value:
+        if name in own and node_args.get(name, own[name]) != value:
             return arg
     return None
 
 
-def masks_own_differs(spec: GraphSpec, image: Node, masks: Ref) -> tuple[str, str] | None:
+class MasksTwin(NamedTuple):
+    """The masks' own operator of an image node's kind that cuts or sizes them otherwise."""
+
+    node: str
+    argument: str  # the first that differs, as `node` spells it (crop, or crop_h and crop_w)
+    wanted: ArgValue | None  # the image node's value, in that spelling (None: left unset)
+
+
+def masks_own_differs(spec: GraphSpec, image: Node, masks: Ref) -> MasksTwin | None:
     """Where the masks (`masks`, as they reach `image`) go through an operator of `image`'s own
     kind that does not follow it (the segmentation preset's ``mask_crop`` with another window):
-    that node and the first argument of `image` it differs on."""
+    that node, the first argument it differs on and the value it should have."""
     for node in spec.operators():
         if node.op == image.op and node.id != image.id and node.inputs[:1] == (masks,):
             stop = set(image_chain(spec, image.id)) | {masks.node}
             upstream = _upstream(spec, node, stop, _annotation_nodes(spec))
             differs = not_followed(image, node, upstream)
             if differs is not None:
-                return node.id, differs
+                return _as_spelled(image, node, differs)
     return None
+
+
+def _as_spelled(image: Node, node: Node, argument: str) -> MasksTwin:
+    wanted = _spelled_apart(image.op, image.args)
+    default = GEOMETRY.get(image.op, {}).get(argument)
+    pair = _PAIRED.get(image.op)
+    if pair is not None and argument in pair[1] and pair[0] in node.args:
+        halves = [wanted.get(half) for half in pair[1]]  # crop=[h, w], as the node writes it
+        return MasksTwin(node.id, pair[0], halves if None not in halves else None)
+    return MasksTwin(node.id, argument, wanted.get(argument, default))
 
 
 def same_condition(image: Node, node: Node) -> bool:

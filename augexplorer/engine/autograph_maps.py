@@ -17,6 +17,7 @@ DALI's private module no longer has the shape this relies on, nothing is changed
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -29,14 +30,18 @@ class SourceMapWhenRead(Mapping[Any, Any]):
     then holds the made map itself, so later reads are a plain dict's."""
 
     def __init__(self, mapper: Any) -> None:
-        self._mapper = mapper
+        # weakly: the mapper holds this map, and a cycle per converted call would be left to
+        # the cycle collector (off during background builds on some Pythons: ast_threads.py)
+        self._mapper = weakref.ref(mapper)
         self._map: dict[Any, Any] | None = None
 
     def _entries(self) -> dict[Any, Any]:
         if self._map is None:
+            mapper = self._mapper()
             # a copy, as DALI's own update makes: the mapper's cached map stays its own
-            self._map = dict(self._mapper.get_effective_source_map())
-            self._mapper.internal_map = self._map
+            self._map = dict(mapper.get_effective_source_map()) if mapper is not None else {}
+            if mapper is not None:
+                mapper.internal_map = self._map
         return self._map
 
     def __getitem__(self, key: Any) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import textwrap
 
-from ..annotations.carry import why_not_carried
+from ..annotations.carry import MASKS_OWN, why_not_carried
 from ..annotations.geometry import kinds_said
 from ..annotations.tracks import image_chain, tracks_at
 from ..spec import GraphSpec
@@ -56,8 +56,8 @@ def _left_behind(spec: GraphSpec) -> dict[str, tuple[str, list[str]]]:
 
 
 FIX = (
-    "carry them through the nodes that have no fix of their own: the panel's overlay offers "
-    "it, or add the node with augexplorer.annotations.wiring.add_operator, or carry_all(spec)"
+    "carry them through it: the panel's overlay offers it, or add the node with "
+    "augexplorer.annotations.wiring.add_operator, or carry_all(spec)"
 )
 
 
@@ -66,11 +66,19 @@ def left_behind_message(spec: GraphSpec) -> str | None:
     said = _left_behind(spec)
     if not said:
         return None
-    items = []
+    items, carried, masks_off = [], False, False
     for text, (image, stale) in said.items():
+        if masks_off and stale == ["masks"]:
+            continue  # off since their own crop or resize: what follows it follows from it
         why = why_not_carried(spec, image, stale)
-        items.append(f"{text} ({why})" if why is not None else text)  # its own fix: no carry
-    return f"the module's annotations are off their objects: {'; '.join(items)} (fix: {FIX})"
+        if why is None:
+            carried = True
+            items.append(text)
+        else:  # its own fix: no carry mends it
+            items.append(f"{text} ({why})")
+            masks_off = masks_off or why.startswith(MASKS_OWN)
+    fix = f" (fix: {FIX})" if carried else ""
+    return f"the module's annotations are off their objects: {'; '.join(items)}{fix}"
 
 
 def left_behind_note(spec: GraphSpec) -> str:

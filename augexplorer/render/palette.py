@@ -4,7 +4,7 @@ Saturated colours of middle lightness: each stands out on a light page, on a dar
 photo (the overlays also draw a dark halo under every line, and names on a chip of their
 colour with black or white text, whichever reads better). The first twelve classes take the
 curated colours below; later ones (Pascal VOC has 20 classes, COCO 80) are spread over hues by
-the golden angle at alternating lightness, so that no two of the first 255 classes share a
+the golden angle at alternating lightness, so that no two of ids -255 to 255 share a
 colour and a mask interpolated between two ids shows a colour of its own.
 """
 
@@ -48,7 +48,8 @@ def class_colour(label: int) -> str:
     index = int(label) - 1
     if 0 <= index < len(PALETTE):
         return PALETTE[index]
-    later = abs(index - len(PALETTE))
+    # ids from 13 on, then 0 and below (some sources count classes from 0) past the first 255
+    later = index - len(PALETTE) if index >= 0 else 255 - index
     hue = (later * GOLDEN_ANGLE + HUE_START) % 360.0 / 360.0
     lightness = LATER_LIGHTNESS[later % len(LATER_LIGHTNESS)]
     red, green, blue = colorsys.hls_to_rgb(hue, lightness, LATER_SATURATION)
