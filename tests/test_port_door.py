@@ -10,6 +10,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from live_walk_run import walked
 
 from augexplorer.export.importer import import_graph
 from augexplorer.port.door import is_port_file, port_call, port_file
@@ -131,14 +132,7 @@ def test_a_live_compose_is_ported_as_its_source_is(reference_python: str, tmp_pa
         print(json.dumps(walk.describe(t)))
         """
     )
-    out = subprocess.run(
-        [reference_python, "-c", script, str(REPO / "augexplorer/port/live_walk.py")],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=300,
-    ).stdout
-    live = port_call(call_from_tree(json.loads(out)))
+    live = port_call(call_from_tree(walked(reference_python, script)))
     source = tmp_path / "same.py"
     source.write_text(
         "import torchvision.transforms as T\n"

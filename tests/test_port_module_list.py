@@ -5,13 +5,12 @@ reason, and no coin or pick is left in the graph that gates nothing."""
 
 from __future__ import annotations
 
-import json
-import subprocess
 import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
+from live_walk_run import walked
 
 from augexplorer.port.door import port_call, port_file
 from augexplorer.port.live import call_from_tree
@@ -247,14 +246,7 @@ LIVE = textwrap.dedent(
 
 @pytest.fixture(scope="module")
 def live_trees(reference_python: str) -> dict[str, Any]:
-    out = subprocess.run(
-        [reference_python, "-c", LIVE, str(REPO / "augexplorer/port/live_walk.py")],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=300,
-    ).stdout
-    trees: dict[str, Any] = json.loads(out)
+    trees: dict[str, Any] = walked(reference_python, LIVE)
     return trees
 
 

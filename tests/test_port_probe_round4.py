@@ -6,12 +6,11 @@ Compare or ``bench --against``, which gave it PIL images."""
 
 from __future__ import annotations
 
-import json
-import subprocess
 import textwrap
 from pathlib import Path
 
 import pytest
+from live_walk_run import walked
 from test_port_compare import _images
 
 from augexplorer.bench.against import bench_against
@@ -218,14 +217,7 @@ LIVE = textwrap.dedent(
 
 
 def test_a_live_sequential_of_transforms_is_read_as_their_compose(reference_python: str) -> None:
-    out = subprocess.run(
-        [reference_python, "-c", LIVE, str(REPO / "augexplorer/port/live_walk.py")],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=300,
-    ).stdout
-    trees = json.loads(out)
+    trees = walked(reference_python, LIVE)
     result = port_call(call_from_tree(trees["transforms"]))
     assert not result.refusals
     assert [step.call.name for step in result.steps] == [

@@ -4,11 +4,11 @@ without running anything of them."""
 from __future__ import annotations
 
 import json
-import subprocess
 import textwrap
 from pathlib import Path
 
 import pytest
+from live_walk_run import walked
 
 from augexplorer.port.door import port_file
 from augexplorer.port.live import call_from_tree
@@ -299,14 +299,7 @@ print(json.dumps(walk.describe(t)))
 
 
 def test_a_live_torchvision_compose_is_read_from_its_attributes(reference_python: str) -> None:
-    out = subprocess.run(
-        [reference_python, "-c", LIVE, str(REPO / "augexplorer/port/live_walk.py")],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=300,
-    ).stdout
-    compose = call_from_tree(json.loads(out))
+    compose = call_from_tree(walked(reference_python, LIVE))
     assert (compose.library, compose.name) == ("torchvision", "Compose")
     crop, apply, rotation, normalize = compose.children
     assert crop.kwargs["size"] == (224, 224) and crop.kwargs["scale"] == (0.08, 1.0)

@@ -438,13 +438,17 @@ def masks_own_differs(spec: GraphSpec, image: Node, masks: Ref) -> MasksTwin | N
     """Where the masks (`masks`, as they reach `image`) go through an operator of `image`'s own
     kind that does not follow it (the segmentation preset's ``mask_crop`` with another window):
     that node, the first argument it differs on and the value it should have."""
-    for node in spec.operators():
-        if node.op == image.op and node.id != image.id and node.inputs[:1] == (masks,):
-            stop = set(image_chain(spec, image.id)) | {masks.node}
-            upstream = _upstream(spec, node, stop, _annotation_nodes(spec))
-            differs = not_followed(image, node, upstream)
-            if differs is not None:
-                return _as_spelled(image, node, differs)
+    twins = [
+        node
+        for node in spec.operators()
+        if node.op == image.op and node.id != image.id and node.inputs[:1] == (masks,)
+    ]
+    stop = set(image_chain(spec, image.id)) | {masks.node}
+    derived = _annotation_nodes(spec) if twins else set()
+    for node in twins:
+        differs = not_followed(image, node, _upstream(spec, node, stop, derived))
+        if differs is not None:
+            return _as_spelled(image, node, differs)
     return None
 
 
