@@ -5,7 +5,7 @@ crop, flip and rotate leave the boxes where the source put them, and its mask ch
 crop are no image nodes at all. The statistics used to report "boxes through crop (crop): 239
 in, 239 out, 0 clipped" (and through mask_resize) while the panel said the boxes are not cropped
 by 'crop'. And the note of a kind left behind spoke of boxes whatever the kind ("keypoints are
-not cropped ... whose crop window the boxes follow")."""
+not cropped ... the boxes follow its crop window")."""
 
 from __future__ import annotations
 

@@ -64,7 +64,7 @@ _NO_SAFE_FORM: dict[str, str] = {
     "decoders.image_slice or slice",
     "resize_crop_mirror": "use random_bbox_crop with slice, resize and flip (each has a companion)",
     "crop": "no {mover} follows crop's window (fixed or drawn with crop_pos_x/y); use "
-    "random_bbox_crop with slice, whose crop window {follow}",
+    "random_bbox_crop with slice: {follow} its crop window",
     "slice": "a slice reading fixed numbers has no {mover}; use random_bbox_crop, whose anchor "
     "and shape the slice reads ({follow_slice})",
     "decoders.image_crop": "use random_bbox_crop with decoders.image_slice",

@@ -73,3 +73,37 @@ def test_a_mask_node_shows_no_annotations_and_its_image_node_does(
     )
     screenshot(page, 1600, artifacts / "annotations-followup-crop-1600.png")
     page.set_viewport_size({"width": 1600, "height": 1000})
+
+
+TWIN_SAYS = (
+    "the masks' own crop, 'mask_crop', has another crop_pos_x: read 'crop_x', as 'crop' does"
+)
+
+
+def test_a_mask_crop_with_another_window_is_named_on_the_page(page: Any, artifacts: Path) -> None:
+    """The masks' own crop moved off the images' window: the rotation after it says which node,
+    which argument and the fix, in words that fit the panel at every width; undone, it says
+    nothing of the masks."""
+    if kernel_eval(page, "print(explorer.spec.name)").strip() != "segmentation":
+        page.locator(".ax-preset select").select_option("segmentation")
+        page.locator(".ax-overlay-note").first.wait_for(timeout=60_000)
+    kernel_eval(page, "explorer.set_arg('mask_crop', 'crop_pos_x', 0.3)")
+    select(page, "rotate")
+    note = page.locator(".ax-overlay-note", has_text=TWIN_SAYS)
+    note.wait_for(timeout=60_000)
+    for width in WIDTHS:
+        resize(page, width)
+        assert all(v <= 1 for v in sideways(page).values()), width
+        box = note.bounding_box()
+        tiles = page.locator(".ax-tiles-root").first.bounding_box()
+        assert box is not None and tiles is not None
+        assert box["x"] + box["width"] <= tiles["x"] + tiles["width"] + 1, width  # not cut off
+        screenshot(page, width, artifacts / f"annotations-followup-mask-twin-{width}.png")
+    kernel_eval(page, "explorer.undo()")  # the preset's own window again
+    page.wait_for_function(
+        "(said) => ![...document.querySelectorAll('.ax-overlay-note')]"
+        ".some(n => n.textContent.includes(said))",
+        arg="the masks' own crop",
+        timeout=60_000,
+    )
+    page.set_viewport_size({"width": 1600, "height": 1000})
