@@ -295,9 +295,20 @@ class _Wiring:
 
     # ---- the result ----------------------------------------------------------------------------
     def finish(self, notes: tuple[str, ...]) -> Added:
-        spec = self.spec.insert_after(self.anchor, self.node)
-        index = spec.ids().index(self.node.id)
+        spec = self._wired_around(self.spec.insert_after(self.anchor, self.node))
+        made = tuple(sorted(node.id for node in (*self.before, *self.after)))
+        return Added(spec, self.node.id, made, (*notes, *self.notes))
+
+    def finish_in_place(self) -> GraphSpec:
+        """The graph with the companions wired to the image node already in it (`node`, its
+        arguments as the wiring left them): what reads an old track reads the moved one."""
+        return self._wired_around(self.spec.replace_node(self.node))
+
+    def _wired_around(self, spec: GraphSpec) -> GraphSpec:
+        """`spec` (holding the image node) with the companions placed around the image node and
+        whatever read an old track reading the moved one, outputs included."""
         nodes: list[AnyNode] = list(spec.nodes)
+        index = spec.ids().index(self.node.id)
         nodes[index : index + 1] = [*self.before, spec.node(self.node.id), *self.after]
         made = {node.id for node in (*self.before, *self.after)}
 
@@ -312,29 +323,7 @@ class _Wiring:
             n.map_refs(follow) if isinstance(n, Node) and n.id not in made else n for n in nodes
         ]
         outputs = {name: follow(ref) for name, ref in spec.outputs.items()}
-        spec = dataclasses.replace(spec, nodes=tuple(rewired), outputs=outputs)
-        return Added(spec, self.node.id, tuple(sorted(made)), (*notes, *self.notes))
-
-    def finish_in_place(self) -> GraphSpec:
-        """The graph with the companions wired to the image node already in it (`node`, its
-        arguments as the wiring left them): what reads an old track reads the moved one."""
-        nodes: list[AnyNode] = list(self.spec.nodes)
-        index = self.spec.ids().index(self.node.id)
-        nodes[index : index + 1] = [*self.before, self.node, *self.after]
-        made = {node.id for node in (*self.before, *self.after)}
-
-        def follow(ref: Ref) -> Ref:
-            for _ in range(8):  # masks -> their cast -> the companion reading it
-                if ref not in self.moves:
-                    break
-                ref = self.moves[ref]
-            return ref
-
-        rewired = [
-            n.map_refs(follow) if isinstance(n, Node) and n.id not in made else n for n in nodes
-        ]
-        outputs = {name: follow(ref) for name, ref in self.spec.outputs.items()}
-        return dataclasses.replace(self.spec, nodes=tuple(rewired), outputs=outputs)
+        return dataclasses.replace(spec, nodes=tuple(rewired), outputs=outputs)
 
 
 def _seed(spec: GraphSpec, node_id: str) -> int:
