@@ -104,6 +104,17 @@ class RunError(AugExplorerError):
             return f"{self.explanation} (DALI: {self.dali_message})"
         return self.dali_message
 
+    def said_otherwise(self, message: str) -> RunError:
+        """The same failure, its DALI text put in other words (where or when it happened)."""
+        return RunError(
+            self.node,
+            message,
+            fix=self.fix,
+            files=self.files,
+            argument=self.argument,
+            explanation=self.explanation,
+        )
+
 
 class UntrustedCode(AugExplorerError):
     """A graph whose python_function nodes hold code this process has not been told to trust.

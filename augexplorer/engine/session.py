@@ -611,15 +611,7 @@ class Session:
                 f"the nodes {names} run under one condition as one block: DALI merges only the "
                 "last one's output with the input that passes through"
             )
-        message = f"{error.dali_message} ({how})"
-        return RunError(
-            error.node,
-            message,
-            fix=error.fix,
-            files=error.files,
-            argument=error.argument,
-            explanation=error.explanation,
-        )
+        return error.said_otherwise(f"{error.dali_message} ({how})")
 
     def _run_source(self, step: Step) -> tuple[list[Any], float]:
         runner = self._source_runners.get(step.id)
@@ -728,16 +720,8 @@ class Session:
         if failed_at is None or failed_at >= self.batch_index:
             return named
         # an earlier batch than the one shown: training would stop there
-        message = (
+        return named.said_otherwise(
             f"on batch {failed_at + 1}, which training reads before this one: {named.dali_message}"
-        )
-        return RunError(
-            named.node,
-            message,
-            fix=named.fix,
-            files=named.files,
-            argument=named.argument,
-            explanation=named.explanation,
         )
 
     def _bad_files(self, step: Step, encoded: Any) -> list[str]:
