@@ -5,6 +5,11 @@ operator introduced is its output's fill share less its input's (a photo's own b
 counted as the rotation's doing), per sample, counted on every other row and column of images
 larger than :data:`GRID_FROM` pixels on a side (a quarter of the work; a share of area changes by
 well under a percent).
+
+What a later node keeps of it is counted too: a rotation that grows its canvas fills its corners,
+and a centre crop after it may cut nearly all of them away. The fill that matters to training is
+what reaches the end of the chain of nodes that only move pixels after the filling one
+(:func:`fill_reach`), counted there the same way.
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from ..plan import Step
+from ..plan import Plan, Step
+from ..spec import Ref
 from .counting import matching_pixels
 from .state import Leaf, Summed, ints, summed
 
@@ -36,6 +42,9 @@ _FILL_BY_DEFAULT = {
     "experimental.warp_perspective": "fill_value",
 }
 _FILL_WHEN_PADDING = {"crop": "fill_values", "slice": "fill_values"}
+# Operators that move, drop or resample pixels without changing what a region of one value holds:
+# fill before them stays fill (a crop may cut it away, a flip moves it, a resize scales it).
+_MOVE_PIXELS = frozenset({"crop", "slice", "flip", "transpose", "resize", "random_resized_crop"})
 
 # The arguments to change when an operator fills too much, worded for a warning's fix.
 FIX = {
@@ -69,6 +78,28 @@ def fill_value(step: Step) -> list[float] | None:
     if value is None or (isinstance(value, (list, tuple)) and not value):
         return None if step.op in _FILL_WHEN_SET else [0.0]
     return [float(v) for v in value] if isinstance(value, (list, tuple)) else [float(value)]
+
+
+def fill_reach(plan: Plan, filling: Step) -> Step | None:
+    """The last step of the chain after `filling` in which each step only moves pixels and is
+    the only step reading the one before: where `filling`'s fill is what the graph passes on.
+    None where no such step follows (the fill is counted where it is made only). The chain
+    stops before a step that fills as well, whose own fill would be counted with this one's."""
+    readers: dict[str, list[Step]] = {}
+    for step in plan.steps:
+        for ref in {ref.node for ref in step.inputs}:
+            readers.setdefault(ref, []).append(step)
+    reach: Step | None = None
+    current = filling
+    while True:
+        after = readers.get(current.id, [])
+        if len(after) != 1:
+            return reach
+        (step,) = after
+        moved = step.op in _MOVE_PIXELS and plan.first_input(step) == Ref(current.id)
+        if not moved or step.apply is not None or fill_value(step) is not None:
+            return reach
+        reach = current = step
 
 
 def grid_step(image: np.ndarray, channel_axis: int | None) -> int:
@@ -126,6 +157,12 @@ class FillStats:
     total_share: float = 0.0
     mostly_fill: int = 0  # samples more than half fill
     share_counts: np.ndarray = field(default_factory=lambda: np.zeros(SHARE_BINS, np.int64))
+    # the node at the end of the pixel-moving chain after this one (fill_reach), and what of the
+    # fill reaches it, per sample; None where no such node follows
+    reaches: str | None = None
+    reached_samples: int = 0
+    reached_total: float = 0.0
+    reached_mostly_fill: int = 0
 
     def add(self, introduced: float) -> None:
         self.samples += 1
@@ -133,16 +170,23 @@ class FillStats:
         self.mostly_fill += int(introduced > HALF)
         self.share_counts[min(int(introduced * SHARE_BINS), SHARE_BINS - 1)] += 1
 
+    def add_reached(self, share: float) -> None:
+        self.reached_samples += 1
+        self.reached_total += share
+        self.reached_mostly_fill += int(share > HALF)
+
     def state(self) -> list[Leaf]:
         return [
-            ints(self.samples, self.mostly_fill),
-            Summed(np.array([self.total_share])),  # a float sum: rounds in another order
+            ints(self.samples, self.mostly_fill, self.reached_samples, self.reached_mostly_fill),
+            # float sums: they round in another order
+            Summed(np.array([self.total_share, self.reached_total])),
             Summed(self.share_counts),
         ]
 
     def load_state(self, combined: list[Leaf]) -> None:
-        self.samples, self.mostly_fill = (int(v) for v in summed(combined[0]))
-        self.total_share = float(summed(combined[1])[0])
+        counts = [int(v) for v in summed(combined[0])]
+        self.samples, self.mostly_fill, self.reached_samples, self.reached_mostly_fill = counts
+        self.total_share, self.reached_total = (float(v) for v in summed(combined[1]))
         self.share_counts = summed(combined[2])
 
     @property
@@ -153,7 +197,30 @@ class FillStats:
     def mostly_fill_share(self) -> float:
         return self.mostly_fill / self.samples if self.samples else 0.0
 
+    @property
+    def reached_mean_share(self) -> float:
+        return self.reached_total / self.reached_samples if self.reached_samples else 0.0
+
+    @property
+    def reached_mostly_fill_share(self) -> float:
+        return self.reached_mostly_fill / self.reached_samples if self.reached_samples else 0.0
+
+    def passed_on(self) -> tuple[str, float, float] | None:
+        """(node, mean share, share of samples more than half fill) of the fill that reaches
+        the end of the chain after this node; None where none was counted there."""
+        if self.reaches is None or not self.reached_samples:
+            return None
+        return self.reaches, self.reached_mean_share, self.reached_mostly_fill_share
+
     def to_json(self) -> dict[str, Any]:
+        reached = None
+        if self.reaches is not None:
+            reached = {
+                "node": self.reaches,
+                "samples": self.reached_samples,
+                "mean_share": self.reached_mean_share,
+                "samples_more_than_half_fill": self.reached_mostly_fill,
+            }
         return {
             "node": self.node,
             "op": self.op,
@@ -162,4 +229,5 @@ class FillStats:
             "mean_share": self.mean_share,
             "samples_more_than_half_fill": self.mostly_fill,
             "share_histogram": [int(c) for c in self.share_counts],
+            "reaches": reached,
         }

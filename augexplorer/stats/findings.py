@@ -115,18 +115,23 @@ def _rate_warnings(stats: Stats) -> list[StatsWarning]:
 
 
 def _fill_warnings(stats: Stats) -> list[StatsWarning]:
+    """Too much fill where the graph passes it on: at the end of the pixel-moving chain after
+    the filling node where there is one (a crop after a rotation may cut its corners away),
+    else where it is made."""
     found = []
     for fill in stats.fills:
         fix = FILL_FIX.get(fill.op, "make the operator's arguments milder")
-        if fill.samples and fill.mostly_fill_share >= MOSTLY_FILL:
-            message = (
-                f"{_percent(fill.mostly_fill_share)} of samples after `{fill.node}` are more "
-                "than half fill"
-            )
-        elif fill.samples and fill.mean_share >= FILL_MEAN:
-            message = (
-                f"on average {_percent(fill.mean_share)} of each sample after `{fill.node}` is fill"
-            )
+        passed_on = fill.passed_on()
+        if passed_on is None:
+            where, mean, mostly = f"after `{fill.node}`", fill.mean_share, fill.mostly_fill_share
+            counted = fill.samples
+        else:
+            node, mean, mostly = passed_on
+            where, counted = f"at `{node}` (the fill of `{fill.node}`)", fill.reached_samples
+        if counted and mostly >= MOSTLY_FILL:
+            message = f"{_percent(mostly)} of samples {where} are more than half fill"
+        elif counted and mean >= FILL_MEAN:
+            message = f"on average {_percent(mean)} of each sample {where} is fill"
         else:
             continue
         found.append(StatsWarning(fill.node, _first_argument(fix), message, fix))

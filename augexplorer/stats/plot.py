@@ -130,7 +130,12 @@ def _fill_panel(axes: Any, fill: Any) -> None:
     )
     axes.set_xlim(0, 1)
     axes.set_xlabel("share of the sample that is fill", fontsize=8)
-    axes.set_title(f"fill after {fill.node} (mean {fill.mean_share:.0%})", fontsize=9)
+    title = f"fill after {fill.node} (mean {fill.mean_share:.0%}"
+    passed_on = fill.passed_on()
+    if passed_on is not None:  # what the crop after it keeps: what training sees
+        node, mean, _ = passed_on
+        title += f"; {mean:.0%} at {node}"
+    axes.set_title(title + ")", fontsize=9)
 
 
 def _labels_panel(axes: Any, counts: Any) -> None:

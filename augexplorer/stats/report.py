@@ -158,10 +158,17 @@ class Stats:
                 f"{_g(moments.min)}..{_g(moments.max)}" + _clipped(output) + _unit(output)
             )
         for fill in self.fills:
-            lines.append(
+            line = (
                 f"  fill after {fill.node}: {fill.mean_share:.1%} on average, "
                 f"{fill.mostly_fill} of {fill.samples} samples more than half fill"
             )
+            if fill.passed_on() is not None:
+                line += (
+                    f"; at {fill.reaches}, where the graph passes it on, "
+                    f"{fill.reached_mean_share:.1%} on average, {fill.reached_mostly_fill} "
+                    "more than half"
+                )
+            lines.append(line)
         for counts in self.labels:
             for index, column in enumerate(counts.columns):
                 shown = ", ".join(

@@ -31,7 +31,7 @@ from ..schedules import check_epoch
 from ..spec import GraphSpec, Node, Random, Ref
 from .boxes import BoxCounter
 from .draws import DrawHistogram
-from .fill import FillStats, fill_share, fill_value, grid_step
+from .fill import FillStats, fill_reach, fill_share, fill_value, grid_step
 from .findings import find_warnings
 from .host import HostViews, cpu_views, same_bytes
 from .labels import LabelCounts
@@ -373,6 +373,7 @@ class _Counter:
         self.same_values: dict[str, str] = {}  # output -> the input whose values it reorders
         self.first_inputs: dict[str, str] = {}  # output -> its first input, where counted too
         self.fills: dict[str, tuple[FillStats, Step]] = {}
+        self.fill_reaches: dict[str, Step] = {}  # filling step -> where its fill is passed on
         self.labels: dict[str, LabelCounts] = {}
         for step in plan.steps:
             if step.apply is not None:
@@ -393,7 +394,12 @@ class _Counter:
                     self._output(step, index)
                 value = fill_value(step)
                 if value is not None and step.inputs:
-                    self.fills[step.id] = (FillStats(step.origin, step.op, value), step)
+                    fill = FillStats(step.origin, step.op, value)
+                    self.fills[step.id] = (fill, step)
+                    reach = fill_reach(plan, step)
+                    if reach is not None:
+                        fill.reaches = reach.origin
+                        self.fill_reaches[step.id] = reach
         self._nested()
         # boxes in, out and clipped at each geometric node of an annotated graph
         self.boxes = BoxCounter(plan.spec)
@@ -510,12 +516,23 @@ class _Counter:
                 continue
             out_layout = str(batch[step_id].layout() or "")
             in_layout = str(batch[source_ref].layout() or "")
-            for made, read in zip(host(step_id), host(source_ref), strict=True):
+            reach = self.fill_reaches.get(step_id)
+            passed: list[np.ndarray | None] = [None] * len(host(step_id))
+            passed_layout = ""
+            if reach is not None and len(batch[reach.id]) == len(batch[step_id]):
+                passed = list(host(reach.id))
+                passed_layout = str(batch[reach.id].layout() or "")
+            for made, read, kept in zip(host(step_id), host(source_ref), passed, strict=True):
                 made_axis = channel_axis(out_layout, made.ndim)
                 read_axis = channel_axis(in_layout, read.ndim)
                 after = fill_share(made, made_axis, fill.value, step=grid_step(made, made_axis))
                 before = fill_share(read, read_axis, fill.value, step=grid_step(read, read_axis))
                 fill.add(max(0.0, after - before))
+                if kept is not None:
+                    # the photo's own pixels of the fill's value, as where it was made
+                    kept_axis = channel_axis(passed_layout, kept.ndim)
+                    there = fill_share(kept, kept_axis, fill.value, step=grid_step(kept, kept_axis))
+                    fill.add_reached(max(0.0, there - before))
         for counts in self.labels.values():
             counts.add(host(str(counts.ref)))
         self.boxes.add(host)
