@@ -357,3 +357,68 @@ def _side_hint(angles: Any, sides: Any, expected: Any, size: float) -> str:
         f"for angles {np.round(angles, 1).tolist()} expected sides "
         f"{np.round(expected, 1).tolist()}; got {np.round(sides, 1).tolist()}"
     )
+
+
+# ---- fill where the graph passes it on ----------------------------------------------------------
+
+FILL_LIMIT = 0.05  # the exercise's budget: at most this share of each sample fill, on average
+
+
+def rotate_after_crop(degrees: float) -> Any:
+    """The statistics notebook's graph: the bundled pictures resized, centre-cropped to 128 px,
+    then turned by up to `degrees` either way on their own canvas (`keep_size`), so every corner
+    the turn uncovers is passed on."""
+    from .spec import Random, Source, chain
+
+    return chain(
+        Source("source", seed=1),
+        ("decode", "decoders.image", {"output_type": "RGB"}),
+        ("resize", "resize", {"resize_shorter": 160.0}),
+        ("crop", "crop", {"crop": [128.0, 128.0]}),
+        (
+            "rotate",
+            "rotate",
+            {"angle": Random.uniform(-degrees, degrees), "keep_size": True, "fill_value": 0.0},
+        ),
+        ("flip", "flip", {"horizontal": Random.coin_flip(0.5)}),
+        batch_size=8,
+        name="rotate_after_crop",
+    )
+
+
+def fill_passed_on(degrees: float, batches: int = 8) -> float:
+    """The mean share of each sample that is fill where :func:`rotate_after_crop`'s graph passes
+    it on, over `batches` batches (the graph's seeds: the same figure every time)."""
+    from .stats import collect_stats
+
+    fill = collect_stats(rotate_after_crop(degrees), batches=batches, device_id=None).fill("rotate")
+    assert fill is not None  # the graph's rotation fills with 0
+    passed_on = fill.passed_on()
+    return passed_on[1] if passed_on is not None else fill.mean_share
+
+
+def check_widest_rotation(degrees: float | None, limit: float = FILL_LIMIT) -> str:
+    """`degrees`: the widest whole number of degrees for which :func:`rotate_after_crop` passes
+    on at most `limit` of each sample as fill, on average. One degree more is over it."""
+    pending = _unattempted(degrees, "replace None with a whole number of degrees.")
+    if pending:
+        return pending
+    if isinstance(degrees, bool) or not isinstance(degrees, (int, float)) or not 0 < degrees < 90:
+        raise WrongAnswer(f"give the range's half-width in degrees, from 1 to 89; got {degrees!r}")
+    share = fill_passed_on(float(degrees))
+    if share > limit:
+        raise WrongAnswer(
+            f"at ±{degrees:g} degrees {share:.1%} of each sample is fill where the graph passes "
+            f"it on, over the {limit:.0%} budget: narrow the range (the statistics' fill line "
+            "says how much each try passes on)"
+        )
+    wider = fill_passed_on(float(degrees) + 1)
+    if wider <= limit:
+        raise WrongAnswer(
+            f"±{degrees:g} passes on {share:.1%}, and ±{degrees + 1:g} still only {wider:.1%}: "
+            "there is room for a wider rotation"
+        )
+    return (
+        f"Right: ±{degrees:g} degrees passes on {share:.1%} fill, ±{degrees + 1:g} already "
+        f"{wider:.1%}. Put before the crop, a rotation of ±45 passes on less than that."
+    )

@@ -16,7 +16,9 @@ from augexplorer.exercises import (
     check_no_black_corners,
     check_normalized_once,
     check_seed_per_rank,
+    check_widest_rotation,
     clean_crop_side,
+    fill_passed_on,
     rotated_box,
 )
 from augexplorer.spec import Schedule
@@ -31,6 +33,7 @@ CHECKS_WITH_PLACEHOLDER = [
     lambda: check_normalized_once(None),
     lambda: check_clean_crop_side(None),
     lambda: check_fade_after_hold(None, 5),
+    lambda: check_widest_rotation(None),
 ]
 
 
@@ -161,3 +164,20 @@ def test_fade_after_hold_takes_every_schedule_with_its_values() -> None:
         check_fade_after_hold(Schedule.cosine(0.5, 0, begin=1), 5)
     with pytest.raises(WrongAnswer, match="expected a Schedule"):
         check_fade_after_hold(0.5, 5)  # type: ignore[arg-type]
+
+
+def test_widest_rotation_within_the_fill_budget() -> None:
+    """The check's answer is found here the long way, degree by degree: the widest range whose
+    fill passed on stays within 5%; a narrower one leaves room, a wider one is over."""
+    shares = {degrees: fill_passed_on(degrees) for degrees in range(8, 31)}
+    within = [degrees for degrees, share in shares.items() if share <= 0.05]
+    widest = max(within)
+    assert 8 < widest < 30 and within == list(range(8, widest + 1))  # more turn, more corners
+    assert check_widest_rotation(widest).startswith("Right")
+    with pytest.raises(WrongAnswer, match="room for a wider rotation"):
+        check_widest_rotation(widest - 3)
+    with pytest.raises(WrongAnswer, match="over the 5% budget"):
+        check_widest_rotation(widest + 3)
+    for nonsense in ("16", True, 0, 120):
+        with pytest.raises(WrongAnswer, match="half-width in degrees"):
+            check_widest_rotation(nonsense)  # type: ignore[arg-type]
