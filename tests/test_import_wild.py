@@ -16,10 +16,10 @@ import pytest
 from exported_runner import run_exported
 from pipelines_wild import DLE_RESNET_GPU, FEED_INPUT, MXNET, ROUND_TRIPS, TFRECORD
 from wild_round_trips import (
-    RUNS,
     assert_module_gives_the_files_batches,
     assert_same,
     assert_session_gives_the_files_batches,
+    first_batches,
     round_trips,
 )
 
@@ -46,10 +46,7 @@ def original_batches(path: Path) -> list[list[list[np.ndarray]]]:
     build theirs for GPU 0, with CPU operators)."""
     pipe = runpy.run_path(str(path))["pipe"]
     pipe._device_id = None
-    pipe.build()
-    return [
-        [[np.array(out.at(i)) for i in range(len(out))] for out in pipe.run()] for _ in range(RUNS)
-    ]
+    return first_batches(pipe)
 
 
 @pytest.fixture(scope="module")

@@ -22,9 +22,9 @@ from pipelines_wild_2 import (
     VIDEO,
 )
 from wild_round_trips import (
-    RUNS,
     assert_module_gives_the_files_batches,
     assert_session_gives_the_files_batches,
+    first_batches,
     round_trips,
 )
 
@@ -56,10 +56,7 @@ def original_batches(path: Path) -> list[list[list[np.ndarray]]]:
     source.write_text(path.read_text().split("\npipes[0].build()")[0])
     namespace = runpy.run_path(str(source))
     pipe = namespace["pipe"] if "pipe" in namespace else namespace["pipes"][0]
-    pipe.build()
-    return [
-        [[np.array(out.at(i)) for i in range(len(out))] for out in pipe.run()] for _ in range(RUNS)
-    ]
+    return first_batches(pipe)
 
 
 @pytest.fixture(scope="module")

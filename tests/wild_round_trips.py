@@ -22,6 +22,14 @@ RUNS = 2  # batches compared
 Batches = list[list[list[np.ndarray]]]  # batch, output, sample
 
 
+def first_batches(pipe: Any) -> Batches:
+    """The first RUNS batches of a DALI pipeline, built here: each output's samples as arrays."""
+    pipe.build()
+    return [
+        [[np.array(out.at(i)) for i in range(len(out))] for out in pipe.run()] for _ in range(RUNS)
+    ]
+
+
 class Imported(NamedTuple):
     original: Batches  # what the file's own pipeline gives
     graph: GraphSpec  # what the import made of it

@@ -28,9 +28,13 @@ FED_SHAPES: dict[tuple[str, str], FedShape] = {
 }
 
 # Never fed: DALI reads a fed value of these differently from the same constant (a constant
-# `mask` of 0 still applies sphere and water, a fed 0 skips the sample), so the live engine
-# passes them as constants, as the exported module does.
-NOT_FED: frozenset[tuple[str, str]] = frozenset({("sphere", "mask"), ("water", "mask")})
+# `mask` of 0 still applies sphere and water, a fed 0 skips the sample), or does not see it fed
+# (squeeze: "Missing argument axes or axis_names", measured on DALI 2.4, where a training
+# script's `fn.squeeze(labels, axes=[0])` runs), so the live engine passes them as constants,
+# as the exported module does.
+NOT_FED: frozenset[tuple[str, str]] = frozenset(
+    {("sphere", "mask"), ("water", "mask"), ("squeeze", "axes")}
+)
 
 # Not fed while they hold one value: DALI broadcasts a one-value constant over the spatial axes
 # (`fn.resize(size=256)`, which DALI's own ResNet-50 example writes and serializes as [256.0])

@@ -116,6 +116,21 @@ STRING_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
 # folder (one that climbs out with "..", or one that does not exist: DALI fails to open it).
 FILE_NAME_PARTS = frozenset({("dump_image", "suffix")})
 
+# The [low, high] ranges a random crop window is drawn from: one value, or a pair whose low end
+# is at most its high end (measured on DALI 2.4: none or three values fail when the pipeline is
+# built, "expects either a single value or a list of 2 elements"; a reversed pair too, "Provided
+# empty range").
+RANGE_PAIRS: frozenset[tuple[str, str]] = frozenset(
+    (op, arg)
+    for op in ("random_resized_crop", "decoders.image_random_crop", "random_crop_generator")
+    for arg in ("random_area", "random_aspect_ratio")
+)
+
+# [low, high) ranges a draw node takes: two values, high above low in float32 (measured on DALI
+# 2.4: one value, [5, 5] and [30, -30] fail when the pipeline runs, "Invalid range"; none or
+# three, "expected shape 2").
+OPEN_RANGES: frozenset[tuple[str, str]] = frozenset({("random.uniform", "range")})
+
 # How many values a vector argument takes for images, where the schemas say only "a list"
 # (measured against DALI 2.4 on HWC images: any other length fails when the pipeline runs).
 VECTOR_LENGTHS: dict[tuple[str, str], tuple[int, ...]] = {
@@ -134,6 +149,9 @@ VECTOR_LENGTHS: dict[tuple[str, str], tuple[int, ...]] = {
     ("crop_mirror_normalize", "mean"): (1, 2, 3, 4),
     ("crop_mirror_normalize", "std"): (1, 2, 3, 4),
     ("experimental.warp_perspective", "matrix"): (9,),
+    # one value, or the [low, high] range DALI draws from (RANGE_PAIRS)
+    **{key: (1, 2) for key in RANGE_PAIRS},
+    ("random.uniform", "range"): (2,),
 }
 
 # Vector arguments DALI also takes as one constant value, repeated into every element it expects

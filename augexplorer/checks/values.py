@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import keyword
 import math
+import struct
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,7 +14,9 @@ from ..catalog import PYTHON_FUNCTION, ArgInfo, OpInfo
 from ..catalog.limits import (
     FILE_NAME_PARTS,
     ONE_VALUE_CONSTANTS,
+    OPEN_RANGES,
     PAIR_HIGH_LIMITS,
+    RANGE_PAIRS,
     STRING_CHOICES,
     constant_lengths,
     element_limits,
@@ -55,10 +58,32 @@ def check_value(
         lengths = constant_lengths(info.name, arg.name)
         if lengths and len(items) not in lengths:
             return f"takes {_counts_said(info, arg, lengths)}, got {len(items)}"
-        return None
+        return _empty_range(info, arg, items)
     if isinstance(value, (list, tuple)):
         return f"expected a single {arg.kind.lower()}, got a list of {len(value)}"
     return _check_scalar(info, arg, value, limits_of(info.name, arg.name, args))
+
+
+def _empty_range(info: OpInfo, arg: ArgInfo, items: list[Any]) -> str | None:
+    """Why a [low, high] range DALI draws from holds no value (:data:`RANGE_PAIRS`,
+    :data:`OPEN_RANGES`), or None."""
+    key = (info.name, arg.name)
+    if len(items) != 2 or key not in RANGE_PAIRS | OPEN_RANGES:
+        return None
+    low, high = items
+    if low > high:
+        return (
+            f"the range [{low}, {high}] is empty: its low end is above its high end "
+            f"(write [{high}, {low}])"
+        )
+    if key in OPEN_RANGES and _as_float32(low) >= _as_float32(high):
+        # DALI draws in float32 from [low, high)
+        return f"the range [{low}, {high}] is empty: DALI draws from [low, high), high above low"
+    return None
+
+
+def _as_float32(value: float) -> float:
+    return float(struct.unpack("f", struct.pack("f", value))[0])
 
 
 def _counts_said(info: OpInfo, arg: ArgInfo, lengths: tuple[int, ...]) -> str:
@@ -153,10 +178,20 @@ def value_fix(info: OpInfo, arg: ArgInfo) -> str:
     """What to give `arg` instead of a value it refused."""
     if arg.kind == "PYTHON_OBJECT":
         return "give it PythonCode(source, name) or PythonCode.from_function(my_function)"
+    limits = limits_of(info.name, arg.name)
+    high_end = PAIR_HIGH_LIMITS.get((info.name, arg.name))
+    if limits and high_end:  # says one value or a pair, and each one's range
+        return (
+            f"use one value in [{limits[0]}, {limits[1]}], or a low end in that range and a "
+            f"high end in [{high_end[0]}, {high_end[1]}]"
+        )
+    if (info.name, arg.name) in RANGE_PAIRS:
+        return "use one value, or two: the [low, high] range to draw from, low first"
+    if (info.name, arg.name) in OPEN_RANGES:
+        return "give two values: the [low, high) range to draw from, high above low"
     lengths = constant_lengths(info.name, arg.name)
     if lengths:
         return f"give {_counts_said(info, arg, lengths)}: a {arg.describe_type()}"
-    limits = limits_of(info.name, arg.name)
     if (info.name, arg.name) in FILE_NAME_PARTS:
         return (
             f"use letters, digits, '-', '_' or '.' only (no '/'): {info.name} writes its files "
@@ -164,12 +199,6 @@ def value_fix(info: OpInfo, arg: ArgInfo) -> str:
         )
     if arg.choices:
         return f"use one of {', '.join(arg.choices[:8])}{', ...' if len(arg.choices) > 8 else ''}"
-    high_end = PAIR_HIGH_LIMITS.get((info.name, arg.name))
-    if limits and high_end:
-        return (
-            f"use one value in [{limits[0]}, {limits[1]}], or a low end in that range and a "
-            f"high end in [{high_end[0]}, {high_end[1]}]"
-        )
     if limits:
         return f"use a value in [{limits[0]}, {limits[1]}]"
     if arg.has_default:

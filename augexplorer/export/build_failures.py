@@ -9,7 +9,7 @@ import inspect
 import re
 import textwrap
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 
 def defuse_half_built(error: BaseException) -> None:
@@ -66,17 +66,35 @@ def namespace_fix(
 _IN_USER_CODE = re.compile(r'\s*in user code:\s*File "(?P<file>[^"]+)", line (?P<line>\d+)')
 
 
-def raised(error: BaseException) -> str:
-    """``ValueError: the message``, and where the user's code raised it when DALI's conditionals
-    wrapped it (their text's first line is only "in user code:")."""
+class UserCodeError(NamedTuple):
+    """An error DALI's conditionals wrapped: where the user's code raised it, and what."""
+
+    file: str
+    line: int
+    code: str  # the line's code, "" where DALI does not show it
+    error: str  # ``ValueError: the message``
+
+
+def in_user_code(error: BaseException) -> UserCodeError | None:
+    """Where and what the user's code raised, for an error DALI's conditionals wrapped (their
+    text's first line is only "in user code:"); None for any other error."""
     text = str(error)
     found = _IN_USER_CODE.match(text)
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if found is None or len(lines) < 3:
-        return f"{type(error).__name__}: {first_line(error)}"
+        return None
     code = lines[2] if not lines[2].startswith(f"{type(error).__name__}:") else ""
-    shown = f" (`{code}`)" if code else ""
-    return f"{lines[-1]}, at line {found['line']} of {found['file']}{shown}"
+    return UserCodeError(found["file"], int(found["line"]), code, lines[-1])
+
+
+def raised(error: BaseException) -> str:
+    """``ValueError: the message``, and where the user's code raised it when DALI's conditionals
+    wrapped it."""
+    wrapped = in_user_code(error)
+    if wrapped is None:
+        return f"{type(error).__name__}: {first_line(error)}"
+    shown = f" (`{wrapped.code}`)" if wrapped.code else ""
+    return f"{wrapped.error}, at line {wrapped.line} of {wrapped.file}{shown}"
 
 
 def first_line(error: BaseException) -> str:

@@ -25,6 +25,7 @@ from typing import Any
 from ..errors import SpecFormatError
 from ..spec import GraphSpec, Source
 from ..spec.io import from_json, loads
+from .build_failures import in_user_code, raised
 from .code_pipelines import (
     RUN_NAME,
     SAMPLE_BATCH,
@@ -402,6 +403,17 @@ def _failed_message(code: Code, failed: RunFailed) -> str:
     error, path = failed.error, code.path
     where = f" at {code.where(failed.line)}" if failed.line else ""
     message = str(error).strip().splitlines()
+    wrapped = in_user_code(error)
+    if wrapped is not None:
+        # raised inside a pipeline DALI converted for conditionals, while the file made it: the
+        # line of the pipeline's code that raised, not the call that made the pipeline
+        if Path(wrapped.file).resolve() == path.resolve():
+            shown = f" (`{wrapped.code}`)" if wrapped.code else ""
+            where = f" at {code.where(wrapped.line)}{shown}"
+            said = wrapped.error
+        else:
+            said = raised(error)
+        message = [said.partition(": ")[2] or said]  # its type is said before it
     removed = removed_operator(error)
     if removed:
         fix = f"ops.{removed[0]} was removed from DALI; write {removed[1]}"
@@ -409,6 +421,11 @@ def _failed_message(code: Code, failed: RunFailed) -> str:
         fix = (
             "this machine has no GPU: build the pipeline with device_id=None where the file "
             "makes it, then import it again"
+        )
+    elif isinstance(error, TypeError) and "used in conditional context" in str(error):
+        fix = (
+            "an `if` on data needs DALI's conditionals: write @pipeline_def("
+            "enable_conditionals=True) on the pipeline's function, then import it again"
         )
     else:
         fix = f"make the file run on its own, python {path.name}, then import it again"

@@ -62,7 +62,11 @@ def construct(op: OpRecord, fn_name: str, *, feeds_arguments: bool = False) -> C
                 "range=[-30, 30]) for an angle), or write them as constants",
             )
         # the ops API feeds it from iter_setup (feed_input) as often as from a callback
-        fed = "by feed_input or a source= callback" if op.called else "from a Python callback"
+        fed = (
+            "by feed_input or a source= callback"
+            if op.called
+            else "from Python: a source= callback or iterator, or feed_input"
+        )
         return Construct(f"{name} (data fed {fed})", _SOURCE_FIX)
     if op.schema in ("PythonFunction", "DLTensorPythonFunction"):
         return Construct("fn.python_function (a Python callback)", _PYTHON_FIX)
