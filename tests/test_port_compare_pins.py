@@ -72,8 +72,8 @@ def test_every_pin_collapses_the_ranges_it_names() -> None:
     pin = pin_of(shear_alone)
     assert pin is not None
     pinned = pin.apply(shear_alone).kwargs
-    # only what the user gave, or what is random by default, is pinned: no translation added
-    assert pinned["rotate"] == (10.0, 10.0) and pinned["scale"] == (1.1, 1.1)
+    # only what the user gave is pinned, inside its range: no translation or scale added
+    assert pinned["rotate"] == (9.0, 9.0) and "scale" not in pinned
     assert "translate_percent" not in pinned and "translate_px" not in pinned
     in_pixels = TransformCall(
         "albumentations", "Affine", kwargs={"translate_px": (-8, 8), "translate_percent": None}

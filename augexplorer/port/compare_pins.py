@@ -22,6 +22,7 @@ class Widened(Enum):
     SYMMETRIC = "symmetric"  # v -> (-v, v): an angle
     AROUND_ONE = "around one"  # v -> (max(0, 1 - v), 1 + v): a brightness factor
     AS_GIVEN = "as given"  # v -> (v, v): a sigma
+    ODD_FROM_THREE = "odd from three"  # v -> (3, v), odd sizes only: albumentations' blur_limit
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,8 @@ def user_range(value: Any, widened: Widened) -> tuple[float, float] | None:
             return (-abs(v), abs(v))
         if widened is Widened.AROUND_ONE:
             return (max(0.0, 1.0 - v), 1.0 + v)
+        if widened is Widened.ODD_FROM_THREE:
+            return (3.0, v)
         return (v, v)
     if isinstance(value, (tuple, list)) and len(value) == 2:
         low, high = value
@@ -75,7 +78,9 @@ class Pin:
             if name in self.if_given and not self._given(call, index, name):
                 continue
             if name in taken:
-                value = (taken[name], taken[name])
+                # whole where the pin is (a kernel size, a shift in pixels): as the class takes it
+                number = round(taken[name]) if isinstance(value[0], int) else taken[name]
+                value = (number, number)
             if index is not None and index < len(args) and name not in kwargs:
                 args[index] = value
             else:
@@ -91,7 +96,9 @@ class Pin:
             for name, said in self.given_labels
             if self._given(call, places[name], name)
         )
-        return self.label.format(**taken, given=given)
+        said = self.label.format(**taken, given=given)
+        # a label made only of the values given starts with the separator of the first
+        return said.removeprefix(", ") or "the call's own values"
 
     @staticmethod
     def _given(call: TransformCall, index: int | None, name: str) -> bool:
@@ -114,7 +121,12 @@ class Pin:
                 given = rule.default
             own = float(pinned[rule.name][0])
             bounds = user_range(given, rule.widened)
-            taken[rule.name] = own if bounds is None else min(max(own, bounds[0]), bounds[1])
+            value = own if bounds is None else min(max(own, bounds[0]), bounds[1])
+            if rule.widened is Widened.ODD_FROM_THREE and bounds is not None and value % 2 == 0:
+                # an even end: the odd size next to it inside the range (albumentations
+                # draws odd sizes only)
+                value = value - 1 if value - 1 >= bounds[0] else value + 1
+            taken[rule.name] = value
         return taken
 
 
@@ -252,8 +264,10 @@ PINS: dict[tuple[str, str], Pin | FactorPin] = {
         ),
         given_labels=(("scale", "scale {scale}"), ("shear", "shear {shear}")),
     ),
+    # each of Affine's parameters pinned only where the call gives it (left out, it is a fixed
+    # value already: no rotation, scale 1), inside the user's range (a number is that value)
     ("albumentations", "Affine"): Pin(
-        "angle 10, scale 1.1, shear 5, shift 5% or 4 px",
+        "{given}",
         (
             (None, "rotate", (10.0, 10.0)),
             (None, "scale", (1.1, 1.1)),
@@ -261,10 +275,24 @@ PINS: dict[tuple[str, str], Pin | FactorPin] = {
             (None, "translate_percent", (0.05, 0.05)),
             (None, "translate_px", (4, 4)),
         ),
-        frozenset({"shear", "translate_percent", "translate_px"}),
+        frozenset({"rotate", "scale", "shear", "translate_percent", "translate_px"}),
+        inside=(
+            Inside("rotate", Widened.AS_GIVEN, None),
+            Inside("scale", Widened.AS_GIVEN, None),
+            Inside("shear", Widened.AS_GIVEN, None),
+            Inside("translate_percent", Widened.AS_GIVEN, None),
+            Inside("translate_px", Widened.AS_GIVEN, None),
+        ),
+        given_labels=(
+            ("rotate", "angle {rotate}"),
+            ("scale", "scale {scale}"),
+            ("shear", "shear {shear}"),
+            ("translate_percent", "shift {translate_percent} of the side"),
+            ("translate_px", "shift {translate_px} px"),
+        ),
     ),
     ("albumentations", "ShiftScaleRotate"): Pin(
-        "angle 10, scale 1.1, shift 5%",
+        "angle {rotate_limit}, scale 1 + {scale_limit}, shift {shift_limit}{given}",
         (
             (0, "shift_limit", (0.05, 0.05)),
             (1, "scale_limit", (0.1, 0.1)),
@@ -273,9 +301,24 @@ PINS: dict[tuple[str, str], Pin | FactorPin] = {
             (None, "shift_limit_y", (0.05, 0.05)),
         ),
         frozenset({"shift_limit_x", "shift_limit_y"}),
+        inside=(
+            Inside("shift_limit", Widened.SYMMETRIC, (-0.0625, 0.0625)),
+            Inside("scale_limit", Widened.SYMMETRIC, (-0.1, 0.1)),
+            Inside("rotate_limit", Widened.SYMMETRIC, (-45.0, 45.0)),
+            Inside("shift_limit_x", Widened.SYMMETRIC, None),
+            Inside("shift_limit_y", Widened.SYMMETRIC, None),
+        ),
+        given_labels=(
+            ("shift_limit_x", "shift {shift_limit_x} across"),
+            ("shift_limit_y", "shift {shift_limit_y} down"),
+        ),
     ),
     ("albumentations", "RandomScale"): Pin("scale 1.1", ((0, "scale_limit", (0.1, 0.1)),)),
-    ("albumentations", "Blur"): Pin("size 5", ((0, "blur_limit", (5, 5)),)),
+    ("albumentations", "Blur"): Pin(
+        "size {blur_limit}",
+        ((0, "blur_limit", (5, 5)),),
+        inside=(Inside("blur_limit", Widened.ODD_FROM_THREE, (3, 7)),),
+    ),
     ("albumentations", "GaussianBlur"): Pin(
         "size 5, sigma 1.2", ((0, "blur_limit", (5, 5)), (1, "sigma_limit", (1.2, 1.2)))
     ),
@@ -286,16 +329,25 @@ PINS: dict[tuple[str, str], Pin | FactorPin] = {
         "alpha 0.3, lightness 0.8", ((0, "alpha", (0.3, 0.3)), (1, "lightness", (0.8, 0.8)))
     ),
     ("albumentations", "RandomBrightnessContrast"): Pin(
-        "brightness 0.1, contrast 0.2",
+        "brightness {brightness_limit}, contrast {contrast_limit}",
         ((0, "brightness_limit", (0.1, 0.1)), (1, "contrast_limit", (0.2, 0.2))),
+        inside=(
+            Inside("brightness_limit", Widened.SYMMETRIC, (-0.2, 0.2)),
+            Inside("contrast_limit", Widened.SYMMETRIC, (-0.2, 0.2)),
+        ),
     ),
     ("albumentations", "RandomGamma"): Pin("gamma 120", ((0, "gamma_limit", (120, 120)),)),
     ("albumentations", "RGBShift"): Pin(
-        "shifts 10, -10, 5",
+        "shifts {r_shift_limit}, {g_shift_limit}, {b_shift_limit}",
         (
             (0, "r_shift_limit", (10, 10)),
             (1, "g_shift_limit", (-10, -10)),
             (2, "b_shift_limit", (5, 5)),
+        ),
+        inside=(
+            Inside("r_shift_limit", Widened.SYMMETRIC, (-20, 20)),
+            Inside("g_shift_limit", Widened.SYMMETRIC, (-20, 20)),
+            Inside("b_shift_limit", Widened.SYMMETRIC, (-20, 20)),
         ),
     ),
     ("albumentations", "MultiplicativeNoise"): Pin(

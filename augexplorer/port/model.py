@@ -27,6 +27,8 @@ class Unknown:
 
     text: str
     line: int | None
+    # where the value comes from, where the reading knows (a checkpoint's settings), said
+    hint: str = ""
 
     def explain(self, argument: str, *, with_line: bool = True, position: int | None = None) -> str:
         """Why the argument stops the port, and the fix. `position`: the argument was given by
@@ -46,7 +48,11 @@ class Unknown:
         said = f"{argument}={self.text}" if argument else self.text
         if position is not None:
             said += f" (its {ordinal(position)} argument)"
-        return f"{where}{said} is known only when the file runs; write the value in the call{fix}"
+        hint = f" ({self.hint})" if self.hint else ""
+        return (
+            f"{where}{said} is known only when the file runs{hint}; write the value in the "
+            f"call{fix}"
+        )
 
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
@@ -128,6 +134,16 @@ def _literal(value: Any) -> str:
     return written(value)
 
 
+class FactoryDict(dict[Any, Any]):
+    """``collections.defaultdict(factory, {...})`` as the file writes it: its written entries,
+    and its factory's text. A lookup by ``in`` (torchvision's value per type) never calls the
+    factory, so the entries alone are what it finds."""
+
+    def __init__(self, entries: dict[Any, Any], factory: str) -> None:
+        super().__init__(entries)
+        self.factory = factory
+
+
 def written(value: Any) -> str:
     """A value as the source writes it: names the reading could not evaluate (an
     :class:`Unknown` ``tv_tensors.Image``, a :class:`Symbol`) by their text, inside dicts,
@@ -135,7 +151,10 @@ def written(value: Any) -> str:
     if isinstance(value, Unknown | Symbol):
         return value.text
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{written(k)}: {written(v)}" for k, v in value.items()) + "}"
+        entries = "{" + ", ".join(f"{written(k)}: {written(v)}" for k, v in value.items()) + "}"
+        if isinstance(value, FactoryDict):
+            return f"defaultdict({value.factory}, {entries})"
+        return entries
     if isinstance(value, list):
         return "[" + ", ".join(written(v) for v in value) + "]"
     if isinstance(value, tuple):

@@ -41,7 +41,7 @@ from .list_changes import (
     scope_of,
 )
 from .mask_calls import mask_calls
-from .model import SPREAD, Symbol, TransformCall, Unknown
+from .model import SPREAD, FactoryDict, Symbol, TransformCall, Unknown
 from .run_time_builders import WEIGHTS_PRESET, builder_of, is_weights, refusal
 
 # The module each library's transforms are imported from, by the library's name.
@@ -392,6 +392,7 @@ class _Reader:
     # ---- pipelines -----------------------------------------------------------------------------
     def pipelines(self) -> list[FoundPipeline]:
         found: list[FoundPipeline] = []
+        nodes: list[ast.Call] = []  # the compose each of `found` is read from
         taken: set[str] = set()
         composes = [
             node
@@ -420,11 +421,18 @@ class _Reader:
             try:
                 call = self._changed_pipeline(node, self.call(node))
             except Unfollowable as error:
+                by_calls = self._read_by_calls(node, taken)
+                if by_calls:  # the file's own calls settle what its tests read
+                    found.extend(by_calls)
+                    nodes.extend(node for _ in by_calls)
+                    taken.update(p.name for p in by_calls)
+                    continue
                 library, compose = self.transform_class(node) or ("custom", "Compose")
                 unread = TransformCall(library, compose, line=node.lineno)
                 function = name in self.functions
                 refused = _unfollowable(error, name, function)
                 found.append(FoundPipeline(name, unread, refused, replaced=bool(replaced)))
+                nodes.append(node)
                 continue
             defaults = (*self.defaults_used.values(), *self._wrapper_note(node, name))
             found.append(
@@ -436,10 +444,47 @@ class _Reader:
                     line_name=line_name,
                 )
             )
-        found = self._views_noted(found, composes)
+            nodes.append(node)
+        found = self._views_noted(found, nodes)
         found.extend(self._returned_pipelines(found, taken))
         found.extend(self._built_at_run_time(taken))
         found.sort(key=lambda p: p.compose.line or 0)
+        return found
+
+    def _read_by_calls(self, node: ast.Call, taken: set[str]) -> list[FoundPipeline]:
+        """The pipelines a module-level function returning `node` builds for each of the
+        file's calls of it with literal arguments (``get_transform(train=True)`` and
+        ``get_transform(train=False)``, as PyTorch's detection tutorial calls it), each read
+        with those values, where its list changes under a test of them (``if train:
+        transforms.append(...)``); none where a call's reading still cannot be followed, or
+        the file makes no such call."""
+        place = self._returned_from(node)
+        if place is None:
+            return []
+        function = place[0]
+        arguments_by_name: dict[str, dict[str, Any]] = {}
+        for other in ast.walk(self.tree):
+            if not (
+                isinstance(other, ast.Call)
+                and isinstance(other.func, ast.Name)
+                and other.func.id == function.name
+            ):
+                continue
+            arguments = call_arguments(function, other)
+            if not arguments:
+                continue
+            arguments_by_name.setdefault(call_name(function.name, arguments), arguments)
+        found: list[FoundPipeline] = []
+        for name, arguments in arguments_by_name.items():
+            if name in taken:
+                continue
+            reader = _Reader(self.tree, {**self.params, **arguments})
+            try:
+                call = reader._changed_pipeline(node, reader.call(node))
+            except Unfollowable:
+                return []  # not settled by the calls' values: refused as before
+            defaults = tuple(reader.defaults_used.values())
+            found.append(FoundPipeline(name, call, defaults=defaults))
         return found
 
     def _built_at_run_time(self, taken: set[str]) -> list[FoundPipeline]:
@@ -505,7 +550,7 @@ class _Reader:
             if name in taken or not isinstance(call, ast.Call):
                 continue
             # a function with one Compose per branch: the call's arguments pick the branch
-            branch = self._branch_taken(call, found)
+            branch = self._branch_taken(call, found) or self._read_by_call(call, found)
             function = [branch] if branch else returned.get(ast.unparse(call.func), [])
             if len(function) != 1 or (branch is None and (call.args or call.keywords)):
                 continue  # none, or several returns (which runs?), or arguments not read
@@ -572,6 +617,25 @@ class _Reader:
             if reaches(place[0], place[1], self.parents, arguments):
                 taken.append(pipeline)
         return taken[0] if len(taken) == 1 else None
+
+    def _read_by_call(self, call: ast.Call, found: list[FoundPipeline]) -> FoundPipeline | None:
+        """The pipeline read for the call `call` writes (:meth:`_read_by_calls`), else None."""
+        if not isinstance(call.func, ast.Name) or call.func.id not in self.functions:
+            return None
+        function = next(
+            (
+                node
+                for node in self.tree.body
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                and node.name == call.func.id
+            ),
+            None,
+        )
+        arguments = None if function is None else call_arguments(function, call)
+        if not arguments:
+            return None
+        name = call_name(call.func.id, arguments)
+        return next((p for p in found if p.name == name), None)
 
     def _wrapper_note(self, node: ast.Call, name: str) -> tuple[str, ...]:
         """What a pipeline given to the file's own class or function is not
@@ -1109,7 +1173,45 @@ class _Reader:
         return before[-1] if before else (candidates[0] if candidates else None)
 
     def value(self, node: ast.expr, depth: int = 0) -> Any:
-        """A literal, a constant named in the file, a library constant, else Unknown."""
+        """A literal, a constant named in the file, a library constant, else Unknown (with
+        where its value comes from, where that is a checkpoint's settings)."""
+        found = self._value(node, depth)
+        if isinstance(found, Unknown) and not found.hint:
+            hint = self._checkpoint_hint(node)
+            return dataclasses.replace(found, hint=hint) if hint else found
+        return found
+
+    def _checkpoint_hint(self, node: ast.expr, depth: int = 0) -> str:
+        """Where a value read from a model's saved settings comes from: Hugging Face's
+        ``processor = AutoImageProcessor.from_pretrained(checkpoint)``, then
+        ``processor.image_mean`` (or a name assigned from it, ``size = processor.size[...]``),
+        known only once the checkpoint's settings are loaded; "" for any other value."""
+        if depth > 5:
+            return ""
+        if isinstance(node, ast.Name):  # size = processor.size["shortest_edge"] if ... else ...
+            assigned = self._assignment(node.id, node.lineno)
+            if assigned is None or not _computable(assigned):
+                return ""
+            inner = self._checkpoint_hint(assigned, depth + 1)
+            return f"{node.id} is {inner}" if inner else ""
+        for part in ast.walk(node):
+            root = part
+            while isinstance(root, ast.Attribute | ast.Subscript):
+                root = root.value
+            if root is part or not isinstance(root, ast.Name):
+                continue
+            made = self._assignment(root.id, getattr(part, "lineno", 0))
+            if isinstance(made, ast.Call) and ast.unparse(made.func).endswith(".from_pretrained"):
+                return (
+                    f"read from {root.id}, {ast.unparse(made.func)}(...) (line {made.lineno}), "
+                    "whose values "
+                    "are the checkpoint's saved settings, loaded when the file runs: "
+                    f"print({ast.unparse(part)}) there to see the value"
+                )
+        return ""
+
+    def _value(self, node: ast.expr, depth: int = 0) -> Any:
+        """:meth:`value` itself."""
         try:
             return ast.literal_eval(node)
         except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
@@ -1243,6 +1345,19 @@ class _Reader:
             return self._dict(node, unknown, depth)
         if (
             isinstance(node, ast.Call)
+            and self.dotted(node.func) == "collections.defaultdict"
+            and 1 <= len(node.args) <= 2
+            and not node.keywords
+        ):  # v2's fill per type as torchvision's references write it
+            given = node.args[1] if len(node.args) == 2 else ast.Dict([], [])
+            if not (isinstance(given, ast.Dict) or _is_dict_call(given, self.aliases)):
+                return unknown
+            entries = self._dict(given, unknown, depth)
+            if not isinstance(entries, dict):
+                return unknown
+            return FactoryDict(entries, ast.unparse(node.args[0]))
+        if (
+            isinstance(node, ast.Call)
             and self.dotted(node.func) in _ARRAY_CALLS
             and len(node.args) == 1
             and not node.keywords
@@ -1336,11 +1451,14 @@ def _computable(value: ast.expr) -> bool:
     call, save the number builtins' (``crop = int(size * 0.875)``) and ``dict(...)``."""
     if not isinstance(value, ast.Call):
         return True
+    if isinstance(value.func, ast.Attribute) and value.func.attr == "defaultdict":
+        return True  # collections.defaultdict(...): read only as that (_Reader.value)
     return isinstance(value.func, ast.Name) and value.func.id in {
         *_NUMBER_BUILTINS,
         *_EXTREMES,
         *SEQUENCE_CALLS,
         "dict",
+        "defaultdict",
     }
 
 

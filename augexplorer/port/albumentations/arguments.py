@@ -210,6 +210,13 @@ class Args:
             return float(value)
         if isinstance(value, (tuple, list)) and all(isinstance(v, (int, float)) for v in value):
             return [float(v) for v in value]
+        if value in ("random", "random_uniform", "inpaint_telea", "inpaint_ns"):
+            # 2.x's drawn or inpainted fills: DALI's erase and warps fill with constants
+            raise NotPorted(
+                f"{self.call.name}: fill={value!r} fills each region with values albumentations "
+                "draws or inpaints per pixel, where DALI fills with a constant (fix: fill=0, or "
+                "a value per channel)"
+            )
         raise NotPorted(f"{self.call.name}: fill={value!r} is not a number or one per channel")
 
 

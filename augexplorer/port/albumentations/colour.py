@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...spec import Node, Random
+from ...spec import Node, Random, Ref
 from .arguments import Args, NotPorted, one_fill
 from .nodes import const, draw, expr, lookup, step, to_uint8, uniform_node, values_node
 from .registry import IMAGE, Mapped, mapping, refused
@@ -57,13 +57,10 @@ def color_jitter(args: Args) -> Mapped:
 def random_brightness_contrast(args: Args) -> Mapped:
     brightness = args.pair("brightness_limit", (-0.2, 0.2), symmetric=True)
     contrast = args.pair("contrast_limit", (-0.2, 0.2), symmetric=True)
-    if not args.get("brightness_by_max", True):
-        raise NotPorted(
-            "brightness_by_max=False shifts by the image's mean; DALI's brightness_contrast "
-            "shifts by the full range (brightness_by_max=True)"
-        )
     if args.get("ensure_safe_range", False):
         raise NotPorted("ensure_safe_range=True narrows the draws per image; not ported")
+    if not args.get("brightness_by_max", True):
+        return _brightness_by_mean(brightness, contrast)
     # albumentations: out = img * (1 + contrast) + brightness * 255; DALI: out =
     # brightness_shift * 255 + brightness * (centre + contrast * (img - centre)), contrast 1
     node = step(
@@ -76,6 +73,36 @@ def random_brightness_contrast(args: Args) -> Mapped:
     )
     return Mapped(
         (node,), "exact", ("albumentations' factor is DALI's brightness, its shift DALI's shift",)
+    )
+
+
+def _brightness_by_mean(brightness: tuple[float, float], contrast: tuple[float, float]) -> Mapped:
+    """brightness_by_max=False: albumentations shifts by its draw times the image's mean (over
+    every pixel and channel): ``img * (1 + contrast) + draw * mean``, clipped and truncated to 8
+    bits as albumentations' table of values is. Written as arithmetic on the image:
+    brightness_contrast takes its shift as CPU data, which a mean of the image on the GPU is
+    not. 8-bit pixels only (library._uint8_only)."""
+    nodes = (
+        uniform_node("contrast_draw", 1.0 + contrast[0], 1.0 + contrast[1]),
+        uniform_node("brightness_draw", *brightness),
+        Node("brightness_mean", "reductions.mean", inputs=(Ref(IMAGE),), args={"dtype": "FLOAT"}),
+        expr(
+            "brightness_contrast",
+            f"math.floor({IMAGE} * contrast_draw + brightness_draw * brightness_mean)",
+            [IMAGE, "contrast_draw", "brightness_draw", "brightness_mean"],
+        ),
+        to_uint8("brightness_contrast_uint8", "brightness_contrast"),
+    )
+    return Mapped(
+        nodes,
+        "exact",
+        (
+            "albumentations' arithmetic: the image times its factor, plus the draw times the "
+            "image's mean (brightness_by_max=False), clipped and truncated to 8 bits as "
+            "albumentations does: the same pixels (19 photos, brightness 0.2 with contrast 0.1, "
+            "and -0.3 with -0.2: max 0 grey levels)",
+        ),
+        measures=frozenset({"brightness_mean"}),
     )
 
 
@@ -208,9 +235,13 @@ def posterize(args: Args) -> Mapped:
 
 @mapping("Normalize", positional=("mean", "std", "max_pixel_value"), p=1.0)
 def normalize(args: Args) -> Mapped:
-    if args.get("normalization", "standard") != "standard":
+    normalization = args.get("normalization", "standard")
+    if normalization in _PER_IMAGE:
+        return _normalize_per_image(normalization)
+    if normalization != "standard":
         raise NotPorted(
-            "only normalization='standard' is ported; per-image statistics: DALI's normalize"
+            f"normalization={normalization!r}: albumentations takes 'standard', 'image', "
+            "'image_per_channel', 'min_max' or 'min_max_per_channel'"
         )
     missing = [
         name
@@ -238,6 +269,61 @@ def normalize(args: Args) -> Mapped:
         },
     )
     return Mapped((node,), "exact", ("mean and std times max_pixel_value, in DALI's pixel units",))
+
+
+# albumentations' statistics of each image, as albucore's normalize_per_image computes them
+_PER_IMAGE = frozenset({"image", "image_per_channel", "min_max", "min_max_per_channel"})
+_EPSILON = 1e-4  # albucore's, added to the spread
+
+
+def _normalize_per_image(normalization: str) -> Mapped:
+    """Normalize(normalization=...) by the image's own statistics: mean and standard deviation
+    (population), or its minimum and maximum, over the whole image or per channel (DALI's
+    reductions over the rows and columns), then albucore's arithmetic in float, clipped to
+    +-20 as albucore clips it (mean and std alone; min_max needs none)."""
+    axes: dict[str, Any] = {"axes": [0, 1]} if normalization.endswith("_per_channel") else {}
+    if normalization.startswith("image"):
+        nodes = (
+            Node(
+                "norm_mean",
+                "reductions.mean",
+                inputs=(Ref(IMAGE),),
+                args={"dtype": "FLOAT", **axes},
+            ),
+            Node(
+                "norm_std",
+                "reductions.std_dev",
+                inputs=(Ref(IMAGE), Ref("norm_mean")),
+                args=dict(axes),
+            ),
+            expr(
+                "normalize",
+                f"math.clamp(({IMAGE} - norm_mean) / (norm_std + {_EPSILON!r}), -20.0, 20.0)",
+                [IMAGE, "norm_mean", "norm_std"],
+            ),
+        )
+        said = "its mean and standard deviation"
+    else:
+        nodes = (
+            Node("norm_min", "reductions.min", inputs=(Ref(IMAGE),), args=dict(axes)),
+            Node("norm_max", "reductions.max", inputs=(Ref(IMAGE),), args=dict(axes)),
+            expr(
+                "normalize",
+                f"({IMAGE} * 1.0 - norm_min) / (norm_max * 1.0 - norm_min + {_EPSILON!r})",
+                [IMAGE, "norm_min", "norm_max"],
+            ),
+        )
+        said = "its minimum and maximum"
+    where = "per channel" if axes else "over the whole image"
+    return Mapped(
+        nodes,
+        "exact",
+        (
+            f"normalization={normalization!r}: each image by {said} {where}, as albumentations "
+            "computes them (DALI's reductions), in float32",
+        ),
+        measures=frozenset(node.id for node in nodes[:2]),
+    )
 
 
 def _per_channel(value: Any) -> list[float]:

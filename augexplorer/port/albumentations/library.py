@@ -111,7 +111,7 @@ def handle(call: TransformCall, context: PortContext) -> Grade:
     """Port one transform through its registered mapping."""
     entry = MAPPINGS[call.name]
     assert entry.mapping is not None
-    if call.name in UINT8_PORTS and _after_float(context):
+    if _uint8_only(call) and _after_float(context):
         raise Refuse(
             f"{call.name} after Normalize or ToFloat is not ported: albumentations runs it on "
             "the float image there, the port on 8-bit pixels only (fix: put it before "
@@ -196,6 +196,15 @@ CLIPPED_AFTER_NORMALIZE = (
     "transform's output to 0-1, undoing the normalization (RandomGamma gives NaN); the port "
     "keeps the normalized values (fix: put Normalize last, as albumentations expects)"
 )
+
+
+def _uint8_only(call: TransformCall) -> bool:
+    """Whether `call`'s port is written for 8-bit pixels alone: UINT8_PORTS, and a brightness
+    shift by the image's mean (its share of 255 is an 8-bit image's)."""
+    by_mean = call.name == "RandomBrightnessContrast" and not call.argument(
+        2, "brightness_by_max", True
+    )
+    return call.name in UINT8_PORTS or by_mean
 
 
 def _after_float(context: PortContext) -> bool:

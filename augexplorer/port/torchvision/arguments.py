@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..build import PortContext, Refuse
-from ..model import Symbol, Unknown, written
+from ..model import FactoryDict, Symbol, Unknown, written
 
 # Where a transform that takes HWC uint8 images goes: the image becomes a CHW float tensor at
 # ToTensor, or at v2's ToDtype to float (a pipeline may have either, not both)
@@ -112,6 +112,22 @@ def for_the_image(value: Any, state: Mapping[str, Any]) -> tuple[bool, Any]:
     if "others" in by_type:
         return True, by_type["others"]
     return False, None
+
+
+def unused_factory(value: Any, state: Mapping[str, Any], argument: str = "fill") -> tuple[str, ...]:
+    """The sentence for a ``defaultdict`` per type that holds no entry for the image (the
+    detection references' ``defaultdict(lambda: mean, {tv_tensors.Mask: 0})``): torchvision
+    0.29 asks it with ``in``, which never calls the factory, so the image gets None (0)."""
+    if not isinstance(value, FactoryDict) or for_the_image(value, state)[0]:
+        return ()
+    image_type = state.get(IMAGE_TYPE, _PIL)
+    return (
+        f"{argument}={written(value)}: torchvision looks the image's type ({image_type}) up "
+        "with `in`, which a defaultdict answers from its written entries alone, never calling "
+        f"{value.factory}, and finds neither it nor 'others': the image is filled with 0, as "
+        "torchvision fills it (fix, for the factory's fill: write the image's entry, "
+        f"{argument}={{tv_tensors.Image: VALUE, 'others': 0}})",
+    )
 
 
 def image_fill(value: Any, state: Mapping[str, Any]) -> Any:

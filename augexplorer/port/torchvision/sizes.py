@@ -10,6 +10,7 @@ RandomZoomOut's in float32 (``torch.rand``'s tensors), each truncated to whole p
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,7 +18,13 @@ from ...expressions.nodes import constant
 from ...spec import Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
-from .arguments import INTERPOLATION, fill_values, image_fill, interpolation_name
+from .arguments import (
+    INTERPOLATION,
+    fill_values,
+    image_fill,
+    interpolation_name,
+    unused_factory,
+)
 from .geometry import _antialias, _Axes, _axes, _expression, _graded, _int32
 from .grades import grade
 
@@ -186,6 +193,8 @@ def random_zoom_out(call: TransformCall, context: PortContext) -> Grade:
     uniform in side_range (float32), the image at ``int((canvas - side) * u)`` on it, the rest
     filled: a slice reaching past the image, as Pad is ported."""
     axes = _axes(context)
+    # said where a defaultdict's factory is not what torchvision fills the image with
+    unused = unused_factory(call.argument(0, "fill", 0), context.state)
     fill_given = image_fill(call.argument(0, "fill", 0), context.state)
     fill = fill_values(fill_given)
     on_bytes = context.state.get("layout", "HWC") == "HWC"  # uint8, before ToDtype
@@ -228,4 +237,5 @@ def random_zoom_out(call: TransformCall, context: PortContext) -> Grade:
         },
     )
     context.apply_with_probability(p, [context.image])
-    return grade(call.name)
+    graded = grade(call.name)
+    return dataclasses.replace(graded, differences=(*graded.differences, *unused))
