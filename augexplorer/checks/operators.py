@@ -17,6 +17,7 @@ from ..spec import Node, Random, Ref
 from ..spec.draw_inlining import draw_of
 from .context import CheckContext
 from .devices import resolve_device
+from .fed_types import check_fed_type
 from .gating import check_condition, check_probability
 from .naming import closest
 from .random_draws import check_draw_range, check_random_binding
@@ -83,6 +84,8 @@ def check_operator(ctx: CheckContext, node: Node) -> None:
                     name,
                     fix=f"set {value.node!r} to run on cpu",
                 )
+            elif feeder is not None and value.output == 0:
+                check_fed_type(ctx, node.id, arg, feeder)
             draw = draw_of(ctx.spec, node.id, name) if len(ctx.problems) == found else None
             if draw is not None:  # a plain draw node only this argument reads
                 check_draw_range(ctx, node, info.name, arg, draw, drawer=value.node)
