@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import importlib
 import pkgutil
+import re
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
@@ -22,11 +23,22 @@ from .errors import AugExplorerError
 INTERRUPTED = 130  # what a shell reports for a program ended by Ctrl-C (128 + SIGINT)
 
 
+# commands people type that are not ours, and what does what they meant
+MEANT = {
+    "port": "`augexplorer import FILE -o graph.json` ports a torchvision or albumentations "
+    "pipeline file; `augexplorer compare FILE --run-file` proves the port against the library",
+}
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, with a usage error in one line (the option, what is wrong, the fix) rather
     than the whole usage text first."""
 
     def error(self, message: str) -> NoReturn:
+        unknown = re.search(r"invalid choice: '([^']*)'", message)
+        if unknown is not None and unknown.group(1) in MEANT:
+            command = unknown.group(1)
+            message = f"there is no command {command!r} (fix: {MEANT[command]})"
         fix = "" if "(fix: " in message else f" (fix: see {self.prog} --help)"
         self.exit(2, f"{self.prog}: {message}{fix}\n")
 

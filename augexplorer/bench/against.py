@@ -26,7 +26,7 @@ from typing import Any
 from ..errors import AugExplorerError
 from ..port.build import DataSource
 from ..port.model import PortResult
-from .against_rounds import RUNNER, Pass, median_pass
+from .against_rounds import RUNNER, BatchSizesDiffer, Pass, median_pass
 from .suite import machine, too_few_batches
 
 Progress = Callable[[str], None]
@@ -40,6 +40,7 @@ __all__ = [
     "AgainstRow",
     "OriginalFailed",
     "OriginalWouldRun",
+    "SizesDiffer",
     "bench_against",
 ]
 ORIGINAL = "original DataLoader"
@@ -62,6 +63,18 @@ class OriginalWouldRun(AugExplorerError):
 
 class OriginalFailed(AugExplorerError):
     """The original pipeline could not be timed (its library does not import, the file fails)."""
+
+
+class SizesDiffer(AugExplorerError):
+    """The pipeline keeps each image's own size (a detection pipeline's transforms), so its
+    port's exported loader, which hands PyTorch each batch as one tensor, cannot batch them."""
+
+
+# a transform that gives every image one size, by library: the fix a size-keeping pipeline gets
+ONE_SIZE = {
+    "torchvision": "T.Resize((224, 224)) or T.RandomResizedCrop(224)",
+    "albumentations": "A.Resize(224, 224) or A.RandomResizedCrop(size=(224, 224))",
+}
 
 
 @dataclass(frozen=True)
@@ -238,6 +251,10 @@ def bench_against(
                 ported, spec=dataclasses.replace(ported.spec, batch_size=batch_size)
             )
         batch = ported.spec.batch_size
+        # known from one batch of the port, before the original starts or anything is timed
+        sizes = _first_batch_sizes(ported, batch)
+        if sizes is not None:
+            raise SizesDiffer(_sizes_differ(found.name, found.library, sizes))
         python = python or sys.executable
         result = AgainstResult(
             pipeline=found.name,
@@ -264,7 +281,10 @@ def bench_against(
             "workers": workers,
             "rounds": rounds,
         }
-        result.versions, rows = _time_in_turns(job, python, ported, file_list, threads, say)
+        try:
+            result.versions, rows = _time_in_turns(job, python, ported, file_list, threads, say)
+        except BatchSizesDiffer:  # a later batch than the one tried first mixed sizes
+            raise SizesDiffer(_sizes_differ(found.name, found.library, None)) from None
         result.rows += rows
     return result
 
@@ -326,6 +346,46 @@ def _image_files(data: str | None, count: int) -> list[str]:
     if not opened.files:
         raise OriginalFailed(f"{data} holds no images (fix: give a folder or file list of images)")
     return [str(Path(opened.files[i % len(opened.files)]).resolve()) for i in range(count)]
+
+
+def _first_batch_sizes(ported: PortResult, batch: int) -> list[str] | None:
+    """The sizes of the port's images in the first batch the loader will make (``CHW
+    3x480x640``), where they are several; None where they are one, or where the port does not
+    run here on the CPU (the timed passes then say why)."""
+    from ..engine import Session
+
+    try:
+        session = Session(ported.spec, None, batch_size=batch, device_id=None)
+        if session.plan.needs_trust:
+            return None
+        run = session.run()
+    except Exception:  # a check only: whatever stops this run, the timed pass meets and says
+        return None
+    for ref in run.plan.outputs.values():
+        layout = run.layout(ref)
+        if "H" not in layout or "W" not in layout:
+            continue  # labels
+        shapes = sorted({tuple(int(n) for n in shape) for shape in run.output(ref).shape()})
+        if len(shapes) > 1:
+            sizes = ["x".join(map(str, shape)) for shape in shapes]
+            return [f"{layout} {sizes[0]}", *sizes[1:]]
+    return None
+
+
+def _sizes_differ(name: str, library: str, sizes: Sequence[str] | None) -> str:
+    """Why a size-keeping pipeline cannot be timed against its port's loader, and the fix."""
+    shown = ""
+    if sizes:
+        kept = sizes if len(sizes) <= 4 else [*sizes[:3], f"{len(sizes) - 3} more"]
+        shown = f" ({', '.join(kept)})"
+    found = f"{len(sizes)} sizes in its first batch{shown}" if sizes else "several sizes in a batch"
+    example = ONE_SIZE.get(library, "a resize or crop to one size")
+    return (
+        f"{name} keeps each image's own size, so its port gives {found}: the exported DALI "
+        "loader hands PyTorch each batch as one tensor of one size and cannot batch them, so "
+        "there is nothing to time against (fix: end the pipeline with a resize or crop to one "
+        f"size, such as {example}, as a classifier's training batches need, and bench that)"
+    )
 
 
 def _port_line(ported: PortResult) -> str:

@@ -48,6 +48,11 @@ class RunnerFailed(Exception):
     """The runner did not give figures; the message is its last word (or why it did not start)."""
 
 
+class BatchSizesDiffer(Exception):
+    """The exported loader met a batch whose images differ in size: PyTorch takes a batch as
+    one tensor. The caller words it for the user's pipeline."""
+
+
 def run_original_in_turns(
     python: str, job: dict[str, Any], scratch: Path, between: Callable[[int, Pass], None]
 ) -> OriginalRun:
@@ -129,10 +134,23 @@ class PortedModule:
 
     def one_pass(self, device: str) -> Pass:
         """A fresh loader (its build inside the untimed first batch), one epoch."""
-        loader = self.module.make_loader(
-            str(self.file_list), batch_size=self.batch, device=device, num_threads=self.threads
-        )
-        return _one_pass(loader, self.module.OUTPUTS[0])
+        try:
+            loader = self.module.make_loader(
+                str(self.file_list), batch_size=self.batch, device=device, num_threads=self.threads
+            )
+            return _one_pass(loader, self.module.OUTPUTS[0])
+        except RuntimeError as error:
+            if not sizes_differ(error):
+                raise
+            raise BatchSizesDiffer(str(error)) from None
+
+
+def sizes_differ(error: BaseException) -> bool:
+    """Whether `error` is the exported loader's (or DALI's own) for a batch of images of
+    several sizes."""
+    said = str(error)
+    # the first is the exported module's wording (export/template.py), the second DALI's
+    return "differ in shape within this batch" in said or "IsDenseTensor" in said
 
 
 def _one_pass(loader: Any, output: str) -> Pass:

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ..errors import AugExplorerError
 
 MAX_CELL = 4096  # pixels per grid tile; a batch of larger tiles is gigabytes of picture
 
@@ -66,3 +69,31 @@ def image_output(text: str) -> str:
     except UnsupportedImageFormat as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text
+
+
+class ParamGivenTwice(AugExplorerError):
+    """A parameter given twice with --param: which one was meant cannot be told."""
+
+
+def param(text: str) -> tuple[str, Any]:
+    """An argparse type for ``--param NAME=VALUE``: the name and the value as
+    :func:`augexplorer.export.code_pipelines.parse_param` reads it."""
+    from ..export.code_pipelines import parse_param
+
+    try:
+        return parse_param(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+param.__name__ = "NAME=VALUE"  # what argparse calls the type in its own messages
+
+
+def params_of(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """The values of repeated ``--param`` options by name; a name given twice is refused."""
+    params: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in params:
+            raise ParamGivenTwice(f"--param {name} is given twice (fix: give each parameter once)")
+        params[name] = value
+    return params

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from . import check_outputs
+from ._arguments import param, params_of
 
 
 def register(subparsers: Any) -> None:
@@ -46,7 +47,7 @@ def register(subparsers: Any) -> None:
         "--param",
         action="append",
         default=[],
-        type=_param,
+        type=param,
         metavar="NAME=VALUE",
         help="a value for a parameter of the @pipeline_def function to build (repeat it: "
         "--param root=/data --param device=cpu); VALUE is read as JSON when it parses "
@@ -74,15 +75,10 @@ def run(args: argparse.Namespace) -> int:
     from ..export.inline_lists import beside
     from ..export.missing_data import DataMissing
     from ..export.script_run import StoppedForGpu
-    from ..export.serialized import ImportRefused
     from ..spec import save
 
     check_outputs(args, "output")
-    params: dict[str, Any] = {}
-    for name, value in args.param:
-        if name in params:
-            raise ImportRefused(f"--param {name} is given twice (fix: give each parameter once)")
-        params[name] = value
+    params = params_of(args.param)
     output = Path(args.output)
     lists: list[tuple[str, str]] = []
     write_beside = beside(output, overwrite=args.overwrite)
@@ -212,15 +208,3 @@ def _ported(args: argparse.Namespace, params: dict[str, Any], output: Path) -> b
     if uneven is not None:
         print(f"warning: {uneven}", file=sys.stderr)
     return True
-
-
-def _param(text: str) -> tuple[str, Any]:
-    from ..export.code_pipelines import parse_param
-
-    try:
-        return parse_param(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-_param.__name__ = "NAME=VALUE"  # what argparse calls the type in its own messages
