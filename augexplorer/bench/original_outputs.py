@@ -11,8 +11,10 @@ The job (JSON): ``library``; ``images`` (``.npy`` files of RGB uint8 HWC images,
 both sides); ``out`` (a folder for the outputs); ``pipeline`` (``{source, where, pipeline}`` of
 the user's file, run as :mod:`original_runner` runs it, only once the user allowed it; or
 None); ``calls`` (single transforms to run alone, as ``{name, args, kwargs}`` with library
-constants as ``{"__symbol__": dotted name}`` and tuples as ``{"__tuple__": [...]}``); ``draws``
-(how many parameter draws per call); ``seed``.
+constants as ``{"__symbol__": dotted name}`` and tuples as ``{"__tuple__": [...]}``; one with
+``rate`` is run that many times for how often it applied, its ``applied``, and one with
+``coin`` too is a RandomApply whose own coin is counted); ``draws`` (how many parameter draws
+per call); ``seed``.
 
 The result (JSON): ``versions``; ``pipeline`` (output ``.npy`` files, one per image, HWC) or
 ``pipeline_error``; ``calls``: per call ``outputs`` (files), ``deterministic`` (the same output
@@ -133,6 +135,8 @@ def _applied(
 ) -> dict[str, Any]:
     """How often the transform, with its own probability, applied over `count` samples: as
     albumentations' replay records it, or (torchvision) where its output is not its input."""
+    if call.get("coin"):
+        return _coin_applied(library, call, images, count, seed)
     try:
         transform = instantiate(library, call)
         _seed(library, seed, transform)
@@ -144,6 +148,42 @@ def _applied(
             else:
                 out = as_hwc(apply(library, transform, image))
                 applied.append(out.shape != image.shape or not np.array_equal(out, image))
+    except Exception as error:
+        return {"error": f"{type(error).__name__}: {_first_line(error)}"}
+    return {"applied": [float(a) for a in applied]}
+
+
+def _coin_applied(
+    library: str, call: dict[str, Any], images: list[np.ndarray], count: int, seed: int
+) -> dict[str, Any]:
+    """How often a RandomApply runs what it holds over `count` samples: the library's own
+    class, given one transform that only counts its calls in place of the list (the coin is
+    read as the class draws it, not guessed from whether the image changed: a transform that
+    ran may leave it as it was)."""
+    try:
+        import torch
+
+        if library != "torchvision" or call.get("name") != "RandomApply":
+            raise ValueError(f"no coin to count in {library}'s {call.get('name')}")
+        calls: list[int] = []
+
+        class Counted(torch.nn.Module):
+            def forward(self, *inputs: Any) -> Any:
+                calls.append(1)
+                return inputs[0] if len(inputs) == 1 else inputs
+
+        args = [decode(v) for v in call.get("args", [])]
+        kwargs = {k: decode(v) for k, v in call.get("kwargs", {}).items()}
+        import torchvision.transforms as t1
+
+        # v2's RandomApply draws its coin as v1's does (one torch.rand(1) against p)
+        transform = t1.RandomApply(torch.nn.ModuleList([Counted()]), *args, **kwargs)
+        _seed(library, seed, transform)
+        applied = []
+        for n in range(count):
+            before = len(calls)
+            apply(library, transform, images[n % len(images)])
+            applied.append(len(calls) > before)
     except Exception as error:
         return {"error": f"{type(error).__name__}: {_first_line(error)}"}
     return {"applied": [float(a) for a in applied]}

@@ -267,6 +267,12 @@ def _compare(
             if plan.user is not None and plan.call != plan.user and not plan.before and draws:
                 plan.rated_at = len(sent)
                 sent.append({**encode_call(plan.user), "rate": draws})
+        # a RandomApply's coin: the original side counts how often it runs what it holds
+        coined = [s for s in result.steps if draws and not s.call.unknowns() and _coin_of(s)]
+        coin_at = {}
+        for step in coined:
+            coin_at[id(step)] = len(sent)
+            sent.append({**encode_call(step.call), "rate": draws, "coin": True})
         job = {
             "library": library,
             "images": files,
@@ -296,6 +302,7 @@ def _compare(
                 steps[index] = dataclasses.replace(
                     steps[index], draws=(applied, *steps[index].draws)
                 )
+    steps = _with_coins(result, leaves, steps, coined, coin_at, theirs, inputs, draws, seed)
     steps += [
         StepComparison(
             s.call.text(),
@@ -328,6 +335,40 @@ def _compare(
         {k: v for k, v in answer.get("versions", {}).items()},
         _whole_pipeline_error(str(answer.get("pipeline_error", "")), result, library),
     )
+
+
+def _with_coins(
+    result: PortResult,
+    leaves: Sequence[PortedStep],
+    compared: list[StepComparison],
+    coined: Sequence[PortedStep],
+    coin_at: Mapping[int, int],
+    theirs: Sequence[Mapping[str, Any]],
+    inputs: list[np.ndarray],
+    draws: int,
+    seed: int,
+) -> list[StepComparison]:
+    """The leaves' comparisons with each RandomApply's own before the transforms it holds,
+    in the pipeline's order: how often its coin ran them on both sides."""
+    if not coined:
+        return compared
+    by_step = {id(step): comparison for step, comparison in zip(leaves, compared, strict=True)}
+    for step in coined:
+        counted = theirs[coin_at[id(step)]]
+        figures = None
+        if counted.get("applied"):
+            figures = _coin_figures(step, counted["applied"], inputs, draws, seed)
+        why = counted.get("error", "") or ("" if figures else "its port's coin was not counted")
+        by_step[id(step)] = StepComparison(
+            step.call.text(),
+            step.call.line,
+            step.origin.fidelity,
+            tuple(node.id for node in step.nodes),
+            draws=(figures,) if figures else (),
+            note="how often it runs what it holds, on both sides"
+            + (f"; no rate: {why}" if why else ""),
+        )
+    return [by_step[id(step)] for step in result.steps if id(step) in by_step]
 
 
 def _whole_pipeline_error(error: str, result: PortResult, library: str) -> str:
@@ -432,7 +473,56 @@ def _rate_figures(
     rate = next((r for r in stats.rates if r.node in node_ids and not r.together_with), None)
     if rate is None or not rate.trials:
         return None
-    return rate_figures("applied", rate.successes, rate.trials, theirs)
+    return rate_figures("applied", rate.successes, rate.trials, theirs, rate.expected)
+
+
+# containers whose own coin decides whether what they hold runs, and where their p is given
+# (after the list of transforms, which the call's args leave out)
+COINS = {("torchvision", "RandomApply"): (0, "p", 0.5)}
+
+
+def _coin_of(step: PortedStep) -> tuple[float, str] | None:
+    """A container's probability and the id of its coin node; None for any other step."""
+    where = COINS.get((step.call.library, step.call.name))
+    coins = [node.id for node in step.nodes if node.op == "random.coin_flip"]
+    if where is None or len(coins) != 1:
+        return None
+    p = step.call.argument(*where)
+    if isinstance(p, bool) or not isinstance(p, (int, float)):
+        return None
+    return float(p), coins[0]
+
+
+def _coin_figures(
+    step: PortedStep, theirs: Sequence[float], inputs: list[np.ndarray], draws: int, seed: int
+) -> DrawFigures | None:
+    """How often a container (RandomApply) ran what it holds on the DALI side: the rate of a
+    node run under its coin alone, as the statistics count it, against the original's."""
+    from ..stats import collect_stats
+
+    alone = _alone((step.call,), step)
+    # the coin's id in the port of the container alone (the pipeline's may be numbered)
+    coins = [found for s in (alone.steps if alone else ()) if (found := _coin_of(s))]
+    if alone is None or not coins:
+        return None
+    p, coin_id = coins[0]
+    spec = _on_arrays(alone.spec, len(inputs), seed)
+    batches = max(1, math.ceil(draws / len(inputs)))
+    stats = collect_stats(spec, (list(inputs), [0] * len(inputs)), batches=batches, device_id=None)
+
+    def under_coin_alone(node_id: str) -> bool:
+        node = spec.node(node_id) if node_id in spec else None
+        return (
+            isinstance(node, Node)
+            and len(node.when) == 1
+            and node.when[0].ref.node == coin_id
+            and node.when[0].holds
+        )
+
+    rate = next((r for r in stats.rates if not r.together_with and under_coin_alone(r.node)), None)
+    if rate is None or not rate.trials:
+        return None
+    return rate_figures("applied", rate.successes, rate.trials, theirs, p)
 
 
 def _step(

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..stats import DrawHistogram, RunningMoments
+from ..stats.rates import wilson_interval
 from ..stats.windows import WindowStats
 
 
@@ -79,8 +80,15 @@ class DrawFigures:
     theirs_std: float
     ks: float | None = None
     p: float | None = None
+    # a rate (how often a transform applied): the user's probability and each side's 95%
+    # Wilson interval, shown beside the verdict
+    expected: float | None = None
+    ours_interval: tuple[float, float] | None = None
+    theirs_interval: tuple[float, float] | None = None
 
     def describe(self) -> str:
+        if self.ours_interval is not None and self.theirs_interval is not None:
+            return self._describe_rate(self.ours_interval, self.theirs_interval)
         test = f", KS {self.ks:.3f} (p {self.p:.2g})" if self.ks is not None else ""
         if self.ks is None and self.p is not None:
             test = f", p {self.p:.2g}"
@@ -88,6 +96,38 @@ class DrawFigures:
             f"{self.quantity}: DALI {self.ours_mean:.4g} +- {self.ours_std:.3g} "
             f"({self.ours_n} draws), original {self.theirs_mean:.4g} +- {self.theirs_std:.3g} "
             f"({self.theirs_n}){test}"
+        )
+
+    def verdict(self) -> str:
+        """For a rate: whether the two sides apply alike, and at the user's probability, judged
+        at 99.9% as the statistics judge a declared rate (at 95%, one comparison in ten of two
+        right sides would read "differ"): "differ" where the two-proportion test rejects or a
+        side's interval leaves out the probability; "agree" otherwise; "" for no rate."""
+        if self.ours_interval is None or self.theirs_interval is None:
+            return ""
+        sides = (
+            ("DALI", self.ours_mean, self.ours_n),
+            ("original", self.theirs_mean, self.theirs_n),
+        )
+        off = [
+            side
+            for side, rate, n in sides
+            if self.expected is not None
+            and not _holds(wilson_interval(round(rate * n), n, VERDICT_CONFIDENCE), self.expected)
+        ]
+        if self.p is not None and self.p < 1 - VERDICT_CONFIDENCE:
+            return f"differ: the two sides' rates (p {self.p:.2g})"
+        if off:
+            return f"differ: {' and '.join(off)} not at p={self.expected:g}"
+        return "agree"
+
+    def _describe_rate(self, ours: tuple[float, float], theirs: tuple[float, float]) -> str:
+        given = f"p={self.expected:g}; " if self.expected is not None else ""
+        test = f", p {self.p:.2g}" if self.p is not None else ""
+        return (
+            f"{self.quantity} ({given}95% intervals): DALI {self.ours_mean:.3g} [{ours[0]:.3g}, {ours[1]:.3g}] "
+            f"({self.ours_n} samples), original {self.theirs_mean:.3g} "
+            f"[{theirs[0]:.3g}, {theirs[1]:.3g}] ({self.theirs_n}){test}: {self.verdict()}"
         )
 
 
@@ -133,11 +173,23 @@ def _figures(
     )
 
 
+VERDICT_CONFIDENCE = 0.999
+
+
+def _holds(interval: tuple[float, float], value: float) -> bool:
+    return interval[0] <= value <= interval[1]
+
+
 def rate_figures(
-    quantity: str, successes: int, trials: int, theirs: Sequence[float]
+    quantity: str,
+    successes: int,
+    trials: int,
+    theirs: Sequence[float],
+    expected: float | None = None,
 ) -> DrawFigures:
     """How often something happened on each side (`theirs`: 1 or 0 a sample), with the
-    two-proportion z-test's p-value."""
+    two-proportion z-test's p-value, each side's 95% Wilson interval and the user's
+    probability `expected` where known."""
     values = np.asarray(theirs, dtype=np.float64)
     ours_rate = successes / trials
     theirs_rate = float(values.mean())
@@ -158,6 +210,9 @@ def rate_figures(
         float(values.std()),
         None,
         p,
+        expected,
+        wilson_interval(successes, trials),
+        wilson_interval(int(values.sum()), int(values.size)),
     )
 
 

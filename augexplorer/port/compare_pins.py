@@ -23,6 +23,11 @@ class Widened(Enum):
     AROUND_ONE = "around one"  # v -> (max(0, 1 - v), 1 + v): a brightness factor
     AS_GIVEN = "as given"  # v -> (v, v): a sigma
     ODD_FROM_THREE = "odd from three"  # v -> (3, v), odd sizes only: albumentations' blur_limit
+    FROM_ZERO = "from zero"  # v -> (0, v): albumentations' GaussianBlur sigma_limit
+    FROM_ONE = "from one"  # v -> (1, v): albumentations' RandomGamma gamma_limit
+    # v -> (0, v), a size drawn even made the odd one above it, 0 a size from sigma:
+    # albumentations' GaussianBlur blur_limit
+    SIZE_FROM_ZERO = "size from zero"
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,16 @@ class Inside:
     name: str
     widened: Widened
     default: Any
+    # a dict {'x': ..., 'y': ...} (albumentations' Affine) is pinned axis by axis, each inside
+    # its own range; an axis the dict leaves out stays out (a fixed value already)
+    per_axis: bool = False
+    # the value that does nothing (gamma 100): where the range ends there, its other end is
+    # taken, so that the pixels compare what the transform does
+    identity: float | None = None
+
+
+AXES = ("x", "y")
+Taken = float | dict[str, float]
 
 
 def user_range(value: Any, widened: Widened) -> tuple[float, float] | None:
@@ -47,6 +62,10 @@ def user_range(value: Any, widened: Widened) -> tuple[float, float] | None:
             return (max(0.0, 1.0 - v), 1.0 + v)
         if widened is Widened.ODD_FROM_THREE:
             return (3.0, v)
+        if widened in (Widened.FROM_ZERO, Widened.SIZE_FROM_ZERO):
+            return (0.0, v)
+        if widened is Widened.FROM_ONE:
+            return (1.0, v)
         return (v, v)
     if isinstance(value, (tuple, list)) and len(value) == 2:
         low, high = value
@@ -78,9 +97,7 @@ class Pin:
             if name in self.if_given and not self._given(call, index, name):
                 continue
             if name in taken:
-                # whole where the pin is (a kernel size, a shift in pixels): as the class takes it
-                number = round(taken[name]) if isinstance(value[0], int) else taken[name]
-                value = (number, number)
+                value = _pinned_value(taken[name], whole=isinstance(value[0], int))
             if index is not None and index < len(args) and name not in kwargs:
                 args[index] = value
             else:
@@ -90,7 +107,7 @@ class Pin:
     def describe(self, call: TransformCall) -> str:
         """The label for `call`: the values it is compared at."""
         places = {name: index for index, name, _ in self.values}
-        taken = {name: f"{v:g}" for name, v in self._taken(call).items()}
+        taken = {name: _said(v) for name, v in self._taken(call).items()}
         given = "".join(
             f", {said.format(**taken)}"
             for name, said in self.given_labels
@@ -105,12 +122,13 @@ class Pin:
         """Whether `call` gives `name` (by keyword, as something other than None, or by place)."""
         return call.kwargs.get(name) is not None or (index is not None and index < len(call.args))
 
-    def _taken(self, call: TransformCall) -> dict[str, float]:
+    def _taken(self, call: TransformCall) -> dict[str, Taken]:
         """Each `inside` value: the pin's own where the user's range holds it, else the end of
-        that range nearest to it; the pin's own where the range cannot be read."""
+        that range nearest to it; the pin's own where the range cannot be read. A dict given
+        for a `per_axis` one gives a value per axis it names."""
         places = {name: index for index, name, _ in self.values}
         pinned = {name: value for _, name, value in self.values}
-        taken = {}
+        taken: dict[str, Taken] = {}
         for rule in self.inside:
             index = places[rule.name]
             if rule.name in call.kwargs:
@@ -120,14 +138,68 @@ class Pin:
             else:
                 given = rule.default
             own = float(pinned[rule.name][0])
-            bounds = user_range(given, rule.widened)
-            value = own if bounds is None else min(max(own, bounds[0]), bounds[1])
-            if rule.widened is Widened.ODD_FROM_THREE and bounds is not None and value % 2 == 0:
-                # an even end: the odd size next to it inside the range (albumentations
-                # draws odd sizes only)
-                value = value - 1 if value - 1 >= bounds[0] else value + 1
-            taken[rule.name] = value
+            if rule.per_axis and isinstance(given, dict):
+                taken[rule.name] = {
+                    axis: _inside(own, given[axis], rule) for axis in AXES if axis in given
+                }
+            else:
+                taken[rule.name] = _inside(own, given, rule)
         return taken
+
+
+def _inside(own: float, given: Any, rule: Inside) -> float:
+    """`own` where the range `given` (read as `rule` reads it) holds it, else that range's end
+    nearest to it; `own` where the range cannot be read."""
+    widened = rule.widened
+    bounds = user_range(given, widened)
+    if bounds is None:
+        return own
+    low, high = bounds
+    if widened is not Widened.ODD_FROM_THREE:
+        # a uniform draw over a reversed pair draws the same interval; albumentations' blur
+        # sizes are the exception: a pair still reversed is its high end alone
+        low, high = sorted(bounds)
+    value = min(max(own, low), high)
+    if value == rule.identity:
+        value = max((low, high), key=lambda end: abs(end - value))
+    if widened is Widened.ODD_FROM_THREE and value % 2 == 0:
+        # an even end: the odd size next to it inside the range (albumentations draws odd
+        # sizes only)
+        value = value - 1 if value - 1 >= low else value + 1
+    if widened is Widened.SIZE_FROM_ZERO and value > 0 and round(value) % 2 == 0:
+        # GaussianBlur draws any whole size and makes an even one the odd size above it:
+        # that size is what the range's even value gives
+        value = float(round(value) + 1)
+    return float(value)
+
+
+def _pinned_value(value: Taken, *, whole: bool) -> Any:
+    """A taken value as the class takes it pinned: (v, v), whole where the pin is (a kernel
+    size, a shift in pixels); a dict of those per axis."""
+    if isinstance(value, dict):
+        return {axis: _pinned_value(v, whole=whole) for axis, v in value.items()}
+    number = round(value) if whole else value
+    return (number, number)
+
+
+def _said(value: Taken) -> str:
+    """A taken value in a label: ``1.1``, or per axis as the dict names them, ``x 1, y 1.1``."""
+    if isinstance(value, dict):
+        return ", ".join(f"{axis} {v:g}" for axis, v in value.items())
+    return f"{value:g}"
+
+
+class SigmaSizedPin(Pin):
+    """albumentations' GaussianBlur: a blur_limit of 0 (its default) sizes the kernel from
+    sigma, int(sigma * 3.5) * 2 + 1, as PIL does; the label says that size."""
+
+    def describe(self, call: TransformCall) -> str:
+        taken = self._taken(call)
+        size, sigma = taken["blur_limit"], taken["sigma_limit"]
+        assert isinstance(size, float) and isinstance(sigma, float)  # neither is per axis
+        if round(size) == 0:
+            return f"sigma {sigma:g}, size {int(sigma * 3.5) * 2 + 1} (from sigma)"
+        return f"size {round(size)}, sigma {sigma:g}"
 
 
 @dataclass(frozen=True)
@@ -278,10 +350,10 @@ PINS: dict[tuple[str, str], Pin | FactorPin] = {
         frozenset({"rotate", "scale", "shear", "translate_percent", "translate_px"}),
         inside=(
             Inside("rotate", Widened.AS_GIVEN, None),
-            Inside("scale", Widened.AS_GIVEN, None),
-            Inside("shear", Widened.AS_GIVEN, None),
-            Inside("translate_percent", Widened.AS_GIVEN, None),
-            Inside("translate_px", Widened.AS_GIVEN, None),
+            Inside("scale", Widened.AS_GIVEN, None, per_axis=True),
+            Inside("shear", Widened.AS_GIVEN, None, per_axis=True),
+            Inside("translate_percent", Widened.AS_GIVEN, None, per_axis=True),
+            Inside("translate_px", Widened.AS_GIVEN, None, per_axis=True),
         ),
         given_labels=(
             ("rotate", "angle {rotate}"),
@@ -319,14 +391,30 @@ PINS: dict[tuple[str, str], Pin | FactorPin] = {
         ((0, "blur_limit", (5, 5)),),
         inside=(Inside("blur_limit", Widened.ODD_FROM_THREE, (3, 7)),),
     ),
-    ("albumentations", "GaussianBlur"): Pin(
-        "size 5, sigma 1.2", ((0, "blur_limit", (5, 5)), (1, "sigma_limit", (1.2, 1.2)))
+    # left out, blur_limit is 0: the size follows sigma, so it is pinned to 0 too
+    ("albumentations", "GaussianBlur"): SigmaSizedPin(
+        "size {blur_limit}, sigma {sigma_limit}",
+        ((0, "blur_limit", (5, 5)), (1, "sigma_limit", (1.2, 1.2))),
+        inside=(
+            Inside("blur_limit", Widened.SIZE_FROM_ZERO, 0),
+            Inside("sigma_limit", Widened.FROM_ZERO, (0.5, 3.0)),
+        ),
     ),
     ("albumentations", "Emboss"): Pin(
-        "alpha 0.4, strength 0.5", ((0, "alpha", (0.4, 0.4)), (1, "strength", (0.5, 0.5)))
+        "alpha {alpha}, strength {strength}",
+        ((0, "alpha", (0.4, 0.4)), (1, "strength", (0.5, 0.5))),
+        inside=(
+            Inside("alpha", Widened.AS_GIVEN, (0.2, 0.5), identity=0.0),
+            Inside("strength", Widened.AS_GIVEN, (0.2, 0.7)),
+        ),
     ),
     ("albumentations", "Sharpen"): Pin(
-        "alpha 0.3, lightness 0.8", ((0, "alpha", (0.3, 0.3)), (1, "lightness", (0.8, 0.8)))
+        "alpha {alpha}, lightness {lightness}",
+        ((0, "alpha", (0.3, 0.3)), (1, "lightness", (0.8, 0.8))),
+        inside=(
+            Inside("alpha", Widened.AS_GIVEN, (0.2, 0.5), identity=0.0),
+            Inside("lightness", Widened.AS_GIVEN, (0.5, 1.0)),
+        ),
     ),
     ("albumentations", "RandomBrightnessContrast"): Pin(
         "brightness {brightness_limit}, contrast {contrast_limit}",
@@ -336,7 +424,11 @@ PINS: dict[tuple[str, str], Pin | FactorPin] = {
             Inside("contrast_limit", Widened.SYMMETRIC, (-0.2, 0.2)),
         ),
     ),
-    ("albumentations", "RandomGamma"): Pin("gamma 120", ((0, "gamma_limit", (120, 120)),)),
+    ("albumentations", "RandomGamma"): Pin(
+        "gamma {gamma_limit}",
+        ((0, "gamma_limit", (120.0, 120.0)),),
+        inside=(Inside("gamma_limit", Widened.FROM_ONE, (80.0, 120.0), identity=100.0),),
+    ),
     ("albumentations", "RGBShift"): Pin(
         "shifts {r_shift_limit}, {g_shift_limit}, {b_shift_limit}",
         (
@@ -353,15 +445,21 @@ PINS: dict[tuple[str, str], Pin | FactorPin] = {
     ("albumentations", "MultiplicativeNoise"): Pin(
         "multiplier 1.1", ((0, "multiplier", (1.1, 1.1)),)
     ),
-    # at angle 0 and size 3 the line's first point falls on a half (x = 0.5), which
-    # albumentations rounds to even (0): rounded up, the kernel would lose a cell
+    # centred: a shift of 0 is inside the range allow_shifted=True draws from. At angle 0 and
+    # size 3 the line's first point falls on a half (x = 0.5), which albumentations rounds to
+    # even (0), as the port does
     ("albumentations", "MotionBlur"): Pin(
-        "size 3, angle 0, direction 0.5, centred",
+        "size {blur_limit}, angle {angle_range}, direction {direction_range}, centred",
         (
             (0, "blur_limit", (3, 3)),
             (1, "allow_shifted", False),
             (2, "angle_range", (0.0, 0.0)),
             (3, "direction_range", (0.5, 0.5)),
+        ),
+        inside=(
+            Inside("blur_limit", Widened.ODD_FROM_THREE, (3, 7)),
+            Inside("angle_range", Widened.AS_GIVEN, (0.0, 360.0)),
+            Inside("direction_range", Widened.AS_GIVEN, (-1.0, 1.0)),
         ),
     ),
 }

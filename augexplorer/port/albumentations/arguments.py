@@ -93,6 +93,9 @@ class Args:
         for name, value in zip(positional, call.args, strict=False):
             self.values[name] = value
         self.default_p = p
+        # whether the image is float where the call runs (after Normalize or ToFloat): a port
+        # that truncates to 8 bits as albumentations' tables do keeps float arithmetic there
+        self.float_image = False
 
     def has(self, name: str, *aliases: str) -> bool:
         return any(key in self.values for key in (name, *aliases))

@@ -61,18 +61,45 @@ def random_brightness_contrast(args: Args) -> Mapped:
         raise NotPorted("ensure_safe_range=True narrows the draws per image; not ported")
     if not args.get("brightness_by_max", True):
         return _brightness_by_mean(brightness, contrast)
-    # albumentations: out = img * (1 + contrast) + brightness * 255; DALI: out =
-    # brightness_shift * 255 + brightness * (centre + contrast * (img - centre)), contrast 1
-    node = step(
-        "brightness_contrast",
-        "brightness_contrast",
-        {
-            "brightness": draw(1.0 + contrast[0], 1.0 + contrast[1]),
-            "brightness_shift": draw(*brightness),
-        },
+    if args.float_image:
+        # albumentations: out = img * (1 + contrast) + brightness * max, in floats; DALI: out =
+        # brightness_shift * max + brightness * (centre + contrast * (img - centre)), contrast 1
+        node = step(
+            "brightness_contrast",
+            "brightness_contrast",
+            {
+                "brightness": draw(1.0 + contrast[0], 1.0 + contrast[1]),
+                "brightness_shift": draw(*brightness),
+            },
+        )
+        return Mapped(
+            (node,),
+            "exact",
+            ("albumentations' factor is DALI's brightness, its shift DALI's shift",),
+        )
+    # on 8-bit pixels albumentations looks each value up in a float32 table of
+    # v * (1 + contrast) + brightness * 255, clipped and truncated: DALI's brightness_contrast
+    # rounds instead (mean 0.59, max 1 grey level off). The shift is drawn in grey levels, so
+    # that it is the float32 of albumentations' brightness * 255, added as its table adds it
+    nodes = (
+        uniform_node("contrast_draw", 1.0 + contrast[0], 1.0 + contrast[1]),
+        uniform_node("brightness_draw", 255.0 * brightness[0], 255.0 * brightness[1]),
+        expr(
+            "brightness_contrast",
+            f"math.floor({IMAGE} * contrast_draw + brightness_draw)",
+            [IMAGE, "contrast_draw", "brightness_draw"],
+        ),
+        to_uint8("brightness_contrast_uint8", "brightness_contrast"),
     )
     return Mapped(
-        (node,), "exact", ("albumentations' factor is DALI's brightness, its shift DALI's shift",)
+        nodes,
+        "exact",
+        (
+            "albumentations' arithmetic: the image times its factor plus the shift (its draw "
+            "times 255), clipped and truncated to 8 bits as albumentations' table of values "
+            "is: the same pixels (19 photos, brightness 0.1 with contrast 0.2, and -0.15 with "
+            "-0.3: max 0 grey levels)",
+        ),
     )
 
 
@@ -166,7 +193,9 @@ def to_gray(args: Args) -> Mapped:
 
 @mapping("RandomGamma", positional=("gamma_limit",))
 def random_gamma(args: Args) -> Mapped:
-    low, high = args.pair("gamma_limit", (80.0, 120.0), around=100.0)
+    # a single v is (1, v), as albumentations reads it (not a range about 100); a reversed
+    # pair sorted, as it sorts one
+    low, high = sorted(args.pair("gamma_limit", (80.0, 120.0), least=1.0))
     # albumentations: 255 * (v / 255) ** (gamma / 100), through an 8-bit table (truncated)
     if low == high:
         gamma = low / 100.0

@@ -32,7 +32,14 @@ from .registry import IMAGE, LIBRARY, MAPPINGS, image_nodes
 
 # Operators that draw on their own: their nodes get a seed, as the graph's other draws do.
 RANDOM_OPS = frozenset(
-    {"random.uniform", "random.coin_flip", "random.choice", "random_resized_crop", "noise.gaussian"}
+    {
+        "random.uniform",
+        "random.coin_flip",
+        "random.choice",
+        "random.normal",
+        "random_resized_crop",
+        "noise.gaussian",
+    }
 )
 # Calls a compose applies whatever their own p says (OneOf's pick), held in the context's state.
 FORCED = "albumentations_forced"
@@ -119,6 +126,7 @@ def handle(call: TransformCall, context: PortContext) -> Grade:
         )
     try:
         args = Args(call, entry.positional, entry.default_p)
+        args.float_image = _after_float(context)
         _no_area_for_downscale(args)
         mapped = entry.mapping(args)
         p = 1.0 if _forced(call, context) else args.p
