@@ -27,6 +27,7 @@ from augexplorer.engine.ast_threads import no_collection_where_ast_is_shared
 from augexplorer.errors import AugExplorerError
 from augexplorer.port.compare import Comparison, StepComparison, compare_file, display
 from augexplorer.port.compare import compare_object as compare_live
+from augexplorer.port.compare_figures import DrawFigures
 from augexplorer.spec import GraphSpec
 
 from .number_field import NumberField, RefusedLine
@@ -236,7 +237,8 @@ def figures_html(steps: list[StepComparison]) -> str:
     is missing."""
     head = (
         "<tr><th>transform</th><th>grade</th><th>pixels (fixed parameters)</th>"
-        "<th>drawn, mean &plusmn; std: DALI / original</th><th>note</th></tr>"
+        "<th>drawn, mean &plusmn; std (a rate: its 95% interval): DALI / original</th>"
+        "<th>note</th></tr>"
     )
     rows = []
     for step in steps:
@@ -248,12 +250,7 @@ def figures_html(steps: list[StepComparison]) -> str:
                 f"mean {step.pixels.mean_abs:.3g}, max {step.pixels.max_abs:.3g} "
                 f"of {step.pixels.peak:g}; {psnr}"
             )
-        drawn = "<br>".join(
-            f"{html.escape(d.quantity)}: {d.ours_mean:.3g}&plusmn;{d.ours_std:.2g} / "
-            f"{d.theirs_mean:.3g}&plusmn;{d.theirs_std:.2g}"
-            + (f", {'KS p' if d.ks is not None else 'p'} {d.p:.2g}" if d.p is not None else "")
-            for d in step.draws
-        )
+        drawn = "<br>".join(_drawn(d) for d in step.draws)
         rows.append(
             f"<tr><td><code>{html.escape(step.transform)}</code>{where}</td>"
             f"<td class='ax-grade ax-grade-{html.escape(step.grade)}'>{html.escape(step.grade)}"
@@ -264,6 +261,30 @@ def figures_html(steps: list[StepComparison]) -> str:
         "<table class='ax-compare-table' style='width: 100%; table-layout: fixed; "
         "overflow-wrap: anywhere; border-collapse: collapse; text-align: left; "
         f"vertical-align: top'>{COLUMNS}{head}{''.join(rows)}</table>"
+    )
+
+
+def _drawn(figures: DrawFigures) -> str:
+    """One quantity both sides drew: means and spreads, or for a rate (how often a transform
+    applied) each side's rate with its 95% interval and the verdict."""
+    name = html.escape(figures.quantity)
+    if figures.ours_interval is not None and figures.theirs_interval is not None:
+        given = f" (p={figures.expected:g})" if figures.expected is not None else ""
+        (ours_low, ours_high), (theirs_low, theirs_high) = (
+            figures.ours_interval,
+            figures.theirs_interval,
+        )
+        return (
+            f"{name}{given}: {figures.ours_mean:.3g} [{ours_low:.3g}, {ours_high:.3g}] / "
+            f"{figures.theirs_mean:.3g} [{theirs_low:.3g}, {theirs_high:.3g}]; "
+            f"{html.escape(figures.verdict())}"
+        )
+    test = ""
+    if figures.p is not None:
+        test = f", {'KS p' if figures.ks is not None else 'p'} {figures.p:.2g}"
+    return (
+        f"{name}: {figures.ours_mean:.3g}&plusmn;{figures.ours_std:.2g} / "
+        f"{figures.theirs_mean:.3g}&plusmn;{figures.theirs_std:.2g}{test}"
     )
 
 
