@@ -60,6 +60,7 @@ from .script_run import (
 )
 from .serialized import ImportRefused, graph_from_serialized
 from .stopped_call import shown_statement, values_in_call
+from .unrun_call import ReadFromCall, UnrunCall, read_from_call_message, unrun_call
 
 
 class ImportWouldRun(ImportRefused):
@@ -286,6 +287,14 @@ def import_code(
             params = {**written, **(params or {})} or params
             message = _stopped_message(code, tree, stopped, chosen.name, written)
             warnings.warn(StoppedForGpu(message), stacklevel=2)
+        unrun = (
+            None if stopped is not None or chosen.built else _unrun(code, tree, chosen, namespace)
+        )
+        if unrun is not None:
+            # made only under `if __name__ == "__main__":`, which the run skips:
+            # built with what that call writes, its seed and batch size above all
+            params = {**unrun[0].values, **(params or {})}
+            warnings.warn(ReadFromCall(unrun[1]), stacklevel=2)
         if chosen.held_in > 1:
             held = HeldPipeline(chosen.name, chosen.value, chosen.held_in)
             warnings.warn(FirstOfSeveral(first_of_several(held)), stacklevel=2)
@@ -299,8 +308,22 @@ def import_code(
                 values=parameter_values(chosen, namespace),
             )
         except ImportRefused as error:
-            raise ImportRefused(f"{path}: {error}") from None
+            # the warning is lost with the refusal: what the call gave and left goes with it
+            said = f" ({unrun[1]})" if unrun is not None else ""
+            raise ImportRefused(f"{path}: {error}{said}") from None
     return absolute_paths(spec, ran_in)
+
+
+def _unrun(
+    code: Code, tree: ast.Module, chosen: Candidate, namespace: Mapping[str, Any]
+) -> tuple[UnrunCall, str] | None:
+    """The one call of `chosen`'s definition the run did not reach, and what the import says
+    of it; None where the file writes none, or several, or one that gives nothing to say."""
+    unrun = unrun_call(tree, chosen.name, chosen.value, namespace)
+    if unrun is None or not (unrun.values or unrun.unread):
+        return None
+    shown = shown_statement(code.text, tree, unrun.line)
+    return unrun, read_from_call_message(chosen.name, code.where(unrun.line), shown, unrun)
 
 
 def absolute_paths(spec: GraphSpec, folder: str) -> GraphSpec:
@@ -422,6 +445,14 @@ def _failed_message(code: Code, failed: RunFailed) -> str:
             "this machine has no GPU: build the pipeline with device_id=None where the file "
             "makes it, then import it again"
         )
+    elif isinstance(error, SystemExit) and argparse_error(error) is not None:
+        # argparse has printed its usage and exited: the import gives no script arguments
+        message = [f"{error.code}, argparse: {argparse_error(error)}"]
+        fix = (
+            "an import runs the file with no command-line arguments: give those arguments "
+            'defaults (default=...), or parse them under `if __name__ == "__main__":` and '
+            "give the pipeline's values with --param"
+        )
     elif isinstance(error, TypeError) and "used in conditional context" in str(error):
         fix = (
             "an `if` on data needs DALI's conditionals: write @pipeline_def("
@@ -433,6 +464,21 @@ def _failed_message(code: Code, failed: RunFailed) -> str:
         f"{path}: running it failed{where}: {type(error).__name__}"
         f"{': ' + message[0] if message else ''} (fix: {fix})"
     )
+
+
+def argparse_error(error: BaseException) -> str | None:
+    """What argparse said (``the following arguments are required: data``) where `error` is
+    the SystemExit of its ``parser.error``; None otherwise."""
+    if not isinstance(error, SystemExit):
+        return None
+    trace = error.__traceback__
+    while trace is not None:
+        frame = trace.tb_frame
+        if frame.f_code.co_name == "error" and Path(frame.f_code.co_filename).name == "argparse.py":
+            said = frame.f_locals.get("message")
+            return str(said) if said else None
+        trace = trace.tb_next
+    return None
 
 
 # Operators of DALI's early ops API that later versions removed (not kept as aliases, unlike

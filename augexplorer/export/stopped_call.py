@@ -89,27 +89,27 @@ def values_in_call(
         (statement, node)
         for statement in statements_at(tree, line)
         for node in ast.walk(statement)
-        if isinstance(node, ast.Call) and _callee(node.func) == name
+        if isinstance(node, ast.Call) and callee_name(node.func) == name
     ]
     if len(calls) != 1:
         return {}
     statement, call = calls[0]
     top_level = any(statement is s for s in tree.body)
     values: dict[str, Any] = {}
-    for parameter, expression in _arguments(call, definition):
-        found, value = _value(expression, namespace if top_level else {})
+    for parameter, expression in arguments_of(call, definition):
+        found, value = plain_value(expression, namespace if top_level else {})
         if found and parameter != "device_id":
             values[parameter] = value
     return values
 
 
-def _callee(function: ast.expr) -> str:
+def callee_name(function: ast.expr) -> str:
     if isinstance(function, ast.Attribute):
         return function.attr
     return function.id if isinstance(function, ast.Name) else ""
 
 
-def _arguments(call: ast.Call, definition: Any) -> list[tuple[str, ast.expr]]:
+def arguments_of(call: ast.Call, definition: Any) -> list[tuple[str, ast.expr]]:
     """(parameter name, expression) for each argument of `call` that names its parameter:
     every keyword, and positional ones before any ``*args`` by the definition's signature."""
     pairs = [(k.arg, k.value) for k in call.keywords if k.arg is not None]
@@ -125,7 +125,7 @@ def _arguments(call: ast.Call, definition: Any) -> list[tuple[str, ast.expr]]:
     return pairs
 
 
-def _value(expression: ast.expr, names: Mapping[str, Any]) -> tuple[bool, Any]:
+def plain_value(expression: ast.expr, names: Mapping[str, Any]) -> tuple[bool, Any]:
     """(True, the value) of a literal, or of a name `names` binds to plain data; else
     (False, None)."""
     try:
