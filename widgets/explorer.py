@@ -144,7 +144,9 @@ class Explorer(widgets.VBox):
             lambda: self.controller.state.spec,
             lambda count: images_for(self.controller.session, count),
         )
-        self.banner = RestoreBanner(offer, store.damage, self._restore_autosave, self._keep_graph)
+        self.banner = RestoreBanner(
+            offer, store.damage, self._restore_autosave, self._keep_graph, current=start
+        )
         self.notice = Notice(self.undo)
         self._coalescer = Coalescer(self._flush, at_once=True)
         # After a slider's edit the grid goes out alone; the rest of the panel follows once it

@@ -393,6 +393,8 @@ class GridView(widgets.VBox):
                 file=t.file,
                 sizes=[(t.width, t.height)],
                 preview=self._preview,
+                # every tile is the one sample drawn again: "#3" would name another sample
+                name=f"draw {t.index + 1}",
             )
             for t in tiles
         ]

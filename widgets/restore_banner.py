@@ -12,6 +12,7 @@ import ipywidgets as widgets
 from augexplorer.spec import GraphSpec
 
 from .autosave import Damage, Saved
+from .graph_changes import graph_changes
 
 
 class RestoreBanner(widgets.HBox):
@@ -21,10 +22,12 @@ class RestoreBanner(widgets.HBox):
         damage: Damage | None,
         on_restore: Callable[[GraphSpec], None],
         on_keep: Callable[[], None],
+        current: GraphSpec | None = None,
     ) -> None:
+        """`current`: the graph the panel opened on, which the offer is told apart from."""
         self.offer = offer
         self.damage = damage
-        self.text = widgets.HTML(_describe(offer, damage))
+        self.text = widgets.HTML(_describe(offer, damage, current))
         self.text.add_class("ax-banner-text")
         self.restore = widgets.Button(
             description="Restore what could be read" if damage else "Restore it",
@@ -69,14 +72,18 @@ class RestoreBanner(widgets.HBox):
             self._on_keep()
 
 
-def _describe(offer: Saved | None, damage: Damage | None) -> str:
+def _describe(offer: Saved | None, damage: Damage | None, current: GraphSpec | None) -> str:
     if damage is None:
         if offer is None:
             return ""
         when = html.escape(offer.saved_at.replace("T", " "))
+        # An edited graph keeps its preset's name: without what differs, "imagenet_train" is
+        # offered over "imagenet_train" and reads as the same graph.
+        changes = graph_changes(current, offer.spec) if current is not None else ""
+        differs = f" It differs from the graph shown: {html.escape(changes)}." if changes else ""
         return (
             f"An autosaved graph <b>{html.escape(offer.spec.name)}</b>"
-            f"{' from ' + when if when else ''} is available."
+            f"{' from ' + when if when else ''} is available.{differs}"
         )
     where = (
         f"The file is kept as <code>{html.escape(str(damage.kept_at))}</code>; nothing was "

@@ -260,9 +260,11 @@ def schedule_plot(spec: GraphSpec, epoch: int) -> str:
     """Inline SVG: a row per scheduled value over the run, each on its own scale, with its
     name, its range and its value at `epoch`, and a line at `epoch` across every row."""
     if not spec.schedules:
+        # No "below" or "above": the editor sits with the selected node's controls, in another
+        # place at each panel width, so it is named by its title instead.
         return (
             "<div class='ax-muted'>No value follows the run yet: select a node and schedule one "
-            "of its numbers below.</div>"
+            "of its numbers in its “Follow the run” box, under its arguments.</div>"
         )
     runs = values_over_run(spec)
     last = max(epoch_count(spec) - 1, 1)

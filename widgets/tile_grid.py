@@ -35,13 +35,16 @@ def tile_state(
     tags: Sequence[str] = (),
     sizes: Sequence[tuple[int, int]] = (),
     preview: bool = False,
+    name: str = "",
 ) -> dict[str, Any]:
     """One tile as the page reads it. `sizes`: each picture's own (width, height) in pixels,
     from which the page shows every tile of the grid at one scale (none given: as sent).
     `preview`: its pictures are a quick, smaller stand-in (a slider being dragged); the full
-    pictures follow once the slider rests."""
+    pictures follow once the slider rests. `name`: what the tile is called where it is not a
+    sample of the batch (``"draw 3"``); none: ``#index``, its place in the batch."""
     return {
         "index": index,
+        "name": name,
         "pictures": list(pictures),
         "sizes": [list(size) for size in sizes],
         "tags": list(tags),

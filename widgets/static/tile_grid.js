@@ -447,7 +447,7 @@ class TileGrid {
     const values = fig.querySelector(".ax-tile-values");
     setText(values, tile.text || "");
     setHidden(values, !tile.text);
-    setText(fig.querySelector(".ax-tile-index"), `#${tile.index}`);
+    setText(fig.querySelector(".ax-tile-index"), tile.name || `#${tile.index}`);
     setText(fig.querySelector(".ax-tile-label"), tile.label || "");
     const draws = fig.querySelector(".ax-tile-draws");
     if (draws.axText !== (tile.draws || "")) {
@@ -543,8 +543,12 @@ class TileGrid {
     const place = tiles.findIndex((t) => t.index === index);
     // "#2" names the sample as its tile does (its place in the batch, from 0); "3 / 8" is where
     // the view stands among the tiles, as an image viewer counts.
-    const title = h("span", "ax-large-title", head, `#${index} · ${place + 1} / ${tiles.length}`);
-    title.title = `sample #${index} of the batch: tile ${place + 1} of the ${tiles.length} shown`;
+    // A tile with a name of its own (Variety's "draw 3") is no sample of the batch: its name.
+    const named = tile.name || `#${index}`;
+    const title = h("span", "ax-large-title", head, `${named} · ${place + 1} / ${tiles.length}`);
+    title.title = tile.name
+      ? `${tile.name} of the one image: tile ${place + 1} of the ${tiles.length} shown`
+      : `sample #${index} of the batch: tile ${place + 1} of the ${tiles.length} shown`;
     h("span", "ax-large-label", head, tile.label || "");
     h("span", "ax-large-spacer", head);
     const button = (text, title, action, cls) => {
