@@ -69,3 +69,11 @@ def test_an_autosave_offered_back_says_how_it_differs_from_the_graph_shown(
     said = html.unescape(explorer.banner.text.value)
     assert explorer.banner.shown and "An autosaved graph <b>basic</b>" in said
     assert said.endswith("It differs from the graph shown: removed flip; changed rotate.")
+
+
+def test_the_toolbar_bounds_the_time_and_rate_as_the_timing_tab_does(explorer: Explorer) -> None:
+    result = explorer.result
+    assert result is not None
+    total, rate = summary(result)
+    shown = html.unescape(re.sub(r"<[^>]+>", "", explorer.toolbar.status.value))
+    assert f"≤{total:.0f} ms/batch · ≥{rate:.0f} img/s" in shown

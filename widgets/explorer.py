@@ -580,6 +580,10 @@ class Explorer(widgets.VBox):
         autosave = self.controller.autosave.last_error
         if autosave:
             note += f" · <span class='ax-errors'>{html.escape(autosave)}</span>"
+        # each operator timed alone: the summed time bounds the batch's from above, its rate
+        # from below (the Timing tab says it in words)
         self.toolbar.status.value = (
-            f"ran {ran}/{len(result.steps)} steps · {total:.0f} ms/batch · {rate:.0f} img/s{note}"
+            f"ran {ran}/{len(result.steps)} steps · <span title='each operator timed alone: at "
+            f"most this long, at least this fast'>≤{total:.0f} ms/batch · ≥{rate:.0f} img/s"
+            f"</span>{note}"
         )

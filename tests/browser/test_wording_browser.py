@@ -50,6 +50,8 @@ def test_words_say_what_the_panel_does(page: Any, artifacts: Path, width: int) -
     title.wait_for(timeout=30_000)
     assert title.inner_text() == "draw 3 · 3 / 8"
     assert "of the one image" in (title.get_attribute("title") or "")
+    assert page.locator(".ax-large-prev").get_attribute("title") == "previous draw (←)"
+    assert page.locator(".ax-large-next").get_attribute("title") == "next draw (→)"
     page.locator(".ax-large").focus()
     page.keyboard.press("Escape")
     page.locator(".ax-large").wait_for(state="hidden", timeout=10_000)

@@ -557,8 +557,9 @@ class TileGrid {
       b.addEventListener("click", action);
     };
     const go = (by) => () => this.open(this.neighbour(index, by));
-    button("◀", "previous sample (←)", go(-1), "ax-large-prev");
-    button("▶", "next sample (→)", go(1), "ax-large-next");
+    const unit = tile.name ? "draw" : "sample"; // Variety's tiles are draws of one image
+    button("◀", `previous ${unit} (←)`, go(-1), "ax-large-prev");
+    button("▶", `next ${unit} (→)`, go(1), "ax-large-next");
     button("✕", "close (Esc)", () => this.close(), "ax-large-close");
     const panes = h("div", "ax-large-panes", root);
     const readout = h("div", "ax-readout", root, "Point at a picture to read its values.");
