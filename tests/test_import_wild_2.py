@@ -7,7 +7,6 @@ code wrote it."""
 
 from __future__ import annotations
 
-import runpy
 import warnings
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from wild_round_trips import (
     assert_session_gives_the_files_batches,
     first_batches,
     round_trips,
+    run_up_to,
 )
 
 from augexplorer import Session
@@ -52,9 +52,7 @@ def write(folder: Path, name: str, template: str) -> Path:
 def original_batches(path: Path) -> list[list[list[np.ndarray]]]:
     """What the file's pipeline gives, batch by batch, output by output: a fresh one, made by
     the file's code up to where it builds and hands it to an iterator (which runs it ahead)."""
-    source = path.with_name(f"{path.stem}_original.py")
-    source.write_text(path.read_text().split("\npipes[0].build()")[0])
-    namespace = runpy.run_path(str(source))
+    namespace = run_up_to(path, "pipes[0].build()")
     pipe = namespace["pipe"] if "pipe" in namespace else namespace["pipes"][0]
     return first_batches(pipe)
 

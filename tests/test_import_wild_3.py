@@ -10,7 +10,6 @@ and the numpy reader are refused as the code wrote them."""
 
 from __future__ import annotations
 
-import runpy
 import warnings
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,7 @@ from wild_round_trips import (
     assert_session_gives_the_files_batches,
     first_batches,
     round_trips,
+    run_up_to,
 )
 
 from augexplorer import Session
@@ -60,9 +60,7 @@ def write(folder: Path, name: str, template: str) -> Path:
 def original_pipe(path: Path) -> Any:
     """A fresh pipeline, made by the file's code up to where it builds it (after which an
     iterator or a loop runs it ahead)."""
-    source = path.with_name(f"{path.stem}_original.py")
-    source.write_text(path.read_text().split("\npipe.build()")[0])
-    return runpy.run_path(str(source))["pipe"]
+    return run_up_to(path, "pipe.build()")["pipe"]
 
 
 def original_batches(path: Path) -> list[list[list[np.ndarray]]]:

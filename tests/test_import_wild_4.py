@@ -32,6 +32,7 @@ from wild_round_trips import (
     assert_session_gives_the_files_batches,
     first_batches,
     round_trips,
+    run_up_to,
 )
 
 from augexplorer import Session
@@ -57,9 +58,7 @@ def write(folder: Path, name: str, template: str) -> Path:
 
 def original_batches(path: Path) -> list[list[list[np.ndarray]]]:
     """What the file's pipeline gives, made by the file's code up to where it builds it."""
-    source = path.with_name(f"{path.stem}_original.py")
-    source.write_text(path.read_text().split("\npipe.build()")[0])
-    return first_batches(runpy.run_path(str(source))["pipe"])
+    return first_batches(run_up_to(path, "pipe.build()")["pipe"])
 
 
 @pytest.fixture(scope="module")

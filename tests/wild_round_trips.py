@@ -4,6 +4,7 @@ file's own pipeline gives."""
 
 from __future__ import annotations
 
+import runpy
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +21,14 @@ from augexplorer.spec import GraphSpec
 RUNS = 2  # batches compared
 
 Batches = list[list[list[np.ndarray]]]  # batch, output, sample
+
+
+def run_up_to(path: Path, build: str) -> dict[str, Any]:
+    """The names the file's code makes up to the line `build` (``"pipe.build()"``), after which
+    an iterator or a loop would run its pipeline ahead: a fresh pipeline to read batches from."""
+    source = path.with_name(f"{path.stem}_original.py")
+    source.write_text(path.read_text().split(f"\n{build}")[0])
+    return runpy.run_path(str(source))
 
 
 def first_batches(pipe: Any) -> Batches:

@@ -239,7 +239,7 @@ def bench_against(
     cores = os.cpu_count() or 1
     workers = workers or cores
     threads = threads or cores
-    files = _image_files(data, images)
+    files = image_files(data, images)
     with tempfile.TemporaryDirectory(prefix="augexplorer-against-") as folder:
         file_list = Path(folder) / "images.txt"
         file_list.write_text("".join(f"{name} 0\n" for name in files), encoding="utf-8")
@@ -336,16 +336,21 @@ def _time_in_turns(
     return versions, rows
 
 
-def _image_files(data: str | None, count: int) -> list[str]:
-    """`count` image files of `data` (the bundled samples when None), looped over as needed."""
+def image_files(
+    data: str | None, count: int, *, repeat: bool = True, check_all: bool = True
+) -> list[str]:
+    """`count` image files of `data` (the bundled samples when None), as absolute paths; with
+    `repeat`, looped over as needed (a timing wants its count), else at most the ones there
+    are. `check_all`: every file's header is read first (:func:`augexplorer.data.open_source`)."""
     from ..data import open_source, source_for_path
     from ..spec import Source
 
     source = Source("source", "samples") if data is None else source_for_path(data)
-    opened = open_source(source)
+    opened = open_source(source, check_all=check_all)
     if not opened.files:
         raise OriginalFailed(f"{data} holds no images (fix: give a folder or file list of images)")
-    return [str(Path(opened.files[i % len(opened.files)]).resolve()) for i in range(count)]
+    taken = count if repeat else min(count, len(opened.files))
+    return [str(Path(opened.files[i % len(opened.files)]).resolve()) for i in range(taken)]
 
 
 def _first_batch_sizes(ported: PortResult, batch: int) -> list[str] | None:

@@ -8,6 +8,7 @@ OverflowError, and ``repr`` of an integer of more than 4,300 digits raises Value
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterator
 from typing import Any
 
@@ -95,3 +96,8 @@ def unheld_numbers(spec: GraphSpec) -> list[Problem]:
             for name, value in node.args.items():
                 check(value, node.id, name, "use a value in the argument's range")
     return problems
+
+
+def as_float32(value: float) -> float:
+    """`value` as DALI holds it in a float32 argument (two close ends may become one)."""
+    return float(struct.unpack("f", struct.pack("f", value))[0])

@@ -4,7 +4,6 @@ distribution, shape, weights and seed are ones DALI's ``fn.random.*`` accept."""
 from __future__ import annotations
 
 import math
-import struct
 
 from ..catalog import ArgInfo
 from ..catalog.limits import (
@@ -18,6 +17,7 @@ from ..catalog.limits import (
 )
 from ..spec import Node, Random
 from .context import CheckContext
+from .numbers import as_float32
 
 CHOICE_WEIGHT_TOLERANCE = 5e-5
 
@@ -82,7 +82,7 @@ def check_random_binding(ctx: CheckContext, node: Node, arg: ArgInfo, value: Ran
             arg.name,
             fix="swap low and high",
         )
-    elif value.dist == "uniform" and _as_float32(value.low) >= _as_float32(value.high):
+    elif value.dist == "uniform" and as_float32(value.low) >= as_float32(value.high):
         # DALI draws in float32 from [low, high): a range empty there fails at run time.
         ctx.problem(
             f"uniform range {value.low}..{value.high} is empty",
@@ -180,10 +180,6 @@ def _check_weights(ctx: CheckContext, node: Node, arg: ArgInfo, value: Random) -
             arg.name,
             fix=f"scale them to sum to 1: {scaled}" if scaled else "give some value a weight",
         )
-
-
-def _as_float32(value: float) -> float:
-    return float(struct.unpack("f", struct.pack("f", value))[0])
 
 
 def check_draw_range(

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import keyword
 import math
-import struct
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,7 +23,7 @@ from ..catalog.limits import (
     value_counts,
 )
 from ..spec import PythonCode
-from .numbers import out_of_range_message, too_large
+from .numbers import as_float32, out_of_range_message, too_large
 
 _INT_RANGES = {
     "INT8": (-(2**7), 2**7 - 1),
@@ -76,14 +75,10 @@ def _empty_range(info: OpInfo, arg: ArgInfo, items: list[Any]) -> str | None:
             f"the range [{low}, {high}] is empty: its low end is above its high end "
             f"(write [{high}, {low}])"
         )
-    if key in OPEN_RANGES and _as_float32(low) >= _as_float32(high):
+    if key in OPEN_RANGES and as_float32(low) >= as_float32(high):
         # DALI draws in float32 from [low, high)
         return f"the range [{low}, {high}] is empty: DALI draws from [low, high), high above low"
     return None
-
-
-def _as_float32(value: float) -> float:
-    return float(struct.unpack("f", struct.pack("f", value))[0])
 
 
 def _counts_said(info: OpInfo, arg: ArgInfo, lengths: tuple[int, ...]) -> str:

@@ -114,7 +114,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bench.against import OriginalFailed, OriginalWouldRun
+    from ..bench.against import OriginalFailed, OriginalWouldRun, image_files
     from ..export.importer import what_would_run
     from ..port.compare import DRAWS, compare_file
 
@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
             "and if you trust it, compare it with --run-file)"
         )
     python = _python(args.python)
-    files = _image_files(args.data, args.images)
+    files = image_files(args.data, args.images, repeat=False, check_all=False)
     images = [_rgb(file) for file in files]
     try:
         comparison = compare_file(
@@ -211,18 +211,6 @@ def _python(given: str | None) -> str:
             "where the pipeline's library imports)"
         )
     return found
-
-
-def _image_files(data: str | None, count: int) -> list[str]:
-    """The first `count` image files of `data` (the bundled samples when None)."""
-    from ..data import open_source, source_for_path
-    from ..spec import Source
-
-    source = Source("source", "samples") if data is None else source_for_path(data)
-    files = [str(file) for file in open_source(source, check_all=False).files[:count]]
-    if not files:
-        raise CompareFailed(f"{data} holds no images (fix: give a folder or file list of images)")
-    return files
 
 
 def _rgb(file: str) -> np.ndarray:
