@@ -100,3 +100,22 @@ def raised(error: BaseException) -> str:
 def first_line(error: BaseException) -> str:
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
     return lines[0] if lines else "(no message)"
+
+
+def made_without_threads(error: BaseException) -> bool:
+    """Whether `error` is DALI 2.4's TypeError on building a pipeline made without
+    ``num_threads`` (``'<' not supported between instances of 'NoneType' and 'int'``, where
+    DALI means to say that such a pipeline can only be serialized)."""
+    if not isinstance(error, TypeError):
+        return False
+    trace = error.__traceback__  # DALI's build, innermost
+    last = None
+    while trace is not None:
+        last = trace.tb_frame
+        trace = trace.tb_next
+    if last is None or last.f_code.co_name != "build":
+        return False
+    from nvidia.dali import Pipeline
+
+    pipeline = last.f_locals.get("self")
+    return isinstance(pipeline, Pipeline) and pipeline.num_threads is None

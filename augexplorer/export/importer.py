@@ -25,7 +25,7 @@ from typing import Any
 from ..errors import SpecFormatError
 from ..spec import GraphSpec, Source
 from ..spec.io import from_json, loads
-from .build_failures import in_user_code, raised
+from .build_failures import in_user_code, made_without_threads, raised
 from .code_pipelines import (
     RUN_NAME,
     SAMPLE_BATCH,
@@ -47,6 +47,13 @@ from .derived_seeds import (
 from .edited_code import CodeEdited, edited_code_note
 from .held_pipelines import FirstOfSeveral, HeldPipeline, first_of_several, made_in_calls
 from .inline_lists import ListWriter, in_cache
+from .listed_outputs import (
+    ListedOutputs,
+    is_listed,
+    listed_message,
+    listed_outputs,
+    names_pipeline_def,
+)
 from .missing_data import DataMissing, missing_data
 from .script_run import (
     Code,
@@ -193,7 +200,7 @@ def what_would_run(text: str) -> str:
         elif isinstance(statement, ast.ImportFrom):
             modules.append("." * statement.level + (statement.module or ""))
         elif isinstance(statement, ast.FunctionDef) and any(
-            _names_pipeline_def(decorator) for decorator in statement.decorator_list
+            names_pipeline_def(decorator) for decorator in statement.decorator_list
         ):
             pipelines.append(statement.name)
         elif isinstance(statement, ast.FunctionDef) and not statement.decorator_list:
@@ -209,12 +216,6 @@ def what_would_run(text: str) -> str:
         parts.append(f"defining the pipeline {', '.join(pipelines)}")
     parts.append(f"{others} other top-level statement{'s' if others != 1 else ''})")
     return "; ".join(parts)
-
-
-def _names_pipeline_def(decorator: ast.expr) -> bool:
-    target = decorator.func if isinstance(decorator, ast.Call) else decorator
-    name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
-    return name == "pipeline_def"
 
 
 def graph_literal(text: str, where: str = "module") -> GraphSpec | None:
@@ -307,11 +308,27 @@ def import_code(
                 write_list=write_list,
                 values=parameter_values(chosen, namespace),
             )
+        except ListedOutputs as error:
+            raise ImportRefused(
+                f"{path}: {_listed_in(code, tree, chosen.graph_name, error)}"
+            ) from None
         except ImportRefused as error:
             # the warning is lost with the refusal: what the call gave and left goes with it
             said = f" ({unrun[1]})" if unrun is not None else ""
             raise ImportRefused(f"{path}: {error}{said}") from None
     return absolute_paths(spec, ran_in)
+
+
+def _listed_in(code: Code, tree: ast.Module, name: str, error: ListedOutputs) -> str:
+    """The refusal of outputs given in a list or a dict, naming the file's one place that
+    gives them and the tuple to write (where the file gives them in one place only)."""
+    cause = error.__cause__ or error
+    places = listed_outputs(tree)
+    if len(places) != 1:
+        return listed_message(name, cause)
+    (listed,) = places
+    shown = shown_statement(code.text, tree, listed.line)
+    return listed_message(name, cause, f"{code.where(listed.line)} (`{shown}`)", listed)
 
 
 def _unrun(
@@ -453,6 +470,12 @@ def _failed_message(code: Code, failed: RunFailed) -> str:
             'defaults (default=...), or parse them under `if __name__ == "__main__":` and '
             "give the pipeline's values with --param"
         )
+    elif made_without_threads(error):
+        fix = (
+            "the pipeline was made without num_threads, which DALI needs to build it: give it, "
+            "num_threads=4 in @pipeline_def(...) or where the file makes the pipeline, then "
+            "import it again"
+        )
     elif isinstance(error, TypeError) and "used in conditional context" in str(error):
         fix = (
             "an `if` on data needs DALI's conditionals: write @pipeline_def("
@@ -564,6 +587,8 @@ def import_pipeline(
             raise ImportRefused(
                 f"pipeline {name!r}: " + refusal_text(callback, python_function_place(pipeline))
             ) from None
+        if is_listed(error):  # `return [images, labels]`: the file's line is read by the caller
+            raise ListedOutputs(listed_message(name, error)) from error
         raise ImportRefused(
             f"pipeline {name!r} cannot be serialized by DALI, so it cannot be imported: {error}"
         ) from None

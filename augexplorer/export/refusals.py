@@ -97,6 +97,19 @@ _FRAMES_FIX = (
 )
 
 
+def gpu_only_on_cpu(fn_name: str, schema: str) -> Construct:
+    """An operator DALI has only for the GPU, given CPU data (so placed on the CPU): DALI
+    refuses to build that pipeline on any machine, with or without a GPU."""
+    return Construct(
+        f"fn.{fn_name}",
+        fix=f"move its input to the GPU first, fn.{fn_name}(images.gpu(), ...), or decode with "
+        'device="mixed"; on a machine without a GPU, leave it out',
+        why=f"its input is on the CPU, and DALI has {fn_name.rsplit('.', 1)[-1]} only for the "
+        f'GPU, so DALI refuses to build this pipeline on any machine (Operator "{schema}" not '
+        "registered for cpu)",
+    )
+
+
 def _reads_frames(fn_name: str) -> bool:
     """Whether reader `fn_name` gives sequences of frames (readers.video, video_resize,
     sequence)."""

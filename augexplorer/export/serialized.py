@@ -326,6 +326,10 @@ class _Converter:
                 "operators of the installed DALI; fix: replace it with one of those, see "
                 "`augexplorer catalog`)"
             )
+        device = op.args["device"].value() if "device" in op.args else None
+        if device == "cpu" and "cpu" not in info.backends:
+            refused = refusals.gpu_only_on_cpu(name, op.schema)
+            raise ImportRefused(refusals.refusal(refused, op))
         node_id = self._fresh_id(name.rsplit(".", 1)[-1])
         inputs: list[Ref] = []
         args: dict[str, Any] = {}
@@ -347,7 +351,6 @@ class _Converter:
             args[arg_name] = _constant(arg_info, arg)
         args = self._outputs_as_in_graph(op, name, label, tuple(inputs), args)
         seed = int(op.args["seed"].value()) if info.random and "seed" in op.args else None
-        device = op.args["device"].value() if "device" in op.args else None
         node = Node(
             id=node_id,
             op=name,
