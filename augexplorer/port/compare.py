@@ -33,6 +33,8 @@ import numpy as np
 
 from ..bench.against import OriginalFailed, OriginalWouldRun
 from ..spec import GraphSpec, Node, Random, Source
+from .albumentations.picks_compared import group_picks, weighed_children, without_own_rate
+from .albumentations.sized_before import sized_before
 from .argument_names import explain_unknown
 from .compare_draws import quantities
 from .compare_figures import (
@@ -44,7 +46,7 @@ from .compare_figures import (
     window_figures,
 )
 from .compare_pins import FactorPin, Pin, pin_of
-from .compare_random import port_draws_note
+from .compare_random import coin_rate, port_draws_note
 from .door import port_call, port_found
 from .live import read_live
 from .model import PortedStep, PortResult, Symbol, TransformCall, Unknown
@@ -285,6 +287,8 @@ def _compare(
         answer = run(job)
         if "error" in answer:
             raise OriginalFailed(str(answer["error"]))
+        # albumentations' OneOf and SomeOf: how often each transform they hold applies
+        picked = group_picks(result, python, files, inputs, draws, seed)
         original = [np.load(p) for p in answer.get("pipeline", [])]
         theirs = [
             {**c, "arrays": [np.load(p) for p in c.get("outputs", [])]} for c in answer["calls"]
@@ -302,7 +306,7 @@ def _compare(
                 steps[index] = dataclasses.replace(
                     steps[index], draws=(applied, *steps[index].draws)
                 )
-    steps = _with_coins(result, leaves, steps, coined, coin_at, theirs, inputs, draws, seed)
+    steps = _with_coins(result, leaves, steps, coined, coin_at, theirs, inputs, draws, seed, picked)
     steps += [
         StepComparison(
             s.call.text(),
@@ -347,10 +351,12 @@ def _with_coins(
     inputs: list[np.ndarray],
     draws: int,
     seed: int,
+    picked: Mapping[int, tuple[tuple[DrawFigures, ...], str]],
 ) -> list[StepComparison]:
     """The leaves' comparisons with each RandomApply's own before the transforms it holds,
-    in the pipeline's order: how often its coin ran them on both sides."""
-    if not coined:
+    in the pipeline's order: how often its coin ran them on both sides; and each OneOf's or
+    SomeOf's (`picked`: its figures and note), how often it applied each of them."""
+    if not coined and not picked:
         return compared
     by_step = {id(step): comparison for step, comparison in zip(leaves, compared, strict=True)}
     for step in coined:
@@ -368,6 +374,19 @@ def _with_coins(
             note="how often it runs what it holds, on both sides"
             + (f"; no rate: {why}" if why else ""),
         )
+    for weighed in weighed_children(result, picked) & by_step.keys():
+        by_step[weighed] = without_own_rate(by_step[weighed])
+    for step in result.steps:
+        if id(step) in picked:
+            rates, note = picked[id(step)]
+            by_step[id(step)] = StepComparison(
+                step.call.text(),
+                step.call.line,
+                step.origin.fidelity,
+                tuple(node.id for node in step.nodes),
+                draws=rates,
+                note=note,
+            )
     return [by_step[id(step)] for step in result.steps if id(step) in by_step]
 
 
@@ -421,6 +440,8 @@ class _StepPlan:
             # it refuses the PIL image a transform alone is given: both sides convert first,
             # as the pipeline does (the others keep their pins and draws, run alone)
             before = made_tensor + tuple(call for call in before if call not in made_tensor)
+        # a crop of a fixed size runs after the resizes and pads that size its images
+        before = tuple(certain(call) for call in sized_before(step, steps)) + before
         pin = None if before else pin_of(applied)
         return cls(applied, pin.apply(applied) if pin else applied, pin, before, user=step.call)
 
@@ -467,6 +488,9 @@ def _rate_figures(
     if alone is None:
         return None
     spec = _on_arrays(alone.spec, len(inputs), seed)
+    coin = coin_rate(spec, alone.steps, inputs, draws)  # a transform's own coin, counted
+    if coin is not None:
+        return rate_figures("applied", coin[0], coin[1], theirs, coin[2])
     batches = max(1, math.ceil(draws / len(inputs)))
     stats = collect_stats(spec, (list(inputs), [0] * len(inputs)), batches=batches, device_id=None)
     node_ids = {node.id for s in alone.steps for node in s.nodes}

@@ -170,7 +170,7 @@ def _inside(own: float, given: Any, rule: Inside) -> float:
         # GaussianBlur draws any whole size and makes an even one the odd size above it:
         # that size is what the range's even value gives
         value = float(round(value) + 1)
-    return float(value)
+    return float(value) + 0.0  # a range of 0 read symmetric ends at -0.0: said as 0
 
 
 def _pinned_value(value: Taken, *, whole: bool) -> Any:
@@ -441,6 +441,40 @@ PINS: dict[tuple[str, str], Pin | FactorPin] = {
             Inside("g_shift_limit", Widened.SYMMETRIC, (-20, 20)),
             Inside("b_shift_limit", Widened.SYMMETRIC, (-20, 20)),
         ),
+    ),
+    # approximate (DALI's hsv scales saturation and value where albumentations shifts them):
+    # pinned for its figure, each shift inside the user's range, all three at once as the
+    # pipeline draws them
+    ("albumentations", "HueSaturationValue"): Pin(
+        "hue {hue_shift_limit}, saturation {sat_shift_limit}, value {val_shift_limit}",
+        (
+            (0, "hue_shift_limit", (10.0, 10.0)),
+            (1, "sat_shift_limit", (20.0, 20.0)),
+            (2, "val_shift_limit", (-15.0, -15.0)),
+        ),
+        inside=(
+            Inside("hue_shift_limit", Widened.SYMMETRIC, (-20.0, 20.0)),
+            Inside("sat_shift_limit", Widened.SYMMETRIC, (-30.0, 30.0)),
+            Inside("val_shift_limit", Widened.SYMMETRIC, (-20.0, 20.0)),
+        ),
+    ),
+    # one clip limit: one clahe node, where a range is cut in parts drawn per image
+    ("albumentations", "CLAHE"): Pin(
+        "clip limit {clip_limit}",
+        ((0, "clip_limit", (2.0, 2.0)),),
+        inside=(Inside("clip_limit", Widened.FROM_ONE, (1.0, 4.0)),),
+    ),
+    # approximate (another JPEG encoder; OpenCV's sampling when shrinking): pinned for their
+    # figures, inside the user's range
+    ("albumentations", "ImageCompression"): Pin(
+        "quality {quality_range}",
+        ((None, "quality_range", (90, 90)),),
+        inside=(Inside("quality_range", Widened.AS_GIVEN, (99, 100)),),
+    ),
+    ("albumentations", "Downscale"): Pin(
+        "scale {scale_range}",
+        ((0, "scale_range", (0.5, 0.5)),),
+        inside=(Inside("scale_range", Widened.AS_GIVEN, (0.25, 0.25)),),
     ),
     ("albumentations", "MultiplicativeNoise"): Pin(
         "multiplier 1.1", ((0, "multiplier", (1.1, 1.1)),)

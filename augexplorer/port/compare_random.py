@@ -49,4 +49,35 @@ def port_draws_note(step: PortedStep, spec: GraphSpec, images: Sequence[np.ndarr
     )
 
 
-__all__ = ["OWN_DRAWS", "drawing_node", "port_draws_note"]
+def coin_rate(
+    spec: GraphSpec, steps: Sequence[PortedStep], images: Sequence[np.ndarray], draws: int
+) -> tuple[int, int, float] | None:
+    """How often the one coin of `steps` (a transform's ``random.coin_flip`` that its nodes
+    run under) said yes over at least `draws` samples of `spec` (reading `images`), its
+    successes, trials and probability; None where there is no such coin (a single node takes
+    its probability itself, which the statistics count). Read from the coin itself: a
+    transform whose nodes each run on a part of the images (CLAHE's clip-limit parts) has no
+    node that runs wherever it applies."""
+    from ..engine import Session
+
+    nodes = [node for step in steps for node in step.nodes]
+    gating = {clause.ref.node for node in nodes for clause in node.when}
+    coins = [n for n in nodes if n.op == "random.coin_flip" and n.id in gating]
+    if len(coins) != 1 or not images:
+        return None
+    probability = coins[0].args.get("probability", 0.5)
+    if isinstance(probability, bool) or not isinstance(probability, (int, float)):
+        return None
+    session = Session(spec, (list(images), [0] * len(images)), device_id=None)
+    result = session.run()
+    successes = trials = 0
+    while True:
+        flags = [bool(np.asarray(a).reshape(-1)[0]) for a in result.arrays(coins[0].id)]
+        successes += sum(flags)
+        trials += len(flags)
+        if trials >= draws:
+            return successes, trials, float(probability)
+        result = session.reroll()
+
+
+__all__ = ["OWN_DRAWS", "coin_rate", "drawing_node", "port_draws_note"]
