@@ -66,8 +66,11 @@ def reaches(
 
 
 def call_arguments(function: _Function, call: ast.Call) -> dict[str, Any] | None:
-    """A call's literal arguments by parameter name; None where one is not a literal or the
-    call does not fit the function's parameters."""
+    """A call's literal arguments by parameter name; None where the call does not fit the
+    function's parameters. An argument that is no literal (``IMG``, ``cfg``) is left out:
+    the reading takes it where every call of the function writes it alike
+    (:mod:`.call_sites`), so that ``get_transform(IMG, train=True)`` is the pipeline of
+    ``get_transform(train=True)``."""
     positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
     if len(call.args) > len(positional) or any(isinstance(a, ast.Starred) for a in call.args):
         return None
@@ -75,10 +78,13 @@ def call_arguments(function: _Function, call: ast.Call) -> dict[str, Any] | None
     written += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
     if any(k.arg is None for k in call.keywords):
         return None
-    try:
-        return {name: ast.literal_eval(value) for name, value in written}
-    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
-        return None
+    found = {}
+    for name, value in written:
+        try:
+            found[name] = ast.literal_eval(value)
+        except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+            continue
+    return found
 
 
 def call_name(function: str, arguments: Mapping[str, Any]) -> str:

@@ -15,7 +15,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .call_sites import given_by_only_call
+from .call_sites import given_by_calls
 
 if TYPE_CHECKING:
     from .reading import _Reader
@@ -60,17 +60,16 @@ def _given_by_call(
 ) -> _Object | None:
     """The settings object the file's one call of `function` gives the parameter `node` names
     (``build_transforms(CFG)`` for ``def build_transforms(cfg)``), said in the port's notes."""
-    given = given_by_only_call(reader.tree, reader.parents, function, node.id)
+    given = given_by_calls(reader.tree, reader.parents, function, node.id)
     held = None if given is None else _object_of(reader, given.value, depth + 1)
     if given is None or held is None:
         return None
-    written = ast.unparse(given.call)
-    shown = written if len(written) <= 60 else ast.unparse(given.call.func) + "(...)"
+    if any(_object_of(reader, other, depth + 1) != held for other in given.others):
+        return None  # the same name, another object at another call
     reader.defaults_used.setdefault(
         (function, node.id),
-        f"{node.id}={ast.unparse(given.value)}, as the file's one call {shown} (line "
-        f"{given.call.lineno}) gives it; --param {node.id}.NAME=VALUE to give a setting "
-        "another value",
+        f"{node.id}={ast.unparse(given.value)}, {given.said()}; --param {node.id}.NAME=VALUE "
+        "to give a setting another value",
     )
     return held
 

@@ -3,8 +3,9 @@ pipeline built in ``__init__``, ``self.transforms``) whose code makes the Compos
 of its parameters without a default is given, as the reading took it.
 
 - The file's one call of the function gives it (``build(CFG)``, ``Preset(base_size=520,
-  crop_size=480)``, :mod:`.call_sites`): the argument as written, evaluated where the file
-  ran.
+  crop_size=480)``), or every call writes the same expression for it (``build(IMG,
+  train=True)``, ``build(IMG, train=False)``; :mod:`.call_sites`): the argument as written,
+  evaluated where the file ran.
 - A parameter holding the parsed command line (``def build(args)``, :mod:`.argparse_defaults`):
   the options' defaults, as ``python FILE`` with no options gives them, where the call's own
   argument exists only inside code the file does not run (``if __name__ == "__main__":``).
@@ -19,7 +20,7 @@ import ast
 from typing import Any
 
 from .argparse_defaults import ArgparseDefaults
-from .call_sites import given_by_only_call
+from .call_sites import given_by_calls
 
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -52,7 +53,7 @@ def builder_of(source: str, line: int | None) -> dict[str, Any] | None:
     arguments: dict[str, dict[str, Any]] = {}
     for parameter in _without_default(function, skipped):
         entry: dict[str, Any] = {}
-        given = given_by_only_call(tree, parents, function, parameter)
+        given = given_by_calls(tree, parents, function, parameter)
         if given is not None:
             entry["expression"] = ast.unparse(given.value)
             entry["line"] = given.call.lineno

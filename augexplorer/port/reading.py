@@ -27,7 +27,7 @@ from ..errors import SpecFormatError
 from .argparse_defaults import ArgparseDefaults
 from .batch_mixes import batch_mixes
 from .branches import branch_arguments, call_arguments, call_name, reaches
-from .call_sites import given_by_only_call
+from .call_sites import given_by_calls
 from .comprehensions import SEQUENCE_CALLS, comprehension_items
 from .config_objects import in_class_scope, object_attribute, set_attributes
 from .known_constants import known_constant
@@ -1038,7 +1038,7 @@ class _Reader:
                 if parameter is None:
                     return unknown
                 function, default = parameter
-                if default is None and not given_by_only_call(
+                if default is None and not given_by_calls(
                     self.tree, self.parents, function, node.id
                 ):
                     return unknown
@@ -1076,14 +1076,18 @@ class _Reader:
         return None
 
     def _given_by_call(self, name: ast.Name, function: _Function, depth: int) -> Any:
-        """A parameter without a default as the file's one call of its function gives it
-        (:mod:`.call_sites`), said in the port's notes; Unknown where there is no such call."""
+        """A parameter without a default as the file's calls of its function give it (its one
+        call, or the expression every call writes, of one value at each: :mod:`.call_sites`),
+        said in the port's notes; Unknown where there is no such call."""
         unknown = Unknown(name.id, name.lineno)  # the name the fix gives with --param
-        given = given_by_only_call(self.tree, self.parents, function, name.id)
+        given = given_by_calls(self.tree, self.parents, function, name.id)
         if given is None:
             return unknown
         found = self.value(given.value, depth + 1)
         if isinstance(found, Unknown):
+            return unknown
+        # `IMG` assigned again between two calls: the same text, two values
+        if any(self.value(other, depth + 1) != found for other in given.others):
             return unknown
         self.defaults_used.setdefault((function, name.id), given.note(name.id, found))
         return found

@@ -24,7 +24,10 @@ from . import (
     auto_aug,
     color,
     erasing,
+    fills,
     geometry,
+    lambdas,
+    noise,
     perspective,
     photometric,
     sharpness,
@@ -114,12 +117,13 @@ MAPPING = LibraryMapping(
         "RandomAdjustSharpness": sharpness.random_adjust_sharpness,
         "RandomPhotometricDistort": photometric.random_photometric_distort,
         "RandomErasing": erasing.random_erasing,
+        "GaussianNoise": noise.gaussian_noise,
         "ToTensor": tensor.to_tensor,
         "PILToTensor": tensor.to_image,
         "ToImage": tensor.to_image,
         "Identity": tensor.identity,
         "ToPureTensor": tensor.identity,
-        "Lambda": tensor.to_rgb_lambda,
+        "Lambda": lambdas.lambda_transform,
         "ToPILImage": tensor.to_pil_image,
         "ToDtype": tensor.to_dtype,
         "ConvertImageDtype": tensor.to_dtype,
@@ -143,7 +147,6 @@ MAPPING = LibraryMapping(
         "RandomIoUCrop": "random_bbox_crop",
         "ClampBoundingBoxes": "bbox operators",
         "ConvertBoundingBoxFormat": "bbox operators",
-        "GaussianNoise": "noise.gaussian",
         "JPEG": "jpeg_compression_distortion",
         "RandomChannelPermutation": "python_function (DALI draws no channel order)",
         "CutMix": "none in the graph: it mixes a batch (do it on the loader's batch in PyTorch)",
@@ -186,6 +189,7 @@ EXAMPLES: dict[str, str] = {
     "RandomAdjustSharpness": "RandomAdjustSharpness(2)",
     "RandomPhotometricDistort": "RandomPhotometricDistort()",
     "RandomErasing": "ToTensor(), T.RandomErasing()",
+    "GaussianNoise": "ToImage(), T.ToDtype(torch.float32, scale=True), T.GaussianNoise()",
     "ToTensor": "ToTensor()",
     "PILToTensor": "PILToTensor()",
     "ToImage": "ToImage()",
@@ -203,6 +207,15 @@ EXAMPLES: dict[str, str] = {
     "RandomChoice": "RandomChoice([T.RandomRotation(10), T.Grayscale(3)])",
     "RandomOrder": "RandomOrder([T.RandomRotation(10), T.Grayscale(3)])",
 }
+
+
+# Paragraphs under the coverage table: what a handler ports beyond its example call.
+NOTES: tuple[str, ...] = (
+    "RandomRotation and RandomAffine given `fill=(124, 116, 104)` (the ImageNet mean in "
+    "pixels, one value per channel) are ported with the grades above. "
+    + fills.CHANNEL_FILLS
+    + " RandomPerspective's warp takes a fill per channel itself.",
+)
 
 
 def port(
@@ -230,4 +243,4 @@ def port(
     )
 
 
-__all__ = ["EXAMPLES", "MAPPING", "boxes_left_out", "masks_left_out", "port"]
+__all__ = ["EXAMPLES", "MAPPING", "NOTES", "boxes_left_out", "masks_left_out", "port"]

@@ -17,8 +17,10 @@ from .arguments import (
     fill_value,
     image_fill,
     interpolation_name,
+    is_tensor,
     symmetric_range,
 )
+from .fills import channel_fills, warp_with_channel_fills, with_channel_fills
 from .geometry import uniform
 from .grades import grade
 
@@ -53,7 +55,9 @@ def random_affine(call: TransformCall, context: PortContext) -> Grade:
     scale = call.argument(2, "scale")
     shear_x, shear_y = _shear_ranges(call.argument(3, "shear"))
     mode = interpolation_name(call.argument(4, "interpolation"), "NEAREST")
-    fill = fill_value(image_fill(call.argument(5, "fill", 0), context.state))
+    given_fill = image_fill(call.argument(5, "fill", 0), context.state)
+    fills = channel_fills(given_fill, on_pil=not is_tensor(context))
+    fill = 0.0 if fills else fill_value(given_fill)
     if call.argument(6, "center") is not None:
         raise Refuse("a centre other than the image's is not ported (fix: center=None)")
     image = context.image.node
@@ -108,14 +112,9 @@ def random_affine(call: TransformCall, context: PortContext) -> Grade:
             ),
         )
         then("affine_translation", "transforms.translation", {"offset": offset})
-    context.add(
-        "affine",
-        "warp_affine",
-        {
-            "matrix": matrix,
-            "inverse_map": False,
-            "interp_type": INTERPOLATION[mode],
-            "fill_value": fill,
-        },
-    )
-    return grade(call.name, mode=mode)
+    args = {"matrix": matrix, "inverse_map": False, "interp_type": INTERPOLATION[mode]}
+    if fills:
+        warp_with_channel_fills(context, "affine", "warp_affine", args, fills)
+    else:
+        context.add("affine", "warp_affine", {**args, "fill_value": fill})
+    return with_channel_fills(grade(call.name, mode=mode), fills)

@@ -159,7 +159,10 @@ def fill_value(value: Any) -> float:
             f"fill={written(value)}: a fill per type is not read (fix: give the image's fill "
             "alone, fill=VALUE)"
         )
-    raise Refuse(f"fill={written(value)}: DALI fills with one value for every channel")
+    raise Refuse(
+        f"fill={written(value)}: DALI fills with one value for every channel here (fix: one "
+        "value for all channels, such as fill=0)"
+    )
 
 
 def on_tensor(context: PortContext) -> bool:

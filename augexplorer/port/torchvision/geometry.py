@@ -27,6 +27,7 @@ from .arguments import (
     size_pair,
     symmetric_range,
 )
+from .fills import as_node, channel_fills, warp_with_channel_fills, with_channel_fills
 from .grades import grade
 
 
@@ -395,13 +396,19 @@ def random_rotation(call: TransformCall, context: PortContext) -> Grade:
     expand = bool(call.argument(2, "expand", False))
     if call.argument(3, "center") is not None:
         raise Refuse("a rotation centre other than the image's is not ported (fix: center=None)")
-    fill = fill_value(image_fill(call.argument(4, "fill", 0), context.state))
+    given_fill = image_fill(call.argument(4, "fill", 0), context.state)
+    fills = channel_fills(given_fill, on_pil=not is_tensor(context))
+    fill = 0.0 if fills else fill_value(given_fill)
     angle = uniform(low, high, context.seed_for(call.name, str(len(context.nodes))))
+    if fills and not expand:  # one draw that the image's and the ones' rotations read
+        angle = as_node(context, "rotate_angle", angle)
     placed = _expanded(context, low, high) if expand else {"angle": angle, "keep_size": True}
-    context.add(
-        "rotate", "rotate", {**placed, "interp_type": INTERPOLATION[mode], "fill_value": fill}
-    )
-    return grade(call.name, mode=mode, expand=expand)
+    args = {**placed, "interp_type": INTERPOLATION[mode]}
+    if fills:
+        warp_with_channel_fills(context, "rotate", "rotate", args, fills)
+    else:
+        context.add("rotate", "rotate", {**args, "fill_value": fill})
+    return with_channel_fills(grade(call.name, mode=mode, expand=expand), fills)
 
 
 def _expanded(context: PortContext, low: float, high: float) -> dict[str, object]:

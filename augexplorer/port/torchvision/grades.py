@@ -215,10 +215,13 @@ GRADES: dict[str, Measured] = {
     "Lambda": Measured(
         "exact",
         (
-            "Only Lambda(lambda img: img.convert('RGB')), with no node: the graph decodes every "
+            "Lambda(lambda img: img.convert('RGB')), with no node: the graph decodes every "
             "file to RGB (grey and RGBA ones too); after Grayscale(1), its grey repeated in "
-            "three channels, as PIL does. Any other Lambda is refused, the nearest operator "
-            "python_function.",
+            "three channels, as PIL does. Arithmetic of its parameter and numbers (+ - * / **, "
+            "add, sub, mul, div, pow, clamp) on the float tensor ToTensor makes, such as "
+            "lambda t: (t * 2) - 1: one expression node, the same values to float rounding "
+            "(max difference below 0.001 grey levels). Any other Lambda is refused, the "
+            "nearest operator python_function.",
         ),
     ),
     "ToPureTensor": Measured(

@@ -11,7 +11,15 @@ from ...spec import Ref
 from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
 from ..projective import square_to_quad
-from .arguments import BEFORE_FLOAT, INTERPOLATION, fill_value, image_fill, interpolation_name
+from .arguments import (
+    BEFORE_FLOAT,
+    INTERPOLATION,
+    fill_value,
+    image_fill,
+    interpolation_name,
+    is_tensor,
+)
+from .fills import channel_fills
 from .grades import grade
 
 
@@ -31,7 +39,9 @@ def random_perspective(call: TransformCall, context: PortContext) -> Grade:
     scale = float(call.argument(0, "distortion_scale", 0.5))
     p = float(call.argument(1, "p", 0.5))
     mode = interpolation_name(call.argument(2, "interpolation"), "BILINEAR")
-    fill = fill_value(image_fill(call.argument(3, "fill", 0), context.state))
+    given_fill = image_fill(call.argument(3, "fill", 0), context.state)
+    # warp_perspective fills each channel with its own value
+    fills = channel_fills(given_fill, on_pil=not is_tensor(context)) or [fill_value(given_fill)]
     image = context.image.node
     width, height = f"{image}.shape()[1]", f"{image}.shape()[0]"
     u = context.add(
@@ -84,7 +94,7 @@ def random_perspective(call: TransformCall, context: PortContext) -> Grade:
             "inverse_map": False,
             "pixel_origin": "corner",
             "interp_type": INTERPOLATION[mode],
-            "fill_value": [fill],
+            "fill_value": fills,
         },
     )
     context.apply_with_probability(p, [context.image])

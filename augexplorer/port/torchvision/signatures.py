@@ -81,6 +81,7 @@ _V2: dict[str, str] = {
     "RandomResize": "min_size max_size interpolation= antialias=",
     "ScaleJitter": "target_size scale_range= interpolation= antialias=",
     "RandomZoomOut": "fill= side_range= p=",
+    "GaussianNoise": "mean= sigma= clip=",
 }
 # The old names the port keeps, by the class that replaced them (their arguments)
 REPLACED = {"Scale": "Resize", "RandomSizedCrop": "RandomResizedCrop"}

@@ -63,22 +63,16 @@ def identity(call: TransformCall, context: PortContext) -> Grade:
 
 
 # `lambda img: img.convert("RGB")`, the wild's guard against grey and RGBA files
-_TO_RGB = re.compile(r"""lambda (\w+): \1\.convert\((['"])RGB\2\)""")
+TO_RGB = re.compile(r"""lambda (\w+): \1\.convert\((['"])RGB\2\)""")
 
 
 def to_rgb_lambda(call: TransformCall, context: PortContext) -> Grade:
-    """Lambda(lambda img: img.convert('RGB')): the graph decodes every file to RGB (grey and
-    RGBA files too), so nothing is left to do, before a tensor conversion, unless a
-    Grayscale(1) made the image one channel: then its grey is repeated in three, as PIL does.
-    Any other Lambda is Python code DALI cannot run."""
+    """Lambda(lambda img: img.convert('RGB')) (`call`'s lambda matches TO_RGB): the graph
+    decodes every file to RGB (grey and RGBA files too), so nothing is left to do, before a
+    tensor conversion, unless a Grayscale(1) made the image one channel: then its grey is
+    repeated in three, as PIL does."""
     given = call.argument(0, "lambd")
     text = given.text if isinstance(given, Unknown) else ""
-    if not _TO_RGB.fullmatch(text):
-        raise Refuse(
-            "DALI has no equivalent of Lambda; the nearest operator is python_function (the "
-            "one Lambda ported is lambda img: img.convert('RGB'), which the graph's decoding "
-            "to RGB already does)"
-        )
     if is_tensor(context):
         raise Refuse(
             f"Lambda({text}) after a conversion to a tensor is not ported: a tensor has no "
