@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import html
+import json
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -22,7 +23,7 @@ from augexplorer.catalog.limits import distributions_for
 from augexplorer.spec import ArgValue, PythonCode, Random, Ref
 
 from . import sliders
-from .box_fit import fit_to_text
+from .box_fit import digits_wide, fit_to_text
 from .numbers import format_number, parse_in_range, parse_number
 
 OnChange = Callable[[str, ArgValue], None]
@@ -30,6 +31,12 @@ LABEL_WIDTH = "112px"
 VALUE_WIDTH = "236px"
 SLIDER_WIDTH = "150px"
 BOX_WIDTH = "80px"
+# The digits a list's box shows beside the argument's name and its buttons in the editor's
+# 382 px: 115 px of box ("0.5, 2" and "255, 255, 255" fit; six thresholds take a line of
+# their own).
+LIST_BESIDE_NAME = 11
+# A number box's arrow-key step, as a class panel_keys.js reads ("ax-step-0.01").
+STEP_CLASS = "ax-step-"
 
 
 def value_kind(value: ArgValue) -> str:
@@ -108,9 +115,13 @@ def constant_widget(arg: ArgInfo | None, value: ArgValue) -> widgets.ValueWidget
                 float(number),
             )
         # sized by its row (graph_view.css's .ax-arg-value): never under 72 px
-        return number_box(int(number) if arg.is_integer else float(number), least="72px")
+        box = number_box(int(number) if arg.is_integer else float(number), least="72px")
+        return arrow_step(box, 1) if arg.is_integer else box
     if arg.is_numeric and arg.is_vector:
-        return widgets.Text(value=format_vector(value), continuous_update=False)
+        # a list cut at the box's edge reads as a shorter one ("0, 0.1, 0.3, 0.5, 0" of six
+        # thresholds): the box widens for it, a long one on a line of its own (_place_list)
+        box = widgets.Text(value=format_vector(value), continuous_update=False)
+        return fit_to_text(box, "72px")
     return widgets.Text(value=str(value), continuous_update=False)
 
 
@@ -164,12 +175,13 @@ class RangePair(widgets.HBox):
         self.slider.add_class("ax-number-slider")
         # 48 px holds "0.08"; a longer value widens its box (box_fit.py), and the name, both
         # boxes (1.333333 included) and the row's buttons share one line of the editor's 382 px
-        self.low = number_box(low, "48px")
-        self.high = number_box(high, "48px")
+        self.low = arrow_step(number_box(low, "48px"), step)
+        self.high = arrow_step(number_box(high, "48px"), step)
         self.low.add_class("ax-range-low")
         self.high.add_class("ax-range-high")
         self.on_unparsed: Callable[[str, str], None] | None = None
         self._syncing = False
+        self._typing = False  # a value typed is being applied: the boxes keep their text
         super().__init__([self.slider, self.low, self.high])
         self.add_class("ax-range-pair")
         self.add_class("ax-number")
@@ -191,6 +203,16 @@ class RangePair(widgets.HBox):
             self.low.value, self.high.value = low.strip(), high.strip()
         finally:
             self._syncing = False
+
+    def typed_text(self) -> str:
+        """The boxes' text as :meth:`show_text` takes it back."""
+        return f"{self.low.value}, {self.high.value}"
+
+    def hold(self, value: list[float]) -> None:
+        """What was typed was refused: `value`, the range in force, is this control's and its
+        slider's again (a refused end left on the slider would be where its next move starts
+        from); the boxes keep what was typed (see :meth:`_from_box`)."""
+        self.value = value
 
     def _from_slider(self, change: dict[str, Any]) -> None:
         if self._syncing:
@@ -215,17 +237,36 @@ class RangePair(widgets.HBox):
             if self.on_unparsed is not None:
                 self.on_unparsed(change["new"], "")
             return
-        self.value = ends
+        # The boxes are written once the ends are applied: a refused end stays as typed (one
+        # written and written back is lost on the page, which keeps the first of the two).
+        self._typing = True
+        try:
+            self.value = ends
+        finally:
+            self._typing = False
+        if list(self.value) == ends:  # applied: as the panel writes it ("0.50" reads 0.5)
+            self._show_value({"new": ends})
 
     def _show_value(self, change: dict[str, Any]) -> None:
         low, high = change["new"]
         self._syncing = True
         try:
-            self.low.value = format_number(low)
-            self.high.value = format_number(high)
+            if not self._typing:
+                self.low.value = format_number(low)
+                self.high.value = format_number(high)
             _show_range(self.slider, low, high)  # a reversed range stays off it
         finally:
             self._syncing = False
+
+
+def arrow_step(box: widgets.Text, step: float) -> widgets.Text:
+    """The Up and Down arrow keys in `box` step its number by `step`, as its slider's arrows
+    step the slider (panel_keys.js reads the step from the class; a box without one steps by
+    a unit of its last digit typed: 0.25 by 0.01)."""
+    for name in [c for c in box._dom_classes if c.startswith(STEP_CLASS)]:
+        box.remove_class(name)
+    box.add_class(f"{STEP_CLASS}{format_number(step)}")
+    return box
 
 
 def number_box(
@@ -273,10 +314,12 @@ class NumberSlider(widgets.HBox):
         self.what = what
         self.on_unparsed: Callable[[str, str], None] | None = None
         self._syncing = False
+        self._typing = False  # a number typed is being applied: the box keeps its text
         slider.layout.width = SLIDER_WIDTH
         box.layout.width = BOX_WIDTH
         slider.add_class("ax-number-slider")
         box.add_class("ax-number-box")
+        arrow_step(box, slider.step or 1)
         super().__init__([slider, box])
         self.add_class("ax-number")
         self.observe(self._show_value, "value")
@@ -295,6 +338,15 @@ class NumberSlider(widgets.HBox):
             self.box.value = text
         finally:
             self._syncing = False
+
+    def typed_text(self) -> str:
+        return str(self.box.value)
+
+    def hold(self, value: float) -> None:
+        """What was typed was refused: `value`, the one in force, is this control's and its
+        slider's again (-5 typed into a 16-1024 slider left its handle at 16, and the slider's
+        next step applied 17); the box keeps what was typed (see :meth:`_from_box`)."""
+        self.value = value
 
     def _from_slider(self, change: dict[str, Any]) -> None:
         if self._syncing:
@@ -328,13 +380,23 @@ class NumberSlider(widgets.HBox):
             if self.on_unparsed is not None:
                 self.on_unparsed(change["new"], "")
             return
-        self.value = number if self.integer else float(number)
+        # The box is written once the number is applied: a refused one stays as typed (text
+        # written and written back is lost on the page, which keeps the first of the two).
+        typed = number if self.integer else float(number)
+        self._typing = True
+        try:
+            self.value = typed
+        finally:
+            self._typing = False
+        if self.value == typed:  # applied: as the panel writes it ("25.0" reads 25)
+            self._show_value({"new": typed})
 
     def _show_value(self, change: dict[str, Any]) -> None:
         value = change["new"]
         self._syncing = True
         try:
-            self.box.value = format_number(value)
+            if not self._typing:
+                self.box.value = format_number(value)
             _put_on_slider(self.slider, min(max(value, self.slider.min), self.slider.max))
         finally:
             self._syncing = False
@@ -571,8 +633,8 @@ class RandomEditor(widgets.HBox):
                         readout=False,
                         layout={"width": "150px"},
                     ),
-                    "low": number_box(random.low, "64px"),
-                    "high": number_box(random.high, "64px"),
+                    "low": arrow_step(number_box(random.low, "64px"), step),
+                    "high": arrow_step(number_box(random.high, "64px"), step),
                 }
             else:
                 out = {
@@ -596,18 +658,24 @@ class RandomEditor(widgets.HBox):
             out = {"probability": probability}
         else:
             out = {
-                "values": widgets.Text(
-                    format_vector(list(random.values)),
-                    placeholder="values, comma separated",
-                    continuous_update=False,
-                    layout={"width": "160px"},
+                "values": fit_to_text(
+                    widgets.Text(
+                        format_vector(list(random.values)),
+                        placeholder="values, comma separated",
+                        continuous_update=False,
+                        layout={"width": "160px"},
+                    ),
+                    "160px",
                 ),
                 # Weights travel to DALI's random.choice as `p`; empty means equal chances.
-                "weights": widgets.Text(
-                    format_vector(list(random.p)) if random.p else "",
-                    placeholder="weights (optional)",
-                    continuous_update=False,
-                    layout={"width": "140px"},
+                "weights": fit_to_text(
+                    widgets.Text(
+                        format_vector(list(random.p)) if random.p else "",
+                        placeholder="weights (optional)",
+                        continuous_update=False,
+                        layout={"width": "140px"},
+                    ),
+                    "140px",
                 ),
             }
         for name, widget in out.items():
@@ -645,6 +713,37 @@ class RandomEditor(widgets.HBox):
         except ValueError as error:
             raise ValueError(f"weights: {error}") from None
         return Random.choice(values, weights, shape=r.shape, seed=r.seed)
+
+    def typed_text(self) -> str:
+        """What the parameter boxes hold, typed or not, as :meth:`show_text` takes it back."""
+        return json.dumps(
+            {
+                name: box.typed_text() if isinstance(box, NumberSlider) else box.value
+                for name, box in self._boxes().items()
+            }
+        )
+
+    def show_text(self, text: str) -> None:
+        """Put text typed in the parameter boxes back (the panel was rebuilt), unread."""
+        typed = json.loads(text)
+        self._quiet = True
+        try:
+            for name, box in self._boxes().items():
+                if name in typed:
+                    if isinstance(box, NumberSlider):
+                        box.show_text(typed[name])
+                    else:
+                        box.value = typed[name]
+        finally:
+            self._quiet = False
+
+    def _boxes(self) -> dict[str, widgets.Text | NumberSlider]:
+        """The parameters typed as text (a probability's box with its slider included)."""
+        return {
+            name: widget
+            for name, widget in self.params.items()
+            if isinstance(widget, (widgets.Text, NumberSlider))
+        }
 
     def show(self, random: Random) -> None:
         """Show new values (after undo) without sending an edit back."""
@@ -703,6 +802,8 @@ class RandomEditor(widgets.HBox):
             finally:
                 self._quiet = False
         self.random = new
+        if self._on_error is not None:
+            self._on_error("")  # applied: an earlier refusal no longer stands
         self._on_change(new)
 
     def _refused(self, reason: str) -> None:
@@ -856,7 +957,8 @@ class ArgControl(widgets.VBox):
             layout={"width": "28px"},
         )
         reset.add_class("ax-arg-reset")
-        reset.on_click(lambda _: on_reset(name))
+        self._on_reset = on_reset
+        reset.on_click(lambda _: self._reset())
         if required:
             reset.layout.display = "none"
         if isinstance(value, Ref) and read_also_by:
@@ -879,7 +981,7 @@ class ArgControl(widgets.VBox):
                 arg,
                 value,
                 lambda r: on_change(name, r),
-                on_error=self._say,
+                on_error=self._random_refused,
                 check=(lambda r: check(name, r)) if check is not None else None,
             )
             self.editor.add_class("ax-random-row")
@@ -897,6 +999,8 @@ class ArgControl(widgets.VBox):
                 self.editor.observe(self._constant_changed, "value")
             rows = [widgets.HBox([label, self.editor, self.random_toggle, reset])]
         rows[0].add_class("ax-arg-row")
+        if isinstance(self.editor, widgets.Text) and arg is not None and arg.is_vector:
+            self._place_list(rows[0])
         self.message = widgets.HTML("")
         self.message.add_class("ax-arg-message")
         # A new node's curated value (color_twist's hue 20) was picked to show an effect, not
@@ -916,6 +1020,21 @@ class ArgControl(widgets.VBox):
         super().__init__([*rows, self.starting_note, self.schedule_note, self.message])
         self.add_class(f"ax-arg-{name}")
         self.add_class("ax-arg")
+
+    def _place_list(self, row: widgets.HBox) -> None:
+        """A list longer than the room beside the name takes a line of its own under it (as a
+        slider does): widened beside the name, it pushed the reset button onto a line alone."""
+        editor = self.editor
+        assert isinstance(editor, widgets.Text)
+
+        def place(_: Any = None) -> None:
+            if digits_wide(editor.value) > LIST_BESIDE_NAME:
+                row.add_class("ax-arg-long")
+            else:
+                row.remove_class("ax-arg-long")
+
+        editor.observe(place, "value")
+        place()
 
     def show_scheduled(self, parts: list[str]) -> None:
         """Say which parts of this argument follow the run (``["high", "low"]``, ``[""]`` for
@@ -964,7 +1083,7 @@ class ArgControl(widgets.VBox):
         """Carry text the user typed over to this control (the panel was rebuilt)."""
         if unparsed[2] != self._value:
             return
-        if isinstance(self.editor, (NumberSlider, RangePair)):
+        if isinstance(self.editor, (NumberSlider, RangePair, RandomEditor)):
             self.editor.show_text(unparsed[0])
         elif isinstance(self.editor, widgets.Text):
             self._quiet = True
@@ -990,13 +1109,7 @@ class ArgControl(widgets.VBox):
             if isinstance(self.editor, RandomEditor) and isinstance(value, Random):
                 self.editor.show(value)
             elif not isinstance(value, (Random, Ref)) and hasattr(self.editor, "value"):
-                shown = (
-                    text_for(self.arg, value) if isinstance(self.editor, widgets.Text) else value
-                )
-                if isinstance(self.editor, NumberSlider) and isinstance(value, (list, tuple)):
-                    shown = value[0] if len(value) == 1 else shown  # one value for every axis
-                if isinstance(self.editor, RangePair) and isinstance(value, (list, tuple)):
-                    shown = [float(v) for v in value]
+                shown = self._shown(value)
                 if self.editor.value != shown:
                     # A value the control cannot hold is left to the error message below.
                     with contextlib.suppress(Exception):
@@ -1005,6 +1118,42 @@ class ArgControl(widgets.VBox):
             self._quiet = False
         self._mark_starting(value)
         self._say(error)
+
+    def _shown(self, value: ArgValue) -> Any:
+        """`value` as the editor holds it."""
+        if isinstance(self.editor, widgets.Text):
+            return text_for(self.arg, value)
+        if isinstance(self.editor, NumberSlider) and isinstance(value, (list, tuple)):
+            return value[0] if len(value) == 1 else value  # one value for every axis
+        if isinstance(self.editor, RangePair) and isinstance(value, (list, tuple)):
+            return [float(v) for v in value]
+        return value
+
+    def _reset(self) -> None:
+        """The reset button: back to DALI's default. Text typed and refused goes with it, even
+        where the default is the value in force already (the box read 'abc' after a reset)."""
+        self._drop_typed()
+        self._on_reset(self.name)
+
+    def _drop_typed(self) -> None:
+        """Text typed and refused goes: the editor shows the value in force, and its error (the
+        graph's own, if any) replaces the refusal."""
+        if self._unparsed is None:
+            return
+        self._unparsed = None
+        self._quiet = True
+        try:
+            if isinstance(self.editor, RandomEditor):
+                self.editor.show(self.editor.random)
+            elif isinstance(self.editor, NumberSlider):
+                self.editor.show_text(format_number(self.editor.value))
+            elif isinstance(self.editor, RangePair):
+                self.editor.show_text(", ".join(format_number(v) for v in self.editor.value))
+            elif isinstance(self.editor, widgets.Text) and not isinstance(self._value, Random):
+                self.editor.value = self._shown(self._value)
+        finally:
+            self._quiet = False
+        self._say(self._error)
 
     def _mark_starting(self, value: ArgValue) -> None:
         starting = self._starting is not None and value == self._starting
@@ -1031,8 +1180,15 @@ class ArgControl(widgets.VBox):
             return
         problem = self._check(self.name, value) if self._check is not None else None
         if problem:
-            box = getattr(self.editor, "box", self.editor)
-            self._typed_number(str(getattr(box, "value", value)), problem)
+            if isinstance(self.editor, (NumberSlider, RangePair)):
+                self._typed_number(self.editor.typed_text(), problem)
+                self._quiet = True
+                try:  # the value in force back on the slider, what was typed left in the box
+                    self.editor.hold(self._shown(self._value))
+                finally:
+                    self._quiet = False
+            else:
+                self._typed_number(str(getattr(self.editor, "value", value)), problem)
             return
         self._unparsed = None
         self._starting = None  # typed or slid here: chosen, whatever the value
@@ -1047,6 +1203,17 @@ class ArgControl(widgets.VBox):
             return
         message = f"Not applied: {reason}. {self.name} stays {_in_force(self.arg, self._value)}."
         self._unparsed = (typed, message, self._value)
+        self._say(message)
+
+    def _random_refused(self, message: str) -> None:
+        """The distribution's editor refused what was typed in it (`message`, "Not applied:
+        ..."; empty: the values in force typed again): kept like a number's refused text,
+        through edits of other arguments and a rebuilt editor."""
+        if not message or not isinstance(self.editor, RandomEditor):
+            self._unparsed = None
+            self._say(self._error)
+            return
+        self._unparsed = (self.editor.typed_text(), message, self._value)
         self._say(message)
 
     def _toggle_random(self, change: dict[str, Any]) -> None:

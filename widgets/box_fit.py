@@ -1,4 +1,5 @@
-"""Text boxes as wide as their text: a number box shows its whole value, never cut at its edge.
+"""Text boxes as wide as their text: a number box shows its whole value, and a list's box its
+whole list, never cut at its edge.
 
 The panel's boxes show a number exactly (``1.333333``, random_aspect_ratio's end), so a width
 picked for typical values cuts longer ones. The box keeps its width where its text fits and grows
@@ -27,10 +28,7 @@ def fit_to_text(box: widgets.Text, least: str | None = None) -> widgets.Text:
     """Keep `box` wide enough for its whole text, never narrower than `least` (a CSS length)."""
 
     def fit(_: Any = None) -> None:
-        text = box.value
-        # a point or a comma is about half a digit wide
-        narrow = text.count(".") + text.count(",")
-        room = f"calc({max(SHORT, len(text) - narrow / 2):g}ch + {TEXT_PAD})"
+        room = f"calc({max(SHORT, digits_wide(box.value)):g}ch + {TEXT_PAD})"
         # Only a change of length reaches the page: a slider's drag between values of one
         # length sends no layout.
         box.layout.min_width = f"max({least}, {room})" if least else room
@@ -38,3 +36,10 @@ def fit_to_text(box: widgets.Text, least: str | None = None) -> widgets.Text:
     box.observe(fit, "value")
     fit()
     return box
+
+
+def digits_wide(text: str) -> float:
+    """How wide `text` is in digits (CSS ch): a point, a comma or a space (a list's
+    "0.5, 0.7") is about half a digit."""
+    narrow = text.count(".") + text.count(",") + text.count(" ")
+    return len(text) - narrow / 2

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import ipywidgets as widgets
 
-from .arg_controls import number_box
+from .arg_controls import arrow_step, number_box
 from .hover import describe
 from .numbers import format_number, parse_finite, parse_in_range
 
@@ -78,6 +78,8 @@ class NumberField:
         self._value = value
         self._syncing = False
         self.box = number_box(value, width)
+        if integer:
+            arrow_step(self.box, 1)
         if tooltip:
             describe(self.box, description, tooltip)
         else:

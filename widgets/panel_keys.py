@@ -1,7 +1,10 @@
-"""Ctrl+Z / Ctrl+Shift+Z (and Ctrl+Y) in the panel: undo and redo the graph's last edit.
+"""Ctrl+Z / Ctrl+Shift+Z (and Ctrl+Y) in the panel: undo and redo the graph's last edit; the
+Up and Down arrows in a number box: its number one step up or down, as a slider's arrows step it.
 
 An anywidget with nothing to show: its module listens for the keys on the panel it sits in and
-sends "undo" or "redo"; keys typed in a text box stay that box's own.
+sends "undo" or "redo"; keys typed in a text box stay that box's own, but for the arrows in a
+number box, which put the stepped number in the box and send it as Enter sends typed text (its
+step: :func:`.arg_controls.arrow_step`).
 """
 
 from __future__ import annotations
