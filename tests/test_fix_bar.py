@@ -121,7 +121,7 @@ def test_a_graph_file_that_does_not_validate_opens_the_panel_saying_why(
     failure = explorer.state.failure
     assert failure is not None and failure.kind == "invalid"
     said = explorer.errors.value
-    assert "resize_shorter" in said and "(fix: use a value in [0.0, 16384.0])" in said
+    assert "resize_shorter" in said and "(fix: use a value in [0, 16384])" in said
     # the user's graph is the one on screen, the first step of its history and the autosave's;
     # the stand-in the panel opened on never ran and is nowhere to undo to
     assert explorer.spec == dataclasses.replace(wrong, batch_size=2)

@@ -103,14 +103,11 @@ def test_an_area_above_one_is_taken_at_the_high_end_only(catalog: Catalog, op: s
     assert area is not None
     for taken in ([0.08, 1.25], [0.08, 3.0], [0.5], [0.0, 1.0]):
         assert check_value(info, area, taken) is None, taken
-    assert check_value(info, area, [1.5, 2.0]) == "element 1.5: 1.5 is out of range [0.0, 1.0]"
-    assert check_value(info, area, [2.0]) == "element 2.0: 2.0 is out of range [0.0, 1.0]"
-    assert (
-        check_value(info, area, [0.08, 150.0])
-        == "element 150.0: 150.0 is out of range [0.0, 100.0]"
-    )
+    assert check_value(info, area, [1.5, 2.0]) == "element 1.5: 1.5 is out of range [0, 1]"
+    assert check_value(info, area, [2.0]) == "element 2: 2 is out of range [0, 1]"
+    assert check_value(info, area, [0.08, 150.0]) == "element 150: 150 is out of range [0, 100]"
     assert value_fix(info, area) == (
-        "use one value in [0.0, 1.0], or a low end in that range and a high end in [0.0, 100.0]"
+        "use one value in [0, 1], or a low end in that range and a high end in [0, 100]"
     )
 
 

@@ -167,7 +167,7 @@ def test_dali_refuses_a_reversed_range() -> None:
         pipe.run()
 
 
-AREA_FIX = "use one value in [0.0, 1.0], or a low end in that range and a high end in [0.0, 100.0]"
+AREA_FIX = "use one value in [0, 1], or a low end in that range and a high end in [0, 100]"
 RATIO_FIX = "use one value, or two: the [low, high] range to draw from, low first"
 
 

@@ -35,6 +35,21 @@ def shown_integer(value: int) -> str:
     return f"{sign} integer of about {digits:,} digits"
 
 
+def shown_number(value: object) -> str:
+    """A number as a person types it, exact and without a needless ``.0`` (-5, 16384, 0.25), as
+    the panel's boxes show numbers; anything else as Python writes it."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+def shown_range(limits: tuple[float, float]) -> str:
+    """``[low, high]``, each end as `shown_number` writes it."""
+    return f"[{shown_number(limits[0])}, {shown_number(limits[1])}]"
+
+
 def too_large(value: Any) -> int | None:
     """The first integer in `value` (a constant, a list of them, or a draw's parameters) that no
     DALI argument holds; None when there is none."""

@@ -17,7 +17,7 @@ from ..catalog.limits import (
 )
 from ..spec import Node, Random
 from .context import CheckContext
-from .numbers import as_float32
+from .numbers import as_float32, shown_number, shown_range
 
 CHOICE_WEIGHT_TOLERANCE = 5e-5
 
@@ -204,10 +204,10 @@ def check_draw_range(
         ]
         if not outside:
             return
-        named = " and ".join(f"{name} {bound!r}" for name, bound in outside)
+        named = " and ".join(f"{name} {shown_number(bound)}" for name, bound in outside)
         verb = "are" if len(outside) > 1 else "is"
         ctx.problem(
-            f"{where}the uniform draw's {named} {verb} out of range [{low}, {high}]",
+            f"{where}the uniform draw's {named} {verb} out of range {shown_range(limits)}",
             node.id,
             arg.name,
             fix=_range_fix(value, limits, drawer, max(value.low, low), min(value.high, high)),
@@ -219,24 +219,24 @@ def check_draw_range(
         bad = [v for v in dict.fromkeys(drawn) if _outside(v, limits)]
         if not bad:
             return
-        shown = ", ".join(repr(v) for v in bad)
+        shown = ", ".join(shown_number(v) for v in bad)
         what = "coin flip's value" if value.dist == "coin_flip" else "choice's value"
         verb = "are" if len(bad) > 1 else "is"
         ctx.problem(
             f"{where}the {what}{'s' if len(bad) > 1 else ''} {shown} {verb} out of range "
-            f"[{low}, {high}]",
+            f"{shown_range(limits)}",
             node.id,
             arg.name,
-            fix=f"choose among values inside [{low}, {high}]: change or drop {shown}",
+            fix=f"choose among values inside {shown_range(limits)}: change or drop {shown}",
         )
     elif value.dist == "normal":
         if value.stddev == 0:  # every draw is the mean
             if _outside(value.mean, limits):
                 ctx.problem(
-                    f"{where}the normal draw's mean {value.mean!r} is out of range [{low}, {high}]",
+                    f"{where}the normal draw's mean {value.mean!r} is out of range {shown_range(limits)}",
                     node.id,
                     arg.name,
-                    fix=f"use a mean in [{low}, {high}]",
+                    fix=f"use a mean in {shown_range(limits)}",
                 )
             return
         if (op, arg.name) in TAKEN_OUTSIDE:
@@ -244,7 +244,7 @@ def check_draw_range(
         share = _normal_outside(value.mean, value.stddev, limits)
         ctx.problem(
             f"{where}a normal draw has no bounds: N({value.mean:g}, {value.stddev:g}) leaves "
-            f"range [{low}, {high}] on {_share(share)}, and DALI fails the batch "
+            f"range {shown_range(limits)} on {_share(share)}, and DALI fails the batch "
             "that draws one",
             node.id,
             arg.name,
@@ -273,9 +273,11 @@ def _range_fix(
     if not start < end:
         start, end = low, high
     if drawer:
-        return f"give {drawer!r} a range inside [{low}, {high}]: range=[{start:g}, {end:g}]"
+        return f"give {drawer!r} a range inside {shown_range(limits)}: range=[{start:g}, {end:g}]"
     shape = f", shape={value.shape}" if value.shape is not None else ""
-    return f"draw from a range inside [{low}, {high}]: Random.uniform({start:g}, {end:g}{shape})"
+    return (
+        f"draw from a range inside {shown_range(limits)}: Random.uniform({start:g}, {end:g}{shape})"
+    )
 
 
 def _normal_outside(mean: float, stddev: float, limits: tuple[float, float]) -> float:

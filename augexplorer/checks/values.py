@@ -23,7 +23,7 @@ from ..catalog.limits import (
     value_counts,
 )
 from ..spec import PythonCode
-from .numbers import as_float32, out_of_range_message, too_large
+from .numbers import as_float32, out_of_range_message, shown_number, shown_range, too_large
 
 _INT_RANGES = {
     "INT8": (-(2**7), 2**7 - 1),
@@ -53,7 +53,7 @@ def check_value(
             limits = element_limits(info.name, arg.name, index, len(items), args)
             message = _check_scalar(info, arg, item, limits)
             if message:
-                return f"element {item!r}: {message}"
+                return f"element {shown_number(item)}: {message}"
         lengths = constant_lengths(info.name, arg.name)
         if lengths and len(items) not in lengths:
             return f"takes {_counts_said(info, arg, lengths)}, got {len(items)}"
@@ -133,7 +133,7 @@ def _check_scalar(
         if limits is not None:
             low_limit, high_limit = limits
             if not low_limit <= value <= high_limit:
-                return f"{value} is out of range [{low_limit}, {high_limit}]"
+                return f"{shown_number(value)} is out of range {shown_range(limits)}"
         return None
     return None  # types the catalog cannot check (rare): DALI reports them at build time
 
@@ -177,8 +177,8 @@ def value_fix(info: OpInfo, arg: ArgInfo) -> str:
     high_end = PAIR_HIGH_LIMITS.get((info.name, arg.name))
     if limits and high_end:  # says one value or a pair, and each one's range
         return (
-            f"use one value in [{limits[0]}, {limits[1]}], or a low end in that range and a "
-            f"high end in [{high_end[0]}, {high_end[1]}]"
+            f"use one value in {shown_range(limits)}, or a low end in that range and a "
+            f"high end in {shown_range(high_end)}"
         )
     if (info.name, arg.name) in RANGE_PAIRS:
         return "use one value, or two: the [low, high] range to draw from, low first"
@@ -195,7 +195,7 @@ def value_fix(info: OpInfo, arg: ArgInfo) -> str:
     if arg.choices:
         return f"use one of {', '.join(arg.choices[:8])}{', ...' if len(arg.choices) > 8 else ''}"
     if limits:
-        return f"use a value in [{limits[0]}, {limits[1]}]"
+        return f"use a value in {shown_range(limits)}"
     if arg.has_default:
         return f"use a {arg.describe_type()}; the default is {arg.default!r}"
     return f"use a {arg.describe_type()}"
