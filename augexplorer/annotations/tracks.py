@@ -304,6 +304,10 @@ def _companion(
         out = _OUTPUT_AT.get((node.op, position), 0 if position == 0 else None)
         if node.id in image_reads:  # the image reads it: random_bbox_crop before a slice
             return Ref(node.id, out) if out is not None else None
+        if node.id in image_draws and node.op not in ANNOTATION_OPS:
+            # read to place the image (a pixel or object drawn from the masks, their shape):
+            # a value the image reads, not the track moved on
+            continue
         others = {ref for ref in _all_refs(node) if ref != track}
         upstream = upstreams[node.id]
         if out is not None and (shared & others or image_draws & upstream):

@@ -28,6 +28,7 @@ from ..validate import RESERVED_IDS
 from . import refusals
 from .alias_import import current_names, replacement_of
 from .auto_aug_import import NotRecovered, PolicyCall, escaping, policy_calls, recover
+from .box_formats import BoxFormatMismatch, box_format_mismatches
 from .branch_import import BranchesRefused, BranchImport
 from .coco_import import CocoRefused, coco_source, output_names
 from .derived_seeds import seed_operators, takes_random_seed
@@ -35,6 +36,7 @@ from .expression_import import ExpressionImport
 from .inline_lists import InlineListRefused, ListWriter, in_cache, list_text
 from .literals import ENUM_TYPES
 from .logic_import import LogicImport, LogicRefused
+from .mask_types import int32_masks, int32_masks_refused
 from .protobuf import Argument, OpRecord, Port, read_pipeline
 from .transfer_import import Transfers, moves_to_gpu, written_devices
 
@@ -119,6 +121,13 @@ class _Converter:
         self.record = record
         for op in record.ops:
             _refuse_negative_seed(op)
+        # boxes read in another layout than the reader gives: DALI runs it, and so does the graph
+        for said in box_format_mismatches(record.ops, _fn_name, refusals.where):
+            warnings.warn(BoxFormatMismatch(said), stacklevel=2)
+        # pixel masks resized as read (int32): DALI fails the first batch
+        int32 = int32_masks(record.ops, _fn_name)
+        if int32 is not None:
+            raise ImportRefused(refusals.refusal(int32_masks_refused(int32[1]), int32[0]))
         # auto_aug policy calls become one node each (their operators are not converted)
         self.policy_calls = policy_calls(record.ops)
         if record.seed is not None:  # the seeds DALI derived from the pipeline's seed=
