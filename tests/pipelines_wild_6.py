@@ -577,6 +577,31 @@ def int_mask_pipe(file_root, annotations_file):
 pipe = int_mask_pipe({root!r}, {annotations!r}, batch_size=3, num_threads=1, device_id=None)
 """
 
+# Boxes and labels padded to the batch's most boxes (fill -1), as YOLO- and DETR-style loaders
+# hand a batch of boxes to PyTorch as one tensor: DALI's pad takes any data, not only images.
+PADDED_BOXES = """
+import nvidia.dali.fn as fn
+import nvidia.dali.types as types
+from nvidia.dali import pipeline_def
+
+
+@pipeline_def(seed=21)
+def padded_pipe(file_root, annotations_file):
+    jpegs, bboxes, labels = fn.readers.coco(
+        file_root=file_root, annotations_file=annotations_file, ratio=True, ltrb=True,
+        skip_empty=True, random_shuffle=True)
+    images = fn.decoders.image(jpegs, device="cpu")
+    flip = fn.random.coin_flip(probability=0.5)
+    images = fn.resize(fn.flip(images, horizontal=flip), size=[64, 64])
+    bboxes = fn.bb_flip(bboxes, ltrb=True, horizontal=flip)
+    bboxes = fn.pad(bboxes, axes=[0], fill_value=-1.0)
+    labels = fn.pad(labels, fill_value=-1)
+    return images, bboxes, labels
+
+
+pipe = padded_pipe({root!r}, {annotations!r}, batch_size=3, num_threads=1, device_id=None)
+"""
+
 ROUND_TRIPS = {
     "mask_rcnn": MASK_RCNN,
     "select_masks": SELECT_MASKS,
@@ -594,4 +619,5 @@ ROUND_TRIPS = {
     "separate_coins": SEPARATE_COINS,
     "vertical": VERTICAL,
     "cmn_pad": CMN_PAD,
+    "padded_boxes": PADDED_BOXES,
 }

@@ -52,10 +52,11 @@ UINT8_ONLY = frozenset(
 NOT_IMAGE_STEPS = frozenset({"debayer", "multi_paste", "experimental.remap", "optical_flow"})
 # Operators that read whatever they are given.
 ANY_INPUT = frozenset({"python_function", "copy"})
-# Image steps that convert any data, not only images (labels to int64 for PyTorch, a coin to a
-# float weight): they take an image where the picker places them, and anything else where a
-# graph (an imported pipeline) gives them that; they keep its kind.
-ANY_DATA_TOO = frozenset({"cast"})
+# Image steps that convert or pad any data, not only images (labels to int64 for PyTorch, a
+# coin to a float weight, a batch's labels padded to its most boxes): they take an image where
+# the picker places them, and anything else where a graph (an imported pipeline) gives them
+# that; they keep its kind.
+ANY_DATA_TOO = frozenset({"cast", "pad"})
 # What the picker places on masks (one channel of class ids): steps that move or cast the ids
 # and keep them ids; a colour operator wants three channels, and a blur makes ids of no class.
 MASK_STEPS = frozenset({"crop", "flip", "resize", "rotate", "pad", "slice", "transpose", "cast"})

@@ -166,7 +166,23 @@ _DTYPE_ARGS = ("dtype", "output_dtype", "output_type")
 
 
 def _dtype(match: re.Match[str], failing: _Failing) -> Explained:
-    name = failing.first_given(_DTYPE_ARGS, "dtype")
+    name = failing.first_given(_DTYPE_ARGS, None)
+    given = re.search(
+        r"Unsupported type: (\w+)\.(?: Supported types are: ([^.\n]+))?", failing.message
+    )
+    if name is None and given is not None:
+        # no output type was asked for: the input's own type is what the operator refuses
+        # (resize and paste on int32 masks, as a COCO reader gives pixelwise masks)
+        kind, takes = given.groups()
+        said = f" (it takes {takes})" if takes else ""
+        return Explained(
+            f"{failing.op} does not take {kind} data, the type its input has here{said}",
+            None,
+            "cast its input before it (fn.cast(..., dtype=types.UINT8) for class ids or "
+            "masks, types.FLOAT for values) and, for masks, resize with "
+            "interp_type=types.INTERP_NN",
+        )
+    name = name or "dtype"
     return Explained(
         f"{failing.op} cannot write {failing.args.get(name, 'this type')} data from this input",
         name,
