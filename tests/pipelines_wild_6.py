@@ -473,6 +473,31 @@ pipe = wrong_layout_pipe({root!r}, {annotations!r}, batch_size=3, num_threads=1,
 """
 
 
+# A newcomer's flip of boxes in pixels: the reader gives them without ratio=True, and bb_flip
+# flips as 1 - x (boxes leave the image; DALI runs it and says nothing).
+PIXEL_BOXES_FLIPPED = """
+import nvidia.dali.fn as fn
+import nvidia.dali.types as types
+from nvidia.dali import pipeline_def
+
+
+@pipeline_def(seed=41)
+def pixel_boxes_pipe(file_root, annotations_file):
+    jpegs, bboxes, labels = fn.readers.coco(
+        file_root=file_root, annotations_file=annotations_file, ltrb=True, skip_empty=True,
+        random_shuffle=True)
+    images = fn.decoders.image(jpegs, device="cpu")
+    flip = fn.random.coin_flip()
+    images = fn.flip(images, horizontal=flip)
+    bboxes = fn.bb_flip(bboxes, horizontal=flip, ltrb=True)
+    images = fn.resize(images, size=[48, 48])
+    return images, bboxes, labels
+
+
+pipe = pixel_boxes_pipe({root!r}, {annotations!r}, batch_size=3, num_threads=1, device_id=None)
+"""
+
+
 # A polygon crop with vertical flips too: random_bbox_crop keeping box indices, select_masks
 # without reindexing, bb_flip and coord_flip on both coins; the reader keeps COCO's category ids
 # (avoid_class_remapping) and drops tiny objects (size_threshold).

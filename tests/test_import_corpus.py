@@ -458,6 +458,7 @@ def test_coco_reader_in_a_python_file_imports(tmp_path: Path) -> None:
                     file_root={str(samples_dir())!r},
                     annotations_file={str(annotations)!r},
                     ltrb=True,
+                    ratio=True,
                     shuffle_after_epoch=True,
                 )
                 mirror = fn.random.coin_flip(seed=3)
@@ -472,6 +473,7 @@ def test_coco_reader_in_a_python_file_imports(tmp_path: Path) -> None:
     assert reader.reader_args == {
         "pad_last_batch": False,
         "ltrb": True,
+        "ratio": True,
         "shuffle_after_epoch": True,
     }
     assert list(graph.outputs) == ["images", "boxes", "labels"]

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 from pipelines_wild_6 import (
     INT32_MASK_RESIZE,
+    PIXEL_BOXES_FLIPPED,
     ROUND_TRIPS,
     XYWH_AS_LTRB,
     XYWH_CROPPED_AS_LTRB,
@@ -153,6 +154,13 @@ WRONG_LAYOUTS = {
         "it reads the boxes with ltrb=True as left, top, right, bottom, but fn.readers.coco at "
         "line 9 gives them as x, y, width, height, so the boxes it gives are off their objects",
         "fix: ltrb=True on fn.readers.coco, or ltrb=False on fn.bb_flip",
+    ),
+    "boxes in pixels flipped": (
+        PIXEL_BOXES_FLIPPED,
+        FLIPPED.replace("{function}", "pixel_boxes_pipe"),
+        "it reads boxes in 0-1 units of the image, but fn.readers.coco at line 9 gives them in "
+        "pixels (no ratio=True), so the boxes it gives are off their objects",
+        "fix: ratio=True on fn.readers.coco",
     ),
     "x, y, width, height cropped with the crop's default": (
         XYWH_CROPPED_AS_LTRB,

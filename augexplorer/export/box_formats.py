@@ -24,6 +24,9 @@ _BOX_OPS: dict[str, tuple[int, int | None]] = {
     "bbox_rotate": (0, 0),
     "box_encoder": (0, None),
 }
+# Box operators that work in 0-1 units of the image (a flip is 1 - x); given pixels they run,
+# and the boxes come out off the image (measured on DALI 2.4).
+_NEEDS_RATIO = frozenset({"bb_flip", "bbox_paste"})
 # Operators whose output holds their first input's data unchanged for this purpose (a branch
 # of a conditional).
 _PASSES_THROUGH = frozenset({"_conditional.split", "_conditional.merge"})
@@ -57,9 +60,23 @@ def box_format_mismatches(
         if reader is None:
             continue
         message = _mismatch(op, name, _flag(reader, "ltrb"), where(reader))
+        if message is None and name in _NEEDS_RATIO and not _flag(reader, "ratio"):
+            message = _in_pixels(name, where(reader))
         if message is not None:
             said.append(f"fn.{name}{where(op)}: {message}")
     return said
+
+
+def _in_pixels(name: str, reader_place: str) -> str:
+    """What is wrong with `name` reading the reader's boxes in pixels."""
+    line = re.match(r" at line \d+", reader_place)
+    reader = f"fn.readers.coco{line.group(0) if line else ''}"
+    return (
+        f"it reads boxes in 0-1 units of the image, but {reader} gives them in pixels (no "
+        "ratio=True), so the boxes it gives are off their objects (a box [0, 0, 398, 300] "
+        "flipped comes out [-397, 0, 1, 300]); DALI runs it without an error, and so does the "
+        "graph (fix: ratio=True on fn.readers.coco)"
+    )
 
 
 def _reader_of(
