@@ -11,9 +11,11 @@ The job (JSON): ``library``; ``images`` (``.npy`` files of RGB uint8 HWC images,
 both sides); ``out`` (a folder for the outputs); ``pipeline`` (``{source, where, pipeline}`` of
 the user's file, run as :mod:`original_runner` runs it, only once the user allowed it; or
 None); ``calls`` (single transforms to run alone, as ``{name, args, kwargs}`` with library
-constants as ``{"__symbol__": dotted name}`` and tuples as ``{"__tuple__": [...]}``; one with
-``rate`` is run that many times for how often it applied, its ``applied``, and one with
-``coin`` too is a RandomApply whose own coin is counted); ``draws`` (how many parameter draws
+constants as ``{"__symbol__": dotted name}`` and tuples as ``{"__tuple__": [...]}``, and the
+``module`` the file named the class from; one with
+``rate`` is run that many times for how often it applied, its ``applied``, one with ``coin``
+too is a RandomApply whose own coin is counted, and one with ``window`` is a random crop whose
+window is fixed there, ``"top-left"``); ``draws`` (how many parameter draws
 per call); ``seed``.
 
 The result (JSON): ``versions``; ``pipeline`` (output ``.npy`` files, one per image, HWC) or
@@ -100,6 +102,8 @@ def _run_call(
         return _applied(library, call, images, int(call["rate"]), seed)
     try:
         transform = instantiate(library, call)
+        if call.get("window"):
+            _window_fixed(transform, str(call["window"]))
         seed = int(job.get("seed", 0))
         _seed(library, seed, transform)
         first = [as_hwc(apply(library, transform, image)) for image in images]
@@ -271,14 +275,39 @@ def _one(library: str, call: dict[str, Any]) -> Any:
     kwargs = {k: decode(v) for k, v in call.get("kwargs", {}).items()}
     name = str(call["name"])
     if library == "torchvision":
-        import torchvision.transforms as t1
-        import torchvision.transforms.v2 as t2
-
-        cls = getattr(t1, name, None) or getattr(t2, name)
-        return cls(*args, **kwargs)
+        return _torchvision_class(name, str(call.get("module") or ""))(*args, **kwargs)
     import albumentations as A
 
     return getattr(A, name)(*args, **kwargs)
+
+
+def _window_fixed(transform: Any, where: str) -> None:
+    """torchvision's RandomCrop with the window it draws fixed at the (padded) image's
+    top-left corner: its own padding and crop run on it. v1 draws through ``get_params``, v2
+    through ``make_params`` (whose padding stays as it works it out)."""
+    if where != "top-left":
+        raise ValueError(f"no window {where!r} to fix (fix: 'top-left')")
+    if hasattr(type(transform), "make_params"):  # v2
+        drawn = transform.make_params
+
+        def at_corner(flat_inputs: list[Any]) -> dict[str, Any]:
+            return {**drawn(flat_inputs), "top": 0, "left": 0}
+
+        transform.make_params = at_corner
+    else:  # v1's forward draws through self.get_params(img, size)
+        transform.get_params = lambda _image, size: (0, 0, size[0], size[1])
+
+
+def _torchvision_class(name: str, module: str) -> Any:
+    """torchvision's class `name` from the module the file named it from (v2's classes take
+    what v1's refuse: ``v2.Resize(size=None, max_size=M)``, ``v2.ConvertImageDtype()``); from
+    v1 where the module is v1's or not known, else (a class only v2 has) from v2."""
+    import torchvision.transforms as t1
+    import torchvision.transforms.v2 as t2
+
+    if module.startswith("torchvision.transforms.v2"):
+        return getattr(t2, name)
+    return getattr(t1, name, None) or getattr(t2, name)
 
 
 def apply(library: str, transform: Any, image: np.ndarray) -> Any:

@@ -147,8 +147,16 @@ def _pipeline(job: dict[str, Any], library: str) -> Any:
         frames = traceback.extract_tb(error.__traceback__)
         line = next((f.lineno for f in reversed(frames) if f.filename == where), None)
         at = f" (line {line})" if line else ""
+        said = f"{type(error).__name__}: {_first_line(error)}"
+        data = _data_it_fetches(error, frames, job["source"], line)
+        if data:
+            raise Refused(
+                f"{where} failed while running{at}: {data}: {said} (fix: build the dataset under "
+                "`if __name__ == '__main__':` or in a function, so that running the file builds "
+                "the pipeline alone, which is all that is run here)"
+            ) from None
         raise Refused(
-            f"{where} failed while running{at}: {type(error).__name__}: {_first_line(error)} "
+            f"{where} failed while running{at}: {said} "
             "(fix: make the file run on its own, e.g. give its arguments defaults)"
         ) from None
     params = dict(job.get("params") or {})
@@ -156,6 +164,36 @@ def _pipeline(job: dict[str, Any], library: str) -> Any:
     builder = job.get("builder")
     found = _find(module.__dict__, str(job["pipeline"]), library, where, params, source, builder)
     return fed_as_written(found) if library == "torchvision" else found
+
+
+# where a traceback passes through the loading of data, not the building of a pipeline
+DATA_FRAMES = (
+    f"{os.sep}torchvision{os.sep}datasets{os.sep}",
+    f"{os.sep}urllib{os.sep}request.py",
+    f"{os.sep}requests{os.sep}",
+    f"{os.sep}huggingface_hub{os.sep}",
+    f"{os.sep}datasets{os.sep}load.py",
+)
+
+
+def _data_it_fetches(error: BaseException, frames: Any, source: str, line: int | None) -> str:
+    """What the file failed on where it is data it downloads or reads at module level (a
+    ``torchvision.datasets.CIFAR10(root, download=True)`` with no network, a dataset that is
+    not at its root), said with the file's line; "" for any other failure."""
+    import socket
+    import urllib.error
+
+    network = (urllib.error.URLError, ConnectionError, socket.gaierror, TimeoutError)
+    in_data = any(any(part in str(f.filename) for part in DATA_FRAMES) for f in frames)
+    if not in_data and not isinstance(error, network):
+        return ""
+    lines = source.splitlines()
+    written = lines[line - 1].strip() if line and 0 < line <= len(lines) else ""
+    shown = written if len(written) <= 100 else written[:97].rstrip() + "..."
+    what = f" ({shown})" if shown else ""
+    if isinstance(error, network):
+        return f"it downloads data when it runs{what}, and the download failed"
+    return f"it loads a dataset when it runs{what}, and that failed"
 
 
 # torchvision's transforms that make a tensor of a PIL image, and those that refuse a PIL image:

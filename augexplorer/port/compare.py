@@ -43,10 +43,11 @@ from .compare_figures import (
     histogram_figures,
     pixel_figures,
     rate_figures,
-    window_figures,
+    sample_figures,
 )
-from .compare_pins import FactorPin, Pin, pin_of
+from .compare_pins import FactorPin, Pin, WindowPin, pin_of
 from .compare_random import coin_rate, port_draws_note
+from .compare_samples import read_per_sample, sampled_draws
 from .door import port_call, port_found
 from .live import read_live
 from .model import PortedStep, PortResult, Symbol, TransformCall, Unknown
@@ -263,7 +264,8 @@ def _compare(
             sent.append(plan.entry(plan.call, draws))
             if plan.pin is not None:
                 plan.pinned_at = len(sent)
-                sent.append(plan.entry(plan.pinned, 0))
+                fixed = plan.pin.original() if isinstance(plan.pin, WindowPin) else {}
+                sent.append({**plan.entry(plan.pinned, 0), **fixed})
             else:
                 plan.pinned_at = plan.drawn_at
             if plan.user is not None and plan.call != plan.user and not plan.before and draws:
@@ -414,7 +416,7 @@ class _StepPlan:
 
     call: TransformCall
     pinned: TransformCall
-    pin: Pin | FactorPin | None
+    pin: Pin | FactorPin | WindowPin | None
     before: tuple[TransformCall, ...] = ()
     drawn_at: int = 0
     pinned_at: int = 0
@@ -579,9 +581,17 @@ def _step(
         notes.append(f"the original does not run this transform alone: {pinned['error']}")
     else:
         alone = _alone(plan.calls(plan.pinned), step)
+        unpinned = ""
+        if alone is not None and isinstance(plan.pin, WindowPin):
+            # the window's draw is no argument of the call: pinned on the port's node
+            node_ids = [node.id for s in alone.steps for node in s.nodes]
+            pinned_spec = plan.pin.port(alone.spec, node_ids)
+            if pinned_spec is None:
+                unpinned = f"its port has no {plan.pin.node} node drawing where the window starts"
+            alone = dataclasses.replace(alone, spec=pinned_spec) if pinned_spec else None
         ours = run_port(alone.spec, inputs, twice=True) if alone is not None else None
         if alone is None:
-            notes.append("no pixel figure: its port alone makes no node")
+            notes.append(f"no pixel figure: {unpinned or 'its port alone makes no node'}")
         elif ours is None and pinned.get("deterministic"):
             # the original alone gives the same pixels: say which node of the port draws
             notes.append(port_draws_note(step, _on_arrays(alone.spec, len(inputs)), inputs))
@@ -659,17 +669,23 @@ def _draw_figures(
     from ..stats import collect_stats
 
     spec = _on_arrays(alone.spec, len(inputs), seed)
-    batches = max(1, math.ceil(draws / len(inputs)))
-    stats = collect_stats(spec, (list(inputs), [0] * len(inputs)), batches=batches, device_id=None)
-    node_ids = {node.id for step in alone.steps for node in step.nodes}
+    node_ids = [node.id for step in alone.steps for node in step.nodes]
+    # drawing nodes and crop windows: read sample by sample, for a KS test on the values
+    per_sample = [q for q in wanted if read_per_sample(q)]
+    sampled = sampled_draws(spec, node_ids, per_sample, inputs, draws) if per_sample else {}
+    stats = None
+    if len(per_sample) < len(wanted):
+        batches = max(1, math.ceil(draws / len(inputs)))
+        data = (list(inputs), [0] * len(inputs))
+        stats = collect_stats(spec, data, batches=batches, device_id=None)
     figures = []
     for quantity in wanted:
         values = [v * quantity.scale for v in theirs[quantity.name]]
-        if quantity.dali.startswith("window."):
-            window = next((w for w in stats.windows if w.node in node_ids), None)
-            if window is not None:
-                figures.append(window_figures(quantity.name, window, values))
+        if read_per_sample(quantity):
+            if quantity.name in sampled:
+                figures.append(sample_figures(quantity.name, sampled[quantity.name], values))
             continue
+        assert stats is not None  # collected for every quantity not read per sample
         drawn = next(
             (d for d in stats.draws if d.node in node_ids and d.argument == quantity.dali), None
         )
@@ -772,11 +788,13 @@ def certain(call: TransformCall) -> TransformCall:
 def encode_call(call: TransformCall) -> dict[str, Any]:
     if call.unknowns():
         raise ValueError(explain_unknown(call, with_line=True))
-    return {
+    encoded = {
         "name": call.name,
         "args": [encode(v) for v in call.args],
         "kwargs": {k: encode(v) for k, v in call.kwargs.items()},
     }
+    # the module the file named the class from: v2's Resize is not v1's (size=None)
+    return {**encoded, "module": call.module} if call.module else encoded
 
 
 def encode(value: Any) -> Any:

@@ -1,8 +1,9 @@
 """Which drawn quantities of a random transform are compared, and where the DALI side's figure
-is found: a random argument of one of the transform's nodes (``angle``), or the crop windows a
-random crop drew (``window.area``, ``window.aspect``). The original side's values come from the
-library's own ``get_params`` or replay (:mod:`augexplorer.bench.original_outputs`, which draws
-the same quantity names)."""
+is found: a random argument of one of the transform's nodes (``angle``), the output of one of
+its drawing nodes (``node.hue_draw``), or the crop windows a random crop drew (``window.area``,
+``window.aspect``); the last two are read sample by sample (:mod:`.compare_samples`). The
+original side's values come from the library's own ``get_params`` or replay
+(:mod:`augexplorer.bench.original_outputs`, which draws the same quantity names)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Quantity:
-    """`name` as the original side draws it; `dali` the argument (or ``window.*``) holding the
-    DALI side's draws; `scale` turns the original's unit into DALI's (hue: a fraction of a turn
+    """`name` as the original side draws it; `dali` the argument (or ``node.*``, ``window.*``)
+    holding the DALI side's draws; `scale` turns the original's unit into DALI's (hue: a fraction of a turn
     there, degrees here)."""
 
     name: str
@@ -28,12 +29,15 @@ COLOUR = (
     Quantity("saturation", "saturation"),
     Quantity("hue", "hue", 360.0),
 )
+# torchvision's ColorJitter ported step by step: its hue factor is a node of its own, drawn in
+# torchvision's units (a fraction of a turn), read sample by sample
+TORCHVISION_COLOUR = (*COLOUR[:3], Quantity("hue", "node.hue_draw"))
 
 QUANTITIES: dict[tuple[str, str], tuple[Quantity, ...]] = {
     ("torchvision", "RandomResizedCrop"): CROP,
     ("torchvision", "RandomSizedCrop"): CROP,
     ("torchvision", "RandomRotation"): ANGLE,
-    ("torchvision", "ColorJitter"): COLOUR,
+    ("torchvision", "ColorJitter"): TORCHVISION_COLOUR,
     ("torchvision", "RandomAffine"): ANGLE,
     ("albumentations", "RandomResizedCrop"): CROP,
     ("albumentations", "RandomSizedCrop"): CROP,

@@ -13,7 +13,6 @@ import numpy as np
 
 from ..stats import DrawHistogram, RunningMoments
 from ..stats.rates import wilson_interval
-from ..stats.windows import WindowStats
 
 
 @dataclass(frozen=True)
@@ -89,7 +88,9 @@ class DrawFigures:
     def describe(self) -> str:
         if self.ours_interval is not None and self.theirs_interval is not None:
             return self._describe_rate(self.ours_interval, self.theirs_interval)
-        test = f", KS {self.ks:.3f} (p {self.p:.2g})" if self.ks is not None else ""
+        test = (
+            f", KS {self.ks:.3f} (p {self.p:.2g}): {self.verdict()}" if self.ks is not None else ""
+        )
         if self.ks is None and self.p is not None:
             test = f", p {self.p:.2g}"
         return (
@@ -102,7 +103,14 @@ class DrawFigures:
         """For a rate: whether the two sides apply alike, and at the user's probability, judged
         at 99.9% as the statistics judge a declared rate (at 95%, one comparison in ten of two
         right sides would read "differ"): "differ" where the two-proportion test rejects or a
-        side's interval leaves out the probability; "agree" otherwise; "" for no rate."""
+        side's interval leaves out the probability; "agree" otherwise. For two distributions
+        (a KS test): "differ" where the test rejects at the same confidence, else "agree".
+        "" where there is no test."""
+        if self.ks is not None and self.p is not None:
+            # two distributions, judged at the same confidence as a rate
+            if self.p < 1 - VERDICT_CONFIDENCE:
+                return f"differ: KS {self.ks:.3f} (p {self.p:.2g})"
+            return "agree"
         if self.ours_interval is None or self.theirs_interval is None:
             return ""
         sides = (
@@ -149,11 +157,19 @@ def histogram_figures(quantity: str, drawn: DrawHistogram, theirs: Sequence[floa
     return _figures(quantity, drawn.moments, values, ks, p)
 
 
-def window_figures(quantity: str, windows: WindowStats, theirs: Sequence[float]) -> DrawFigures:
-    """A random crop's windows (area share or width/height; moments only) against the
-    original's."""
-    moments = windows.area if quantity == "area" else windows.aspect
-    return _figures(quantity, moments, np.asarray(theirs, dtype=np.float64), None, None)
+def sample_figures(quantity: str, ours: Sequence[float], theirs: Sequence[float]) -> DrawFigures:
+    """Values the DALI side drew, read sample by sample (a drawing node's output, crop
+    windows), against the original's: moments and the two-sample KS test on the values
+    themselves."""
+    mine = np.asarray(ours, dtype=np.float64)
+    values = np.asarray(theirs, dtype=np.float64)
+    ks = p = None
+    if mine.size and values.size:
+        ks, p = sample_ks(mine, values)
+    moments = RunningMoments()
+    if mine.size:
+        moments.add(mine)
+    return _figures(quantity, moments, values, ks, p)
 
 
 def _figures(
@@ -221,9 +237,25 @@ def binned_ks(ours: np.ndarray, theirs: np.ndarray) -> tuple[float, float]:
     asymptotic p-value (binning can only lower the distance: a difference it shows is real)."""
     n, m = ours.sum(), theirs.sum()
     distance = float(np.abs(np.cumsum(ours) / n - np.cumsum(theirs) / m).max())
+    return distance, _ks_p(distance, float(n), float(m))
+
+
+def sample_ks(ours: np.ndarray, theirs: np.ndarray) -> tuple[float, float]:
+    """Two-sample Kolmogorov-Smirnov distance of two samples (the largest gap between their
+    empirical distribution functions, over every value either holds) and its asymptotic
+    p-value."""
+    pooled = np.concatenate([ours, theirs])
+    below_ours = np.searchsorted(np.sort(ours), pooled, side="right") / ours.size
+    below_theirs = np.searchsorted(np.sort(theirs), pooled, side="right") / theirs.size
+    distance = float(np.abs(below_ours - below_theirs).max())
+    return distance, _ks_p(distance, float(ours.size), float(theirs.size))
+
+
+def _ks_p(distance: float, n: float, m: float) -> float:
+    """The Kolmogorov distribution's tail for a two-sample distance (Stephens' correction)."""
     effective = n * m / (n + m)
     scaled = (math.sqrt(effective) + 0.12 + 0.11 / math.sqrt(effective)) * distance
     if scaled < 1e-3:
-        return distance, 1.0
+        return 1.0
     p = 2 * sum((-1) ** (k - 1) * math.exp(-2 * k * k * scaled * scaled) for k in range(1, 101))
-    return distance, float(min(1.0, max(0.0, p)))
+    return float(min(1.0, max(0.0, p)))

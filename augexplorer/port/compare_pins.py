@@ -9,10 +9,12 @@ is compared at 10, its range's end, not at 15, an angle it never draws)."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from ..spec import GraphSpec, Node
 from .model import TransformCall
 
 
@@ -289,7 +291,39 @@ def _jitter(default: tuple[Any, Any, Any, Any], off: tuple[Any, Any]) -> FactorP
     return FactorPin((*around_one, hue))
 
 
-PINS: dict[tuple[str, str], Pin | FactorPin] = {
+@dataclass(frozen=True)
+class WindowPin:
+    """A random crop's window fixed at the (padded) image's top-left corner on both sides: the
+    library's own class with its window draw fixed there (the original side's ``window``), and
+    the port's node `node`, which draws where the window starts as a fraction of the room
+    left, drawing 0. Padding, its fill and mode, and the crop itself are compared as each side
+    makes them; the call's arguments stay as written."""
+
+    node: str
+
+    def apply(self, call: TransformCall) -> TransformCall:
+        return call  # no argument of the call places the window
+
+    def describe(self, _call: TransformCall) -> str:
+        return "the window at the padded image's top-left corner"
+
+    def original(self) -> dict[str, Any]:
+        """What the original side's call is given: its window draw fixed at the corner."""
+        return {"window": "top-left"}
+
+    def port(self, spec: GraphSpec, node_ids: Collection[str]) -> GraphSpec | None:
+        """`spec` (the port alone) with its window's start drawn at 0; None where the
+        transform's nodes have no such draw (an edited graph)."""
+        if self.node not in node_ids or self.node not in spec:
+            return None
+        node = spec.node(self.node)
+        if not isinstance(node, Node) or node.op != "random.uniform":
+            return None
+        # a range [0, 0] is refused by DALI ("end > start"): one value to draw from instead
+        return spec.unset_arg(self.node, "range").set_arg(self.node, "values", [0.0])
+
+
+PINS: dict[tuple[str, str], Pin | FactorPin | WindowPin] = {
     # torchvision leaves a factor out as 0 (None on its class: no step); albumentations draws
     # every factor by default
     ("torchvision", "ColorJitter"): _jitter((0.0, 0.0, 0.0, 0.0), (0.0, 0.0)),
@@ -476,6 +510,9 @@ PINS: dict[tuple[str, str], Pin | FactorPin] = {
         ((0, "scale_range", (0.5, 0.5)),),
         inside=(Inside("scale_range", Widened.AS_GIVEN, (0.25, 0.25)),),
     ),
+    # where torchvision's RandomCrop starts its window is drawn apart from every argument:
+    # pinned at the padded image's corner, its padding and fill are compared pixel for pixel
+    ("torchvision", "RandomCrop"): WindowPin("crop_draw"),
     ("albumentations", "MultiplicativeNoise"): Pin(
         "multiplier 1.1", ((0, "multiplier", (1.1, 1.1)),)
     ),
@@ -499,7 +536,7 @@ PINS: dict[tuple[str, str], Pin | FactorPin] = {
 }
 
 
-def pin_of(call: TransformCall) -> Pin | FactorPin | None:
+def pin_of(call: TransformCall) -> Pin | FactorPin | WindowPin | None:
     """The pin of `call`'s transform; None where it has none, or nothing to pin (a colour
     jitter that sets no factor: the identity, compared as it is)."""
     pin = PINS.get((call.library, call.name))
