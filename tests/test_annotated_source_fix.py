@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import shutil
 from pathlib import Path
 
 from augexplorer_widgets import Explorer
 
 from augexplorer.catalog import Catalog
 from augexplorer.checks.annotated import ANNOTATED_FIX, needs_annotated_source
+from augexplorer.data import samples_dir
 from augexplorer.errors import GraphInvalid
 from augexplorer.presets import preset, preset_on
 from augexplorer.spec import Source
@@ -43,10 +45,19 @@ def test_an_annotated_preset_on_a_folder_names_the_source_it_needs(catalog: Cata
     assert "COCO annotations" in (problem.fix or "")
 
 
-def test_picking_ssd_detection_on_the_samples_offers_coco_and_shows_no_other_graphs_result(
+def test_picking_ssd_detection_on_a_folder_offers_coco_and_shows_no_other_graphs_result(
     catalog: Catalog, tmp_path: Path
 ) -> None:
-    panel = Explorer("basic", batch_size=2, autosave=tmp_path / "autosave.json", catalog=catalog)
+    # a folder of the user's own: on the bundled samples the preset reads their annotations
+    folder = tmp_path / "photos"
+    shutil.copytree(samples_dir(), folder)
+    panel = Explorer(
+        "basic",
+        data=str(folder),
+        batch_size=2,
+        autosave=tmp_path / "autosave.json",
+        catalog=catalog,
+    )
     assert panel.state.ok and panel.result is not None
     basic_tiles = list(panel.grid.tiles.tiles)
     assert basic_tiles

@@ -1,6 +1,6 @@
 """Undo and redo across a preset picked or a file loaded: the grid under the errors of a graph
 that fails never shows another graph's pictures as its "last good result": segmentation
-picked on the bundled samples (it needs annotations) shows none; undone to the edited basic
+picked on a folder of the user's own (it needs annotations) shows none; undone to the edited basic
 graph and redone, its errors must not sit above the basic graph's pictures captioned "the last
 good output of the graph".
 Real DALI on the CPU."""
@@ -8,11 +8,13 @@ Real DALI on the CPU."""
 from __future__ import annotations
 
 import html
+import shutil
 from pathlib import Path
 
 from augexplorer_widgets import Explorer
 
 from augexplorer.catalog import Catalog
+from augexplorer.data import samples_dir
 from augexplorer.spec import dumps
 
 
@@ -26,7 +28,16 @@ def shows_no_old_pictures(panel: Explorer) -> None:
 def test_redo_to_a_picked_preset_that_fails_shows_no_pictures_of_the_graph_before(
     catalog: Catalog, tmp_path: Path
 ) -> None:
-    panel = Explorer("basic", batch_size=2, autosave=tmp_path / "autosave.json", catalog=catalog)
+    # the bundled samples would be read with their annotations: a folder of the user's own
+    folder = tmp_path / "photos"
+    shutil.copytree(samples_dir(), folder)
+    panel = Explorer(
+        "basic",
+        data=str(folder),
+        batch_size=2,
+        autosave=tmp_path / "autosave.json",
+        catalog=catalog,
+    )
     panel.set_arg("rotate", "angle", -5.0)
     panel.flush()
     basic = panel.result

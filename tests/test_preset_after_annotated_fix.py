@@ -42,9 +42,9 @@ def test_a_preset_on_pixel_masks_carries_them_to_its_output(name: str) -> None:
 
 def test_the_panel_loads_a_preset_picked_after_the_masks_fix(catalog, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     explorer = Explorer("basic", batch_size=4, autosave=tmp_path / "a.json", catalog=catalog)
-    choose(explorer.toolbar.preset, "segmentation")
-    explorer.fixes.annotated.click()  # read the bundled COCO annotations
+    choose(explorer.toolbar.preset, "segmentation")  # reads the bundled COCO annotations
     assert explorer.spec.name == "segmentation"
+    assert explorer.spec.sources()[0].reader_args.get("pixelwise_masks")
     choose(explorer.toolbar.preset, "ssd_detection")
     assert explorer.spec.name == "ssd_detection" and explorer.state.ok
     assert explorer.toolbar.preset.value == "ssd_detection"

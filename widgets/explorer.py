@@ -380,6 +380,8 @@ class Explorer(widgets.VBox):
         self.schedules.forget_typed()
         self._now(action)
         new = self.controller.state.spec
+        if new is not old:  # text typed for the replaced graph's arguments goes too
+            self.node_panel.forget_typed()
         if new is not old and "ax-errors" in self.toolbar.file_message.value:
             self.toolbar.file_message.value = ""  # a save refused for the graph replaced
         if edited and new is not old and new != old:

@@ -3,7 +3,8 @@
 Bad files in the data: "Skip bad files" sets the source's switch (it can be undone). An image
 operator placed before the decoder: "Move <node> after <decoder>" for each such node, whether or
 not it is selected. A graph that reads annotations from a folder (an annotated preset picked on
-one): "Read COCO annotations", the bundled annotated photos.
+one of the user's own: on the bundled samples it reads their annotations, preset_source.py):
+"Read COCO annotations", the bundled annotated photos.
 """
 
 from __future__ import annotations

@@ -70,6 +70,11 @@ class NodePanel(widgets.VBox):
         self.catalog = catalog
         self.actions = actions
         self.controls: dict[str, ArgControl] = {}
+        self._controls_node: str | None = None  # the node whose arguments `controls` are
+        # Text typed and refused, per (node, argument), with its reason and the value it did not
+        # replace: kept while other nodes are shown, until the user changes the value, resets
+        # it, or the graph changes it some other way (undo), so nothing typed is lost.
+        self._typed: dict[tuple[str, str], tuple[str, str, ArgValue]] = {}
         self.code_views: dict[str, CodeView] = {}
         self._shape: tuple[Any, ...] | None = None
         self._quiet = False
@@ -88,9 +93,34 @@ class NodePanel(widgets.VBox):
         """Whether a node's editor is shown (else the hint to click one)."""
         return self._shape is not None
 
+    def forget_typed(self) -> None:
+        """Another graph replaced this one: text typed for its arguments goes with it."""
+        self._typed.clear()
+        self._controls_node = None
+
+    def _keep_typed(self, spec: GraphSpec) -> None:
+        """Note what the controls on screen hold typed and refused, then let go of what the
+        graph no longer holds as it was refused against (undone, reset, the node gone)."""
+        shown = self._controls_node
+        if shown is not None:
+            for name, control in self.controls.items():
+                if control.unparsed is not None:
+                    self._typed[(shown, name)] = control.unparsed
+                else:
+                    self._typed.pop((shown, name), None)
+        for node_id, name in list(self._typed):
+            node = spec.node(node_id) if node_id in spec else None
+            if not isinstance(node, Node):
+                del self._typed[(node_id, name)]
+                continue
+            value = node.args.get(name, _default(self.catalog.get(node.op), name))
+            if value != self._typed[(node_id, name)][2]:
+                del self._typed[(node_id, name)]
+
     def _empty(self) -> None:
         self._shape = None
         self._node_id = None
+        self._controls_node = None
         self.controls = {}
         self.code_views = {}
         hint = widgets.HTML(
@@ -101,6 +131,7 @@ class NodePanel(widgets.VBox):
     # ---- drawing ----------------------------------------------------------------------------
     def show(self, spec: GraphSpec, node_id: str | None, failure: Failure | None) -> None:
         self._spec = spec  # what a value typed is checked against (its node's other arguments)
+        self._keep_typed(spec)
         if node_id is None or node_id not in spec:
             if self._shape is not None:
                 self._empty()
@@ -121,6 +152,8 @@ class NodePanel(widgets.VBox):
             if self._shape != ("source", node_id):
                 self._shape = ("source", node_id)
                 self._node_id = node_id
+                self._controls_node = None
+                self.controls = {}
                 self.skip_bad = widgets.Checkbox(value=node.skip_bad, indent=False)
                 describe(
                     self.skip_bad,
@@ -243,14 +276,9 @@ class NodePanel(widgets.VBox):
         self.move_after_decoder.on_click(lambda _: self.actions.move_after_decoder(node.id))
         self.fix_row = widgets.VBox([self.misplaced, self.move_after_decoder])
         self.fix_row.add_class("ax-fix-row")
-        typed = {
-            name: control.unparsed
-            for name, control in self.controls.items()
-            if control.unparsed is not None
-            and self._shape is not None
-            and self._shape[0] == node.id
-        }
+        typed = {name: kept for (at, name), kept in self._typed.items() if at == node.id}
         self.controls = {}
+        self._controls_node = node.id
         self.code_views = {}
         chosen = self.actions.chosen(node.id)
         for name in shown:

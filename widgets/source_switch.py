@@ -30,7 +30,6 @@ def switched_source(
     """`spec` reading `kind` data from `path` (and, for COCO, images from `file_root`); the
     source's shuffling, seed and bad-file handling stay."""
     old = spec.sources()[0] if spec.sources() else None
-    keypoints = kind == "coco" and _has_keypoints(path)
     if old is None:
         source = Source("source", kind, path or None)  # type: ignore[arg-type]
         if kind in COCO_KINDS:
@@ -38,22 +37,12 @@ def switched_source(
                 source,
                 file_root=file_root if kind == "coco" else None,
                 reader_args=_reader_args(kind),
-                keypoints=keypoints,
+                keypoints=kind == "coco" and _has_keypoints(path),
             )
         return spec.with_source(source)
-    crossing = old.reads_coco != (kind in COCO_KINDS)
-    source = dataclasses.replace(
-        old,
-        kind=kind,  # type: ignore[arg-type]
-        path=path or None,
-        file_root=file_root if kind == "coco" or old.kind == "coco" else old.file_root,
-        reader_args=(_reader_args(kind) if kind in COCO_KINDS else {})
-        if crossing
-        else old.reader_args,
-        keypoints=keypoints,
-    )
+    source = switched(old, kind, path, file_root)
     new = spec.replace_node(source)
-    if not crossing:
+    if old.reads_coco == source.reads_coco:
         return new
     old_names, new_names = old.output_names(), source.output_names()
     outputs: dict[str, Ref] = {}
@@ -65,6 +54,23 @@ def switched_source(
         if held in new_names:  # the same thing under its new index; what is gone is dropped
             outputs[name] = Ref(old.id, new_names.index(held))
     return dataclasses.replace(new, outputs=outputs)
+
+
+def switched(old: Source, kind: str, path: str | None, file_root: str | None = None) -> Source:
+    """`old` reading `kind` data from `path` (a COCO file's images from `file_root`): its
+    shuffling, seed and bad-file handling stay; its reader's arguments start afresh where the
+    reader changes (a folder's and readers.coco's are not the same)."""
+    crossing = old.reads_coco != (kind in COCO_KINDS)
+    return dataclasses.replace(
+        old,
+        kind=kind,  # type: ignore[arg-type]
+        path=path or None,
+        file_root=file_root if kind == "coco" or old.kind == "coco" else old.file_root,
+        reader_args=(_reader_args(kind) if kind in COCO_KINDS else {})
+        if crossing
+        else old.reader_args,
+        keypoints=kind == "coco" and _has_keypoints(path),
+    )
 
 
 def _has_keypoints(path: str | None) -> bool:

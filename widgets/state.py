@@ -49,6 +49,7 @@ from augexplorer.validate import RESERVED_IDS
 from .autosave import Autosave
 from .failure import Failure
 from .history import History, Record, Step
+from .preset_source import BUNDLED_READINGS, source_for_preset
 from .schedule_view import DEFAULT_EPOCHS
 from .snapshot import Snapshot, take_snapshot
 from .source_switch import switched_source
@@ -388,8 +389,14 @@ class Controller:
         return self.edit(spec, label=f"renamed {node} to {new_id}")
 
     def pick_preset(self, name: str) -> PanelState:
-        """Start from a preset graph, keeping the current data source and batch size."""
-        return self.replace(self._preset_here(name), label=f"preset {name}")
+        """Start from a preset graph, keeping the current data source (the bundled photos read
+        as the preset reads them: :func:`~.preset_source.source_for_preset`) and batch size."""
+        spec = self._preset_here(name)
+        label = f"preset {name}"
+        sources, now = self._spec.sources(), spec.sources()
+        if sources and now and now[0].kind != sources[0].kind:
+            label += f" on {BUNDLED_READINGS.get(now[0].kind, now[0].kind)}"
+        return self.replace(spec, label=label)
 
     @property
     def preset_edited(self) -> bool:
@@ -399,13 +406,19 @@ class Controller:
         name = self._spec.name
         if name not in PRESETS:
             return False
-        return self._preset_here(name).unseeded() != self._spec.unseeded()
+        return self._preset_here(name, picked=False).unseeded() != self._spec.unseeded()
 
-    def _preset_here(self, name: str) -> GraphSpec:
+    def _preset_here(self, name: str, *, picked: bool = True) -> GraphSpec:
         """Preset `name` on the current data source, at the current batch size, carrying every
-        kind of annotation that source reads (:func:`~augexplorer.presets.preset_on`)."""
+        kind of annotation that source reads (:func:`~augexplorer.presets.preset_on`); `picked`:
+        the bundled photos read as the preset reads them (a data switch the user made after
+        the pick is no edit of the preset)."""
         sources = self._spec.sources()
-        spec = preset_on(name, sources[0]) if sources else preset(name)
+        if not sources:
+            spec = preset(name)
+        else:
+            source = source_for_preset(sources[0], name) if picked else sources[0]
+            spec = preset_on(name, source)
         return dataclasses.replace(spec, batch_size=self._spec.batch_size)
 
     def carry_annotations(self, node: str, kind: str) -> PanelState:

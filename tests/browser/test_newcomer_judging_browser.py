@@ -182,8 +182,7 @@ def test_a_refused_draw_stays_typed_through_an_edit_of_another_argument(page: An
 def test_a_list_reads_whole_in_its_box(page: Any, artifacts: Path, width: int) -> None:
     if width == WIDTHS[0]:
         page.locator(".ax-preset select").select_option("ssd_detection")
-        # the detection graph on the bundled photos with their boxes, as its fix button offers
-        page.get_by_role("button", name="Read COCO annotations").click()
+        # the detection graph reads the bundled photos with their boxes
         until_kernel_says(page, "explorer.spec.sources()[0].kind", "coco")
         select(page, "box_crop", "thresholds")
     resize(page, width)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .harness import panel_page
+from .harness import kernel_eval, panel_page
 from .layout import WIDTHS, resize, screenshot
 
 pytestmark = pytest.mark.browser
@@ -82,9 +82,18 @@ def test_a_value_and_its_name_stay_on_one_line(page: Any, artifacts: Path, width
 def test_redo_to_a_picked_preset_that_fails_shows_no_pictures_of_the_graph_before(
     page: Any, artifacts: Path
 ) -> None:
-    """Segmentation needs annotated data: picked on the bundled samples, it shows its errors
-    and no pictures. Undo, then redo: the basic graph's pictures came back under its errors
-    as "the last good output of the graph"."""
+    """Segmentation needs annotated data: picked on a folder of the user's own, it shows its
+    errors and no pictures. Undo, then redo: the basic graph's pictures came back under its
+    errors as "the last good output of the graph"."""
+    # a folder of the user's own (on the bundled samples the preset reads their annotations)
+    said = kernel_eval(
+        page,
+        "import shutil, tempfile\nfrom augexplorer.data import samples_dir\n"
+        "photos = shutil.copytree(samples_dir(), tempfile.mkdtemp() + '/photos')\n"
+        "explorer.toolbar.source.value = 'folder'; explorer.toolbar.path.value = str(photos)\n"
+        "explorer.flush(); print(explorer.spec.sources()[0].kind, explorer.state.ok)",
+    )
+    assert said.strip() == "folder True", said
     preset = page.locator(".ax-explorer select").first
     preset.select_option("segmentation")
     errors = page.locator(".ax-error-list")
@@ -101,6 +110,12 @@ def test_redo_to_a_picked_preset_that_fails_shows_no_pictures_of_the_graph_befor
     )
     page.locator(".ax-explorer button.ax-undo").click()  # the module's page back on basic
     page.locator(".ax-explorer .ax-tile canvas[data-key]").first.wait_for(timeout=60_000)
+    page.locator(".ax-explorer button.ax-undo").click()  # and on the bundled samples
+    page.wait_for_function(
+        "() => document.querySelector('.ax-source select').selectedOptions[0].text"
+        ".replace(/\\s/g, ' ') === 'bundled samples'",
+        timeout=60_000,
+    )
 
 
 # Each pane of the open large view: its role and where it sits.
