@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from augexplorer import Session
-from augexplorer.catalog import Catalog
+from augexplorer.catalog import Catalog, load_catalog
 from augexplorer.engine import runners
 from augexplorer.engine.runners import (
     StepRunner,
@@ -396,6 +396,9 @@ def test_python_code_in_a_spec_is_text_until_trusted(
     path = tmp_path / "code.json"
     path.write_text(json.dumps(data))
     called: list[str] = []
+    # the CPU catalog a Session loads, made before the trap: building it imports DALI's
+    # auto_aug modules (Python's own exec), which is not the spec's code running
+    load_catalog(gpu=False)
 
     def forbidden(name: str) -> Any:
         def trap(*args: Any, **kwargs: Any) -> None:
