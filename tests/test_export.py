@@ -267,12 +267,16 @@ def test_export_names_what_it_cannot_write() -> None:
     two_sources = GraphSpec(
         (
             Source("left"),
-            Source("right"),
+            Source("right", "arrays"),
             Node("decode", "decoders.image", (Ref("left"),), {}),
         ),
         {"images": Ref("decode")},
     )
-    with pytest.raises(ExportError, match=r"exactly one data source.*left, right"):
+    with pytest.raises(
+        ExportError,
+        match=r"several sources only where each is a folder or a file list.*'left' \(samples\), "
+        r"'right' \(arrays\)",
+    ):
         generate(two_sources)
 
 

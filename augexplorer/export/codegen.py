@@ -38,7 +38,7 @@ from ..plan import Plan, Step
 from ..spec import GraphSpec, PythonCode, Ref, Source
 from ..spec.io import to_json
 from ..validate import validate
-from . import layout, template, template_detection, template_schedules
+from . import layout, template, template_detection, template_readers, template_schedules
 from .annotations_note import left_behind_note
 from .auto_aug_source import (
     CARRIED_NAMES,
@@ -59,6 +59,7 @@ from .literals import ENUM_TYPES, dotted, enum_member, identifier, is_plain, lit
 from .placement import device_doc, device_expression, gpu_only_check
 from .port_note import port_note
 from .schedule_source import NUMPY_TYPES, ScheduledArguments, scheduled_arguments
+from .several_readers import several_readers_problem
 from .starting_note import starting_note
 from .yolo_source import yolo_functions_source
 
@@ -100,6 +101,9 @@ MODULE_NAMES = frozenset(
         "read_folder",
         "read_file_list",
         "read_data",
+        "READERS",
+        "FILE_ROOTS",
+        "read_readers",
         "ArrayBatches",
         "np",
         "PYTHON_SOURCES",
@@ -243,15 +247,13 @@ def _form_fields(form: GraphForm) -> dict[str, str]:
 
 def sources_problem(spec: GraphSpec) -> str | None:
     """Why `spec` cannot be exported for its data sources, or None: an exported module reads
-    one source (its ``data=``, sharded over ranks), where the explorer runs any number."""
+    one source, or several folders and file lists (:mod:`.several_readers`)."""
     sources = spec.sources()
     if len(sources) == 1:
         return None
-    return (
-        f"an exported module reads exactly one data source; this graph has {len(sources)}"
-        + (f" ({', '.join(s.id for s in sources)})" if sources else "")
-        + " (fix: keep one source and wire every node to it)"
-    )
+    if not sources:
+        return "an exported module reads a data source; this graph has none (fix: add one)"
+    return several_readers_problem(spec)
 
 
 class _Writer:
@@ -261,9 +263,15 @@ class _Writer:
             raise ExportError(problem)
         self.spec = spec
         self.plan = _gpu_plan(spec)
-        self.source: Source = next(
+        self.sources: list[Source] = [
             s.source for s in self.plan.steps if s.role == "source" and s.source is not None
-        )
+        ]
+        self.source = self.sources[0]  # the one, or the first of several readers: its epoch
+        if self.several and data_path is not None:
+            raise ExportError(
+                f"a graph of {len(self.sources)} readers has no one data path to export with "
+                "(fix: export it without one; make_loader takes each reader's data by name)"
+            )
         self.data_path = data_path
         # Where the schedules' values reach the pipeline (fed per iteration, or read at build).
         self.scheduled: ScheduledArguments = scheduled_arguments(spec, self.plan)
@@ -345,6 +353,11 @@ class _Writer:
         return self.source.kind == "arrays"
 
     @property
+    def several(self) -> bool:
+        """Reads several folders or file lists (their data by reader name)."""
+        return len(self.sources) > 1
+
+    @property
     def coco(self) -> bool:
         return self.source.reads_coco
 
@@ -352,7 +365,7 @@ class _Writer:
     def labels_output(self) -> str | None:
         """The output name that carries the source's labels (looked up for multi-label lists);
         None for a COCO source, whose labels are one per box."""
-        if self.coco:
+        if self.coco or self.several:  # several readers' labels are given as DALI gives them
             return None
         for name, ref in self.plan.outputs.items():
             if self._as_whole_numbers(ref) == Ref(self.source.id, 1):
@@ -389,7 +402,11 @@ class _Writer:
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "function": self.function,
             "graph": literal(to_json(self.spec)),
-            "data": literal(self._default_data()),
+            "data": literal(
+                {s.id: _source_data(s) for s in self.sources}
+                if self.several
+                else self._default_data()
+            ),
             "batch_size": literal(self.spec.batch_size),
             "outputs": literal(list(self.plan.outputs)),
             "labels_name": literal(self.labels_output),
@@ -443,7 +460,7 @@ class _Writer:
             )
         if self._carries_seeds:
             imports = with_carried_imports(imports, self._carries_policy)
-        parts = [template.HEADER, imports]
+        parts = [template_readers.HEADER_READERS if self.several else template.HEADER, imports]
         parts += [template.CONSTANTS, template.RANK_SEEDS]
         if self.spec.schedules:
             parts.append(template_schedules.SCHEDULES)
@@ -452,6 +469,11 @@ class _Writer:
         if self.python_steps:
             parts.append(template.PYTHON_FUNCTIONS)
         parts.append(template.ARRAY_SOURCE if self.arrays else template.FILE_SOURCES)
+        if self.several:
+            parts.append(template_readers.READERS_CONSTANTS)
+            fields["readers"] = literal([s.id for s in self.sources])
+            fields["file_roots"] = literal({s.id: s.file_root for s in self.sources})
+            fields["file_root"] = literal(None)  # each reader's is in FILE_ROOTS
         if self._carries_seeds:
             parts.append(carried_policy_source(self._carries_policy))
         pipeline = template.PIPELINE
@@ -462,7 +484,10 @@ class _Writer:
         if self.labels_output is not None:
             parts.append(template.LABELLED_ITERATOR)
         parts.append(self._loader_template())
-        parts.append(template.MAIN_ARRAYS if self.arrays else template.MAIN_FILES)
+        if self.several:
+            parts.append(template_readers.MAIN_READERS)
+        else:
+            parts.append(template.MAIN_ARRAYS if self.arrays else template.MAIN_FILES)
         return "".join(_fill(part, fields) for part in parts)
 
     def _epoch_doc(self) -> str:
@@ -571,6 +596,8 @@ class _Writer:
                 ),
                 labelled=self.labels_output is not None,
             )
+        if self.several:
+            return template_readers.LOADER_READERS
         if self.arrays:
             labelled = self.labels_output is not None
             return template.LOADER_ARRAYS.replace(
@@ -585,11 +612,7 @@ class _Writer:
             return None
         if self.data_path is not None:
             return str(self.data_path)
-        if self.source.kind == "samples":
-            from ..data import samples_dir
-
-            return str(samples_dir())
-        return self.source.path
+        return _source_data(self.source)
 
     @property
     def python_steps(self) -> list[Step]:
@@ -749,8 +772,11 @@ class _Writer:
             for name, value in reader_args_as_called(step.source.reader_args).items()
             if name not in SHARDING
         )
+        data, data_labels = "files", "labels"
+        if self.several:  # each reader's own, by its name
+            data, data_labels = f"files[{literal(step.id)}]", f"labels[{literal(step.id)}]"
         return (
-            f"{images}, {labels} = fn.readers.file(files=files, labels=labels, "
+            f"{images}, {labels} = fn.readers.file(files={data}, labels={data_labels}, "
             f"random_shuffle={literal(step.source.shuffle)}, seed={self._seed(step)}, "
             f"shard_id=shard_id, num_shards=num_shards, name={literal(step.id)}{extra})"
         )
@@ -848,6 +874,15 @@ class _Writer:
                     yield name, enum_member(arg.kind, value)
                 continue
             yield name, literal(dali_value(arg, value))
+
+
+def _source_data(source: Source) -> str | None:
+    """The data a folder or file list source was explored on (the bundled samples' folder)."""
+    if source.kind == "samples":
+        from ..data import samples_dir
+
+        return str(samples_dir())
+    return source.path
 
 
 def _schedules_note(epochs: int | None) -> str:
