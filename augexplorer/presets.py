@@ -376,4 +376,7 @@ def preset_on(name: str, source: Source) -> GraphSpec:
             if own.reader_args.get(flag):
                 args = {k: v for k, v in args.items() if k not in _EXCLUSIVE_MASKS or k == flag}
         source = dataclasses.replace(source, reader_args=args)
-    return carry_all(spec.with_source(source))
+    placed = spec.with_source(source)
+    if own is not None:  # a classification preset on annotations: its labels are their labels
+        placed = placed.outputs_read_as(own, placed.sources()[0])
+    return carry_all(placed)

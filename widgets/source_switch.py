@@ -16,7 +16,7 @@ from typing import Any
 from augexplorer.coco_file import read_coco
 from augexplorer.data import sample_annotations
 from augexplorer.errors import DataError
-from augexplorer.spec import GraphSpec, Ref, Source
+from augexplorer.spec import GraphSpec, Source
 from augexplorer.spec.graph import COCO_KINDS
 
 # What a COCO source reads when picked in the panel: corner boxes relative to the image (as
@@ -41,19 +41,7 @@ def switched_source(
             )
         return spec.with_source(source)
     source = switched(old, kind, path, file_root)
-    new = spec.replace_node(source)
-    if old.reads_coco == source.reads_coco:
-        return new
-    old_names, new_names = old.output_names(), source.output_names()
-    outputs: dict[str, Ref] = {}
-    for name, ref in spec.outputs.items():
-        if ref.node != old.id:
-            outputs[name] = ref
-            continue
-        held = old_names[ref.output] if ref.output < len(old_names) else None
-        if held in new_names:  # the same thing under its new index; what is gone is dropped
-            outputs[name] = Ref(old.id, new_names.index(held))
-    return dataclasses.replace(new, outputs=outputs)
+    return spec.replace_node(source).outputs_read_as(old, source)
 
 
 def switched(old: Source, kind: str, path: str | None, file_root: str | None = None) -> Source:

@@ -825,6 +825,24 @@ class GraphSpec:
             source = dataclasses.replace(source, reader_args=old.reader_args)
         return self.replace_node(dataclasses.replace(source, id=old.id))
 
+    def outputs_read_as(self, old: Source, new: Source) -> GraphSpec:
+        """This graph with its outputs of source `old` pointed at what `new` reads under the
+        same names, where the two read differently (a folder's labels are a COCO reader's third
+        output, not its second, which holds boxes); an output `new` does not read is dropped.
+        Both sources have `old`'s id (the swapped source keeps its wiring)."""
+        if old.reads_coco == new.reads_coco:
+            return self
+        old_names, new_names = old.output_names(), new.output_names()
+        outputs: dict[str, Ref] = {}
+        for name, ref in self.outputs.items():
+            if ref.node != old.id:
+                outputs[name] = ref
+                continue
+            held = old_names[ref.output] if ref.output < len(old_names) else None
+            if held in new_names:  # the same thing under its new index; what is gone is dropped
+                outputs[name] = Ref(old.id, new_names.index(held))
+        return dataclasses.replace(self, outputs=outputs)
+
     def with_data(self, data: Source) -> GraphSpec:
         """Read other data the same way: `data`'s kind, path and file root replace the first
         source's, whose shuffling, seed, bad-file handling and reader arguments stay. This is
