@@ -320,7 +320,11 @@ class Session:
         self._data.clear()
         self._data_generation += 1
         self.batch_index = 0  # the new data's first batch
-        return self.update(self.spec.with_source(source))
+        before = self.spec.sources()
+        spec = self.spec.with_source(source)
+        if before:  # a folder's labels are a COCO reader's labels, not its boxes
+            spec = spec.outputs_read_as(before[0], spec.sources()[0])
+        return self.update(spec)
 
     def reroll(self) -> RunResult:
         """New random draws for every random argument, coin flip and random operator (the
