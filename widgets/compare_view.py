@@ -265,8 +265,9 @@ def figures_html(steps: list[StepComparison]) -> str:
 
 
 def _drawn(figures: DrawFigures) -> str:
-    """One quantity both sides drew: means and spreads, or for a rate (how often a transform
-    applied) each side's rate with its 95% interval and the verdict."""
+    """One quantity both sides drew: means and spreads (with a KS test, its p and verdict), or
+    for a rate (how often a transform applied) each side's rate with its 95% interval and the
+    verdict."""
     name = html.escape(figures.quantity)
     if figures.ours_interval is not None and figures.theirs_interval is not None:
         given = f" (p={figures.expected:g})" if figures.expected is not None else ""
@@ -282,6 +283,9 @@ def _drawn(figures: DrawFigures) -> str:
     test = ""
     if figures.p is not None:
         test = f", {'KS p' if figures.ks is not None else 'p'} {figures.p:.2g}"
+    if figures.ks is not None and figures.verdict():
+        # the distributions' verdict at 99.9%, as a rate's; its KS and p are said already
+        test += f"; {html.escape(figures.verdict().split(':', 1)[0])}"
     return (
         f"{name}: {figures.ours_mean:.3g}&plusmn;{figures.ours_std:.2g} / "
         f"{figures.theirs_mean:.3g}&plusmn;{figures.theirs_std:.2g}{test}"

@@ -12,7 +12,8 @@ both sides); ``out`` (a folder for the outputs); ``pipeline`` (``{source, where,
 the user's file, run as :mod:`original_runner` runs it, only once the user allowed it; or
 None); ``calls`` (single transforms to run alone, as ``{name, args, kwargs}`` with library
 constants as ``{"__symbol__": dotted name}`` and tuples as ``{"__tuple__": [...]}``, and the
-``module`` the file named the class from; one with
+``module`` the file named the class from, and ``given``, conversions run on each image before
+it, as the pipeline hands the transform a tensor; one with
 ``rate`` is run that many times for how often it applied, its ``applied``, one with ``coin``
 too is a RandomApply whose own coin is counted, and one with ``window`` is a random crop whose
 window is fixed there, ``"top-left"``); ``draws`` (how many parameter draws
@@ -104,11 +105,12 @@ def _run_call(
         transform = instantiate(library, call)
         if call.get("window"):
             _window_fixed(transform, str(call["window"]))
+        fed = _given(library, call, images)
         seed = int(job.get("seed", 0))
         _seed(library, seed, transform)
-        first = [as_hwc(apply(library, transform, image)) for image in images]
+        first = [as_hwc(apply(library, transform, image, given)) for image, given in fed]
         _seed(library, seed + 1, transform)
-        second = [as_hwc(apply(library, transform, image)) for image in images]
+        second = [as_hwc(apply(library, transform, image, given)) for image, given in fed]
     except Exception as error:
         return {"error": f"{type(error).__name__}: {_first_line(error)}"}
     same = all(
@@ -132,6 +134,18 @@ def _run_call(
             values = {}
         found["draws"] = values
     return found
+
+
+def _given(
+    library: str, call: dict[str, Any], images: list[np.ndarray]
+) -> list[tuple[np.ndarray, Any]]:
+    """Each image with what the transform meets in the pipeline: the call's ``given``
+    conversions (``PILToTensor``, ``ToImage``) run on it first, outside the transform's seeds,
+    or None where it meets the image itself."""
+    if not call.get("given"):
+        return [(image, None) for image in images]
+    feed = instantiate(library, {"transforms": call["given"]})
+    return [(image, apply(library, feed, image)) for image in images]
 
 
 def _applied(
@@ -310,7 +324,11 @@ def _torchvision_class(name: str, module: str) -> Any:
     return getattr(t1, name, None) or getattr(t2, name)
 
 
-def apply(library: str, transform: Any, image: np.ndarray) -> Any:
+def apply(library: str, transform: Any, image: np.ndarray, given: Any = None) -> Any:
+    """`transform`'s output for `image`; torchvision's for `given` instead where it is given
+    (the tensor the pipeline's conversions made of the image)."""
+    if given is not None:
+        return transform(given)
     if library == "albumentations":
         return transform(image=image, **no_targets(transform))["image"]
     from PIL import Image

@@ -21,6 +21,7 @@ import itertools
 import json
 import math
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -32,7 +33,8 @@ from typing import Any
 import numpy as np
 
 from ..bench.against import OriginalFailed, OriginalWouldRun
-from ..spec import GraphSpec, Node, Random, Source
+from ..bench.original_runner import TAKE_TENSORS
+from ..spec import GraphSpec, Node, Random, Ref, Source
 from .albumentations.picks_compared import group_picks, weighed_children, without_own_rate
 from .albumentations.sized_before import sized_before
 from .argument_names import explain_unknown
@@ -423,6 +425,10 @@ class _StepPlan:
     user: TransformCall | None = None  # the call as written, for how often it applies
     rated_at: int | None = None
 
+    # the conversions that turn each image into what the transform meets in the pipeline (a
+    # uint8 tensor after PILToTensor or ToImage), run before it, outside its draws and pins
+    given: tuple[TransformCall, ...] = ()
+
     @classmethod
     def of(cls, step: PortedStep, steps: Sequence[PortedStep]) -> _StepPlan:
         applied = certain(step.call)
@@ -432,28 +438,45 @@ class _StepPlan:
             if step.folded_into and any(n.id == step.folded_into for n in other.nodes)
         )
         made_tensor = _tensor_conversions_before(step, steps)
+        given: tuple[TransformCall, ...] = ()
         if step.call.library == "torchvision" and not (
             made_tensor and made_tensor[0].name in PIL_CONVERSIONS
         ):
             # a pipeline written for tensors (read_image's), with no conversion of a PIL image
             # of its own: both sides take the image as a uint8 tensor, as its dataset gives it
+            fed_tensors = _written_for_tensors(steps)
             made_tensor = (AS_TENSOR, *made_tensor)
-        if made_tensor and step.call.name in TAKES_TENSORS:
-            # it refuses the PIL image a transform alone is given: both sides convert first,
-            # as the pipeline does (the others keep their pins and draws, run alone)
+        else:
+            fed_tensors = bool(made_tensor)
+        if made_tensor and (step.call.name in TAKES_TENSORS or (fed_tensors and before)):
+            # it refuses the PIL image a transform alone is given (or runs after another's
+            # call, on the tensor): both sides convert first, as the pipeline does (the others
+            # keep their pins and draws, run alone)
             before = made_tensor + tuple(call for call in before if call not in made_tensor)
+        elif fed_tensors:
+            # the pipeline hands it a tensor: torchvision resizes (and more) a tensor otherwise
+            # than a PIL image, so both sides give it the tensor
+            given = made_tensor
         # a crop of a fixed size runs after the resizes and pads that size its images
         before = tuple(certain(call) for call in sized_before(step, steps)) + before
         pin = None if before else pin_of(applied)
-        return cls(applied, pin.apply(applied) if pin else applied, pin, before, user=step.call)
+        return cls(
+            applied,
+            pin.apply(applied) if pin else applied,
+            pin,
+            before,
+            user=step.call,
+            given=given,
+        )
 
     def entry(self, call: TransformCall, draws: int) -> dict[str, Any]:
+        given = {"given": [encode_call(c) for c in self.given]} if self.given else {}
         if not self.before:
-            return {**encode_call(call), "draws": draws}
+            return {**encode_call(call), "draws": draws, **given}
         return {"transforms": [encode_call(c) for c in (*self.before, call)], "draws": 0}
 
     def calls(self, call: TransformCall) -> tuple[TransformCall, ...]:
-        return (*self.before, call)
+        return (*self.given, *self.before, call)
 
 
 # torchvision's transforms that take only a tensor (a PIL image is refused)
@@ -467,6 +490,17 @@ AS_TENSOR = TransformCall("torchvision", "PILToTensor", line=0)
 TENSOR_CONVERSIONS = frozenset(
     {"ToTensor", "PILToTensor", "ToImage", "ToDtype", "ConvertImageDtype", "ToPureTensor"}
 )
+
+
+def _written_for_tensors(steps: Sequence[PortedStep]) -> bool:
+    """Whether the original pipeline takes each image as a uint8 tensor (as the runner feeds
+    one written for tensors): a transform taking only tensors comes before any conversion."""
+    for step in steps:
+        if step.call.library != "torchvision" or step.call.name in PIL_CONVERSIONS:
+            return False
+        if step.call.name in TAKE_TENSORS:  # the runner feeds the pipeline tensors
+            return True
+    return False
 
 
 def _tensor_conversions_before(
@@ -576,6 +610,10 @@ def _step(
             notes.append(f"folded into {step.folded_into}: compared together with {names}")
         elif names:
             notes.append(f"run after {names} on both sides, as the pipeline runs it")
+    if plan.given:
+        made = ", ".join(c.name for c in plan.given if c is not AS_TENSOR)
+        made = f"after {made}" if made else "as its dataset gives it"
+        notes.append(f"given the image as the pipeline hands it, a tensor ({made}), on both sides")
     pixels = None
     if "error" in pinned:
         notes.append(f"the original does not run this transform alone: {pinned['error']}")
@@ -639,16 +677,42 @@ def _alone(calls: tuple[TransformCall, ...], step: PortedStep) -> PortResult | N
     if alone.transforms_not_ported or not alone.steps:
         return None
     fresh_calls = (*calls[:-1], step.call)
-    fresh = port_call(TransformCall(library, "Compose", children=fresh_calls)).spec
+    fresh = port_call(TransformCall(library, "Compose", children=fresh_calls))
     spec = alone.spec
-    for node in step.nodes:
-        if node.id not in spec or node.id not in fresh:
+    for node, alone_id in _alone_ids(step, fresh):
+        if alone_id not in spec or alone_id not in fresh.spec:
             continue
-        before = fresh.node(node.id).args
+        before = fresh.spec.node(alone_id).args
         for name, value in node.args.items():
+            if alone_id != node.id and _wiring(name, value):
+                continue  # a numbered node's inputs are the pipeline's, not the port alone's
             if name not in before or _unseeded(before[name]) != _unseeded(value):
-                spec = spec.set_arg(node.id, name, value)
+                spec = spec.set_arg(alone_id, name, value)
     return dataclasses.replace(alone, spec=spec)
+
+
+def _wiring(name: str, value: Any) -> bool:
+    """Whether an argument names other nodes (an expression's text, an argument input): in
+    the pipeline they are the transforms before it and its own numbered nodes."""
+    if name == "expression" or isinstance(value, Ref):
+        return True
+    return isinstance(value, list) and any(isinstance(v, Ref) for v in value)
+
+
+def _alone_ids(step: PortedStep, fresh: PortResult) -> list[tuple[Node, str]]:
+    """Each of the step's nodes in the pipeline, by the id the same node has in the port of
+    its transform alone (`fresh`): the pipeline numbers a second transform of a kind's nodes
+    (``hue_draw_2``, ``crop_2``), where alone they are ``hue_draw`` and ``crop``; an id the
+    port alone has too is that node's."""
+    own = [node.id for node in fresh.steps[-1].nodes] if fresh.steps else []
+    found = []
+    for node in step.nodes:
+        numbered = re.fullmatch(r"(.+)_\d+", node.id)
+        if node.id in fresh.spec:  # the same id alone (a node folded into another's too)
+            found.append((node, node.id))
+        elif numbered is not None and numbered.group(1) in own:
+            found.append((node, numbered.group(1)))
+    return found
 
 
 def _unseeded(value: Any) -> Any:

@@ -13,6 +13,7 @@ import re
 
 from ...spec import Origin
 from ..build import Grade, PortContext, Refuse
+from ..library_names import is_v2
 from ..model import Symbol, TransformCall, Unknown, written
 from .arguments import IMAGE_TYPE, for_the_image, is_tensor
 from .grades import grade
@@ -107,7 +108,7 @@ def to_pil_image(call: TransformCall, context: PortContext) -> Grade:
 
 def to_dtype(call: TransformCall, context: PortContext) -> Grade:
     """ToDtype(torch.float32, scale=True) / ConvertImageDtype(torch.float32)."""
-    given = call.argument(0, "dtype")
+    given = call.argument(0, "dtype", _default_dtype(call))
     found, dtype = for_the_image(given, context.state)
     if not found:
         raise Refuse(
@@ -132,6 +133,15 @@ def to_dtype(call: TransformCall, context: PortContext) -> Grade:
     scale = call.argument(1, "scale", call.name == "ConvertImageDtype")
     _to_float(context, call.name, 255.0 if scale else 1.0, DALI_FLOATS[name])
     return grade(call.name)
+
+
+def _default_dtype(call: TransformCall) -> Symbol | None:
+    """v2's ConvertImageDtype() converts to torch.float32 (scaled to 0-1) when given no dtype;
+    v1's needs one (refused before this, by its signature; a call of no known module is read
+    as v2's, as the signatures read it), ToDtype's is required in both."""
+    if call.name == "ConvertImageDtype" and (is_v2(call) or not call.module):
+        return Symbol("torch.float32")
+    return None
 
 
 def normalize(call: TransformCall, context: PortContext) -> Grade:
