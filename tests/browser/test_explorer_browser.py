@@ -105,7 +105,7 @@ def test_error_shows_on_node_and_keeps_grid(page: Any, artifacts: Path) -> None:
     box.fill("-4")  # beyond the argument's range: refused before the graph, as 'abc' would be
     box.press("Enter")
     page.locator(
-        ".ax-arg-resize_shorter .ax-arg-message", has_text="Not applied: -4.0 is out of range"
+        ".ax-arg-resize_shorter .ax-arg-message", has_text="Not applied: -4 is out of range"
     ).wait_for(timeout=30_000)
     assert page.locator(".ax-graph .ax-g-error").count() == 0
     assert float(box.input_value()) == -4.0  # what the user typed stays, next to why
