@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+from augexplorer.checks.numbers import shown_number
+
 # Longer than any number a control takes; int() of thousands of digits is slow, then refused.
 MAX_CHARS = 40
 
@@ -85,9 +87,7 @@ def format_number(value: float | int) -> str:
     """The text a box shows for `value`: exact (no rounding), without a needless ``.0``."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return str(value)
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return repr(value)
+    return shown_number(value)  # as the engine's refusals write numbers
 
 
 def _nearest(value: float) -> str:

@@ -11,9 +11,10 @@ written and says which call reads which layout, with the line and the fix.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from .protobuf import OpRecord
+from .coco_upstream import coco_output_of, made_by
+from .protobuf import OpRecord, Port
 
 # Box operators: the input that holds the boxes, and the output that gives them on (in the
 # layout they were read).
@@ -46,7 +47,7 @@ def box_format_mismatches(
     """What to say of each box operator in `ops` that reads a ``readers.coco``'s boxes in a
     layout the reader does not give them; `name_of` gives an operator's fn name, `where` its
     place in the user's code."""
-    made = {port.name: (op, index) for op in ops for index, port in enumerate(op.outputs)}
+    made = made_by(ops)
     said: list[str] = []
     for op in ops:
         name = name_of(op)
@@ -86,22 +87,18 @@ def _reader_of(
 ) -> OpRecord | None:
     """The ``readers.coco`` whose boxes `output` holds, through box operators and conditionals;
     None where it holds something else (boxes padded, cast, computed)."""
-    seen: set[str] = set()
-    while output in made and output not in seen:
-        seen.add(output)
-        op, index = made[output]
-        name = name_of(op)
-        if name == "readers.coco":
-            return op if index == 1 else None
-        data = [port for port in op.inputs if not port.is_argument]
-        if name in _PASSES_THROUGH and data:
-            output = data[0].name
-            continue
-        box_op = _BOX_OPS.get(name)
-        if box_op is None or box_op[1] != index or len(data) <= box_op[0]:
-            return None
-        output = data[box_op[0]].name
-    return None
+    found = coco_output_of(output, made, name_of, _passes_boxes)
+    return found[0] if found is not None and found[1] == 1 else None
+
+
+def _passes_boxes(name: str, index: int, data: Sequence[Port]) -> str | None:
+    """The input whose boxes `name`'s output `index` gives on (in the layout they were read)."""
+    if name in _PASSES_THROUGH and data:
+        return data[0].name
+    box_op = _BOX_OPS.get(name)
+    if box_op is None or box_op[1] != index or len(data) <= box_op[0]:
+        return None
+    return data[box_op[0]].name
 
 
 def _flag(op: OpRecord, name: str, default: bool = False) -> bool:

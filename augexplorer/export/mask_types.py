@@ -10,9 +10,10 @@ its line and the cast to write, not met later as a resize error that blames its 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from .protobuf import OpRecord
+from .coco_upstream import coco_output_of, made_by
+from .protobuf import OpRecord, Port
 from .refusals import Construct
 
 # Operators DALI 2.4 runs on no int32 input, measured with readers.coco's pixel masks, and the
@@ -49,7 +50,7 @@ def int32_masks(
 ) -> tuple[OpRecord, str] | None:
     """The first operator of `ops` that takes no int32 data and is given a COCO reader's pixel
     masks as they are read (int32), with what to say of it; None where there is none."""
-    made = {port.name: (op, index) for op in ops for index, port in enumerate(op.outputs)}
+    made = made_by(ops)
     for op in ops:
         name = name_of(op)
         data = [port for port in op.inputs if not port.is_argument]
@@ -75,18 +76,18 @@ def int32_masks_refused(name: str) -> Construct:
 def _reads_coco_masks(
     output: str, made: dict[str, tuple[OpRecord, int]], name_of: Callable[[OpRecord], str]
 ) -> bool:
-    seen: set[str] = set()
-    while output in made and output not in seen:
-        seen.add(output)
-        op, index = made[output]
-        name = name_of(op)
-        if name == "readers.coco":
-            masks = op.args.get("pixelwise_masks")
-            return index == _MASKS_OUTPUT and masks is not None and bool(masks.value())
-        data = [port for port in op.inputs if not port.is_argument]
-        if name not in KEEPS_INT32 or not data:
-            return False
-        if index != 0 and not name.startswith("_conditional."):  # a split's either side
-            return False
-        output = data[0].name
-    return False
+    found = coco_output_of(output, made, name_of, _keeps_int32)
+    if found is None:
+        return False
+    reader, index = found
+    masks = reader.args.get("pixelwise_masks")
+    return index == _MASKS_OUTPUT and masks is not None and bool(masks.value())
+
+
+def _keeps_int32(name: str, index: int, data: Sequence[Port]) -> str | None:
+    """The input `name`'s output `index` passes int32 masks on from, unchanged in type."""
+    if name not in KEEPS_INT32 or not data:
+        return None
+    if index != 0 and not name.startswith("_conditional."):  # a split's either side
+        return None
+    return data[0].name

@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import json
 import math
 import random
 import re
-import subprocess
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -55,6 +53,7 @@ from .live import read_live
 from .model import PortedStep, PortResult, Symbol, TransformCall, Unknown
 from .original_builder import builder_of
 from .reading import choose, file_source, read_source
+from .script_job import run_script_job
 
 RUNNER = Path(__file__).resolve().parents[1] / "bench" / "original_outputs.py"
 DRAWS = 240  # draws a side for a random transform's distribution
@@ -214,23 +213,15 @@ def with_graph(result: PortResult, graph: GraphSpec | None) -> PortResult:
 
 
 def _subprocess(python: str, job: dict[str, Any]) -> dict[str, Any]:
-    folder = Path(str(job["out"]))
-    job_file, result_file = folder / "job.json", folder / "result.json"
-    job_file.write_text(json.dumps(job), encoding="utf-8")
-    try:
-        done = subprocess.run(
-            [python, str(RUNNER), str(job_file), str(result_file)],
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired) as error:
-        raise OriginalFailed(f"{python} could not run the original: {error}") from None
-    if done.returncode != 0 or not result_file.exists():
-        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise OriginalFailed(f"the original's runner failed in {python}: {tail}")
-    answer: dict[str, Any] = json.loads(result_file.read_text(encoding="utf-8"))
+    answer: dict[str, Any] = run_script_job(
+        python,
+        RUNNER,
+        job,
+        Path(str(job["out"])),
+        timeout_s=TIMEOUT_S,
+        doing="run the original",
+        failing="the original's runner",
+    )
     return answer
 
 

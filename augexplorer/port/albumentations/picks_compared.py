@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import tempfile
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ...bench.against import OriginalFailed
 from ...spec import Node
 from ..compare_figures import DrawFigures, rate_figures
 from ..model import PortedStep, PortResult, TransformCall
+from ..script_job import run_script_job
+from . import picks_original
 from .library import _child_p, _count, _probability
-from .picks_original import counted_by_library
 
 if TYPE_CHECKING:  # compare imports this module
     from ..compare import StepComparison
@@ -78,7 +82,7 @@ def group_picks(
     groups = picking_groups(result)
     if not groups or draws < 1:
         return {}
-    counted = counted_by_library(
+    counted = _counted_by_library(
         python, [encoded_group(step.call) for step in groups], image_files, draws, seed
     )
     return {
@@ -178,3 +182,28 @@ def without_own_rate(comparison: StepComparison) -> StepComparison:
     draws = tuple(d for d in comparison.draws if d.quantity != "applied")
     note = "; ".join(part for part in (comparison.note, WEIGHED) if part)
     return dataclasses.replace(comparison, draws=draws, note=note)
+
+
+def _counted_by_library(
+    python: str, groups: Sequence[dict[str, Any]], images: Sequence[str], count: int, seed: int
+) -> list[dict[str, Any]]:
+    """:mod:`.picks_original` run in `python` (where albumentations imports) for `groups`,
+    encoded; one answer per group, ``{"error": ...}`` where the script itself could not run."""
+    if not groups:
+        return []
+    job = {"groups": list(groups), "images": list(images), "count": count, "seed": seed}
+    with tempfile.TemporaryDirectory(prefix="augexplorer-picks-") as folder:
+        try:
+            answer: list[dict[str, Any]] = run_script_job(
+                python,
+                picks_original.SCRIPT,
+                job,
+                Path(folder),
+                timeout_s=picks_original.TIMEOUT_S,
+                doing="count the picks",
+                failing="counting the picks",
+                quiet=True,
+            )["groups"]
+        except OriginalFailed as error:
+            return [{"error": str(error)}] * len(groups)
+    return answer

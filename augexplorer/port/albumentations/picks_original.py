@@ -17,11 +17,7 @@ same for each transform it holds), or ``error``.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
-import tempfile
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -100,35 +96,6 @@ def _runner() -> Any:
 
 
 # ---- run from augexplorer -----------------------------------------------------------------------
-
-
-def counted_by_library(
-    python: str, groups: Sequence[dict[str, Any]], images: Sequence[str], count: int, seed: int
-) -> list[dict[str, Any]]:
-    """Run this script in `python` (where albumentations imports) for `groups`, encoded; one
-    answer per group, ``{"error": ...}`` where the script itself could not run."""
-    if not groups:
-        return []
-    job = {"groups": list(groups), "images": list(images), "count": count, "seed": seed}
-    with tempfile.TemporaryDirectory(prefix="augexplorer-picks-") as folder:
-        job_file, result_file = Path(folder, "job.json"), Path(folder, "result.json")
-        job_file.write_text(json.dumps(job), encoding="utf-8")
-        try:
-            done = subprocess.run(
-                [python, str(SCRIPT), str(job_file), str(result_file)],
-                capture_output=True,
-                text=True,
-                timeout=TIMEOUT_S,
-                check=False,
-                env={**os.environ, "PYTHONWARNINGS": "ignore"},
-            )
-        except (OSError, subprocess.TimeoutExpired) as error:
-            return [{"error": f"{python} could not count the picks: {error}"}] * len(groups)
-        if done.returncode != 0 or not result_file.exists():
-            tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
-            return [{"error": f"counting the picks failed in {python}: {tail}"}] * len(groups)
-        answer: list[dict[str, Any]] = json.loads(result_file.read_text(encoding="utf-8"))["groups"]
-        return answer
 
 
 if __name__ == "__main__":
