@@ -6,6 +6,7 @@ masks paired on disjoint shards, and the module imports back as the same graph."
 from __future__ import annotations
 
 import dataclasses
+import runpy
 import subprocess
 import sys
 import textwrap
@@ -17,6 +18,7 @@ import pytest
 from exported_runner import exported_module, run_exported
 from PIL import Image
 from test_import_two_sources import MIXUP
+from wild_round_trips import first_batches
 
 from augexplorer import Session
 from augexplorer.cli import main
@@ -132,7 +134,26 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     ]
     for job in jobs:
         job["out"] = str(tmp / f"{job['name']}.npz")
-    return {"graphs": graphs, "modules": modules, "ran": run_exported(jobs, tmp, runner=RUNNER)}
+    files = {name: tmp / f"{name}.py" for name in graphs}
+    ran = run_exported(jobs, tmp, runner=RUNNER)
+    return {"graphs": graphs, "modules": modules, "files": files, "ran": ran}
+
+
+@pytest.mark.parametrize("name", ["segmentation", "mixup"])
+def test_the_explorer_gives_the_files_own_dali_batches(cases: dict[str, Any], name: str) -> None:
+    """The graph the import made, run by the explorer, against the file's own pipeline run by
+    DALI (the file makes its pipeline and builds nothing: it is made here, run here)."""
+    original = first_batches(runpy.run_path(str(cases["files"][name]))["pipe"])
+    graph = cases["graphs"][name]
+    session = Session(graph, device_id=None)
+    for run, batch in enumerate(original):
+        live = session.run() if run == 0 else session.next_batch()
+        for (output, ref), samples in zip(graph.outputs.items(), batch, strict=True):
+            got = [np.asarray(a) for a in live.arrays(ref)]
+            what = f"{name}: batch {run + 1}, output {output!r}"
+            assert len(got) == len(samples), what
+            for mine, theirs in zip(got, samples, strict=True):
+                np.testing.assert_array_equal(mine, theirs, err_msg=what)
 
 
 @pytest.mark.parametrize("name", ["segmentation", "mixup"])
