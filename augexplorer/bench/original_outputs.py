@@ -15,9 +15,10 @@ constants as ``{"__symbol__": dotted name}`` and tuples as ``{"__tuple__": [...]
 ``module`` the file named the class from, and ``given``, conversions run on each image before
 it, as the pipeline hands the transform a tensor; one with
 ``rate`` is run that many times for how often it applied, its ``applied``, one with ``coin``
-too is a RandomApply whose own coin is counted, and one with ``window`` is a random crop whose
-window is fixed there, ``"top-left"``); ``draws`` (how many parameter draws
-per call); ``seed``.
+too is a RandomApply whose own coin is counted, one with ``picks`` (how many transforms it
+holds) a RandomChoice whose pick is counted, each transform's 1 or 0 a sample in ``children``,
+and one with ``window`` is a random crop whose window is fixed there, ``"top-left"``);
+``draws`` (how many parameter draws per call); ``seed``.
 
 The result (JSON): ``versions``; ``pipeline`` (output ``.npy`` files, one per image, HWC) or
 ``pipeline_error``; ``calls``: per call ``outputs`` (files), ``deterministic`` (the same output
@@ -155,6 +156,8 @@ def _applied(
     albumentations' replay records it, or (torchvision) where its output is not its input."""
     if call.get("coin"):
         return _coin_applied(library, call, images, count, seed)
+    if call.get("picks"):
+        return _picks_counted(library, call, images, count, seed)
     try:
         transform = instantiate(library, call)
         _seed(library, seed, transform)
@@ -184,18 +187,12 @@ def _coin_applied(
         if library != "torchvision" or call.get("name") != "RandomApply":
             raise ValueError(f"no coin to count in {library}'s {call.get('name')}")
         calls: list[int] = []
-
-        class Counted(torch.nn.Module):
-            def forward(self, *inputs: Any) -> Any:
-                calls.append(1)
-                return inputs[0] if len(inputs) == 1 else inputs
-
         args = [decode(v) for v in call.get("args", [])]
         kwargs = {k: decode(v) for k, v in call.get("kwargs", {}).items()}
         import torchvision.transforms as t1
 
         # v2's RandomApply draws its coin as v1's does (one torch.rand(1) against p)
-        transform = t1.RandomApply(torch.nn.ModuleList([Counted()]), *args, **kwargs)
+        transform = t1.RandomApply(torch.nn.ModuleList(_counters(1, calls)), *args, **kwargs)
         _seed(library, seed, transform)
         applied = []
         for n in range(count):
@@ -205,6 +202,53 @@ def _coin_applied(
     except Exception as error:
         return {"error": f"{type(error).__name__}: {_first_line(error)}"}
     return {"applied": [float(a) for a in applied]}
+
+
+def _picks_counted(
+    library: str, call: dict[str, Any], images: list[np.ndarray], count: int, seed: int
+) -> dict[str, Any]:
+    """Which transform a RandomChoice runs, sample by sample over `count` samples: the class of
+    the module the file named (v1 picks with Python's random, v2 with torch's), given in place
+    of its transforms as many that only say they ran (the pick read as the class draws it, not
+    guessed from pixels: two transforms may give the same image)."""
+    try:
+        if library != "torchvision" or call.get("name") != "RandomChoice":
+            raise ValueError(f"no pick to count in {library}'s {call.get('name')}")
+        ran: list[int] = []
+        stand_ins = _counters(int(call["picks"]), ran)
+        args = [decode(v) for v in call.get("args", [])]
+        kwargs = {k: decode(v) for k, v in call.get("kwargs", {}).items()}
+        chooser = _torchvision_class("RandomChoice", str(call.get("module") or ""))
+        transform = chooser(stand_ins, *args, **kwargs)
+        _seed(library, seed, transform)
+        children: list[list[float]] = [[] for _ in stand_ins]
+        for n in range(count):
+            before = len(ran)
+            apply(library, transform, images[n % len(images)])
+            picked = set(ran[before:])
+            for index, counted in enumerate(children):
+                counted.append(float(index in picked))
+    except Exception as error:
+        return {"error": f"{type(error).__name__}: {_first_line(error)}"}
+    # a RandomChoice runs one of them on every sample
+    return {"applied": [1.0] * count, "children": children}
+
+
+def _counters(count: int, ran: list[int]) -> list[Any]:
+    """`count` torch modules that return what they are given and append their index to `ran`:
+    stand-ins for the transforms a container holds, which count its coin or pick."""
+    import torch
+
+    class Counted(torch.nn.Module):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+        def forward(self, *inputs: Any) -> Any:
+            ran.append(self.index)
+            return inputs[0] if len(inputs) == 1 else inputs
+
+    return [Counted(index) for index in range(count)]
 
 
 # ---- the library's own objects ------------------------------------------------------------------
@@ -408,6 +452,61 @@ def _tv_affine(t: Any, image: np.ndarray) -> dict[str, float]:
     return {"angle": float(angle)}
 
 
+def _tv_crop_start(t: Any, image: np.ndarray) -> dict[str, float]:
+    """Where RandomCrop's window starts, in the image's own pixels (negative inside the
+    padding, as the port's corner is): the class run on the image with its own draw recorded
+    (v1's ``get_params`` on the padded image, v2's ``make_params`` with the padding it works
+    out), so its padding rules are torchvision's, not redone here."""
+    from PIL import Image
+
+    seen: dict[str, int] = {}
+    if hasattr(type(t), "make_params"):  # v2: top and left in the padded image, and its padding
+        drawn = type(t).make_params
+
+        def recorded(flat_inputs: list[Any]) -> dict[str, Any]:
+            params: dict[str, Any] = drawn(t, flat_inputs)
+            left, top = params["padding"][:2]
+            seen.update(top=params["top"] - top, left=params["left"] - left)
+            return params
+
+        t.make_params = recorded
+    else:  # v1: get_params on the image padded by `padding`, then by pad_if_needed's shortfall
+
+        def recorded_v1(padded: Any, size: tuple[int, int]) -> tuple[int, int, int, int]:
+            i, j, h, w = type(t).get_params(padded, size)
+            (top, bottom), (left, right) = _v1_padding(t.padding)
+            # pad_if_needed pads both sides alike by what the padded image still lacks
+            down = (padded.height - image.shape[0] - top - bottom) // 2
+            across = (padded.width - image.shape[1] - left - right) // 2
+            seen.update(top=i - top - down, left=j - left - across)
+            return i, j, h, w
+
+        t.get_params = recorded_v1
+    try:
+        t(Image.fromarray(image))
+    finally:
+        vars(t).pop("make_params", None)
+        vars(t).pop("get_params", None)
+    return {"top": float(seen["top"]), "left": float(seen["left"])}
+
+
+def _v1_padding(padding: Any) -> tuple[tuple[int, int], tuple[int, int]]:
+    """v1 RandomCrop's `padding` as (top, bottom), (left, right), read as torchvision's pad
+    reads it: one number for every side, two for left-right and top-bottom, four for left,
+    top, right, bottom."""
+    if padding is None:
+        return (0, 0), (0, 0)
+    if isinstance(padding, int):
+        return (padding, padding), (padding, padding)
+    sides = [int(v) for v in padding]
+    if len(sides) == 1:
+        sides = sides * 4
+    elif len(sides) == 2:
+        sides = [sides[0], sides[1], sides[0], sides[1]]
+    left, top, right, bottom = sides
+    return (top, bottom), (left, right)
+
+
 # one seeded replay per transform of this job (kept with it, so its id stays its own): the
 # original's draws follow the job's seed
 _REPLAYS: dict[int, tuple[Any, Any]] = {}
@@ -452,6 +551,7 @@ DRAWERS: dict[tuple[str, str], Draw] = {
     ("torchvision", "RandomRotation"): _tv_rotation,
     ("torchvision", "ColorJitter"): _tv_colour,
     ("torchvision", "RandomAffine"): _tv_affine,
+    ("torchvision", "RandomCrop"): _tv_crop_start,
     ("albumentations", "RandomResizedCrop"): _al_crop,
     ("albumentations", "RandomSizedCrop"): _al_crop,
     ("albumentations", "Rotate"): _al_rotate,

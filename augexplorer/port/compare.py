@@ -33,7 +33,12 @@ import numpy as np
 from ..bench.against import OriginalFailed, OriginalWouldRun
 from ..bench.original_runner import TAKE_TENSORS
 from ..spec import GraphSpec, Node, Random, Ref, Source
-from .albumentations.picks_compared import group_picks, weighed_children, without_own_rate
+from .albumentations.picks_compared import (
+    group_picks,
+    runner_entries,
+    weighed_children,
+    without_own_rate,
+)
 from .albumentations.sized_before import sized_before
 from .argument_names import explain_unknown
 from .compare_draws import quantities
@@ -270,6 +275,12 @@ def _compare(
         for step in coined:
             coin_at[id(step)] = len(sent)
             sent.append({**encode_call(step.call), "rate": draws, "coin": True})
+        # a RandomChoice's pick: the original side counts which transform it ran, sample by sample
+        chosen = runner_entries(result, draws)
+        pick_at = {}
+        for step, entry in chosen:
+            pick_at[id(step)] = len(sent)
+            sent.append(entry)
         job = {
             "library": library,
             "images": files,
@@ -282,8 +293,10 @@ def _compare(
         answer = run(job)
         if "error" in answer:
             raise OriginalFailed(str(answer["error"]))
-        # albumentations' OneOf and SomeOf: how often each transform they hold applies
-        picked = group_picks(result, python, files, inputs, draws, seed)
+        # albumentations' OneOf and SomeOf: how often each transform they hold applies;
+        # torchvision's RandomChoice: how often it picks each
+        counted = {key: answer["calls"][at] for key, at in pick_at.items()}
+        picked = group_picks(result, python, files, inputs, draws, seed, counted)
         original = [np.load(p) for p in answer.get("pipeline", [])]
         theirs = [
             {**c, "arrays": [np.load(p) for p in c.get("outputs", [])]} for c in answer["calls"]
@@ -349,8 +362,9 @@ def _with_coins(
     picked: Mapping[int, tuple[tuple[DrawFigures, ...], str]],
 ) -> list[StepComparison]:
     """The leaves' comparisons with each RandomApply's own before the transforms it holds,
-    in the pipeline's order: how often its coin ran them on both sides; and each OneOf's or
-    SomeOf's (`picked`: its figures and note), how often it applied each of them."""
+    in the pipeline's order: how often its coin ran them on both sides; and each OneOf's,
+    SomeOf's or RandomChoice's (`picked`: its figures and note), how often it applied (picked)
+    each of them."""
     if not coined and not picked:
         return compared
     by_step = {id(step): comparison for step, comparison in zip(leaves, compared, strict=True)}

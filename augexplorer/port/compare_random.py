@@ -58,8 +58,6 @@ def coin_rate(
     its probability itself, which the statistics count). Read from the coin itself: a
     transform whose nodes each run on a part of the images (CLAHE's clip-limit parts) has no
     node that runs wherever it applies."""
-    from ..engine import Session
-
     nodes = [node for step in steps for node in step.nodes]
     gating = {clause.ref.node for node in nodes for clause in node.when}
     coins = [n for n in nodes if n.op == "random.coin_flip" and n.id in gating]
@@ -68,16 +66,26 @@ def coin_rate(
     probability = coins[0].args.get("probability", 0.5)
     if isinstance(probability, bool) or not isinstance(probability, (int, float)):
         return None
+    flags = [bool(value) for value in node_values(spec, coins[0].id, images, draws)]
+    return sum(flags), len(flags), float(probability)
+
+
+def node_values(
+    spec: GraphSpec, node_id: str, images: Sequence[np.ndarray], draws: int
+) -> list[float]:
+    """The first value of node `node_id`'s output, sample by sample, over at least `draws`
+    samples of `spec` (reading `images`; further runs draw anew): a coin's flag, a pick's
+    index. Read from the node itself, not from what runs under it."""
+    from ..engine import Session
+
     session = Session(spec, (list(images), [0] * len(images)), device_id=None)
     result = session.run()
-    successes = trials = 0
+    values: list[float] = []
     while True:
-        flags = [bool(np.asarray(a).reshape(-1)[0]) for a in result.arrays(coins[0].id)]
-        successes += sum(flags)
-        trials += len(flags)
-        if trials >= draws:
-            return successes, trials, float(probability)
+        values += [float(np.asarray(a).reshape(-1)[0]) for a in result.arrays(node_id)]
+        if len(values) >= draws:
+            return values
         result = session.reroll()
 
 
-__all__ = ["OWN_DRAWS", "coin_rate", "drawing_node", "port_draws_note"]
+__all__ = ["OWN_DRAWS", "coin_rate", "drawing_node", "node_values", "port_draws_note"]

@@ -4,7 +4,8 @@ batch (as many copies as :data:`PIXELS_PER_RUN` allows; further runs draw with o
 and each sample's value is read from the graph as it ran.
 
 - ``node.NAME``: the output of the transform's drawing node NAME (ColorJitter's ``hue_draw``, a
-  ``random.uniform`` in torchvision's units): one value a sample.
+  ``random.uniform`` in torchvision's units; RandomCrop's ``crop_start_int``, its corner): one
+  value a sample, the quantity's `element` of the node's output.
 - ``window.area`` and ``window.aspect``: the crop window each sample was cut from, as a share of
   its image and as width over height. A ``random_resized_crop``'s windows are those DALI's own
   generator draws again, each claimed only where resizing it gives the node's very pixels
@@ -80,7 +81,9 @@ def _read(
             node = _drawing_node(spec, node_ids, quantity.dali.removeprefix(NODE))
             if node is not None:
                 arrays = result.arrays(node.id)
-                found[quantity.name] = [float(np.asarray(a).reshape(-1)[0]) for a in arrays]
+                found[quantity.name] = [
+                    float(np.asarray(a).reshape(-1)[quantity.element]) for a in arrays
+                ]
         elif quantity.dali.startswith(WINDOW):
             windows = windows or _windows(result, spec, node_ids)
             if windows is not None:
