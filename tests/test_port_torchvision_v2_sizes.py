@@ -251,7 +251,6 @@ def test_on_the_tensor_the_same_canvas_holds_the_float_fill(tmp_path: Path) -> N
     ("code", "said"),
     [
         ("v2.RandomZoomOut(side_range=(0.5, 2))", "Invalid side range"),
-        ("v2.RandomZoomOut(fill=12.5)", "fill=12.5 on 8-bit pixels"),
         ("v2.RandomResize(5, 5)", "max_size=5 is not above min_size=5"),
         ("v2.ScaleJitter((100, 100), interpolation='nearest-exact')", "NEAREST-EXACT"),
         ("v2.ScaleJitter(100)", "target_size=100 is not a pair"),

@@ -85,6 +85,9 @@ class LibraryMapping:
     # `group`: a group's transforms were taken out of its arguments. Asked before anything
     # else: the call is refused as the library fails on it
     rejects: Callable[..., str | None] | None = None
+    # handlers of a file's own classes whose source reads as a known transform, by the kind
+    # the reading gave them (TransformCall.own: "pil_gaussian_blur")
+    own_classes: dict[str, Handler] = field(default_factory=dict)
 
 
 @dataclass
@@ -250,6 +253,12 @@ class PortContext:
         handler = (
             self.mapping.handlers.get(call.name) if call.library == self.mapping.library else None
         )
+        own = self.mapping.own_classes.get(call.own.kind) if call.own is not None else None
+        if handler is None and own is not None:
+            # a class of the file's own read as a known transform: no signature of the
+            # library's to check it against
+            self._port_with(call, own)
+            return
         if handler is None:
             self.refusals.append(Refusal(call, self._unsupported(call)))
             return
@@ -262,6 +271,10 @@ class PortContext:
         if unknown:
             self.refusals.append(Refusal(call, explain_unknown(call)))
             return
+        self._port_with(call, handler)
+
+    def _port_with(self, call: TransformCall, handler: Handler) -> None:
+        """Run `handler` on `call`: its step, or its refusal with the graph as it was."""
         saved_nodes, saved_image, saved_state = list(self.nodes), self.image, dict(self.state)
         outer, self._current = self._current, []
         try:

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..spec import GraphSpec, Node, NotPorted, Origin
+
+if TYPE_CHECKING:
+    from .own_blurs import OwnBlur
 
 # the key under which a call holds a ``**mapping`` it could not read (its arguments unknown)
 SPREAD = "**"
@@ -96,6 +99,9 @@ class TransformCall:
     # where the list holds no call but an expression (`name` is its text): what it is
     # ("comprehension", "expression"); empty for a call
     expression: str = field(default="", compare=False)
+    # a class of the file's own whose source reads as a transform the port knows (MoCo's
+    # GaussianBlur: own_blurs.OwnBlur); None for the others
+    own: OwnBlur | None = field(default=None, compare=False)
 
     def text(self) -> str:
         """The call as a person would write it: ``RandomResizedCrop(224, scale=(0.08, 1.0))``;

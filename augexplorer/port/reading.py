@@ -42,6 +42,7 @@ from .list_changes import (
 )
 from .mask_calls import mask_calls
 from .model import SPREAD, FactoryDict, Symbol, TransformCall, Unknown
+from .own_blurs import own_blur
 from .run_time_builders import WEIGHTS_PRESET, builder_of, is_weights, refusal
 
 # The module each library's transforms are imported from, by the library's name.
@@ -768,7 +769,9 @@ class _Reader:
             # the module it is imported from (timm.data.transforms), said in its refusal
             module = (self.dotted(node.func) or "").rpartition(".")[0]
             given, named = self._values(node.args), self._keywords(node)
-            return TransformCall("custom", name, given, named, node.lineno, module=module)
+            # a class of the file's own that reads as a blur the port knows (MoCo's)
+            own = own_blur(self.tree, name, given, named)
+            return TransformCall("custom", name, given, named, node.lineno, module=module, own=own)
         library, name = found
         args = list(node.args)
         keywords = {k.arg: k.value for k in node.keywords if k.arg}

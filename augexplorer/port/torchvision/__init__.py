@@ -28,6 +28,8 @@ from . import (
     geometry,
     lambdas,
     noise,
+    orders,
+    own_blur,
     perspective,
     photometric,
     sharpness,
@@ -73,11 +75,6 @@ def _random_choice(call: TransformCall, context: PortContext) -> Grade:
     for child, clause in zip(call.children, clauses, strict=True):
         context.port_children([child], [clause])
     note_picks_doing_nothing(call, context, weights, refused_from)
-    return grade(call.name)
-
-
-def _random_order(call: TransformCall, context: PortContext) -> Grade:
-    context.port_children(call.children)
     return grade(call.name)
 
 
@@ -135,7 +132,7 @@ MAPPING = LibraryMapping(
     groups={
         "RandomApply": _random_apply,
         "RandomChoice": _random_choice,
-        "RandomOrder": _random_order,
+        "RandomOrder": orders.random_order,
         "Compose": _compose,
     },
     nearest={
@@ -156,6 +153,8 @@ MAPPING = LibraryMapping(
     # a call torchvision 0.29.1 fails on (an argument its class does not take): refused
     rejects=signatures.refusal,
     reads_code=frozenset({"Lambda"}),
+    # MoCo's, SimCLR's and DINO's GaussianBlur classes, read from the file's source
+    own_classes={"pil_gaussian_blur": own_blur.pil_gaussian_blur},
 )
 
 
@@ -215,6 +214,17 @@ NOTES: tuple[str, ...] = (
     "pixels, one value per channel) are ported with the grades above. "
     + fills.CHANNEL_FILLS
     + " RandomPerspective's warp takes a fill per channel itself.",
+    "v2's ToDtype and ConvertImageDtype: no node where the image is still PIL's. "
+    + tensor.PASSES_PIL
+    + " v1's ConvertImageDtype, which fails on a PIL image (TypeError), is refused with its fix "
+    "(PILToTensor() first).",
+    "A GaussianBlur class of the file's own, as MoCo v2, SimCLR and DINO write it "
+    "(`__call__` draws `random.uniform` in its sigma or radius range and returns "
+    "`x.filter(ImageFilter.GaussianBlur(radius=...))`, DINO's under a coin of p), is read from "
+    "its source and ported as DALI's gaussian_blur at that draw, with that p: approximate. "
+    + own_blur.MEASURED
+    + " A class defined in another file, or doing anything else, is refused as a class of "
+    "one's own.",
 )
 
 

@@ -17,10 +17,9 @@ from .arguments import (
     fill_value,
     image_fill,
     interpolation_name,
-    is_tensor,
     symmetric_range,
 )
-from .fills import channel_fills, warp_with_channel_fills, with_channel_fills
+from .fills import as_pixel, channel_fills, fill_kind, warp_with_channel_fills, with_channel_fills
 from .geometry import uniform
 from .grades import grade
 
@@ -56,8 +55,9 @@ def random_affine(call: TransformCall, context: PortContext) -> Grade:
     shear_x, shear_y = _shear_ranges(call.argument(3, "shear"))
     mode = interpolation_name(call.argument(4, "interpolation"), "NEAREST")
     given_fill = image_fill(call.argument(5, "fill", 0), context.state)
-    fills = channel_fills(given_fill, on_pil=not is_tensor(context))
-    fill = 0.0 if fills else fill_value(given_fill)
+    kind = fill_kind(context)
+    fills = channel_fills(given_fill, kind)
+    fill = 0.0 if fills else as_pixel(fill_value(given_fill), kind)
     if call.argument(6, "center") is not None:
         raise Refuse("a centre other than the image's is not ported (fix: center=None)")
     image = context.image.node

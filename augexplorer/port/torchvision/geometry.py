@@ -27,7 +27,14 @@ from .arguments import (
     size_pair,
     symmetric_range,
 )
-from .fills import as_node, channel_fills, warp_with_channel_fills, with_channel_fills
+from .fills import (
+    as_node,
+    as_pixel,
+    channel_fills,
+    fill_kind,
+    warp_with_channel_fills,
+    with_channel_fills,
+)
 from .grades import grade
 
 
@@ -95,7 +102,10 @@ ON_TENSOR = (
 def _expression(context: PortContext, base: str, text: str) -> Ref:
     node_id = context.fresh_id(base)
     node = expression(node_id, text)
-    context.add_node(node)
+    # a value computed from the image's shape: on every sample, as a crop or pad under a
+    # RandomApply's or RandomChoice's condition would otherwise pass the image through here
+    # where its type is another (DALI refuses the merge)
+    context.add_node(node, helper=True)
     return Ref(node_id)
 
 
@@ -367,7 +377,7 @@ def pad(call: TransformCall, context: PortContext) -> Grade:
     grow = context.fresh_id("pad_shape")
     extra = _height_width(context, "pad_extra", top + bottom, left + right)
     node = expression(grow, axes.text(f"{image}.shape()[0:2] + {extra}"))
-    context.add_node(node)
+    context.add_node(node, helper=True)  # from the shape, on every sample (_expression)
     if mode != "constant":
         _no_border_on_tensor(context, call.name)
         size = context.add("pad_size", "cast", {"dtype": "FLOAT"}, inputs=(Ref(grow),), image=False)
@@ -397,8 +407,9 @@ def random_rotation(call: TransformCall, context: PortContext) -> Grade:
     if call.argument(3, "center") is not None:
         raise Refuse("a rotation centre other than the image's is not ported (fix: center=None)")
     given_fill = image_fill(call.argument(4, "fill", 0), context.state)
-    fills = channel_fills(given_fill, on_pil=not is_tensor(context))
-    fill = 0.0 if fills else fill_value(given_fill)
+    kind = fill_kind(context)
+    fills = channel_fills(given_fill, kind)
+    fill = 0.0 if fills else as_pixel(fill_value(given_fill), kind)
     angle = uniform(low, high, context.seed_for(call.name, str(len(context.nodes))))
     if fills and not expand:  # one draw that the image's and the ones' rotations read
         angle = as_node(context, "rotate_angle", angle)

@@ -17,9 +17,8 @@ from .arguments import (
     fill_value,
     image_fill,
     interpolation_name,
-    is_tensor,
 )
-from .fills import channel_fills
+from .fills import as_pixel, channel_fills, fill_kind
 from .grades import grade
 
 
@@ -41,7 +40,8 @@ def random_perspective(call: TransformCall, context: PortContext) -> Grade:
     mode = interpolation_name(call.argument(2, "interpolation"), "BILINEAR")
     given_fill = image_fill(call.argument(3, "fill", 0), context.state)
     # warp_perspective fills each channel with its own value
-    fills = channel_fills(given_fill, on_pil=not is_tensor(context)) or [fill_value(given_fill)]
+    kind = fill_kind(context)
+    fills = channel_fills(given_fill, kind) or [as_pixel(fill_value(given_fill), kind)]
     image = context.image.node
     width, height = f"{image}.shape()[1]", f"{image}.shape()[0]"
     u = context.add(

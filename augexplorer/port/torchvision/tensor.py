@@ -108,6 +108,8 @@ def to_pil_image(call: TransformCall, context: PortContext) -> Grade:
 
 def to_dtype(call: TransformCall, context: PortContext) -> Grade:
     """ToDtype(torch.float32, scale=True) / ConvertImageDtype(torch.float32)."""
+    if not is_tensor(context):
+        return _on_pil_image(call)
     given = call.argument(0, "dtype", _default_dtype(call))
     found, dtype = for_the_image(given, context.state)
     if not found:
@@ -133,6 +135,24 @@ def to_dtype(call: TransformCall, context: PortContext) -> Grade:
     scale = call.argument(1, "scale", call.name == "ConvertImageDtype")
     _to_float(context, call.name, 255.0 if scale else 1.0, DALI_FLOATS[name])
     return grade(call.name)
+
+
+# v2 converts tensors alone: a PIL image passes its ToDtype and ConvertImageDtype as it is
+PASSES_PIL = (
+    "On a PIL image (no ToImage() or PILToTensor() before it) torchvision 0.29.1 returns the "
+    "image unchanged, not converted: so does the port (fix: put ToImage() first to convert)."
+)
+
+
+def _on_pil_image(call: TransformCall) -> Grade:
+    """v2's ToDtype and ConvertImageDtype pass a PIL image as it is; v1's ConvertImageDtype
+    fails on one."""
+    if call.name == "ConvertImageDtype" and call.module and not is_v2(call):
+        raise Refuse(
+            "ConvertImageDtype on a PIL image: torchvision fails on it (TypeError: Input img "
+            "should be Tensor Image) (fix: put PILToTensor() first to convert)"
+        )
+    return Grade("exact", (PASSES_PIL,))
 
 
 def _default_dtype(call: TransformCall) -> Symbol | None:
