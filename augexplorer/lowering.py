@@ -51,6 +51,7 @@ class _Lowering:
             spec=filled,
             steps=tuple(self.steps.values()),
             outputs=dict(spec.outputs) or _default_outputs(filled),
+            warnings=self.checked.warnings,
         )
 
     def _source(self, source: Source) -> Source:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .catalog import PYTHON_FUNCTION, OpInfo
 from .catalog.auto_aug import is_auto_aug
+from .errors import Problem
 from .spec import Clause, GraphSpec, PythonCode, Ref, Source
 
 if TYPE_CHECKING:
@@ -112,6 +113,9 @@ class Plan:
     spec: GraphSpec  # with every seed filled in
     steps: tuple[Step, ...]
     outputs: Mapping[str, Ref]
+    # what the graph's checks found that runs but is not what the user meant (boxes read in
+    # another layout than their source gives): the run goes ahead and says it
+    warnings: tuple[Problem, ...] = ()
 
     def step(self, step_id: str) -> Step:
         for step in self.steps:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from ..checks.box_layouts import box_layout_warnings, box_nodes_of
 from ..spec import GraphSpec, Node, Ref
 from .carry import carry, why_not_carried
 from .tracks import Tracks, cmn_crop_moves, tracks_at
@@ -122,6 +123,10 @@ def _state(spec: GraphSpec, tracks: Tracks, kind: str) -> OverlayState:
     needed = OVERLAY_TRACKS[kind]
     if any(track not in tracks.refs for track in needed):
         return OverlayState(kind, _NOT_READ[kind])
+    misread = misread_boxes(spec, tracks) if "boxes" in needed else None
+    if misread is not None:
+        # the boxes these images get are off their objects: said as boxes left behind are
+        return OverlayState(kind, misread, left_behind=True)
     behind = [
         (image, [k for k in left if k in needed])
         for image, left in tracks.left.items()
@@ -149,6 +154,20 @@ def _state(spec: GraphSpec, tracks: Tracks, kind: str) -> OverlayState:
     return OverlayState(kind, f"{said}: add them", carried, fix, left_behind=True)
 
 
+def misread_boxes(spec: GraphSpec, tracks: Tracks) -> str | None:
+    """Why the boxes at these images are off their objects, where a box operator they went
+    through read them in another layout than their source gives them
+    (:func:`~augexplorer.checks.box_layouts.box_layout_warnings`); None where none did."""
+    boxes = tracks.refs.get("boxes")
+    passed = set(box_nodes_of(spec, boxes)) if boxes is not None else set()
+    if not passed:
+        return None
+    for problem in box_layout_warnings(spec):
+        if problem.node in passed:
+            return f"boxes are off their objects: {problem}"
+    return None
+
+
 def _verb(spec: GraphSpec, image_id: str) -> str:
     image = spec.node(image_id)
     if not isinstance(image, Node):
@@ -163,4 +182,4 @@ def _join(names: list[str]) -> str:
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
-__all__ = ["OVERLAY_TRACKS", "OverlayState", "carry_all", "overlay_states"]
+__all__ = ["OVERLAY_TRACKS", "OverlayState", "carry_all", "misread_boxes", "overlay_states"]

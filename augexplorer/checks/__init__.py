@@ -16,6 +16,7 @@ from ..errors import Problem
 from ..plan import Step
 from ..spec import GraphSpec, Source
 from ..spec.schema import MAX_BATCH, MAX_NAME
+from .box_layouts import box_layout_warnings
 from .context import CheckContext
 from .numbers import unheld_numbers
 from .operators import check_operator
@@ -30,6 +31,9 @@ class CheckedGraph:
     problems: list[Problem]
     order: list[str]  # node ids, each after the nodes it reads
     calls: Mapping[str, Step]  # node id -> the node's own call (device, constant arguments)
+    # what runs but gives what the user did not mean (boxes read in another layout): said
+    # beside the run, which it does not stop
+    warnings: tuple[Problem, ...] = ()
 
 
 def check_graph(spec: GraphSpec, catalog: Catalog) -> CheckedGraph:
@@ -60,7 +64,7 @@ def check_graph(spec: GraphSpec, catalog: Catalog) -> CheckedGraph:
         # Nodes set to gpu or mixed run on the CPU here (devices.resolve_device), so the graph
         # is also checked as a GPU machine, and its exported module there, place it.
         ctx.problems += check_graph(spec, load_catalog(gpu=True)).problems
-    return CheckedGraph(ctx.problems, order, ctx.calls)
+    return CheckedGraph(ctx.problems, order, ctx.calls, tuple(box_layout_warnings(spec)))
 
 
 def _written_for_gpu(spec: GraphSpec) -> bool:

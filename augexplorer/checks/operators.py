@@ -16,6 +16,7 @@ from ..node_calls import operator_call
 from ..spec import Node, Random, Ref
 from ..spec.draw_inlining import draw_of
 from .context import CheckContext
+from .crop_search import BOX_CROP, check_crop_search
 from .devices import resolve_device
 from .fed_types import check_fed_type
 from .gating import check_condition, check_probability
@@ -100,6 +101,8 @@ def check_operator(ctx: CheckContext, node: Node) -> None:
             else:
                 args[name] = value
     _check_needs_one_of(ctx, node, info)
+    if info.name == BOX_CROP:
+        check_crop_search(ctx, node)
     for arg in info.args:
         if arg.required and arg.name not in node.args:
             ctx.problem(

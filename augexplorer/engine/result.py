@@ -277,9 +277,15 @@ class RunResult:
 
     def annotation_warnings(self, node_id: str | None = None) -> list[str]:
         """What no longer matches the images at `node_id` (the final images by default): an
-        image operator on the way moved pixels that no companion moved on the annotations."""
+        image operator on the way moved pixels that no companion moved on the annotations, or
+        a box operator on the way read the boxes in another layout than their source gives."""
+        from ..annotations.drawable import misread_boxes
+
         tracks = self._tracks_at(node_id or self.final.node)
-        return list(tracks.mismatched.values()) if tracks is not None else []
+        if tracks is None:
+            return []
+        misread = misread_boxes(self.plan.spec, tracks)
+        return list(tracks.mismatched.values()) + ([misread] if misread else [])
 
     def _tracks_at(self, node_id: str) -> Tracks | None:
         from ..annotations import tracks_at

@@ -16,6 +16,7 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
+from ..checks.box_layouts import box_layout_warnings
 from ..files import atomic_write_text
 from ..spec import GraphSpec
 from .annotations_note import AnnotationsLeftBehind, left_behind_message
@@ -59,4 +60,6 @@ def export(
     stale = left_behind_message(spec)
     if stale is not None:
         warnings.warn(AnnotationsLeftBehind(f"{written}: {stale}"), stacklevel=2)
+    for misread in box_layout_warnings(spec):  # boxes off their objects, as left behind ones
+        warnings.warn(AnnotationsLeftBehind(f"{written}: {misread}"), stacklevel=2)
     return written

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..catalog import ArgInfo, Catalog, load_catalog
 from ..catalog.readers import EPOCH_AS_DALI_DOES, READER, SOURCE_OWNED
+from ..crop_search import EndlessCropSearch
 from ..errors import AugExplorerError
 from ..plan import Step
 from ..spec import GraphSpec, Node, Probability, Ref, Source
@@ -31,6 +32,7 @@ from .auto_aug_import import NotRecovered, PolicyCall, escaping, policy_calls, r
 from .box_formats import BoxFormatMismatch, box_format_mismatches
 from .branch_import import BranchesRefused, BranchImport
 from .coco_import import CocoRefused, coco_source, output_names
+from .crop_searches import endless_searches
 from .derived_seeds import seed_operators, takes_random_seed
 from .expression_import import ExpressionImport
 from .inline_lists import InlineListRefused, ListWriter, in_cache, list_text
@@ -124,6 +126,10 @@ class _Converter:
         # boxes read in another layout than the reader gives: DALI runs it, and so does the graph
         for said in box_format_mismatches(record.ops, _fn_name, refusals.where):
             warnings.warn(BoxFormatMismatch(said), stacklevel=2)
+        # a crop whose search may never end: imported as written (the graph's check refuses
+        # to run it until it is changed), and said here with the line
+        for said in endless_searches(record.ops, _fn_name, refusals.where):
+            warnings.warn(EndlessCropSearch(said), stacklevel=2)
         # pixel masks resized as read (int32): DALI fails the first batch
         int32 = int32_masks(record.ops, _fn_name)
         if int32 is not None:
