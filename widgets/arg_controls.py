@@ -23,7 +23,7 @@ from augexplorer.catalog.limits import distributions_for
 from augexplorer.spec import ArgValue, PythonCode, Random, Ref
 
 from . import sliders
-from .box_fit import digits_wide, fit_to_text
+from .box_fit import SHORT, digits_wide, fit_to_text
 from .numbers import format_number, parse_in_range, parse_number
 
 OnChange = Callable[[str, ArgValue], None]
@@ -35,6 +35,9 @@ BOX_WIDTH = "80px"
 # 382 px: 115 px of box ("0.5, 2" and "255, 255, 255" fit; six thresholds take a line of
 # their own).
 LIST_BESIDE_NAME = 11
+# The digits a range's two boxes show beside the name and the buttons ("0.75", "1.333333"); a
+# longer pair (4/3 written exactly) takes a line of its own under them, as a long list does.
+RANGE_BESIDE_NAME = 12
 # A number box's arrow-key step, as a class panel_keys.js reads ("ax-step-0.01").
 STEP_CLASS = "ax-step-"
 
@@ -1001,6 +1004,8 @@ class ArgControl(widgets.VBox):
         rows[0].add_class("ax-arg-row")
         if isinstance(self.editor, widgets.Text) and arg is not None and arg.is_vector:
             self._place_list(rows[0])
+        if isinstance(self.editor, RangePair):
+            self._place_range(rows[0], self.editor)
         self.message = widgets.HTML("")
         self.message.add_class("ax-arg-message")
         # A new node's curated value (color_twist's hue 20) was picked to show an effect, not
@@ -1034,6 +1039,23 @@ class ArgControl(widgets.VBox):
                 row.remove_class("ax-arg-long")
 
         editor.observe(place, "value")
+        place()
+
+    @staticmethod
+    def _place_range(row: widgets.HBox, pair: RangePair) -> None:
+        """A range whose ends are too long to read beside the name takes a line of its own
+        under it: its boxes widened beside the name pushed the random and reset buttons onto a
+        line alone, between the boxes and the slider."""
+
+        def place(_: Any = None) -> None:
+            ends = (digits_wide(box.value) for box in (pair.low, pair.high))
+            if sum(max(SHORT, digits) for digits in ends) > RANGE_BESIDE_NAME:
+                row.add_class("ax-arg-long-range")
+            else:
+                row.remove_class("ax-arg-long-range")
+
+        pair.low.observe(place, "value")
+        pair.high.observe(place, "value")
         place()
 
     def show_scheduled(self, parts: list[str]) -> None:

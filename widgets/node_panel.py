@@ -9,7 +9,7 @@ import html
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import ipywidgets as widgets
 
@@ -20,24 +20,35 @@ from augexplorer.catalog.limits import VECTOR_LENGTHS
 from augexplorer.spec import ArgValue, GraphSpec, Node, Origin, Random, Ref
 from augexplorer.validate import argument_problem
 
-from . import sliders
 from .arg_controls import (
     ArgControl,
-    NumberSlider,
     is_pair,
-    number_box,
     one_value,
     value_kind,
 )
 from .code_view import CodeView
 from .failure import Failure
 from .hover import describe
+from .probability_row import ProbabilityRow
 
 AUTO = "auto"
 # Past these lengths an operator's summary and a port's differences are cut at a word, with
 # " …", the whole text on hover: the panel's column is narrow.
 SUMMARY_CHARS = 220
 DIFFERENCES_CHARS = 480
+# What text typed in the probability box is kept under, beside the arguments' names (no
+# argument is named so: names are identifiers).
+APPLY = "apply with probability"
+Kept = tuple[str, str, Any]  # (typed text, its reason, the value in force it did not replace)
+
+
+class HoldsTyped(Protocol):
+    """A control that keeps text typed and refused (ArgControl, ProbabilityRow)."""
+
+    @property
+    def unparsed(self) -> Kept | None: ...
+
+    def keep_unparsed(self, kept: Kept, /) -> None: ...
 
 
 @dataclass
@@ -74,7 +85,8 @@ class NodePanel(widgets.VBox):
         # Text typed and refused, per (node, argument), with its reason and the value it did not
         # replace: kept while other nodes are shown, until the user changes the value, resets
         # it, or the graph changes it some other way (undo), so nothing typed is lost.
-        self._typed: dict[tuple[str, str], tuple[str, str, ArgValue]] = {}
+        self._typed: dict[tuple[str, str], Kept] = {}
+        self.probability_row: ProbabilityRow | None = None
         self.code_views: dict[str, CodeView] = {}
         self._shape: tuple[Any, ...] | None = None
         self._quiet = False
@@ -103,25 +115,38 @@ class NodePanel(widgets.VBox):
         graph no longer holds as it was refused against (undone, reset, the node gone)."""
         shown = self._controls_node
         if shown is not None:
-            for name, control in self.controls.items():
+            for name, control in self._holding().items():
                 if control.unparsed is not None:
                     self._typed[(shown, name)] = control.unparsed
                 else:
                     self._typed.pop((shown, name), None)
         for node_id, name in list(self._typed):
             node = spec.node(node_id) if node_id in spec else None
-            if not isinstance(node, Node):
+            if (
+                not isinstance(node, Node)
+                or self._in_force(node, name) != self._typed[(node_id, name)][2]
+            ):
                 del self._typed[(node_id, name)]
-                continue
-            value = node.args.get(name, _default(self.catalog.get(node.op), name))
-            if value != self._typed[(node_id, name)][2]:
-                del self._typed[(node_id, name)]
+
+    def _holding(self) -> dict[str, HoldsTyped]:
+        """The controls on screen that keep text typed and refused, by what it is kept under."""
+        holding: dict[str, HoldsTyped] = dict(self.controls)
+        if self.probability_row is not None:
+            holding[APPLY] = self.probability_row
+        return holding
+
+    def _in_force(self, node: Node, name: str) -> Any:
+        """The value of `node` that text kept under `name` was refused against."""
+        if name == APPLY:
+            return node.probability.p if node.probability is not None else None
+        return node.args.get(name, _default(self.catalog.get(node.op), name))
 
     def _empty(self) -> None:
         self._shape = None
         self._node_id = None
         self._controls_node = None
         self.controls = {}
+        self.probability_row = None
         self.code_views = {}
         hint = widgets.HTML(
             "<span class='ax-muted'>Click a node in the graph to edit it and see its output.</span>"
@@ -154,6 +179,7 @@ class NodePanel(widgets.VBox):
                 self._node_id = node_id
                 self._controls_node = None
                 self.controls = {}
+                self.probability_row = None
                 self.skip_bad = widgets.Checkbox(value=node.skip_bad, indent=False)
                 describe(
                     self.skip_bad,
@@ -209,9 +235,7 @@ class NodePanel(widgets.VBox):
                 control.show_scheduled(sorted(scheduled.get(name, [])))
             for name, view in self.code_views.items():
                 view.show(node.args.get(name), errors.get(name))
-            if node.probability is not None and node.probability.p != self.probability.value:
-                self.probability.value = node.probability.p  # undo, redo: show it, and
-                self._say_probability("")  # a refusal of earlier text no longer stands
+            self._probability.show(node.probability.p if node.probability is not None else None)
         finally:
             self._quiet = False
         self.node_error.value = _errors_html({"": errors[""]} if "" in errors else {})
@@ -308,10 +332,11 @@ class NodePanel(widgets.VBox):
                 check=functools.partial(self._argument_problem, node.id),
                 random_before=functools.partial(self.actions.random_before, node.id),
             )
-            if name in typed:
-                self.controls[name].keep_unparsed(typed[name])
         adder = self._arg_adder(node, info, shown)
         settings = self._settings(spec, node, info)
+        for name, control in self._holding().items():
+            if name in typed:
+                control.keep_unparsed(typed[name])
         args_title = widgets.HTML("<div class='ax-section-title'>Arguments</div>")
         none = (
             [] if shown else [widgets.HTML("<span class='ax-muted'>No arguments to tune.</span>")]
@@ -462,42 +487,14 @@ class NodePanel(widgets.VBox):
             ),
             "value",
         )
-        apply = widgets.Checkbox(
-            value=node.probability is not None,
-            description="apply with probability",
-            indent=False,
-            layout={"width": "170px"},
-        )
-        apply.add_class("ax-apply")
-        self.apply = apply
         self.device = device
-        self.probability = NumberSlider(
-            sliders.FloatSlider(min=0.0, max=1.0, step=0.01, readout=False),
-            number_box(),
-            node.probability.p if node.probability else 0.5,
-            bounds=(0.0, 1.0),
-            what="a probability",
+        row = ProbabilityRow(
+            node.probability.p if node.probability is not None else None,
+            lambda p: self._emit(self.actions.set_probability, node.id, p),
         )
-        self.probability.slider.layout.width = "130px"
-        self.probability.box.layout.width = "64px"
-        self.probability.set_disabled(node.probability is None)
-        self.probability.add_class("ax-probability")
-        self.probability.on_unparsed = lambda _, reason: self._say_probability(reason)
-        self.probability_message = widgets.HTML("")
-        self.probability_message.add_class("ax-arg-message")
-        self.probability_message.add_class("ax-probability-message")
-        apply.observe(
-            lambda c: self._emit(
-                self.actions.set_probability, node.id, self.probability.value if c["new"] else None
-            ),
-            "value",
-        )
-
-        def probability_changed(change: dict[str, Any]) -> None:
-            self._say_probability("")
-            self._emit(self.actions.set_probability, node.id, change["new"])
-
-        self.probability.observe(probability_changed, "value")
+        self.probability_row = row
+        # the parts by the names the tests and the arrow keys' checks reach them by
+        self.apply, self.probability, self.probability_message = row.apply, row.number, row.message
         # an input may come from any node but this one and those that read it (a cycle)
         after = spec.downstream(node.id)
         others = [i for i in spec.ids() if i != node.id and i not in after]
@@ -516,21 +513,12 @@ class NodePanel(widgets.VBox):
             )
             inputs.append(pick)
         self.inputs = inputs
-        apply_row = widgets.HBox([apply, self.probability])
-        apply_row.add_class("ax-arg-row")
-        return [device, apply_row, self.probability_message, *inputs]
+        return [device, row, *inputs]
 
-    def _say_probability(self, reason: str) -> None:
-        """Why typed text was not applied as the probability (empty: nothing to say)."""
-        if not reason:
-            self.probability_message.value = ""
-            self.probability.remove_class("ax-arg-error")
-            return
-        stays = self.probability.value
-        self.probability_message.value = html.escape(
-            f"⚠ Not applied: {reason}. The probability stays {stays:g}."
-        )
-        self.probability.add_class("ax-arg-error")
+    @property
+    def _probability(self) -> ProbabilityRow:
+        assert self.probability_row is not None, "a node's editor is built"
+        return self.probability_row
 
     def _emit(self, action: Callable[..., None], *args: Any) -> None:
         if not self._quiet:

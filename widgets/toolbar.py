@@ -15,7 +15,8 @@ from augexplorer.presets import PRESETS
 from augexplorer.spec import GraphSpec
 
 from .history import Step
-from .hover import describe
+from .history_label import step_label
+from .hover import describe, hover_label
 from .number_field import RefusedLine
 from .numbers import parse_bounded_int
 
@@ -156,10 +157,14 @@ class Toolbar(widgets.VBox):
         self.undo = _button("", "undo", "undo", "ax-undo")
         self.redo = _button("", "repeat", "redo", "ax-redo")
         # Every step of the undo history, saying what it did; picking one goes back (or
-        # forward) to it.
-        self.history = widgets.Dropdown(options=[], description="history")
-        self.history.style.description_width = "48px"
+        # forward) to it. Its name is a label of its own: ipywidgets shows a tooltip (the
+        # step's whole label, where the box shortens it) only on a widget without one.
+        self.history = widgets.Dropdown(options=[])
         self.history.add_class("ax-history")
+        history_name = hover_label(
+            "history", "every edit, oldest first: pick one to go back (or forward) to it"
+        )
+        history_name.add_class("ax-history-name")
         self.status = widgets.HTML("")
         self.status.add_class("ax-status")
         self.spec_path = widgets.Text(
@@ -181,7 +186,7 @@ class Toolbar(widgets.VBox):
         actions.add_class("ax-toolbar-group")
         ranks = widgets.HBox([self.rank, self.world])
         ranks.add_class("ax-toolbar-group")
-        steps = widgets.HBox([self.undo, self.redo, self.history])
+        steps = widgets.HBox([self.undo, self.redo, history_name, self.history])
         steps.add_class("ax-toolbar-group")
         steps.add_class("ax-history-group")
         top = widgets.HBox(
@@ -221,8 +226,8 @@ class Toolbar(widgets.VBox):
             self.history.options = [(step_label(step), step.index) for step in history]
             current = next(step for step in history if step.current)
             self.history.value = current.index
-            # the whole of it, where the box cuts it
-            describe(self.history, "history", step_label(current))
+            # the whole of it, where the box shortens it
+            self.history.tooltip = step_label(current, chars=None)
         preset = spec.name if spec.name in PRESETS else ""
         edited = edited and bool(preset)
         if self._changed("preset", (preset, edited)):
@@ -311,9 +316,3 @@ class Toolbar(widgets.VBox):
         if refused is not None:
             stays = f" The grid stays on rank {rank} of {world_size or 1}."
             self.rank_message.say(refused.box, f"Not applied: {refused}.{stays}")
-
-
-def step_label(step: Step) -> str:
-    """A history entry as the list shows it: number, what it did, where the graph is now."""
-    mark = "  ◀ now" if step.current else "  (undone)" if step.undone else ""
-    return f"{step.index}. {step.label}{mark}"

@@ -51,3 +51,35 @@ def test_command_mode_keys_leave_the_notebook_alone(page: Any, what: str) -> Non
     if what == "large view":
         page.keyboard.press("Escape")  # the view's own key still works
         page.locator(".ax-explorer .ax-large").wait_for(state="hidden", timeout=10_000)
+
+
+@pytest.mark.parametrize("what", ["graph card", "argument's name"])
+def test_a_click_on_what_takes_no_focus_keeps_the_keys_in_the_panel(page: Any, what: str) -> None:
+    """A click on a graph's card (or a label) focused the notebook's cell, the nearest thing
+    that takes focus: `b` then added a cell under the panel, and Ctrl+Z, which undoes the
+    graph's last edit anywhere in the panel, undid nothing of it."""
+    page.locator(".ax-graph [data-node='rotate']").click()
+    page.locator(".ax-arg-fill_value").first.wait_for(timeout=30_000)
+    box = page.locator(".ax-arg-fill_value input[type=text]")
+    box.fill("33")
+    box.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('.ax-history select').title.includes('fill_value = 33')",
+        timeout=30_000,
+    )
+    before = cells(page)
+    if what == "graph card":
+        page.locator(".ax-graph [data-node='crop']").click()
+        page.locator(".ax-arg-crop_pos_x").first.wait_for(timeout=30_000)
+    else:
+        page.locator(".ax-node-panel .ax-arg-label").first.click()
+    assert page.evaluate("() => document.activeElement.closest('.ax-explorer') !== null")
+    for key in ("b", "m"):
+        page.keyboard.press(key)
+    page.wait_for_timeout(300)
+    assert cells(page) == before, what
+    page.keyboard.press("Control+z")  # the graph's edit undone: the step before is on screen
+    page.wait_for_function(
+        "() => !document.querySelector('.ax-history select').title.includes('fill_value = 33')",
+        timeout=30_000,
+    )

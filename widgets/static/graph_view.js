@@ -361,6 +361,11 @@ function keepKeys(el, tries = 40) {
   }
   if (root.dataset.axKeys) return;
   root.dataset.axKeys = "1";
+  // A click on what takes no focus (a graph's card, a caption, the panel's background) focuses
+  // the nearest ancestor that does: it was the notebook's cell, so `b` then added a cell and
+  // Ctrl+Z undid nothing of the graph. Focusable, the panel itself takes that focus (marked
+  // below, as the rest), never by Tab.
+  root.tabIndex = -1;
   const mark = (node) => {
     if (node.nodeType !== Node.ELEMENT_NODE) return; // a caption's text changed: nothing new
     if (node.matches(FOCUSABLE)) node.setAttribute(KEEP_KEYS, "true");
