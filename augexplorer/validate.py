@@ -24,7 +24,7 @@ from .evolve import evolve
 from .lowering import lower, random_call
 from .plan import Plan
 from .schedules import at_epoch
-from .spec import ArgValue, GraphSpec, Node, PythonCode, Random, Ref
+from .spec import ArgValue, GraphSpec, Node, Probability, PythonCode, Random, Ref
 from .spec.seeds import derive_seed
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "argument_problem",
     "check_value",
     "derive_seed",
+    "probability_problem",
     "random_call",
     "validate",
     "validate_constant_edit",
@@ -89,6 +90,24 @@ def argument_problem(
         return None
     message = check_value(info, arg, value, edited.args)
     return Problem(message, node_id, name, value_fix(info, arg)) if message else None
+
+
+def probability_problem(
+    spec: GraphSpec, catalog: Catalog, node_id: str, p: float
+) -> Problem | None:
+    """The first problem of applying node `node_id` with probability `p`, found by the graph's
+    own checks (an operator's and an expression's alike), so the panel refuses a probability
+    with the words and fix the graph would give it (:func:`argument_problem` does so for an
+    argument). None where they find nothing."""
+    node = spec.node(node_id) if node_id in spec else None
+    if not isinstance(node, Node):
+        return None
+    seed = node.probability.seed if node.probability is not None else None
+    edited = spec.set_probability(node_id, Probability(p, seed))
+    # the whole graph is checked (a fraction of a millisecond): an expression's probability
+    # has its own checks, which only the walk over the graph reaches
+    problems = check_graph(edited, catalog).problems
+    return next((q for q in problems if q.node == node_id and q.argument == "probability"), None)
 
 
 def validate_constant_edit(plan: Plan, node_id: str, name: str, value: Any) -> Plan | None:

@@ -215,8 +215,7 @@ def test_a_draw_from_a_reversed_range_is_refused_at_the_edge(tmp_path: Path) -> 
         (
             "uniform",
             "range",
-            "the range [30.0, -30.0] is empty: its low end is above its high end "
-            "(write [-30.0, 30.0])",
+            "the range [30, -30] is empty: its low end is above its high end (write [-30, 30])",
             "give two values: the [low, high) range to draw from, high above low",
         )
     ]
@@ -233,9 +232,9 @@ def test_a_uniform_draws_range_takes_two_values_high_above_low() -> None:
     assert check_value(info, arg, [1.0]) == "takes 2 values, got 1"
     assert check_value(info, arg, [1.0, 2.0, 3.0]) == "takes 2 values, got 3"
     empty = "is empty: DALI draws from [low, high), high above low"
-    assert check_value(info, arg, [5.0, 5.0]) == f"the range [5.0, 5.0] {empty}"
+    assert check_value(info, arg, [5.0, 5.0]) == f"the range [5, 5] {empty}"
     # equal once DALI holds them in float32
-    assert check_value(info, arg, [1.0, 1.00000001]) == f"the range [1.0, 1.00000001] {empty}"
+    assert check_value(info, arg, [1.0, 1.00000001]) == f"the range [1, 1.00000001] {empty}"
 
 
 @pytest.fixture(scope="module")
@@ -255,7 +254,7 @@ def test_a_random_window_range_takes_one_value_or_an_ordered_pair(
     assert check_value(info, arg, []) == "takes 1 or 2 values, got 0"
     assert check_value(info, arg, [0.2, 0.5, 1.0]) == "takes 1 or 2 values, got 3"
     assert check_value(info, arg, [1.0, 0.08]) == (
-        "the range [1.0, 0.08] is empty: its low end is above its high end (write [0.08, 1.0])"
+        "the range [1, 0.08] is empty: its low end is above its high end (write [0.08, 1])"
     )
     # random_area's ends have their own ranges (tests/test_import_wild_2.py)
     assert value_fix(info, arg) == (AREA_FIX if (op, name) in PAIR_HIGH_LIMITS else RATIO_FIX)

@@ -97,7 +97,7 @@ def test_a_normal_draw_on_a_range_dali_enforces_is_refused_with_a_uniform_or_a_c
     assert "a normal draw has no bounds: N(0.5, 0.2) leaves range [0, 1]" in problem.message
     assert "on 1.2% of samples" in problem.message
     assert problem.fix is not None
-    assert "Random.uniform(0.1, 0.9)" in problem.fix and "math.clamp(draw, 0.0, 1.0)" in problem.fix
+    assert "Random.uniform(0.1, 0.9)" in problem.fix and "math.clamp(draw, 0, 1)" in problem.fix
     # however far its tails reach past the range: a long run draws there
     problem = only(BASIC.set_arg("crop", "crop_pos_y", Random.normal(0.5, 0.05)))
     assert "1 in " in problem.message

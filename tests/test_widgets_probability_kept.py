@@ -55,8 +55,8 @@ def shows_applied(panel: NodePanel, value: str) -> None:
 @pytest.mark.parametrize(
     ("typed", "reason"),
     [
-        ("1.5", "a probability must be between 0 and 1, not 1.5"),
-        ("-0.2", "a probability must be between 0 and 1, not -0.2"),
+        ("1.5", "1.5 is out of range [0, 1] (fix: use a value in [0, 1])"),
+        ("-0.2", "-0.2 is out of range [0, 1] (fix: use a value in [0, 1])"),
         ("abc", "'abc' is not a number"),
     ],
 )
@@ -88,7 +88,7 @@ def test_each_node_keeps_its_own_refused_probability(explorer: Explorer) -> None
     explorer.flush()
     shows_applied(explorer.node_panel, "0.5")  # flip's text is not rotate's
     browser_update(explorer.node_panel.probability.box, value="abc")
-    shows_refused(select(explorer, "flip"), "1.5", "not 1.5")
+    shows_refused(select(explorer, "flip"), "1.5", "1.5 is out of range [0, 1]")
     shows_refused(select(explorer, "rotate"), "abc", "'abc' is not a number")
 
 

@@ -654,8 +654,6 @@ class RandomEditor(widgets.HBox):
                 sliders.FloatSlider(min=0, max=1, step=0.01, readout=False),
                 number_box(),
                 random.probability,
-                bounds=(0.0, 1.0),
-                what="a probability",
             )
             probability.on_unparsed = lambda _, reason: self._refused(f"probability: {reason}")
             out = {"probability": probability}
@@ -797,6 +795,7 @@ class RandomEditor(widgets.HBox):
         problem = self._check(new) if self._check is not None else None
         if problem:
             self._refused(problem)
+            self._hold()
             return
         if slider is not None and not from_slider:
             self._quiet = True
@@ -808,6 +807,18 @@ class RandomEditor(widgets.HBox):
         if self._on_error is not None:
             self._on_error("")  # applied: an earlier refusal no longer stands
         self._on_change(new)
+
+    def _hold(self) -> None:
+        """A refused value typed into a parameter's box with a slider (a coin flip's
+        probability): the slider goes back to the value in force, as an argument's does
+        (:meth:`NumberSlider.hold`), and the box keeps what was typed."""
+        self._quiet = True
+        try:
+            for name, widget in self.params.items():
+                if isinstance(widget, NumberSlider):
+                    widget.hold(getattr(self.random, name))
+        finally:
+            self._quiet = False
 
     def _refused(self, reason: str) -> None:
         if self._on_error is None:

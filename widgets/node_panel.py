@@ -17,8 +17,9 @@ from augexplorer.catalog import Catalog, OpInfo
 from augexplorer.catalog.flow import decoder_downstream, input_problems
 from augexplorer.catalog.hints import starting_values, tunable_args
 from augexplorer.catalog.limits import VECTOR_LENGTHS
+from augexplorer.errors import Problem
 from augexplorer.spec import ArgValue, GraphSpec, Node, Origin, Random, Ref
-from augexplorer.validate import argument_problem
+from augexplorer.validate import argument_problem, probability_problem
 
 from .arg_controls import (
     ArgControl,
@@ -264,10 +265,13 @@ class NodePanel(widgets.VBox):
         """Why `value` cannot be given to `name` of `node_id`, by the graph's own checks."""
         if self._spec is None:
             return None
-        problem = argument_problem(self._spec, self.catalog, node_id, name, value)
-        if problem is None:
+        return _refusal(argument_problem(self._spec, self.catalog, node_id, name, value))
+
+    def _probability_problem(self, node_id: str, p: float) -> str | None:
+        """Why `node_id` cannot be applied with probability `p`, by the graph's own checks."""
+        if self._spec is None:
             return None
-        return f"{problem.message} (fix: {problem.fix})" if problem.fix else problem.message
+        return _refusal(probability_problem(self._spec, self.catalog, node_id, p))
 
     def _shown_args(self, node: Node, info: OpInfo | None) -> list[str]:
         names = list(node.args)
@@ -491,6 +495,7 @@ class NodePanel(widgets.VBox):
         row = ProbabilityRow(
             node.probability.p if node.probability is not None else None,
             lambda p: self._emit(self.actions.set_probability, node.id, p),
+            check=functools.partial(self._probability_problem, node.id),
         )
         self.probability_row = row
         # the parts by the names the tests and the arrow keys' checks reach them by
@@ -602,6 +607,13 @@ def starting_value(info: OpInfo, name: str) -> ArgValue:
         one = int(one) if arg.is_integer else float(one)
         return [one] * min(VECTOR_LENGTHS.get((info.name, name), (2,)))
     return value
+
+
+def _refusal(problem: Problem | None) -> str | None:
+    """A graph check's problem as a control's refusal says it: the reason, then its fix."""
+    if problem is None:
+        return None
+    return f"{problem.message} (fix: {problem.fix})" if problem.fix else problem.message
 
 
 def _says(failure: Failure | None, node_id: str, message: str) -> bool:

@@ -1,6 +1,10 @@
 """A node's "apply with probability": the check box, the probability's slider and box, and the
 line under them saying why text typed in the box was not applied.
 
+A probability is refused by the graph's own check (`check`, as an argument's value is by
+:class:`.arg_controls.ArgControl`'s), so the box reads as every other control does where a value
+is past its range; the box itself only reads the text as a number.
+
 Text typed and refused is held as an argument's is (:attr:`unparsed`, :meth:`keep_unparsed`,
 as :class:`.arg_controls.ArgControl` holds it), so the node panel keeps it across node
 selection by the same means: until it is typed over, apply is switched off, or the graph's
@@ -25,10 +29,18 @@ Kept = tuple[str, str, float | None]
 
 class ProbabilityRow(widgets.VBox):
     """`p`: the node's probability in force (None: always applied). `on_change` gets each
-    probability the user applies (None: apply switched off), never one shown from the graph."""
+    probability the user applies (None: apply switched off), never one shown from the graph;
+    `check` says why a probability cannot be applied (the graph's reason and fix), and such a
+    one is refused before it reaches the graph."""
 
-    def __init__(self, p: float | None, on_change: Callable[[float | None], None]) -> None:
+    def __init__(
+        self,
+        p: float | None,
+        on_change: Callable[[float | None], None],
+        check: Callable[[float], str | None] | None = None,
+    ) -> None:
         self._on_change = on_change
+        self._check = check
         self._value = p
         self._unparsed: Kept | None = None
         self._quiet = False
@@ -43,8 +55,6 @@ class ProbabilityRow(widgets.VBox):
             sliders.FloatSlider(min=0.0, max=1.0, step=0.01, readout=False),
             number_box(),
             p if p is not None else 0.5,
-            bounds=(0.0, 1.0),
-            what="a probability",
         )
         self.number.slider.layout.width = "130px"
         self.number.box.layout.width = "64px"
@@ -99,12 +109,21 @@ class ProbabilityRow(widgets.VBox):
             self._say("")
             return
         stays = self._value if self._value is not None else self.number.value
-        message = f"Not applied: {reason}. The probability stays {stays:g}."
+        message = f"Not applied: {reason}. The probability stays {format_number(stays)}."
         self._unparsed = (typed, message, self._value)
         self._say(message)
 
     def _moved(self, change: dict[str, Any]) -> None:
         if self._quiet:
+            return
+        problem = self._check(change["new"]) if self._check is not None else None
+        if problem:
+            self._refused(self.number.typed_text(), problem)
+            self._quiet = True
+            try:  # the value in force back on the slider, what was typed left in the box
+                self.number.hold(change["old"])
+            finally:
+                self._quiet = False
             return
         self._unparsed = None
         self._say("")

@@ -264,9 +264,12 @@ class Controller:
         seed = current.probability.seed if current.probability is not None else None
         probability = None if p is None else Probability(float(p), seed)
         what = "always applied" if p is None else f"applied with p = {float(p):g}"
+        # as set_arg's: one slider drag is one step, switching apply on or off its own step
+        # (ticked, then a probability typed: undo takes back the typing first)
+        moved = p is not None and current.probability is not None
         return self.edit(
             self._spec.set_probability(node, probability),
-            merge_key=f"{node}.apply",
+            merge_key=f"{node}.apply" if moved else None,
             run=run,
             label=f"{node} {what}",
         )

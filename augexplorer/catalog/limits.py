@@ -10,8 +10,11 @@ from ..spec import DISTRIBUTIONS
 
 _WINDOWED = ("slice", "decoders.image_slice")
 
+# Every probability: a coin's argument, a coin flip drawn, a node's apply probability.
+PROBABILITY = (0.0, 1.0)
+
 LIMITS: dict[tuple[str, str], tuple[float, float]] = {
-    ("*", "probability"): (0.0, 1.0),
+    ("*", "probability"): PROBABILITY,
     ("*", "crop_pos_x"): (0.0, 1.0),
     ("*", "crop_pos_y"): (0.0, 1.0),
     ("*", "crop_pos_z"): (0.0, 1.0),

@@ -3,31 +3,20 @@ outputs (the clauses themselves are checked by :mod:`augexplorer.conditions`).""
 
 from __future__ import annotations
 
-import math
-
 from ..catalog import PYTHON_FUNCTION, OpInfo
 from ..conditions import condition_problems
 from ..spec import Node, Probability
 from .context import CheckContext
+from .probabilities import PROBABILITY_FIX, probability_refused
 
 
 def check_probability(
     ctx: CheckContext, node: Node, info: OpInfo, probability: Probability
 ) -> None:
     """Problems of operator `node` applied with `probability`."""
-    p = probability.p
-    if (
-        not isinstance(p, (int, float))
-        or isinstance(p, bool)
-        or not math.isfinite(p)
-        or not 0 <= p <= 1
-    ):
-        ctx.problem(
-            f"apply probability {p!r} is not in [0, 1]",
-            node.id,
-            "probability",
-            fix="use a value from 0 to 1",
-        )
+    refused = probability_refused(probability.p)
+    if refused:
+        ctx.problem(refused, node.id, "probability", fix=PROBABILITY_FIX)
         return
     if not node.inputs:
         ctx.problem(

@@ -12,6 +12,7 @@ import struct
 from collections.abc import Iterator
 from typing import Any
 
+from ..catalog.limits import PROBABILITY
 from ..errors import Problem
 from ..spec import GraphSpec, Node, Random, Source
 from ..spec.schema import INT_MAX, INT_MIN
@@ -48,6 +49,17 @@ def shown_number(value: object) -> str:
 def shown_range(limits: tuple[float, float]) -> str:
     """``[low, high]``, each end as `shown_number` writes it."""
     return f"[{shown_number(limits[0])}, {shown_number(limits[1])}]"
+
+
+def out_of_range(value: object, limits: tuple[float, float]) -> str:
+    """``1.5 is out of range [0, 1]``: one wording for a value past its range, whichever check
+    or control refuses it."""
+    return f"{shown_number(value)} is out of range {shown_range(limits)}"
+
+
+def in_range_fix(limits: tuple[float, float]) -> str:
+    """The fix for a value :func:`out_of_range` refused."""
+    return f"use a value in {shown_range(limits)}"
 
 
 def too_large(value: Any) -> int | None:
@@ -106,7 +118,7 @@ def unheld_numbers(spec: GraphSpec) -> list[Problem]:
         elif isinstance(node, Node):
             check(node.seed, node.id, "seed", "use a seed such as 42, or leave it out")
             if node.probability is not None:
-                check(node.probability.p, node.id, "probability", "use a value from 0 to 1")
+                check(node.probability.p, node.id, "probability", in_range_fix(PROBABILITY))
                 check(node.probability.seed, node.id, "probability", "use a seed such as 42")
             for name, value in node.args.items():
                 check(value, node.id, name, "use a value in the argument's range")

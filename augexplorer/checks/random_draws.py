@@ -17,7 +17,8 @@ from ..catalog.limits import (
 )
 from ..spec import Node, Random
 from .context import CheckContext
-from .numbers import as_float32, shown_number, shown_range
+from .numbers import as_float32, out_of_range, shown_number, shown_range
+from .probabilities import PROBABILITY_FIX, probability_refused
 
 CHOICE_WEIGHT_TOLERANCE = 5e-5
 
@@ -77,7 +78,7 @@ def check_random_binding(ctx: CheckContext, node: Node, arg: ArgInfo, value: Ran
         return
     if value.dist == "uniform" and value.low > value.high:
         ctx.problem(
-            f"uniform range is reversed ({value.low} > {value.high})",
+            f"uniform range is reversed ({shown_number(value.low)} > {shown_number(value.high)})",
             node.id,
             arg.name,
             fix="swap low and high",
@@ -85,7 +86,7 @@ def check_random_binding(ctx: CheckContext, node: Node, arg: ArgInfo, value: Ran
     elif value.dist == "uniform" and as_float32(value.low) >= as_float32(value.high):
         # DALI draws in float32 from [low, high): a range empty there fails at run time.
         ctx.problem(
-            f"uniform range {value.low}..{value.high} is empty",
+            f"uniform range {shown_number(value.low)}..{shown_number(value.high)} is empty",
             node.id,
             arg.name,
             fix="make high greater than low, or give the argument a constant",
@@ -103,12 +104,9 @@ def check_random_binding(ctx: CheckContext, node: Node, arg: ArgInfo, value: Ran
             fix=f"draw it with choice: values 0, 1 and weights {1 - _chance(value):g}, "
             f"{_chance(value):g}",
         )
-    elif value.dist == "coin_flip" and not 0 <= value.probability <= 1:
+    elif value.dist == "coin_flip" and (refused := probability_refused(value.probability)):
         ctx.problem(
-            "coin flip probability must be in [0, 1]",
-            node.id,
-            arg.name,
-            fix="use a value from 0 to 1",
+            f"the coin flip's probability {refused}", node.id, arg.name, fix=PROBABILITY_FIX
         )
     if value.dist == "choice" and not value.values:
         ctx.problem(
@@ -233,7 +231,7 @@ def check_draw_range(
         if value.stddev == 0:  # every draw is the mean
             if _outside(value.mean, limits):
                 ctx.problem(
-                    f"{where}the normal draw's mean {value.mean!r} is out of range {shown_range(limits)}",
+                    f"{where}the normal draw's mean {out_of_range(value.mean, limits)}",
                     node.id,
                     arg.name,
                     fix=f"use a mean in {shown_range(limits)}",
@@ -243,7 +241,8 @@ def check_draw_range(
             return  # DALI takes the far draws there (see TAKEN_OUTSIDE)
         share = _normal_outside(value.mean, value.stddev, limits)
         ctx.problem(
-            f"{where}a normal draw has no bounds: N({value.mean:g}, {value.stddev:g}) leaves "
+            f"{where}a normal draw has no bounds: "
+            f"N({shown_number(value.mean)}, {shown_number(value.stddev)}) leaves "
             f"range {shown_range(limits)} on {_share(share)}, and DALI fails the batch "
             "that draws one",
             node.id,
@@ -256,7 +255,8 @@ def check_draw_range(
                 min(value.mean + 2 * value.stddev, high),
             )
             + f", the mean ± 2 stddev kept in range; or clamp the draw: an expression node "
-            f"math.clamp(draw, {low}, {high}) between a random.normal node and the argument",
+            f"math.clamp(draw, {shown_number(low)}, {shown_number(high)}) between a "
+            "random.normal node and the argument",
         )
 
 

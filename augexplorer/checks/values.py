@@ -23,7 +23,15 @@ from ..catalog.limits import (
     value_counts,
 )
 from ..spec import PythonCode
-from .numbers import as_float32, out_of_range_message, shown_number, shown_range, too_large
+from .numbers import (
+    as_float32,
+    in_range_fix,
+    out_of_range,
+    out_of_range_message,
+    shown_number,
+    shown_range,
+    too_large,
+)
 
 _INT_RANGES = {
     "INT8": (-(2**7), 2**7 - 1),
@@ -72,12 +80,15 @@ def _empty_range(info: OpInfo, arg: ArgInfo, items: list[Any]) -> str | None:
     low, high = items
     if low > high:
         return (
-            f"the range [{low}, {high}] is empty: its low end is above its high end "
-            f"(write [{high}, {low}])"
+            f"the range {shown_range((low, high))} is empty: its low end is above its high end "
+            f"(write {shown_range((high, low))})"
         )
     if key in OPEN_RANGES and as_float32(low) >= as_float32(high):
         # DALI draws in float32 from [low, high)
-        return f"the range [{low}, {high}] is empty: DALI draws from [low, high), high above low"
+        return (
+            f"the range {shown_range((low, high))} is empty: DALI draws from [low, high), "
+            "high above low"
+        )
     return None
 
 
@@ -129,11 +140,11 @@ def _check_scalar(
                 return f"expected a whole number, got {value}"
             low, high = _INT_RANGES.get(kind, (-(2**63), 2**63 - 1))
             if not low <= value <= high:
-                return f"{value} does not fit in {kind.lower()} ({low}..{high})"
+                return f"{shown_number(value)} does not fit in {kind.lower()} ({low}..{high})"
         if limits is not None:
             low_limit, high_limit = limits
             if not low_limit <= value <= high_limit:
-                return f"{shown_number(value)} is out of range {shown_range(limits)}"
+                return out_of_range(value, limits)
         return None
     return None  # types the catalog cannot check (rare): DALI reports them at build time
 
@@ -195,7 +206,7 @@ def value_fix(info: OpInfo, arg: ArgInfo) -> str:
     if arg.choices:
         return f"use one of {', '.join(arg.choices[:8])}{', ...' if len(arg.choices) > 8 else ''}"
     if limits:
-        return f"use a value in {shown_range(limits)}"
+        return in_range_fix(limits)
     if arg.has_default:
         return f"use a {arg.describe_type()}; the default is {arg.default!r}"
     return f"use a {arg.describe_type()}"

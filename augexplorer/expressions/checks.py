@@ -8,6 +8,7 @@ import math
 from collections.abc import Container, Sequence
 from typing import Any
 
+from ..checks.probabilities import PROBABILITY_FIX, probability_refused
 from ..errors import Problem
 from ..plan import Step
 from ..spec import Node
@@ -93,13 +94,8 @@ def _probability(node: Node, problems: list[Problem]) -> None:
     p, seed = probability.p, probability.seed
     if node.op == CONSTANT or not node.inputs:
         message, fix = "only a node with an input can be applied with a probability", "remove it"
-    elif (
-        isinstance(p, bool)
-        or not isinstance(p, (int, float))
-        or not math.isfinite(p)
-        or not 0 <= p <= 1
-    ):
-        message, fix = f"apply probability {p!r:.40} is not in [0, 1]", "use a value from 0 to 1"
+    elif refused := probability_refused(p):
+        message, fix = refused, PROBABILITY_FIX
     elif seed is not None and (
         isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX
     ):

@@ -41,7 +41,7 @@ def test_a_refused_probability_stays_while_another_node_is_selected(
     message.get_by_text("Not applied").wait_for(timeout=30_000)
     assert page.locator(BOX).input_value() == "1.5"
     said = message.inner_text()
-    assert "between 0 and 1, not 1.5" in said and "stays 0.5" in said, said
+    assert "1.5 is out of range [0, 1]" in said and "stays 0.5" in said, said
     assert outline(page, BOX).startswith("solid rgb(198, 40, 40)")
     until_kernel_says(page, f"{P_IN_FORCE}.p", "0.5")
     for width in WIDTHS:
