@@ -308,32 +308,7 @@ def _differences(code: str, images: list[Any]) -> tuple[PortResult, list[Any]]:
 @pytest.mark.parametrize(
     ("code", "said", "mean", "low", "high", "most"),
     [
-        ("A.HueSaturationValue((10, 10), (0, 0), (0, 0), p=1)", "hue shift 10", 7.65, 0, 22.9, 62),
-        (
-            "A.HueSaturationValue((0, 0), (20, 20), (-15, -15), p=1)",
-            "saturation +20 with value -15",
-            5.9,
-            2.3,
-            9.9,
-            15,
-        ),
         ("A.Equalize(mode='pil', p=1)", "mode='pil'", 3.07, 0.2, 16.7, 34),
-        (
-            "A.HueSaturationValue((20, 20), (30, 30), (20, 20), p=1)",
-            "shifts +20, +30, +20",
-            16.0,
-            4.5,
-            31.1,
-            97,
-        ),
-        (
-            "A.HueSaturationValue((-20, -20), (-30, -30), (-20, -20), p=1)",
-            "-20, -30, -20",
-            10.4,
-            4.4,
-            15.4,
-            94,
-        ),
     ],
 )
 def test_a_colour_grades_figures_hold_on_every_bundled_photo(

@@ -122,6 +122,12 @@ EXACT += [
     ("A.CLAHE(clip_limit=(2, 2), p=1)", 0.0, 0),
     ("A.CLAHE(clip_limit=(3.5, 3.5), tile_grid_size=(4, 6), p=1)", 0.0, 0),
 ]
+EXACT += [
+    # OpenCV's HSV round trip computed as OpenCV computes it: a float32 product next to a
+    # whole level is one off, on rare pixels
+    ("A.HueSaturationValue((10, 10), (0, 0), (0, 0), p=1)", 0.01, 1),
+    ("A.HueSaturationValue((0, 0), (20, 20), (-15, -15), p=1)", 0.01, 1),
+]
 # Normalize is compared in normalized units (float): bound in those units
 NORMALIZED = [
     ("A.Normalize()", 1e-6),
@@ -138,13 +144,12 @@ APPROXIMATE = [
     ("A.ColorJitter((1, 1), (1, 1), (0.5, 0.5), (0, 0), p=1)", 0.26, 1),
     ("A.ColorJitter((1, 1), (1.3, 1.3), (1, 1), (0, 0), p=1)", 3.1, 7),
     ("A.ColorJitter((1, 1), (1, 1), (1, 1), (0.1, 0.1), p=1)", 25.2, 85),
-    ("A.HueSaturationValue((10, 10), (0, 0), (0, 0), p=1)", 15.7, 56),
-    ("A.HueSaturationValue((0, 0), (20, 20), (-15, -15), p=1)", 3.9, 15),
     ("A.ImageCompression(quality_range=(50, 50), p=1)", 2.0, 49),
     ("A.ImageCompression(quality_range=(90, 90), p=1)", 1.2, 17),
     ("A.Downscale((0.4, 0.4), interpolation_pair={'downscale': 1, 'upscale': 1}, p=1)", 0.82, 34),
     ("A.Downscale((0.33, 0.33), interpolation_pair={'downscale': 1, 'upscale': 1}, p=1)", 1.0, 49),
-    ("A.Downscale((0.3, 0.3), p=1)", 12.3, 249),
+    # OpenCV's nearest sizes and picks: the same pixels at this factor (others: the grade)
+    ("A.Downscale((0.3, 0.3), p=1)", 0.0, 0),
     ("A.Equalize(mode='pil', p=1)", 1.7, 10),
     # float blurs that differ in the last bits move a few pixels across the mask's threshold
     ("A.UnsharpMask((5, 5), (0, 0), (0.4, 0.4), p=1)", 0.03, 5),

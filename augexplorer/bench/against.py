@@ -228,7 +228,9 @@ def bench_against(
     path = Path(path)
     where = str(path)
     source = file_source(path)
-    found = choose(read_source(source, where=where, params=params), pipeline, where=where)
+    found = choose(
+        read_source(source, where=where, params=params, origin=path), pipeline, where=where
+    )
     if not run_file:
         raise OriginalWouldRun(
             f"timing the original pipeline means running {path}: {what_would_run(source)}, "

@@ -363,6 +363,10 @@ def _torchvision_class(name: str, module: str) -> Any:
     import torchvision.transforms as t1
     import torchvision.transforms.v2 as t2
 
+    if module and module.split(".")[0] != "torchvision":
+        # a class of the project's own modules (DINO's utils.Solarization, MoCo's
+        # moco.loader.GaussianBlur), imported from beside the file as the file imports it
+        return resolve(f"{module}.{name.rsplit('.', 1)[-1]}")
     if module.startswith("torchvision.transforms.v2"):
         return getattr(t2, name)
     return getattr(t1, name, None) or getattr(t2, name)

@@ -187,7 +187,9 @@ def _pipeline(
             "compare the Python file that builds the pipeline, or in Python: "
             "compare_object(A.load(path), images) from augexplorer.port.compare)"
         )
-    found = choose(read_source(source, where=str(path), params=params), pipeline, where=str(path))
+    found = choose(
+        read_source(source, where=str(path), params=params, origin=path), pipeline, where=str(path)
+    )
     ported = port_found(found)
     if not any(step.nodes or step.folded_into for step in ported.steps):
         left_out = ", ".join(refusal.what for refusal in ported.refusals)

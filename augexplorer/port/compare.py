@@ -182,7 +182,9 @@ def compare_file(
             "run_file=True, or tick 'run the file' in the panel, if you trust the file)"
         )
     source = file_source(path)
-    found = choose(read_source(source, where=str(path), params=params), pipeline, where=str(path))
+    found = choose(
+        read_source(source, where=str(path), params=params, origin=path), pipeline, where=str(path)
+    )
     result = with_graph(port_found(found), graph)
     python = python or sys.executable
     pipeline_job = {
@@ -677,6 +679,8 @@ def _alone(calls: tuple[TransformCall, ...], step: PortedStep) -> PortResult | N
     where they differ from a fresh port of the user's call (an edit in the panel, a fix)
     carried over."""
     library = step.call.library
+    if step.call.own is not None:  # a class of the project's own, ported by torchvision's
+        library = "torchvision"  # mapping alone (own_blurs): compared as in its Compose
     alone = port_call(TransformCall(library, "Compose", children=calls))
     # a part left out (the masks a mask argument shows) leaves the images' port whole
     if alone.transforms_not_ported or not alone.steps:

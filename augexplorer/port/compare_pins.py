@@ -476,9 +476,8 @@ PINS: dict[tuple[str, str], Pin | FactorPin | WindowPin] = {
             Inside("b_shift_limit", Widened.SYMMETRIC, (-20, 20)),
         ),
     ),
-    # approximate (DALI's hsv scales saturation and value where albumentations shifts them):
-    # pinned for its figure, each shift inside the user's range, all three at once as the
-    # pipeline draws them
+    # OpenCV's HSV round trip, its shifts truncated as albumentations adds them: pinned for its
+    # figure, each shift inside the user's range, all three at once as the pipeline draws them
     ("albumentations", "HueSaturationValue"): Pin(
         "hue {hue_shift_limit}, saturation {sat_shift_limit}, value {val_shift_limit}",
         (

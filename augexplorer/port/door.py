@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .albumentations.loaded import loaded_pipelines, saved_path
 from .albumentations.masks import with_masks_called
 from .build import DataSource
 from .live import library_major, read_live
@@ -50,9 +51,13 @@ def is_port_file(path: Path, text: str) -> bool:
         ):
             return False
     try:
-        return bool(read_source(text))
+        # a pipeline its builder of another of the project's files returns counts too
+        if read_source(text, origin=path):
+            return True
     except ReadRefused:
-        return False
+        pass
+    # A.load("aug.yaml") or A.from_dict(...): the saved pipeline, read as it is
+    return bool(loaded_pipelines(text))
 
 
 def port_file(
@@ -65,8 +70,37 @@ def port_file(
     """Port the pipeline of a Python file or notebook (read without running it); `pipeline`
     names one where it has several, `params` gives values the file leaves to run time."""
     path = Path(path)
-    found = read_source(file_source(path), where=str(path), params=params)
+    text = file_source(path)
+    try:
+        found = read_source(text, where=str(path), params=params, origin=path)
+    except ReadRefused:
+        if not loaded_pipelines(text):
+            raise
+        found = []
+    if not found and loaded_pipelines(text):
+        return _port_loaded(path, text, pipeline, data)
     return port_found(choose(found, pipeline, where=str(path)), data=data)
+
+
+def _port_loaded(
+    path: Path, text: str, pipeline: str | None, data: DataSource | None
+) -> PortResult:
+    """A file that loads its albumentations pipeline (``A.load``, ``A.from_dict``): the saved
+    file it reads, ported as albumentations saved it."""
+    from .albumentations import port_saved_file
+
+    loaded = loaded_pipelines(text)
+    chosen = [one for one in loaded if pipeline in (None, one.target)]
+    if len(chosen) != 1:
+        names = ", ".join(one.target for one in loaded)
+        raise ReadRefused(
+            f"{path} loads {len(loaded)} albumentations pipelines ({names}) (fix: pick one "
+            "with --pipeline NAME, or pipeline='NAME')"
+        )
+    (one,) = chosen
+    result = port_saved_file(saved_path(one, path.parent), name=_graph_name(one.target), data=data)
+    said = f"line {one.line}: {one.target} = {one.call}: ported from the saved file it loads"
+    return dataclasses.replace(result, notes=(*result.notes, said))
 
 
 def port_found(found: FoundPipeline, *, data: DataSource | None = None) -> PortResult:

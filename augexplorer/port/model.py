@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..spec import GraphSpec, Node, NotPorted, Origin
 
 if TYPE_CHECKING:
-    from .own_blurs import OwnBlur
+    from .own_blurs import OwnClass
 
 # the key under which a call holds a ``**mapping`` it could not read (its arguments unknown)
 SPREAD = "**"
@@ -101,7 +101,14 @@ class TransformCall:
     expression: str = field(default="", compare=False)
     # a class of the file's own whose source reads as a transform the port knows (MoCo's
     # GaussianBlur: own_blurs.OwnBlur); None for the others
-    own: OwnBlur | None = field(default=None, compare=False)
+    own: OwnClass | None = field(default=None, compare=False)
+    # a class or function of the project's other files: where it is defined ("defined in
+    # moco/loader.py, line 9"), or where the reading looked for its module; said with its
+    # refusal, as the call's own line is the file's
+    defined_at: str = field(default="", compare=False)
+    # the project's other file the call is written in, where not the file read (a builder
+    # function imported from it): "data/augment.py (get_train_transform, called at line 12)"
+    written_in: str = field(default="", compare=False)
 
     def text(self) -> str:
         """The call as a person would write it: ``RandomResizedCrop(224, scale=(0.08, 1.0))``;
@@ -187,12 +194,19 @@ class Refusal:
 
     def describe(self) -> str:
         where = f"line {self.call.line}: " if self.call.line is not None else ""
-        return f"{where}{self.what} not ported: {self.reason}"
+        if self.call.written_in:  # a line of another file: which one, and how it is reached
+            where = f"line {self.call.line} of {self.call.written_in}: "
+        return f"{where}{self.what} not ported: {self.full_reason}"
+
+    @property
+    def full_reason(self) -> str:
+        """The reason, with where a class of another file is defined (or was looked for)."""
+        return f"{self.reason} ({self.call.defined_at})" if self.call.defined_at else self.reason
 
     def left_out(self, library: str) -> NotPorted:
         """What the graph keeps of this refusal (`library`: the pipeline's), so that its JSON
         and its export still name the transform it does not run."""
-        return NotPorted(library, self.what, self.reason, self.call.line)
+        return NotPorted(library, self.what, self.full_reason, self.call.line)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ and DINO's, which blurs with probability ``p`` at a radius in ``radius_min..radi
 a class is a PIL Gaussian blur at a radius drawn uniformly per image, applied with a
 probability: :func:`own_blur` says so (:class:`OwnBlur`) where the class's ``__init__`` only
 keeps its arguments and its ``__call__`` only draws, tests a coin and blurs or returns the
-image; any other class is None (refused as a class of one's own).
+image; any other class is None (refused as a class of one's own). DINO's ``Solarization(p)``,
+``ImageOps.solarize(img)`` under a coin of p, is read the same way (:class:`OwnSolarize`).
 """
 
 from __future__ import annotations
@@ -27,8 +28,10 @@ from typing import Any
 _UNIFORM = {"random.uniform", "np.random.uniform", "numpy.random.uniform"}
 _RANDOM = {"random.random", "np.random.rand", "np.random.random", "numpy.random.random"}
 _BLUR = {"ImageFilter.GaussianBlur", "PIL.ImageFilter.GaussianBlur", "GaussianBlur"}
-# a block's outcomes: (probability, None for the image as it is, or the radius range)
-_Outcomes = list[tuple[float, tuple[float, float] | None]]
+_SOLARIZE = {"ImageOps.solarize", "PIL.ImageOps.solarize", "solarize"}
+# a block's outcomes: (probability, None for the image as it is, or what was done to it:
+# ("blurred", low, high) or ("solarized", threshold))
+_Outcomes = list[tuple[float, tuple[Any, ...] | None]]
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,22 @@ class OwnBlur:
     high: float
     p: float = 1.0
     kind: str = "pil_gaussian_blur"
+    # where the class is defined, where not in the file read ("moco/loader.py, line 9")
+    defined_at: str = ""
+
+
+@dataclass(frozen=True)
+class OwnSolarize:
+    """A class of the project that solarizes a PIL image with ``ImageOps.solarize`` (pixels
+    at or above ``threshold`` inverted), with probability ``p`` (DINO's ``Solarization``)."""
+
+    threshold: float
+    p: float = 1.0
+    kind: str = "pil_solarize"
+    defined_at: str = ""
+
+
+OwnClass = OwnBlur | OwnSolarize
 
 
 class _NotABlur(Exception):
@@ -48,19 +67,25 @@ class _NotABlur(Exception):
 
 def own_blur(
     tree: ast.Module, name: str, args: Sequence[Any], kwargs: Mapping[str, Any]
-) -> OwnBlur | None:
+) -> OwnClass | None:
     """What the file's class `name`, called with `args` and `kwargs` (literals), does, where
-    it is such a blur; None where it is not, or not defined in the file."""
+    it is such a blur (or solarize); None where it is not, or not defined in the file."""
     found = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == name]
     if len(found) != 1:
         return None
+    return own_class(found[0], args, kwargs)
+
+
+def own_class(cls: ast.ClassDef, args: Sequence[Any], kwargs: Mapping[str, Any]) -> OwnClass | None:
+    """What class `cls` does, called with `args` and `kwargs`, where it is such a blur or
+    solarize; else None."""
     try:
-        return _read(found[0], args, kwargs)
+        return _read(cls, args, kwargs)
     except (_NotABlur, ValueError, TypeError, IndexError, KeyError, ZeroDivisionError):
         return None
 
 
-def _read(cls: ast.ClassDef, args: Sequence[Any], kwargs: Mapping[str, Any]) -> OwnBlur:
+def _read(cls: ast.ClassDef, args: Sequence[Any], kwargs: Mapping[str, Any]) -> OwnClass:
     methods = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
     for statement in cls.body:
         if not (_is_docstring(statement) or isinstance(statement, ast.FunctionDef)):
@@ -73,14 +98,19 @@ def _read(cls: ast.ClassDef, args: Sequence[Any], kwargs: Mapping[str, Any]) -> 
     if len(parameters) != 2 or call.args.vararg or call.args.kwarg or call.decorator_list:
         raise _NotABlur
     outcomes = _run(call.body, _Scope(kept, parameters[1]), 1.0)
-    blurs = {radius for _, radius in outcomes if radius is not None}
-    if len(blurs) != 1:
-        raise _NotABlur
-    ((low, high),) = blurs
+    done = {effect for _, effect in outcomes if effect is not None}
+    if len(done) != 1:
+        raise _NotABlur  # one effect, under one coin: two would be another transform
+    (effect,) = done
+    p = round(sum(share for share, effect in outcomes if effect is not None), 12)
+    if effect[0] == "solarized":
+        if not 0 <= effect[1] <= 256:
+            raise _NotABlur
+        return OwnSolarize(float(effect[1]), p)
+    _, low, high = effect
     if not 0 < low <= high:
         raise _NotABlur
-    p = sum(share for share, radius in outcomes if radius is not None)
-    return OwnBlur(low, high, round(p, 12))
+    return OwnBlur(low, high, p)
 
 
 def _kept(
@@ -162,13 +192,13 @@ def _copy(scope: _Scope) -> _Scope:
     return _Scope(scope.kept, scope.image, dict(scope.names()))
 
 
-def _result(node: ast.expr, scope: _Scope) -> tuple[float, float] | None:
-    """None for the image as it is, the radius range for a blur of it."""
+def _result(node: ast.expr, scope: _Scope) -> tuple[Any, ...] | None:
+    """None for the image as it is, ("blurred", low, high) or ("solarized", threshold)."""
     value = _value(node, scope)
     if value == ("image",):
         return None
-    if isinstance(value, tuple) and value[0] == "blurred":
-        return (value[1], value[2])
+    if isinstance(value, tuple) and value[0] in ("blurred", "solarized"):
+        return value
     raise _NotABlur
 
 
@@ -200,7 +230,24 @@ def _value(node: ast.expr, scope: _Scope) -> Any:
             raise _NotABlur
         low, high = _radius(node.args[0], scope)
         return ("blurred", low, high)
+    if called in _SOLARIZE:
+        return ("solarized", _threshold(node, scope))
     raise _NotABlur
+
+
+def _threshold(node: ast.Call, scope: _Scope) -> float:
+    """``ImageOps.solarize(img)``'s threshold (PIL's default 128, or the one given)."""
+    names = ["image", "threshold"]
+    given = dict(zip(names, node.args, strict=False))
+    given.update((k.arg, k.value) for k in node.keywords if k.arg)
+    if len(node.args) > 2 or set(given) - set(names) or "image" not in given:
+        raise _NotABlur
+    if _value(given["image"], scope) != ("image",):
+        raise _NotABlur
+    threshold = _value(given["threshold"], scope) if "threshold" in given else 128.0
+    if not isinstance(threshold, int | float) or isinstance(threshold, bool):
+        raise _NotABlur
+    return float(threshold)
 
 
 def _radius(node: ast.expr, scope: _Scope) -> tuple[float, float]:
@@ -273,4 +320,4 @@ def _is_super_init(statement: ast.stmt) -> bool:
     )
 
 
-__all__ = ["OwnBlur", "own_blur"]
+__all__ = ["OwnBlur", "OwnClass", "OwnSolarize", "own_blur", "own_class"]

@@ -40,8 +40,10 @@ from .list_changes import (
     runs,
     scope_of,
 )
+from .local_modules import Definition, LocalModules
 from .mask_calls import mask_calls
 from .model import SPREAD, FactoryDict, Symbol, TransformCall, Unknown
+from .other_files import built_elsewhere, defined_elsewhere
 from .own_blurs import own_blur
 from .run_time_builders import WEIGHTS_PRESET, builder_of, is_weights, refusal
 
@@ -158,7 +160,7 @@ def read_file(
     """The pipeline of a Python file or notebook, read without running it; `pipeline` names
     one where the file has several, `params` gives values for names the file leaves unknown."""
     path = Path(path)
-    found = read_source(file_source(path), where=str(path), params=params)
+    found = read_source(file_source(path), where=str(path), params=params, origin=path)
     return choose(found, pipeline, where=str(path))
 
 
@@ -237,16 +239,33 @@ def holds_pipeline(text: str) -> bool:
 
 
 def read_source(
-    text: str, *, where: str = "file", params: Mapping[str, Any] | None = None
+    text: str,
+    *,
+    where: str = "file",
+    params: Mapping[str, Any] | None = None,
+    origin: Path | None = None,
 ) -> list[FoundPipeline]:
-    """Every pipeline a Python text builds, in the order they appear."""
+    """Every pipeline a Python text builds, in the order they appear; `origin`, the file's
+    path, lets the reading follow the project's own modules it imports (:mod:`.local_modules`)."""
     try:
         tree = ast.parse(text)
     except SyntaxError as error:
         raise ReadRefused(f"{where}: not valid Python (line {error.lineno})") from None
     except (ValueError, RecursionError, MemoryError) as error:
         raise ReadRefused(f"{where}: not valid Python ({type(error).__name__})") from None
-    reader = _Reader(tree, params or {})
+    modules = LocalModules(origin, tree) if origin is not None else None
+    return read_tree(tree, params=params, modules=modules)
+
+
+def read_tree(
+    tree: ast.Module,
+    *,
+    params: Mapping[str, Any] | None = None,
+    modules: LocalModules | None = None,
+) -> list[FoundPipeline]:
+    """Every pipeline a parsed file builds (:func:`read_source`), its project's modules
+    followed through `modules` where given."""
+    reader = _Reader(tree, params or {}, modules)
     found = reader.pipelines()
     calls = mask_calls(tree)
     found = [dataclasses.replace(f, mask_calls=calls) for f in found] if calls else found
@@ -255,9 +274,12 @@ def read_source(
 
 
 class _Reader:
-    def __init__(self, tree: ast.Module, params: Mapping[str, Any]) -> None:
+    def __init__(
+        self, tree: ast.Module, params: Mapping[str, Any], modules: LocalModules | None = None
+    ) -> None:
         self.tree = tree
         self.params = params
+        self.modules = modules  # the project's own modules the file imports, where known
         self.aliases: dict[str, str] = {}
         self.star_modules: list[str] = []
         # every simple assignment `name = value` in the file, any scope, in line order
@@ -449,6 +471,8 @@ class _Reader:
         found = self._views_noted(found, nodes)
         found.extend(self._returned_pipelines(found, taken))
         found.extend(self._built_at_run_time(taken))
+        if self.modules is not None:  # builders the file imports from its project's modules
+            found.extend(built_elsewhere(self, self.modules, taken))
         found.sort(key=lambda p: p.compose.line or 0)
         return found
 
@@ -479,7 +503,7 @@ class _Reader:
         for name, arguments in arguments_by_name.items():
             if name in taken:
                 continue
-            reader = _Reader(self.tree, {**self.params, **arguments})
+            reader = _Reader(self.tree, {**self.params, **arguments}, self.modules)
             try:
                 call = reader._changed_pipeline(node, reader.call(node))
             except Unfollowable:
@@ -648,8 +672,12 @@ class _Reader:
             if isinstance(parent, ast.Call) and self._wraps_views(parent):
                 wrapper = ast.unparse(parent.func)
                 held = name.split(" (line ", 1)[0]
+                found = self.modules.definition(parent.func) if self.modules else None
+                # the wrapper class of another file (MoCo's moco.loader.TwoCropsTransform)
+                defined = f", defined in {found.where}" if isinstance(found, Definition) else ""
                 return (
-                    f"{held} is {wrapper}({compose}(...)) (line {parent.lineno}): the port is "
+                    f"{held} is {wrapper}({compose}(...)) (line {parent.lineno}{defined}): the "
+                    "port is "
                     f"the {compose}, the transforms of one image; what {wrapper} makes of it "
                     "(two views of each image, a pair with its target) is the file's own code, "
                     "not ported",
@@ -771,7 +799,19 @@ class _Reader:
             given, named = self._values(node.args), self._keywords(node)
             # a class of the file's own that reads as a blur the port knows (MoCo's)
             own = own_blur(self.tree, name, given, named)
-            return TransformCall("custom", name, given, named, node.lineno, module=module, own=own)
+            defined_at = ""
+            if own is None and self.modules is not None:  # one of its project's other files
+                own, defined_at = defined_elsewhere(self.modules, node.func, name, given, named)
+            return TransformCall(
+                "custom",
+                name,
+                given,
+                named,
+                node.lineno,
+                module=module,
+                own=own,
+                defined_at=defined_at,
+            )
         library, name = found
         args = list(node.args)
         keywords = {k.arg: k.value for k in node.keywords if k.arg}

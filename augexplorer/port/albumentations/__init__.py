@@ -121,6 +121,14 @@ NOTES: tuple[str, ...] = (
     "draw times the image's mean, and the result truncated to 8 bits as albumentations' table "
     "of values truncates it (19 photos, two fixed draws: max 0 grey levels); on 8-bit pixels "
     "only, before Normalize or ToFloat.",
+    "CoarseDropout with `fill='random'` fills each hole with values drawn uniformly from 0 to "
+    "255, per pixel and channel, as albumentations draws them, by DALI's generator (8 photos, "
+    "the filled values: mean 127.27 on both sides, two-sample KS p 0.93); graded distribution, "
+    "on 8-bit pixels only, before Normalize or ToFloat. `fill='random_uniform'` (one colour a "
+    "hole) and the inpainting fills stay refused.",
+    "A file that loads its pipeline from albumentations' saved form (`t = A.load('aug.yaml')`, "
+    "or `A.from_dict(json.load(f))` of the one saved file it opens) is ported from that saved "
+    "file, looked for beside the file, as importing the saved file ports it.",
 )
 
 

@@ -133,35 +133,6 @@ def _brightness_by_mean(brightness: tuple[float, float], contrast: tuple[float, 
     )
 
 
-@mapping("HueSaturationValue", positional=("hue_shift_limit", "sat_shift_limit", "val_shift_limit"))
-def hue_saturation_value(args: Args) -> Mapped:
-    hue = args.pair("hue_shift_limit", (-20.0, 20.0), symmetric=True)
-    saturation = args.pair("sat_shift_limit", (-30.0, 30.0), symmetric=True)
-    value = args.pair("val_shift_limit", (-20.0, 20.0), symmetric=True)
-    node = step(
-        "hsv",
-        "hsv",
-        {
-            # OpenCV's 8-bit hue runs 0-180: one unit is two degrees
-            "hue": draw(2.0 * hue[0], 2.0 * hue[1]),
-            "saturation": draw(1.0 + saturation[0] / 128.0, 1.0 + saturation[1] / 128.0),
-            "value": draw(1.0 + value[0] / 128.0, 1.0 + value[1] / 128.0),
-        },
-    )
-    return Mapped(
-        (node,),
-        "approximate",
-        (
-            "albumentations adds its saturation and value shifts (0-255) in OpenCV's HSV; DALI's "
-            "hsv multiplies them (here by 1 + shift/128) in YIQ space; hue shifts match in degrees",
-            "on the 19 bundled photos, hue shift 10 alone: mean 7.65 (0 to 22.9 a photo), max "
-            "62 grey levels; saturation +20 with value -15: mean 5.9 (2.3 to 9.9 a photo), max "
-            "15; the default limits at their ends, shifts +20, +30, +20: mean 16.0 (4.5 to 31.1 "
-            "a photo), max 97; -20, -30, -20: mean 10.4 (4.4 to 15.4 a photo), max 94",
-        ),
-    )
-
-
 @mapping("RGBShift", positional=("r_shift_limit", "g_shift_limit", "b_shift_limit"))
 def rgb_shift(args: Args) -> Mapped:
     limits = [args.pair(f"{c}_shift_limit", (-20.0, 20.0), symmetric=True) for c in ("r", "g", "b")]

@@ -4,6 +4,8 @@ Grades measured by ``tests/test_port_albumentations_draws.py`` against albumenta
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...spec import Node, Ref
 from .arguments import Args, NotPorted
 from .nodes import const, expr, step, to_uint8, uniform_node, values_node
@@ -50,9 +52,15 @@ def coarse_dropout(args: Args) -> Mapped:
     heights, widths = _hole_ranges(args)
     fewest, most = _hole_counts(args)
     in_pixels = heights[1] >= 1  # albumentations' own test
-    fill = args.fill()
+    drawn_fill = args.get("fill", None, "fill_value", "value") == "random"
+    fill = 0.0 if drawn_fill else args.fill()
     if not isinstance(fill, float):
         raise NotPorted(f"fill={fill!r}: only one fill value for every channel is ported")
+    if drawn_fill and args.float_image:
+        raise NotPorted(
+            "fill='random' after Normalize or ToFloat draws floats albumentations' way, not "
+            "ported (fix: put CoarseDropout before Normalize or ToFloat)"
+        )
     low = [heights[0], widths[0]] * most
     high = [heights[1], widths[1]] * most
     nodes: list[Node] = [
@@ -104,27 +112,38 @@ def coarse_dropout(args: Args) -> Mapped:
             ),
         ]
         size = "hole_kept"
-    nodes.append(
-        step(
-            "dropout",
-            "erase",
-            {
-                "anchor": Ref("hole_anchor"),
-                "shape": Ref(size),
-                "axis_names": "HW",
-                "fill_value": fill,
-            },
-        )
+    holes = {"anchor": Ref("hole_anchor"), "shape": Ref(size), "axis_names": "HW"}
+    drawn = (
+        "holes drawn as albumentations draws them, by DALI's generator (area erased, KS "
+        "over 320 draws: p 0.56 for holes in fractions, 0.50 in pixels)"
     )
-    return Mapped(
-        tuple(nodes),
-        "distribution",
-        (
-            "holes drawn as albumentations draws them, by DALI's generator (area erased, KS "
-            "over 320 draws: p 0.56 for holes in fractions, 0.50 in pixels)",
-        ),
-        frozenset({"hole_room"}),
+    if drawn_fill:
+        return _random_fill(nodes, holes, drawn)
+    nodes.append(step("dropout", "erase", {**holes, "fill_value": fill}))
+    return Mapped(tuple(nodes), "distribution", (drawn,), frozenset({"hole_room"}))
+
+
+def _random_fill(nodes: list[Node], holes: dict[str, Any], drawn: str) -> Mapped:
+    """fill='random': each hole's pixels drawn uniformly from 0-255, channel by channel, as
+    albumentations' integers(0, 256) fills them: a mask of the holes (DALI's erase of ones)
+    picks between the image and a uniform draw per value."""
+    helpers = [
+        expr("hole_ones", "image * 0 + 1", [IMAGE]),
+        step("hole_mask", "erase", {**holes, "fill_value": 0.0}, reads="hole_ones"),
+        Node("hole_noise", "random.uniform", inputs=(Ref(IMAGE),), args={"range": [0.0, 256.0]}),
+    ]
+    mixed = "image * hole_mask + math.floor(hole_noise) * (1 - hole_mask)"
+    nodes += [
+        *helpers,
+        expr("dropout_mixed", mixed, [IMAGE, "hole_mask", "hole_noise"]),
+        to_uint8("dropout", "dropout_mixed"),
+    ]
+    said = (
+        "fill='random': each hole's values drawn uniformly from 0 to 255, per pixel and "
+        "channel, as albumentations draws them, by DALI's generator"
     )
+    measures = frozenset({"hole_room", *(node.id for node in helpers)})
+    return Mapped(tuple(nodes), "distribution", (drawn, said), measures)
 
 
 @mapping("Erasing", positional=("scale", "ratio", "fill"))

@@ -208,7 +208,9 @@ def transpose(args: Args) -> Mapped:
     return Mapped((node,), "exact")
 
 
-@mapping("RandomRotate90")
+# albumentations 2.x turns every image by default (p=1; 1.x's default was 0.5): a quarter turn
+# of 0 is one of the four drawn
+@mapping("RandomRotate90", p=1.0)
 def random_rotate90(args: Args) -> Mapped:
     node = step(
         "rotate",

@@ -198,7 +198,7 @@ CLIPS_FLOAT = frozenset(
 )  # fmt: skip
 # Ports written for 8-bit pixels alone (DALI's clahe takes uint8 only; UnsharpMask's divides by
 # 255 and casts back): on a float image albumentations gives float, the port would not.
-UINT8_PORTS = frozenset({"CLAHE", "UnsharpMask"})
+UINT8_PORTS = frozenset({"CLAHE", "UnsharpMask", "HueSaturationValue"})
 CLIPPED_AFTER_NORMALIZE = (
     "after Normalize (or ToFloat) the image is float, and albumentations clips this "
     "transform's output to 0-1, undoing the normalization (RandomGamma gives NaN); the port "
@@ -531,6 +531,7 @@ def _mapping(version: int = 2) -> LibraryMapping:
         filters,
         geometric,
         grid_dropout,
+        hsv,
         not_ported,
         padding,
         perspective,

@@ -30,6 +30,7 @@ from . import (
     noise,
     orders,
     own_blur,
+    own_solarize,
     perspective,
     photometric,
     sharpness,
@@ -154,7 +155,10 @@ MAPPING = LibraryMapping(
     rejects=signatures.refusal,
     reads_code=frozenset({"Lambda"}),
     # MoCo's, SimCLR's and DINO's GaussianBlur classes, read from the file's source
-    own_classes={"pil_gaussian_blur": own_blur.pil_gaussian_blur},
+    own_classes={
+        "pil_gaussian_blur": own_blur.pil_gaussian_blur,
+        "pil_solarize": own_solarize.pil_solarize,
+    },
 )
 
 
@@ -223,8 +227,15 @@ NOTES: tuple[str, ...] = (
     "`x.filter(ImageFilter.GaussianBlur(radius=...))`, DINO's under a coin of p), is read from "
     "its source and ported as DALI's gaussian_blur at that draw, with that p: approximate. "
     + own_blur.MEASURED
-    + " A class defined in another file, or doing anything else, is refused as a class of "
-    "one's own.",
+    + " DINO's Solarization class (`ImageOps.solarize(img)` under a coin of p) is read the "
+    "same way and ported as RandomSolarize(threshold=128, p): exact, the same pixels as PIL's "
+    "(torchvision's RandomSolarize calls ImageOps.solarize on a PIL image). Such a class, or a "
+    "function returning a Compose, defined in another of the project's files the file imports "
+    "(`import moco.loader`, `import utils`, `from .transforms import build_transforms`) is read "
+    "from that file, never run: looked for beside the file, then in its parents up to the "
+    "project's root (a relative import from the file's package), never in site-packages, at "
+    "most 40 files; refusals name the other file and line. A class doing anything else is "
+    "refused as a class of one's own.",
 )
 
 

@@ -15,6 +15,7 @@ import math
 
 from ..build import Grade, PortContext, Refuse
 from ..model import TransformCall
+from ..own_blurs import OwnBlur
 from .arguments import is_tensor
 
 MEASURED = (
@@ -23,7 +24,8 @@ MEASURED = (
     "radii 0.1 to 2.0 (0.74 at most for one photo at one radius), max 30 (6 photos, 20 radii)."
 )
 BLURRED = (
-    "A class of the file's own, read from its source: ImageFilter.GaussianBlur at a radius "
+    "A class of the {owner} own, read from its source{where}: ImageFilter.GaussianBlur at a "
+    "radius "
     "drawn uniformly per image{chance}, ported as DALI's gaussian_blur with that sigma. " + MEASURED
 )
 
@@ -36,7 +38,7 @@ def window(high: float) -> int:
 def pil_gaussian_blur(call: TransformCall, context: PortContext) -> Grade:
     """The class's blur: a sigma in its radius range, with its probability."""
     own = call.own
-    assert own is not None  # only the reading's OwnBlur calls reach here
+    assert isinstance(own, OwnBlur)  # only the reading's OwnBlur calls reach here
     if is_tensor(context):
         raise Refuse(
             f"{call.name} blurs with PIL's Image.filter, which a tensor has not: the file fails "
@@ -54,7 +56,9 @@ def pil_gaussian_blur(call: TransformCall, context: PortContext) -> Grade:
     context.add("gaussian_blur", "gaussian_blur", {"window_size": [size, size], "sigma": sigma})
     context.apply_with_probability(own.p)
     chance = f", with probability {own.p:g}" if own.p < 1 else ""
-    return Grade("approximate", (BLURRED.format(chance=chance),))
+    where = f" ({own.defined_at})" if own.defined_at else ""  # another of the project's files
+    owner = "project's" if own.defined_at else "file's"
+    return Grade("approximate", (BLURRED.format(chance=chance, where=where, owner=owner),))
 
 
 __all__ = ["MEASURED", "pil_gaussian_blur", "window"]

@@ -1,0 +1,42 @@
+"""A project's own PIL solarize class (DINO's ``Solarization(p)``: ``ImageOps.solarize(img)``
+under a coin of p, read by :mod:`augexplorer.port.own_blurs`): torchvision's
+RandomSolarize(threshold, p), which on a PIL image calls ``ImageOps.solarize`` itself."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..build import Grade, PortContext, Refuse
+from ..model import TransformCall
+from ..own_blurs import OwnSolarize
+from .arguments import is_tensor
+from .color import random_solarize
+
+SOLARIZED = (
+    "A class of the project's own, read from its source{where}: ImageOps.solarize at threshold "
+    "{threshold:g}{chance}, ported as RandomSolarize(threshold={threshold:g}, p={p:g}), which "
+    "calls it on a PIL image: the same pixels."
+)
+
+
+def pil_solarize(call: TransformCall, context: PortContext) -> Grade:
+    """The class's solarize, with its probability, as RandomSolarize's port."""
+    own = call.own
+    assert isinstance(own, OwnSolarize)  # only the reading's OwnSolarize calls reach here
+    if is_tensor(context):
+        raise Refuse(
+            f"{call.name} solarizes with PIL's ImageOps.solarize, which a tensor has not: the "
+            "file fails on it here (AttributeError) (fix: put it before ToTensor(), ToImage() "
+            "or PILToTensor())"
+        )
+    if own.p <= 0:
+        return Grade("exact", ("Its probability is 0: the image passes as it is.",))
+    library = TransformCall("torchvision", "RandomSolarize", (own.threshold, own.p))
+    grade = random_solarize(dataclasses.replace(library, line=call.line), context)
+    where = f" ({own.defined_at})" if own.defined_at else ""
+    chance = f", with probability {own.p:g}" if own.p < 1 else ""
+    said = SOLARIZED.format(where=where, threshold=own.threshold, chance=chance, p=own.p)
+    return Grade(grade.fidelity, (said, *grade.differences))
+
+
+__all__ = ["SOLARIZED", "pil_solarize"]
