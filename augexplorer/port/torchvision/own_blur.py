@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import math
 
-from ..build import Grade, PortContext, Refuse
+from ..build import Grade, PortContext
 from ..model import TransformCall
 from ..own_blurs import OwnBlur
-from .arguments import is_tensor
+from .own_pil import pil_class_grade
 
 MEASURED = (
     "PIL blurs by three passes of a box filter (an extended-box approximation of the "
@@ -39,14 +39,9 @@ def pil_gaussian_blur(call: TransformCall, context: PortContext) -> Grade:
     """The class's blur: a sigma in its radius range, with its probability."""
     own = call.own
     assert isinstance(own, OwnBlur)  # only the reading's OwnBlur calls reach here
-    if is_tensor(context):
-        raise Refuse(
-            f"{call.name} blurs with PIL's Image.filter, which a tensor has not: the file fails "
-            "on it here (AttributeError) (fix: put it before ToTensor(), ToImage() or "
-            "PILToTensor())"
-        )
-    if own.p <= 0:
-        return Grade("exact", ("Its probability is 0: the image passes as it is.",))
+    never = pil_class_grade(call, context, "Image.filter", own.p)
+    if never is not None:
+        return never
     sigma: object = own.low
     if own.low != own.high:
         sigma = context.add(

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..build import Grade, PortContext, Refuse
+from ..build import Grade, PortContext
 from ..model import TransformCall
 from ..own_blurs import OwnSolarize
-from .arguments import is_tensor
 from .color import random_solarize
+from .own_pil import pil_class_grade
 
 SOLARIZED = (
     "A class of the project's own, read from its source{where}: ImageOps.solarize at threshold "
@@ -23,14 +23,9 @@ def pil_solarize(call: TransformCall, context: PortContext) -> Grade:
     """The class's solarize, with its probability, as RandomSolarize's port."""
     own = call.own
     assert isinstance(own, OwnSolarize)  # only the reading's OwnSolarize calls reach here
-    if is_tensor(context):
-        raise Refuse(
-            f"{call.name} solarizes with PIL's ImageOps.solarize, which a tensor has not: the "
-            "file fails on it here (AttributeError) (fix: put it before ToTensor(), ToImage() "
-            "or PILToTensor())"
-        )
-    if own.p <= 0:
-        return Grade("exact", ("Its probability is 0: the image passes as it is.",))
+    never = pil_class_grade(call, context, "ImageOps.solarize", own.p)
+    if never is not None:
+        return never
     library = TransformCall("torchvision", "RandomSolarize", (own.threshold, own.p))
     grade = random_solarize(dataclasses.replace(library, line=call.line), context)
     where = f" ({own.defined_at})" if own.defined_at else ""
