@@ -32,6 +32,10 @@ RUNNER = textwrap.dedent(
             pipe = pipeline(batches, device=job["device"], **options)
         elif hasattr(module, "ANNOTATIONS_FILE"):  # a COCO source: the module's own data
             pipe = pipeline(device=job["device"], **options)
+        elif hasattr(module, "READERS"):  # several readers: each one's data by its name
+            data = job.get("data") or module.DATA
+            files, labels = module.read_readers(data)
+            pipe = pipeline(files, labels, device=job["device"], **options)
         else:
             data = job.get("data") or module.DATA
             files, labels, _ = module.read_data(data)

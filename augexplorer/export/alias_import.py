@@ -11,6 +11,7 @@ notation an expression node holds.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import warnings
 from typing import Any
@@ -55,8 +56,11 @@ def _current_operator(op: OpRecord) -> OpRecord:
     display = str(op.args["_display_name"].value()) if "_display_name" in op.args else ""
     from_ops_api = module == "nvidia.dali.ops" or module.startswith("nvidia.dali.ops.")
     called = ".".join(filter(None, [module.removeprefix("nvidia.dali.fn").strip("."), display]))
+    kept: dict[str, Argument] = {}
     if alias is not None and alias.same_interface:
         schema = alias.new
+        # the old operator's defaults where the new one's differ: the code ran with those
+        kept = _old_defaults(op.schema, schema, op.args)
     elif from_ops_api or called in old_fn_names():
         # ops.readers.File, fn.file_reader (DALI records the current schema under the name
         # the code called): the schema is current, the recorded name is not
@@ -64,8 +68,49 @@ def _current_operator(op: OpRecord) -> OpRecord:
     else:
         return op
     args = {name: value for name, value in op.args.items() if name not in _NAMING}
+    args = {**args, **kept}
     written = _ops_name(module, display) if from_ops_api and display else ""
     return dataclasses.replace(op, schema=schema, args=args, called=written)
+
+
+def _old_defaults(old: str, new: str, given: dict[str, Argument]) -> dict[str, Argument]:
+    """The arguments `given` leaves out whose default in schema `old` differs from the one in
+    `new`, at the old default (DALI 2.4: ``FastResizeCropMirror`` resizes without antialias,
+    ``ResizeCropMirror`` with it)."""
+    import importlib
+
+    backend: Any = importlib.import_module("nvidia.dali.backend")  # untyped in DALI's stubs
+    before, after = backend.GetSchema(old), backend.GetSchema(new)
+    kept: dict[str, Argument] = {}
+    for name in before.GetArgumentNames():
+        if name in given or not after.HasArgument(name):
+            continue
+        try:
+            then, now = (s.GetArgumentDefaultValueString(name) for s in (before, after))
+        except (RuntimeError, ValueError):  # a required argument: no default
+            continue
+        if then != now:
+            kept[name] = _argument(name, then)
+    return kept
+
+
+def _argument(name: str, default: str) -> Argument:
+    """An argument at the value of a schema's default, as DALI writes it (``False``, ``1``,
+    ``0.500000``, ``'default'``)."""
+    value = ast.literal_eval(default)
+    if isinstance(value, list | tuple):
+        elements = [_argument(f"element {i}", repr(v)) for i, v in enumerate(value)]
+        kind = elements[0].type if elements else ""
+        return Argument(name, kind, elements=elements, is_vector=True)
+    if isinstance(value, bool):
+        return Argument(name, "bool", bools=[value])
+    if isinstance(value, int):
+        return Argument(name, "int64", ints=[value])
+    if isinstance(value, float):
+        return Argument(name, "float", floats=[value])
+    if isinstance(value, str):
+        return Argument(name, "string", strings=[value])
+    raise ValueError(f"{name}: a default DALI writes as {default!r} is not read here")
 
 
 def _ops_name(module: str, display: str) -> str:

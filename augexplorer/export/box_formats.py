@@ -20,6 +20,7 @@ from ..box_layouts import (
 )
 from .coco_upstream import coco_output_of, made_by
 from .protobuf import OpRecord, Port
+from .written_name import written_name
 
 __all__ = ["BoxFormatMismatch", "box_format_mismatches"]
 
@@ -49,19 +50,20 @@ def box_format_mismatches(
             continue
         reader_args = _constants(reader)
         given_ltrb = bool(reader_args.get("ltrb", False))
-        # its file is the box operator's, said before
+        # its file is the box operator's, said before; each named as the code wrote it
         line = re.match(r" at line \d+", where(reader))
-        reader_name = f"fn.readers.coco{line.group(0) if line else ''}"
+        reader_written = written_name(reader, "readers.coco")
+        reader_name = f"{reader_written}{line.group(0) if line else ''}"
         read = misread_layout(name, _constants(op), given_ltrb)
         if read is not None:
-            fix = f"ltrb={read.ltrb} on fn.readers.coco"
-            fix += f", or {read.other} on fn.{name}" if read.other else ""
+            fix = f"ltrb={read.ltrb} on {reader_written}"
+            fix += f", or {read.other} on {written_name(op, name)}" if read.other else ""
             message = f"{misread_said(read, reader_name, given_ltrb)} (fix: {fix})"
         elif name in NEEDS_RATIO and not reader_args.get("ratio", False):
-            message = f"{pixels_said(reader_name)} (fix: ratio=True on fn.readers.coco)"
+            message = f"{pixels_said(reader_name)} (fix: ratio=True on {reader_written})"
         else:
             continue
-        said.append(f"fn.{name}{where(op)}: {message}")
+        said.append(f"{written_name(op, name)}{where(op)}: {message}")
     return said
 
 

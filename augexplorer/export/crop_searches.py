@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from ..crop_search import endless_search
 from .protobuf import OpRecord
+from .written_name import made_with, written_name
 
 
 def endless_searches(
@@ -22,8 +23,8 @@ def endless_searches(
         endless = endless_search(args)
         if endless is not None:
             said.append(
-                f"fn.random_bbox_crop{where(op)}: {endless.message}; imported as written, the "
-                f"explorer does not run it until its {endless.argument} is changed "
-                f"(fix: {endless.fix})"
+                f"{written_name(op, 'random_bbox_crop')}{where(op)}: {endless.message}; imported "
+                f"as written, the explorer does not run it until its {endless.argument} is "
+                f"changed (fix{made_with(op)}: {endless.fix})"
             )
     return said

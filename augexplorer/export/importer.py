@@ -44,6 +44,7 @@ from .derived_seeds import (
     unseeded_message,
     unseeded_random_nodes,
 )
+from .deserialized import serialized
 from .edited_code import CodeEdited, edited_code_note
 from .held_pipelines import FirstOfSeveral, HeldPipeline, first_of_several, made_in_calls
 from .inline_lists import ListWriter, in_cache
@@ -577,7 +578,7 @@ def import_pipeline(
             "file builds it; the graph is the same)"
         )
     try:
-        data = pipeline.serialize()
+        data = serialized(pipeline)
     except Exception as error:  # DALI raises RuntimeError for python_function and friends
         callbacks = ("python_function", "DLTensorPythonFunction", "PythonFunction")
         callback = next((n for n in callbacks if n in str(error)), None)

@@ -97,16 +97,26 @@ _FRAMES_FIX = (
 )
 
 
-def gpu_only_on_cpu(fn_name: str, schema: str) -> Construct:
+def gpu_only_on_cpu(fn_name: str, schema: str, called: str = "") -> Construct:
     """An operator DALI has only for the GPU, given CPU data (so placed on the CPU): DALI
-    refuses to build that pipeline on any machine, with or without a GPU."""
+    refuses to build that pipeline on any machine, with or without a GPU. `called`: the ops
+    class the code made it with (``ops.Jitter``), whose device is set where it is made."""
+    short = fn_name.rsplit(".", 1)[-1]
+    fix = (
+        f"move its input to the GPU first, fn.{fn_name}(images.gpu(), ...), or decode with "
+        'device="mixed"'
+    )
+    if called:
+        # an ops object runs on the device it was made with: fn's fix alone would still fail
+        fix = (
+            f'make it with {called}(device="gpu", ...) and call it on images.gpu(), or '
+            'decode with device="mixed"'
+        )
     return Construct(
-        f"fn.{fn_name}",
-        fix=f"move its input to the GPU first, fn.{fn_name}(images.gpu(), ...), or decode with "
-        'device="mixed"; on a machine without a GPU, leave it out',
-        why=f"its input is on the CPU, and DALI has {fn_name.rsplit('.', 1)[-1]} only for the "
-        f'GPU, so DALI refuses to build this pipeline on any machine (Operator "{schema}" not '
-        "registered for cpu)",
+        called or f"fn.{fn_name}",
+        fix=f"{fix}; on a machine without a GPU, leave it out",
+        why=f"its input is on the CPU, and DALI has {short} only for the GPU, so DALI refuses "
+        f'to build this pipeline on any machine (Operator "{schema}" not registered for cpu)',
     )
 
 

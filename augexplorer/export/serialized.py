@@ -343,7 +343,7 @@ class _Converter:
             )
         device = op.args["device"].value() if "device" in op.args else None
         if device == "cpu" and "cpu" not in info.backends:
-            refused = refusals.gpu_only_on_cpu(name, op.schema)
+            refused = refusals.gpu_only_on_cpu(name, op.schema, op.called)
             raise ImportRefused(refusals.refusal(refused, op))
         node_id = self._fresh_id(name.rsplit(".", 1)[-1])
         inputs: list[Ref] = []
