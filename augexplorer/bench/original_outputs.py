@@ -365,7 +365,8 @@ def _torchvision_class(name: str, module: str) -> Any:
 
     if module and module.split(".")[0] != "torchvision":
         # a class of the project's own modules (DINO's utils.Solarization, MoCo's
-        # moco.loader.GaussianBlur), imported from beside the file as the file imports it
+        # moco.loader.GaussianBlur), imported from beside the file as the file imports it; or
+        # one the file defines itself, from the file as the runner ran it (its RUN_NAME module)
         return resolve(f"{module}.{name.rsplit('.', 1)[-1]}")
     if module.startswith("torchvision.transforms.v2"):
         return getattr(t2, name)

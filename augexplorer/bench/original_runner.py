@@ -8,7 +8,8 @@ wheels need torch's own build). It runs the user's file (its source is in the jo
 augexplorer starts it only once the user has allowed running the file.
 
 The job (JSON): ``source`` (the file's Python text), ``where`` (its path, for tracebacks and
-imports beside it), ``pipeline`` (the name the pipeline is known by in the file), ``params``
+imports beside it), ``in_folder`` (run it from its folder), ``pipeline`` (the name the pipeline
+is known by in the file), ``params``
 (values the port was given, ``--param``: a function's parameters of those names are called with
 them, and the original is refused where one is not such a parameter), ``library``
 ("torchvision" or "albumentations"), ``files`` (images, in order), ``batch_size``, ``workers``.
@@ -139,7 +140,9 @@ def _pipeline(job: dict[str, Any], library: str) -> Any:
     sys.modules[RUN_NAME] = module  # so the DataLoader's workers can find its classes
     try:
         code = compile(job["source"], where, "exec")
-        with _argv_of(where):
+        # ``in_folder``: run from the file's folder, where a saved pipeline it loads by a
+        # relative name (A.load("aug.yaml")) is, as the port looked for it
+        with _argv_of(where), _cwd(folder if job.get("in_folder") else None):
             exec(code, module.__dict__)  # the user allowed running the file
     except BaseException as error:
         if isinstance(error, KeyboardInterrupt):
@@ -233,6 +236,20 @@ def _argv_of(where: str) -> Iterator[None]:
         yield
     finally:
         sys.argv = saved
+
+
+@contextlib.contextmanager
+def _cwd(folder: str | None) -> Iterator[None]:
+    """The working folder `folder` while the file runs (unchanged for None); restored after."""
+    if folder is None:
+        yield
+        return
+    saved = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(saved)
 
 
 def _find(

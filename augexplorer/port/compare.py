@@ -31,8 +31,9 @@ from typing import Any
 import numpy as np
 
 from ..bench.against import OriginalFailed, OriginalWouldRun
-from ..bench.original_runner import TAKE_TENSORS
+from ..bench.original_runner import RUN_NAME, TAKE_TENSORS
 from ..spec import GraphSpec, Node, Random, Ref, Source
+from .albumentations.loaded import loaded_pipelines
 from .albumentations.picks_compared import (
     group_picks,
     runner_entries,
@@ -50,6 +51,8 @@ from .compare_figures import (
     rate_figures,
     sample_figures,
 )
+from .compare_loaded import loaded_compare
+from .compare_own_pins import own_pin
 from .compare_pins import FactorPin, Pin, WindowPin, pin_of
 from .compare_random import coin_rate, port_draws_note
 from .compare_samples import read_per_sample, sampled_draws
@@ -57,7 +60,7 @@ from .door import port_call, port_found
 from .live import read_live
 from .model import PortedStep, PortResult, Symbol, TransformCall, Unknown
 from .original_builder import builder_of
-from .reading import choose, file_source, read_source
+from .reading import ReadRefused, choose, file_source, read_source
 from .script_job import run_script_job
 
 RUNNER = Path(__file__).resolve().parents[1] / "bench" / "original_outputs.py"
@@ -182,24 +185,35 @@ def compare_file(
             "run_file=True, or tick 'run the file' in the panel, if you trust the file)"
         )
     source = file_source(path)
-    found = choose(
-        read_source(source, where=str(path), params=params, origin=path), pipeline, where=str(path)
-    )
-    result = with_graph(port_found(found), graph)
+    try:
+        read = read_source(source, where=str(path), params=params, origin=path)
+    except ReadRefused:
+        read = []
+        if not loaded_pipelines(source):
+            raise
+    # no Compose written: the albumentations pipeline it loads (A.load), as its port takes it
+    loaded = None if read else loaded_compare(path, source, pipeline, params)
+    if loaded is not None:
+        result, pipeline_job = with_graph(loaded[0], graph), loaded[1]
+        library = "albumentations"
+    else:
+        found = choose(read, pipeline, where=str(path))
+        result = with_graph(port_found(found), graph)
+        library = found.compose.library
+        pipeline_job = {
+            "source": source,
+            "where": str(path),
+            "pipeline": found.name,
+            "params": dict(params or {}),
+            # the function or class building it, and its arguments as the port read them
+            "builder": builder_of(source, found.compose.line),
+        }
     python = python or sys.executable
-    pipeline_job = {
-        "source": source,
-        "where": str(path),
-        "pipeline": found.name,
-        "params": dict(params or {}),
-        # the function or class building it, and its arguments as the port read them
-        "builder": builder_of(source, found.compose.line),
-    }
 
     def run(job: dict[str, Any]) -> dict[str, Any]:
         return _subprocess(python, {**job, "pipeline": pipeline_job})
 
-    return _compare(result, found.compose.library, images, run, python, draws, seed)
+    return _compare(result, library, images, run, python, draws, seed)
 
 
 def with_graph(result: PortResult, graph: GraphSpec | None) -> PortResult:
@@ -466,7 +480,8 @@ class _StepPlan:
             given = made_tensor
         # a crop of a fixed size runs after the resizes and pads that size its images
         before = tuple(certain(call) for call in sized_before(step, steps)) + before
-        pin = None if before else pin_of(applied)
+        # a class of the project's own: its radius and coin fixed by its own arguments
+        pin = None if before else (pin_of(applied) or own_pin(applied))
         return cls(
             applied,
             pin.apply(applied) if pin else applied,
@@ -867,7 +882,12 @@ def encode_call(call: TransformCall) -> dict[str, Any]:
         "kwargs": {k: encode(v) for k, v in call.kwargs.items()},
     }
     # the module the file named the class from: v2's Resize is not v1's (size=None)
-    return {**encoded, "module": call.module} if call.module else encoded
+    module = call.module
+    if call.own is not None and not module and not call.defined_at:
+        # a class the file defines itself (MoCo's GaussianBlur): the file's, as the original
+        # side ran it, never the library's class of that name
+        module = RUN_NAME
+    return {**encoded, "module": module} if module else encoded
 
 
 def encode(value: Any) -> Any:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .albumentations.loaded import loaded_pipelines, saved_path
+from .albumentations.loaded import Loaded, loaded_pipelines, saved_path
 from .albumentations.masks import with_masks_called
 from .build import DataSource
 from .live import library_major, read_live
@@ -89,6 +89,14 @@ def _port_loaded(
     file it reads, ported as albumentations saved it."""
     from .albumentations import port_saved_file
 
+    one = loaded_chosen(path, text, pipeline)
+    result = port_saved_file(saved_path(one, path.parent), name=_graph_name(one.target), data=data)
+    said = f"line {one.line}: {one.target} = {one.call}: ported from the saved file it loads"
+    return dataclasses.replace(result, notes=(*result.notes, said))
+
+
+def loaded_chosen(path: Path, text: str, pipeline: str | None) -> Loaded:
+    """The one ``A.load`` or ``A.from_dict`` of the file named `pipeline` (or its only one)."""
     loaded = loaded_pipelines(text)
     chosen = [one for one in loaded if pipeline in (None, one.target)]
     if len(chosen) != 1:
@@ -97,10 +105,7 @@ def _port_loaded(
             f"{path} loads {len(loaded)} albumentations pipelines ({names}) (fix: pick one "
             "with --pipeline NAME, or pipeline='NAME')"
         )
-    (one,) = chosen
-    result = port_saved_file(saved_path(one, path.parent), name=_graph_name(one.target), data=data)
-    said = f"line {one.line}: {one.target} = {one.call}: ported from the saved file it loads"
-    return dataclasses.replace(result, notes=(*result.notes, said))
+    return chosen[0]
 
 
 def port_found(found: FoundPipeline, *, data: DataSource | None = None) -> PortResult:

@@ -20,6 +20,7 @@ image; any other class is None (refused as a class of one's own). DINO's ``Solar
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,6 +46,8 @@ class OwnBlur:
     kind: str = "pil_gaussian_blur"
     # where the class is defined, where not in the file read ("moco/loader.py, line 9")
     defined_at: str = ""
+    # the class's source, read again with other arguments where Compare pins its draws
+    source: ast.ClassDef | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,7 @@ class OwnSolarize:
     p: float = 1.0
     kind: str = "pil_solarize"
     defined_at: str = ""
+    source: ast.ClassDef | None = field(default=None, compare=False, repr=False)
 
 
 OwnClass = OwnBlur | OwnSolarize
@@ -80,7 +84,7 @@ def own_class(cls: ast.ClassDef, args: Sequence[Any], kwargs: Mapping[str, Any])
     """What class `cls` does, called with `args` and `kwargs`, where it is such a blur or
     solarize; else None."""
     try:
-        return _read(cls, args, kwargs)
+        return dataclasses.replace(_read(cls, args, kwargs), source=cls)
     except (_NotABlur, ValueError, TypeError, IndexError, KeyError, ZeroDivisionError):
         return None
 

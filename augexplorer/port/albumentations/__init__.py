@@ -128,7 +128,9 @@ NOTES: tuple[str, ...] = (
     "hole) and the inpainting fills stay refused.",
     "A file that loads its pipeline from albumentations' saved form (`t = A.load('aug.yaml')`, "
     "or `A.from_dict(json.load(f))` of the one saved file it opens) is ported from that saved "
-    "file, looked for beside the file, as importing the saved file ports it.",
+    "file, looked for beside the file, as importing the saved file ports it. Compare "
+    "(`--run-file`) runs the file from its folder and takes the pipeline by the name the file "
+    "assigns it.",
 )
 
 

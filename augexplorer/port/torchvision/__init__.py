@@ -235,7 +235,10 @@ NOTES: tuple[str, ...] = (
     "from that file, never run: looked for beside the file, then in its parents up to the "
     "project's root (a relative import from the file's package), never in site-packages, at "
     "most 40 files; refusals name the other file and line. A class doing anything else is "
-    "refused as a class of one's own.",
+    "refused as a class of one's own. Compare (`--run-file`) runs the class the file defines "
+    "or imports, never the library's class of that name, and compares its pixels at one "
+    "radius (1.2 where its range holds it), always applied, its own arguments set so on both "
+    "sides.",
 )
 
 
