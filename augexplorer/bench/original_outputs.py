@@ -15,9 +15,11 @@ constants as ``{"__symbol__": dotted name}`` and tuples as ``{"__tuple__": [...]
 ``module`` the file named the class from, and ``given``, conversions run on each image before
 it, as the pipeline hands the transform a tensor; one with
 ``rate`` is run that many times for how often it applied, its ``applied``, one with ``coin``
-too is a RandomApply whose own coin is counted, one with ``picks`` (how many transforms it
-holds) a RandomChoice whose pick is counted, each transform's 1 or 0 a sample in ``children``,
-and one with ``window`` is a random crop whose window is fixed there, ``"top-left"``);
+too is a RandomApply whose own coin is counted, one with ``kept`` a class of the project's own
+counted by whether it returns the image object it was given, one with ``picks`` (how many
+transforms it holds) a RandomChoice whose pick is counted, each transform's 1 or 0 a sample in
+``children``, and one with ``window`` is a random crop whose window is fixed there,
+``"top-left"``);
 ``draws`` (how many parameter draws per call); ``seed``.
 
 The result (JSON): ``versions``; ``pipeline`` (output ``.npy`` files, one per image, HWC) or
@@ -166,12 +168,27 @@ def _applied(
             image = images[n % len(images)]
             if library == "albumentations":
                 applied.append(bool(_replayed(transform, image, record="applied", seed=seed)))
+            elif call.get("kept"):
+                applied.append(_returned_anew(transform, image))
             else:
                 out = as_hwc(apply(library, transform, image))
                 applied.append(out.shape != image.shape or not np.array_equal(out, image))
     except Exception as error:
         return {"error": f"{type(error).__name__}: {_first_line(error)}"}
     return {"applied": [float(a) for a in applied]}
+
+
+def _returned_anew(transform: Any, image: np.ndarray) -> bool:
+    """Whether a class of the project's own applied: it returns the very image it was given
+    where its coin says no, as its port's reading found (``return img``), and a new one where
+    it says yes (``img.filter(...)``, ``ImageOps.solarize(img)``). Read by identity, not by
+    pixels (a blur leaves a flat image as it was, a solarize a dark one), nor by watching
+    ``random.random`` (the coin may be numpy's, or negated, and the radius's
+    ``random.uniform`` draws from the same generator)."""
+    from PIL import Image
+
+    given = Image.fromarray(image)
+    return transform(given) is not given
 
 
 def _coin_applied(

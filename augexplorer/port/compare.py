@@ -32,7 +32,7 @@ import numpy as np
 
 from ..bench.against import OriginalFailed, OriginalWouldRun
 from ..bench.original_runner import RUN_NAME, TAKE_TENSORS
-from ..spec import GraphSpec, Node, Random, Ref, Source
+from ..spec import GraphSpec, Node, Probability, Random, Ref, Source
 from .albumentations.loaded import loaded_pipelines
 from .albumentations.picks_compared import (
     group_picks,
@@ -282,9 +282,11 @@ def _compare(
                 sent.append({**plan.entry(plan.pinned, 0), **fixed})
             else:
                 plan.pinned_at = plan.drawn_at
-            if plan.user is not None and plan.call != plan.user and not plan.before and draws:
+            if plan.user is not None and plan.rated() and not plan.before and draws:
                 plan.rated_at = len(sent)
-                sent.append({**encode_call(plan.user), "rate": draws})
+                # a class of the project's own is counted by what it returns (original_outputs)
+                kept = {"kept": True} if _own_coin(plan.user) else {}
+                sent.append({**encode_call(plan.user), "rate": draws, **kept})
         # a RandomApply's coin: the original side counts how often it runs what it holds
         coined = [s for s in result.steps if draws and not s.call.unknowns() and _coin_of(s)]
         coin_at = {}
@@ -500,6 +502,18 @@ class _StepPlan:
     def calls(self, call: TransformCall) -> tuple[TransformCall, ...]:
         return (*self.given, *self.before, call)
 
+    def rated(self) -> bool:
+        """Whether the call as written applies with a probability: `certain` changed it, or
+        it is a class of the project's own under its own coin (which `certain` cannot set:
+        its pin finds the argument that does)."""
+        return self.user is not None and (self.call != self.user or _own_coin(self.user))
+
+
+def _own_coin(call: TransformCall) -> bool:
+    """Whether `call` is a class of the project's own that applies with a probability of its
+    own (DINO's ``GaussianBlur(p=0.1)``, ``Solarization(0.2)``); at 0 its port is no node."""
+    return call.own is not None and 0 < call.own.p < 1
+
 
 # torchvision's transforms that take only a tensor (a PIL image is refused)
 TAKES_TENSORS = frozenset({"RandomErasing", "Normalize", "ConvertImageDtype", "ToDtype"})
@@ -707,6 +721,13 @@ def _alone(calls: tuple[TransformCall, ...], step: PortedStep) -> PortResult | N
         if alone_id not in spec or alone_id not in fresh.spec:
             continue
         before = fresh.spec.node(alone_id).args
+        if _unseeded_p(node.probability) != _unseeded_p(fresh.spec.node(alone_id).probability):
+            # a node's own probability edited in the panel (a blur's p): its rate row reads it
+            kept = spec.node(alone_id).probability  # its seed: the port alone's draws
+            given = node.probability
+            if given is not None and kept is not None:
+                given = dataclasses.replace(given, seed=kept.seed)
+            spec = spec.set_probability(alone_id, given)
         for name, value in node.args.items():
             if alone_id != node.id and _wiring(name, value):
                 continue  # a numbered node's inputs are the pipeline's, not the port alone's
@@ -737,6 +758,10 @@ def _alone_ids(step: PortedStep, fresh: PortResult) -> list[tuple[Node, str]]:
         elif numbered is not None and numbered.group(1) in own:
             found.append((node, numbered.group(1)))
     return found
+
+
+def _unseeded_p(probability: Probability | None) -> float | None:
+    return None if probability is None else probability.p
 
 
 def _unseeded(value: Any) -> Any:

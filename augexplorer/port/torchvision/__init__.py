@@ -238,7 +238,9 @@ NOTES: tuple[str, ...] = (
     "refused as a class of one's own. Compare (`--run-file`) runs the class the file defines "
     "or imports, never the library's class of that name, and compares its pixels at one "
     "radius (1.2 where its range holds it), always applied, its own arguments set so on both "
-    "sides.",
+    "sides; under a coin, how often it applies is a rate as a RandomApply's is: the port's "
+    "coin against the class run alone, applied where it returns another image than the one "
+    "it was given (not read from pixels, which a blur of a flat image keeps).",
 )
 
 
