@@ -170,3 +170,12 @@ def test_an_export_of_boxes_read_in_another_layout_warns(tmp_path: Path) -> None
     assert any(
         s.startswith(f"{written}: node 'flip_boxes', argument 'ltrb'") and "fix:" in s for s in said
     )
+
+
+def test_both_mistakes_of_one_box_operator_are_said_at_once() -> None:
+    """x, y, width, height boxes in pixels flipped as ltrb: the layout and the units, both
+    (said one at a time, the fix of one would uncover the other only on the next run)."""
+    said = box_layout_warnings(flipped({}, {"ltrb": True}))
+    assert [(p.node, p.argument) for p in said] == [("flip_boxes", "ltrb"), ("flip_boxes", None)]
+    assert "set reader_args.ltrb=True on 'source'" in said[0].fix
+    assert said[1].fix == "set reader_args.ratio=True on 'source'"

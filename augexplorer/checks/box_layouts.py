@@ -37,7 +37,8 @@ def box_layout_warnings(spec: GraphSpec) -> list[Problem]:
             said.append(
                 Problem(misread_said(read, reader, given_ltrb), node.id, read.argument, fix)
             )
-        elif node.op in NEEDS_RATIO and not source.reader_args.get("ratio", False):
+        # both mistakes at once are both said: fixing one must not uncover the other later
+        if node.op in NEEDS_RATIO and not source.reader_args.get("ratio", False):
             reader = f"source {source.id!r}"
             fix = f"set reader_args.ratio=True on {source.id!r}"
             said.append(Problem(pixels_said(reader), node.id, None, fix))

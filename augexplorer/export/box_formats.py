@@ -55,15 +55,15 @@ def box_format_mismatches(
         reader_written = written_name(reader, "readers.coco")
         reader_name = f"{reader_written}{line.group(0) if line else ''}"
         read = misread_layout(name, _constants(op), given_ltrb)
+        messages = []
         if read is not None:
             fix = f"ltrb={read.ltrb} on {reader_written}"
             fix += f", or {read.other} on {written_name(op, name)}" if read.other else ""
-            message = f"{misread_said(read, reader_name, given_ltrb)} (fix: {fix})"
-        elif name in NEEDS_RATIO and not reader_args.get("ratio", False):
-            message = f"{pixels_said(reader_name)} (fix: ratio=True on {reader_written})"
-        else:
-            continue
-        said.append(f"{written_name(op, name)}{where(op)}: {message}")
+            messages.append(f"{misread_said(read, reader_name, given_ltrb)} (fix: {fix})")
+        # both mistakes at once are both said: fixing one must not uncover the other later
+        if name in NEEDS_RATIO and not reader_args.get("ratio", False):
+            messages.append(f"{pixels_said(reader_name)} (fix: ratio=True on {reader_written})")
+        said += [f"{written_name(op, name)}{where(op)}: {message}" for message in messages]
     return said
 
 
