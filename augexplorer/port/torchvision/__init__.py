@@ -8,6 +8,7 @@ into a graph.
 
 from __future__ import annotations
 
+from .. import local_modules
 from ..argument_names import explain_unknown
 from ..build import (
     DataSource,
@@ -228,13 +229,16 @@ NOTES: tuple[str, ...] = (
     "its source and ported as DALI's gaussian_blur at that draw, with that p: approximate. "
     + own_blur.MEASURED
     + " DINO's Solarization class (`ImageOps.solarize(img)` under a coin of p) is read the "
-    "same way and ported as RandomSolarize(threshold=128, p): exact, the same pixels as PIL's "
+    "same way and ported as RandomSolarize(threshold, p) at the class's threshold (PIL's "
+    "default 128): exact, the same pixels as PIL's "
     "(torchvision's RandomSolarize calls ImageOps.solarize on a PIL image). Such a class, or a "
     "function returning a Compose, defined in another of the project's files the file imports "
     "(`import moco.loader`, `import utils`, `from .transforms import build_transforms`) is read "
     "from that file, never run: looked for beside the file, then in its parents up to the "
-    "project's root (a relative import from the file's package), never in site-packages, at "
-    "most 40 files; refusals name the other file and line. A class doing anything else is "
+    f"project's root, at most {local_modules.MAX_UP} folders up (a relative import from the "
+    "file's package), never in site-packages, at most "
+    f"{local_modules.MAX_FILES} files; refusals name the other file and line. A class doing "
+    "anything else is "
     "refused as a class of one's own. Compare (`--run-file`) runs the class the file defines "
     "or imports, never the library's class of that name, and compares its pixels at one "
     "radius (1.2 where its range holds it), always applied, its own arguments set so on both "

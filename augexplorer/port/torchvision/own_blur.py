@@ -16,7 +16,7 @@ import math
 from ..build import Grade, PortContext
 from ..model import TransformCall
 from ..own_blurs import OwnBlur
-from .own_pil import pil_class_grade
+from .own_pil import pil_class_grade, read_as
 
 MEASURED = (
     "PIL blurs by three passes of a box filter (an extended-box approximation of the "
@@ -50,10 +50,7 @@ def pil_gaussian_blur(call: TransformCall, context: PortContext) -> Grade:
     size = window(own.high)
     context.add("gaussian_blur", "gaussian_blur", {"window_size": [size, size], "sigma": sigma})
     context.apply_with_probability(own.p)
-    chance = f", with probability {own.p:g}" if own.p < 1 else ""
-    where = f" ({own.defined_at})" if own.defined_at else ""  # another of the project's files
-    owner = "project's" if own.defined_at else "file's"
-    return Grade("approximate", (BLURRED.format(chance=chance, where=where, owner=owner),))
+    return Grade("approximate", (BLURRED.format(**read_as(own.defined_at, own.p)),))
 
 
 __all__ = ["MEASURED", "pil_gaussian_blur", "window"]

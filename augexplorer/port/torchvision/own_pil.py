@@ -23,4 +23,15 @@ def pil_class_grade(
     return None
 
 
-__all__ = ["pil_class_grade"]
+def read_as(defined_at: str | None, p: float) -> dict[str, str]:
+    """The words a grade of such a class fills in: whose it is and where it was read
+    (`defined_at`: another of the project's files, or None for the file's own), and its
+    probability where it is under 1."""
+    return {
+        "owner": "project's" if defined_at else "file's",
+        "where": f" ({defined_at})" if defined_at else "",
+        "chance": f", with probability {p:g}" if p < 1 else "",
+    }
+
+
+__all__ = ["pil_class_grade", "read_as"]

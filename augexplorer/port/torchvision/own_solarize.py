@@ -10,10 +10,10 @@ from ..build import Grade, PortContext
 from ..model import TransformCall
 from ..own_blurs import OwnSolarize
 from .color import random_solarize
-from .own_pil import pil_class_grade
+from .own_pil import pil_class_grade, read_as
 
 SOLARIZED = (
-    "A class of the project's own, read from its source{where}: ImageOps.solarize at threshold "
+    "A class of the {owner} own, read from its source{where}: ImageOps.solarize at threshold "
     "{threshold:g}{chance}, ported as RandomSolarize(threshold={threshold:g}, p={p:g}), which "
     "calls it on a PIL image: the same pixels."
 )
@@ -28,9 +28,7 @@ def pil_solarize(call: TransformCall, context: PortContext) -> Grade:
         return never
     library = TransformCall("torchvision", "RandomSolarize", (own.threshold, own.p))
     grade = random_solarize(dataclasses.replace(library, line=call.line), context)
-    where = f" ({own.defined_at})" if own.defined_at else ""
-    chance = f", with probability {own.p:g}" if own.p < 1 else ""
-    said = SOLARIZED.format(where=where, threshold=own.threshold, chance=chance, p=own.p)
+    said = SOLARIZED.format(threshold=own.threshold, p=own.p, **read_as(own.defined_at, own.p))
     return Grade(grade.fidelity, (said, *grade.differences))
 
 
