@@ -33,7 +33,6 @@ import numpy as np
 from ..bench.against import OriginalFailed, OriginalWouldRun
 from ..bench.original_runner import RUN_NAME, TAKE_TENSORS
 from ..spec import GraphSpec, Node, Probability, Random, Ref, Source
-from .albumentations.loaded import loaded_pipelines
 from .albumentations.picks_compared import (
     group_picks,
     runner_entries,
@@ -56,11 +55,11 @@ from .compare_own_pins import own_pin
 from .compare_pins import FactorPin, Pin, WindowPin, pin_of
 from .compare_random import coin_rate, port_draws_note
 from .compare_samples import read_per_sample, sampled_draws
-from .door import port_call, port_found
+from .door import port_call, port_found, read_file_pipelines
 from .live import read_live
 from .model import PortedStep, PortResult, Symbol, TransformCall, Unknown
 from .original_builder import builder_of
-from .reading import ReadRefused, choose, file_source, read_source
+from .reading import choose, file_source
 from .script_job import run_script_job
 
 RUNNER = Path(__file__).resolve().parents[1] / "bench" / "original_outputs.py"
@@ -185,12 +184,7 @@ def compare_file(
             "run_file=True, or tick 'run the file' in the panel, if you trust the file)"
         )
     source = file_source(path)
-    try:
-        read = read_source(source, where=str(path), params=params, origin=path)
-    except ReadRefused:
-        read = []
-        if not loaded_pipelines(source):
-            raise
+    read = read_file_pipelines(path, source, params)
     # no Compose written: the albumentations pipeline it loads (A.load), as its port takes it
     loaded = None if read else loaded_compare(path, source, pipeline, params)
     if loaded is not None:
@@ -721,7 +715,7 @@ def _alone(calls: tuple[TransformCall, ...], step: PortedStep) -> PortResult | N
         if alone_id not in spec or alone_id not in fresh.spec:
             continue
         before = fresh.spec.node(alone_id).args
-        if _unseeded_p(node.probability) != _unseeded_p(fresh.spec.node(alone_id).probability):
+        if _p_of(node.probability) != _p_of(fresh.spec.node(alone_id).probability):
             # a node's own probability edited in the panel (a blur's p): its rate row reads it
             kept = spec.node(alone_id).probability  # its seed: the port alone's draws
             given = node.probability
@@ -760,7 +754,7 @@ def _alone_ids(step: PortedStep, fresh: PortResult) -> list[tuple[Node, str]]:
     return found
 
 
-def _unseeded_p(probability: Probability | None) -> float | None:
+def _p_of(probability: Probability | None) -> float | None:
     return None if probability is None else probability.p
 
 

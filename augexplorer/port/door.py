@@ -27,7 +27,9 @@ PORTED_LIBRARIES = ("torchvision", "albumentations")
 
 def is_port_file(path: Path, text: str) -> bool:
     """Whether `text` (the file at `path`) is another library's pipeline to port: it builds a
-    torchvision or albumentations Compose, has no GRAPH and does not import DALI."""
+    torchvision or albumentations Compose (itself, by a builder of another of the project's
+    files, or by loading a saved albumentations pipeline), has no GRAPH and does not import
+    DALI."""
     if path.suffix.lower() == ".ipynb":
         try:
             text = file_source(path)
@@ -71,15 +73,24 @@ def port_file(
     names one where it has several, `params` gives values the file leaves to run time."""
     path = Path(path)
     text = file_source(path)
-    try:
-        found = read_source(text, where=str(path), params=params, origin=path)
-    except ReadRefused:
-        if not loaded_pipelines(text):
-            raise
-        found = []
+    found = read_file_pipelines(path, text, params)
     if not found and loaded_pipelines(text):
         return _port_loaded(path, text, pipeline, data)
     return port_found(choose(found, pipeline, where=str(path)), data=data)
+
+
+def read_file_pipelines(
+    path: Path, text: str, params: Mapping[str, Any] | None = None
+) -> list[FoundPipeline]:
+    """The pipelines `text` (the file at `path`) writes; none, rather than its refusal, where
+    it writes none but loads a saved albumentations pipeline (``A.load``), which is then the
+    one to take."""
+    try:
+        return read_source(text, where=str(path), params=params, origin=path)
+    except ReadRefused:
+        if not loaded_pipelines(text):
+            raise
+        return []
 
 
 def _port_loaded(
