@@ -11,7 +11,7 @@
 
 and DINO's, which blurs with probability ``p`` at a radius in ``radius_min..radius_max``. Such
 a class is a PIL Gaussian blur at a radius drawn uniformly per image, applied with a
-probability: :func:`own_blur` says so (:class:`OwnBlur`) where the class's ``__init__`` only
+probability: :func:`own_pil_class` says so (:class:`OwnBlur`) where the class's ``__init__`` only
 keeps its arguments and its ``__call__`` only draws, tests a coin and blurs or returns the
 image; any other class is None (refused as a class of one's own). DINO's ``Solarization(p)``,
 ``ImageOps.solarize(img)`` under a coin of p, is read the same way (:class:`OwnSolarize`).
@@ -65,11 +65,11 @@ class OwnSolarize:
 OwnClass = OwnBlur | OwnSolarize
 
 
-class _NotABlur(Exception):
-    """The class does something else than a blur of this shape."""
+class _NotRead(Exception):
+    """The class does something else than the blur or solarize shapes read here."""
 
 
-def own_blur(
+def own_pil_class(
     tree: ast.Module, name: str, args: Sequence[Any], kwargs: Mapping[str, Any]
 ) -> OwnClass | None:
     """What the file's class `name`, called with `args` and `kwargs` (literals), does, where
@@ -85,7 +85,7 @@ def own_class(cls: ast.ClassDef, args: Sequence[Any], kwargs: Mapping[str, Any])
     solarize; else None."""
     try:
         return dataclasses.replace(_read(cls, args, kwargs), source=cls)
-    except (_NotABlur, ValueError, TypeError, IndexError, KeyError, ZeroDivisionError):
+    except (_NotRead, ValueError, TypeError, IndexError, KeyError, ZeroDivisionError):
         return None
 
 
@@ -93,27 +93,27 @@ def _read(cls: ast.ClassDef, args: Sequence[Any], kwargs: Mapping[str, Any]) -> 
     methods = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
     for statement in cls.body:
         if not (_is_docstring(statement) or isinstance(statement, ast.FunctionDef)):
-            raise _NotABlur
+            raise _NotRead
     if set(methods) - {"__init__", "__call__", "__repr__"} or "__call__" not in methods:
-        raise _NotABlur
+        raise _NotRead
     kept = _kept(methods.get("__init__"), args, kwargs)
     call = methods["__call__"]
     parameters = [a.arg for a in call.args.args]
     if len(parameters) != 2 or call.args.vararg or call.args.kwarg or call.decorator_list:
-        raise _NotABlur
+        raise _NotRead
     outcomes = _run(call.body, _Scope(kept, parameters[1]), 1.0)
     done = {effect for _, effect in outcomes if effect is not None}
     if len(done) != 1:
-        raise _NotABlur  # one effect, under one coin: two would be another transform
+        raise _NotRead  # one effect, under one coin: two would be another transform
     (effect,) = done
     p = round(sum(share for share, effect in outcomes if effect is not None), 12)
     if effect[0] == "solarized":
         if not 0 <= effect[1] <= 256:
-            raise _NotABlur
+            raise _NotRead
         return OwnSolarize(float(effect[1]), p)
     _, low, high = effect
     if not 0 < low <= high:
-        raise _NotABlur
+        raise _NotRead
     return OwnBlur(low, high, p)
 
 
@@ -123,29 +123,29 @@ def _kept(
     """The attributes ``__init__`` keeps (``self.sigma = sigma``), given the call's values."""
     if init is None:
         if args or kwargs:
-            raise _NotABlur
+            raise _NotRead
         return {}
     spec = init.args
     names = [a.arg for a in spec.args][1:]
     if spec.vararg or spec.kwarg or spec.kwonlyargs or len(args) > len(names):
-        raise _NotABlur
+        raise _NotRead
     defaults = dict(zip(names[len(names) - len(spec.defaults) :], spec.defaults, strict=True))
     values = {n: ast.literal_eval(d) for n, d in defaults.items()}
     values.update(zip(names, args, strict=False))
     if set(kwargs) - set(names):
-        raise _NotABlur
+        raise _NotRead
     values.update(kwargs)
     if set(names) - set(values):
-        raise _NotABlur
+        raise _NotRead
     kept: dict[str, Any] = {}
     for statement in init.body:
         if _is_docstring(statement) or _is_super_init(statement):
             continue
         if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
-            raise _NotABlur
+            raise _NotRead
         target = statement.targets[0]
         if not (isinstance(target, ast.Attribute) and _is_name(target.value, "self")):
-            raise _NotABlur
+            raise _NotRead
         value = statement.value
         kept[target.attr] = (
             values[value.id] if isinstance(value, ast.Name) else ast.literal_eval(value)
@@ -174,12 +174,12 @@ def _run(block: Sequence[ast.stmt], scope: _Scope, share: float) -> _Outcomes:
             continue
         if isinstance(statement, ast.Return):
             if statement.value is None:
-                raise _NotABlur
+                raise _NotRead
             return [(share, _result(statement.value, scope))]
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
             target = statement.targets[0]
             if not isinstance(target, ast.Name):
-                raise _NotABlur
+                raise _NotRead
             scope.names()[target.id] = _value(statement.value, scope)
             continue
         if isinstance(statement, ast.If):
@@ -188,8 +188,8 @@ def _run(block: Sequence[ast.stmt], scope: _Scope, share: float) -> _Outcomes:
             taken = _run([*statement.body, *rest], _copy(scope), share * q)
             other = _run([*statement.orelse, *rest], _copy(scope), share * (1.0 - q))
             return taken + other
-        raise _NotABlur
-    raise _NotABlur  # fell off the end: returns None, no image
+        raise _NotRead
+    raise _NotRead  # fell off the end: returns None, no image
 
 
 def _copy(scope: _Scope) -> _Scope:
@@ -203,18 +203,18 @@ def _result(node: ast.expr, scope: _Scope) -> tuple[Any, ...] | None:
         return None
     if isinstance(value, tuple) and value[0] in ("blurred", "solarized"):
         return value
-    raise _NotABlur
+    raise _NotRead
 
 
 def _value(node: ast.expr, scope: _Scope) -> Any:
-    """A value ``__call__`` computes: a number, ("uniform", low, high), ("coin", p),
-    ("image",) or ("blurred", low, high)."""
+    """A value ``__call__`` computes: a number, ("uniform", low, high), ("coin", p, negated),
+    ("image",), ("blurred", low, high) or ("solarized", threshold)."""
     if isinstance(node, ast.Name):
         if node.id in scope.names():  # `x = x.filter(...)` binds the image's name anew
             return scope.names()[node.id]
         if node.id == scope.image:
             return ("image",)
-        raise _NotABlur
+        raise _NotRead
     if isinstance(node, ast.Attribute) and _is_name(node.value, "self"):
         return scope.kept[node.attr]
     if isinstance(node, ast.Subscript):
@@ -224,19 +224,19 @@ def _value(node: ast.expr, scope: _Scope) -> Any:
     if isinstance(node, ast.Compare):
         return ("coin", *_coin(node, scope))
     if not isinstance(node, ast.Call):
-        raise _NotABlur
+        raise _NotRead
     called = _dotted(node.func)
     if called in _UNIFORM and len(node.args) == 2 and not node.keywords:
         low, high = (float(_value(a, scope)) for a in node.args)
         return ("uniform", low, high)
     if isinstance(node.func, ast.Attribute) and node.func.attr == "filter":
         if _value(node.func.value, scope) != ("image",) or len(node.args) != 1:
-            raise _NotABlur
+            raise _NotRead
         low, high = _radius(node.args[0], scope)
         return ("blurred", low, high)
     if called in _SOLARIZE:
         return ("solarized", _threshold(node, scope))
-    raise _NotABlur
+    raise _NotRead
 
 
 def _threshold(node: ast.Call, scope: _Scope) -> float:
@@ -245,28 +245,28 @@ def _threshold(node: ast.Call, scope: _Scope) -> float:
     given = dict(zip(names, node.args, strict=False))
     given.update((k.arg, k.value) for k in node.keywords if k.arg)
     if len(node.args) > 2 or set(given) - set(names) or "image" not in given:
-        raise _NotABlur
+        raise _NotRead
     if _value(given["image"], scope) != ("image",):
-        raise _NotABlur
+        raise _NotRead
     threshold = _value(given["threshold"], scope) if "threshold" in given else 128.0
     if not isinstance(threshold, int | float) or isinstance(threshold, bool):
-        raise _NotABlur
+        raise _NotRead
     return float(threshold)
 
 
 def _radius(node: ast.expr, scope: _Scope) -> tuple[float, float]:
     """``ImageFilter.GaussianBlur(radius=R)``'s range of R (one number: (R, R))."""
     if not (isinstance(node, ast.Call) and _dotted(node.func) in _BLUR):
-        raise _NotABlur
+        raise _NotRead
     given = [*node.args, *(k.value for k in node.keywords if k.arg == "radius")]
     if len(given) != 1 or len(node.args) + len(node.keywords) != 1:
-        raise _NotABlur
+        raise _NotRead
     radius = _value(given[0], scope)
     if isinstance(radius, int | float) and not isinstance(radius, bool):
         return (float(radius), float(radius))
     if isinstance(radius, tuple) and radius[0] == "uniform":
         return (min(radius[1:]), max(radius[1:]))
-    raise _NotABlur
+    raise _NotRead
 
 
 def _coin(node: ast.expr, scope: _Scope) -> tuple[float, bool]:
@@ -279,18 +279,18 @@ def _coin(node: ast.expr, scope: _Scope) -> tuple[float, bool]:
         value = _value(node, scope)
         if isinstance(value, tuple) and value[0] == "coin":
             return value[1], value[2]
-        raise _NotABlur
+        raise _NotRead
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
-        raise _NotABlur
+        raise _NotRead
     left, right = node.left, node.comparators[0]
     if not (isinstance(left, ast.Call) and _dotted(left.func) in _RANDOM and not left.args):
-        raise _NotABlur
+        raise _NotRead
     p = min(max(float(_value(right, scope)), 0.0), 1.0)
     if isinstance(node.ops[0], ast.Lt | ast.LtE):
         return p, False
     if isinstance(node.ops[0], ast.Gt | ast.GtE):
         return p, True  # holds with 1 - p
-    raise _NotABlur
+    raise _NotRead
 
 
 def _dotted(node: ast.expr) -> str:
@@ -324,4 +324,4 @@ def _is_super_init(statement: ast.stmt) -> bool:
     )
 
 
-__all__ = ["OwnBlur", "OwnClass", "OwnSolarize", "own_blur", "own_class"]
+__all__ = ["OwnBlur", "OwnClass", "OwnSolarize", "own_class", "own_pil_class"]

@@ -44,7 +44,7 @@ from .local_modules import Definition, LocalModules
 from .mask_calls import mask_calls
 from .model import SPREAD, FactoryDict, Symbol, TransformCall, Unknown
 from .other_files import built_elsewhere, defined_elsewhere
-from .own_blurs import own_blur
+from .own_blurs import own_pil_class
 from .run_time_builders import WEIGHTS_PRESET, builder_of, is_weights, refusal
 
 # The module each library's transforms are imported from, by the library's name.
@@ -798,7 +798,7 @@ class _Reader:
             module = (self.dotted(node.func) or "").rpartition(".")[0]
             given, named = self._values(node.args), self._keywords(node)
             # a class of the file's own that reads as a blur the port knows (MoCo's)
-            own = own_blur(self.tree, name, given, named)
+            own = own_pil_class(self.tree, name, given, named)
             defined_at = ""
             if own is None and self.modules is not None:  # one of its project's other files
                 own, defined_at = defined_elsewhere(self.modules, node.func, name, given, named)
