@@ -456,10 +456,11 @@ def test_a_value_of_anything_else_has_no_checkpoint_said() -> None:
     assert "checkpoint" not in refusal.reason and "--param cfg.size=VALUE" in refusal.reason
 
 
-@pytest.mark.parametrize("fill", ["random", "random_uniform", "inpaint_telea"])
+@pytest.mark.parametrize("fill", ["random_uniform", "inpaint_telea"])
 def test_a_drawn_fill_is_refused_saying_what_it_does_and_the_fix(fill: str) -> None:
-    """CoarseDropout(fill='random') was refused as "not a number or one per channel", with no
-    fix: albumentations 2.x fills each hole with drawn values there."""
+    """CoarseDropout(fill='random_uniform') was refused as "not a number or one per channel",
+    with no fix: albumentations 2.x fills each hole with drawn values there. (fill='random' is
+    ported: test_port_probe_round7_albumentations.py.)"""
     text = (
         "import albumentations as A\n"
         f"t = A.Compose([A.CoarseDropout(num_holes_range=(1, 4), fill={fill!r}, p=1)])\n"

@@ -219,10 +219,11 @@ NOTES: tuple[str, ...] = (
     "pixels, one value per channel) are ported with the grades above. "
     + fills.CHANNEL_FILLS
     + " RandomPerspective's warp takes a fill per channel itself.",
-    "v2's ToDtype and ConvertImageDtype: no node where the image is still PIL's. "
+    "v2's ToDtype: no node where the image is still PIL's. "
     + tensor.PASSES_PIL
-    + " v1's ConvertImageDtype, which fails on a PIL image (TypeError), is refused with its fix "
-    "(PILToTensor() first).",
+    + " ConvertImageDtype (v1's fails on a PIL image) or Normalize before any conversion make "
+    "the pipeline one written for tensors (torchvision.io.read_image's uint8 tensors, which "
+    "Compare gives it): ConvertImageDtype converts them.",
     "A GaussianBlur class of the file's own, as MoCo v2, SimCLR and DINO write it "
     "(`__call__` draws `random.uniform` in its sigma or radius range and returns "
     "`x.filter(ImageFilter.GaussianBlur(radius=...))`, DINO's under a coin of p), is read from "

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from ...bench.original_runner import TAKE_TENSORS
 from ...spec import Origin
 from ..build import Grade, PortContext, Refuse
 from ..library_names import is_v2
@@ -108,7 +109,9 @@ def to_pil_image(call: TransformCall, context: PortContext) -> Grade:
 
 def to_dtype(call: TransformCall, context: PortContext) -> Grade:
     """ToDtype(torch.float32, scale=True) / ConvertImageDtype(torch.float32)."""
-    if not is_tensor(context):
+    if not is_tensor(context) and call.name not in TAKE_TENSORS:
+        # ConvertImageDtype before any conversion makes the pipeline one written for tensors
+        # (read_image's, as Compare feeds it): it converts them; ToDtype is given the PIL image
         return _on_pil_image(call)
     given = call.argument(0, "dtype", _default_dtype(call))
     found, dtype = for_the_image(given, context.state)
@@ -137,7 +140,7 @@ def to_dtype(call: TransformCall, context: PortContext) -> Grade:
     return grade(call.name)
 
 
-# v2 converts tensors alone: a PIL image passes its ToDtype and ConvertImageDtype as it is
+# v2 converts tensors alone: a PIL image passes its ToDtype as it is
 PASSES_PIL = (
     "On a PIL image (no ToImage() or PILToTensor() before it) torchvision 0.29.1 returns the "
     "image unchanged, not converted: so does the port (fix: put ToImage() first to convert)."
@@ -145,13 +148,7 @@ PASSES_PIL = (
 
 
 def _on_pil_image(call: TransformCall) -> Grade:
-    """v2's ToDtype and ConvertImageDtype pass a PIL image as it is; v1's ConvertImageDtype
-    fails on one."""
-    if call.name == "ConvertImageDtype" and call.module and not is_v2(call):
-        raise Refuse(
-            "ConvertImageDtype on a PIL image: torchvision fails on it (TypeError: Input img "
-            "should be Tensor Image) (fix: put PILToTensor() first to convert)"
-        )
+    """v2's ToDtype passes a PIL image as it is."""
     return Grade("exact", (PASSES_PIL,))
 
 
