@@ -1,7 +1,8 @@
 """Probe findings, round 7 (torchvision), each checked against torchvision 0.29.1 itself:
 
-- v2's ``ToDtype(torch.float32, scale=True)`` and ``ConvertImageDtype`` given a PIL image (no
-  ``ToImage()`` before them) return it unchanged; the port converted it.
+- v2's ``ToDtype(torch.float32, scale=True)`` given a PIL image (no ``ToImage()`` before it)
+  returns it unchanged; the port converted it. ``ConvertImageDtype`` first (v1's fails on a PIL
+  image) stays a pipeline written for tensors, which it converts.
 - ``RandomOrder([...])`` ran its transforms in the order written; torchvision shuffles them.
 - MoCo v2's, SimCLR's and DINO's own ``GaussianBlur`` classes (PIL's blur at a drawn radius)
   were refused as classes of one's own.
