@@ -56,11 +56,7 @@ def built_elsewhere(reader: _Reader, modules: LocalModules, taken: set[str]) -> 
         pipeline = _built_by(reader, modules, definition, node)
         if pipeline is None:
             continue
-        name = reader._name_of(node)
-        if name in taken:
-            name = f"{name} (line {node.lineno})"
-        taken.add(name)
-        found.append(dataclasses.replace(pipeline, name=name))
+        found.append(dataclasses.replace(pipeline, name=reader.unique_name(node, taken)))
     return found
 
 

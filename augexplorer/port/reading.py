@@ -524,10 +524,7 @@ class _Reader:
             if made_by is None:
                 continue
             # named as a Compose is: assigned, returned, passed as a keyword, a dict's value
-            name = self._name_of(node)
-            if name in taken:
-                name = f"{name} (line {node.lineno})"
-            taken.add(name)
+            name = self.unique_name(node, taken)
             placeholder = TransformCall("torchvision", "Compose", line=node.lineno)
             found.append(FoundPipeline(name, placeholder, refusal(name, node, *made_by)))
         return found
@@ -748,6 +745,15 @@ class _Reader:
                 return True
             parent = self.parents.get(parent)
         return False
+
+    def unique_name(self, node: ast.Call, taken: set[str]) -> str:
+        """The name of the pipeline `node` makes (:meth:`_name_of`), with its line where another
+        pipeline of the file has `taken` it; added to `taken`."""
+        name = self._name_of(node)
+        if name in taken:
+            name = f"{name} (line {node.lineno})"
+        taken.add(name)
+        return name
 
     def _name_of(self, node: ast.Call) -> str:
         """The name a compose is known by: its assignment's target, the function returning it,
